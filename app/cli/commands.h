@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace rapid::cli {
+
+/// Exit codes shared by every subcommand.
+enum ExitCode { Success = 0, InputError = 1, UsageFailure = 2, InternalError = 3 };
+
+/// What a subcommand gets: its arguments (after the subcommand name) and where to write.
+struct Invocation {
+    std::vector<std::string> args;
+    std::ostream& out;
+    std::ostream& err;
+};
+
+int modelInfoCommand(const Invocation& invocation);
+int importHfCommand(const Invocation& invocation);
+int runCommand(const Invocation& invocation);
+int presetsCommand(const Invocation& invocation);
+
+} // namespace rapid::cli

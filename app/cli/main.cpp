@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rapid: the command-line face of RAPID-LLM Workbench. Each subcommand lives in its own file; this only dispatches
+// and turns errors into one-line messages and exit codes.
+#include "arguments.h"
+#include "commands.h"
+
+#include "config/diagnostic.h"
+
+#include <functional>
+#include <iostream>
+#include <map>
+
+#ifndef RAPID_VERSION
+#define RAPID_VERSION "unknown"
+#endif
+
+namespace {
+
+struct Command {
+    std::function<int(const rapid::cli::Invocation&)> run;
+    const char* summary;
+};
+
+const std::map<std::string, Command>& commands()
+{
+    static const std::map<std::string, Command> table = {
+        {"model-info", {rapid::cli::modelInfoCommand, "parameters, FLOPs and KV-cache bytes of a model"}},
+        {"import-hf", {rapid::cli::importHfCommand, "convert a local Hugging Face config.json to a model YAML"}},
+        {"run", {rapid::cli::runCommand, "load and check a scenario, place its ranks (workspace or three files)"}},
+        {"presets", {rapid::cli::presetsCommand, "list the model, GPU, hardware, run and workspace presets"}},
+    };
+    return table;
+}
+
+void printUsage(std::ostream& out)
+{
+    out << "usage: rapid <command> [options]      (rapid <command> --help for its options)\n\n"
+           "Predicts how large language models train and serve on GPU clusters.\n\ncommands:\n";
+    for (const auto& [name, command] : commands()) {
+        std::string padded = "  " + name;
+        padded.resize(16, ' ');
+        out << padded << command.summary << "\n";
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args.front() == "-h" || args.front() == "--help" || args.front() == "help") {
+        printUsage(std::cout);
+        return args.empty() ? rapid::cli::UsageFailure : rapid::cli::Success;
+    }
+    if (args.front() == "--version") {
+        std::cout << "rapid " << RAPID_VERSION << "\n";
+        return rapid::cli::Success;
+    }
+    const auto found = commands().find(args.front());
+    if (found == commands().end()) {
+        std::cerr << "rapid: unknown command \"" << args.front() << "\"\n\n";
+        printUsage(std::cerr);
+        return rapid::cli::UsageFailure;
+    }
+    const std::string name = args.front();
+    args.erase(args.begin());
+    try {
+        return found->second.run({args, std::cout, std::cerr});
+    } catch (const rapid::cli::UsageError& error) {
+        std::cerr << "rapid " << name << ": " << error.what() << " (see rapid " << name << " --help)\n";
+        return rapid::cli::UsageFailure;
+    } catch (const rapid::config::ConfigError& error) {
+        for (const rapid::config::Diagnostic& diagnostic : error.diagnostics()) {
+            std::cerr << diagnostic.toString() << "\n";
+        }
+        return rapid::cli::InputError;
+    } catch (const std::exception& error) {
+        std::cerr << "rapid " << name << ": internal error: " << error.what() << "\n";
+        return rapid::cli::InternalError;
+    }
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "arguments.h"
+#include "commands.h"
+#include "format.h"
+
+#include "config/configloader.h"
+#include "config/units.h"
+#include "model/modelstats.h"
+#include "parallel/placement.h"
+
+#include <fstream>
+#include <ostream>
+
+namespace rapid::cli {
+
+namespace {
+
+config::Scenario loadFromArguments(const Arguments& arguments, const config::ConfigLoader& loader)
+{
+    const std::vector<std::string> overrides = arguments.values("set");
+    std::optional<std::string> workspace = arguments.value("workspace");
+    if (!arguments.positional().empty()) {
+        if (arguments.positional().size() > 1 || workspace) {
+            throw UsageError("give one workspace (positional or --workspace)");
+        }
+        workspace = arguments.positional().front();
+    }
+    const bool separate = arguments.value("model") || arguments.value("hardware") || arguments.value("run");
+    if (workspace && separate) {
+        throw UsageError("give either a workspace or --model/--hardware/--run, not both");
+    }
+    if (separate) {
+        return loader.loadScenario(arguments.required("model"), arguments.required("hardware"),
+                                   arguments.required("run"), overrides);
+    }
+    return loader.loadWorkspace(workspace.value_or("llama-3.1-70b-64xh100"), overrides);
+}
+
+std::string joinRanks(const std::vector<int>& ranks)
+{
+    std::string text;
+    const size_t shown = std::min<size_t>(ranks.size(), 8);
+    for (size_t i = 0; i < shown; ++i) {
+        text += (i ? "," : "") + std::to_string(ranks[i]);
+    }
+    if (ranks.size() > shown) {
+        text += ",...," + std::to_string(ranks.back());
+    }
+    return text;
+}
+
+} // namespace
+
+int runCommand(const Invocation& invocation)
+{
+    Arguments arguments("run",
+                        "Loads a scenario (a workspace, or --model, --hardware and --run), checks it and places its "
+                        "ranks on the network. With no scenario it runs the default workspace "
+                        "llama-3.1-70b-64xh100.",
+                        {{"workspace", "NAME|FILE", "workspace preset or *.rapid.yaml file", false},
+                         {"model", "NAME|FILE", "model preset or file", false},
+                         {"hardware", "NAME|FILE", "hardware (cluster or GPU) preset or file", false},
+                         {"run", "NAME|FILE", "run preset or file", false},
+                         {"set", "KEY=VALUE", "override any key by its path, e.g. run.parallelism.tp=4", true},
+                         {"json", "FILE", "write the result as JSON (- for standard output)", false}},
+                        "[WORKSPACE]");
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    const config::Scenario scenario = loadFromArguments(arguments, loader);
+    std::vector<config::Diagnostic> problems;
+    const parallel::Placement placement =
+        parallel::placeRanks(scenario.hardware, scenario.run, scenario.locations, &problems);
+    if (!problems.empty()) {
+        throw config::ConfigError(problems);
+    }
+
+    const config::RunSpec& run = scenario.run;
+    const config::HardwareSpec& hardware = scenario.hardware;
+    std::ostream& out = invocation.out;
+    out << "scenario   " << scenario.name << "\n";
+    out << "model      " << scenario.model.name << "  ("
+        << formatCount(static_cast<double>(model::countParameters(scenario.model).total())) << " parameters)\n";
+    out << "hardware   " << hardware.name << ": " << hardware.cluster.totalGpus() << " x " << hardware.gpu.name;
+    for (const config::NetworkDimension& dimension : hardware.cluster.dimensions) {
+        out << "\n           " << dimension.name << ": " << config::toString(dimension.kind) << " of "
+            << dimension.size << ", " << config::formatQuantity(dimension.linkBandwidth, config::Dimension::BytesPerSecond)
+            << " per link, " << config::formatQuantity(dimension.latencySeconds, config::Dimension::Seconds)
+            << " per hop";
+    }
+    out << "\n";
+    if (!hardware.faults.empty()) {
+        out << "faults     ";
+        for (const config::LinkFault& fault : hardware.faults) {
+            out << fault.linkId << " health " << fault.health << "  ";
+        }
+        out << "\n";
+    }
+    if (run.mode == config::RunMode::Training) {
+        out << "run        training: global batch " << run.globalBatch << ", micro-batch " << run.microBatch
+            << ", sequence " << run.seqLength << ", " << run.microBatchesPerStep()
+            << " micro-batches per step, recompute " << config::toString(run.recompute) << "\n";
+    } else {
+        out << "run        inference: " << run.batch << " concurrent requests, prompt " << run.promptLength
+            << ", decode " << run.decodeLength << " tokens\n";
+    }
+    out << "placement  (rank r runs on GPU r; GPUs are numbered innermost network dimension first)\n";
+    out << "  axis  degree  stride  network dimensions   group of rank 0\n";
+    for (const parallel::AxisPlacement& axis : placement.axes) {
+        std::string dims;
+        for (int d : axis.dimensions) {
+            dims += (dims.empty() ? "" : "+") + hardware.cluster.dimensions[static_cast<size_t>(d)].name;
+        }
+        if (dims.empty()) {
+            dims = axis.degree > 1 ? "-" : "(none)";
+        }
+        char line[160];
+        std::snprintf(line, sizeof line, "  %-4s  %6d  %6d  %-19s  %s\n", axis.axis.c_str(), axis.degree, axis.stride,
+                      dims.c_str(), joinRanks(axis.firstGroup).c_str());
+        out << line;
+    }
+    out << "\nNo time prediction yet: the performance model is not implemented in this version, so rapid run only "
+           "checks the configuration and places the ranks. No numbers were estimated.\n";
+
+    if (auto jsonPath = arguments.value("json")) {
+        std::ofstream file;
+        std::ostream* json = &invocation.out;
+        if (*jsonPath != "-") {
+            file.open(*jsonPath);
+            if (!file) {
+                invocation.err << "rapid run: cannot write " << *jsonPath << "\n";
+                return InputError;
+            }
+            json = &file;
+        }
+        *json << "{\n  \"scenario\": " << jsonString(scenario.name) << ",\n  \"gpus\": " << placement.ranks
+              << ",\n  \"placement\": [";
+        for (size_t i = 0; i < placement.axes.size(); ++i) {
+            const parallel::AxisPlacement& axis = placement.axes[i];
+            *json << (i ? ", " : "") << "{\"axis\": " << jsonString(axis.axis) << ", \"degree\": " << axis.degree
+                  << ", \"stride\": " << axis.stride << "}";
+        }
+        *json << "],\n  \"step_time_s\": null,\n  \"prediction\": null\n}\n";
+    }
+    return Success;
+}
+
+int presetsCommand(const Invocation& invocation)
+{
+    Arguments arguments("presets", "Lists the presets found in the configs folders.", {});
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    const config::PresetLibrary library = config::PresetLibrary::standard();
+    for (const std::string& dir : library.configDirs()) {
+        invocation.out << "configs: " << dir << "\n";
+    }
+    for (config::PresetKind kind : {config::PresetKind::Model, config::PresetKind::Gpu, config::PresetKind::Hardware,
+                                    config::PresetKind::Run, config::PresetKind::Workspace}) {
+        invocation.out << config::folderOf(kind) << ":";
+        for (const std::string& name : library.names(kind)) {
+            invocation.out << " " << name;
+        }
+        invocation.out << "\n";
+    }
+    return Success;
+}
+
+} // namespace rapid::cli

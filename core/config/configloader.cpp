@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "configloader.h"
+
+#include "configtree_p.h"
+#include "documentreaders_p.h"
+
+#include <algorithm>
+
+namespace rapid::config {
+
+namespace {
+
+/// Reads whichever documents the tree holds. Any problem anywhere ends in one ConfigError listing all of them.
+struct ReadResult {
+    ModelSpec model;
+    HardwareSpec hardware;
+    RunSpec run;
+    SourceMap locations;
+};
+
+ReadResult readTree(const detail::ConfigTree& tree, DiagnosticSink& sink, bool model, bool hardware, bool run)
+{
+    ReadResult result;
+    detail::ReadContext context{sink, tree.origins(), result.locations};
+    const YAML::Node& root = tree.root();
+    if (model) {
+        result.model = detail::readModel(context, root["model"], "model");
+    }
+    if (hardware) {
+        result.hardware = detail::readHardware(context, root["hardware"], "hardware");
+    }
+    if (run) {
+        result.run = detail::readRun(context, root["run"], "run");
+    }
+    return result;
+}
+
+Scenario finishScenario(const detail::ConfigTree& tree, DiagnosticSink& sink)
+{
+    if (!sink.empty()) {
+        sink.throwIfAny(); // missing files or syntax errors: reading further would only repeat them
+    }
+    ReadResult read = readTree(tree, sink, true, true, true);
+    sink.throwIfAny();
+    for (Diagnostic& diagnostic : checkScenario(read.model, read.hardware, read.run, read.locations)) {
+        sink.add(std::move(diagnostic));
+    }
+    sink.throwIfAny();
+    Scenario scenario;
+    scenario.name = tree.workspaceName().empty() ? read.run.name : tree.workspaceName();
+    scenario.model = std::move(read.model);
+    scenario.hardware = std::move(read.hardware);
+    scenario.run = std::move(read.run);
+    scenario.locations = std::move(read.locations);
+    return scenario;
+}
+
+std::string gcdHint(int a, int b)
+{
+    return "(" + std::to_string(a) + " is not divisible by " + std::to_string(b) + ")";
+}
+
+} // namespace
+
+ConfigLoader::ConfigLoader(PresetLibrary library)
+    : m_library(std::move(library))
+{
+}
+
+ModelSpec ConfigLoader::loadModel(const std::string& reference, const std::vector<std::string>& overrides) const
+{
+    DiagnosticSink sink;
+    detail::ConfigTree tree(m_library, sink);
+    tree.addReference("model", PresetKind::Model, reference, {}, {reference, 0, 0});
+    tree.applyOverrides(overrides);
+    sink.throwIfAny();
+    ReadResult read = readTree(tree, sink, true, false, false);
+    sink.throwIfAny();
+    return read.model;
+}
+
+HardwareSpec ConfigLoader::loadHardware(const std::string& reference, const std::vector<std::string>& overrides) const
+{
+    DiagnosticSink sink;
+    detail::ConfigTree tree(m_library, sink);
+    tree.addReference("hardware", PresetKind::Hardware, reference, {}, {reference, 0, 0});
+    tree.expandGpuReference();
+    tree.applyOverrides(overrides);
+    sink.throwIfAny();
+    ReadResult read = readTree(tree, sink, false, true, false);
+    sink.throwIfAny();
+    return read.hardware;
+}
+
+RunSpec ConfigLoader::loadRun(const std::string& reference, const std::vector<std::string>& overrides) const
+{
+    DiagnosticSink sink;
+    detail::ConfigTree tree(m_library, sink);
+    tree.addReference("run", PresetKind::Run, reference, {}, {reference, 0, 0});
+    tree.applyOverrides(overrides);
+    sink.throwIfAny();
+    ReadResult read = readTree(tree, sink, false, false, true);
+    sink.throwIfAny();
+    return read.run;
+}
+
+Scenario ConfigLoader::loadScenario(const std::string& model, const std::string& hardware, const std::string& run,
+                                    const std::vector<std::string>& overrides) const
+{
+    DiagnosticSink sink;
+    detail::ConfigTree tree(m_library, sink);
+    tree.addReference("model", PresetKind::Model, model, {}, {"--model " + model, 0, 0});
+    tree.addReference("hardware", PresetKind::Hardware, hardware, {}, {"--hardware " + hardware, 0, 0});
+    tree.addReference("run", PresetKind::Run, run, {}, {"--run " + run, 0, 0});
+    tree.expandGpuReference();
+    tree.applyOverrides(overrides);
+    return finishScenario(tree, sink);
+}
+
+Scenario ConfigLoader::loadWorkspace(const std::string& reference, const std::vector<std::string>& overrides) const
+{
+    DiagnosticSink sink;
+    detail::ConfigTree tree(m_library, sink);
+    tree.addWorkspace(reference);
+    tree.applyOverrides(overrides);
+    return finishScenario(tree, sink);
+}
+
+Scenario ConfigLoader::loadTexts(const DocumentText& model, const DocumentText& hardware, const DocumentText& run,
+                                 const std::vector<std::string>& overrides) const
+{
+    DiagnosticSink sink;
+    detail::ConfigTree tree(m_library, sink);
+    tree.addText("model", model.text, model.sourceName, model.baseDir);
+    tree.addText("hardware", hardware.text, hardware.sourceName, hardware.baseDir);
+    tree.addText("run", run.text, run.sourceName, run.baseDir);
+    tree.expandGpuReference();
+    tree.applyOverrides(overrides);
+    return finishScenario(tree, sink);
+}
+
+std::vector<Diagnostic> checkScenario(const ModelSpec& model, const HardwareSpec& hardware, const RunSpec& run,
+                                      const SourceMap& locations)
+{
+    std::vector<Diagnostic> problems;
+    auto report = [&](const std::string& keyPath, std::string message) {
+        problems.push_back({locations.locate(keyPath), keyPath, std::move(message)});
+    };
+    const ParallelismSpec& parallel = run.parallelism;
+    if (model.numHeads > 0 && model.numHeads % parallel.tp != 0) {
+        report("run.parallelism.tp", "tp (" + std::to_string(parallel.tp) + ") must divide the model's num_heads ("
+                                         + std::to_string(model.numHeads) + ") " + gcdHint(model.numHeads, parallel.tp));
+    } else if (model.numKvHeads > 0 && model.numKvHeads % parallel.tp != 0 && parallel.tp % model.numKvHeads != 0) {
+        report("run.parallelism.tp", "tp (" + std::to_string(parallel.tp) + ") and num_kv_heads ("
+                                         + std::to_string(model.numKvHeads)
+                                         + ") must divide one another so KV heads are split or replicated evenly");
+    }
+    const int gpus = hardware.cluster.totalGpus();
+    if (parallel.gpuCount() != gpus) {
+        report("run.parallelism",
+               "tp*pp*dp*cp = " + std::to_string(parallel.tp) + "*" + std::to_string(parallel.pp) + "*"
+                   + std::to_string(parallel.dp) + "*" + std::to_string(parallel.cp) + " = "
+                   + std::to_string(parallel.gpuCount()) + " GPUs, but the hardware \"" + hardware.name + "\" has "
+                   + std::to_string(gpus)
+                   + (hardware.cluster.dimensions.empty()
+                          ? std::string(" (a single GPU)")
+                          : "; change the degrees or resize the network (e.g. --set hardware.cluster.network["
+                              + hardware.cluster.dimensions.back().name + "].size=N)"));
+    }
+    if (model.moe) {
+        if (model.moe->numExperts % parallel.ep != 0) {
+            report("run.parallelism.ep", "ep (" + std::to_string(parallel.ep) + ") must divide num_experts ("
+                                             + std::to_string(model.moe->numExperts) + ")");
+        }
+        if ((parallel.dp * parallel.tp) % parallel.ep != 0) {
+            report("run.parallelism.ep", "ep (" + std::to_string(parallel.ep) + ") must divide dp*tp ("
+                                             + std::to_string(parallel.dp * parallel.tp) + ")");
+        }
+    } else if (parallel.ep != 1) {
+        report("run.parallelism.ep", "ep applies only to mixture-of-experts models; this model is dense");
+    }
+    const int chunks = parallel.pp * parallel.virtualStages;
+    if (model.numLayers > 0 && chunks > model.numLayers) {
+        report("run.parallelism.pp", "pp*virtual_stages = " + std::to_string(chunks) + " exceeds the model's "
+                                         + std::to_string(model.numLayers) + " layers");
+    }
+    if (!parallel.layersPerStage.empty()) {
+        int sum = 0;
+        for (int layers : parallel.layersPerStage) {
+            sum += layers;
+        }
+        if (sum != model.numLayers) {
+            report("run.parallelism.layers_per_stage", "layers_per_stage adds up to " + std::to_string(sum)
+                                                           + "; the model has " + std::to_string(model.numLayers)
+                                                           + " layers");
+        }
+    }
+    if (run.mode == RunMode::Training) {
+        if (run.seqLength > 0 && run.seqLength % parallel.cp != 0) {
+            report("run.parallelism.cp", "cp (" + std::to_string(parallel.cp) + ") must divide seq_length ("
+                                             + std::to_string(run.seqLength) + ")");
+        }
+        if (model.maxContext > 0 && run.seqLength > model.maxContext) {
+            report("run.training.seq_length", "seq_length " + std::to_string(run.seqLength)
+                                                  + " exceeds the model's max_context of "
+                                                  + std::to_string(model.maxContext));
+        }
+    } else {
+        if (parallel.cp != 1) {
+            report("run.parallelism.cp", "context parallelism is modelled for training only; use cp: 1 for inference");
+        }
+        const std::int64_t total = std::int64_t(run.promptLength) + run.decodeLength;
+        if (model.maxContext > 0 && total > model.maxContext) {
+            report("run.inference.prompt_length", "prompt_length + decode_length = " + std::to_string(total)
+                                                      + " exceeds the model's max_context of "
+                                                      + std::to_string(model.maxContext));
+        }
+    }
+    if (hardware.gpu.tensorPeak(run.precision.compute) <= 0) {
+        report("run.precision.compute", std::string("the GPU ") + hardware.gpu.name + " has no " +
+                                            toString(run.precision.compute) + " tensor rate in its preset");
+    }
+    for (const auto& [axis, names] : parallel.mapping) {
+        for (const std::string& name : names) {
+            const auto& dims = hardware.cluster.dimensions;
+            if (std::none_of(dims.begin(), dims.end(), [&](const NetworkDimension& d) { return d.name == name; })) {
+                std::string known;
+                for (const NetworkDimension& d : dims) {
+                    known += (known.empty() ? "" : ", ") + d.name;
+                }
+                report("run.parallelism.mapping." + axis,
+                       "no network dimension named \"" + name + "\" (the hardware has: "
+                           + (known.empty() ? std::string("none") : known) + ")");
+            }
+        }
+    }
+    return problems;
+}
+
+} // namespace rapid::config

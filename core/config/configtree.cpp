@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "configtree_p.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace rapid::config::detail {
+
+namespace {
+
+std::string describeKind(PresetKind kind)
+{
+    switch (kind) {
+    case PresetKind::Model:
+        return "model";
+    case PresetKind::Gpu:
+        return "GPU";
+    case PresetKind::Hardware:
+        return "hardware";
+    case PresetKind::Run:
+        return "run";
+    case PresetKind::Workspace:
+        return "workspace";
+    }
+    return "";
+}
+
+std::string joinNames(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (const std::string& name : names) {
+        text += (text.empty() ? "" : ", ") + name;
+    }
+    return text;
+}
+
+std::string dirOf(const std::string& path)
+{
+    return fs::path(path).parent_path().string();
+}
+
+} // namespace
+
+ConfigTree::ConfigTree(const PresetLibrary& library, DiagnosticSink& sink)
+    : m_library(library)
+    , m_sink(sink)
+{
+}
+
+YAML::Node ConfigTree::parse(const std::string& text, const std::string& sourceName, bool isFile)
+{
+    std::string content = text;
+    if (isFile) {
+        std::ifstream in(text, std::ios::binary);
+        if (!in) {
+            m_sink.add({sourceName, 0, 0}, {}, "cannot read the file");
+            return {};
+        }
+        std::ostringstream buffer;
+        buffer << in.rdbuf();
+        content = buffer.str();
+    }
+    if (content.find('\0') != std::string::npos) {
+        m_sink.add({sourceName, 1, 1}, {}, "the file contains NUL bytes; expected YAML text");
+        return {};
+    }
+    try {
+        return YAML::Load(content);
+    } catch (const YAML::Exception& error) {
+        const SourceLocation where{sourceName, error.mark.is_null() ? 0 : error.mark.line + 1,
+                                   error.mark.is_null() ? 0 : error.mark.column + 1};
+        m_sink.add(where, {}, "YAML syntax error: " + error.msg);
+    }
+    return {};
+}
+
+void ConfigTree::takeDocument(const std::string& key, const YAML::Node& document, const std::string& sourceName)
+{
+    if (!document.IsDefined() || document.IsNull()) {
+        return; // parse errors were reported; an empty document is reported by the reader
+    }
+    if (!document.IsMap()) {
+        m_sink.add(m_origins.locate(key, document), key,
+                   "expected a document with the root key \"" + key + ":\", got " + describeNode(document));
+        return;
+    }
+    YAML::Node body;
+    bool found = false;
+    for (auto it = document.begin(); it != document.end(); ++it) {
+        const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string();
+        if (name == key) {
+            body = it->second;
+            found = true;
+        } else if (key == "hardware" && name == "gpu") {
+            // A GPU preset used as hardware: one GPU, no network.
+            YAML::Node hardware(YAML::NodeType::Map);
+            hardware["gpu"] = it->second;
+            body = hardware;
+            found = true;
+        } else {
+            m_sink.add(Origins{sourceName, {}, {}}.locate(name, it->first), name,
+                       "unexpected root key \"" + name + "\"; a " + key + " document has the single root key \"" + key
+                           + ":\"");
+        }
+    }
+    if (!found) {
+        m_sink.add({sourceName, 1, 1}, key, "the document has no root key \"" + key + ":\"");
+        return;
+    }
+    m_root[key] = body;
+    m_origins.subtreeSources.emplace_back(key, sourceName);
+    if (key == "hardware") {
+        m_gpuBaseDir = dirOf(sourceName);
+    }
+}
+
+void ConfigTree::addReference(const std::string& key, PresetKind kind, const std::string& reference,
+                              const std::string& baseDir, const SourceLocation& where)
+{
+    const auto path = m_library.resolve(kind, reference, baseDir);
+    if (!path) {
+        const bool looksLikePath = reference.find('/') != std::string::npos || reference.find(".y") != std::string::npos;
+        m_sink.add(where, key,
+                   looksLikePath ? "no such file \"" + reference + "\""
+                                 : "no " + describeKind(kind) + " preset named \"" + reference + "\"; presets: "
+                           + joinNames(m_library.names(kind)));
+        return;
+    }
+    takeDocument(key, parse(*path, *path, true), *path);
+}
+
+void ConfigTree::addText(const std::string& key, const std::string& text, const std::string& sourceName,
+                         const std::string& baseDir)
+{
+    takeDocument(key, parse(text, sourceName, false), sourceName);
+    if (key == "hardware") {
+        m_gpuBaseDir = baseDir;
+    }
+}
+
+void ConfigTree::addWorkspace(const std::string& reference)
+{
+    const auto path = m_library.resolve(PresetKind::Workspace, reference);
+    if (!path) {
+        m_sink.add({reference, 0, 0}, {},
+                   "no such workspace file or preset; presets: " + joinNames(m_library.names(PresetKind::Workspace)));
+        return;
+    }
+    const YAML::Node document = parse(*path, *path, true);
+    if (!document.IsDefined() || document.IsNull()) {
+        if (m_sink.empty()) {
+            m_sink.add({*path, 1, 1}, {}, "the workspace is empty; expected name, model, hardware and run");
+        }
+        return;
+    }
+    Origins origins{*path, {}, {}};
+    SourceMap unused;
+    ReadContext context{m_sink, origins, unused};
+    MapReader reader(context, document, {});
+    if (!reader.valid()) {
+        return;
+    }
+    m_workspaceName = reader.text("name", fs::path(*path).stem().string());
+    const std::string baseDir = dirOf(*path);
+    const std::pair<const char*, PresetKind> parts[] = {
+        {"model", PresetKind::Model}, {"hardware", PresetKind::Hardware}, {"run", PresetKind::Run}};
+    for (const auto& [key, kind] : parts) {
+        const YAML::Node value = reader.raw(key);
+        if (!value.IsDefined() || value.IsNull()) {
+            m_sink.add(origins.locate(key, document), key,
+                       std::string("required key \"") + key + "\" is missing; expected a preset name, a path or an "
+                                                             "inline mapping");
+        } else if (value.IsScalar()) {
+            addReference(key, kind, value.Scalar(), baseDir, origins.locate(key, value));
+        } else if (value.IsMap()) {
+            m_root[key] = value;
+            m_origins.subtreeSources.emplace_back(key, *path);
+            if (std::string(key) == "hardware") {
+                m_gpuBaseDir = baseDir;
+            }
+        } else {
+            context.error(key, value, "expected a preset name, a path or a mapping, got " + describeNode(value));
+        }
+    }
+    std::vector<std::pair<std::string, SourceLocation>> overrides;
+    for (const auto& [itemPath, item] : reader.list("overrides", false)) {
+        if (!item.IsScalar()) {
+            context.error(itemPath, item, "expected \"key.path=value\", got " + describeNode(item));
+            continue;
+        }
+        overrides.emplace_back(item.Scalar(), origins.locate(itemPath, item));
+    }
+    reader.finish();
+    expandGpuReference();
+    for (const auto& [assignment, where] : overrides) {
+        applyOverride(assignment, where);
+    }
+}
+
+void ConfigTree::expandGpuReference()
+{
+    const YAML::Node& constRoot = m_root;
+    if (!constRoot["hardware"].IsMap()) {
+        return;
+    }
+    YAML::Node hardware = m_root["hardware"];
+    const YAML::Node& constHardware = hardware;
+    const YAML::Node gpu = constHardware["gpu"];
+    if (!gpu.IsScalar()) {
+        return;
+    }
+    const std::string reference = gpu.Scalar();
+    const SourceLocation where = m_origins.locate("hardware.gpu", gpu);
+    const auto path = m_library.resolve(PresetKind::Gpu, reference, m_gpuBaseDir);
+    if (!path) {
+        m_sink.add(where, "hardware.gpu",
+                   "no GPU preset named \"" + reference + "\"; presets: " + joinNames(m_library.names(PresetKind::Gpu)));
+        return;
+    }
+    const YAML::Node document = parse(*path, *path, true);
+    if (!document.IsMap() || !document["gpu"].IsDefined()) {
+        if (document.IsDefined()) {
+            m_sink.add({*path, 1, 1}, "hardware.gpu", "a GPU preset has the single root key \"gpu:\"");
+        }
+        return;
+    }
+    hardware["gpu"] = document["gpu"];
+    m_origins.subtreeSources.emplace_back("hardware.gpu", *path);
+}
+
+void ConfigTree::applyOverrides(const std::vector<std::string>& assignments)
+{
+    for (const std::string& assignment : assignments) {
+        const std::string source = "--set " + assignment;
+        const size_t equals = assignment.find('=');
+        applyOverride(assignment, {source, 1, static_cast<int>(equals == std::string::npos ? 1 : equals + 2)});
+    }
+}
+
+void ConfigTree::applyOverride(const std::string& assignment, const SourceLocation& where)
+{
+    const size_t equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0) {
+        m_sink.add(where, {}, "expected KEY=VALUE such as run.parallelism.tp=4, got \"" + assignment + "\"");
+        return;
+    }
+    const std::string keyPath = assignment.substr(0, equals);
+    const std::string valueText = assignment.substr(equals + 1);
+    YAML::Node value;
+    try {
+        value = YAML::Load(valueText);
+    } catch (const YAML::Exception& error) {
+        m_sink.add(where, keyPath, "the value is not valid YAML: " + error.msg);
+        return;
+    }
+    if (!value.IsDefined()) {
+        value = YAML::Node(YAML::NodeType::Null);
+    }
+
+    // Split "a.b[2].c[name]" into steps: keys, and list selectors by index or by the item's name.
+    struct Step {
+        std::string key;
+        bool selector = false;
+        std::string selectorText;
+    };
+    std::vector<Step> steps;
+    std::string current;
+    for (size_t i = 0; i < keyPath.size(); ++i) {
+        const char c = keyPath[i];
+        if (c == '.') {
+            if (!current.empty()) {
+                steps.push_back({current, false, {}});
+            }
+            current.clear();
+        } else if (c == '[') {
+            if (!current.empty()) {
+                steps.push_back({current, false, {}});
+            }
+            current.clear();
+            const size_t close = keyPath.find(']', i);
+            if (close == std::string::npos) {
+                m_sink.add(where, keyPath, "unclosed '[' in the key path");
+                return;
+            }
+            steps.push_back({{}, true, keyPath.substr(i + 1, close - i - 1)});
+            i = close;
+        } else {
+            current.push_back(c);
+        }
+    }
+    if (!current.empty()) {
+        steps.push_back({current, false, {}});
+    }
+    if (steps.empty() || steps.front().selector) {
+        m_sink.add(where, keyPath, "the key path must start with model, hardware or run");
+        return;
+    }
+    const YAML::Node& constRoot = m_root;
+    if (!constRoot[steps.front().key].IsDefined() || constRoot[steps.front().key].IsNull()) {
+        const std::string& first = steps.front().key;
+        m_sink.add(where, keyPath,
+                   first == "model" || first == "hardware" || first == "run"
+                       ? "there is no " + first + " document to override here"
+                       : "unknown document \"" + first + "\"; key paths start with model, hardware or run");
+        return;
+    }
+
+    YAML::Node node;
+    node.reset(m_root);
+    std::string normalized;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const Step& step = steps[i];
+        const bool last = i + 1 == steps.size();
+        if (!step.selector) {
+            if (!node.IsMap()) {
+                m_sink.add(where, keyPath, "\"" + normalized + "\" is " + describeNode(node) + ", not a mapping");
+                return;
+            }
+            normalized += (normalized.empty() ? "" : ".") + step.key;
+            if (last) {
+                node[step.key] = value;
+                break;
+            }
+            const YAML::Node& constNode = node;
+            if (!constNode[step.key].IsDefined() || constNode[step.key].IsNull()) {
+                node[step.key] = YAML::Node(YAML::NodeType::Map);
+            }
+            YAML::Node next = node[step.key];
+            node.reset(next);
+            continue;
+        }
+        if (!node.IsSequence()) {
+            m_sink.add(where, keyPath, "\"" + normalized + "\" is " + describeNode(node) + ", not a list");
+            return;
+        }
+        size_t index = node.size();
+        const std::string& selector = step.selectorText;
+        if (!selector.empty() && selector.find_first_not_of("0123456789") == std::string::npos) {
+            index = selector.size() < 9 ? std::stoul(selector) : node.size();
+        } else {
+            for (size_t j = 0; j < node.size(); ++j) {
+                const YAML::Node item = node[j];
+                const YAML::Node& constItem = item;
+                if (constItem.IsMap() && constItem["name"].IsScalar() && constItem["name"].Scalar() == selector) {
+                    index = j;
+                }
+            }
+        }
+        if (index >= node.size()) {
+            m_sink.add(where, keyPath,
+                       "\"" + normalized + "\" has no item [" + selector + "] (it has " + std::to_string(node.size())
+                           + " items; select by index or by name)");
+            return;
+        }
+        normalized += "[" + std::to_string(index) + "]";
+        if (last) {
+            node[index] = value;
+            break;
+        }
+        YAML::Node next = node[index];
+        node.reset(next);
+    }
+    m_origins.overrides.emplace_back(normalized, where);
+}
+
+} // namespace rapid::config::detail

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "documentreaders_p.h"
+#include "linkid.h"
+
+#include <set>
+
+namespace rapid::config {
+
+double bytesPerElement(Precision precision)
+{
+    switch (precision) {
+    case Precision::Fp32:
+    case Precision::Tf32:
+        return 4;
+    case Precision::Bf16:
+    case Precision::Fp16:
+        return 2;
+    case Precision::Fp8:
+    case Precision::Int8:
+        return 1;
+    }
+    return 2;
+}
+
+const char* toString(Precision precision)
+{
+    switch (precision) {
+    case Precision::Fp32:
+        return "fp32";
+    case Precision::Tf32:
+        return "tf32";
+    case Precision::Bf16:
+        return "bf16";
+    case Precision::Fp16:
+        return "fp16";
+    case Precision::Fp8:
+        return "fp8";
+    case Precision::Int8:
+        return "int8";
+    }
+    return "?";
+}
+
+const char* toString(NetworkKind kind)
+{
+    switch (kind) {
+    case NetworkKind::Ring:
+        return "ring";
+    case NetworkKind::FullyConnected:
+        return "fully-connected";
+    case NetworkKind::Switch:
+        return "switch";
+    case NetworkKind::Torus2d:
+        return "torus2d";
+    case NetworkKind::Torus3d:
+        return "torus3d";
+    case NetworkKind::Mesh2d:
+        return "mesh2d";
+    case NetworkKind::FatTree:
+        return "fat-tree";
+    }
+    return "?";
+}
+
+int ClusterSpec::totalGpus() const
+{
+    int total = 1;
+    for (const NetworkDimension& dimension : dimensions) {
+        total *= dimension.size;
+    }
+    return total;
+}
+
+namespace detail {
+
+namespace {
+
+constexpr double kHuge = 1e30;
+
+void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
+{
+    // `tensor_TFLOPs: {bf16: 312}` (numbers in TFLOP/s) or `tensor: {bf16: "312 TFLOP/s"}`.
+    const bool suffixed = gpu.has("tensor_TFLOPs");
+    const std::string key = suffixed || !gpu.has("tensor") ? "tensor_TFLOPs" : "tensor";
+    MapReader rates = gpu.map(key, true);
+    if (suffixed && gpu.has("tensor")) {
+        gpu.raw("tensor");
+        context.error(gpu.childPath("tensor"), gpu.node()["tensor"], "give tensor rates once, as tensor_TFLOPs");
+    }
+    if (!rates.valid()) {
+        return;
+    }
+    static const std::pair<const char*, Precision> kNames[] = {
+        {"fp32", Precision::Fp32}, {"tf32", Precision::Tf32}, {"bf16", Precision::Bf16},
+        {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8},   {"int8", Precision::Int8},
+    };
+    for (const auto& [name, precision] : kNames) {
+        if (!rates.has(name)) {
+            rates.raw(name);
+            continue;
+        }
+        const YAML::Node value = rates.raw(name);
+        std::string why;
+        std::optional<double> flops;
+        if (value.IsScalar()) {
+            flops = parseQuantity(value.Scalar() + (suffixed && value.Scalar().find_first_of("TGPF") == std::string::npos
+                                                        ? " TFLOP/s"
+                                                        : ""),
+                                  Dimension::FlopsPerSecond, &why);
+        } else {
+            why = "expected a compute rate, got " + describeNode(value);
+        }
+        if (!flops || *flops <= 0) {
+            context.error(rates.childPath(name), value, flops ? "a tensor rate must be positive" : why);
+            continue;
+        }
+        spec.tensorFlops[static_cast<size_t>(precision)] = *flops;
+    }
+    rates.finish();
+    if (spec.tensorPeak(Precision::Bf16) <= 0 && spec.tensorPeak(Precision::Fp16) <= 0) {
+        context.error(rates.path(), rates.node(), "a GPU needs at least a bf16 or fp16 tensor rate");
+    }
+}
+
+NetworkDimension readDimension(ReadContext& context, const std::string& path, const YAML::Node& node, int index)
+{
+    NetworkDimension dimension;
+    MapReader reader(context, node, path);
+    if (!reader.valid()) {
+        context.error(path, node, "expected a network dimension mapping (name, kind, size, link_bandwidth_GBps, ...)");
+        return dimension;
+    }
+    dimension.name = reader.text("name", "dim" + std::to_string(index));
+    dimension.kind = reader.choice<NetworkKind>("kind",
+                                                {{"ring", NetworkKind::Ring},
+                                                 {"fully-connected", NetworkKind::FullyConnected},
+                                                 {"switch", NetworkKind::Switch},
+                                                 {"torus2d", NetworkKind::Torus2d},
+                                                 {"torus3d", NetworkKind::Torus3d},
+                                                 {"mesh2d", NetworkKind::Mesh2d},
+                                                 {"fat-tree", NetworkKind::FatTree}},
+                                                std::nullopt);
+    const bool needsShape = dimension.kind == NetworkKind::Torus2d || dimension.kind == NetworkKind::Torus3d
+        || dimension.kind == NetworkKind::Mesh2d;
+    const size_t shapeRank = dimension.kind == NetworkKind::Torus3d ? 3 : 2;
+    int shapeProduct = 1;
+    if (needsShape) {
+        auto items = reader.list("shape", true);
+        if (!items.empty() && items.size() != shapeRank) {
+            context.error(reader.childPath("shape"), reader.raw("shape"),
+                          std::string(toString(dimension.kind)) + " needs a shape of " + std::to_string(shapeRank)
+                              + " sizes, got " + std::to_string(items.size()));
+        }
+        for (const auto& [itemPath, item] : items) {
+            const int extent = static_cast<int>(readInteger(context, itemPath, item, 2, 1 << 16).value_or(2));
+            dimension.shape.push_back(extent);
+            shapeProduct *= extent;
+        }
+    } else if (reader.has("shape")) {
+        reader.raw("shape");
+        context.error(reader.childPath("shape"), reader.node()["shape"],
+                      "shape applies only to torus2d, torus3d and mesh2d dimensions");
+    }
+    const bool sizeGiven = reader.has("size");
+    dimension.size = static_cast<int>(reader.integer("size", needsShape ? std::optional<std::int64_t>(shapeProduct)
+                                                                        : std::nullopt,
+                                                     2, 1 << 20));
+    if (needsShape && sizeGiven && dimension.shape.size() == shapeRank && dimension.size != shapeProduct) {
+        context.error(reader.childPath("size"), reader.raw("size"),
+                      "size " + std::to_string(dimension.size) + " does not match the shape (product "
+                          + std::to_string(shapeProduct) + ")");
+    }
+    if (!needsShape) {
+        dimension.shape = {dimension.size};
+    }
+    dimension.linkBandwidth = reader.quantity("link_bandwidth", Dimension::BytesPerSecond, std::nullopt, 0, kHuge);
+    dimension.latencySeconds = reader.quantity("latency", Dimension::Seconds, std::nullopt, -1e-30, 1.0);
+    if (dimension.kind == NetworkKind::FatTree) {
+        dimension.tiers = static_cast<int>(reader.integer("tiers", std::nullopt, 1, 4));
+        dimension.switchRadix = static_cast<int>(reader.integer("switch_radix", std::nullopt, 2, 4096));
+        dimension.oversubscription = reader.number("oversubscription", 1.0, 1.0, 64.0);
+    } else {
+        for (const char* key : {"tiers", "switch_radix", "oversubscription"}) {
+            if (reader.has(key)) {
+                reader.raw(key);
+                context.error(reader.childPath(key), reader.node()[key],
+                              std::string(key) + " applies only to fat-tree dimensions");
+            }
+        }
+    }
+    reader.finish();
+    return dimension;
+}
+
+void readFaults(ReadContext& context, MapReader& reader, HardwareSpec& spec)
+{
+    for (const auto& [path, node] : reader.list("faults", false)) {
+        MapReader fault(context, node, path);
+        if (!fault.valid()) {
+            context.error(path, node, "expected {link: \"<dimension>:<a>-<b>\", health: 0..1}");
+            continue;
+        }
+        LinkFault value;
+        value.linkId = fault.text("link", std::nullopt);
+        value.health = fault.number("health", std::nullopt, 0.0, 1.0);
+        fault.finish();
+        if (!value.linkId.empty()) {
+            std::string why;
+            if (!parseLinkId(value.linkId, spec.cluster, &why)) {
+                context.error(fault.childPath("link"), fault.raw("link"), why);
+            }
+        }
+        spec.faults.push_back(value);
+    }
+}
+
+} // namespace
+
+GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string& path)
+{
+    GpuSpec spec;
+    MapReader gpu(context, node, path);
+    if (!gpu.valid()) {
+        if (!node.IsDefined() || node.IsNull()) {
+            context.error(path, node, "missing GPU; expected a GPU preset name or a gpu mapping");
+        }
+        return spec;
+    }
+    spec.name = gpu.text("name", std::nullopt);
+    spec.smCount = static_cast<int>(gpu.integer("sm_count", std::nullopt, 1, 1 << 16));
+    spec.clockHz = gpu.quantity("clock", Dimension::Hertz, std::nullopt, 1e6, 1e11);
+    readTensorRates(context, gpu, spec);
+    spec.vectorFp32Flops = gpu.quantity("vector_fp32", Dimension::FlopsPerSecond, std::nullopt, 0, kHuge);
+    {
+        MapReader hbm = gpu.map("hbm", true);
+        if (hbm.valid()) {
+            spec.hbmCapacityBytes = hbm.quantity("capacity", Dimension::Bytes, std::nullopt, 0, kHuge);
+            spec.hbmBandwidth = hbm.quantity("bandwidth", Dimension::BytesPerSecond, std::nullopt, 0, kHuge);
+            hbm.finish();
+        }
+    }
+    {
+        MapReader l2 = gpu.map("l2", true);
+        if (l2.valid()) {
+            spec.l2Bytes = l2.quantity("size", Dimension::Bytes, std::nullopt, 0, kHuge);
+            spec.l2Bandwidth = l2.quantity("bandwidth", Dimension::BytesPerSecond, std::nullopt, 0, kHuge);
+            l2.finish();
+        }
+    }
+    spec.sharedMemPerSmBytes = gpu.quantity("shared_memory_per_sm", Dimension::Bytes, std::nullopt, 0, 1 << 30);
+    spec.registersPerSm = static_cast<int>(gpu.integer("registers_per_sm", 65536, 1024, 1 << 24));
+    spec.maxThreadsPerSm = static_cast<int>(gpu.integer("max_threads_per_sm", 2048, 32, 1 << 16));
+    spec.kernelLaunchSeconds = gpu.quantity("kernel_launch", Dimension::Seconds, std::nullopt, -1e-30, 1.0);
+    {
+        MapReader efficiency = gpu.map("efficiency", false);
+        if (efficiency.valid()) {
+            spec.computeEfficiency = efficiency.number("compute", 1.0, 0.01, 1.0);
+            spec.memoryEfficiency = efficiency.number("memory", 1.0, 0.01, 1.0);
+            efficiency.finish();
+        }
+    }
+    {
+        MapReader derate = gpu.map("derate", false);
+        if (derate.valid()) {
+            spec.hbmBandwidthScale = derate.number("hbm_bandwidth", 1.0, 0.01, 4.0);
+            spec.clockScale = derate.number("clock", 1.0, 0.01, 4.0);
+            derate.finish();
+        }
+    }
+    {
+        MapReader power = gpu.map("power", false);
+        if (power.valid()) {
+            spec.tdpWatts = power.quantity("tdp", Dimension::Watts, std::nullopt, 0, 1e5);
+            spec.idleWatts = power.quantity("idle", Dimension::Watts, 0.0, -1e-30, 1e5);
+            spec.joulesPerFlop = power.quantity("energy_per_flop", Dimension::Joules, 0.0, -1e-30, 1e-6);
+            spec.joulesPerHbmByte = power.quantity("energy_per_hbm_byte", Dimension::Joules, 0.0, -1e-30, 1e-6);
+            power.finish();
+            if (spec.idleWatts > spec.tdpWatts) {
+                context.error(power.childPath("idle_W"), power.raw("idle_W"), "idle power cannot exceed the TDP");
+            }
+        }
+    }
+    gpu.finish();
+    return spec;
+}
+
+HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const std::string& path)
+{
+    HardwareSpec spec;
+    MapReader reader(context, node, path);
+    if (!reader.valid()) {
+        if (!node.IsDefined() || node.IsNull()) {
+            context.error(path, node, "the hardware document is empty; expected a mapping with gpu and cluster");
+        }
+        return spec;
+    }
+    spec.gpu = readGpu(context, reader.raw("gpu"), reader.childPath("gpu"));
+    if (!reader.has("gpu")) {
+        context.error(reader.childPath("gpu"), node, "required key \"gpu\" is missing; expected a GPU preset name");
+    }
+    spec.name = reader.text("name", spec.gpu.name);
+    MapReader cluster = reader.map("cluster", false);
+    if (cluster.valid()) {
+        spec.cluster.name = spec.name;
+        spec.cluster.gpusPerNode = static_cast<int>(cluster.integer("gpus_per_node", std::nullopt, 1, 1 << 16));
+        std::set<std::string> names;
+        int index = 0;
+        for (const auto& [itemPath, item] : cluster.list("network", true)) {
+            NetworkDimension dimension = readDimension(context, itemPath, item, index++);
+            if (!names.insert(dimension.name).second) {
+                context.error(itemPath + ".name", item["name"], "dimension name \"" + dimension.name + "\" is used twice");
+            }
+            spec.cluster.dimensions.push_back(dimension);
+        }
+        cluster.finish();
+        const int total = spec.cluster.totalGpus();
+        if (spec.cluster.gpusPerNode > 0 && !spec.cluster.dimensions.empty() && total % spec.cluster.gpusPerNode != 0) {
+            context.error(cluster.childPath("gpus_per_node"), cluster.raw("gpus_per_node"),
+                          "gpus_per_node (" + std::to_string(spec.cluster.gpusPerNode)
+                              + ") must divide the GPU count of the network (" + std::to_string(total) + ")");
+        }
+    }
+    readFaults(context, reader, spec);
+    reader.finish();
+    return spec;
+}
+
+} // namespace detail
+} // namespace rapid::config

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "hardwarespec.h"
+
+#include <optional>
+#include <string>
+
+namespace rapid::config {
+
+/// One end of a link: an endpoint (GPU or node index in its dimension) or a switch `s<tier>.<index>`.
+struct LinkEnd {
+    bool isSwitch = false;
+    int tier = 0;  ///< switches only; 1 = leaf
+    int index = 0;
+
+    bool operator==(const LinkEnd&) const = default;
+};
+
+/// A parsed link id "<dimension>:<a>-<b>" (see configs/README.md).
+struct LinkIdParts {
+    int dimension = 0; ///< index into ClusterSpec::dimensions
+    LinkEnd a;
+    LinkEnd b;
+
+    bool operator==(const LinkIdParts&) const = default;
+};
+
+/// Parses and checks a link id against the cluster: the dimension exists, endpoints are in range, switch ends only
+/// in switch and fat-tree dimensions. Whether the link physically exists is checked by the network model.
+std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpec& cluster, std::string* why);
+
+/// The canonical text of a link id.
+std::string formatLinkId(const LinkIdParts& parts, const ClusterSpec& cluster);
+
+} // namespace rapid::config

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "documentreaders_p.h"
+
+namespace rapid::config {
+
+const char* toString(RunMode value)
+{
+    return value == RunMode::Training ? "training" : "inference";
+}
+
+const char* toString(PipelineSchedule value)
+{
+    switch (value) {
+    case PipelineSchedule::Gpipe:
+        return "gpipe";
+    case PipelineSchedule::OneFOneB:
+        return "1f1b";
+    case PipelineSchedule::Interleaved:
+        return "interleaved";
+    }
+    return "?";
+}
+
+const char* toString(Recompute value)
+{
+    switch (value) {
+    case Recompute::None:
+        return "none";
+    case Recompute::Selective:
+        return "selective";
+    case Recompute::Full:
+        return "full";
+    }
+    return "?";
+}
+
+int RunSpec::microBatchesPerStep() const
+{
+    if (gradAccumSteps > 0) {
+        return gradAccumSteps;
+    }
+    const int perStep = microBatch * parallelism.dp;
+    return perStep > 0 ? globalBatch / perStep : 0;
+}
+
+namespace detail {
+
+namespace {
+
+const std::vector<std::pair<std::string, Precision>> kPrecisions = {
+    {"fp32", Precision::Fp32}, {"tf32", Precision::Tf32}, {"bf16", Precision::Bf16},
+    {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8},   {"int8", Precision::Int8},
+};
+
+void readPrecision(MapReader& reader, PrecisionSpec& spec)
+{
+    MapReader precision = reader.map("precision", false);
+    if (!precision.valid()) {
+        return;
+    }
+    spec.compute = precision.choice("compute", kPrecisions, std::optional<Precision>(Precision::Bf16));
+    spec.weights = precision.choice("weights", kPrecisions, std::optional<Precision>(spec.compute));
+    spec.activations = precision.choice("activations", kPrecisions, std::optional<Precision>(spec.compute));
+    spec.gradients = precision.choice("gradients", kPrecisions, std::optional<Precision>(spec.weights));
+    spec.optimizer = precision.choice("optimizer", kPrecisions, std::optional<Precision>(Precision::Fp32));
+    spec.kvCache = precision.choice("kv_cache", kPrecisions, std::optional<Precision>(spec.activations));
+    spec.masterWeights = precision.boolean("master_weights", true);
+    precision.finish();
+}
+
+void readMapping(ReadContext& context, MapReader& parallelism, ParallelismSpec& spec)
+{
+    MapReader mapping = parallelism.map("mapping", false);
+    if (!mapping.valid()) {
+        return;
+    }
+    for (const char* axis : {"tp", "pp", "dp", "cp", "ep"}) {
+        if (!mapping.has(axis)) {
+            mapping.raw(axis);
+            continue;
+        }
+        const YAML::Node value = mapping.raw(axis);
+        std::vector<std::string> names;
+        if (value.IsScalar()) {
+            names.push_back(value.Scalar());
+        } else if (value.IsSequence()) {
+            for (const YAML::Node& item : value) {
+                if (item.IsScalar()) {
+                    names.push_back(item.Scalar());
+                } else {
+                    context.error(mapping.childPath(axis), item, "expected a network dimension name, got " + describeNode(item));
+                }
+            }
+        } else {
+            context.error(mapping.childPath(axis), value,
+                          "expected a network dimension name or a list of names, got " + describeNode(value));
+        }
+        spec.mapping[axis] = names;
+    }
+    mapping.finish();
+}
+
+void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& spec)
+{
+    MapReader parallelism = reader.map("parallelism", false);
+    if (!parallelism.valid()) {
+        return;
+    }
+    constexpr std::int64_t kMaxDegree = 1 << 20;
+    spec.tp = static_cast<int>(parallelism.integer("tp", 1, 1, kMaxDegree));
+    spec.sequenceParallel = parallelism.boolean("sp", false);
+    spec.pp = static_cast<int>(parallelism.integer("pp", 1, 1, kMaxDegree));
+    spec.schedule = parallelism.choice<PipelineSchedule>("schedule",
+                                                         {{"1f1b", PipelineSchedule::OneFOneB},
+                                                          {"gpipe", PipelineSchedule::Gpipe},
+                                                          {"interleaved", PipelineSchedule::Interleaved}},
+                                                         PipelineSchedule::OneFOneB);
+    spec.virtualStages = static_cast<int>(parallelism.integer("virtual_stages", 1, 1, 1024));
+    for (const auto& [itemPath, item] : parallelism.list("layers_per_stage", false)) {
+        spec.layersPerStage.push_back(static_cast<int>(readInteger(context, itemPath, item, 1, 1 << 20).value_or(1)));
+    }
+    spec.dp = static_cast<int>(parallelism.integer("dp", 1, 1, kMaxDegree));
+    spec.cp = static_cast<int>(parallelism.integer("cp", 1, 1, kMaxDegree));
+    spec.ep = static_cast<int>(parallelism.integer("ep", 1, 1, kMaxDegree));
+    const bool zeroGiven = parallelism.has("zero_stage");
+    spec.zeroStage = static_cast<int>(parallelism.integer("zero_stage", 0, 0, 3));
+    if (parallelism.boolean("fsdp", false)) {
+        spec.sharding = ShardingStrategy::Fsdp;
+        if (zeroGiven && spec.zeroStage != 3) {
+            context.error(parallelism.childPath("zero_stage"), parallelism.raw("zero_stage"),
+                          "FSDP shards parameters, gradients and optimizer states like ZeRO-3; remove zero_stage or "
+                          "set it to 3");
+        }
+        spec.zeroStage = 3;
+    }
+    spec.tpCommOverlap = parallelism.boolean("tp_comm_overlap", false);
+    spec.dpOverlap = parallelism.boolean("dp_overlap", true);
+    readMapping(context, parallelism, spec);
+    parallelism.finish();
+
+    if (spec.schedule == PipelineSchedule::Interleaved && spec.virtualStages < 2) {
+        context.error(parallelism.childPath("virtual_stages"), parallelism.raw("virtual_stages"),
+                      "the interleaved schedule needs virtual_stages of 2 or more");
+    }
+    if (spec.schedule != PipelineSchedule::Interleaved && spec.virtualStages != 1) {
+        context.error(parallelism.childPath("virtual_stages"), parallelism.raw("virtual_stages"),
+                      "virtual_stages applies only to schedule: interleaved");
+    }
+    if (!spec.layersPerStage.empty() && spec.layersPerStage.size() != static_cast<size_t>(spec.pp * spec.virtualStages)) {
+        context.error(parallelism.childPath("layers_per_stage"), parallelism.raw("layers_per_stage"),
+                      "layers_per_stage lists " + std::to_string(spec.layersPerStage.size())
+                          + " stages; expected pp*virtual_stages = " + std::to_string(spec.pp * spec.virtualStages));
+    }
+}
+
+} // namespace
+
+RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string& path)
+{
+    RunSpec spec;
+    MapReader reader(context, node, path);
+    if (!reader.valid()) {
+        if (!node.IsDefined() || node.IsNull()) {
+            context.error(path, node, "the run document is empty; expected a mapping with mode, training or inference, "
+                                      "parallelism");
+        }
+        return spec;
+    }
+    spec.name = reader.text("name", std::string());
+    spec.mode = reader.choice<RunMode>("mode", {{"training", RunMode::Training}, {"inference", RunMode::Inference}},
+                                       std::nullopt);
+    MapReader training = reader.map("training", spec.mode == RunMode::Training);
+    if (training.valid()) {
+        spec.globalBatch = static_cast<int>(training.integer("global_batch", std::nullopt, 1, 1 << 30));
+        spec.microBatch = static_cast<int>(training.integer("micro_batch", 1, 1, 1 << 20));
+        spec.seqLength = static_cast<int>(training.integer("seq_length", std::nullopt, 1, 1 << 30));
+        spec.gradAccumSteps = static_cast<int>(training.integer("grad_accum_steps", 0, 1, 1 << 30));
+        spec.recompute = training.choice<Recompute>(
+            "recompute", {{"none", Recompute::None}, {"selective", Recompute::Selective}, {"full", Recompute::Full}},
+            Recompute::None);
+        training.finish();
+    }
+    MapReader inference = reader.map("inference", spec.mode == RunMode::Inference);
+    if (inference.valid()) {
+        spec.batch = static_cast<int>(inference.integer("batch", 1, 1, 1 << 24));
+        spec.promptLength = static_cast<int>(inference.integer("prompt_length", std::nullopt, 1, 1 << 30));
+        spec.decodeLength = static_cast<int>(inference.integer("decode_length", std::nullopt, 0, 1 << 30));
+        inference.finish();
+    }
+    spec.flashAttention = reader.boolean("flash_attention", true);
+    readPrecision(reader, spec.precision);
+    readParallelism(context, reader, spec.parallelism);
+    reader.finish();
+
+    if (spec.mode == RunMode::Training && training.valid() && spec.globalBatch > 0) {
+        const int perStep = spec.microBatch * spec.parallelism.dp;
+        if (perStep > 0 && spec.globalBatch % perStep != 0) {
+            context.error(training.childPath("global_batch"), training.raw("global_batch"),
+                          "global_batch (" + std::to_string(spec.globalBatch) + ") must be a multiple of micro_batch*dp ("
+                              + std::to_string(perStep) + ")");
+        } else if (spec.gradAccumSteps > 0 && perStep > 0 && spec.gradAccumSteps != spec.globalBatch / perStep) {
+            context.error(training.childPath("grad_accum_steps"), training.raw("grad_accum_steps"),
+                          "grad_accum_steps (" + std::to_string(spec.gradAccumSteps)
+                              + ") disagrees with global_batch / (micro_batch*dp) = "
+                              + std::to_string(spec.globalBatch / perStep));
+        }
+    }
+    return spec;
+}
+
+} // namespace detail
+} // namespace rapid::config

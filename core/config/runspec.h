@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "hardwarespec.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rapid::config {
+
+enum class RunMode { Training, Inference };
+enum class PipelineSchedule { Gpipe, OneFOneB, Interleaved };
+enum class Recompute { None, Selective, Full };
+enum class ShardingStrategy { Zero, Fsdp }; ///< FSDP behaves like ZeRO-3 with per-layer gather/free
+
+const char* toString(RunMode value);
+const char* toString(PipelineSchedule value);
+const char* toString(Recompute value);
+
+/// Precision of each tensor family; `compute` selects the tensor-core rate used for GEMMs.
+struct PrecisionSpec {
+    Precision compute = Precision::Bf16;
+    Precision weights = Precision::Bf16;
+    Precision activations = Precision::Bf16;
+    Precision gradients = Precision::Bf16;
+    Precision optimizer = Precision::Fp32; ///< Adam moments and master weights
+    Precision kvCache = Precision::Bf16;
+    bool masterWeights = true;             ///< keep an optimizer-precision copy of the weights
+
+    bool operator==(const PrecisionSpec&) const = default;
+};
+
+/// Degrees of each parallel axis; their product (tp*pp*dp*cp) is the number of GPUs used.
+/// ep shards experts over a subset of dp*tp ranks and does not multiply the GPU count.
+struct ParallelismSpec {
+    int tp = 1;
+    bool sequenceParallel = false;
+    int pp = 1;
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    int virtualStages = 1;              ///< model chunks per pipeline rank (interleaved only)
+    std::vector<int> layersPerStage;    ///< uneven split; empty = even
+    int dp = 1;
+    int cp = 1;
+    int ep = 1;
+    int zeroStage = 0;                  ///< 0..3
+    ShardingStrategy sharding = ShardingStrategy::Zero;
+    bool tpCommOverlap = false;         ///< overlap TP collectives with GEMMs (Megatron tp-comm-overlap)
+    bool dpOverlap = true;              ///< overlap DP gradient reduction with backward (bucketed)
+    /// Which network dimension(s) each axis uses ("tp" -> {"nvlink"}); empty = default placement.
+    std::map<std::string, std::vector<std::string>> mapping;
+
+    int gpuCount() const { return tp * pp * dp * cp; }
+    bool operator==(const ParallelismSpec&) const = default;
+};
+
+struct RunSpec {
+    std::string name;
+    RunMode mode = RunMode::Training;
+    // Training.
+    int globalBatch = 0;     ///< sequences per optimizer step
+    int microBatch = 1;      ///< sequences per micro-batch per data-parallel rank
+    int seqLength = 0;
+    int gradAccumSteps = 0;  ///< 0 = derived: globalBatch / (microBatch * dp)
+    Recompute recompute = Recompute::None;
+    // Inference.
+    int batch = 1;           ///< concurrent requests
+    int promptLength = 0;
+    int decodeLength = 0;
+    bool flashAttention = true;
+    PrecisionSpec precision;
+    ParallelismSpec parallelism;
+
+    /// Micro-batches per pipeline per step: the explicit gradAccumSteps or the derived value.
+    int microBatchesPerStep() const;
+    bool operator==(const RunSpec&) const = default;
+};
+
+} // namespace rapid::config

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Installs the Debian 12 packages RAPID-LLM Workbench needs to build, test and run.
+# Idempotent: when every package is already installed it does nothing (no apt-get update, no install).
+# Usage: packaging/install-deps.sh [--with-gui-tools]   (as root, or with sudo available)
+set -euo pipefail
+
+# Build and runtime dependencies (see ../shared/design/BUILD-NOTES.md for the versions checked).
+packages=(
+    build-essential cmake ninja-build pkg-config ccache
+    qt6-base-dev qt6-svg-dev libqcustomplot-dev libgraphviz-dev
+    libyaml-cpp-dev libprotobuf-dev protobuf-compiler
+    fonts-dejavu-core clang-format
+)
+# Real X server for screenshots of the running application (optional).
+if [[ "${1:-}" == "--with-gui-tools" ]]; then
+    packages+=(xvfb xauth)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+    echo "install-deps: all ${#packages[@]} packages already installed"
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+    SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
