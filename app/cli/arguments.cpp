@@ -5,8 +5,7 @@
 
 namespace rapid::cli {
 
-Arguments::Arguments(std::string command, std::string summary, std::vector<Option> options,
-                     std::string positionalName)
+Arguments::Arguments(std::string command, std::string summary, std::vector<Option> options, std::string positionalName)
     : m_command(std::move(command))
     , m_summary(std::move(summary))
     , m_options(std::move(options))
@@ -78,7 +77,7 @@ std::optional<std::string> Arguments::value(const std::string& name) const
 std::vector<std::string> Arguments::values(const std::string& name) const
 {
     auto found = m_values.find(name);
-    return found == m_values.end() ? std::vector<std::string>{} : found->second;
+    return found == m_values.end() ? std::vector<std::string> {} : found->second;
 }
 
 std::string Arguments::required(const std::string& name) const

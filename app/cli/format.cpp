@@ -22,19 +22,19 @@ std::string scaled(double value, const char* const* names, double base, int coun
 
 std::string formatCount(double count)
 {
-    static const char* const names[] = {"", "K", "M", "B", "T"};
+    static const char* const names[] = { "", "K", "M", "B", "T" };
     return scaled(count, names, 1000.0, 5, "%.2f %s");
 }
 
 std::string formatFlops(double flops)
 {
-    static const char* const names[] = {"FLOP", "KFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP"};
+    static const char* const names[] = { "FLOP", "KFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP" };
     return scaled(flops, names, 1000.0, 6, "%.2f %s");
 }
 
 std::string formatBytes(double bytes)
 {
-    static const char* const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    static const char* const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
     return scaled(bytes, names, 1024.0, 5, "%.2f %s");
 }
 

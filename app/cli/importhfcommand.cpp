@@ -12,12 +12,12 @@ namespace rapid::cli {
 int importHfCommand(const Invocation& invocation)
 {
     Arguments arguments("import-hf",
-                        "Converts a local Hugging Face config.json (Llama, Mistral, Qwen2, Mixtral, DeepSeek-V3) into a "
-                        "model YAML document. Reads only the file; no network access.",
-                        {{"o", "FILE", "write the model YAML here (default: standard output)", false},
-                         {"output", "FILE", "same as -o", false},
-                         {"name", "TEXT", "model name (default: the config's _name_or_path or folder name)", false}},
-                        "CONFIG.json");
+        "Converts a local Hugging Face config.json (Llama, Mistral, Qwen2, Mixtral, DeepSeek-V3) into a "
+        "model YAML document. Reads only the file; no network access.",
+        { { "o", "FILE", "write the model YAML here (default: standard output)", false },
+            { "output", "FILE", "same as -o", false },
+            { "name", "TEXT", "model name (default: the config's _name_or_path or folder name)", false } },
+        "CONFIG.json");
     std::vector<std::string> args = invocation.args;
     for (std::string& arg : args) {
         if (arg == "-o") {

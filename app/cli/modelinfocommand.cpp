@@ -14,14 +14,13 @@ namespace rapid::cli {
 int modelInfoCommand(const Invocation& invocation)
 {
     Arguments arguments("model-info",
-                        "Parameters (total, per layer, embeddings, active per token for MoE), forward FLOPs per token "
-                        "and KV-cache bytes per token of a model.",
-                        {{"model", "NAME|FILE", "model preset name or model YAML file", false},
-                         {"run", "NAME|FILE", "take the context length and KV-cache precision from this run", false},
-                         {"context", "TOKENS", "context length for the attention FLOPs (default: the run's, else 2048)",
-                          false},
-                         {"set", "KEY=VALUE", "override a key, e.g. model.num_layers=40", true},
-                         {"json", "FILE", "also write the numbers as JSON (- for standard output)", false}});
+        "Parameters (total, per layer, embeddings, active per token for MoE), forward FLOPs per token "
+        "and KV-cache bytes per token of a model.",
+        { { "model", "NAME|FILE", "model preset name or model YAML file", false },
+            { "run", "NAME|FILE", "take the context length and KV-cache precision from this run", false },
+            { "context", "TOKENS", "context length for the attention FLOPs (default: the run's, else 2048)", false },
+            { "set", "KEY=VALUE", "override a key, e.g. model.num_layers=40", true },
+            { "json", "FILE", "also write the numbers as JSON (- for standard output)", false } });
     arguments.parse(invocation.args);
     if (arguments.helpRequested()) {
         invocation.out << arguments.help();
@@ -56,8 +55,8 @@ int modelInfoCommand(const Invocation& invocation)
     const double kvBytes = model::kvCacheBytesPerToken(model, kvPrecision);
     std::ostream& out = invocation.out;
     out << model.name << "\n";
-    out << "  parameters            " << formatCount(static_cast<double>(counts.total())) << "  ("
-        << counts.total() << ")\n";
+    out << "  parameters            " << formatCount(static_cast<double>(counts.total())) << "  (" << counts.total()
+        << ")\n";
     if (counts.denseLayers > 0) {
         const model::LayerParameters& layer = counts.denseLayer;
         out << "    per dense layer     " << formatCount(static_cast<double>(layer.total())) << " x "
@@ -68,12 +67,12 @@ int modelInfoCommand(const Invocation& invocation)
         const model::LayerParameters& layer = counts.moeLayer;
         out << "    per MoE layer       " << formatCount(static_cast<double>(layer.total())) << " x "
             << counts.moeLayers << "  (attention " << formatCount(static_cast<double>(layer.attention))
-            << ", experts+router " << formatCount(static_cast<double>(layer.mlp)) << ", norms " << layer.norms
-            << ")\n";
+            << ", experts+router " << formatCount(static_cast<double>(layer.mlp)) << ", norms " << layer.norms << ")\n";
     }
     out << "    embeddings          " << formatCount(static_cast<double>(counts.embedding + counts.positional))
-        << (counts.positional ? "  (incl. learned positions " + formatCount(static_cast<double>(counts.positional)) + ")"
-                              : std::string())
+        << (counts.positional
+                   ? "  (incl. learned positions " + formatCount(static_cast<double>(counts.positional)) + ")"
+                   : std::string())
         << "\n";
     out << "    LM head             "
         << (counts.lmHead ? formatCount(static_cast<double>(counts.lmHead)) : std::string("tied to the embedding"))
@@ -100,11 +99,11 @@ int modelInfoCommand(const Invocation& invocation)
             json = &file;
         }
         *json << "{\n  \"model\": " << jsonString(model.name) << ",\n  \"parameters\": {\"total\": " << counts.total()
-              << ", \"per_dense_layer\": " << counts.denseLayer.total() << ", \"per_moe_layer\": "
-              << counts.moeLayer.total() << ", \"embedding\": " << counts.embedding << ", \"positional\": "
-              << counts.positional << ", \"lm_head\": " << counts.lmHead << ", \"active_per_token\": "
-              << counts.activePerToken() << "},\n  \"forward_flops_per_token\": " << flops << ",\n  \"context\": "
-              << context << ",\n  \"kv_cache_bytes_per_token\": " << kvBytes << "\n}\n";
+              << ", \"per_dense_layer\": " << counts.denseLayer.total()
+              << ", \"per_moe_layer\": " << counts.moeLayer.total() << ", \"embedding\": " << counts.embedding
+              << ", \"positional\": " << counts.positional << ", \"lm_head\": " << counts.lmHead
+              << ", \"active_per_token\": " << counts.activePerToken() << "},\n  \"forward_flops_per_token\": " << flops
+              << ",\n  \"context\": " << context << ",\n  \"kv_cache_bytes_per_token\": " << kvBytes << "\n}\n";
     }
     return Success;
 }

@@ -30,8 +30,8 @@ config::Scenario loadFromArguments(const Arguments& arguments, const config::Con
         throw UsageError("give either a workspace or --model/--hardware/--run, not both");
     }
     if (separate) {
-        return loader.loadScenario(arguments.required("model"), arguments.required("hardware"),
-                                   arguments.required("run"), overrides);
+        return loader.loadScenario(
+            arguments.required("model"), arguments.required("hardware"), arguments.required("run"), overrides);
     }
     return loader.loadWorkspace(workspace.value_or("llama-3.1-70b-64xh100"), overrides);
 }
@@ -54,16 +54,16 @@ std::string joinRanks(const std::vector<int>& ranks)
 int runCommand(const Invocation& invocation)
 {
     Arguments arguments("run",
-                        "Loads a scenario (a workspace, or --model, --hardware and --run), checks it and places its "
-                        "ranks on the network. With no scenario it runs the default workspace "
-                        "llama-3.1-70b-64xh100.",
-                        {{"workspace", "NAME|FILE", "workspace preset or *.rapid.yaml file", false},
-                         {"model", "NAME|FILE", "model preset or file", false},
-                         {"hardware", "NAME|FILE", "hardware (cluster or GPU) preset or file", false},
-                         {"run", "NAME|FILE", "run preset or file", false},
-                         {"set", "KEY=VALUE", "override any key by its path, e.g. run.parallelism.tp=4", true},
-                         {"json", "FILE", "write the result as JSON (- for standard output)", false}},
-                        "[WORKSPACE]");
+        "Loads a scenario (a workspace, or --model, --hardware and --run), checks it and places its "
+        "ranks on the network. With no scenario it runs the default workspace "
+        "llama-3.1-70b-64xh100.",
+        { { "workspace", "NAME|FILE", "workspace preset or *.rapid.yaml file", false },
+            { "model", "NAME|FILE", "model preset or file", false },
+            { "hardware", "NAME|FILE", "hardware (cluster or GPU) preset or file", false },
+            { "run", "NAME|FILE", "run preset or file", false },
+            { "set", "KEY=VALUE", "override any key by its path, e.g. run.parallelism.tp=4", true },
+            { "json", "FILE", "write the result as JSON (- for standard output)", false } },
+        "[WORKSPACE]");
     arguments.parse(invocation.args);
     if (arguments.helpRequested()) {
         invocation.out << arguments.help();
@@ -72,8 +72,8 @@ int runCommand(const Invocation& invocation)
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::Scenario scenario = loadFromArguments(arguments, loader);
     std::vector<config::Diagnostic> problems;
-    const parallel::Placement placement =
-        parallel::placeRanks(scenario.hardware, scenario.run, scenario.locations, &problems);
+    const parallel::Placement placement
+        = parallel::placeRanks(scenario.hardware, scenario.run, scenario.locations, &problems);
     if (!problems.empty()) {
         throw config::ConfigError(problems);
     }
@@ -86,8 +86,8 @@ int runCommand(const Invocation& invocation)
         << formatCount(static_cast<double>(model::countParameters(scenario.model).total())) << " parameters)\n";
     out << "hardware   " << hardware.name << ": " << hardware.cluster.totalGpus() << " x " << hardware.gpu.name;
     for (const config::NetworkDimension& dimension : hardware.cluster.dimensions) {
-        out << "\n           " << dimension.name << ": " << config::toString(dimension.kind) << " of "
-            << dimension.size << ", " << config::formatQuantity(dimension.linkBandwidth, config::Dimension::BytesPerSecond)
+        out << "\n           " << dimension.name << ": " << config::toString(dimension.kind) << " of " << dimension.size
+            << ", " << config::formatQuantity(dimension.linkBandwidth, config::Dimension::BytesPerSecond)
             << " per link, " << config::formatQuantity(dimension.latencySeconds, config::Dimension::Seconds)
             << " per hop";
     }
@@ -119,7 +119,7 @@ int runCommand(const Invocation& invocation)
         }
         char line[160];
         std::snprintf(line, sizeof line, "  %-4s  %6d  %6d  %-19s  %s\n", axis.axis.c_str(), axis.degree, axis.stride,
-                      dims.c_str(), joinRanks(axis.firstGroup).c_str());
+            dims.c_str(), joinRanks(axis.firstGroup).c_str());
         out << line;
     }
     out << "\nNo time prediction yet: the performance model is not implemented in this version, so rapid run only "
@@ -160,8 +160,8 @@ int presetsCommand(const Invocation& invocation)
     for (const std::string& dir : library.configDirs()) {
         invocation.out << "configs: " << dir << "\n";
     }
-    for (config::PresetKind kind : {config::PresetKind::Model, config::PresetKind::Gpu, config::PresetKind::Hardware,
-                                    config::PresetKind::Run, config::PresetKind::Workspace}) {
+    for (config::PresetKind kind : { config::PresetKind::Model, config::PresetKind::Gpu, config::PresetKind::Hardware,
+             config::PresetKind::Run, config::PresetKind::Workspace }) {
         invocation.out << config::folderOf(kind) << ":";
         for (const std::string& name : library.names(kind)) {
             invocation.out << " " << name;

@@ -21,8 +21,11 @@ struct ReadResult {
 ReadResult readTree(const detail::ConfigTree& tree, DiagnosticSink& sink, bool model, bool hardware, bool run)
 {
     ReadResult result;
-    detail::ReadContext context{sink, tree.origins(), result.locations};
+    detail::ReadContext context { sink, tree.origins(), result.locations };
     const YAML::Node& root = tree.root();
+    for (const char* key : { "model", "hardware", "run" }) {
+        result.locations.record(key, tree.origins().locate(key, root[key]));
+    }
     if (model) {
         result.model = detail::readModel(context, root["model"], "model");
     }
@@ -60,6 +63,21 @@ std::string gcdHint(int a, int b)
     return "(" + std::to_string(a) + " is not divisible by " + std::to_string(b) + ")";
 }
 
+/// Last line of defence: whatever escapes the readers (a yaml-cpp exception on input nobody foresaw) still reaches
+/// the user as a ConfigError naming the input, never as a crash. The mutation test fails on any such message, so
+/// each one is a bug to fix at its source.
+template <typename Load> auto guarded(const std::string& input, Load&& load) -> decltype(load())
+{
+    try {
+        return load();
+    } catch (const ConfigError&) {
+        throw;
+    } catch (const std::exception& error) {
+        throw ConfigError({ { { input, 0, 0 }, {},
+            std::string("internal error while reading the configuration: ") + error.what() } });
+    }
+}
+
 } // namespace
 
 ConfigLoader::ConfigLoader(PresetLibrary library)
@@ -69,120 +87,136 @@ ConfigLoader::ConfigLoader(PresetLibrary library)
 
 ModelSpec ConfigLoader::loadModel(const std::string& reference, const std::vector<std::string>& overrides) const
 {
-    DiagnosticSink sink;
-    detail::ConfigTree tree(m_library, sink);
-    tree.addReference("model", PresetKind::Model, reference, {}, {reference, 0, 0});
-    tree.applyOverrides(overrides);
-    sink.throwIfAny();
-    ReadResult read = readTree(tree, sink, true, false, false);
-    sink.throwIfAny();
-    return read.model;
+    return guarded(reference, [&] {
+        DiagnosticSink sink;
+        detail::ConfigTree tree(m_library, sink);
+        tree.addReference("model", PresetKind::Model, reference, {}, { reference, 0, 0 });
+        tree.applyOverrides(overrides);
+        sink.throwIfAny();
+        ReadResult read = readTree(tree, sink, true, false, false);
+        sink.throwIfAny();
+        return read.model;
+    });
 }
 
 HardwareSpec ConfigLoader::loadHardware(const std::string& reference, const std::vector<std::string>& overrides) const
 {
-    DiagnosticSink sink;
-    detail::ConfigTree tree(m_library, sink);
-    tree.addReference("hardware", PresetKind::Hardware, reference, {}, {reference, 0, 0});
-    tree.expandGpuReference();
-    tree.applyOverrides(overrides);
-    sink.throwIfAny();
-    ReadResult read = readTree(tree, sink, false, true, false);
-    sink.throwIfAny();
-    return read.hardware;
+    return guarded(reference, [&] {
+        DiagnosticSink sink;
+        detail::ConfigTree tree(m_library, sink);
+        tree.addReference("hardware", PresetKind::Hardware, reference, {}, { reference, 0, 0 });
+        tree.expandGpuReference();
+        tree.applyOverrides(overrides);
+        sink.throwIfAny();
+        ReadResult read = readTree(tree, sink, false, true, false);
+        sink.throwIfAny();
+        return read.hardware;
+    });
 }
 
 RunSpec ConfigLoader::loadRun(const std::string& reference, const std::vector<std::string>& overrides) const
 {
-    DiagnosticSink sink;
-    detail::ConfigTree tree(m_library, sink);
-    tree.addReference("run", PresetKind::Run, reference, {}, {reference, 0, 0});
-    tree.applyOverrides(overrides);
-    sink.throwIfAny();
-    ReadResult read = readTree(tree, sink, false, false, true);
-    sink.throwIfAny();
-    return read.run;
+    return guarded(reference, [&] {
+        DiagnosticSink sink;
+        detail::ConfigTree tree(m_library, sink);
+        tree.addReference("run", PresetKind::Run, reference, {}, { reference, 0, 0 });
+        tree.applyOverrides(overrides);
+        sink.throwIfAny();
+        ReadResult read = readTree(tree, sink, false, false, true);
+        sink.throwIfAny();
+        return read.run;
+    });
 }
 
 Scenario ConfigLoader::loadScenario(const std::string& model, const std::string& hardware, const std::string& run,
-                                    const std::vector<std::string>& overrides) const
+    const std::vector<std::string>& overrides) const
 {
-    DiagnosticSink sink;
-    detail::ConfigTree tree(m_library, sink);
-    tree.addReference("model", PresetKind::Model, model, {}, {"--model " + model, 0, 0});
-    tree.addReference("hardware", PresetKind::Hardware, hardware, {}, {"--hardware " + hardware, 0, 0});
-    tree.addReference("run", PresetKind::Run, run, {}, {"--run " + run, 0, 0});
-    tree.expandGpuReference();
-    tree.applyOverrides(overrides);
-    return finishScenario(tree, sink);
+    return guarded(run, [&] {
+        DiagnosticSink sink;
+        detail::ConfigTree tree(m_library, sink);
+        tree.addReference("model", PresetKind::Model, model, {}, { "--model " + model, 0, 0 });
+        tree.addReference("hardware", PresetKind::Hardware, hardware, {}, { "--hardware " + hardware, 0, 0 });
+        tree.addReference("run", PresetKind::Run, run, {}, { "--run " + run, 0, 0 });
+        tree.expandGpuReference();
+        tree.applyOverrides(overrides);
+        return finishScenario(tree, sink);
+    });
 }
 
 Scenario ConfigLoader::loadWorkspace(const std::string& reference, const std::vector<std::string>& overrides) const
 {
-    DiagnosticSink sink;
-    detail::ConfigTree tree(m_library, sink);
-    tree.addWorkspace(reference);
-    tree.applyOverrides(overrides);
-    return finishScenario(tree, sink);
+    return guarded(reference, [&] {
+        DiagnosticSink sink;
+        detail::ConfigTree tree(m_library, sink);
+        tree.addWorkspace(reference);
+        tree.applyOverrides(overrides);
+        return finishScenario(tree, sink);
+    });
 }
 
 Scenario ConfigLoader::loadTexts(const DocumentText& model, const DocumentText& hardware, const DocumentText& run,
-                                 const std::vector<std::string>& overrides) const
+    const std::vector<std::string>& overrides) const
 {
-    DiagnosticSink sink;
-    detail::ConfigTree tree(m_library, sink);
-    tree.addText("model", model.text, model.sourceName, model.baseDir);
-    tree.addText("hardware", hardware.text, hardware.sourceName, hardware.baseDir);
-    tree.addText("run", run.text, run.sourceName, run.baseDir);
-    tree.expandGpuReference();
-    tree.applyOverrides(overrides);
-    return finishScenario(tree, sink);
+    return guarded(run.sourceName, [&] {
+        DiagnosticSink sink;
+        detail::ConfigTree tree(m_library, sink);
+        tree.addText("model", model.text, model.sourceName, model.baseDir);
+        tree.addText("hardware", hardware.text, hardware.sourceName, hardware.baseDir);
+        tree.addText("run", run.text, run.sourceName, run.baseDir);
+        tree.expandGpuReference();
+        tree.applyOverrides(overrides);
+        return finishScenario(tree, sink);
+    });
 }
 
-std::vector<Diagnostic> checkScenario(const ModelSpec& model, const HardwareSpec& hardware, const RunSpec& run,
-                                      const SourceMap& locations)
+std::vector<Diagnostic> checkScenario(
+    const ModelSpec& model, const HardwareSpec& hardware, const RunSpec& run, const SourceMap& locations)
 {
     std::vector<Diagnostic> problems;
     auto report = [&](const std::string& keyPath, std::string message) {
-        problems.push_back({locations.locate(keyPath), keyPath, std::move(message)});
+        problems.push_back({ locations.locate(keyPath), keyPath, std::move(message) });
     };
     const ParallelismSpec& parallel = run.parallelism;
     if (model.numHeads > 0 && model.numHeads % parallel.tp != 0) {
-        report("run.parallelism.tp", "tp (" + std::to_string(parallel.tp) + ") must divide the model's num_heads ("
-                                         + std::to_string(model.numHeads) + ") " + gcdHint(model.numHeads, parallel.tp));
+        report("run.parallelism.tp",
+            "tp (" + std::to_string(parallel.tp) + ") must divide the model's num_heads ("
+                + std::to_string(model.numHeads) + ") " + gcdHint(model.numHeads, parallel.tp));
     } else if (model.numKvHeads > 0 && model.numKvHeads % parallel.tp != 0 && parallel.tp % model.numKvHeads != 0) {
-        report("run.parallelism.tp", "tp (" + std::to_string(parallel.tp) + ") and num_kv_heads ("
-                                         + std::to_string(model.numKvHeads)
-                                         + ") must divide one another so KV heads are split or replicated evenly");
+        report("run.parallelism.tp",
+            "tp (" + std::to_string(parallel.tp) + ") and num_kv_heads (" + std::to_string(model.numKvHeads)
+                + ") must divide one another so KV heads are split or replicated evenly");
     }
     const int gpus = hardware.cluster.totalGpus();
     if (parallel.gpuCount() != gpus) {
         report("run.parallelism",
-               "tp*pp*dp*cp = " + std::to_string(parallel.tp) + "*" + std::to_string(parallel.pp) + "*"
-                   + std::to_string(parallel.dp) + "*" + std::to_string(parallel.cp) + " = "
-                   + std::to_string(parallel.gpuCount()) + " GPUs, but the hardware \"" + hardware.name + "\" has "
-                   + std::to_string(gpus)
-                   + (hardware.cluster.dimensions.empty()
-                          ? std::string(" (a single GPU)")
-                          : "; change the degrees or resize the network (e.g. --set hardware.cluster.network["
-                              + hardware.cluster.dimensions.back().name + "].size=N)"));
+            "tp*pp*dp*cp = " + std::to_string(parallel.tp) + "*" + std::to_string(parallel.pp) + "*"
+                + std::to_string(parallel.dp) + "*" + std::to_string(parallel.cp) + " = "
+                + std::to_string(parallel.gpuCount()) + " GPUs, but the hardware \"" + hardware.name + "\" has "
+                + std::to_string(gpus)
+                + (hardware.cluster.dimensions.empty()
+                        ? std::string(" (a single GPU)")
+                        : "; change the degrees or resize the network (e.g. --set hardware.cluster.network["
+                            + hardware.cluster.dimensions.back().name + "].size=N)"));
     }
     if (model.moe) {
         if (model.moe->numExperts % parallel.ep != 0) {
-            report("run.parallelism.ep", "ep (" + std::to_string(parallel.ep) + ") must divide num_experts ("
-                                             + std::to_string(model.moe->numExperts) + ")");
+            report("run.parallelism.ep",
+                "ep (" + std::to_string(parallel.ep) + ") must divide num_experts ("
+                    + std::to_string(model.moe->numExperts) + ")");
         }
         if ((parallel.dp * parallel.tp) % parallel.ep != 0) {
-            report("run.parallelism.ep", "ep (" + std::to_string(parallel.ep) + ") must divide dp*tp ("
-                                             + std::to_string(parallel.dp * parallel.tp) + ")");
+            report("run.parallelism.ep",
+                "ep (" + std::to_string(parallel.ep) + ") must divide dp*tp ("
+                    + std::to_string(parallel.dp * parallel.tp) + ")");
         }
     } else if (parallel.ep != 1) {
         report("run.parallelism.ep", "ep applies only to mixture-of-experts models; this model is dense");
     }
     const int chunks = parallel.pp * parallel.virtualStages;
     if (model.numLayers > 0 && chunks > model.numLayers) {
-        report("run.parallelism.pp", "pp*virtual_stages = " + std::to_string(chunks) + " exceeds the model's "
-                                         + std::to_string(model.numLayers) + " layers");
+        report("run.parallelism.pp",
+            "pp*virtual_stages = " + std::to_string(chunks) + " exceeds the model's " + std::to_string(model.numLayers)
+                + " layers");
     }
     if (!parallel.layersPerStage.empty()) {
         int sum = 0;
@@ -190,20 +224,21 @@ std::vector<Diagnostic> checkScenario(const ModelSpec& model, const HardwareSpec
             sum += layers;
         }
         if (sum != model.numLayers) {
-            report("run.parallelism.layers_per_stage", "layers_per_stage adds up to " + std::to_string(sum)
-                                                           + "; the model has " + std::to_string(model.numLayers)
-                                                           + " layers");
+            report("run.parallelism.layers_per_stage",
+                "layers_per_stage adds up to " + std::to_string(sum) + "; the model has "
+                    + std::to_string(model.numLayers) + " layers");
         }
     }
     if (run.mode == RunMode::Training) {
         if (run.seqLength > 0 && run.seqLength % parallel.cp != 0) {
-            report("run.parallelism.cp", "cp (" + std::to_string(parallel.cp) + ") must divide seq_length ("
-                                             + std::to_string(run.seqLength) + ")");
+            report("run.parallelism.cp",
+                "cp (" + std::to_string(parallel.cp) + ") must divide seq_length (" + std::to_string(run.seqLength)
+                    + ")");
         }
         if (model.maxContext > 0 && run.seqLength > model.maxContext) {
-            report("run.training.seq_length", "seq_length " + std::to_string(run.seqLength)
-                                                  + " exceeds the model's max_context of "
-                                                  + std::to_string(model.maxContext));
+            report("run.training.seq_length",
+                "seq_length " + std::to_string(run.seqLength) + " exceeds the model's max_context of "
+                    + std::to_string(model.maxContext));
         }
     } else {
         if (parallel.cp != 1) {
@@ -211,14 +246,15 @@ std::vector<Diagnostic> checkScenario(const ModelSpec& model, const HardwareSpec
         }
         const std::int64_t total = std::int64_t(run.promptLength) + run.decodeLength;
         if (model.maxContext > 0 && total > model.maxContext) {
-            report("run.inference.prompt_length", "prompt_length + decode_length = " + std::to_string(total)
-                                                      + " exceeds the model's max_context of "
-                                                      + std::to_string(model.maxContext));
+            report("run.inference.prompt_length",
+                "prompt_length + decode_length = " + std::to_string(total) + " exceeds the model's max_context of "
+                    + std::to_string(model.maxContext));
         }
     }
     if (hardware.gpu.tensorPeak(run.precision.compute) <= 0) {
-        report("run.precision.compute", std::string("the GPU ") + hardware.gpu.name + " has no " +
-                                            toString(run.precision.compute) + " tensor rate in its preset");
+        report("run.precision.compute",
+            std::string("the GPU ") + hardware.gpu.name + " has no " + toString(run.precision.compute)
+                + " tensor rate in its preset");
     }
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {
@@ -229,8 +265,8 @@ std::vector<Diagnostic> checkScenario(const ModelSpec& model, const HardwareSpec
                     known += (known.empty() ? "" : ", ") + d.name;
                 }
                 report("run.parallelism.mapping." + axis,
-                       "no network dimension named \"" + name + "\" (the hardware has: "
-                           + (known.empty() ? std::string("none") : known) + ")");
+                    "no network dimension named \"" + name
+                        + "\" (the hardware has: " + (known.empty() ? std::string("none") : known) + ")");
             }
         }
     }

@@ -43,12 +43,12 @@ public:
 
     /// Three references (preset names or paths), overrides, then the checks across documents.
     Scenario loadScenario(const std::string& model, const std::string& hardware, const std::string& run,
-                          const std::vector<std::string>& overrides = {}) const;
+        const std::vector<std::string>& overrides = {}) const;
     /// A workspace file (`*.rapid.yaml`) or workspace preset name.
     Scenario loadWorkspace(const std::string& reference, const std::vector<std::string>& overrides = {}) const;
     /// Documents held in memory (the workbench's editors).
     Scenario loadTexts(const DocumentText& model, const DocumentText& hardware, const DocumentText& run,
-                       const std::vector<std::string>& overrides = {}) const;
+        const std::vector<std::string>& overrides = {}) const;
 
     const PresetLibrary& library() const { return m_library; }
 
@@ -58,7 +58,7 @@ private:
 
 /// Checks that need two documents: tp divides the heads, the parallel degrees use every GPU of the hardware, the
 /// GPU has the compute precision, the sequence fits the model's context, mapped network dimensions exist...
-std::vector<Diagnostic> checkScenario(const ModelSpec& model, const HardwareSpec& hardware, const RunSpec& run,
-                                      const SourceMap& locations);
+std::vector<Diagnostic> checkScenario(
+    const ModelSpec& model, const HardwareSpec& hardware, const RunSpec& run, const SourceMap& locations);
 
 } // namespace rapid::config

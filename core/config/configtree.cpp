@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "configtree_p.h"
+#include "yamlnode_p.h"
 
 #include <filesystem>
 #include <fstream>
@@ -42,6 +43,34 @@ std::string dirOf(const std::string& path)
     return fs::path(path).parent_path().string();
 }
 
+/// "bandwidth", "bandwidth_GBps" and "bandwidth_TBps" are one quantity: an override in one spelling replaces the
+/// others instead of giving the quantity twice.
+void removeOtherSpellings(YAML::Node& map, const std::string& key)
+{
+    auto baseOf = [](const std::string& name) {
+        for (const KeyUnit& unit : keyUnits()) {
+            if (name.size() > unit.suffix.size()
+                && name.compare(name.size() - unit.suffix.size(), unit.suffix.size(), unit.suffix) == 0) {
+                return name.substr(0, name.size() - unit.suffix.size());
+            }
+        }
+        return name;
+    };
+    const std::string base = baseOf(key);
+    std::vector<std::string> others;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        if (isScalarNode(it->first)) {
+            const std::string name = it->first.Scalar();
+            if (name != key && baseOf(name) == base && (name == base || name.size() > base.size())) {
+                others.push_back(name);
+            }
+        }
+    }
+    for (const std::string& name : others) {
+        map.remove(name);
+    }
+}
+
 } // namespace
 
 ConfigTree::ConfigTree(const PresetLibrary& library, DiagnosticSink& sink)
@@ -56,7 +85,7 @@ YAML::Node ConfigTree::parse(const std::string& text, const std::string& sourceN
     if (isFile) {
         std::ifstream in(text, std::ios::binary);
         if (!in) {
-            m_sink.add({sourceName, 0, 0}, {}, "cannot read the file");
+            m_sink.add({ sourceName, 0, 0 }, {}, "cannot read the file");
             return {};
         }
         std::ostringstream buffer;
@@ -64,14 +93,14 @@ YAML::Node ConfigTree::parse(const std::string& text, const std::string& sourceN
         content = buffer.str();
     }
     if (content.find('\0') != std::string::npos) {
-        m_sink.add({sourceName, 1, 1}, {}, "the file contains NUL bytes; expected YAML text");
+        m_sink.add({ sourceName, 1, 1 }, {}, "the file contains NUL bytes; expected YAML text");
         return {};
     }
     try {
         return YAML::Load(content);
     } catch (const YAML::Exception& error) {
-        const SourceLocation where{sourceName, error.mark.is_null() ? 0 : error.mark.line + 1,
-                                   error.mark.is_null() ? 0 : error.mark.column + 1};
+        const SourceLocation where { sourceName, error.mark.is_null() ? 0 : error.mark.line + 1,
+            error.mark.is_null() ? 0 : error.mark.column + 1 };
         m_sink.add(where, {}, "YAML syntax error: " + error.msg);
     }
     return {};
@@ -79,18 +108,20 @@ YAML::Node ConfigTree::parse(const std::string& text, const std::string& sourceN
 
 void ConfigTree::takeDocument(const std::string& key, const YAML::Node& document, const std::string& sourceName)
 {
-    if (!document.IsDefined() || document.IsNull()) {
+    // Registered first, so that even an empty document's errors name its file.
+    m_origins.subtreeSources.emplace_back(key, sourceName);
+    if (!document.IsDefined() || isNullNode(document)) {
         return; // parse errors were reported; an empty document is reported by the reader
     }
-    if (!document.IsMap()) {
-        m_sink.add(m_origins.locate(key, document), key,
-                   "expected a document with the root key \"" + key + ":\", got " + describeNode(document));
+    if (!isMapNode(document)) {
+        m_sink.add(Origins { sourceName, {}, {} }.locate(key, document), key,
+            "expected a document with the root key \"" + key + ":\", got " + describeNode(document));
         return;
     }
     YAML::Node body;
     bool found = false;
     for (auto it = document.begin(); it != document.end(); ++it) {
-        const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string();
+        const std::string name = isScalarNode(it->first) ? it->first.Scalar() : std::string();
         if (name == key) {
             body = it->second;
             found = true;
@@ -101,39 +132,39 @@ void ConfigTree::takeDocument(const std::string& key, const YAML::Node& document
             body = hardware;
             found = true;
         } else {
-            m_sink.add(Origins{sourceName, {}, {}}.locate(name, it->first), name,
-                       "unexpected root key \"" + name + "\"; a " + key + " document has the single root key \"" + key
-                           + ":\"");
+            m_sink.add(Origins { sourceName, {}, {} }.locate(name, it->first), name,
+                "unexpected root key \"" + name + "\"; a " + key + " document has the single root key \"" + key
+                    + ":\"");
         }
     }
     if (!found) {
-        m_sink.add({sourceName, 1, 1}, key, "the document has no root key \"" + key + ":\"");
+        m_sink.add({ sourceName, 1, 1 }, key, "the document has no root key \"" + key + ":\"");
         return;
     }
     m_root[key] = body;
-    m_origins.subtreeSources.emplace_back(key, sourceName);
     if (key == "hardware") {
         m_gpuBaseDir = dirOf(sourceName);
     }
 }
 
 void ConfigTree::addReference(const std::string& key, PresetKind kind, const std::string& reference,
-                              const std::string& baseDir, const SourceLocation& where)
+    const std::string& baseDir, const SourceLocation& where)
 {
     const auto path = m_library.resolve(kind, reference, baseDir);
     if (!path) {
-        const bool looksLikePath = reference.find('/') != std::string::npos || reference.find(".y") != std::string::npos;
+        const bool looksLikePath
+            = reference.find('/') != std::string::npos || reference.find(".y") != std::string::npos;
         m_sink.add(where, key,
-                   looksLikePath ? "no such file \"" + reference + "\""
-                                 : "no " + describeKind(kind) + " preset named \"" + reference + "\"; presets: "
-                           + joinNames(m_library.names(kind)));
+            looksLikePath ? "no such file \"" + reference + "\""
+                          : "no " + describeKind(kind) + " preset named \"" + reference
+                    + "\"; presets: " + joinNames(m_library.names(kind)));
         return;
     }
     takeDocument(key, parse(*path, *path, true), *path);
 }
 
-void ConfigTree::addText(const std::string& key, const std::string& text, const std::string& sourceName,
-                         const std::string& baseDir)
+void ConfigTree::addText(
+    const std::string& key, const std::string& text, const std::string& sourceName, const std::string& baseDir)
 {
     takeDocument(key, parse(text, sourceName, false), sourceName);
     if (key == "hardware") {
@@ -145,37 +176,38 @@ void ConfigTree::addWorkspace(const std::string& reference)
 {
     const auto path = m_library.resolve(PresetKind::Workspace, reference);
     if (!path) {
-        m_sink.add({reference, 0, 0}, {},
-                   "no such workspace file or preset; presets: " + joinNames(m_library.names(PresetKind::Workspace)));
+        m_sink.add({ reference, 0, 0 }, {},
+            "no such workspace file or preset; presets: " + joinNames(m_library.names(PresetKind::Workspace)));
         return;
     }
     const YAML::Node document = parse(*path, *path, true);
-    if (!document.IsDefined() || document.IsNull()) {
+    if (!document.IsDefined() || isNullNode(document)) {
         if (m_sink.empty()) {
-            m_sink.add({*path, 1, 1}, {}, "the workspace is empty; expected name, model, hardware and run");
+            m_sink.add({ *path, 1, 1 }, {}, "the workspace is empty; expected name, model, hardware and run");
         }
         return;
     }
-    Origins origins{*path, {}, {}};
+    Origins origins { *path, {}, {} };
     SourceMap unused;
-    ReadContext context{m_sink, origins, unused};
+    ReadContext context { m_sink, origins, unused };
     MapReader reader(context, document, {});
     if (!reader.valid()) {
         return;
     }
     m_workspaceName = reader.text("name", fs::path(*path).stem().string());
     const std::string baseDir = dirOf(*path);
-    const std::pair<const char*, PresetKind> parts[] = {
-        {"model", PresetKind::Model}, {"hardware", PresetKind::Hardware}, {"run", PresetKind::Run}};
+    const std::pair<const char*, PresetKind> parts[]
+        = { { "model", PresetKind::Model }, { "hardware", PresetKind::Hardware }, { "run", PresetKind::Run } };
     for (const auto& [key, kind] : parts) {
         const YAML::Node value = reader.raw(key);
-        if (!value.IsDefined() || value.IsNull()) {
+        if (!value.IsDefined() || isNullNode(value)) {
             m_sink.add(origins.locate(key, document), key,
-                       std::string("required key \"") + key + "\" is missing; expected a preset name, a path or an "
-                                                             "inline mapping");
-        } else if (value.IsScalar()) {
+                std::string("required key \"") + key
+                    + "\" is missing; expected a preset name, a path or an "
+                      "inline mapping");
+        } else if (isScalarNode(value)) {
             addReference(key, kind, value.Scalar(), baseDir, origins.locate(key, value));
-        } else if (value.IsMap()) {
+        } else if (isMapNode(value)) {
             m_root[key] = value;
             m_origins.subtreeSources.emplace_back(key, *path);
             if (std::string(key) == "hardware") {
@@ -187,7 +219,7 @@ void ConfigTree::addWorkspace(const std::string& reference)
     }
     std::vector<std::pair<std::string, SourceLocation>> overrides;
     for (const auto& [itemPath, item] : reader.list("overrides", false)) {
-        if (!item.IsScalar()) {
+        if (!isScalarNode(item)) {
             context.error(itemPath, item, "expected \"key.path=value\", got " + describeNode(item));
             continue;
         }
@@ -203,13 +235,13 @@ void ConfigTree::addWorkspace(const std::string& reference)
 void ConfigTree::expandGpuReference()
 {
     const YAML::Node& constRoot = m_root;
-    if (!constRoot["hardware"].IsMap()) {
+    if (!isMapNode(constRoot["hardware"])) {
         return;
     }
     YAML::Node hardware = m_root["hardware"];
     const YAML::Node& constHardware = hardware;
     const YAML::Node gpu = constHardware["gpu"];
-    if (!gpu.IsScalar()) {
+    if (!isScalarNode(gpu)) {
         return;
     }
     const std::string reference = gpu.Scalar();
@@ -217,13 +249,13 @@ void ConfigTree::expandGpuReference()
     const auto path = m_library.resolve(PresetKind::Gpu, reference, m_gpuBaseDir);
     if (!path) {
         m_sink.add(where, "hardware.gpu",
-                   "no GPU preset named \"" + reference + "\"; presets: " + joinNames(m_library.names(PresetKind::Gpu)));
+            "no GPU preset named \"" + reference + "\"; presets: " + joinNames(m_library.names(PresetKind::Gpu)));
         return;
     }
     const YAML::Node document = parse(*path, *path, true);
-    if (!document.IsMap() || !document["gpu"].IsDefined()) {
+    if (!isMapNode(document) || !document["gpu"].IsDefined()) {
         if (document.IsDefined()) {
-            m_sink.add({*path, 1, 1}, "hardware.gpu", "a GPU preset has the single root key \"gpu:\"");
+            m_sink.add({ *path, 1, 1 }, "hardware.gpu", "a GPU preset has the single root key \"gpu:\"");
         }
         return;
     }
@@ -236,7 +268,7 @@ void ConfigTree::applyOverrides(const std::vector<std::string>& assignments)
     for (const std::string& assignment : assignments) {
         const std::string source = "--set " + assignment;
         const size_t equals = assignment.find('=');
-        applyOverride(assignment, {source, 1, static_cast<int>(equals == std::string::npos ? 1 : equals + 2)});
+        applyOverride(assignment, { source, 1, static_cast<int>(equals == std::string::npos ? 1 : equals + 2) });
     }
 }
 
@@ -272,12 +304,12 @@ void ConfigTree::applyOverride(const std::string& assignment, const SourceLocati
         const char c = keyPath[i];
         if (c == '.') {
             if (!current.empty()) {
-                steps.push_back({current, false, {}});
+                steps.push_back({ current, false, {} });
             }
             current.clear();
         } else if (c == '[') {
             if (!current.empty()) {
-                steps.push_back({current, false, {}});
+                steps.push_back({ current, false, {} });
             }
             current.clear();
             const size_t close = keyPath.find(']', i);
@@ -285,26 +317,26 @@ void ConfigTree::applyOverride(const std::string& assignment, const SourceLocati
                 m_sink.add(where, keyPath, "unclosed '[' in the key path");
                 return;
             }
-            steps.push_back({{}, true, keyPath.substr(i + 1, close - i - 1)});
+            steps.push_back({ {}, true, keyPath.substr(i + 1, close - i - 1) });
             i = close;
         } else {
             current.push_back(c);
         }
     }
     if (!current.empty()) {
-        steps.push_back({current, false, {}});
+        steps.push_back({ current, false, {} });
     }
     if (steps.empty() || steps.front().selector) {
         m_sink.add(where, keyPath, "the key path must start with model, hardware or run");
         return;
     }
     const YAML::Node& constRoot = m_root;
-    if (!constRoot[steps.front().key].IsDefined() || constRoot[steps.front().key].IsNull()) {
+    if (!constRoot[steps.front().key].IsDefined() || isNullNode(constRoot[steps.front().key])) {
         const std::string& first = steps.front().key;
         m_sink.add(where, keyPath,
-                   first == "model" || first == "hardware" || first == "run"
-                       ? "there is no " + first + " document to override here"
-                       : "unknown document \"" + first + "\"; key paths start with model, hardware or run");
+            first == "model" || first == "hardware" || first == "run"
+                ? "there is no " + first + " document to override here"
+                : "unknown document \"" + first + "\"; key paths start with model, hardware or run");
         return;
     }
 
@@ -315,24 +347,25 @@ void ConfigTree::applyOverride(const std::string& assignment, const SourceLocati
         const Step& step = steps[i];
         const bool last = i + 1 == steps.size();
         if (!step.selector) {
-            if (!node.IsMap()) {
+            if (!isMapNode(node)) {
                 m_sink.add(where, keyPath, "\"" + normalized + "\" is " + describeNode(node) + ", not a mapping");
                 return;
             }
             normalized += (normalized.empty() ? "" : ".") + step.key;
             if (last) {
+                removeOtherSpellings(node, step.key);
                 node[step.key] = value;
                 break;
             }
             const YAML::Node& constNode = node;
-            if (!constNode[step.key].IsDefined() || constNode[step.key].IsNull()) {
+            if (!constNode[step.key].IsDefined() || isNullNode(constNode[step.key])) {
                 node[step.key] = YAML::Node(YAML::NodeType::Map);
             }
             YAML::Node next = node[step.key];
             node.reset(next);
             continue;
         }
-        if (!node.IsSequence()) {
+        if (!isSequenceNode(node)) {
             m_sink.add(where, keyPath, "\"" + normalized + "\" is " + describeNode(node) + ", not a list");
             return;
         }
@@ -344,15 +377,15 @@ void ConfigTree::applyOverride(const std::string& assignment, const SourceLocati
             for (size_t j = 0; j < node.size(); ++j) {
                 const YAML::Node item = node[j];
                 const YAML::Node& constItem = item;
-                if (constItem.IsMap() && constItem["name"].IsScalar() && constItem["name"].Scalar() == selector) {
+                if (isMapNode(constItem) && isScalarNode(constItem["name"]) && constItem["name"].Scalar() == selector) {
                     index = j;
                 }
             }
         }
         if (index >= node.size()) {
             m_sink.add(where, keyPath,
-                       "\"" + normalized + "\" has no item [" + selector + "] (it has " + std::to_string(node.size())
-                           + " items; select by index or by name)");
+                "\"" + normalized + "\" has no item [" + selector + "] (it has " + std::to_string(node.size())
+                    + " items; select by index or by name)");
             return;
         }
         normalized += "[" + std::to_string(index) + "]";

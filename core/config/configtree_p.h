@@ -14,11 +14,11 @@ public:
 
     /// Parses @p path and takes its root key @p key ("model", "hardware", "run") into the tree.
     /// @p where is where the reference was written (for "no such preset" errors).
-    void addReference(const std::string& key, PresetKind kind, const std::string& reference,
-                      const std::string& baseDir, const SourceLocation& where);
+    void addReference(const std::string& key, PresetKind kind, const std::string& reference, const std::string& baseDir,
+        const SourceLocation& where);
     /// Parses text holding one document with root key @p key.
-    void addText(const std::string& key, const std::string& text, const std::string& sourceName,
-                 const std::string& baseDir);
+    void addText(
+        const std::string& key, const std::string& text, const std::string& sourceName, const std::string& baseDir);
     /// Loads a workspace file: name, model, hardware, run (inline or references) and its overrides.
     void addWorkspace(const std::string& path);
     /// Replaces a GPU given by preset name under hardware.gpu by the preset's mapping.
@@ -37,7 +37,7 @@ private:
 
     const PresetLibrary& m_library;
     DiagnosticSink& m_sink;
-    YAML::Node m_root{YAML::NodeType::Map};
+    YAML::Node m_root { YAML::NodeType::Map };
     Origins m_origins;
     std::string m_gpuBaseDir;
     std::string m_workspaceName;

@@ -39,7 +39,7 @@ ConfigError::ConfigError(std::vector<Diagnostic> diagnostics)
 
 void DiagnosticSink::add(SourceLocation location, std::string keyPath, std::string message)
 {
-    m_diagnostics.push_back({std::move(location), std::move(keyPath), std::move(message)});
+    m_diagnostics.push_back({ std::move(location), std::move(keyPath), std::move(message) });
 }
 
 void DiagnosticSink::throwIfAny() const

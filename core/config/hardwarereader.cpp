@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "documentreaders_p.h"
 #include "linkid.h"
+#include "yamlnode_p.h"
 
 #include <set>
 
@@ -91,8 +92,12 @@ void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
         return;
     }
     static const std::pair<const char*, Precision> kNames[] = {
-        {"fp32", Precision::Fp32}, {"tf32", Precision::Tf32}, {"bf16", Precision::Bf16},
-        {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8},   {"int8", Precision::Int8},
+        { "fp32", Precision::Fp32 },
+        { "tf32", Precision::Tf32 },
+        { "bf16", Precision::Bf16 },
+        { "fp16", Precision::Fp16 },
+        { "fp8", Precision::Fp8 },
+        { "int8", Precision::Int8 },
     };
     for (const auto& [name, precision] : kNames) {
         if (!rates.has(name)) {
@@ -102,11 +107,10 @@ void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
         const YAML::Node value = rates.raw(name);
         std::string why;
         std::optional<double> flops;
-        if (value.IsScalar()) {
-            flops = parseQuantity(value.Scalar() + (suffixed && value.Scalar().find_first_of("TGPF") == std::string::npos
-                                                        ? " TFLOP/s"
-                                                        : ""),
-                                  Dimension::FlopsPerSecond, &why);
+        if (isScalarNode(value)) {
+            flops = parseQuantity(value.Scalar()
+                    + (suffixed && value.Scalar().find_first_of("TGPF") == std::string::npos ? " TFLOP/s" : ""),
+                Dimension::FlopsPerSecond, &why);
         } else {
             why = "expected a compute rate, got " + describeNode(value);
         }
@@ -132,14 +136,10 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
     }
     dimension.name = reader.text("name", "dim" + std::to_string(index));
     dimension.kind = reader.choice<NetworkKind>("kind",
-                                                {{"ring", NetworkKind::Ring},
-                                                 {"fully-connected", NetworkKind::FullyConnected},
-                                                 {"switch", NetworkKind::Switch},
-                                                 {"torus2d", NetworkKind::Torus2d},
-                                                 {"torus3d", NetworkKind::Torus3d},
-                                                 {"mesh2d", NetworkKind::Mesh2d},
-                                                 {"fat-tree", NetworkKind::FatTree}},
-                                                std::nullopt);
+        { { "ring", NetworkKind::Ring }, { "fully-connected", NetworkKind::FullyConnected },
+            { "switch", NetworkKind::Switch }, { "torus2d", NetworkKind::Torus2d }, { "torus3d", NetworkKind::Torus3d },
+            { "mesh2d", NetworkKind::Mesh2d }, { "fat-tree", NetworkKind::FatTree } },
+        std::nullopt);
     const bool needsShape = dimension.kind == NetworkKind::Torus2d || dimension.kind == NetworkKind::Torus3d
         || dimension.kind == NetworkKind::Mesh2d;
     const size_t shapeRank = dimension.kind == NetworkKind::Torus3d ? 3 : 2;
@@ -148,8 +148,8 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
         auto items = reader.list("shape", true);
         if (!items.empty() && items.size() != shapeRank) {
             context.error(reader.childPath("shape"), reader.raw("shape"),
-                          std::string(toString(dimension.kind)) + " needs a shape of " + std::to_string(shapeRank)
-                              + " sizes, got " + std::to_string(items.size()));
+                std::string(toString(dimension.kind)) + " needs a shape of " + std::to_string(shapeRank)
+                    + " sizes, got " + std::to_string(items.size()));
         }
         for (const auto& [itemPath, item] : items) {
             const int extent = static_cast<int>(readInteger(context, itemPath, item, 2, 1 << 16).value_or(2));
@@ -159,19 +159,18 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
     } else if (reader.has("shape")) {
         reader.raw("shape");
         context.error(reader.childPath("shape"), reader.node()["shape"],
-                      "shape applies only to torus2d, torus3d and mesh2d dimensions");
+            "shape applies only to torus2d, torus3d and mesh2d dimensions");
     }
     const bool sizeGiven = reader.has("size");
-    dimension.size = static_cast<int>(reader.integer("size", needsShape ? std::optional<std::int64_t>(shapeProduct)
-                                                                        : std::nullopt,
-                                                     2, 1 << 20));
+    dimension.size = static_cast<int>(
+        reader.integer("size", needsShape ? std::optional<std::int64_t>(shapeProduct) : std::nullopt, 2, 1 << 20));
     if (needsShape && sizeGiven && dimension.shape.size() == shapeRank && dimension.size != shapeProduct) {
         context.error(reader.childPath("size"), reader.raw("size"),
-                      "size " + std::to_string(dimension.size) + " does not match the shape (product "
-                          + std::to_string(shapeProduct) + ")");
+            "size " + std::to_string(dimension.size) + " does not match the shape (product "
+                + std::to_string(shapeProduct) + ")");
     }
     if (!needsShape) {
-        dimension.shape = {dimension.size};
+        dimension.shape = { dimension.size };
     }
     dimension.linkBandwidth = reader.quantity("link_bandwidth", Dimension::BytesPerSecond, std::nullopt, 0, kHuge);
     dimension.latencySeconds = reader.quantity("latency", Dimension::Seconds, std::nullopt, -1e-30, 1.0);
@@ -180,11 +179,11 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
         dimension.switchRadix = static_cast<int>(reader.integer("switch_radix", std::nullopt, 2, 4096));
         dimension.oversubscription = reader.number("oversubscription", 1.0, 1.0, 64.0);
     } else {
-        for (const char* key : {"tiers", "switch_radix", "oversubscription"}) {
+        for (const char* key : { "tiers", "switch_radix", "oversubscription" }) {
             if (reader.has(key)) {
                 reader.raw(key);
                 context.error(reader.childPath(key), reader.node()[key],
-                              std::string(key) + " applies only to fat-tree dimensions");
+                    std::string(key) + " applies only to fat-tree dimensions");
             }
         }
     }
@@ -221,7 +220,7 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
     GpuSpec spec;
     MapReader gpu(context, node, path);
     if (!gpu.valid()) {
-        if (!node.IsDefined() || node.IsNull()) {
+        if (!node.IsDefined() || isNullNode(node)) {
             context.error(path, node, "missing GPU; expected a GPU preset name or a gpu mapping");
         }
         return spec;
@@ -289,7 +288,7 @@ HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const st
     HardwareSpec spec;
     MapReader reader(context, node, path);
     if (!reader.valid()) {
-        if (!node.IsDefined() || node.IsNull()) {
+        if (!node.IsDefined() || isNullNode(node)) {
             context.error(path, node, "the hardware document is empty; expected a mapping with gpu and cluster");
         }
         return spec;
@@ -308,7 +307,8 @@ HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const st
         for (const auto& [itemPath, item] : cluster.list("network", true)) {
             NetworkDimension dimension = readDimension(context, itemPath, item, index++);
             if (!names.insert(dimension.name).second) {
-                context.error(itemPath + ".name", item["name"], "dimension name \"" + dimension.name + "\" is used twice");
+                context.error(
+                    itemPath + ".name", item["name"], "dimension name \"" + dimension.name + "\" is used twice");
             }
             spec.cluster.dimensions.push_back(dimension);
         }
@@ -316,8 +316,8 @@ HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const st
         const int total = spec.cluster.totalGpus();
         if (spec.cluster.gpusPerNode > 0 && !spec.cluster.dimensions.empty() && total % spec.cluster.gpusPerNode != 0) {
             context.error(cluster.childPath("gpus_per_node"), cluster.raw("gpus_per_node"),
-                          "gpus_per_node (" + std::to_string(spec.cluster.gpusPerNode)
-                              + ") must divide the GPU count of the network (" + std::to_string(total) + ")");
+                "gpus_per_node (" + std::to_string(spec.cluster.gpusPerNode)
+                    + ") must divide the GPU count of the network (" + std::to_string(total) + ")");
         }
     }
     readFaults(context, reader, spec);

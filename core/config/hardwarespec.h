@@ -21,19 +21,19 @@ const char* toString(Precision precision);
 struct GpuSpec {
     std::string name;
     int smCount = 0;
-    double clockHz = 0;               ///< sustained boost clock of the SMs
+    double clockHz = 0; ///< sustained boost clock of the SMs
     /// Dense (no sparsity) tensor-core peak per precision at clockHz, indexed by Precision.
     /// 0 means the GPU has no tensor path for that precision (e.g. fp8 on A100).
-    std::array<double, kPrecisionCount> tensorFlops{};
-    double vectorFp32Flops = 0;       ///< non-tensor FP32 FLOP/s (CUDA cores), used by element-wise ops
+    std::array<double, kPrecisionCount> tensorFlops {};
+    double vectorFp32Flops = 0; ///< non-tensor FP32 FLOP/s (CUDA cores), used by element-wise ops
     double hbmCapacityBytes = 0;
-    double hbmBandwidth = 0;          ///< bytes/s, datasheet peak
+    double hbmBandwidth = 0; ///< bytes/s, datasheet peak
     double l2Bytes = 0;
-    double l2Bandwidth = 0;           ///< bytes/s, aggregate over all slices
-    double sharedMemPerSmBytes = 0;   ///< configurable shared memory available to one SM
-    int registersPerSm = 65536;       ///< 32-bit registers per SM
+    double l2Bandwidth = 0; ///< bytes/s, aggregate over all slices
+    double sharedMemPerSmBytes = 0; ///< configurable shared memory available to one SM
+    int registersPerSm = 65536; ///< 32-bit registers per SM
     int maxThreadsPerSm = 2048;
-    double kernelLaunchSeconds = 0;   ///< host launch + GPU scheduling overhead per kernel
+    double kernelLaunchSeconds = 0; ///< host launch + GPU scheduling overhead per kernel
     /// Documented calibration: fraction of datasheet peak that well-tuned kernels reach.
     double computeEfficiency = 1.0;
     double memoryEfficiency = 1.0;
@@ -43,7 +43,7 @@ struct GpuSpec {
     // Energy model (zero = unknown).
     double tdpWatts = 0;
     double idleWatts = 0;
-    double joulesPerFlop = 0;         ///< dynamic energy per tensor FLOP (bf16)
+    double joulesPerFlop = 0; ///< dynamic energy per tensor FLOP (bf16)
     double joulesPerHbmByte = 0;
 
     double tensorPeak(Precision precision) const { return tensorFlops[static_cast<int>(precision)]; }
@@ -56,16 +56,16 @@ const char* toString(NetworkKind kind);
 
 /// One dimension of a multi-dimensional network (e.g. NVLink switch inside a node, InfiniBand fat tree across nodes).
 struct NetworkDimension {
-    std::string name;                 ///< unique within the network; used by link ids and parallelism mapping
+    std::string name; ///< unique within the network; used by link ids and parallelism mapping
     NetworkKind kind = NetworkKind::Switch;
-    int size = 0;                     ///< endpoints in this dimension (product of shape for tori/meshes)
-    std::vector<int> shape;           ///< torus2d/mesh2d: {x, y}; torus3d: {x, y, z}; otherwise {size}
-    double linkBandwidth = 0;         ///< bytes/s per link per direction
-    double latencySeconds = 0;        ///< per hop
+    int size = 0; ///< endpoints in this dimension (product of shape for tori/meshes)
+    std::vector<int> shape; ///< torus2d/mesh2d: {x, y}; torus3d: {x, y, z}; otherwise {size}
+    double linkBandwidth = 0; ///< bytes/s per link per direction
+    double latencySeconds = 0; ///< per hop
     // Fat tree only.
-    int tiers = 0;                    ///< switch levels above the endpoints (1 = a single switch layer)
-    int switchRadix = 0;              ///< ports per switch
-    double oversubscription = 1.0;    ///< downlink:uplink bandwidth ratio at each tier above the leaf (>= 1)
+    int tiers = 0; ///< switch levels above the endpoints (1 = a single switch layer)
+    int switchRadix = 0; ///< ports per switch
+    double oversubscription = 1.0; ///< downlink:uplink bandwidth ratio at each tier above the leaf (>= 1)
 
     bool operator==(const NetworkDimension&) const = default;
 };

@@ -45,8 +45,7 @@ std::optional<LinkEnd> parseEnd(std::string_view text)
 
 std::string formatEnd(const LinkEnd& end)
 {
-    return end.isSwitch ? "s" + std::to_string(end.tier) + "." + std::to_string(end.index)
-                        : std::to_string(end.index);
+    return end.isSwitch ? "s" + std::to_string(end.tier) + "." + std::to_string(end.index) : std::to_string(end.index);
 }
 
 } // namespace
@@ -78,7 +77,7 @@ std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpe
             names += (names.empty() ? "" : ", ") + dimension.name;
         }
         return fail("no network dimension named \"" + dimensionName + "\""
-                    + (names.empty() ? std::string(" (the hardware has no network)") : " (dimensions: " + names + ")"));
+            + (names.empty() ? std::string(" (the hardware has no network)") : " (dimensions: " + names + ")"));
     }
     const std::string_view ends = std::string_view(text).substr(colon + 1);
     const size_t dash = ends.find('-');
@@ -92,13 +91,13 @@ std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpe
     }
     const NetworkDimension& dimension = cluster.dimensions[static_cast<size_t>(parts.dimension)];
     const bool switched = dimension.kind == NetworkKind::Switch || dimension.kind == NetworkKind::FatTree;
-    for (const LinkEnd& end : {*a, *b}) {
+    for (const LinkEnd& end : { *a, *b }) {
         if (end.isSwitch && !switched) {
             return fail("a " + std::string(toString(dimension.kind)) + " dimension has no switches");
         }
         if (!end.isSwitch && end.index >= dimension.size) {
-            return fail("endpoint " + std::to_string(end.index) + " is outside 0.."
-                        + std::to_string(dimension.size - 1));
+            return fail(
+                "endpoint " + std::to_string(end.index) + " is outside 0.." + std::to_string(dimension.size - 1));
         }
         if (end.isSwitch && dimension.kind == NetworkKind::Switch && end.tier != 1) {
             return fail("a switch dimension has one switch tier (s1.<index>)");

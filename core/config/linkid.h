@@ -11,7 +11,7 @@ namespace rapid::config {
 /// One end of a link: an endpoint (GPU or node index in its dimension) or a switch `s<tier>.<index>`.
 struct LinkEnd {
     bool isSwitch = false;
-    int tier = 0;  ///< switches only; 1 = leaf
+    int tier = 0; ///< switches only; 1 = leaf
     int index = 0;
 
     bool operator==(const LinkEnd&) const = default;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "documentreaders_p.h"
+#include "yamlnode_p.h"
 
 namespace rapid::config {
 
@@ -58,12 +59,12 @@ void readMoe(ReadContext& context, MapReader& reader, ModelSpec& model)
     moe.finish();
     if (spec.topK > spec.numExperts) {
         context.error(moe.childPath("top_k"), moe.raw("top_k"),
-                      "top_k (" + std::to_string(spec.topK) + ") cannot exceed num_experts ("
-                          + std::to_string(spec.numExperts) + ")");
+            "top_k (" + std::to_string(spec.topK) + ") cannot exceed num_experts (" + std::to_string(spec.numExperts)
+                + ")");
     }
     if (model.numLayers > 0 && spec.denseLayers >= model.numLayers) {
         context.error(moe.childPath("dense_layers"), moe.raw("dense_layers"),
-                      "dense_layers must be less than num_layers (" + std::to_string(model.numLayers) + ")");
+            "dense_layers must be less than num_layers (" + std::to_string(model.numLayers) + ")");
     }
     model.moe = spec;
 }
@@ -90,8 +91,9 @@ ModelSpec readModel(ReadContext& context, const YAML::Node& node, const std::str
     ModelSpec model;
     MapReader reader(context, node, path);
     if (!reader.valid()) {
-        if (!node.IsDefined() || node.IsNull()) {
-            context.error(path, node, "the model document is empty; expected a mapping with num_layers, hidden_size, ...");
+        if (!node.IsDefined() || isNullNode(node)) {
+            context.error(
+                path, node, "the model document is empty; expected a mapping with num_layers, hidden_size, ...");
         }
         return model;
     }
@@ -106,23 +108,19 @@ ModelSpec readModel(ReadContext& context, const YAML::Node& node, const std::str
     model.ffnSize = reader.integer("ffn_size", std::nullopt, 1, kMaxDimension);
     model.ffnGated = reader.boolean("ffn_gated", std::nullopt);
     model.activation = reader.choice<Activation>("activation",
-                                                 {{"gelu", Activation::Gelu},
-                                                  {"silu", Activation::Silu},
-                                                  {"relu", Activation::Relu},
-                                                  {"squared_relu", Activation::SquaredRelu}},
-                                                 std::nullopt);
-    model.norm = reader.choice<NormKind>("norm", {{"layernorm", NormKind::LayerNorm}, {"rmsnorm", NormKind::RmsNorm}},
-                                         std::nullopt);
+        { { "gelu", Activation::Gelu }, { "silu", Activation::Silu }, { "relu", Activation::Relu },
+            { "squared_relu", Activation::SquaredRelu } },
+        std::nullopt);
+    model.norm = reader.choice<NormKind>(
+        "norm", { { "layernorm", NormKind::LayerNorm }, { "rmsnorm", NormKind::RmsNorm } }, std::nullopt);
     model.linearBias = reader.boolean("linear_bias", false);
     model.qkvBias = reader.boolean("qkv_bias", false);
     model.vocabSize = reader.integer("vocab_size", std::nullopt, 1, kMaxDimension);
     model.tiedEmbeddings = reader.boolean("tied_embeddings", std::nullopt);
     model.positionEmbedding = reader.choice<PositionEmbedding>("position_embedding",
-                                                               {{"rope", PositionEmbedding::Rope},
-                                                                {"learned", PositionEmbedding::Learned},
-                                                                {"alibi", PositionEmbedding::Alibi},
-                                                                {"none", PositionEmbedding::None}},
-                                                               std::nullopt);
+        { { "rope", PositionEmbedding::Rope }, { "learned", PositionEmbedding::Learned },
+            { "alibi", PositionEmbedding::Alibi }, { "none", PositionEmbedding::None } },
+        std::nullopt);
     model.maxContext = reader.integer("max_context", std::nullopt, 1, kMaxDimension);
     readMoe(context, reader, model);
     readMla(reader, model);
@@ -130,13 +128,13 @@ ModelSpec readModel(ReadContext& context, const YAML::Node& node, const std::str
 
     if (model.numHeads > 0 && model.numKvHeads > 0 && model.numHeads % model.numKvHeads != 0) {
         context.error(reader.childPath("num_kv_heads"), reader.raw("num_kv_heads"),
-                      "num_kv_heads (" + std::to_string(model.numKvHeads) + ") must divide num_heads ("
-                          + std::to_string(model.numHeads) + ")");
+            "num_kv_heads (" + std::to_string(model.numKvHeads) + ") must divide num_heads ("
+                + std::to_string(model.numHeads) + ")");
     }
     if (!headDimGiven && model.numHeads > 0 && model.hiddenSize % model.numHeads != 0) {
         context.error(reader.childPath("hidden_size"), reader.raw("hidden_size"),
-                      "hidden_size (" + std::to_string(model.hiddenSize) + ") is not a multiple of num_heads ("
-                          + std::to_string(model.numHeads) + "); give head_dim explicitly");
+            "hidden_size (" + std::to_string(model.hiddenSize) + ") is not a multiple of num_heads ("
+                + std::to_string(model.numHeads) + "); give head_dim explicitly");
     }
     return model;
 }

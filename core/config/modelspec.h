@@ -13,21 +13,21 @@ enum class PositionEmbedding { Rope, Learned, Alibi, None };
 
 /// Mixture-of-experts layers (Mixtral, DeepSeek). Absent for dense models.
 struct MoeSpec {
-    int numExperts = 0;          ///< routed experts per MoE layer
-    int topK = 0;                ///< routed experts each token visits
-    int sharedExperts = 0;       ///< always-active experts (DeepSeek)
+    int numExperts = 0; ///< routed experts per MoE layer
+    int topK = 0; ///< routed experts each token visits
+    int sharedExperts = 0; ///< always-active experts (DeepSeek)
     std::int64_t expertFfnSize = 0; ///< intermediate size of one expert
-    int denseLayers = 0;         ///< the first denseLayers layers use the dense FFN (ffnSize) instead
+    int denseLayers = 0; ///< the first denseLayers layers use the dense FFN (ffnSize) instead
 
     bool operator==(const MoeSpec&) const = default;
 };
 
 /// Multi-head latent attention (DeepSeek-V2/V3). Absent for standard attention.
 struct MlaSpec {
-    int qLoraRank = 0;      ///< 0 = queries projected directly from the hidden state
-    int kvLoraRank = 0;     ///< width of the compressed KV latent that the cache stores
-    int qkRopeHeadDim = 0;  ///< decoupled rotary part of each query/key head (shared key across heads)
-    int qkNopeHeadDim = 0;  ///< non-rotary part of each query/key head
+    int qLoraRank = 0; ///< 0 = queries projected directly from the hidden state
+    int kvLoraRank = 0; ///< width of the compressed KV latent that the cache stores
+    int qkRopeHeadDim = 0; ///< decoupled rotary part of each query/key head (shared key across heads)
+    int qkNopeHeadDim = 0; ///< non-rotary part of each query/key head
     int vHeadDim = 0;
 
     bool operator==(const MlaSpec&) const = default;
@@ -39,14 +39,14 @@ struct ModelSpec {
     int numLayers = 0;
     std::int64_t hiddenSize = 0;
     int numHeads = 0;
-    int numKvHeads = 0;      ///< = numHeads for MHA, fewer for GQA, 1 for MQA
-    int headDim = 0;         ///< usually hiddenSize / numHeads
+    int numKvHeads = 0; ///< = numHeads for MHA, fewer for GQA, 1 for MQA
+    int headDim = 0; ///< usually hiddenSize / numHeads
     std::int64_t ffnSize = 0; ///< intermediate size of the dense MLP
-    bool ffnGated = false;   ///< SwiGLU/GeGLU: gate and up projections (3 matrices instead of 2)
+    bool ffnGated = false; ///< SwiGLU/GeGLU: gate and up projections (3 matrices instead of 2)
     Activation activation = Activation::Gelu;
     NormKind norm = NormKind::LayerNorm;
     bool linearBias = false; ///< biases on QKV/output/MLP projections (GPT-2/3, OPT)
-    bool qkvBias = false;    ///< bias on QKV only (Qwen2)
+    bool qkvBias = false; ///< bias on QKV only (Qwen2)
     std::int64_t vocabSize = 0;
     bool tiedEmbeddings = false;
     PositionEmbedding positionEmbedding = PositionEmbedding::Rope;

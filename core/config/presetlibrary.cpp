@@ -36,8 +36,8 @@ const char* folderOf(PresetKind kind)
 namespace {
 std::string lower(std::string text)
 {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(
+        text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return text;
 }
 
@@ -72,8 +72,8 @@ PresetLibrary PresetLibrary::standard(const std::string& executablePath)
     return PresetLibrary(std::move(dirs));
 }
 
-std::optional<std::string> PresetLibrary::resolve(PresetKind kind, const std::string& reference,
-                                                  const std::string& baseDir) const
+std::optional<std::string> PresetLibrary::resolve(
+    PresetKind kind, const std::string& reference, const std::string& baseDir) const
 {
     std::error_code error;
     if (reference.find('/') != std::string::npos || endsWith(reference, ".yaml") || endsWith(reference, ".yml")) {
@@ -87,7 +87,7 @@ std::optional<std::string> PresetLibrary::resolve(PresetKind kind, const std::st
         return std::nullopt;
     }
     const std::string wanted = lower(reference);
-    std::vector<PresetKind> kinds = {kind};
+    std::vector<PresetKind> kinds = { kind };
     if (kind == PresetKind::Hardware) {
         kinds.push_back(PresetKind::Gpu);
     }
@@ -127,7 +127,7 @@ std::vector<std::string> PresetLibrary::names(PresetKind kind) const
             }
         }
     }
-    return {names.begin(), names.end()};
+    return { names.begin(), names.end() };
 }
 
 } // namespace rapid::config

@@ -20,8 +20,8 @@ public:
 
     /// Resolves a reference: a value with '/' or ending in .yaml is a path (relative to @p baseDir when relative);
     /// anything else is a preset name looked up case-insensitively. Hardware names also find GPU presets.
-    std::optional<std::string> resolve(PresetKind kind, const std::string& reference,
-                                       const std::string& baseDir = {}) const;
+    std::optional<std::string> resolve(
+        PresetKind kind, const std::string& reference, const std::string& baseDir = {}) const;
 
     /// Preset names of one kind (file names without .yaml), sorted.
     std::vector<std::string> names(PresetKind kind) const;

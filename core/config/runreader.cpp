@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "documentreaders_p.h"
+#include "yamlnode_p.h"
 
 namespace rapid::config {
 
@@ -48,8 +49,12 @@ namespace detail {
 namespace {
 
 const std::vector<std::pair<std::string, Precision>> kPrecisions = {
-    {"fp32", Precision::Fp32}, {"tf32", Precision::Tf32}, {"bf16", Precision::Bf16},
-    {"fp16", Precision::Fp16}, {"fp8", Precision::Fp8},   {"int8", Precision::Int8},
+    { "fp32", Precision::Fp32 },
+    { "tf32", Precision::Tf32 },
+    { "bf16", Precision::Bf16 },
+    { "fp16", Precision::Fp16 },
+    { "fp8", Precision::Fp8 },
+    { "int8", Precision::Int8 },
 };
 
 void readPrecision(MapReader& reader, PrecisionSpec& spec)
@@ -74,26 +79,27 @@ void readMapping(ReadContext& context, MapReader& parallelism, ParallelismSpec& 
     if (!mapping.valid()) {
         return;
     }
-    for (const char* axis : {"tp", "pp", "dp", "cp", "ep"}) {
+    for (const char* axis : { "tp", "pp", "dp", "cp", "ep" }) {
         if (!mapping.has(axis)) {
             mapping.raw(axis);
             continue;
         }
         const YAML::Node value = mapping.raw(axis);
         std::vector<std::string> names;
-        if (value.IsScalar()) {
+        if (isScalarNode(value)) {
             names.push_back(value.Scalar());
-        } else if (value.IsSequence()) {
+        } else if (isSequenceNode(value)) {
             for (const YAML::Node& item : value) {
-                if (item.IsScalar()) {
+                if (isScalarNode(item)) {
                     names.push_back(item.Scalar());
                 } else {
-                    context.error(mapping.childPath(axis), item, "expected a network dimension name, got " + describeNode(item));
+                    context.error(
+                        mapping.childPath(axis), item, "expected a network dimension name, got " + describeNode(item));
                 }
             }
         } else {
             context.error(mapping.childPath(axis), value,
-                          "expected a network dimension name or a list of names, got " + describeNode(value));
+                "expected a network dimension name or a list of names, got " + describeNode(value));
         }
         spec.mapping[axis] = names;
     }
@@ -111,10 +117,9 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
     spec.sequenceParallel = parallelism.boolean("sp", false);
     spec.pp = static_cast<int>(parallelism.integer("pp", 1, 1, kMaxDegree));
     spec.schedule = parallelism.choice<PipelineSchedule>("schedule",
-                                                         {{"1f1b", PipelineSchedule::OneFOneB},
-                                                          {"gpipe", PipelineSchedule::Gpipe},
-                                                          {"interleaved", PipelineSchedule::Interleaved}},
-                                                         PipelineSchedule::OneFOneB);
+        { { "1f1b", PipelineSchedule::OneFOneB }, { "gpipe", PipelineSchedule::Gpipe },
+            { "interleaved", PipelineSchedule::Interleaved } },
+        PipelineSchedule::OneFOneB);
     spec.virtualStages = static_cast<int>(parallelism.integer("virtual_stages", 1, 1, 1024));
     for (const auto& [itemPath, item] : parallelism.list("layers_per_stage", false)) {
         spec.layersPerStage.push_back(static_cast<int>(readInteger(context, itemPath, item, 1, 1 << 20).value_or(1)));
@@ -128,8 +133,8 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
         spec.sharding = ShardingStrategy::Fsdp;
         if (zeroGiven && spec.zeroStage != 3) {
             context.error(parallelism.childPath("zero_stage"), parallelism.raw("zero_stage"),
-                          "FSDP shards parameters, gradients and optimizer states like ZeRO-3; remove zero_stage or "
-                          "set it to 3");
+                "FSDP shards parameters, gradients and optimizer states like ZeRO-3; remove zero_stage or "
+                "set it to 3");
         }
         spec.zeroStage = 3;
     }
@@ -140,16 +145,17 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
 
     if (spec.schedule == PipelineSchedule::Interleaved && spec.virtualStages < 2) {
         context.error(parallelism.childPath("virtual_stages"), parallelism.raw("virtual_stages"),
-                      "the interleaved schedule needs virtual_stages of 2 or more");
+            "the interleaved schedule needs virtual_stages of 2 or more");
     }
     if (spec.schedule != PipelineSchedule::Interleaved && spec.virtualStages != 1) {
         context.error(parallelism.childPath("virtual_stages"), parallelism.raw("virtual_stages"),
-                      "virtual_stages applies only to schedule: interleaved");
+            "virtual_stages applies only to schedule: interleaved");
     }
-    if (!spec.layersPerStage.empty() && spec.layersPerStage.size() != static_cast<size_t>(spec.pp * spec.virtualStages)) {
+    if (!spec.layersPerStage.empty()
+        && spec.layersPerStage.size() != static_cast<size_t>(spec.pp * spec.virtualStages)) {
         context.error(parallelism.childPath("layers_per_stage"), parallelism.raw("layers_per_stage"),
-                      "layers_per_stage lists " + std::to_string(spec.layersPerStage.size())
-                          + " stages; expected pp*virtual_stages = " + std::to_string(spec.pp * spec.virtualStages));
+            "layers_per_stage lists " + std::to_string(spec.layersPerStage.size())
+                + " stages; expected pp*virtual_stages = " + std::to_string(spec.pp * spec.virtualStages));
     }
 }
 
@@ -160,23 +166,24 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
     RunSpec spec;
     MapReader reader(context, node, path);
     if (!reader.valid()) {
-        if (!node.IsDefined() || node.IsNull()) {
-            context.error(path, node, "the run document is empty; expected a mapping with mode, training or inference, "
-                                      "parallelism");
+        if (!node.IsDefined() || isNullNode(node)) {
+            context.error(path, node,
+                "the run document is empty; expected a mapping with mode, training or inference, "
+                "parallelism");
         }
         return spec;
     }
     spec.name = reader.text("name", std::string());
-    spec.mode = reader.choice<RunMode>("mode", {{"training", RunMode::Training}, {"inference", RunMode::Inference}},
-                                       std::nullopt);
+    spec.mode = reader.choice<RunMode>(
+        "mode", { { "training", RunMode::Training }, { "inference", RunMode::Inference } }, std::nullopt);
     MapReader training = reader.map("training", spec.mode == RunMode::Training);
     if (training.valid()) {
         spec.globalBatch = static_cast<int>(training.integer("global_batch", std::nullopt, 1, 1 << 30));
         spec.microBatch = static_cast<int>(training.integer("micro_batch", 1, 1, 1 << 20));
         spec.seqLength = static_cast<int>(training.integer("seq_length", std::nullopt, 1, 1 << 30));
         spec.gradAccumSteps = static_cast<int>(training.integer("grad_accum_steps", 0, 1, 1 << 30));
-        spec.recompute = training.choice<Recompute>(
-            "recompute", {{"none", Recompute::None}, {"selective", Recompute::Selective}, {"full", Recompute::Full}},
+        spec.recompute = training.choice<Recompute>("recompute",
+            { { "none", Recompute::None }, { "selective", Recompute::Selective }, { "full", Recompute::Full } },
             Recompute::None);
         training.finish();
     }
@@ -196,13 +203,13 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
         const int perStep = spec.microBatch * spec.parallelism.dp;
         if (perStep > 0 && spec.globalBatch % perStep != 0) {
             context.error(training.childPath("global_batch"), training.raw("global_batch"),
-                          "global_batch (" + std::to_string(spec.globalBatch) + ") must be a multiple of micro_batch*dp ("
-                              + std::to_string(perStep) + ")");
+                "global_batch (" + std::to_string(spec.globalBatch) + ") must be a multiple of micro_batch*dp ("
+                    + std::to_string(perStep) + ")");
         } else if (spec.gradAccumSteps > 0 && perStep > 0 && spec.gradAccumSteps != spec.globalBatch / perStep) {
             context.error(training.childPath("grad_accum_steps"), training.raw("grad_accum_steps"),
-                          "grad_accum_steps (" + std::to_string(spec.gradAccumSteps)
-                              + ") disagrees with global_batch / (micro_batch*dp) = "
-                              + std::to_string(spec.globalBatch / perStep));
+                "grad_accum_steps (" + std::to_string(spec.gradAccumSteps)
+                    + ") disagrees with global_batch / (micro_batch*dp) = "
+                    + std::to_string(spec.globalBatch / perStep));
         }
     }
     return spec;

@@ -26,7 +26,7 @@ struct PrecisionSpec {
     Precision gradients = Precision::Bf16;
     Precision optimizer = Precision::Fp32; ///< Adam moments and master weights
     Precision kvCache = Precision::Bf16;
-    bool masterWeights = true;             ///< keep an optimizer-precision copy of the weights
+    bool masterWeights = true; ///< keep an optimizer-precision copy of the weights
 
     bool operator==(const PrecisionSpec&) const = default;
 };
@@ -38,15 +38,15 @@ struct ParallelismSpec {
     bool sequenceParallel = false;
     int pp = 1;
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
-    int virtualStages = 1;              ///< model chunks per pipeline rank (interleaved only)
-    std::vector<int> layersPerStage;    ///< uneven split; empty = even
+    int virtualStages = 1; ///< model chunks per pipeline rank (interleaved only)
+    std::vector<int> layersPerStage; ///< uneven split; empty = even
     int dp = 1;
     int cp = 1;
     int ep = 1;
-    int zeroStage = 0;                  ///< 0..3
+    int zeroStage = 0; ///< 0..3
     ShardingStrategy sharding = ShardingStrategy::Zero;
-    bool tpCommOverlap = false;         ///< overlap TP collectives with GEMMs (Megatron tp-comm-overlap)
-    bool dpOverlap = true;              ///< overlap DP gradient reduction with backward (bucketed)
+    bool tpCommOverlap = false; ///< overlap TP collectives with GEMMs (Megatron tp-comm-overlap)
+    bool dpOverlap = true; ///< overlap DP gradient reduction with backward (bucketed)
     /// Which network dimension(s) each axis uses ("tp" -> {"nvlink"}); empty = default placement.
     std::map<std::string, std::vector<std::string>> mapping;
 
@@ -58,13 +58,13 @@ struct RunSpec {
     std::string name;
     RunMode mode = RunMode::Training;
     // Training.
-    int globalBatch = 0;     ///< sequences per optimizer step
-    int microBatch = 1;      ///< sequences per micro-batch per data-parallel rank
+    int globalBatch = 0; ///< sequences per optimizer step
+    int microBatch = 1; ///< sequences per micro-batch per data-parallel rank
     int seqLength = 0;
-    int gradAccumSteps = 0;  ///< 0 = derived: globalBatch / (microBatch * dp)
+    int gradAccumSteps = 0; ///< 0 = derived: globalBatch / (microBatch * dp)
     Recompute recompute = Recompute::None;
     // Inference.
-    int batch = 1;           ///< concurrent requests
+    int batch = 1; ///< concurrent requests
     int promptLength = 0;
     int decodeLength = 0;
     bool flashAttention = true;

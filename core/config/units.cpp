@@ -19,56 +19,56 @@ struct UnitName {
 // Spellings users write in YAML values. Matching is exact after removing spaces, so "GB/s" and "GiB/s" stay
 // distinct and "Gb/s" (bits) is not confused with "GB/s" (bytes).
 constexpr UnitName kUnitNames[] = {
-    {"B", Dimension::Bytes, 1.0},
-    {"KB", Dimension::Bytes, 1e3},
-    {"kB", Dimension::Bytes, 1e3},
-    {"MB", Dimension::Bytes, 1e6},
-    {"GB", Dimension::Bytes, 1e9},
-    {"TB", Dimension::Bytes, 1e12},
-    {"KiB", Dimension::Bytes, 1024.0},
-    {"MiB", Dimension::Bytes, 1024.0 * 1024},
-    {"GiB", Dimension::Bytes, 1024.0 * 1024 * 1024},
-    {"TiB", Dimension::Bytes, 1024.0 * 1024 * 1024 * 1024},
-    {"ns", Dimension::Seconds, 1e-9},
-    {"us", Dimension::Seconds, 1e-6},
-    {"µs", Dimension::Seconds, 1e-6},
-    {"ms", Dimension::Seconds, 1e-3},
-    {"s", Dimension::Seconds, 1.0},
-    {"B/s", Dimension::BytesPerSecond, 1.0},
-    {"MB/s", Dimension::BytesPerSecond, 1e6},
-    {"GB/s", Dimension::BytesPerSecond, 1e9},
-    {"TB/s", Dimension::BytesPerSecond, 1e12},
-    {"GBps", Dimension::BytesPerSecond, 1e9},
-    {"TBps", Dimension::BytesPerSecond, 1e12},
-    {"MiB/s", Dimension::BytesPerSecond, 1024.0 * 1024},
-    {"GiB/s", Dimension::BytesPerSecond, 1024.0 * 1024 * 1024},
-    {"GiBps", Dimension::BytesPerSecond, 1024.0 * 1024 * 1024},
-    {"Gb/s", Dimension::BytesPerSecond, 1e9 / 8},
-    {"Gbps", Dimension::BytesPerSecond, 1e9 / 8},
-    {"Gbit/s", Dimension::BytesPerSecond, 1e9 / 8},
-    {"Tb/s", Dimension::BytesPerSecond, 1e12 / 8},
-    {"FLOP/s", Dimension::FlopsPerSecond, 1.0},
-    {"GFLOP/s", Dimension::FlopsPerSecond, 1e9},
-    {"GFLOPS", Dimension::FlopsPerSecond, 1e9},
-    {"GFLOPs", Dimension::FlopsPerSecond, 1e9},
-    {"TFLOP/s", Dimension::FlopsPerSecond, 1e12},
-    {"TFLOPS", Dimension::FlopsPerSecond, 1e12},
-    {"TFLOPs", Dimension::FlopsPerSecond, 1e12},
-    {"TOPS", Dimension::FlopsPerSecond, 1e12},
-    {"PFLOP/s", Dimension::FlopsPerSecond, 1e15},
-    {"PFLOPS", Dimension::FlopsPerSecond, 1e15},
-    {"PFLOPs", Dimension::FlopsPerSecond, 1e15},
-    {"Hz", Dimension::Hertz, 1.0},
-    {"kHz", Dimension::Hertz, 1e3},
-    {"MHz", Dimension::Hertz, 1e6},
-    {"GHz", Dimension::Hertz, 1e9},
-    {"W", Dimension::Watts, 1.0},
-    {"kW", Dimension::Watts, 1e3},
-    {"J", Dimension::Joules, 1.0},
-    {"mJ", Dimension::Joules, 1e-3},
-    {"uJ", Dimension::Joules, 1e-6},
-    {"nJ", Dimension::Joules, 1e-9},
-    {"pJ", Dimension::Joules, 1e-12},
+    { "B", Dimension::Bytes, 1.0 },
+    { "KB", Dimension::Bytes, 1e3 },
+    { "kB", Dimension::Bytes, 1e3 },
+    { "MB", Dimension::Bytes, 1e6 },
+    { "GB", Dimension::Bytes, 1e9 },
+    { "TB", Dimension::Bytes, 1e12 },
+    { "KiB", Dimension::Bytes, 1024.0 },
+    { "MiB", Dimension::Bytes, 1024.0 * 1024 },
+    { "GiB", Dimension::Bytes, 1024.0 * 1024 * 1024 },
+    { "TiB", Dimension::Bytes, 1024.0 * 1024 * 1024 * 1024 },
+    { "ns", Dimension::Seconds, 1e-9 },
+    { "us", Dimension::Seconds, 1e-6 },
+    { "µs", Dimension::Seconds, 1e-6 },
+    { "ms", Dimension::Seconds, 1e-3 },
+    { "s", Dimension::Seconds, 1.0 },
+    { "B/s", Dimension::BytesPerSecond, 1.0 },
+    { "MB/s", Dimension::BytesPerSecond, 1e6 },
+    { "GB/s", Dimension::BytesPerSecond, 1e9 },
+    { "TB/s", Dimension::BytesPerSecond, 1e12 },
+    { "GBps", Dimension::BytesPerSecond, 1e9 },
+    { "TBps", Dimension::BytesPerSecond, 1e12 },
+    { "MiB/s", Dimension::BytesPerSecond, 1024.0 * 1024 },
+    { "GiB/s", Dimension::BytesPerSecond, 1024.0 * 1024 * 1024 },
+    { "GiBps", Dimension::BytesPerSecond, 1024.0 * 1024 * 1024 },
+    { "Gb/s", Dimension::BytesPerSecond, 1e9 / 8 },
+    { "Gbps", Dimension::BytesPerSecond, 1e9 / 8 },
+    { "Gbit/s", Dimension::BytesPerSecond, 1e9 / 8 },
+    { "Tb/s", Dimension::BytesPerSecond, 1e12 / 8 },
+    { "FLOP/s", Dimension::FlopsPerSecond, 1.0 },
+    { "GFLOP/s", Dimension::FlopsPerSecond, 1e9 },
+    { "GFLOPS", Dimension::FlopsPerSecond, 1e9 },
+    { "GFLOPs", Dimension::FlopsPerSecond, 1e9 },
+    { "TFLOP/s", Dimension::FlopsPerSecond, 1e12 },
+    { "TFLOPS", Dimension::FlopsPerSecond, 1e12 },
+    { "TFLOPs", Dimension::FlopsPerSecond, 1e12 },
+    { "TOPS", Dimension::FlopsPerSecond, 1e12 },
+    { "PFLOP/s", Dimension::FlopsPerSecond, 1e15 },
+    { "PFLOPS", Dimension::FlopsPerSecond, 1e15 },
+    { "PFLOPs", Dimension::FlopsPerSecond, 1e15 },
+    { "Hz", Dimension::Hertz, 1.0 },
+    { "kHz", Dimension::Hertz, 1e3 },
+    { "MHz", Dimension::Hertz, 1e6 },
+    { "GHz", Dimension::Hertz, 1e9 },
+    { "W", Dimension::Watts, 1.0 },
+    { "kW", Dimension::Watts, 1e3 },
+    { "J", Dimension::Joules, 1.0 },
+    { "mJ", Dimension::Joules, 1e-3 },
+    { "uJ", Dimension::Joules, 1e-6 },
+    { "nJ", Dimension::Joules, 1e-9 },
+    { "pJ", Dimension::Joules, 1e-12 },
 };
 
 std::string trim(std::string_view text)
@@ -135,30 +135,30 @@ std::string describeDimension(Dimension dimension)
 const std::vector<KeyUnit>& keyUnits()
 {
     static const std::vector<KeyUnit> units = {
-        {"_B", Dimension::Bytes, 1.0},
-        {"_KB", Dimension::Bytes, 1e3},
-        {"_MB", Dimension::Bytes, 1e6},
-        {"_GB", Dimension::Bytes, 1e9},
-        {"_TB", Dimension::Bytes, 1e12},
-        {"_KiB", Dimension::Bytes, 1024.0},
-        {"_MiB", Dimension::Bytes, 1024.0 * 1024},
-        {"_GiB", Dimension::Bytes, 1024.0 * 1024 * 1024},
-        {"_TiB", Dimension::Bytes, 1024.0 * 1024 * 1024 * 1024},
-        {"_ns", Dimension::Seconds, 1e-9},
-        {"_us", Dimension::Seconds, 1e-6},
-        {"_ms", Dimension::Seconds, 1e-3},
-        {"_s", Dimension::Seconds, 1.0},
-        {"_GBps", Dimension::BytesPerSecond, 1e9},
-        {"_TBps", Dimension::BytesPerSecond, 1e12},
-        {"_GiBps", Dimension::BytesPerSecond, 1024.0 * 1024 * 1024},
-        {"_Gbps", Dimension::BytesPerSecond, 1e9 / 8},
-        {"_GFLOPs", Dimension::FlopsPerSecond, 1e9},
-        {"_TFLOPs", Dimension::FlopsPerSecond, 1e12},
-        {"_PFLOPs", Dimension::FlopsPerSecond, 1e15},
-        {"_MHz", Dimension::Hertz, 1e6},
-        {"_GHz", Dimension::Hertz, 1e9},
-        {"_W", Dimension::Watts, 1.0},
-        {"_pJ", Dimension::Joules, 1e-12},
+        { "_B", Dimension::Bytes, 1.0 },
+        { "_KB", Dimension::Bytes, 1e3 },
+        { "_MB", Dimension::Bytes, 1e6 },
+        { "_GB", Dimension::Bytes, 1e9 },
+        { "_TB", Dimension::Bytes, 1e12 },
+        { "_KiB", Dimension::Bytes, 1024.0 },
+        { "_MiB", Dimension::Bytes, 1024.0 * 1024 },
+        { "_GiB", Dimension::Bytes, 1024.0 * 1024 * 1024 },
+        { "_TiB", Dimension::Bytes, 1024.0 * 1024 * 1024 * 1024 },
+        { "_ns", Dimension::Seconds, 1e-9 },
+        { "_us", Dimension::Seconds, 1e-6 },
+        { "_ms", Dimension::Seconds, 1e-3 },
+        { "_s", Dimension::Seconds, 1.0 },
+        { "_GBps", Dimension::BytesPerSecond, 1e9 },
+        { "_TBps", Dimension::BytesPerSecond, 1e12 },
+        { "_GiBps", Dimension::BytesPerSecond, 1024.0 * 1024 * 1024 },
+        { "_Gbps", Dimension::BytesPerSecond, 1e9 / 8 },
+        { "_GFLOPs", Dimension::FlopsPerSecond, 1e9 },
+        { "_TFLOPs", Dimension::FlopsPerSecond, 1e12 },
+        { "_PFLOPs", Dimension::FlopsPerSecond, 1e15 },
+        { "_MHz", Dimension::Hertz, 1e6 },
+        { "_GHz", Dimension::Hertz, 1e9 },
+        { "_W", Dimension::Watts, 1.0 },
+        { "_pJ", Dimension::Joules, 1e-12 },
     };
     return units;
 }
@@ -263,21 +263,22 @@ std::string formatQuantity(double siValue, Dimension dimension)
     };
     switch (dimension) {
     case Dimension::Bytes:
-        return pick({{1, "B"}, {1024.0, "KiB"}, {1048576.0, "MiB"}, {1073741824.0, "GiB"}, {1099511627776.0, "TiB"}});
+        return pick({ { 1, "B" }, { 1024.0, "KiB" }, { 1048576.0, "MiB" }, { 1073741824.0, "GiB" },
+            { 1099511627776.0, "TiB" } });
     case Dimension::Seconds:
-        return pick({{1e-9, "ns"}, {1e-6, "us"}, {1e-3, "ms"}, {1, "s"}});
+        return pick({ { 1e-9, "ns" }, { 1e-6, "us" }, { 1e-3, "ms" }, { 1, "s" } });
     case Dimension::BytesPerSecond:
-        return pick({{1, "B/s"}, {1e6, "MB/s"}, {1e9, "GB/s"}, {1e12, "TB/s"}});
+        return pick({ { 1, "B/s" }, { 1e6, "MB/s" }, { 1e9, "GB/s" }, { 1e12, "TB/s" } });
     case Dimension::FlopsPerSecond:
-        return pick({{1, "FLOP/s"}, {1e9, "GFLOP/s"}, {1e12, "TFLOP/s"}, {1e15, "PFLOP/s"}});
+        return pick({ { 1, "FLOP/s" }, { 1e9, "GFLOP/s" }, { 1e12, "TFLOP/s" }, { 1e15, "PFLOP/s" } });
     case Dimension::Hertz:
-        return pick({{1, "Hz"}, {1e6, "MHz"}, {1e9, "GHz"}});
+        return pick({ { 1, "Hz" }, { 1e6, "MHz" }, { 1e9, "GHz" } });
     case Dimension::Watts:
-        return pick({{1, "W"}, {1e3, "kW"}});
+        return pick({ { 1, "W" }, { 1e3, "kW" } });
     case Dimension::Joules:
-        return pick({{1e-12, "pJ"}, {1e-9, "nJ"}, {1e-6, "uJ"}, {1e-3, "mJ"}, {1, "J"}});
+        return pick({ { 1e-12, "pJ" }, { 1e-9, "nJ" }, { 1e-6, "uJ" }, { 1e-3, "mJ" }, { 1, "J" } });
     case Dimension::Dimensionless:
-        return pick({{1, ""}});
+        return pick({ { 1, "" } });
     }
     return {};
 }

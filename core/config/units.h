@@ -11,13 +11,13 @@ namespace rapid::config {
 /// Physical dimension of a configuration quantity. Every quantity is stored in SI base units
 /// (bytes, seconds, bytes per second, FLOP per second, hertz, watts, joules).
 enum class Dimension {
-    Bytes,          ///< B; decimal (kB, MB, GB, TB) = 10^3n, binary (KiB, MiB, GiB, TiB) = 2^10n
-    Seconds,        ///< s; ns, us, ms, s
+    Bytes, ///< B; decimal (kB, MB, GB, TB) = 10^3n, binary (KiB, MiB, GiB, TiB) = 2^10n
+    Seconds, ///< s; ns, us, ms, s
     BytesPerSecond, ///< B/s; GB/s means 1e9 B/s, GiB/s means 2^30 B/s; Gbps/Gb/s are bits
     FlopsPerSecond, ///< FLOP/s; TFLOP/s = 1e12 (TFLOPS and TFLOPs accepted)
-    Hertz,          ///< Hz; MHz, GHz
-    Watts,          ///< W; kW
-    Joules,         ///< J; pJ, nJ, uJ, mJ
+    Hertz, ///< Hz; MHz, GHz
+    Watts, ///< W; kW
+    Joules, ///< J; pJ, nJ, uJ, mJ
     Dimensionless,
 };
 

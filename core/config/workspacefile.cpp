@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workspacefile.h"
+#include "yamlnode_p.h"
 
 #include "yamledit.h"
 
@@ -14,13 +15,18 @@ namespace fs = std::filesystem;
 
 namespace rapid::config {
 
+using detail::isMapNode;
+using detail::isNullNode;
+using detail::isScalarNode;
+using detail::isSequenceNode;
+
 namespace {
 
 std::string readFile(const std::string& path, DiagnosticSink& sink)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        sink.add({path, 0, 0}, {}, "cannot read the file");
+        sink.add({ path, 0, 0 }, {}, "cannot read the file");
         return {};
     }
     std::ostringstream buffer;
@@ -65,7 +71,7 @@ WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const Pr
     DiagnosticSink sink;
     const auto path = library.resolve(PresetKind::Workspace, reference);
     if (!path) {
-        sink.add({reference, 0, 0}, {}, "no such workspace file or preset");
+        sink.add({ reference, 0, 0 }, {}, "no such workspace file or preset");
         sink.throwIfAny();
     }
     const std::string text = readFile(*path, sink);
@@ -74,15 +80,15 @@ WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const Pr
     try {
         root = YAML::Load(text);
     } catch (const YAML::Exception& error) {
-        sink.add({*path, error.mark.line + 1, error.mark.column + 1}, {}, "YAML syntax error: " + error.msg);
+        sink.add({ *path, error.mark.line + 1, error.mark.column + 1 }, {}, "YAML syntax error: " + error.msg);
         sink.throwIfAny();
     }
-    if (!root.IsMap()) {
-        sink.add({*path, 1, 1}, {}, "expected a workspace with name, model, hardware and run");
+    if (!isMapNode(root)) {
+        sink.add({ *path, 1, 1 }, {}, "expected a workspace with name, model, hardware and run");
         sink.throwIfAny();
     }
     WorkspaceDocuments documents;
-    documents.name = root["name"].IsScalar() ? root["name"].Scalar() : fs::path(*path).stem().stem().string();
+    documents.name = isScalarNode(root["name"]) ? root["name"].Scalar() : fs::path(*path).stem().stem().string();
     const std::vector<std::string> lines = splitLines(text);
     const std::string baseDir = fs::path(*path).parent_path().string();
 
@@ -121,34 +127,34 @@ WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const Pr
         }
         return std::string();
     };
-    const std::pair<const char*, PresetKind> parts[] = {
-        {"model", PresetKind::Model}, {"hardware", PresetKind::Hardware}, {"run", PresetKind::Run}};
+    const std::pair<const char*, PresetKind> parts[]
+        = { { "model", PresetKind::Model }, { "hardware", PresetKind::Hardware }, { "run", PresetKind::Run } };
     for (const auto& [key, kind] : parts) {
         DocumentText& document = std::string(key) == "model" ? documents.model
             : std::string(key) == "hardware"                 ? documents.hardware
                                                              : documents.run;
         const YAML::Node value = root[key];
-        if (value.IsScalar()) {
+        if (isScalarNode(value)) {
             const auto referenced = library.resolve(kind, value.Scalar(), baseDir);
             if (!referenced) {
-                sink.add({*path, value.Mark().line + 1, value.Mark().column + 1}, key,
-                         "no " + std::string(key) + " preset or file named \"" + value.Scalar() + "\"");
+                sink.add({ *path, value.Mark().line + 1, value.Mark().column + 1 }, key,
+                    "no " + std::string(key) + " preset or file named \"" + value.Scalar() + "\"");
                 continue;
             }
             document.text = readFile(*referenced, sink);
             document.sourceName = *referenced;
             document.baseDir = fs::path(*referenced).parent_path().string();
-        } else if (value.IsMap()) {
+        } else if (isMapNode(value)) {
             document.text = inlineText(key);
             document.sourceName = *path;
             document.baseDir = baseDir;
         } else {
-            sink.add({*path, 1, 1}, key, "the workspace needs " + std::string(key) + " (a preset name or a mapping)");
+            sink.add({ *path, 1, 1 }, key, "the workspace needs " + std::string(key) + " (a preset name or a mapping)");
         }
     }
-    if (root["overrides"].IsSequence()) {
+    if (isSequenceNode(root["overrides"])) {
         for (const YAML::Node& item : root["overrides"]) {
-            if (item.IsScalar()) {
+            if (isScalarNode(item)) {
                 documents.overrides.push_back(item.Scalar());
             }
         }

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "yamledit.h"
+#include "yamlnode_p.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <vector>
 
 namespace rapid::config {
+
+using detail::isMapNode;
+using detail::isNullNode;
+using detail::isScalarNode;
+using detail::isSequenceNode;
 
 namespace {
 
@@ -22,7 +28,7 @@ std::optional<std::vector<PathStep>> splitPath(const std::string& keyPath)
         const char c = keyPath[i];
         if (c == '.' || c == '[') {
             if (!current.empty()) {
-                steps.push_back({current, -1});
+                steps.push_back({ current, -1 });
                 current.clear();
             }
             if (c == '[') {
@@ -34,7 +40,7 @@ std::optional<std::vector<PathStep>> splitPath(const std::string& keyPath)
                 if (digits.find_first_not_of("0123456789") != std::string::npos) {
                     return std::nullopt;
                 }
-                steps.push_back({{}, std::stoi(digits)});
+                steps.push_back({ {}, std::stoi(digits) });
                 i = close;
             }
         } else {
@@ -42,7 +48,7 @@ std::optional<std::vector<PathStep>> splitPath(const std::string& keyPath)
         }
     }
     if (!current.empty()) {
-        steps.push_back({current, -1});
+        steps.push_back({ current, -1 });
     }
     if (steps.empty()) {
         return std::nullopt;
@@ -61,12 +67,12 @@ std::pair<YAML::Node, size_t> follow(const YAML::Node& root, const std::vector<P
         const YAML::Node& current = node;
         YAML::Node next;
         if (step.index >= 0) {
-            if (!current.IsSequence() || static_cast<size_t>(step.index) >= current.size()) {
+            if (!isSequenceNode(current) || static_cast<size_t>(step.index) >= current.size()) {
                 break;
             }
             next.reset(current[static_cast<size_t>(step.index)]);
         } else {
-            if (!current.IsMap() || !current[step.key].IsDefined()) {
+            if (!isMapNode(current) || !current[step.key].IsDefined()) {
                 break;
             }
             next.reset(current[step.key]);
@@ -74,7 +80,7 @@ std::pair<YAML::Node, size_t> follow(const YAML::Node& root, const std::vector<P
         node.reset(next);
         ++followed;
     }
-    return {node, followed};
+    return { node, followed };
 }
 
 /// End (exclusive) of the scalar token starting at @p begin in @p text.
@@ -162,7 +168,7 @@ std::optional<std::string> yamlScalarAt(const std::string& text, const std::stri
     try {
         const YAML::Node root = YAML::Load(text);
         auto [node, followed] = follow(root, *steps);
-        if (followed == steps->size() && node.IsScalar()) {
+        if (followed == steps->size() && isScalarNode(node)) {
             return node.Scalar();
         }
     } catch (const YAML::Exception&) {
@@ -170,8 +176,8 @@ std::optional<std::string> yamlScalarAt(const std::string& text, const std::stri
     return std::nullopt;
 }
 
-std::optional<std::string> setYamlValue(const std::string& text, const std::string& keyPath,
-                                        const std::string& valueYaml, std::string* why)
+std::optional<std::string> setYamlValue(
+    const std::string& text, const std::string& keyPath, const std::string& valueYaml, std::string* why)
 {
     auto fail = [&](std::string reason) -> std::optional<std::string> {
         if (why) {
@@ -191,11 +197,11 @@ std::optional<std::string> setYamlValue(const std::string& text, const std::stri
     } catch (const YAML::Exception& error) {
         return fail("cannot edit: the YAML does not parse (" + error.msg + ")");
     }
-    const bool valueIsScalar = value.IsScalar() || value.IsNull();
+    const bool valueIsScalar = isScalarNode(value) || isNullNode(value);
     auto [node, followed] = follow(root, *steps);
 
     // The key exists and holds a scalar: replace its token in place.
-    if (followed == steps->size() && node.IsScalar() && valueIsScalar && !node.Mark().is_null()) {
+    if (followed == steps->size() && isScalarNode(node) && valueIsScalar && !node.Mark().is_null()) {
         const size_t begin = static_cast<size_t>(node.Mark().pos);
         if (begin <= text.size()) {
             const size_t end = scalarEnd(text, begin);
@@ -203,7 +209,7 @@ std::optional<std::string> setYamlValue(const std::string& text, const std::stri
         }
     }
     // Only the last key is missing from a block mapping that has other keys: insert a line beside them.
-    if (followed + 1 == steps->size() && steps->back().index < 0 && node.IsMap() && node.size() > 0
+    if (followed + 1 == steps->size() && steps->back().index < 0 && isMapNode(node) && node.size() > 0
         && node.Style() == YAML::EmitterStyle::Block && valueIsScalar) {
         const YAML::Node firstKey = node.begin()->first;
         if (!firstKey.Mark().is_null()) {
@@ -219,7 +225,7 @@ std::optional<std::string> setYamlValue(const std::string& text, const std::stri
     // Otherwise rebuild the tree and emit it (loses comments; rare: new sections, lists, mappings).
     YAML::Node cursor;
     cursor.reset(root);
-    if (!root.IsDefined() || root.IsNull()) {
+    if (!root.IsDefined() || isNullNode(root)) {
         root = YAML::Node(YAML::NodeType::Map);
         cursor.reset(root);
     }
@@ -227,7 +233,7 @@ std::optional<std::string> setYamlValue(const std::string& text, const std::stri
         const PathStep& step = (*steps)[i];
         const bool last = i + 1 == steps->size();
         if (step.index >= 0) {
-            if (!cursor.IsSequence() || static_cast<size_t>(step.index) > cursor.size()) {
+            if (!isSequenceNode(cursor) || static_cast<size_t>(step.index) > cursor.size()) {
                 return fail("\"" + keyPath + "\": no list item [" + std::to_string(step.index) + "]");
             }
             if (static_cast<size_t>(step.index) == cursor.size()) {
@@ -241,7 +247,7 @@ std::optional<std::string> setYamlValue(const std::string& text, const std::stri
             }
             continue;
         }
-        if (!cursor.IsMap() && !cursor.IsNull()) {
+        if (!isMapNode(cursor) && !isNullNode(cursor)) {
             return fail("\"" + keyPath + "\": a parent is not a mapping");
         }
         if (last) {
@@ -249,7 +255,7 @@ std::optional<std::string> setYamlValue(const std::string& text, const std::stri
             break;
         }
         const YAML::Node& constCursor = cursor;
-        if (!constCursor[step.key].IsDefined() || constCursor[step.key].IsNull()) {
+        if (!constCursor[step.key].IsDefined() || isNullNode(constCursor[step.key])) {
             const bool nextIsList = (*steps)[i + 1].index >= 0;
             cursor[step.key] = YAML::Node(nextIsList ? YAML::NodeType::Sequence : YAML::NodeType::Map);
         }

@@ -11,8 +11,8 @@ namespace rapid::config {
 /// workbench's form edits rely on this); a missing key is inserted beside its siblings; anything else (a missing
 /// parent, replacing a mapping) rewrites the document. @p valueYaml is a YAML value ("4", "true", "\"1.5 TB/s\"",
 /// "[1, 2]"). Returns std::nullopt with the reason in @p why when the text does not parse or the path cannot exist.
-std::optional<std::string> setYamlValue(const std::string& text, const std::string& keyPath,
-                                        const std::string& valueYaml, std::string* why = nullptr);
+std::optional<std::string> setYamlValue(
+    const std::string& text, const std::string& keyPath, const std::string& valueYaml, std::string* why = nullptr);
 
 /// The scalar text at @p keyPath, if the text parses and holds a scalar there.
 std::optional<std::string> yamlScalarAt(const std::string& text, const std::string& keyPath);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "yamlnode_p.h"
 #include "yamlreader_p.h"
 
 #include <algorithm>
@@ -20,8 +21,8 @@ bool startsWithPath(const std::string& path, const std::string& prefix)
 
 std::string lower(std::string text)
 {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(
+        text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return text;
 }
 
@@ -40,7 +41,7 @@ size_t editDistance(const std::string& a, const std::string& b)
                     == std::tolower(static_cast<unsigned char>(b[j - 1]))
                 ? 0
                 : 1;
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + cost });
             diagonal = above;
         }
     }
@@ -119,6 +120,9 @@ SourceLocation Origins::locate(const std::string& keyPath, const YAML::Node& nod
 
 std::string describeNode(const YAML::Node& node)
 {
+    if (!node.IsDefined()) {
+        return "nothing";
+    }
     switch (node.Type()) {
     case YAML::NodeType::Null:
         return "nothing";
@@ -139,11 +143,11 @@ std::string describeNode(const YAML::Node& node)
     return "nothing";
 }
 
-std::optional<std::int64_t> readInteger(ReadContext& context, const std::string& path, const YAML::Node& node,
-                                        std::int64_t min, std::int64_t max)
+std::optional<std::int64_t> readInteger(
+    ReadContext& context, const std::string& path, const YAML::Node& node, std::int64_t min, std::int64_t max)
 {
     std::optional<std::int64_t> value;
-    if (node.IsScalar()) {
+    if (isScalarNode(node)) {
         value = parseInteger(node.Scalar());
     }
     const std::string range = max == INT64_MAX ? "at least " + std::to_string(min)
@@ -167,8 +171,8 @@ MapReader::MapReader(ReadContext& context, YAML::Node node, std::string path)
     if (!m_node.IsDefined()) {
         return;
     }
-    if (!m_node.IsMap()) {
-        if (!m_node.IsNull()) {
+    if (!isMapNode(m_node)) {
+        if (!isNullNode(m_node)) {
             m_context.error(m_path, m_node, "expected a mapping of keys to values, got " + describeNode(m_node));
         }
         return;
@@ -177,7 +181,7 @@ MapReader::MapReader(ReadContext& context, YAML::Node node, std::string path)
     std::set<std::string> seen;
     for (auto it = m_node.begin(); it != m_node.end(); ++it) {
         const YAML::Node& key = it->first;
-        if (!key.IsScalar()) {
+        if (!isScalarNode(key)) {
             m_context.error(m_path, key, "keys must be plain words, got " + describeNode(key));
             continue;
         }
@@ -186,21 +190,21 @@ MapReader::MapReader(ReadContext& context, YAML::Node node, std::string path)
             m_context.error(childPath(name), key, "key \"" + name + "\" is given twice");
             continue;
         }
-        m_keys.emplace_back(name, it->second);
+        m_keys.push_back({ name, key, it->second });
         m_context.locations.record(childPath(name), m_context.origins.locate(childPath(name), it->second));
     }
 }
 
 bool MapReader::has(const std::string& key) const
 {
-    return std::any_of(m_keys.begin(), m_keys.end(), [&](const auto& entry) { return entry.first == key; });
+    return std::any_of(m_keys.begin(), m_keys.end(), [&](const Entry& entry) { return entry.name == key; });
 }
 
 YAML::Node MapReader::valueOf(const std::string& key)
 {
-    for (const auto& [name, value] : m_keys) {
-        if (name == key) {
-            return value;
+    for (const Entry& entry : m_keys) {
+        if (entry.name == key) {
+            return entry.value;
         }
     }
     return YAML::Node(YAML::NodeType::Undefined);
@@ -213,6 +217,12 @@ void MapReader::record(const std::string& key)
 
 void MapReader::missing(const std::string& key, const std::string& what)
 {
+    // A misspelt key ("num_layer") is reported once, by finish(), as unknown with the right spelling suggested.
+    for (const Entry& entry : m_keys) {
+        if (entry.name != key && editDistance(entry.name, key) <= 2) {
+            return;
+        }
+    }
     m_context.error(childPath(key), m_node, "required key \"" + key + "\" is missing; expected " + what);
 }
 
@@ -226,26 +236,26 @@ std::string MapReader::text(const std::string& key, std::optional<std::string> f
 {
     record(key);
     const YAML::Node value = valueOf(key);
-    if (!value.IsDefined() || value.IsNull()) {
+    if (!value.IsDefined() || isNullNode(value)) {
         if (!fallback) {
             missing(key, "a text value");
             return {};
         }
         return *fallback;
     }
-    if (!value.IsScalar()) {
+    if (!isScalarNode(value)) {
         m_context.error(childPath(key), value, "expected a text value, got " + describeNode(value));
         return fallback.value_or(std::string());
     }
     return value.Scalar();
 }
 
-std::int64_t MapReader::integer(const std::string& key, std::optional<std::int64_t> fallback, std::int64_t min,
-                                std::int64_t max)
+std::int64_t MapReader::integer(
+    const std::string& key, std::optional<std::int64_t> fallback, std::int64_t min, std::int64_t max)
 {
     record(key);
     const YAML::Node value = valueOf(key);
-    if (!value.IsDefined() || value.IsNull()) {
+    if (!value.IsDefined() || isNullNode(value)) {
         if (!fallback) {
             missing(key, "a whole number");
             return min;
@@ -259,7 +269,7 @@ double MapReader::number(const std::string& key, std::optional<double> fallback,
 {
     record(key);
     const YAML::Node value = valueOf(key);
-    if (!value.IsDefined() || value.IsNull()) {
+    if (!value.IsDefined() || isNullNode(value)) {
         if (!fallback) {
             missing(key, "a number");
             return min;
@@ -267,13 +277,13 @@ double MapReader::number(const std::string& key, std::optional<double> fallback,
         return *fallback;
     }
     std::optional<double> parsed;
-    if (value.IsScalar()) {
+    if (isScalarNode(value)) {
         parsed = parseNumber(value.Scalar());
     }
     if (!parsed || *parsed < min || *parsed > max) {
         m_context.error(childPath(key), value,
-                        "expected a number from " + formatNumber(min) + " to " + formatNumber(max) + ", got "
-                            + describeNode(value));
+            "expected a number from " + formatNumber(min) + " to " + formatNumber(max) + ", got "
+                + describeNode(value));
         return fallback.value_or(min);
     }
     return *parsed;
@@ -283,14 +293,14 @@ bool MapReader::boolean(const std::string& key, std::optional<bool> fallback)
 {
     record(key);
     const YAML::Node value = valueOf(key);
-    if (!value.IsDefined() || value.IsNull()) {
+    if (!value.IsDefined() || isNullNode(value)) {
         if (!fallback) {
             missing(key, "true or false");
             return false;
         }
         return *fallback;
     }
-    if (value.IsScalar()) {
+    if (isScalarNode(value)) {
         const std::string word = lower(value.Scalar());
         if (word == "true" || word == "yes" || word == "on") {
             return true;
@@ -307,13 +317,13 @@ int MapReader::choiceIndex(const std::string& key, const std::vector<std::string
 {
     record(key);
     const YAML::Node value = valueOf(key);
-    if (!value.IsDefined() || value.IsNull()) {
+    if (!value.IsDefined() || isNullNode(value)) {
         if (!optional) {
             missing(key, "one of " + joinQuoted(names));
         }
         return -1;
     }
-    if (value.IsScalar()) {
+    if (isScalarNode(value)) {
         const std::string word = lower(value.Scalar());
         for (size_t i = 0; i < names.size(); ++i) {
             std::string alias = names[i];
@@ -329,8 +339,8 @@ int MapReader::choiceIndex(const std::string& key, const std::vector<std::string
     return -1;
 }
 
-double MapReader::quantity(const std::string& base, Dimension dimension, std::optional<double> fallback,
-                           double minExclusive, double max)
+double MapReader::quantity(
+    const std::string& base, Dimension dimension, std::optional<double> fallback, double minExclusive, double max)
 {
     // Find every spelling of this quantity the document uses: `base` (unit string) or `base_<unit>`.
     std::vector<std::pair<std::string, const KeyUnit*>> spellings;
@@ -350,31 +360,30 @@ double MapReader::quantity(const std::string& base, Dimension dimension, std::op
     }
     if (spellings.empty()) {
         if (!fallback) {
-            missing(base, "e.g. " + base + "_" + std::string(keyUnitExample(dimension)) + " or " + base + ": "
-                        + describeDimension(dimension).substr(describeDimension(dimension).find('"')));
+            missing(base,
+                "e.g. " + base + "_" + std::string(keyUnitExample(dimension)) + " or " + base + ": "
+                    + describeDimension(dimension).substr(describeDimension(dimension).find('"')));
             return 0;
         }
         return *fallback;
     }
     if (spellings.size() > 1) {
         m_context.error(childPath(spellings[1].first), valueOf(spellings[1].first),
-                        "\"" + spellings[0].first + "\" and \"" + spellings[1].first
-                            + "\" give the same quantity twice; keep one");
+            "\"" + spellings[0].first + "\" and \"" + spellings[1].first + "\" give the same quantity twice; keep one");
     }
     const auto& [key, unit] = spellings.front();
     const YAML::Node value = valueOf(key);
     const std::string path = childPath(key);
     std::optional<double> result;
-    if (!value.IsScalar()) {
+    if (!isScalarNode(value)) {
         m_context.error(path, value, "expected " + describeDimension(dimension) + ", got " + describeNode(value));
         return fallback.value_or(0);
     }
     if (auto plain = parseNumber(value.Scalar())) {
         if (!unit) {
             m_context.error(path, value,
-                            "\"" + value.Scalar() + "\" has no unit; write " + base + "_"
-                                + std::string(keyUnitExample(dimension)) + ": " + value.Scalar() + " or give "
-                                + describeDimension(dimension));
+                "\"" + value.Scalar() + "\" has no unit; write " + base + "_" + std::string(keyUnitExample(dimension))
+                    + ": " + value.Scalar() + " or give " + describeDimension(dimension));
             return fallback.value_or(0);
         }
         result = *plain * unit->scale;
@@ -388,9 +397,8 @@ double MapReader::quantity(const std::string& base, Dimension dimension, std::op
     }
     if (!(*result > minExclusive) || *result > max) {
         m_context.error(path, value,
-                        "value " + formatQuantity(*result, dimension) + " is out of range; expected more than "
-                            + formatQuantity(minExclusive, dimension) + " and at most "
-                            + formatQuantity(max, dimension));
+            "value " + formatQuantity(*result, dimension) + " is out of range; expected more than "
+                + formatQuantity(minExclusive, dimension) + " and at most " + formatQuantity(max, dimension));
         return fallback.value_or(0);
     }
     return *result;
@@ -400,7 +408,7 @@ MapReader MapReader::map(const std::string& key, bool required)
 {
     record(key);
     const YAML::Node value = valueOf(key);
-    if ((!value.IsDefined() || value.IsNull()) && required) {
+    if ((!value.IsDefined() || isNullNode(value)) && required) {
         missing(key, "a mapping");
     }
     return MapReader(m_context, value, childPath(key));
@@ -411,13 +419,13 @@ std::vector<std::pair<std::string, YAML::Node>> MapReader::list(const std::strin
     record(key);
     std::vector<std::pair<std::string, YAML::Node>> items;
     const YAML::Node value = valueOf(key);
-    if (!value.IsDefined() || value.IsNull()) {
+    if (!value.IsDefined() || isNullNode(value)) {
         if (required) {
             missing(key, "a list");
         }
         return items;
     }
-    if (!value.IsSequence()) {
+    if (!isSequenceNode(value)) {
         m_context.error(childPath(key), value, "expected a list, got " + describeNode(value));
         return items;
     }
@@ -429,22 +437,26 @@ std::vector<std::pair<std::string, YAML::Node>> MapReader::list(const std::strin
 
 void MapReader::finish()
 {
-    for (const auto& [name, value] : m_keys) {
+    for (const Entry& entry : m_keys) {
+        const std::string& name = entry.name;
         if (m_known.count(name)) {
             continue;
         }
         std::string message = "unknown key \"" + name + "\"";
-        std::string best;
+        std::vector<std::string> nearest;
         size_t bestDistance = 4;
         for (const std::string& known : m_known) {
             const size_t distance = editDistance(name, known);
             if (distance < bestDistance) {
                 bestDistance = distance;
-                best = known;
+                nearest.clear();
+            }
+            if (distance == bestDistance) {
+                nearest.push_back("\"" + known + "\"");
             }
         }
-        if (!best.empty()) {
-            message += "; did you mean \"" + best + "\"?";
+        if (!nearest.empty()) {
+            message += "; did you mean " + joinQuoted(nearest) + "?";
         } else {
             std::vector<std::string> allowed;
             for (const std::string& known : m_known) {
@@ -455,7 +467,7 @@ void MapReader::finish()
             }
             message += "; expected one of " + joinQuoted(allowed);
         }
-        m_context.error(childPath(name), value, message);
+        m_context.error(childPath(name), entry.key, message);
     }
 }
 

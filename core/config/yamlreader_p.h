@@ -60,15 +60,15 @@ public:
     YAML::Node raw(const std::string& key);
 
     std::string text(const std::string& key, std::optional<std::string> fallback);
-    std::int64_t integer(const std::string& key, std::optional<std::int64_t> fallback, std::int64_t min,
-                         std::int64_t max);
+    std::int64_t integer(
+        const std::string& key, std::optional<std::int64_t> fallback, std::int64_t min, std::int64_t max);
     double number(const std::string& key, std::optional<double> fallback, double min, double max);
     bool boolean(const std::string& key, std::optional<bool> fallback);
 
     /// One of a fixed set of words; the message lists them.
     template <typename Enum>
-    Enum choice(const std::string& key, const std::vector<std::pair<std::string, Enum>>& words,
-                std::optional<Enum> fallback)
+    Enum choice(
+        const std::string& key, const std::vector<std::pair<std::string, Enum>>& words, std::optional<Enum> fallback)
     {
         std::vector<std::string> names;
         for (const auto& word : words) {
@@ -83,8 +83,8 @@ public:
 
     /// A quantity written as `<base>` with a unit string or `<base>_<unit>` with a number (or a unit string).
     /// Returns the value in SI base units.
-    double quantity(const std::string& base, Dimension dimension, std::optional<double> fallback, double minExclusive,
-                    double max);
+    double quantity(
+        const std::string& base, Dimension dimension, std::optional<double> fallback, double minExclusive, double max);
 
     /// A nested mapping; reports a missing one when required.
     MapReader map(const std::string& key, bool required);
@@ -104,12 +104,17 @@ private:
     YAML::Node m_node;
     std::string m_path;
     bool m_valid = false;
-    std::vector<std::pair<std::string, YAML::Node>> m_keys; // in document order, keys as written
+    struct Entry {
+        std::string name;
+        YAML::Node key;
+        YAML::Node value;
+    };
+    std::vector<Entry> m_keys; // in document order, keys as written
     std::set<std::string> m_known;
 };
 
 /// Reads a scalar node as one of the helpers above do, for list items.
-std::optional<std::int64_t> readInteger(ReadContext& context, const std::string& path, const YAML::Node& node,
-                                        std::int64_t min, std::int64_t max);
+std::optional<std::int64_t> readInteger(
+    ReadContext& context, const std::string& path, const YAML::Node& node, std::int64_t min, std::int64_t max);
 
 } // namespace rapid::config::detail

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "hfimport.h"
+#include "config/yamlnode_p.h"
 
 #include "config/diagnostic.h"
 #include "config/yamledit.h"
@@ -12,6 +13,10 @@
 #include <sstream>
 
 namespace rapid::model {
+
+using config::detail::isMapNode;
+using config::detail::isNullNode;
+using config::detail::isScalarNode;
 
 using config::ConfigError;
 using config::DiagnosticSink;
@@ -28,7 +33,7 @@ public:
     {
     }
 
-    bool has(const std::string& key) const { return m_root[key].IsDefined() && !m_root[key].IsNull(); }
+    bool has(const std::string& key) const { return m_root[key].IsDefined() && !isNullNode(m_root[key]); }
 
     std::optional<std::int64_t> integer(const std::string& key, std::optional<std::int64_t> fallback)
     {
@@ -53,7 +58,7 @@ public:
 
     std::string text(const std::string& key, const std::string& fallback) const
     {
-        return has(key) && m_root[key].IsScalar() ? m_root[key].Scalar() : fallback;
+        return has(key) && isScalarNode(m_root[key]) ? m_root[key].Scalar() : fallback;
     }
 
     bool boolean(const std::string& key, bool fallback)
@@ -72,13 +77,13 @@ public:
     SourceLocation where(const YAML::Node& node) const
     {
         if (!node.IsDefined() || node.Mark().is_null()) {
-            return {m_path, 0, 0};
+            return { m_path, 0, 0 };
         }
-        return {m_path, node.Mark().line + 1, node.Mark().column + 1};
+        return { m_path, node.Mark().line + 1, node.Mark().column + 1 };
     }
 
 private:
-    static std::string scalar(const YAML::Node& node) { return node.IsScalar() ? node.Scalar() : "(not a value)"; }
+    static std::string scalar(const YAML::Node& node) { return isScalarNode(node) ? node.Scalar() : "(not a value)"; }
 
     YAML::Node m_root;
     std::string m_path;
@@ -97,7 +102,7 @@ config::ModelSpec importHuggingFaceConfig(const std::string& path)
     DiagnosticSink sink;
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        sink.add({path, 0, 0}, {}, "cannot read the file");
+        sink.add({ path, 0, 0 }, {}, "cannot read the file");
         sink.throwIfAny();
     }
     std::ostringstream buffer;
@@ -106,11 +111,11 @@ config::ModelSpec importHuggingFaceConfig(const std::string& path)
     try {
         root = YAML::Load(buffer.str());
     } catch (const YAML::Exception& error) {
-        sink.add({path, error.mark.line + 1, error.mark.column + 1}, {}, "malformed JSON: " + error.msg);
+        sink.add({ path, error.mark.line + 1, error.mark.column + 1 }, {}, "malformed JSON: " + error.msg);
         sink.throwIfAny();
     }
-    if (!root.IsMap()) {
-        sink.add({path, 1, 1}, {}, "expected a JSON object (a Hugging Face config.json)");
+    if (!isMapNode(root)) {
+        sink.add({ path, 1, 1 }, {}, "expected a JSON object (a Hugging Face config.json)");
         sink.throwIfAny();
     }
     JsonFields json(root, path, sink);
@@ -120,8 +125,8 @@ config::ModelSpec importHuggingFaceConfig(const std::string& path)
     const bool known = modelType == "llama" || modelType == "mistral" || modelType == "qwen2" || mixtral || deepseek;
     if (!known) {
         sink.add(json.where(root["model_type"]), "model_type",
-                 "unsupported model_type \"" + modelType
-                     + "\"; supported: llama, mistral, qwen2, mixtral, deepseek_v3 (deepseek_v2)");
+            "unsupported model_type \"" + modelType
+                + "\"; supported: llama, mistral, qwen2, mixtral, deepseek_v3 (deepseek_v2)");
         sink.throwIfAny();
     }
 
@@ -144,7 +149,7 @@ config::ModelSpec importHuggingFaceConfig(const std::string& path)
         model.activation = config::Activation::Relu;
     } else {
         sink.add(json.where(root["hidden_act"]), "hidden_act",
-                 "unsupported activation \"" + act + "\"; expected silu, gelu or relu");
+            "unsupported activation \"" + act + "\"; expected silu, gelu or relu");
     }
     model.norm = config::NormKind::RmsNorm;
     model.qkvBias = modelType == "qwen2" || json.boolean("attention_bias", false);

@@ -95,12 +95,11 @@ double forwardFlopsPerToken(const ModelSpec& model, double contextLength)
     const ParameterCounts counts = countParameters(model);
     // Every weight of a projection the token passes through costs one multiply-add. Norm weights and biases are
     // element-wise, and the embedding is a lookup, so neither is a GEMM. The LM head is a GEMM even when tied.
-    auto gemmWeights = [&](const LayerParameters& layer) {
-        return static_cast<double>(layer.attention + layer.mlpActive);
-    };
+    auto gemmWeights
+        = [&](const LayerParameters& layer) { return static_cast<double>(layer.attention + layer.mlpActive); };
     double flops = 2.0
         * (counts.denseLayers * gemmWeights(counts.denseLayer) + counts.moeLayers * gemmWeights(counts.moeLayer)
-           + static_cast<double>(model.vocabSize * model.hiddenSize));
+            + static_cast<double>(model.vocabSize * model.hiddenSize));
     // Scores (q.k over the context) and weighted values, per head.
     double qkDim = model.headDim;
     double vDim = model.headDim;

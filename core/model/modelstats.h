@@ -11,9 +11,9 @@ namespace rapid::model {
 /// Parameters of one transformer block, by part.
 struct LayerParameters {
     std::int64_t attention = 0; ///< projections (and MLA down/up projections with their norms), with biases
-    std::int64_t mlp = 0;       ///< dense MLP, or all experts + shared experts + router of an MoE block
+    std::int64_t mlp = 0; ///< dense MLP, or all experts + shared experts + router of an MoE block
     std::int64_t mlpActive = 0; ///< the MLP parameters one token uses (top-k + shared experts + router)
-    std::int64_t norms = 0;     ///< the two pre-norms
+    std::int64_t norms = 0; ///< the two pre-norms
     std::int64_t total() const { return attention + mlp + norms; }
     std::int64_t active() const { return attention + mlpActive + norms; }
     bool operator==(const LayerParameters&) const = default;
@@ -21,13 +21,13 @@ struct LayerParameters {
 
 /// Parameter counts of a model, computed from its shape alone.
 struct ParameterCounts {
-    LayerParameters denseLayer;   ///< a block with the dense MLP
-    LayerParameters moeLayer;     ///< a block with the MoE MLP (zero for dense models)
+    LayerParameters denseLayer; ///< a block with the dense MLP
+    LayerParameters moeLayer; ///< a block with the MoE MLP (zero for dense models)
     int denseLayers = 0;
     int moeLayers = 0;
-    std::int64_t embedding = 0;   ///< input token embedding
-    std::int64_t positional = 0;  ///< learned position table
-    std::int64_t lmHead = 0;      ///< output projection; 0 when tied to the embedding
+    std::int64_t embedding = 0; ///< input token embedding
+    std::int64_t positional = 0; ///< learned position table
+    std::int64_t lmHead = 0; ///< output projection; 0 when tied to the embedding
     std::int64_t finalNorm = 0;
 
     std::int64_t layers() const { return denseLayers * denseLayer.total() + moeLayers * moeLayer.total(); }

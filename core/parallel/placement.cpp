@@ -17,7 +17,7 @@ std::vector<int> networkCoordinates(int gpu, const config::ClusterSpec& cluster)
 }
 
 Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec& run,
-                     const config::SourceMap& locations, std::vector<config::Diagnostic>* problems)
+    const config::SourceMap& locations, std::vector<config::Diagnostic>* problems)
 {
     const config::ParallelismSpec& parallel = run.parallelism;
     const auto& dims = hardware.cluster.dimensions;
@@ -34,8 +34,8 @@ Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec
         int degree;
         int innermostMapped;
     };
-    std::vector<Axis> axes = {{"tp", parallel.tp, 0}, {"cp", parallel.cp, 0}, {"dp", parallel.dp, 0},
-                              {"pp", parallel.pp, 0}};
+    std::vector<Axis> axes
+        = { { "tp", parallel.tp, 0 }, { "cp", parallel.cp, 0 }, { "dp", parallel.dp, 0 }, { "pp", parallel.pp, 0 } };
     for (Axis& axis : axes) {
         auto found = parallel.mapping.find(axis.name);
         axis.innermostMapped = static_cast<int>(dims.size());
@@ -48,7 +48,7 @@ Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec
     // Axes mapped to inner dimensions are laid out first; unmapped axes keep Megatron's order.
     if (!parallel.mapping.empty()) {
         std::stable_sort(axes.begin(), axes.end(),
-                         [](const Axis& a, const Axis& b) { return a.innermostMapped < b.innermostMapped; });
+            [](const Axis& a, const Axis& b) { return a.innermostMapped < b.innermostMapped; });
     }
     Placement placement;
     placement.ranks = parallel.gpuCount();
@@ -80,10 +80,10 @@ Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec
             for (int d : result.dimensions) {
                 if (!allowed.count(d)) {
                     const std::string path = "run.parallelism.mapping." + axis.name;
-                    problems->push_back({locations.locate(path), path,
-                                         axis.name + " groups of " + std::to_string(axis.degree) + " ranks (stride "
-                                             + std::to_string(stride) + ") must span the network dimension \""
-                                             + dims[static_cast<size_t>(d)].name + "\", which the mapping excludes"});
+                    problems->push_back({ locations.locate(path), path,
+                        axis.name + " groups of " + std::to_string(axis.degree) + " ranks (stride "
+                            + std::to_string(stride) + ") must span the network dimension \""
+                            + dims[static_cast<size_t>(d)].name + "\", which the mapping excludes" });
                     break;
                 }
             }

@@ -15,9 +15,9 @@ namespace rapid::parallel {
 struct AxisPlacement {
     std::string axis;
     int degree = 1;
-    int stride = 1;                ///< rank distance between neighbours of one group
-    std::vector<int> dimensions;   ///< network dimensions (indices) its groups span
-    std::vector<int> firstGroup;   ///< the ranks of the group that holds rank 0
+    int stride = 1; ///< rank distance between neighbours of one group
+    std::vector<int> dimensions; ///< network dimensions (indices) its groups span
+    std::vector<int> firstGroup; ///< the ranks of the group that holds rank 0
 
     bool operator==(const AxisPlacement&) const = default;
 };
@@ -37,6 +37,6 @@ std::vector<int> networkCoordinates(int gpu, const config::ClusterSpec& cluster)
 /// Places the run's ranks on the hardware. An explicit mapping that the layout cannot honour (tp mapped to nvlink
 /// while its groups must cross nodes) is reported in @p problems with the mapping's location.
 Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec& run,
-                     const config::SourceMap& locations, std::vector<config::Diagnostic>* problems);
+    const config::SourceMap& locations, std::vector<config::Diagnostic>* problems);
 
 } // namespace rapid::parallel

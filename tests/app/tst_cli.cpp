@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The rapid executable end to end: published numbers from model-info, one-line located errors for bad input,
+// usage errors, and the honest "no prediction yet" of run.
+#include "testutils.h"
+
+#include <QProcess>
+#include <QTest>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result runRapid(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(RAPID_CLI_PATH), arguments);
+    process.waitForFinished(60000);
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+        QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError()) };
+}
+
+} // namespace
+
+class TstCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void modelInfoPrintsPublishedTotals_data();
+    void modelInfoPrintsPublishedTotals();
+    void runOnTheDefaultWorkspaceSaysThereIsNoPredictionYet();
+    void badInputGivesOneLocatedLine();
+    void usageErrors_data();
+    void usageErrors();
+    void everyCommandHasHelp_data();
+    void everyCommandHasHelp();
+    void importHfWritesALoadableModel();
+};
+
+void TstCli::modelInfoPrintsPublishedTotals_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("llama_2_7b") << "llama-2-7b"
+                                << "6.74 B";
+    QTest::addRow("llama_2_70b") << "llama-2-70b"
+                                 << "68.98 B";
+    QTest::addRow("gpt_3_175b") << "gpt-3-175b"
+                                << "174.60 B";
+    QTest::addRow("mixtral_active") << "mixtral-8x7b"
+                                    << "active per token      12.88 B";
+}
+
+void TstCli::modelInfoPrintsPublishedTotals()
+{
+    QFETCH(QString, model);
+    QFETCH(QString, expected);
+    const Result result = runRapid({ QStringLiteral("model-info"), QStringLiteral("--model"), model });
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.out.contains(expected), qPrintable(result.out));
+}
+
+void TstCli::runOnTheDefaultWorkspaceSaysThereIsNoPredictionYet()
+{
+    const Result result = runRapid({ QStringLiteral("run") });
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY(result.out.contains(QStringLiteral("64 x H100-SXM5-80GB")));
+    QVERIFY(result.out.contains(QStringLiteral("No time prediction yet")));
+    // tp 8 inside the NVLink switch: stride 1, group 0..7.
+    QVERIFY(result.out.contains(QStringLiteral("tp         8       1  nvlink")));
+}
+
+void TstCli::badInputGivesOneLocatedLine()
+{
+    QTemporaryDir dir;
+    const std::string run = rapid::test::writeFile(dir, "run.yaml",
+        "run:\n"
+        "  mode: inference\n"
+        "  inference: {batch: 1, prompt_length: 200, decode_length: 200}\n"
+        "  parallelism:\n"
+        "    tp: 3\n");
+    const Result result = runRapid(
+        { QStringLiteral("run"), QStringLiteral("--model"), QStringLiteral("llama-2-7b"), QStringLiteral("--hardware"),
+            QStringLiteral("a100-sxm4-80gb"), QStringLiteral("--run"), QString::fromStdString(run) });
+    QCOMPARE(result.exitCode, 1);
+    // tp 3 does not divide 32 heads, and 3 GPUs are not the 1 the hardware has: two lines, both at line 5 or the
+    // parallelism mapping (line 5, column 5).
+    const QStringList lines = result.err.trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines[0].startsWith(
+                 QString::fromStdString(run) + QStringLiteral(":5:9: run.parallelism.tp: tp (3) must divide")),
+        qPrintable(lines[0]));
+    QVERIFY2(lines[1].startsWith(QString::fromStdString(run) + QStringLiteral(":5:5: run.parallelism: ")),
+        qPrintable(lines[1]));
+}
+
+void TstCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("unknown_command") << QStringList { QStringLiteral("simulate") } << "unknown command";
+    QTest::addRow("unknown_option") << QStringList { QStringLiteral("run"), QStringLiteral("--tp"),
+        QStringLiteral("4") } << "unknown option --tp";
+    QTest::addRow("missing_value") << QStringList { QStringLiteral("model-info"), QStringLiteral("--model") }
+                                   << "--model needs a value";
+    QTest::addRow("missing_required") << QStringList { QStringLiteral("model-info") } << "missing --model";
+}
+
+void TstCli::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, expected);
+    const Result result = runRapid(arguments);
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY2(result.err.contains(expected), qPrintable(result.err));
+}
+
+void TstCli::everyCommandHasHelp_data()
+{
+    QTest::addColumn<QString>("command");
+    for (const char* command : { "model-info", "import-hf", "run", "presets" }) {
+        QTest::addRow("%s", command) << QString::fromLatin1(command);
+    }
+}
+
+void TstCli::everyCommandHasHelp()
+{
+    QFETCH(QString, command);
+    const Result result = runRapid({ command, QStringLiteral("--help") });
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY(result.out.startsWith(QStringLiteral("usage: rapid ") + command));
+}
+
+void TstCli::importHfWritesALoadableModel()
+{
+    QTemporaryDir dir;
+    const std::string json = rapid::test::writeFile(dir, "config.json",
+        R"({"model_type": "mistral", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+            "num_hidden_layers": 32, "num_key_value_heads": 8, "vocab_size": 32000, "max_position_embeddings": 32768,
+            "hidden_act": "silu", "tie_word_embeddings": false})");
+    const QString output = dir.filePath(QStringLiteral("mistral.yaml"));
+    const Result result = runRapid({ QStringLiteral("import-hf"), QString::fromStdString(json), QStringLiteral("-o"),
+        output, QStringLiteral("--name"), QStringLiteral("Mistral-7B") });
+    QCOMPARE(result.exitCode, 0);
+    const Result info = runRapid({ QStringLiteral("model-info"), QStringLiteral("--model"), output });
+    QCOMPARE(info.exitCode, 0);
+    // Mistral-7B: 32 layers of (attention 4096*4096*2 + 4096*1024*2 = 41,943,040; MLP 3*4096*14336 = 176,160,768;
+    // norms 8,192) = 7,000,817,664 + embeddings and head 2*32000*4096 = 262,144,000 + final norm 4,096
+    // = 7,241,732,096 (the published 7.24B).
+    QVERIFY2(info.out.contains(QStringLiteral("(7241732096)")), qPrintable(info.out));
+}
+
+QTEST_GUILESS_MAIN(TstCli)
+#include "tst_cli.moc"

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Wrong inputs of many kinds: each must give an error naming file:line:column and the key path, and say what is
+// expected. Lines and columns below are counted by hand in the test documents (1-based).
+#include "testutils.h"
+
+#include <QTest>
+
+using namespace rapid;
+
+namespace {
+
+// A valid model document; tests replace one line to break it. Line numbers: 1 "model:", 2 name, 3 num_layers...
+const std::string kModel = "model:\n" // 1
+                           "  name: Tiny\n" // 2
+                           "  num_layers: 4\n" // 3
+                           "  hidden_size: 256\n" // 4
+                           "  num_heads: 8\n" // 5
+                           "  num_kv_heads: 4\n" // 6
+                           "  ffn_size: 1024\n" // 7
+                           "  ffn_gated: true\n" // 8
+                           "  activation: silu\n" // 9
+                           "  norm: rmsnorm\n" // 10
+                           "  vocab_size: 1000\n" // 11
+                           "  tied_embeddings: false\n" // 12
+                           "  position_embedding: rope\n" // 13
+                           "  max_context: 4096\n"; // 14
+
+const std::string kGpu = "gpu:\n" // 1
+                         "  name: TestGPU\n" // 2
+                         "  sm_count: 4\n" // 3
+                         "  clock_GHz: 1.0\n" // 4
+                         "  tensor_TFLOPs: {bf16: 100}\n" // 5
+                         "  vector_fp32_TFLOPs: 10\n" // 6
+                         "  hbm:\n" // 7
+                         "    capacity_GiB: 16\n" // 8
+                         "    bandwidth_GBps: 1000\n" // 9
+                         "  l2:\n" // 10
+                         "    size_MiB: 8\n" // 11
+                         "    bandwidth_GBps: 4000\n" // 12
+                         "  shared_memory_per_sm_KiB: 100\n" // 13
+                         "  kernel_launch_us: 4\n"; // 14
+
+const std::string kHardware = "hardware:\n" // 1
+                              "  name: Two nodes\n" // 2
+                              "  gpu: gpu.yaml\n" // 3
+                              "  cluster:\n" // 4
+                              "    gpus_per_node: 4\n" // 5
+                              "    network:\n" // 6
+                              "      - name: nvlink\n" // 7
+                              "        kind: switch\n" // 8
+                              "        size: 4\n" // 9
+                              "        link_bandwidth_GBps: 300\n" // 10
+                              "        latency_ns: 300\n" // 11
+                              "      - name: ib\n" // 12
+                              "        kind: fat-tree\n" // 13
+                              "        size: 2\n" // 14
+                              "        link_bandwidth_GBps: 25\n" // 15
+                              "        latency_ns: 700\n" // 16
+                              "        tiers: 1\n" // 17
+                              "        switch_radix: 8\n"; // 18
+
+const std::string kRun = "run:\n" // 1
+                         "  mode: training\n" // 2
+                         "  training:\n" // 3
+                         "    global_batch: 8\n" // 4
+                         "    micro_batch: 1\n" // 5
+                         "    seq_length: 1024\n" // 6
+                         "  parallelism:\n" // 7
+                         "    tp: 4\n" // 8
+                         "    pp: 1\n" // 9
+                         "    dp: 2\n" // 10
+                         "    schedule: 1f1b\n"; // 11
+
+std::string replaceLine(const std::string& text, int line, const std::string& replacement)
+{
+    std::string result;
+    int current = 1;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t end = text.find('\n', start);
+        const std::string content = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (end == std::string::npos && content.empty()) {
+            break;
+        }
+        result += (current == line ? replacement : content) + "\n";
+        ++current;
+        if (end == std::string::npos) {
+            break;
+        }
+        start = end + 1;
+    }
+    return result;
+}
+
+} // namespace
+
+class TstConfigErrors : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void validScenarioLoads();
+    void reportsFileLineColumnAndKey_data();
+    void reportsFileLineColumnAndKey();
+    void reportsEveryProblemOfADocument();
+    void unknownPresetListsTheAlternatives();
+};
+
+void TstConfigErrors::validScenarioLoads()
+{
+    QTemporaryDir dir;
+    const config::ConfigLoader loader = test::projectLoader();
+    test::writeFile(dir, "gpu.yaml", kGpu);
+    const config::Scenario scenario = loader.loadScenario(test::writeFile(dir, "model.yaml", kModel),
+        test::writeFile(dir, "hardware.yaml", kHardware), test::writeFile(dir, "run.yaml", kRun));
+    QCOMPARE(scenario.model.headDim, 32); // 256 / 8
+    QCOMPARE(scenario.hardware.cluster.totalGpus(), 8);
+    QCOMPARE(scenario.hardware.gpu.hbmCapacityBytes, 16.0 * 1073741824.0);
+    QCOMPARE(scenario.hardware.cluster.dimensions[1].linkBandwidth, 25e9);
+    QCOMPARE(scenario.run.microBatchesPerStep(), 4); // 8 / (1 * dp 2)
+}
+
+void TstConfigErrors::reportsFileLineColumnAndKey_data()
+{
+    QTest::addColumn<QString>("document"); // which file is broken: model, gpu, hardware, run
+    QTest::addColumn<int>("line");
+    QTest::addColumn<QString>("replacement");
+    QTest::addColumn<QString>("expectedFile");
+    QTest::addColumn<int>("expectedLine");
+    QTest::addColumn<int>("expectedColumn");
+    QTest::addColumn<QString>("expectedKey");
+    QTest::addColumn<QString>("expectedText");
+
+    // Unknown key: reported at the key itself (line 3, column 3), with the near miss suggested.
+    QTest::addRow("unknown_key_typo") << "model" << 3 << "  num_layer: 4"
+                                      << "model.yaml" << 3 << 3 << "model.num_layer"
+                                      << "did you mean \"num_layers\"";
+    // Wrong type: at the value, column 16 = after "  hidden_size: ".
+    QTest::addRow("wrong_type_integer") << "model" << 4 << "  hidden_size: big"
+                                        << "model.yaml" << 4 << 16 << "model.hidden_size"
+                                        << "expected a whole number";
+    // Missing field: reported at the mapping that lacks it (line 2, column 3: the first key of model).
+    QTest::addRow("missing_field") << "model" << 11 << "  # vocab_size removed"
+                                   << "model.yaml" << 2 << 3 << "model.vocab_size"
+                                   << "required key \"vocab_size\"";
+    // Bad enum value: lists the accepted words.
+    QTest::addRow("bad_choice") << "model" << 10 << "  norm: batchnorm"
+                                << "model.yaml" << 10 << 9 << "model.norm"
+                                << "layernorm or rmsnorm";
+    // A unit of the wrong dimension: a size where a bandwidth is expected.
+    QTest::addRow("wrong_unit_dimension") << "gpu" << 9 << "    bandwidth: \"3 TB\""
+                                          << "gpu.yaml" << 9 << 16 << "hardware.gpu.hbm.bandwidth"
+                                          << "expected a bandwidth";
+    // A quantity key without a unit suffix needs a unit string.
+    QTest::addRow("missing_unit") << "gpu" << 9 << "    bandwidth: 1000"
+                                  << "gpu.yaml" << 9 << 16 << "hardware.gpu.hbm.bandwidth"
+                                  << "has no unit";
+    // Out of range: a link fault health above 1 (line 20, column 35 = after `    - {link: "ib:0-s1.0", health: `).
+    QTest::addRow("health_out_of_range")
+        << "hardware" << 18 << "        switch_radix: 8\n  faults:\n    - {link: \"ib:0-s1.0\", health: 1.5}"
+        << "hardware.yaml" << 20 << 35 << "hardware.faults[0].health"
+        << "expected a number from 0 to 1";
+    // A link id naming an endpoint that does not exist.
+    QTest::addRow("link_outside_dimension")
+        << "hardware" << 18 << "        switch_radix: 8\n  faults:\n    - {link: \"ib:7-s1.0\", health: 0}"
+        << "hardware.yaml" << 20 << 14 << "hardware.faults[0].link"
+        << "endpoint 7 is outside 0..1";
+    // Cross-document: tp must divide the model's heads (8 heads, tp 3).
+    QTest::addRow("tp_does_not_divide_heads") << "run" << 8 << "    tp: 3"
+                                              << "run.yaml" << 8 << 9 << "run.parallelism.tp"
+                                              << "must divide the model's num_heads";
+    // Cross-document: tp*pp*dp*cp = 4*1*4 = 16 GPUs on an 8-GPU cluster; reported at the parallelism mapping.
+    QTest::addRow("gpu_count_mismatch") << "run" << 10 << "    dp: 4"
+                                        << "run.yaml" << 8 << 5 << "run.parallelism"
+                                        << "has 8";
+    // Syntax error: an unclosed flow sequence; yaml-cpp reports where it noticed.
+    QTest::addRow("yaml_syntax_error") << "run" << 11 << "    schedule: [1f1b"
+                                       << "run.yaml" << 12 << 1 << ""
+                                       << "YAML syntax error";
+    // A key given twice.
+    QTest::addRow("duplicate_key") << "run" << 11 << "    pp: 2"
+                                   << "run.yaml" << 11 << 5 << "run.parallelism.pp"
+                                   << "given twice";
+    // Batch arithmetic: 8 sequences cannot be split into micro-batches of 3 on 2 data-parallel ranks.
+    QTest::addRow("batch_not_divisible") << "run" << 5 << "    micro_batch: 3"
+                                         << "run.yaml" << 4 << 19 << "run.training.global_batch"
+                                         << "multiple of micro_batch*dp";
+    // The GPU lacks the compute precision.
+    QTest::addRow("precision_missing_on_gpu") << "run" << 11 << "    schedule: 1f1b\n  precision: {compute: fp8}"
+                                              << "run.yaml" << 12 << 24 << "run.precision.compute"
+                                              << "no fp8 tensor rate";
+}
+
+void TstConfigErrors::reportsFileLineColumnAndKey()
+{
+    QFETCH(QString, document);
+    QFETCH(int, line);
+    QFETCH(QString, replacement);
+    QFETCH(QString, expectedFile);
+    QFETCH(int, expectedLine);
+    QFETCH(int, expectedColumn);
+    QFETCH(QString, expectedKey);
+    QFETCH(QString, expectedText);
+
+    QTemporaryDir dir;
+    auto text = [&](const char* name, const std::string& original) {
+        return document == QLatin1String(name) ? replaceLine(original, line, replacement.toStdString()) : original;
+    };
+    test::writeFile(dir, "gpu.yaml", text("gpu", kGpu));
+    const std::string model = test::writeFile(dir, "model.yaml", text("model", kModel));
+    const std::string hardware = test::writeFile(dir, "hardware.yaml", text("hardware", kHardware));
+    const std::string run = test::writeFile(dir, "run.yaml", text("run", kRun));
+    const config::ConfigLoader loader = test::projectLoader();
+    const auto diagnostics = test::expectConfigError([&] { loader.loadScenario(model, hardware, run); });
+    QVERIFY(!diagnostics.empty());
+    const config::Diagnostic& first = diagnostics.front();
+    const std::string expectedPath = dir.filePath(expectedFile).toStdString();
+    QCOMPARE(QString::fromStdString(first.location.source), QString::fromStdString(expectedPath));
+    QCOMPARE(first.location.line, expectedLine);
+    QCOMPARE(first.location.column, expectedColumn);
+    QCOMPARE(QString::fromStdString(first.keyPath), expectedKey);
+    QVERIFY2(QString::fromStdString(first.message).contains(expectedText), first.message.c_str());
+    // The one-line form the CLI prints starts with file:line:column.
+    const std::string prefix = expectedPath + ":" + std::to_string(expectedLine) + ":" + std::to_string(expectedColumn);
+    QVERIFY2(first.toString().rfind(prefix, 0) == 0, first.toString().c_str());
+    QVERIFY(first.toString().find('\n') == std::string::npos);
+}
+
+void TstConfigErrors::reportsEveryProblemOfADocument()
+{
+    QTemporaryDir dir;
+    std::string model = replaceLine(kModel, 3, "  num_layers: -4");
+    model = replaceLine(model, 9, "  activation: swishy");
+    model = replaceLine(model, 12, "  tied_embeddings: maybe");
+    const config::ConfigLoader loader = test::projectLoader();
+    const auto diagnostics
+        = test::expectConfigError([&] { loader.loadModel(test::writeFile(dir, "model.yaml", model)); });
+    QCOMPARE(diagnostics.size(), size_t(3));
+    QCOMPARE(diagnostics[0].location.line, 3);
+    QCOMPARE(diagnostics[1].location.line, 9);
+    QCOMPARE(diagnostics[2].location.line, 12);
+}
+
+void TstConfigErrors::unknownPresetListsTheAlternatives()
+{
+    const config::ConfigLoader loader = test::projectLoader();
+    const auto diagnostics = test::expectConfigError([&] { loader.loadModel("llama-9"); });
+    QCOMPARE(diagnostics.size(), size_t(1));
+    QVERIFY(diagnostics[0].message.find("no model preset named \"llama-9\"") != std::string::npos);
+    QVERIFY(diagnostics[0].message.find("llama-3.1-70b") != std::string::npos);
+}
+
+QTEST_GUILESS_MAIN(TstConfigErrors)
+#include "tst_configerrors.moc"

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Text-preserving edits: the workbench's form writes values into YAML without losing comments or layout.
+#include "config/yamledit.h"
+
+#include <QTest>
+
+using rapid::config::setYamlValue;
+using rapid::config::yamlScalarAt;
+
+namespace {
+const std::string kRun = "# a comment that must survive\n"
+                         "run:\n"
+                         "  mode: training   # trailing comment\n"
+                         "  parallelism:\n"
+                         "    tp: 8\n"
+                         "    schedule: \"1f1b\"\n"
+                         "    mapping: {tp: nvlink, dp: ib}\n"
+                         "  dims:\n"
+                         "    - name: a\n"
+                         "      size: 4\n";
+}
+
+class TstYamlEdit : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void replacesScalarsInPlace_data();
+    void replacesScalarsInPlace();
+    void insertsMissingKeyBesideSiblings();
+    void createsMissingSections();
+    void rejectsUnparsableText();
+    void readsScalars();
+};
+
+void TstYamlEdit::replacesScalarsInPlace_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("plain_scalar") << "run.parallelism.tp"
+                                  << "4"
+                                  << QString::fromStdString(kRun).replace(
+                                         QStringLiteral("tp: 8"), QStringLiteral("tp: 4"));
+    QTest::addRow("keeps_trailing_comment")
+        << "run.mode"
+        << "inference"
+        << QString::fromStdString(kRun).replace(QStringLiteral("mode: training"), QStringLiteral("mode: inference"));
+    QTest::addRow("quoted_scalar") << "run.parallelism.schedule"
+                                   << "gpipe"
+                                   << QString::fromStdString(kRun).replace(
+                                          QStringLiteral("\"1f1b\""), QStringLiteral("gpipe"));
+    QTest::addRow("inside_flow_mapping") << "run.parallelism.mapping.tp"
+                                         << "nvl"
+                                         << QString::fromStdString(kRun).replace(
+                                                QStringLiteral("{tp: nvlink"), QStringLiteral("{tp: nvl"));
+    QTest::addRow("list_item") << "run.dims[0].size"
+                               << "16"
+                               << QString::fromStdString(kRun).replace(
+                                      QStringLiteral("size: 4"), QStringLiteral("size: 16"));
+}
+
+void TstYamlEdit::replacesScalarsInPlace()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, value);
+    QFETCH(QString, expected);
+    std::string why;
+    const auto edited = setYamlValue(kRun, path.toStdString(), value.toStdString(), &why);
+    QVERIFY2(edited.has_value(), why.c_str());
+    QCOMPARE(QString::fromStdString(*edited), expected);
+}
+
+void TstYamlEdit::insertsMissingKeyBesideSiblings()
+{
+    const auto edited = setYamlValue(kRun, "run.parallelism.pp", "2");
+    QVERIFY(edited);
+    QVERIFY(edited->find("    pp: 2\n    tp: 8\n") != std::string::npos);
+    QVERIFY(edited->find("# a comment that must survive") != std::string::npos);
+    QCOMPARE(yamlScalarAt(*edited, "run.parallelism.pp").value_or(""), std::string("2"));
+}
+
+void TstYamlEdit::createsMissingSections()
+{
+    const auto edited = setYamlValue(kRun, "run.precision.compute", "bf16");
+    QVERIFY(edited);
+    QCOMPARE(yamlScalarAt(*edited, "run.precision.compute").value_or(""), std::string("bf16"));
+    QCOMPARE(yamlScalarAt(*edited, "run.parallelism.tp").value_or(""), std::string("8"));
+}
+
+void TstYamlEdit::rejectsUnparsableText()
+{
+    std::string why;
+    QVERIFY(!setYamlValue("run: [unclosed\n", "run.mode", "x", &why));
+    QVERIFY(why.find("does not parse") != std::string::npos);
+    QVERIFY(!setYamlValue(kRun, "run.dims[x", "1", &why));
+}
+
+void TstYamlEdit::readsScalars()
+{
+    QCOMPARE(yamlScalarAt(kRun, "run.parallelism.schedule").value_or(""), std::string("1f1b"));
+    QVERIFY(!yamlScalarAt(kRun, "run.parallelism").has_value()); // a mapping, not a scalar
+    QVERIFY(!yamlScalarAt(kRun, "run.nothing").has_value());
+}
+
+QTEST_GUILESS_MAIN(TstYamlEdit)
+#include "tst_yamledit.moc"
