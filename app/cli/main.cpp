@@ -24,10 +24,12 @@ struct Command {
 const std::map<std::string, Command>& commands()
 {
     static const std::map<std::string, Command> table = {
-        {"model-info", {rapid::cli::modelInfoCommand, "parameters, FLOPs and KV-cache bytes of a model"}},
-        {"import-hf", {rapid::cli::importHfCommand, "convert a local Hugging Face config.json to a model YAML"}},
-        {"run", {rapid::cli::runCommand, "load and check a scenario, place its ranks (workspace or three files)"}},
-        {"presets", {rapid::cli::presetsCommand, "list the model, GPU, hardware, run and workspace presets"}},
+        { "model-info", { rapid::cli::modelInfoCommand, "parameters, FLOPs and KV-cache bytes of a model" } },
+        { "import-hf", { rapid::cli::importHfCommand, "convert a local Hugging Face config.json to a model YAML" } },
+        { "run", { rapid::cli::runCommand, "load and check a scenario, place its ranks (workspace or three files)" } },
+        { "presets", { rapid::cli::presetsCommand, "list the model, GPU, hardware, run and workspace presets" } },
+        { "validate", { rapid::cli::validateCommand, "predict the published measurements in ../shared/validation" } },
+        { "gemm", { rapid::cli::gemmCommand, "predicted time of one GEMM on one GPU: tile, waves, bytes, roofs" } },
     };
     return table;
 }
@@ -65,7 +67,7 @@ int main(int argc, char** argv)
     const std::string name = args.front();
     args.erase(args.begin());
     try {
-        return found->second.run({args, std::cout, std::cerr});
+        return found->second.run({ args, std::cout, std::cerr });
     } catch (const rapid::cli::UsageError& error) {
         std::cerr << "rapid " << name << ": " << error.what() << " (see rapid " << name << " --help)\n";
         return rapid::cli::UsageFailure;

@@ -5,9 +5,12 @@
 
 #include "config/configloader.h"
 #include "config/units.h"
+#include "memory/memorymodel.h"
 #include "model/modelstats.h"
 #include "parallel/placement.h"
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <ostream>
 
@@ -122,8 +125,29 @@ int runCommand(const Invocation& invocation)
             dims.c_str(), joinRanks(axis.firstGroup).c_str());
         out << line;
     }
-    out << "\nNo time prediction yet: the performance model is not implemented in this version, so rapid run only "
-           "checks the configuration and places the ranks. No numbers were estimated.\n";
+    const memory::MemoryEstimate memory = memory::estimateMemory(scenario.model, hardware.gpu, run);
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    char line[200];
+    std::snprintf(line, sizeof line,
+        "memory     %s: %.1f GiB of %.1f GiB per GPU at the peak (pipeline stage %d%s), %s %.1f GiB\n",
+        memory.fits ? "fits" : "DOES NOT FIT", memory.peakBytes / gib, memory.capacityBytes / gib, memory.peakStage,
+        run.mode == config::RunMode::Training ? (", " + std::to_string(memory.inFlightMicroBatches)
+            + (run.parallelism.schedule == config::PipelineSchedule::Interleaved ? " micro-batch chunks in flight"
+                                                                                 : " micro-batches in flight"))
+                                                    .c_str()
+                                              : "",
+        memory.fits ? "margin" : "short by", std::abs(memory.marginBytes) / gib);
+    out << line;
+    for (int i = 0; i < memory::kMemoryCategoryCount; ++i) {
+        const double bytes = memory.breakdown[static_cast<size_t>(i)];
+        if (bytes > 0) {
+            std::snprintf(line, sizeof line, "             %-22s %8.2f GiB\n",
+                memory::toString(static_cast<memory::MemoryCategory>(i)), bytes / gib);
+            out << line;
+        }
+    }
+    out << "\nNo time prediction yet: the performance model is not implemented in this version, so rapid run "
+           "checks the configuration, places the ranks and predicts memory. No time was estimated.\n";
 
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
@@ -136,6 +160,7 @@ int runCommand(const Invocation& invocation)
             }
             json = &file;
         }
+        json->precision(15);
         *json << "{\n  \"scenario\": " << jsonString(scenario.name) << ",\n  \"gpus\": " << placement.ranks
               << ",\n  \"placement\": [";
         for (size_t i = 0; i < placement.axes.size(); ++i) {
@@ -143,7 +168,15 @@ int runCommand(const Invocation& invocation)
             *json << (i ? ", " : "") << "{\"axis\": " << jsonString(axis.axis) << ", \"degree\": " << axis.degree
                   << ", \"stride\": " << axis.stride << "}";
         }
-        *json << "],\n  \"step_time_s\": null,\n  \"prediction\": null\n}\n";
+        *json << "],\n  \"memory\": {\"peak_bytes\": " << memory.peakBytes
+              << ", \"peak_allocated_bytes\": " << memory.peakAllocatedBytes
+              << ", \"capacity_bytes\": " << memory.capacityBytes << ", \"fits\": " << (memory.fits ? "true" : "false")
+              << ", \"peak_stage\": " << memory.peakStage << ", \"breakdown_bytes\": {";
+        for (int i = 0; i < memory::kMemoryCategoryCount; ++i) {
+            *json << (i ? ", " : "") << jsonString(memory::toString(static_cast<memory::MemoryCategory>(i))) << ": "
+                  << memory.breakdown[static_cast<size_t>(i)];
+        }
+        *json << "}},\n  \"step_time_s\": null\n}\n";
     }
     return Success;
 }

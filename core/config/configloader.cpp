@@ -218,6 +218,12 @@ std::vector<Diagnostic> checkScenario(
             "pp*virtual_stages = " + std::to_string(chunks) + " exceeds the model's " + std::to_string(model.numLayers)
                 + " layers");
     }
+    if (run.mode == RunMode::Training && parallel.schedule == PipelineSchedule::Interleaved
+        && run.microBatchesPerStep() % parallel.pp != 0) {
+        report("run.parallelism.schedule",
+            "the interleaved schedule needs the micro-batches per step (" + std::to_string(run.microBatchesPerStep())
+                + ") to be a multiple of pp (" + std::to_string(parallel.pp) + ")");
+    }
     if (!parallel.layersPerStage.empty()) {
         int sum = 0;
         for (int layers : parallel.layersPerStage) {

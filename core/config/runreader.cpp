@@ -22,6 +22,23 @@ const char* toString(PipelineSchedule value)
     return "?";
 }
 
+const char* toString(Framework value)
+{
+    switch (value) {
+    case Framework::Megatron:
+        return "megatron";
+    case Framework::Nanotron:
+        return "nanotron";
+    case Framework::DeepSpeed:
+        return "deepspeed";
+    case Framework::PytorchFsdp:
+        return "pytorch-fsdp";
+    case Framework::Vllm:
+        return "vllm";
+    }
+    return "?";
+}
+
 const char* toString(Recompute value)
 {
     switch (value) {
@@ -176,6 +193,11 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
     spec.name = reader.text("name", std::string());
     spec.mode = reader.choice<RunMode>(
         "mode", { { "training", RunMode::Training }, { "inference", RunMode::Inference } }, std::nullopt);
+    spec.framework = reader.choice<Framework>("framework",
+        { { "megatron", Framework::Megatron }, { "nanotron", Framework::Nanotron },
+            { "deepspeed", Framework::DeepSpeed }, { "pytorch-fsdp", Framework::PytorchFsdp },
+            { "vllm", Framework::Vllm } },
+        spec.mode == RunMode::Inference ? Framework::Vllm : Framework::Megatron);
     MapReader training = reader.map("training", spec.mode == RunMode::Training);
     if (training.valid()) {
         spec.globalBatch = static_cast<int>(training.integer("global_batch", std::nullopt, 1, 1 << 30));
@@ -185,6 +207,7 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
         spec.recompute = training.choice<Recompute>("recompute",
             { { "none", Recompute::None }, { "selective", Recompute::Selective }, { "full", Recompute::Full } },
             Recompute::None);
+        spec.dropout = training.boolean("dropout", false);
         training.finish();
     }
     MapReader inference = reader.map("inference", spec.mode == RunMode::Inference);

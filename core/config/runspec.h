@@ -13,10 +13,13 @@ enum class RunMode { Training, Inference };
 enum class PipelineSchedule { Gpipe, OneFOneB, Interleaved };
 enum class Recompute { None, Selective, Full };
 enum class ShardingStrategy { Zero, Fsdp }; ///< FSDP behaves like ZeRO-3 with per-layer gather/free
+/// The training or serving framework; selects documented memory conventions (core/memory/frameworkprofile.h).
+enum class Framework { Megatron, Nanotron, DeepSpeed, PytorchFsdp, Vllm };
 
 const char* toString(RunMode value);
 const char* toString(PipelineSchedule value);
 const char* toString(Recompute value);
+const char* toString(Framework value);
 
 /// Precision of each tensor family; `compute` selects the tensor-core rate used for GEMMs.
 struct PrecisionSpec {
@@ -57,12 +60,14 @@ struct ParallelismSpec {
 struct RunSpec {
     std::string name;
     RunMode mode = RunMode::Training;
+    Framework framework = Framework::Megatron;
     // Training.
     int globalBatch = 0; ///< sequences per optimizer step
     int microBatch = 1; ///< sequences per micro-batch per data-parallel rank
     int seqLength = 0;
     int gradAccumSteps = 0; ///< 0 = derived: globalBatch / (microBatch * dp)
     Recompute recompute = Recompute::None;
+    bool dropout = false; ///< dropout layers active (GPT-era Megatron runs); adds their masks to activations
     // Inference.
     int batch = 1; ///< concurrent requests
     int promptLength = 0;

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "arguments.h"
+#include "commands.h"
+#include "format.h"
+
+#include "compute/gemmmodel.h"
+#include "config/configloader.h"
+
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+#include <stdexcept>
+
+namespace rapid::cli {
+
+namespace {
+
+config::Precision parsePrecision(const std::string& text)
+{
+    for (int index = 0; index < config::kPrecisionCount; ++index) {
+        const auto precision = static_cast<config::Precision>(index);
+        if (text == config::toString(precision)) {
+            return precision;
+        }
+    }
+    throw UsageError("--precision must be one of fp32, tf32, bf16, fp16, fp8, int8 (got \"" + text + "\")");
+}
+
+std::int64_t dimension(const Arguments& arguments, const std::string& name, long long fallback)
+{
+    const long long value = arguments.integer(name, fallback);
+    if (value < 1) {
+        throw UsageError("--" + name + " must be at least 1");
+    }
+    return value;
+}
+
+// Times are printed in microseconds: GEMMs of an LLM step span 1 us to 100 ms.
+std::string micros(double seconds)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3f us", seconds * 1e6);
+    return buffer;
+}
+
+void writeJson(std::ostream& json, const config::GpuSpec& gpu, const compute::GemmShape& shape,
+    const compute::GemmEstimate& estimate)
+{
+    const compute::GemmTile& tile = estimate.tile;
+    json << "{\n  \"gpu\": " << jsonString(gpu.name) << ",\n  \"shape\": {\"m\": " << shape.m << ", \"k\": " << shape.k
+         << ", \"n\": " << shape.n << ", \"batch\": " << shape.batch
+         << ", \"precision\": " << jsonString(config::toString(shape.precision))
+         << "},\n  \"tile\": {\"cta_m\": " << tile.ctaM << ", \"cta_n\": " << tile.ctaN << ", \"cta_k\": " << tile.ctaK
+         << ", \"stages\": " << tile.stages << ", \"threads\": " << tile.threads
+         << ", \"registers_per_thread\": " << tile.registersPerThread << ", \"shared_bytes\": " << tile.sharedBytes
+         << "},\n  \"ctas\": " << estimate.ctaCount << ",\n  \"ctas_per_sm\": " << estimate.ctasPerSm
+         << ",\n  \"waves\": " << estimate.waves << ",\n  \"full_waves\": " << estimate.fullWaves
+         << ",\n  \"last_wave_fraction\": " << estimate.lastWaveFraction << ",\n  \"flops\": " << estimate.flops
+         << ",\n  \"bytes\": {\"hbm\": " << estimate.hbmBytes << ", \"l2\": " << estimate.l2Bytes
+         << ", \"shared\": " << estimate.sharedBytes << "},\n  \"seconds\": {\"compute\": " << estimate.computeSeconds
+         << ", \"hbm\": " << estimate.hbmSeconds << ", \"l2\": " << estimate.l2Seconds
+         << ", \"shared\": " << estimate.sharedSeconds << ", \"pipeline\": " << estimate.pipelineSeconds
+         << ", \"launch\": " << estimate.launchSeconds << ", \"total\": " << estimate.totalSeconds
+         << "},\n  \"bound\": " << jsonString(toString(estimate.bound)) << "\n}\n";
+}
+
+} // namespace
+
+int gemmCommand(const Invocation& invocation)
+{
+    Arguments arguments("gemm",
+        "Predicted time of one GEMM C[m x n] = A[m x k] . B[k x n] on one GPU: chosen CTA tile, waves, "
+        "bytes at each memory level, time of each roof and the bound.",
+        { { "m", "M", "rows of A and C", false }, { "k", "K", "columns of A, rows of B", false },
+            { "n", "N", "columns of B and C", false },
+            { "batch", "COUNT", "independent GEMMs of this shape in one kernel (default 1)", false },
+            { "precision", "NAME", "fp32, tf32, bf16, fp16, fp8 or int8 (default bf16)", false },
+            { "hardware", "NAME|FILE", "hardware or GPU preset name, or YAML file", false },
+            { "set", "KEY=VALUE", "override a key, e.g. hardware.gpu.derate.clock=0.74", true },
+            { "json", "FILE", "also write the estimate as JSON (- for standard output)", false } });
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    compute::GemmShape shape;
+    shape.m = dimension(arguments, "m", 0);
+    shape.k = dimension(arguments, "k", 0);
+    shape.n = dimension(arguments, "n", 0);
+    shape.batch = dimension(arguments, "batch", 1);
+    shape.precision = parsePrecision(arguments.value("precision").value_or("bf16"));
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    const config::GpuSpec gpu = loader.loadHardware(arguments.required("hardware"), arguments.values("set")).gpu;
+    compute::GemmEstimate estimate;
+    try {
+        estimate = compute::estimateGemm(gpu, shape);
+    } catch (const std::invalid_argument& error) {
+        // A precision the GPU lacks, or a GPU too small for any tile: the input is wrong, not the program.
+        invocation.err << "rapid gemm: " << error.what() << "\n";
+        return InputError;
+    }
+
+    const compute::GemmTile& tile = estimate.tile;
+    std::ostream& out = invocation.out;
+    out << "GEMM " << shape.m << " x " << shape.k << " x " << shape.n;
+    if (shape.batch > 1) {
+        out << " (batch " << shape.batch << ")";
+    }
+    out << ", " << config::toString(shape.precision) << ", on " << gpu.name << "\n";
+    out << "  tile                  " << tile.ctaM << " x " << tile.ctaN << " x " << tile.ctaK << ", " << tile.stages
+        << " stages, " << tile.threads << " threads, " << tile.registersPerThread << " registers/thread, "
+        << formatBytes(tile.sharedBytes) << " shared\n";
+    out << "  CTAs                  " << estimate.ctaCount << "  (" << estimate.ctasPerSm << " per SM)\n";
+    out << "  waves                 " << estimate.waves << "  (" << estimate.fullWaves << " full, last "
+        << estimate.lastWaveFraction * 100 << "% full)\n";
+    out << "  work                  " << formatFlops(estimate.flops) << "\n";
+    out << "  bytes                 HBM " << formatBytes(estimate.hbmBytes) << ", L2 " << formatBytes(estimate.l2Bytes)
+        << ", shared " << formatBytes(estimate.sharedBytes) << "\n";
+    out << "  compute               " << micros(estimate.computeSeconds) << "\n";
+    out << "  HBM                   " << micros(estimate.hbmSeconds) << "\n";
+    out << "  L2                    " << micros(estimate.l2Seconds) << "\n";
+    out << "  shared memory         " << micros(estimate.sharedSeconds) << "\n";
+    out << "  pipeline fill/drain   " << micros(estimate.pipelineSeconds) << "\n";
+    out << "  launch                " << micros(estimate.launchSeconds) << "\n";
+    out << "  total                 " << micros(estimate.totalSeconds) << "  (" << toString(estimate.bound)
+        << " bound)\n";
+
+    if (auto jsonPath = arguments.value("json")) {
+        if (*jsonPath == "-") {
+            writeJson(invocation.out, gpu, shape, estimate);
+        } else {
+            std::ofstream file(*jsonPath);
+            if (!file) {
+                invocation.err << "rapid gemm: cannot write " << *jsonPath << "\n";
+                return InputError;
+            }
+            writeJson(file, gpu, shape, estimate);
+        }
+    }
+    return Success;
+}
+
+} // namespace rapid::cli

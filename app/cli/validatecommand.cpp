@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "arguments.h"
+#include "commands.h"
+
+#include "config/configloader.h"
+#include "validation/memorydataset.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#ifndef RAPID_SHARED_DIR
+#define RAPID_SHARED_DIR "../shared"
+#endif
+
+namespace rapid::cli {
+
+namespace {
+
+std::string sharedDirectory(const Arguments& arguments)
+{
+    if (auto dir = arguments.value("shared")) {
+        return *dir;
+    }
+    if (const char* env = std::getenv("RAPID_SHARED_DIR"); env && *env) {
+        return env;
+    }
+    return RAPID_SHARED_DIR;
+}
+
+int validateMemoryDataset(const Arguments& arguments, const Invocation& invocation)
+{
+    const std::string path = sharedDirectory(arguments) + "/validation/memory/hf_nanotron_h100_bench.csv";
+    if (!std::filesystem::exists(path)) {
+        invocation.err << "rapid validate: " << path << " not found (give --shared DIR)\n";
+        return InputError;
+    }
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    const config::HardwareSpec hardware = loader.loadHardware("h100-sxm5-80gb");
+    std::vector<std::string> skipped;
+    const std::vector<validation::MemoryBenchmarkRun> runs = validation::readNanotronBenchmark(path, &skipped);
+    const validation::MemoryValidationSummary summary = validation::validateMemory(runs, hardware.gpu);
+    std::ostream& out = invocation.out;
+    const bool verbose = arguments.flag("verbose");
+    if (verbose) {
+        out << "run                                                                  measured  predicted  error  "
+               "verdict\n";
+    }
+    for (const validation::MemoryValidationRow& row : summary.rows) {
+        if (!verbose) {
+            break;
+        }
+        char line[256];
+        const double gib = 1024.0 * 1024.0 * 1024.0;
+        const double measured = row.run->measuredAllocatedBytes.value_or(NAN) / gib;
+        const double predicted = validation::measuredQuantity(row.estimate) / gib;
+        const char* outcome = !row.run->measuredFits ? "unknown" : *row.run->measuredFits ? "fits" : "OOM";
+        std::snprintf(line, sizeof line, "%-68s %8.2f  %9.2f  %5.1f%%  predicted %s, was %s\n", row.run->name.c_str(),
+            measured, predicted, std::isnan(measured) ? 0.0 : 100 * (predicted / measured - 1),
+            row.estimate.fits ? "fits" : "OOM", outcome);
+        out << line;
+    }
+    char text[1024];
+    std::snprintf(text, sizeof text,
+        "memory: %zu runs of %s (%zu names skipped)\n"
+        "  outcome known           %d (unknown %d)\n"
+        "                          actually fits  actually OOM\n"
+        "  predicted fits          %13d  %12d\n"
+        "  predicted OOM           %13d  %12d\n"
+        "  fit/OOM accuracy        %.2f%%   (bar: >= 97%%; reference tool ~95%%)\n"
+        "  false \"fits\" rate       %.2f%% of runs predicted to fit\n"
+        "  peak allocated MAPE     %.2f%% over %d completed runs   (bar: <= 10%%; stage 0, optimizer step: what the\n"
+        "                          benchmark logs as Mem Alloc)\n"
+        "  evaluation time         %.3f s for %zu runs (%.1f us each)\n",
+        runs.size(), path.c_str(), skipped.size(), summary.known(), summary.unknownOutcome, summary.truePositives,
+        summary.falsePositives, summary.falseNegatives, summary.trueNegatives, 100 * summary.accuracy(),
+        100 * summary.falseFitRate(), summary.meanAbsolutePercentageError, summary.errorRuns, summary.seconds,
+        summary.rows.size(), summary.rows.empty() ? 0.0 : 1e6 * summary.seconds / summary.rows.size());
+    out << text;
+    if (auto csvPath = arguments.value("csv")) {
+        std::ofstream csv(*csvPath);
+        csv << "name,measured_fits,predicted_fits,measured_allocated_bytes,predicted_allocated_bytes,"
+               "predicted_peak_bytes\n";
+        for (const validation::MemoryValidationRow& row : summary.rows) {
+            csv << row.run->name << ','
+                << (!row.run->measuredFits          ? ""
+                           : *row.run->measuredFits ? "true"
+                                                    : "false")
+                << ',' << (row.estimate.fits ? "true" : "false") << ','
+                << (row.run->measuredAllocatedBytes ? std::to_string(*row.run->measuredAllocatedBytes) : "") << ','
+                << row.estimate.peakAllocatedBytes << ',' << row.estimate.peakBytes << '\n';
+        }
+    }
+    const bool passed = summary.accuracy() >= 0.97 && summary.meanAbsolutePercentageError <= 10;
+    return passed || arguments.flag("no-fail") ? Success : InputError;
+}
+
+} // namespace
+
+int validateCommand(const Invocation& invocation)
+{
+    Arguments arguments("validate",
+        "Predicts published measurements from ../shared/validation and reports the error against each "
+        "dataset's bar; exits with 1 when a dataset misses its bar.",
+        { { "dataset", "NAME", "memory (more datasets arrive with the performance model)", false },
+            { "shared", "DIR", "the shared/ folder (default: $RAPID_SHARED_DIR or ../shared)", false },
+            { "csv", "FILE", "write per-run predictions as CSV", false }, { "verbose", "", "print every run", false },
+            { "no-fail", "", "exit 0 even when a bar is missed", false } });
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    const std::string dataset = arguments.value("dataset").value_or("memory");
+    if (dataset == "memory") {
+        return validateMemoryDataset(arguments, invocation);
+    }
+    throw UsageError("unknown dataset \"" + dataset + "\"; available: memory");
+}
+
+} // namespace rapid::cli

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gemmmodel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace rapid::compute {
+
+namespace {
+
+// Shared memory has 32 banks of 4 bytes on every CUDA GPU since Maxwell, so an SM moves at most 128 bytes per clock.
+constexpr double kSharedBytesPerClockPerSm = 128;
+// A candidate must beat the one before it (larger tiles come first) by this much: larger tiles move fewer bytes,
+// so near-ties go to them rather than to rounding noise.
+constexpr double kSelectionMargin = 1e-3;
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+void checkInputs(const config::GpuSpec& gpu, const GemmShape& shape)
+{
+    if (shape.m < 1 || shape.k < 1 || shape.n < 1 || shape.batch < 1) {
+        throw std::invalid_argument("GEMM dimensions must be at least 1 (m=" + std::to_string(shape.m)
+            + ", k=" + std::to_string(shape.k) + ", n=" + std::to_string(shape.n)
+            + ", batch=" + std::to_string(shape.batch) + ")");
+    }
+    if (gpu.tensorPeak(shape.precision) <= 0) {
+        throw std::invalid_argument(gpu.name + " has no " + config::toString(shape.precision) + " peak rate");
+    }
+    if (gpu.smCount < 1 || gpu.clockHz <= 0 || gpu.hbmBandwidth <= 0 || gpu.l2Bandwidth <= 0
+        || gpu.computeEfficiency <= 0 || gpu.memoryEfficiency <= 0 || gpu.clockScale <= 0
+        || gpu.hbmBandwidthScale <= 0) {
+        throw std::invalid_argument(gpu.name
+            + ": SM count, clock, bandwidths, efficiencies and derates must be "
+              "positive for a GEMM estimate");
+    }
+}
+
+/// Bytes the A and B panels of one wave span, when the wave covers a near-square block of output tiles (the
+/// rasterisation cuBLAS and CUTLASS swizzles aim for, as it maximises panel reuse inside L2).
+double waveFootprintBytes(const GemmShape& shape, const GemmTile& tile, std::int64_t gridM, std::int64_t gridN,
+    std::int64_t waveCtas, double elementBytes)
+{
+    std::int64_t rows = std::min(gridM, static_cast<std::int64_t>(std::ceil(std::sqrt(waveCtas))));
+    const std::int64_t cols = std::min(gridN, ceilDiv(waveCtas, rows));
+    rows = std::min(gridM, ceilDiv(waveCtas, cols));
+    const double spanM = static_cast<double>(std::min(rows * tile.ctaM, shape.m));
+    const double spanN = static_cast<double>(std::min(cols * tile.ctaN, shape.n));
+    return (spanM + spanN) * static_cast<double>(shape.k) * elementBytes;
+}
+
+GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const GemmTile& tile, int occupancy)
+{
+    const double elementBytes = config::bytesPerElement(shape.precision);
+    const double m = static_cast<double>(shape.m);
+    const double k = static_cast<double>(shape.k);
+    const double n = static_cast<double>(shape.n);
+    const double batch = static_cast<double>(shape.batch);
+    const std::int64_t gridM = ceilDiv(shape.m, tile.ctaM);
+    const std::int64_t gridN = ceilDiv(shape.n, tile.ctaN);
+    const std::int64_t ctasPerBatch = gridM * gridN;
+    const std::int64_t kTiles = ceilDiv(shape.k, tile.ctaK);
+    const std::int64_t slots = static_cast<std::int64_t>(gpu.smCount) * occupancy;
+
+    GemmEstimate estimate;
+    estimate.tile = tile;
+    estimate.ctaCount = ctasPerBatch * shape.batch;
+    estimate.ctasPerSm = occupancy;
+    estimate.waves = static_cast<double>(estimate.ctaCount) / static_cast<double>(slots);
+    estimate.fullWaves = estimate.ctaCount / slots;
+    estimate.lastWaveFraction = estimate.waves - static_cast<double>(estimate.fullWaves);
+    estimate.flops = 2 * m * n * k * batch;
+
+    // The block scheduler hands CTAs to SMs as they free up, so the busiest SM runs ceil(CTAs / SMs) of them; the
+    // CTAs resident together share its tensor cores. A partial last wave therefore leaves SMs idle.
+    const double ctasOnBusiestSm = static_cast<double>(ceilDiv(estimate.ctaCount, gpu.smCount));
+    const double smFlopsPerSecond
+        = gpu.tensorPeak(shape.precision) * gpu.computeEfficiency * gpu.clockScale / gpu.smCount;
+    // Edge tiles are computed whole: tensor-core instructions have fixed shapes and the K loop runs whole steps.
+    const double ctaFlops = 2.0 * tile.ctaM * tile.ctaN * tile.ctaK * static_cast<double>(kTiles);
+    estimate.computeSeconds = ctasOnBusiestSm * ctaFlops / smFlopsPerSecond;
+
+    // Each K-step writes the A and B slices into shared memory once and every warp reads its rows of A and columns
+    // of B from it.
+    const int warps = (tile.ctaM / tile.warpM) * (tile.ctaN / tile.warpN);
+    const double sharedPerStep
+        = (static_cast<double>(tile.ctaM + tile.ctaN) + warps * static_cast<double>(tile.warpM + tile.warpN))
+        * tile.ctaK * elementBytes;
+    const double sharedPerCta = sharedPerStep * static_cast<double>(kTiles);
+    estimate.sharedBytes = sharedPerCta * static_cast<double>(estimate.ctaCount);
+    estimate.sharedSeconds
+        = ctasOnBusiestSm * sharedPerCta / (kSharedBytesPerClockPerSm * gpu.clockHz * gpu.clockScale);
+
+    // Every CTA streams its A panel (rows of its tile, all of K) and its B panel through L2; edge tiles only move the
+    // rows and columns that exist. Only SMs that hold a CTA draw bandwidth, each at most its share of the L2.
+    const double activeSmFraction
+        = static_cast<double>(std::min<std::int64_t>(gpu.smCount, estimate.ctaCount)) / gpu.smCount;
+    const double l2PerSecond = gpu.l2Bandwidth * gpu.clockScale * activeSmFraction;
+    estimate.l2Bytes
+        = batch * ((static_cast<double>(gridN) * m + static_cast<double>(gridM) * n) * k + m * n) * elementBytes;
+    estimate.l2Seconds = estimate.l2Bytes / l2PerSecond;
+
+    // HBM sees the compulsory traffic while A and B fit in L2. When they do not, L2 behaves like an LRU cache under a
+    // cyclic sweep larger than itself: nothing survives between waves, so every wave fetches its own panels again.
+    const double operandBytes = (m * k + k * n) * elementBytes;
+    double readBytes = operandBytes;
+    if (operandBytes > gpu.l2Bytes) {
+        const std::int64_t waveCtas = std::min(slots, ctasPerBatch);
+        // A partial last wave spans proportionally fewer panels, hence the fractional wave count.
+        const double wavesPerBatch = static_cast<double>(ctasPerBatch) / static_cast<double>(waveCtas);
+        readBytes = std::max(
+            operandBytes, wavesPerBatch * waveFootprintBytes(shape, tile, gridM, gridN, waveCtas, elementBytes));
+    }
+    estimate.hbmBytes = batch * (readBytes + m * n * elementBytes);
+    const double hbmPerSecond = std::min(gpu.hbmBandwidth * gpu.hbmBandwidthScale * gpu.memoryEfficiency, l2PerSecond);
+    estimate.hbmSeconds = estimate.hbmBytes / hbmPerSecond;
+
+    // CTAs of a wave start and finish together, so nothing hides a CTA's prologue (the first stages-1 K-slices must
+    // arrive before its first MMA) or its epilogue (the C tile leaves after its last MMA). Both move through the
+    // SM's share of L2 bandwidth, once per CTA the busiest SM runs.
+    const double prologueK = static_cast<double>(std::min<std::int64_t>(kTiles, tile.stages - 1)) * tile.ctaK;
+    const double exposedBytesPerCta
+        = (static_cast<double>(tile.ctaM + tile.ctaN) * prologueK + static_cast<double>(tile.ctaM) * tile.ctaN)
+        * elementBytes;
+    estimate.pipelineSeconds = ctasOnBusiestSm * exposedBytesPerCta / (gpu.l2Bandwidth * gpu.clockScale / gpu.smCount);
+    estimate.launchSeconds = gpu.kernelLaunchSeconds;
+
+    const double roof
+        = std::max({ estimate.computeSeconds, estimate.hbmSeconds, estimate.l2Seconds, estimate.sharedSeconds });
+    estimate.totalSeconds = roof + estimate.pipelineSeconds + estimate.launchSeconds;
+    if (estimate.pipelineSeconds + estimate.launchSeconds > roof) {
+        estimate.bound = GemmBound::Launch;
+    } else if (roof == estimate.computeSeconds) {
+        estimate.bound = GemmBound::Compute;
+    } else if (roof == estimate.hbmSeconds) {
+        estimate.bound = GemmBound::Hbm;
+    } else if (roof == estimate.l2Seconds) {
+        estimate.bound = GemmBound::L2;
+    } else {
+        estimate.bound = GemmBound::Shared;
+    }
+    return estimate;
+}
+
+} // namespace
+
+const char* toString(GemmBound bound)
+{
+    switch (bound) {
+    case GemmBound::Compute:
+        return "compute";
+    case GemmBound::Hbm:
+        return "HBM";
+    case GemmBound::L2:
+        return "L2";
+    case GemmBound::Shared:
+        return "shared memory";
+    case GemmBound::Launch:
+        return "launch";
+    }
+    return "?";
+}
+
+GemmEstimate estimateGemm(const config::GpuSpec& gpu, const GemmShape& shape)
+{
+    checkInputs(gpu, shape);
+    GemmEstimate best;
+    bool found = false;
+    for (const GemmTile& tile : gemmTileCandidates(shape.precision)) {
+        const int occupancy = ctasPerSm(gpu, tile);
+        if (occupancy < 1) {
+            continue;
+        }
+        GemmEstimate candidate = evaluate(gpu, shape, tile, occupancy);
+        if (!found || candidate.totalSeconds < best.totalSeconds * (1 - kSelectionMargin)) {
+            best = candidate;
+            found = true;
+        }
+    }
+    if (!found) {
+        throw std::invalid_argument(gpu.name + ": no GEMM tile fits in its shared memory and registers");
+    }
+    return best;
+}
+
+std::array<double, kGemmModelInputCount> gemmModelInputs(const config::GpuSpec& gpu, config::Precision precision)
+{
+    return { static_cast<double>(gpu.smCount), gpu.clockHz, gpu.tensorPeak(precision), gpu.hbmBandwidth, gpu.l2Bytes,
+        gpu.l2Bandwidth, gpu.sharedMemPerSmBytes, static_cast<double>(gpu.registersPerSm),
+        static_cast<double>(gpu.maxThreadsPerSm), gpu.kernelLaunchSeconds, gpu.computeEfficiency, gpu.memoryEfficiency,
+        gpu.hbmBandwidthScale, gpu.clockScale };
+}
+
+} // namespace rapid::compute

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "gemmtile.h"
+
+#include "config/hardwarespec.h"
+
+#include <array>
+#include <cstdint>
+
+namespace rapid::compute {
+
+/// C[M x N] = A[M x K] . B[K x N], `batch` independent times (e.g. one per attention head). All operands and the
+/// result are stored in `precision`.
+struct GemmShape {
+    std::int64_t m = 0;
+    std::int64_t k = 0;
+    std::int64_t n = 0;
+    std::int64_t batch = 1;
+    config::Precision precision = config::Precision::Bf16;
+
+    bool operator==(const GemmShape&) const = default;
+};
+
+/// Which limit sets the time of a GEMM. Launch: the fixed kernel overheads (launch plus pipeline fill/drain) exceed
+/// every roof.
+enum class GemmBound { Compute, Hbm, L2, Shared, Launch };
+const char* toString(GemmBound bound);
+
+/// The predicted execution of one GEMM kernel on one GPU. Bytes in bytes, times in seconds.
+struct GemmEstimate {
+    GemmTile tile; ///< the CTA configuration the model chose
+    std::int64_t ctaCount = 0; ///< CTAs in the grid (all batches)
+    int ctasPerSm = 0; ///< occupancy: CTAs resident on one SM at once
+    double waves = 0; ///< ctaCount / (smCount x ctasPerSm), e.g. 37.93
+    std::int64_t fullWaves = 0; ///< integer part of waves
+    double lastWaveFraction = 0; ///< fractional part of waves: how full the last wave is (0 = no partial wave)
+    double flops = 0; ///< useful FLOPs, 2 M N K batch (padding of edge tiles excluded)
+    double hbmBytes = 0; ///< DRAM traffic: compulsory reads and writes plus re-reads when L2 overflows
+    double l2Bytes = 0; ///< L2 -> SM traffic: every CTA reads its A and B panels; plus C writes
+    double sharedBytes = 0; ///< shared-memory traffic: tile fills plus warp operand reads
+    double computeSeconds = 0; ///< tensor-core time, quantised to whole CTAs per SM
+    double hbmSeconds = 0;
+    double l2Seconds = 0;
+    double sharedSeconds = 0;
+    double pipelineSeconds = 0; ///< exposed pipeline fill (prologue) and C-tile drain (epilogue), summed over waves
+    double launchSeconds = 0;
+    double totalSeconds = 0; ///< max(compute, hbm, l2, shared) + pipeline + launch
+    GemmBound bound = GemmBound::Compute;
+
+    bool operator==(const GemmEstimate&) const = default;
+};
+
+/// Predicts one GEMM from first principles: chooses the CTA tile (from gemmTileCandidates) with the least estimated
+/// time, counts waves of CTAs over the SMs, counts traffic at each memory level, and takes the roofline of compute,
+/// HBM, L2 and shared memory plus exposed pipeline overheads and the launch. Every hardware figure comes from @p gpu,
+/// including its calibration (computeEfficiency, memoryEfficiency) and derates (clockScale scales the tensor rate and
+/// the on-chip bandwidths; hbmBandwidthScale scales HBM). Pure and thread-safe.
+/// Throws std::invalid_argument for a non-positive dimension, a precision the GPU has no peak for, or a GPU on which
+/// no candidate tile fits.
+GemmEstimate estimateGemm(const config::GpuSpec& gpu, const GemmShape& shape);
+
+/// Number of GpuSpec values estimateGemm reads for one precision.
+constexpr int kGemmModelInputCount = 14;
+
+/// The GpuSpec values estimateGemm reads for @p precision (the tensor peak of that precision, SM count, clock,
+/// bandwidths, capacities, launch overhead, efficiencies, derates). Two specs with equal inputs give equal estimates;
+/// GemmCache keys on this.
+std::array<double, kGemmModelInputCount> gemmModelInputs(const config::GpuSpec& gpu, config::Precision precision);
+
+} // namespace rapid::compute

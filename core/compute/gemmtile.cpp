@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gemmtile.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace rapid::compute {
+
+namespace {
+
+// CUDA constants shared by every tensor-core generation (Volta to Hopper), not properties of one GPU.
+constexpr int kWarpSize = 32;
+constexpr int kMinWarpsPerCta = 4; // one per SM sub-partition, so all four tensor cores of the SM get work
+constexpr int kMaxWarpTileArea = 64 * 64; // 128 fp32 accumulators per thread: the largest warp tile CUTLASS uses
+constexpr int kMaxRegistersPerThread = 255;
+constexpr int kFragmentSliceBytes = 32; // operand fragments for one MMA k-step: 16 fp16 / 32 fp8 / 8 fp32 elements
+
+std::vector<GemmTile> buildCandidates(config::Precision precision)
+{
+    constexpr std::array<std::pair<int, int>, 8> kCtaShapes = { { { 256, 128 }, { 128, 256 }, { 128, 128 }, { 128, 64 },
+        { 64, 128 }, { 64, 64 }, { 64, 32 }, { 32, 64 } } };
+    // K-steps are chosen in bytes so that one row of a slice is one or two 64-byte cp.async bursts at any precision.
+    constexpr std::array<int, 2> kStepBytes = { 64, 128 };
+    constexpr std::array<int, 2> kStages = { 3, 4 };
+    const double elementBytes = config::bytesPerElement(precision);
+
+    std::vector<GemmTile> candidates;
+    for (const auto& [ctaM, ctaN] : kCtaShapes) {
+        const int warps = std::max(kMinWarpsPerCta, ctaM * ctaN / kMaxWarpTileArea);
+        // Split the CTA block between warps by halving its longer side, as CUTLASS warp layouts do.
+        int warpM = ctaM;
+        int warpN = ctaN;
+        for (int split = warps; split > 1; split /= 2) {
+            (warpM >= warpN ? warpM : warpN) /= 2;
+        }
+        const int threads = warps * kWarpSize;
+        const int accumulators = ctaM * ctaN / threads;
+        const int fragments = (warpM + warpN) * kFragmentSliceBytes / (kWarpSize * 4);
+        for (int stepBytes : kStepBytes) {
+            const int ctaK = static_cast<int>(stepBytes / elementBytes);
+            for (int stages : kStages) {
+                GemmTile tile;
+                tile.ctaM = ctaM;
+                tile.ctaN = ctaN;
+                tile.ctaK = ctaK;
+                tile.stages = stages;
+                tile.threads = threads;
+                tile.warpM = warpM;
+                tile.warpN = warpN;
+                tile.registersPerThread = accumulators + fragments;
+                tile.sharedBytes = stages * static_cast<double>(ctaM + ctaN) * ctaK * elementBytes;
+                candidates.push_back(tile);
+            }
+        }
+    }
+    return candidates;
+}
+
+} // namespace
+
+const std::vector<GemmTile>& gemmTileCandidates(config::Precision precision)
+{
+    static const std::array<std::vector<GemmTile>, config::kPrecisionCount> table = [] {
+        std::array<std::vector<GemmTile>, config::kPrecisionCount> all;
+        for (int index = 0; index < config::kPrecisionCount; ++index) {
+            all[index] = buildCandidates(static_cast<config::Precision>(index));
+        }
+        return all;
+    }();
+    return table[static_cast<int>(precision)];
+}
+
+int ctasPerSm(const config::GpuSpec& gpu, const GemmTile& tile)
+{
+    if (tile.registersPerThread > kMaxRegistersPerThread || tile.sharedBytes > gpu.sharedMemPerSmBytes) {
+        return 0;
+    }
+    const int bySharedMemory = static_cast<int>(gpu.sharedMemPerSmBytes / tile.sharedBytes);
+    const int byRegisters = gpu.registersPerSm / (tile.registersPerThread * tile.threads);
+    const int byThreads = gpu.maxThreadsPerSm / tile.threads;
+    return std::max(0, std::min({ bySharedMemory, byRegisters, byThreads }));
+}
+
+} // namespace rapid::compute

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "activationmemory.h"
+
+namespace rapid::memory {
+
+using config::ModelSpec;
+using config::Recompute;
+using config::RunSpec;
+
+double SavedActivations::total() const
+{
+    double sum = 0;
+    for (const SavedTensor& tensor : tensors) {
+        sum += tensor.bytes;
+    }
+    return sum;
+}
+
+double localSequence(const RunSpec& run)
+{
+    if (run.mode == config::RunMode::Inference) {
+        return run.promptLength;
+    }
+    return static_cast<double>(run.seqLength) / run.parallelism.cp;
+}
+
+namespace {
+
+struct Shape {
+    double s; ///< tokens of the sequence on this GPU
+    double b; ///< micro-batch
+    double h; ///< hidden size
+    double e; ///< bytes per activation element
+    double tp; ///< divisor inside the tensor-parallel region
+    double sp; ///< divisor outside it (tp with sequence parallelism, else 1)
+};
+
+Shape shapeOf(const ModelSpec& model, const RunSpec& run)
+{
+    Shape shape;
+    shape.s = localSequence(run);
+    shape.b = run.mode == config::RunMode::Inference ? run.batch : run.microBatch;
+    shape.h = static_cast<double>(model.hiddenSize);
+    shape.e = config::bytesPerElement(run.precision.activations);
+    shape.tp = run.parallelism.tp;
+    shape.sp = run.parallelism.sequenceParallel ? run.parallelism.tp : 1;
+    return shape;
+}
+
+void attentionTensors(const ModelSpec& model, const RunSpec& run, const Shape& x, const FrameworkProfile& profile,
+    std::vector<SavedTensor>& out)
+{
+    const double tokens = x.s * x.b;
+    double qDim = static_cast<double>(model.numHeads) * model.headDim;
+    double kDim = static_cast<double>(model.numKvHeads) * model.headDim;
+    double vDim = kDim;
+    double oDim = qDim;
+    if (model.mla) {
+        // MLA keeps the per-head up-projected queries, keys and values for attention.
+        qDim = static_cast<double>(model.numHeads) * (model.mla->qkNopeHeadDim + model.mla->qkRopeHeadDim);
+        kDim = qDim;
+        vDim = static_cast<double>(model.numHeads) * model.mla->vHeadDim;
+        oDim = vDim;
+    }
+    out.push_back({ "attention norm input", tokens * x.h * x.e / x.sp });
+    out.push_back({ "QKV projection input", tokens * x.h * x.e / x.sp });
+    out.push_back({ "Q and K", tokens * (qDim + kDim) * x.e / x.tp });
+    out.push_back({ "V", tokens * vDim * x.e / x.tp });
+    if (profile.rotaryKeyValueCopies && model.positionEmbedding == config::PositionEmbedding::Rope) {
+        out.push_back({ "K and V after rotary embedding", tokens * (kDim + vDim) * x.e / x.tp });
+    }
+    const double heads = model.numHeads / x.tp;
+    if (run.flashAttention) {
+        // FlashAttention keeps its output (also the output projection's input) and the row-wise log-sum-exp.
+        out.push_back({ "attention output (out-projection input)", tokens * oDim * x.e / x.tp });
+        out.push_back({ "softmax statistics (fp32)", tokens * heads * 4 });
+    } else {
+        const bool keepScores = run.recompute == Recompute::None;
+        if (keepScores) {
+            const double scores = x.s * x.s * x.b * heads;
+            out.push_back({ "softmax output", scores * x.e });
+            if (run.dropout) {
+                out.push_back({ "attention dropout mask", scores * 1 });
+                out.push_back({ "attention dropout output", scores * x.e });
+            }
+        }
+        out.push_back({ "out-projection input", tokens * oDim * x.e / x.tp });
+    }
+    if (run.dropout) {
+        out.push_back({ "attention residual dropout mask", tokens * x.h * 1 / x.sp });
+    }
+}
+
+void mlpTensors(const ModelSpec& model, const RunSpec& run, const Shape& x, bool moeLayer,
+    const FrameworkProfile& profile, std::vector<SavedTensor>& out)
+{
+    const double tokens = x.s * x.b;
+    out.push_back({ "MLP norm input", tokens * x.h * x.e / x.sp });
+    auto mlp = [&](const std::string& prefix, double routedTokens, double ffn) {
+        out.push_back({ prefix + "up-projection input", routedTokens * x.h * x.e / x.sp });
+        if (model.ffnGated) {
+            // Gate and up outputs feed the gated activation; its output is the down-projection input.
+            out.push_back({ prefix + "gate and up outputs", routedTokens * 2 * ffn * x.e / x.tp });
+            if (profile.gatedMlpSavedTensors > 3) {
+                out.push_back({ prefix + "activated gate", routedTokens * ffn * x.e / x.tp });
+            }
+        } else {
+            out.push_back({ prefix + "activation input", routedTokens * ffn * x.e / x.tp });
+        }
+        out.push_back({ prefix + "down-projection input", routedTokens * ffn * x.e / x.tp });
+    };
+    if (moeLayer && model.moe) {
+        const config::MoeSpec& moe = *model.moe;
+        out.push_back({ "router logits (fp32)", tokens * moe.numExperts * 4 / x.sp });
+        mlp("experts: ", tokens * moe.topK, static_cast<double>(moe.expertFfnSize));
+        if (moe.sharedExperts > 0) {
+            mlp("shared experts: ", tokens, static_cast<double>(moe.expertFfnSize) * moe.sharedExperts);
+        }
+    } else {
+        mlp("", tokens, static_cast<double>(model.ffnSize));
+    }
+    if (run.dropout) {
+        out.push_back({ "MLP residual dropout mask", tokens * x.h * 1 / x.sp });
+    }
+}
+
+} // namespace
+
+SavedActivations savedActivationsPerLayer(
+    const ModelSpec& model, const RunSpec& run, bool moeLayer, const FrameworkProfile& profile)
+{
+    const Shape x = shapeOf(model, run);
+    SavedActivations saved;
+    if (run.mode == config::RunMode::Training && run.recompute == Recompute::Full) {
+        saved.tensors.push_back({ "layer input (checkpoint)", x.s * x.b * x.h * x.e / x.sp });
+        return saved;
+    }
+    attentionTensors(model, run, x, profile, saved.tensors);
+    mlpTensors(model, run, x, moeLayer, profile, saved.tensors);
+    return saved;
+}
+
+double backwardTransientPerLayer(
+    const ModelSpec& model, const RunSpec& run, bool moeLayer, const FrameworkProfile& profile)
+{
+    // The widest gradients of a layer's backward are those of the MLP intermediates (gate, up and their product)
+    // and of its full-sequence input; under full recomputation the layer's activations are rebuilt first.
+    const Shape x = shapeOf(model, run);
+    const double tokens = x.s * x.b;
+    const double ffn = moeLayer && model.moe
+        ? static_cast<double>(model.moe->expertFfnSize) * (model.moe->topK + model.moe->sharedExperts)
+        : static_cast<double>(model.ffnSize);
+    double transient = tokens * ((model.ffnGated ? 3 : 2) * ffn / x.tp + 2 * x.h) * x.e;
+    if (run.mode == config::RunMode::Training && run.recompute == Recompute::Full) {
+        RunSpec rebuilt = run;
+        rebuilt.recompute = Recompute::Selective;
+        transient += savedActivationsPerLayer(model, rebuilt, moeLayer, profile).total();
+    }
+    return transient;
+}
+
+} // namespace rapid::memory

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "frameworkprofile.h"
+
+namespace rapid::memory {
+
+namespace {
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+/// PyTorch's caching allocator keeps freed blocks for reuse; blocks of different sizes (activations of different
+/// micro-batches, logits, gradients) fragment the pool. 1.3 is the median ratio of reserved to predicted
+/// short-lived memory over the completed tensor-parallel runs of the Hugging Face nanotron benchmark
+/// (../shared/validation/memory), one constant for the allocator, not per run.
+constexpr double kPytorchFragmentation = 1.3;
+
+/// CUDA context, cuBLAS workspaces and NCCL buffers, outside torch's allocator: about 1 GiB on an 8-GPU H100 node
+/// (context ~0.5 GiB, NCCL channels and proxy buffers ~0.5 GiB).
+constexpr double kCudaContextAndLibraries = 1.0 * kGiB;
+} // namespace
+
+FrameworkProfile frameworkProfile(config::Framework framework)
+{
+    FrameworkProfile profile;
+    profile.nonAllocatorBytes = kCudaContextAndLibraries;
+    profile.fragmentation = kPytorchFragmentation;
+    switch (framework) {
+    case config::Framework::Nanotron:
+        // Read from huggingface/nanotron (late 2024): FP32GradientAccumulator frees each bf16 .grad after the
+        // micro-batch backward (optim/gradient_accumulator.py); DDP wraps the model only without ZeRO
+        // (trainer.py, make_ddp); column-parallel linears re-gather their sharded input into a persistent
+        // "allgather" MemoryBuffer (parallel/tensor_parallel/functional.py, tp_recompute_allgather); the rotary
+        // embedding concatenates K and V; the gated MLP keeps gate_up, the activation and the product; the sharded
+        // cross entropy casts bf16 logits to fp32, subtracts the max into a new fp32 tensor and keeps the softmax;
+        // ZeroDistributedOptimizer all-gathers the updated bf16 parameters through flat buffers after the step.
+        profile.weightPrecisionGradientTransient = true;
+        profile.ddpBucketWithoutZero = true;
+        profile.tpGatherBuffers = 2;
+        profile.rotaryKeyValueCopies = true;
+        profile.gatedMlpSavedTensors = 4;
+        profile.logitsSavedBytes = 4;
+        profile.logitsTransientBytes = 2 + 4 + 4;
+        profile.zeroGatherBytesPerParameter = 4;
+        profile.costBalancedPipeline = true; // models/base.py, build_model
+        break;
+    case config::Framework::Megatron:
+        // Megatron-LM: fp32 main gradients accumulate directly (no bf16 .grad transient); the fused SwiGLU keeps its
+        // 2*ffn input and recomputes the product; vocab-parallel cross entropy keeps fp32 softmax; the distributed
+        // optimizer all-gathers parameters in place (no extra buffer).
+        profile.gatedMlpSavedTensors = 3;
+        break;
+    case config::Framework::DeepSpeed:
+    case config::Framework::PytorchFsdp:
+        profile.weightPrecisionGradientTransient = true;
+        profile.ddpBucketWithoutZero = framework == config::Framework::PytorchFsdp;
+        break;
+    case config::Framework::Vllm:
+        // vLLM pre-allocates its KV cache; the rest follows the model.
+        profile.fragmentation = 1.0;
+        break;
+    }
+    return profile;
+}
+
+} // namespace rapid::memory

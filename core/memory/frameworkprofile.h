@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "config/runspec.h"
+
+namespace rapid::memory {
+
+/// Memory conventions of a training or serving framework that the model shape and the run do not determine. Every
+/// value is documented with its source in frameworkprofile.cpp.
+struct FrameworkProfile {
+    /// Autograd's gradient in the weight precision exists until it is accumulated into the run.precision.gradients
+    /// buffer at the end of each micro-batch's backward (a transient of one stage's parameters).
+    bool weightPrecisionGradientTransient = false;
+    /// A persistent data-parallel gradient bucket in the weight precision (PyTorch DDP) when ZeRO is off and dp > 1.
+    bool ddpBucketWithoutZero = false;
+    /// Full-sequence hidden-size buffers kept for tensor-parallel all-gathers (sequence parallelism) when tp > 1.
+    int tpGatherBuffers = 0;
+    /// Extra copies of K and V kept by the rotary embedding implementation (one per tensor).
+    bool rotaryKeyValueCopies = false;
+    /// FFN-wide tensors a gated MLP keeps per token: 3 = fused gate|up input (2) + activation output (1);
+    /// 4 = gate|up output (2), activation output and the gated product kept separately.
+    int gatedMlpSavedTensors = 3;
+    /// Bytes per vocabulary element the loss keeps for backward (fp32 softmax) and needs transiently in forward.
+    double logitsSavedBytes = 4;
+    double logitsTransientBytes = 6;
+    /// Parameter-sized buffers of the ZeRO-1/2 all-gather after the optimizer step, in bytes per local parameter
+    /// (plus 1/dp of that for the flattened input shard).
+    double zeroGatherBytesPerParameter = 0;
+    /// Pipeline stages are balanced by parameter cost with the LM head counted (nanotron), not by layer count.
+    bool costBalancedPipeline = false;
+    /// Memory outside the caching allocator: CUDA context, NCCL and cuBLAS workspaces.
+    double nonAllocatorBytes = 0;
+    /// Reserved / allocated of the caching allocator for short-lived memory (activations, transients).
+    double fragmentation = 1.0;
+
+    bool operator==(const FrameworkProfile&) const = default;
+};
+
+FrameworkProfile frameworkProfile(config::Framework framework);
+
+} // namespace rapid::memory

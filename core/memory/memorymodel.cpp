@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "memorymodel.h"
+
+#include "memory/activationmemory.h"
+#include "model/modelstats.h"
+#include "parallel/pipelineschedule.h"
+
+#include <algorithm>
+
+namespace rapid::memory {
+
+using config::ModelSpec;
+using config::RunSpec;
+
+const char* toString(MemoryCategory category)
+{
+    switch (category) {
+    case MemoryCategory::Weights:
+        return "weights";
+    case MemoryCategory::Gradients:
+        return "gradients";
+    case MemoryCategory::MasterWeights:
+        return "master_weights";
+    case MemoryCategory::OptimizerStates:
+        return "optimizer_states";
+    case MemoryCategory::GatheredParameters:
+        return "gathered_parameters";
+    case MemoryCategory::CommunicationBuffers:
+        return "communication_buffers";
+    case MemoryCategory::Activations:
+        return "activations";
+    case MemoryCategory::Logits:
+        return "logits";
+    case MemoryCategory::Transient:
+        return "transient";
+    case MemoryCategory::KvCache:
+        return "kv_cache";
+    case MemoryCategory::Overhead:
+        return "overhead";
+    }
+    return "?";
+}
+
+namespace {
+
+/// The layers (global indices) of each chunk this stage runs, in chunk order.
+struct StageLayers {
+    std::vector<std::vector<int>> chunks;
+    bool first = false; ///< holds the embedding (first chunk of the model)
+    bool last = false; ///< holds the LM head (last chunk of the model)
+};
+
+StageLayers layersOfStage(const ModelSpec& model, const RunSpec& run, int stage)
+{
+    const config::ParallelismSpec& parallel = run.parallelism;
+    const int virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
+    std::vector<int> perChunk
+        = parallel::layersPerChunk(model.numLayers, parallel.pp, virtualStages, parallel.layersPerStage);
+    if (parallel.layersPerStage.empty() && virtualStages == 1 && frameworkProfile(run.framework).costBalancedPipeline) {
+        const double h = static_cast<double>(model.hiddenSize);
+        const double layerCost = 4.0 * model.numHeads * model.headDim * h + 3.0 * model.ffnSize * h;
+        perChunk = parallel::costBalancedLayersPerStage(
+            model.numLayers, parallel.pp, layerCost, static_cast<double>(model.vocabSize) * h);
+    }
+    StageLayers result;
+    for (int v = 0; v < virtualStages; ++v) {
+        const int chunk = v * parallel.pp + stage;
+        int start = 0;
+        for (int c = 0; c < chunk; ++c) {
+            start += perChunk[static_cast<size_t>(c)];
+        }
+        std::vector<int> layers;
+        for (int i = 0; i < perChunk[static_cast<size_t>(chunk)]; ++i) {
+            layers.push_back(start + i);
+        }
+        result.chunks.push_back(layers);
+    }
+    result.first = stage == 0;
+    result.last = stage == parallel.pp - 1;
+    return result;
+}
+
+bool isMoeLayer(const ModelSpec& model, int layer)
+{
+    return model.moe && layer >= model.moe->denseLayers;
+}
+
+double layerParametersPerGpu(const ModelSpec& model, const RunSpec& run, bool moeLayer)
+{
+    const model::ParameterCounts counts = model::countParameters(model);
+    const double tp = run.parallelism.tp;
+    const model::LayerParameters& layer = moeLayer ? counts.moeLayer : counts.denseLayer;
+    double params = layer.attention / tp + static_cast<double>(layer.norms);
+    if (moeLayer && model.moe) {
+        const config::MoeSpec& moe = *model.moe;
+        const double expert = (model.ffnGated ? 3.0 : 2.0) * model.hiddenSize * moe.expertFfnSize;
+        params += moe.numExperts * expert / (tp * run.parallelism.ep) + moe.sharedExperts * expert / tp
+            + static_cast<double>(model.hiddenSize) * moe.numExperts;
+    } else {
+        params += layer.mlp / tp;
+    }
+    return params;
+}
+
+} // namespace
+
+double parametersOnStage(const ModelSpec& model, const RunSpec& run, int stage)
+{
+    const StageLayers stageLayers = layersOfStage(model, run, stage);
+    const model::ParameterCounts counts = model::countParameters(model);
+    const double tp = run.parallelism.tp;
+    double params = 0;
+    for (const auto& chunk : stageLayers.chunks) {
+        for (int layer : chunk) {
+            params += layerParametersPerGpu(model, run, isMoeLayer(model, layer));
+        }
+    }
+    if (stageLayers.first) {
+        params += counts.embedding / tp + static_cast<double>(counts.positional);
+    }
+    if (stageLayers.last) {
+        params += static_cast<double>(counts.finalNorm);
+        // A tied LM head still needs the embedding matrix on the last stage: frameworks keep a copy there.
+        const bool tiedCopy = model.tiedEmbeddings && !stageLayers.first;
+        params += (counts.lmHead > 0 || tiedCopy ? static_cast<double>(model.vocabSize * model.hiddenSize) : 0.0) / tp;
+    }
+    return params;
+}
+
+namespace {
+
+MemoryEstimate estimateInference(
+    const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run, const FrameworkProfile& profile)
+{
+    MemoryEstimate estimate;
+    estimate.capacityBytes = gpu.hbmCapacityBytes;
+    const int stages = run.parallelism.pp;
+    double worst = -1;
+    for (int stage = 0; stage < stages; ++stage) {
+        std::array<double, kMemoryCategoryCount> breakdown {};
+        auto set = [&](MemoryCategory category, double bytes) { breakdown[static_cast<size_t>(category)] = bytes; };
+        const StageLayers stageLayers = layersOfStage(model, run, stage);
+        int layers = 0;
+        bool anyMoe = false;
+        for (const auto& chunk : stageLayers.chunks) {
+            layers += static_cast<int>(chunk.size());
+            for (int layer : chunk) {
+                anyMoe = anyMoe || isMoeLayer(model, layer);
+            }
+        }
+        set(MemoryCategory::Weights,
+            parametersOnStage(model, run, stage) * config::bytesPerElement(run.precision.weights));
+        // KV heads split over tp, replicated when tp exceeds them; MLA's latent cache is replicated over tp.
+        const double perTokenAllLayers = model::kvCacheBytesPerToken(model, run.precision.kvCache);
+        const double kvShare = model.mla
+            ? 1.0
+            : std::max(1.0, static_cast<double>(model.numKvHeads) / run.parallelism.tp) / model.numKvHeads;
+        const double tokens = static_cast<double>(run.batch) * (run.promptLength + run.decodeLength);
+        set(MemoryCategory::KvCache, tokens * perTokenAllLayers * layers / model.numLayers * kvShare);
+        set(MemoryCategory::Transient, savedActivationsPerLayer(model, run, anyMoe, profile).total());
+        if (stageLayers.last) {
+            set(MemoryCategory::Logits, static_cast<double>(run.batch) * model.vocabSize / run.parallelism.tp * 4);
+        }
+        double allocated = 0;
+        for (double bytes : breakdown) {
+            allocated += bytes;
+        }
+        StageMemory memory;
+        memory.stage = stage;
+        memory.staticBytes = breakdown[static_cast<size_t>(MemoryCategory::Weights)]
+            + breakdown[static_cast<size_t>(MemoryCategory::KvCache)];
+        memory.computePeakBytes = allocated;
+        memory.reservedPeakBytes = memory.staticBytes + profile.fragmentation * (allocated - memory.staticBytes);
+        memory.breakdown = breakdown;
+        if (memory.reservedPeakBytes > worst) {
+            worst = memory.reservedPeakBytes;
+            estimate.breakdown = breakdown;
+            estimate.peakStage = stage;
+            estimate.peakAllocatedBytes = allocated;
+        }
+        estimate.stages.push_back(memory);
+        estimate.timelines.push_back({ { 0, allocated } });
+    }
+    return estimate;
+}
+
+MemoryEstimate estimateTraining(
+    const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run, const FrameworkProfile& profile)
+{
+    MemoryEstimate estimate;
+    estimate.capacityBytes = gpu.hbmCapacityBytes;
+    const config::ParallelismSpec& parallel = run.parallelism;
+    const config::PrecisionSpec& precision = run.precision;
+    const double weightBytes = config::bytesPerElement(precision.weights);
+    const double gradientBytes = config::bytesPerElement(precision.gradients);
+    const double optimizerBytes = config::bytesPerElement(precision.optimizer);
+    const double activationBytes = config::bytesPerElement(precision.activations);
+    const double dp = parallel.dp;
+    const int zero = parallel.zeroStage;
+    const int microBatches = std::max(1, run.microBatchesPerStep());
+    const int virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
+    const double sp = parallel.sequenceParallel ? parallel.tp : 1;
+    const double tokens = localSequence(run) * run.microBatch;
+    auto at = [](std::array<double, kMemoryCategoryCount>& b, MemoryCategory c) -> double& {
+        return b[static_cast<size_t>(c)];
+    };
+
+    double worst = -1;
+    for (int stage = 0; stage < parallel.pp; ++stage) {
+        // Static memory: held from the first step to the last.
+        std::array<double, kMemoryCategoryCount> base {};
+        const double params = parametersOnStage(model, run, stage);
+        at(base, MemoryCategory::Weights) = params * weightBytes / (zero >= 3 ? dp : 1);
+        at(base, MemoryCategory::Gradients) = params * gradientBytes / (zero >= 2 ? dp : 1);
+        if (precision.masterWeights && optimizerBytes > weightBytes) {
+            at(base, MemoryCategory::MasterWeights) = params * optimizerBytes / (zero >= 1 ? dp : 1);
+        }
+        at(base, MemoryCategory::OptimizerStates) = 2 * params * optimizerBytes / (zero >= 1 ? dp : 1);
+        double buffers = 0;
+        if (profile.ddpBucketWithoutZero && zero == 0 && parallel.dp > 1) {
+            buffers += params * weightBytes;
+        }
+        if (parallel.tp > 1) {
+            buffers += profile.tpGatherBuffers * tokens * model.hiddenSize * activationBytes;
+        }
+        at(base, MemoryCategory::CommunicationBuffers) = buffers;
+
+        const StageLayers stageLayers = layersOfStage(model, run, stage);
+        std::vector<double> chunkActivations;
+        std::vector<double> chunkParams;
+        double largestLayerParams = 0;
+        double layerBackwardTransient = 0;
+        for (const auto& chunk : stageLayers.chunks) {
+            double bytes = 0;
+            double chunkParameterCount = 0;
+            for (int layer : chunk) {
+                const bool moe = isMoeLayer(model, layer);
+                bytes += savedActivationsPerLayer(model, run, moe, profile).total();
+                layerBackwardTransient
+                    = std::max(layerBackwardTransient, backwardTransientPerLayer(model, run, moe, profile));
+                const double layerParams = layerParametersPerGpu(model, run, moe);
+                largestLayerParams = std::max(largestLayerParams, layerParams);
+                chunkParameterCount += layerParams;
+            }
+            chunkActivations.push_back(bytes);
+            chunkParams.push_back(chunkParameterCount);
+        }
+        // Embedding and LM head parameters belong to the first and last chunks.
+        if (!chunkParams.empty()) {
+            double layerTotal = 0;
+            for (double value : chunkParams) {
+                layerTotal += value;
+            }
+            chunkParams.front() += stageLayers.first ? (params - layerTotal) : 0;
+            chunkParams.back() += !stageLayers.first && stageLayers.last ? (params - layerTotal) : 0;
+        }
+        if (zero >= 3) {
+            // The layer being computed and the next one (prefetch) are gathered in full.
+            at(base, MemoryCategory::GatheredParameters) = 2 * largestLayerParams * weightBytes;
+        }
+        double staticBytes = 0;
+        for (double bytes : base) {
+            staticBytes += bytes;
+        }
+
+        // The last stage keeps the final norm and LM-head inputs and the softmax of the loss; computing the loss
+        // needs the logits in higher precision for a moment.
+        const double vocabularyElements = tokens * model.vocabSize / parallel.tp;
+        const double logitsKept = stageLayers.last
+            ? vocabularyElements * profile.logitsSavedBytes + 2 * tokens * model.hiddenSize * activationBytes / sp
+            : 0.0;
+        const double lossTransient = stageLayers.last ? vocabularyElements * profile.logitsTransientBytes : 0.0;
+
+        StageMemory memory;
+        memory.stage = stage;
+        memory.staticBytes = staticBytes;
+        double activations = 0;
+        double logitsLive = 0;
+        int inFlight = 0;
+        double computePeak = staticBytes;
+        double dynamicPeak = 0;
+        std::array<double, kMemoryCategoryCount> computeBreakdown = base;
+        std::vector<MemorySample> timeline;
+        auto consider = [&](double extraActivations, double transient, double activationsNow) {
+            const double now = staticBytes + activationsNow + logitsLive + transient + extraActivations;
+            dynamicPeak = std::max(dynamicPeak, now - staticBytes);
+            if (now > computePeak) {
+                computePeak = now;
+                computeBreakdown = base;
+                at(computeBreakdown, MemoryCategory::Activations) = activationsNow + extraActivations;
+                at(computeBreakdown, MemoryCategory::Logits) = logitsLive;
+                at(computeBreakdown, MemoryCategory::Transient) = transient;
+                memory.inFlightMicroBatches = inFlight;
+            }
+        };
+        const auto steps = parallel::pipelineSteps(parallel.schedule, parallel.pp, stage, microBatches, virtualStages);
+        int index = 0;
+        for (const parallel::PipelineStep& step : steps) {
+            const size_t chunk = static_cast<size_t>(step.chunk);
+            const bool lossChunk = stageLayers.last && step.chunk == virtualStages - 1;
+            if (step.pass == parallel::Pass::Forward) {
+                ++inFlight;
+                activations += chunkActivations[chunk];
+                if (lossChunk) {
+                    logitsLive += logitsKept;
+                    consider(0, lossTransient, activations);
+                } else {
+                    consider(0, 0, activations);
+                }
+            } else {
+                // Early in the backward pass one layer's activation gradients sit on top of everything saved; at
+                // its end the chunk's activations are gone but its gradients in the weight precision are not yet
+                // accumulated.
+                consider(0, layerBackwardTransient, activations);
+                activations -= chunkActivations[chunk];
+                if (lossChunk) {
+                    logitsLive -= logitsKept;
+                }
+                const double gradientTransient
+                    = profile.weightPrecisionGradientTransient ? chunkParams[chunk] * weightBytes : 0.0;
+                consider(0, gradientTransient, activations);
+                --inFlight;
+            }
+            timeline.push_back({ index++, staticBytes + activations + logitsLive });
+        }
+        memory.computePeakBytes = computePeak;
+
+        // Optimizer phase: activations are freed; ZeRO-1/2 gathers the updated parameters through flat buffers.
+        double optimizerTransient = 0;
+        if (zero >= 1 && zero <= 2 && parallel.dp > 1) {
+            optimizerTransient = params * (profile.zeroGatherBytesPerParameter + weightBytes / dp);
+        }
+        memory.optimizerPeakBytes = staticBytes + optimizerTransient;
+        memory.breakdown = computeBreakdown;
+        if (memory.optimizerPeakBytes > memory.computePeakBytes) {
+            memory.breakdown = base;
+            at(memory.breakdown, MemoryCategory::Transient) = optimizerTransient;
+        }
+        // Short-lived blocks fragment the allocator's pool; the gather buffers come on top of the cached blocks.
+        memory.reservedPeakBytes = staticBytes + profile.fragmentation * dynamicPeak + optimizerTransient;
+        timeline.push_back({ index, memory.optimizerPeakBytes });
+        estimate.timelines.push_back(std::move(timeline));
+
+        const double needed = memory.reservedPeakBytes;
+        if (needed > worst) {
+            worst = needed;
+            estimate.peakStage = stage;
+            estimate.breakdown = memory.breakdown;
+            estimate.peakAllocatedBytes = memory.peakAllocatedBytes();
+            estimate.inFlightMicroBatches = memory.inFlightMicroBatches;
+        }
+        estimate.stages.push_back(memory);
+    }
+    return estimate;
+}
+
+} // namespace
+
+MemoryEstimate estimateMemory(const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run)
+{
+    const FrameworkProfile profile = frameworkProfile(run.framework);
+    MemoryEstimate estimate = run.mode == config::RunMode::Training ? estimateTraining(model, gpu, run, profile)
+                                                                    : estimateInference(model, gpu, run, profile);
+    const StageMemory& worst = estimate.stages[static_cast<size_t>(estimate.peakStage)];
+    const double reserved = std::max(worst.reservedPeakBytes, estimate.peakAllocatedBytes);
+    const double overhead = profile.nonAllocatorBytes + (reserved - estimate.peakAllocatedBytes);
+    estimate.breakdown[static_cast<size_t>(MemoryCategory::Overhead)] = overhead;
+    estimate.peakBytes = estimate.peakAllocatedBytes + overhead;
+    estimate.marginBytes = estimate.capacityBytes - estimate.peakBytes;
+    estimate.fits = estimate.marginBytes >= 0;
+    return estimate;
+}
+
+} // namespace rapid::memory

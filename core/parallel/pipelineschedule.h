@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "config/runspec.h"
+
+#include <vector>
+
+namespace rapid::parallel {
+
+enum class Pass { Forward, Backward };
+
+/// One step a pipeline stage takes: the forward or backward pass of one micro-batch through one of its model chunks.
+struct PipelineStep {
+    Pass pass = Pass::Forward;
+    int microBatch = 0;
+    int chunk = 0; ///< virtual stage on this rank (0 unless interleaved); the model chunk is chunk * stages + stage
+
+    bool operator==(const PipelineStep&) const = default;
+};
+
+/// The order in which pipeline stage @p stage (0-based, of @p stages) runs the forward and backward passes of
+/// @p microBatches micro-batches over @p virtualStages model chunks per rank:
+/// - GPipe (all forward, then all backward): every micro-batch is in flight at once.
+/// - 1F1B: stage s runs min(stages - s - 1, m) warm-up forwards, then alternates one forward and one backward, then
+///   drains; at most min(stages - s, m) micro-batches are in flight.
+/// - Interleaved 1F1B (Megatron): forwards walk the chunks in groups of `stages` micro-batches; warm-up is
+///   (stages - s - 1) * 2 + (virtualStages - 1) * stages steps.
+/// Every (micro-batch, chunk) appears exactly once as Forward and once as Backward, each Backward after its Forward.
+std::vector<PipelineStep> pipelineSteps(
+    config::PipelineSchedule schedule, int stages, int stage, int microBatches, int virtualStages);
+
+/// Number of layers of each model chunk (stages * virtualStages chunks, in model order): the explicit split if
+/// given, otherwise as even as possible with the remainder on the earliest chunks.
+std::vector<int> layersPerChunk(int numLayers, int stages, int virtualStages, const std::vector<int>& explicitSplit);
+
+/// Layers per pipeline stage when a framework balances stages by cost (nanotron's build_model): blocks in model order
+/// (embedding at no cost, each layer at @p layerCost, then the LM head at @p headCost) go to the current stage until
+/// the running total reaches that stage's share total * (stage + 1) / stages. The LM head's cost makes the last
+/// stage take fewer layers.
+std::vector<int> costBalancedLayersPerStage(int numLayers, int stages, double layerCost, double headCost);
+
+} // namespace rapid::parallel

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The GEMM timing model against hand computations: waves on a tiny synthetic GPU, SM scaling, the memory-bound GEMV,
+// the compute-bound square GEMM and the what-if derates on the A100 preset.
+#include "compute/gemmmodel.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace rapid;
+
+namespace {
+
+/// A GPU with round numbers: 4 SMs at 2 GHz, 4 TFLOP/s fp16 (1 TFLOP/s per SM), 20 KiB of shared memory per SM and
+/// memory so fast (1 PB/s) that only the tensor cores matter. With 20 KiB only two fp16 candidates fit: 64x32 and
+/// 32x64 with 32-wide K-steps and 3 stages need 3 x (64 + 32) x 32 x 2 B = 18,432 B; every 64x64 or 4-stage tile
+/// needs at least 24,576 B. So one CTA fits per SM.
+config::GpuSpec tinyGpu()
+{
+    config::GpuSpec gpu;
+    gpu.name = "tiny";
+    gpu.smCount = 4;
+    gpu.clockHz = 2e9;
+    gpu.tensorFlops[static_cast<int>(config::Precision::Fp16)] = 4e12;
+    gpu.hbmBandwidth = 1e15;
+    gpu.l2Bytes = 1 << 30;
+    gpu.l2Bandwidth = 1e15;
+    gpu.sharedMemPerSmBytes = 20 * 1024;
+    gpu.kernelLaunchSeconds = 0;
+    return gpu;
+}
+
+config::GpuSpec a100(const std::vector<std::string>& overrides = {})
+{
+    return test::projectLoader().loadHardware("A100-SXM4-80GB", overrides).gpu;
+}
+
+compute::GemmShape shape(std::int64_t m, std::int64_t k, std::int64_t n, config::Precision precision)
+{
+    compute::GemmShape result;
+    result.m = m;
+    result.k = k;
+    result.n = n;
+    result.precision = precision;
+    return result;
+}
+
+bool near(double actual, double expected, double relative)
+{
+    return std::fabs(actual - expected) <= relative * std::fabs(expected);
+}
+
+QString describe(double actual, double expected)
+{
+    return QStringLiteral("actual %1, expected %2").arg(actual, 0, 'g', 9).arg(expected, 0, 'g', 9);
+}
+
+// 2 x 8192^3 FLOP of a square bf16 GEMM on the A100 preset (312 TFLOP/s dense bf16, 108 SMs).
+constexpr double kSquareFlops = 2.0 * 8192.0 * 8192.0 * 8192.0; // 1,099,511,627,776
+// GEMV 32768 x 8192 x 1 in bf16 must move A once (32768 x 8192 x 2 B = 536,870,912 B), B (8192 x 2 = 16,384 B) and C
+// (32768 x 2 = 65,536 B): 536,952,832 B.
+constexpr double kGemvBytes = 536952832.0;
+
+} // namespace
+
+class TstGemmModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void wavesOnATinyGpu_data();
+    void wavesOnATinyGpu();
+    void halvingTheSmsDoublesWaves();
+    void gemvIsHbmBound();
+    void squareGemmIsComputeBound();
+    void deratesScaleOnlyTheirRoof_data();
+    void deratesScaleOnlyTheirRoof();
+    void batchMultipliesCtas();
+    void rejectsImpossibleInputs_data();
+    void rejectsImpossibleInputs();
+};
+
+void TstGemmModel::wavesOnATinyGpu_data()
+{
+    QTest::addColumn<qint64>("m");
+    QTest::addColumn<qint64>("n");
+    QTest::addColumn<qint64>("ctas");
+    QTest::addColumn<double>("waves");
+    QTest::addColumn<qint64>("fullWaves");
+    QTest::addColumn<double>("lastWaveFraction");
+    QTest::addColumn<double>("computeSeconds");
+    // K = 512 throughout. One 64x32 CTA does 2 x 64 x 32 x 512 = 2,097,152 FLOP, at 1e12 FLOP/s per SM 2.097152 us.
+    // (Shared memory is not the limit: a K-step writes (64 + 32) x 32 x 2 = 6,144 B and its 4 warps of 16x32 read
+    // 4 x (16 + 32) x 32 x 2 = 12,288 B; 16 steps x 18,432 B / (128 B x 2 GHz) = 1.152 us < 2.097 us.)
+    // 128 x 64: 2 x 2 = 4 CTAs on 4 SMs with 1 slot each: exactly one wave, one CTA per SM: 2.097152 us.
+    QTest::addRow("single_wave_4_ctas") << qint64(128) << qint64(64) << qint64(4) << 1.0 << qint64(1) << 0.0
+                                        << 2.097152e-6;
+    // 320 x 64: 5 x 2 = 10 CTAs over 4 slots = 2.5 waves: 2 full waves and a half-empty third. The busiest SM runs
+    // ceil(10 / 4) = 3 CTAs: 3 x 2.097152 = 6.291456 us, not the 2.5 x 2.097152 = 5.24 us of perfect balance.
+    QTest::addRow("partial_last_wave_10_ctas")
+        << qint64(320) << qint64(64) << qint64(10) << 2.5 << qint64(2) << 0.5 << 6.291456e-6;
+}
+
+void TstGemmModel::wavesOnATinyGpu()
+{
+    QFETCH(qint64, m);
+    QFETCH(qint64, n);
+    QFETCH(qint64, ctas);
+    QFETCH(double, waves);
+    QFETCH(qint64, fullWaves);
+    QFETCH(double, lastWaveFraction);
+    QFETCH(double, computeSeconds);
+    const compute::GemmEstimate estimate = compute::estimateGemm(tinyGpu(), shape(m, 512, n, config::Precision::Fp16));
+    // 64x32 and 32x64 tie on every count; the larger-first order keeps 64x32.
+    QCOMPARE(estimate.tile.ctaM, 64);
+    QCOMPARE(estimate.tile.ctaN, 32);
+    QCOMPARE(estimate.tile.ctaK, 32);
+    QCOMPARE(estimate.tile.stages, 3);
+    QCOMPARE(estimate.ctasPerSm, 1);
+    QCOMPARE(estimate.ctaCount, ctas);
+    QCOMPARE(estimate.waves, waves);
+    QCOMPARE(estimate.fullWaves, fullWaves);
+    QCOMPARE(estimate.lastWaveFraction, lastWaveFraction);
+    QVERIFY2(near(estimate.computeSeconds, computeSeconds, 1e-12),
+        qPrintable(describe(estimate.computeSeconds, computeSeconds)));
+    QCOMPARE(estimate.bound, compute::GemmBound::Compute);
+    // The rest is tiny on purpose: each CTA's exposed prologue and epilogue move 2 x 32 x (64 + 32) x 2 + 64 x 32 x 2
+    // = 16,384 B through a quarter of 1 PB/s, 66 ps per CTA.
+    QVERIFY2(
+        near(estimate.totalSeconds, computeSeconds, 1e-4), qPrintable(describe(estimate.totalSeconds, computeSeconds)));
+}
+
+void TstGemmModel::halvingTheSmsDoublesWaves()
+{
+    config::GpuSpec full = a100();
+    // Half of the GPU: half the SMs and, with them, half the tensor peak (the preset's peaks are whole-chip figures,
+    // so the model derives the per-SM rate as peak / SM count; halving only sm_count would describe SMs twice as
+    // fast). Memory is left as it is.
+    config::GpuSpec half = full;
+    half.smCount = full.smCount / 2;
+    for (double& peak : half.tensorFlops) {
+        peak /= 2;
+    }
+    const compute::GemmShape square = shape(8192, 8192, 8192, config::Precision::Bf16);
+    const compute::GemmEstimate onFull = compute::estimateGemm(full, square);
+    const compute::GemmEstimate onHalf = compute::estimateGemm(half, square);
+    // Same tile, same occupancy; 108 -> 54 SMs. With 128x128 tiles: 4096 CTAs, ceil(4096 / 108) = 38 CTAs on the
+    // busiest SM against ceil(4096 / 54) = 76: exactly twice (likewise 2048 -> 19 vs 38 for 256x128). The per-SM rate
+    // is unchanged (both the peak and the SM count halve), so compute time doubles exactly.
+    QCOMPARE(onHalf.tile, onFull.tile);
+    QCOMPARE(onHalf.ctasPerSm, onFull.ctasPerSm);
+    QVERIFY2(near(onHalf.waves, 2 * onFull.waves, 1e-12), qPrintable(describe(onHalf.waves, 2 * onFull.waves)));
+    QVERIFY2(near(onHalf.computeSeconds, 2 * onFull.computeSeconds, 1e-12),
+        qPrintable(describe(onHalf.computeSeconds, 2 * onFull.computeSeconds)));
+    // Full GPU by hand: 1.0995e12 FLOP / (312e12 x efficiency) x 38 / 37.926 (wave quantisation).
+    const double expected = kSquareFlops / (312e12 * full.computeEfficiency) * (38.0 / (4096.0 / 108.0));
+    QVERIFY2(near(onFull.computeSeconds, expected, 1e-9), qPrintable(describe(onFull.computeSeconds, expected)));
+    // Total: both compute-bound, so twice the full-GPU time up to the fixed 4 us launch.
+    QVERIFY2(near(onHalf.totalSeconds, 2 * onFull.totalSeconds, 0.01),
+        qPrintable(describe(onHalf.totalSeconds, 2 * onFull.totalSeconds)));
+}
+
+void TstGemmModel::gemvIsHbmBound()
+{
+    const config::GpuSpec gpu = a100();
+    const compute::GemmEstimate estimate = compute::estimateGemm(gpu, shape(32768, 8192, 1, config::Precision::Bf16));
+    // 536,952,832 B at 2,039 GB/s x memory efficiency = 263.3 us (efficiency 1), plus the 4 us launch. The FLOPs
+    // (5.4e8, under 2 us at peak) do not matter.
+    const double expected = kGemvBytes / (gpu.hbmBandwidth * gpu.memoryEfficiency) + gpu.kernelLaunchSeconds;
+    QCOMPARE(estimate.bound, compute::GemmBound::Hbm);
+    QVERIFY2(near(estimate.hbmBytes, kGemvBytes, 0.01), qPrintable(describe(estimate.hbmBytes, kGemvBytes)));
+    QVERIFY2(near(estimate.totalSeconds, expected, 0.02), qPrintable(describe(estimate.totalSeconds, expected)));
+}
+
+void TstGemmModel::squareGemmIsComputeBound()
+{
+    const config::GpuSpec gpu = a100();
+    const compute::GemmEstimate estimate = compute::estimateGemm(gpu, shape(8192, 8192, 8192, config::Precision::Bf16));
+    // 2 M N K / (312e12 x efficiency) = 3.524 ms / efficiency, times the wave quantisation 38 / 37.926 = 1.00195,
+    // plus 4 us launch: within 1% (the pipeline fill/drain adds tens of microseconds).
+    const double expected
+        = kSquareFlops / (312e12 * gpu.computeEfficiency) * (38.0 / (4096.0 / 108.0)) + gpu.kernelLaunchSeconds;
+    QCOMPARE(estimate.bound, compute::GemmBound::Compute);
+    QCOMPARE(estimate.flops, kSquareFlops);
+    QVERIFY2(near(estimate.totalSeconds, expected, 0.01), qPrintable(describe(estimate.totalSeconds, expected)));
+    // A, B and C (3 x 128 MiB) overflow the 40 MiB L2, so HBM sees more than the compulsory 402,653,184 B.
+    QVERIFY(estimate.hbmBytes > 3.0 * 8192 * 8192 * 2);
+}
+
+void TstGemmModel::deratesScaleOnlyTheirRoof_data()
+{
+    QTest::addColumn<QString>("derate");
+    QTest::addColumn<qint64>("n");
+    QTest::addColumn<double>("hbmRatio");
+    QTest::addColumn<double>("computeRatio");
+    QTest::addColumn<double>("totalRatio");
+    QTest::addColumn<double>("tolerance");
+    // Halving HBM bandwidth doubles the GEMV's HBM time; its total goes from 263.3 + 4 to 526.7 + 4 us: x1.985.
+    QTest::addRow("hbm_half_gemv") << "hardware.gpu.derate.hbm_bandwidth=0.5" << qint64(1) << 2.0 << 1.0 << 1.985
+                                   << 0.02;
+    // The square GEMM needs 1/3 of HBM even at half bandwidth: its time does not move.
+    QTest::addRow("hbm_half_square") << "hardware.gpu.derate.hbm_bandwidth=0.5" << qint64(8192) << 2.0 << 1.0 << 1.0
+                                     << 1e-9;
+    // A 0.8 clock makes the tensor cores 1/0.8 = 1.25x slower: the compute-bound GEMM takes 1.25x as long (the
+    // 4 us launch is 0.1% of it).
+    QTest::addRow("clock_0.8_square") << "hardware.gpu.derate.clock=0.8" << qint64(8192) << 1.0 << 1.25 << 1.25
+                                      << 0.002;
+    // The GEMV's HBM traffic does not care about the SM clock.
+    QTest::addRow("clock_0.8_gemv") << "hardware.gpu.derate.clock=0.8" << qint64(1) << 1.0 << 1.25 << 1.0 << 0.01;
+}
+
+void TstGemmModel::deratesScaleOnlyTheirRoof()
+{
+    QFETCH(QString, derate);
+    QFETCH(qint64, n);
+    QFETCH(double, hbmRatio);
+    QFETCH(double, computeRatio);
+    QFETCH(double, totalRatio);
+    QFETCH(double, tolerance);
+    const std::int64_t m = n == 1 ? 32768 : 8192;
+    const compute::GemmShape gemm = shape(m, 8192, n, config::Precision::Bf16);
+    const compute::GemmEstimate base = compute::estimateGemm(a100(), gemm);
+    const compute::GemmEstimate derated = compute::estimateGemm(a100({ derate.toStdString() }), gemm);
+    QCOMPARE(derated.tile, base.tile);
+    QCOMPARE(derated.bound, base.bound);
+    QVERIFY2(near(derated.hbmSeconds / base.hbmSeconds, hbmRatio, 1e-9),
+        qPrintable(describe(derated.hbmSeconds / base.hbmSeconds, hbmRatio)));
+    QVERIFY2(near(derated.computeSeconds / base.computeSeconds, computeRatio, 1e-9),
+        qPrintable(describe(derated.computeSeconds / base.computeSeconds, computeRatio)));
+    QVERIFY2(near(derated.totalSeconds / base.totalSeconds, totalRatio, tolerance),
+        qPrintable(describe(derated.totalSeconds / base.totalSeconds, totalRatio)));
+}
+
+void TstGemmModel::batchMultipliesCtas()
+{
+    // 32 attention heads of 128 x 64 x 128 on the tiny GPU: 2 x 4 = 8 CTAs of 64x32 each, 256 in all, 64 per SM,
+    // each 2 x 64 x 32 x 64 = 262,144 FLOP at 1e12 FLOP/s: 64 x 0.262144 = 16.78 us.
+    compute::GemmShape heads = shape(128, 64, 128, config::Precision::Fp16);
+    const compute::GemmEstimate one = compute::estimateGemm(tinyGpu(), heads);
+    heads.batch = 32;
+    const compute::GemmEstimate many = compute::estimateGemm(tinyGpu(), heads);
+    QCOMPARE(many.ctaCount, 32 * one.ctaCount);
+    QCOMPARE(many.flops, 32 * one.flops);
+    QVERIFY2(near(many.computeSeconds, 32 * 2.0 * 64 * 32 * 64 * 8 / 4 / 1e12, 1e-12),
+        qPrintable(describe(many.computeSeconds, 32 * 2.0 * 64 * 32 * 64 * 8 / 4 / 1e12)));
+}
+
+void TstGemmModel::rejectsImpossibleInputs_data()
+{
+    QTest::addColumn<qint64>("m");
+    QTest::addColumn<int>("precision");
+    QTest::addRow("zero_rows") << qint64(0) << static_cast<int>(config::Precision::Fp16);
+    QTest::addRow("precision_without_peak") << qint64(128) << static_cast<int>(config::Precision::Fp8);
+}
+
+void TstGemmModel::rejectsImpossibleInputs()
+{
+    QFETCH(qint64, m);
+    QFETCH(int, precision);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        compute::estimateGemm(tinyGpu(), shape(m, 64, 64, static_cast<config::Precision>(precision))));
+}
+
+QTEST_GUILESS_MAIN(TstGemmModel)
+#include "tst_gemmmodel.moc"

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The GEMM model against 48 GEMMs profiled with Nsight Compute on an A100 (shared validation data, never edited). Each
+// row ran at the SM clock in its clock_Ghz column, so the preset's clock derate is set to that clock over the
+// preset's boost clock; HBM bandwidth does not follow the SM clock. No per-row fitting: the only calibration is the
+// preset's documented computeEfficiency. Prints the table and the mean absolute percentage error (ctest -V).
+#include "compute/gemmmodel.h"
+#include "testutils.h"
+
+#include <QFile>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+using namespace rapid;
+
+namespace {
+
+struct Row {
+    compute::GemmShape shape;
+    double measuredSeconds = 0;
+    double clockGhz = 0;
+};
+
+/// Rows of the CSV, or an empty list if the file is absent.
+std::vector<Row> readRows(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        return {};
+    }
+    const QStringList header = QString::fromUtf8(file.readLine()).trimmed().split(QLatin1Char(','));
+    const auto column = [&header](const char* name) { return header.indexOf(QLatin1String(name)); };
+    const int m = column("m");
+    const int k = column("k");
+    const int n = column("n");
+    const int latency = column("latency_ms");
+    const int clock = column("clock_Ghz");
+    std::vector<Row> rows;
+    while (!file.atEnd()) {
+        const QStringList cells = QString::fromUtf8(file.readLine()).trimmed().split(QLatin1Char(','));
+        if (cells.size() != header.size()) {
+            continue;
+        }
+        Row row;
+        row.shape.m = cells[m].toLongLong();
+        row.shape.k = cells[k].toLongLong();
+        row.shape.n = cells[n].toLongLong();
+        // The profiled kernels are half-precision tensor-core GEMMs.
+        row.shape.precision = config::Precision::Fp16;
+        row.measuredSeconds = cells[latency].toDouble() * 1e-3;
+        row.clockGhz = cells[clock].toDouble();
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const std::size_t middle = values.size() / 2;
+    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+} // namespace
+
+class TstGemmValidation : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void ncuA100Gemms();
+};
+
+void TstGemmValidation::ncuA100Gemms()
+{
+    const std::vector<Row> rows = readRows(QStringLiteral(RAPID_SHARED_DIR "/validation/gemm/ncu_a100_gemm.csv"));
+    if (rows.empty()) {
+        QSKIP("validation/gemm/ncu_a100_gemm.csv not found under RAPID_SHARED_DIR");
+    }
+    QCOMPARE(rows.size(), std::size_t(48));
+    const config::GpuSpec preset = test::projectLoader().loadHardware("A100-SXM4-80GB").gpu;
+
+    double errorSum = 0;
+    double errorSumMatrix = 0; // rows with n > 1
+    int matrixRows = 0;
+    std::vector<double> achievedFractions; // calibration evidence: compute-bound rows at efficiency 1
+    std::vector<std::pair<double, QString>> worst;
+    qInfo("%6s %6s %6s  %10s  %10s  %7s  %-13s  %s", "m", "k", "n", "meas ms", "pred ms", "err %", "bound", "tile");
+    for (const Row& row : rows) {
+        config::GpuSpec gpu = preset;
+        gpu.clockScale = row.clockGhz / (preset.clockHz / 1e9);
+        const compute::GemmEstimate estimate = compute::estimateGemm(gpu, row.shape);
+        const double error = (estimate.totalSeconds - row.measuredSeconds) / row.measuredSeconds * 100;
+        errorSum += std::fabs(error);
+        if (row.shape.n > 1) {
+            errorSumMatrix += std::fabs(error);
+            ++matrixRows;
+        }
+        const QString line = QString::asprintf("%6lld %6lld %6lld  %10.4f  %10.4f  %+7.1f  %-13s  %dx%dx%d/%d x%d/SM",
+            static_cast<long long>(row.shape.m), static_cast<long long>(row.shape.k),
+            static_cast<long long>(row.shape.n), row.measuredSeconds * 1e3, estimate.totalSeconds * 1e3, error,
+            toString(estimate.bound), estimate.tile.ctaM, estimate.tile.ctaN, estimate.tile.ctaK, estimate.tile.stages,
+            estimate.ctasPerSm);
+        qInfo("%s", qPrintable(line));
+        worst.emplace_back(std::fabs(error), line);
+
+        if (estimate.bound == compute::GemmBound::Compute && estimate.waves >= 4) {
+            gpu.computeEfficiency = 1;
+            const compute::GemmEstimate ideal = compute::estimateGemm(gpu, row.shape);
+            const double overheads = ideal.pipelineSeconds + ideal.launchSeconds;
+            achievedFractions.push_back(ideal.computeSeconds / (row.measuredSeconds - overheads));
+        }
+    }
+    const double mape = errorSum / static_cast<double>(rows.size());
+    const double mapeMatrix = errorSumMatrix / matrixRows;
+    std::sort(worst.begin(), worst.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    qInfo("worst rows:");
+    for (std::size_t index = 0; index < 8 && index < worst.size(); ++index) {
+        qInfo("%s", qPrintable(worst[index].second));
+    }
+    qInfo("MAPE over %zu GEMMs: %.2f%%; over the %d with n > 1: %.2f%%", rows.size(), mape, matrixRows, mapeMatrix);
+    qInfo("preset computeEfficiency %.3f; compute-bound rows (>= 4 waves, %zu) achieve a median %.4f of the "
+          "wave-quantised peak",
+        preset.computeEfficiency, achievedFractions.size(),
+        achievedFractions.empty() ? 0.0 : median(achievedFractions));
+
+    QVERIFY2(mapeMatrix <= 12.0, qPrintable(QStringLiteral("MAPE (n > 1) %1% exceeds 12%").arg(mapeMatrix)));
+    // The six n = 1 rows ran a 2-stage 64x64 tile kernel that streams A at 3-33% of HBM bandwidth (latency-bound:
+    // one 4 KiB K-slice in flight per CTA). A model that picks the best kernel from hardware figures predicts the
+    // bandwidth-bound time, 3-13x faster; matching them needs a memory-latency figure GpuSpec does not have yet.
+    QEXPECT_FAIL("", "GEMV rows (n = 1) are latency-bound in the measurement; GpuSpec has no memory latency", Continue);
+    QVERIFY2(mape <= 12.0, qPrintable(QStringLiteral("MAPE over all rows %1% exceeds 12%").arg(mape)));
+}
+
+QTEST_GUILESS_MAIN(TstGemmValidation)
+#include "tst_gemmvalidation.moc"

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Activation memory per layer against Korthikanti et al. 2022 (Table 2 and section 4): 34sbh + 5as^2b bytes per
+// layer without parallelism, and its forms with tensor and sequence parallelism and selective recomputation.
+#include "memory/activationmemory.h"
+
+#include <QTest>
+
+using namespace rapid;
+
+namespace {
+constexpr double s = 128, b = 2, h = 64, a = 4;
+
+config::ModelSpec gptLayer()
+{
+    config::ModelSpec model;
+    model.name = "gpt-test";
+    model.numLayers = 1;
+    model.hiddenSize = 64;
+    model.numHeads = 4;
+    model.numKvHeads = 4;
+    model.headDim = 16;
+    model.ffnSize = 256; // 4h
+    model.ffnGated = false;
+    model.activation = config::Activation::Gelu;
+    model.norm = config::NormKind::LayerNorm;
+    model.linearBias = true;
+    model.vocabSize = 1000;
+    model.positionEmbedding = config::PositionEmbedding::Learned;
+    model.maxContext = 2048;
+    return model;
+}
+
+config::RunSpec gptRun(int tp, bool sp, config::Recompute recompute)
+{
+    config::RunSpec run;
+    run.mode = config::RunMode::Training;
+    run.framework = config::Framework::Megatron;
+    run.seqLength = 128;
+    run.microBatch = 2;
+    run.globalBatch = 2;
+    run.flashAttention = false; // Korthikanti's accounting keeps the S x S softmax
+    run.dropout = true;
+    run.recompute = recompute;
+    run.parallelism.tp = tp;
+    run.parallelism.sequenceParallel = sp;
+    return run;
+}
+
+double perLayer(int tp, bool sp, config::Recompute recompute)
+{
+    const config::RunSpec run = gptRun(tp, sp, recompute);
+    return memory::savedActivationsPerLayer(gptLayer(), run, false, memory::frameworkProfile(run.framework)).total();
+}
+} // namespace
+
+class TstActivationMemory : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void korthikantiForms_data();
+    void korthikantiForms();
+    void fullRecomputeKeepsOnlyTheLayerInput();
+    void flashAttentionHasNoQuadraticTerm();
+};
+
+void TstActivationMemory::korthikantiForms_data()
+{
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<bool>("sp");
+    QTest::addColumn<int>("recompute");
+    QTest::addColumn<double>("expected");
+    // No parallelism: 34sbh + 5as^2b = 34*128*2*64 + 5*4*128^2*2 = 557,056 + 655,360.
+    QTest::addRow("no_parallelism") << 1 << false << int(config::Recompute::None) << 34 * s * b * h + 5 * a * s * s * b;
+    // Tensor parallelism t=4 without sequence parallelism: sbh(10 + 24/t + 5as/(ht)).
+    QTest::addRow("tensor_parallel_4") << 4 << false << int(config::Recompute::None)
+                                       << s * b * h * (10 + 24.0 / 4 + 5 * a * s / (h * 4));
+    // With sequence parallelism everything is divided by t: sbh/t (34 + 5as/h).
+    QTest::addRow("tensor_and_sequence_parallel_4")
+        << 4 << true << int(config::Recompute::None) << s * b * h / 4 * (34 + 5 * a * s / h);
+    // Selective recomputation drops the attention-core term: 34sbh/t.
+    QTest::addRow("selective_recompute_sp_4") << 4 << true << int(config::Recompute::Selective) << 34 * s * b * h / 4;
+    // Selective without tensor parallelism: 34sbh.
+    QTest::addRow("selective_recompute_tp1") << 1 << false << int(config::Recompute::Selective) << 34 * s * b * h;
+}
+
+void TstActivationMemory::korthikantiForms()
+{
+    QFETCH(int, tp);
+    QFETCH(bool, sp);
+    QFETCH(int, recompute);
+    QFETCH(double, expected);
+    QCOMPARE(perLayer(tp, sp, config::Recompute(recompute)), expected);
+}
+
+void TstActivationMemory::fullRecomputeKeepsOnlyTheLayerInput()
+{
+    // Full recomputation checkpoints the 2-byte layer input: 2sbh, divided by t with sequence parallelism.
+    QCOMPARE(perLayer(1, false, config::Recompute::Full), 2 * s * b * h);
+    QCOMPARE(perLayer(4, true, config::Recompute::Full), 2 * s * b * h / 4);
+}
+
+void TstActivationMemory::flashAttentionHasNoQuadraticTerm()
+{
+    config::RunSpec run = gptRun(1, false, config::Recompute::None);
+    run.flashAttention = true;
+    run.dropout = false;
+    const double total
+        = memory::savedActivationsPerLayer(gptLayer(), run, false, memory::frameworkProfile(run.framework)).total();
+    // Without dropout masks and the S x S tensors: norm inputs 4sbh, QKV input 2sbh, Q and K 4sbh, V 2sbh, output
+    // 2sbh, fp32 log-sum-exp 4*s*b*a, MLP inputs 2sbh + 8sbh + 8sbh = 32sbh + 4sba.
+    QCOMPARE(total, 32 * s * b * h + 4 * s * b * a);
+}
+
+QTEST_GUILESS_MAIN(TstActivationMemory)
+#include "tst_activationmemory.moc"

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Per-GPU memory: optimizer-state bytes per parameter under ZeRO 0-3, micro-batches in flight per pipeline
+// schedule, KV cache of inference, and the fit verdict.
+#include "memory/memorymodel.h"
+#include "model/modelstats.h"
+#include "testutils.h"
+
+#include <QTest>
+
+using namespace rapid;
+using memory::MemoryCategory;
+
+namespace {
+
+config::ModelSpec smallLlama()
+{
+    config::ModelSpec model;
+    model.name = "small";
+    model.numLayers = 8;
+    model.hiddenSize = 256;
+    model.numHeads = 8;
+    model.numKvHeads = 2;
+    model.headDim = 32;
+    model.ffnSize = 1024;
+    model.ffnGated = true;
+    model.activation = config::Activation::Silu;
+    model.norm = config::NormKind::RmsNorm;
+    model.vocabSize = 1024;
+    model.tiedEmbeddings = false;
+    model.positionEmbedding = config::PositionEmbedding::Rope;
+    model.maxContext = 4096;
+    return model;
+}
+
+config::RunSpec trainingRun(int dp, int zero)
+{
+    config::RunSpec run;
+    run.mode = config::RunMode::Training;
+    run.framework = config::Framework::Megatron;
+    run.seqLength = 512;
+    run.microBatch = 1;
+    run.parallelism.dp = dp;
+    run.globalBatch = dp;
+    run.parallelism.zeroStage = zero;
+    // Classic mixed precision (Rajbhandari et al., ZeRO, section 3.1): 16-bit weights and gradients, fp32 master
+    // weights and Adam moments.
+    run.precision.weights = config::Precision::Bf16;
+    run.precision.gradients = config::Precision::Bf16;
+    run.precision.optimizer = config::Precision::Fp32;
+    run.precision.masterWeights = true;
+    return run;
+}
+
+config::GpuSpec gpu80()
+{
+    config::GpuSpec gpu;
+    gpu.name = "test";
+    gpu.hbmCapacityBytes = 80.0 * 1024 * 1024 * 1024;
+    return gpu;
+}
+
+} // namespace
+
+class TstMemoryModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void zeroStagesShardModelStates_data();
+    void zeroStagesShardModelStates();
+    void oneFOneBHoldsAtMostPpMicroBatchesOnStageZero();
+    void gpipeHoldsEveryMicroBatch();
+    void kvCacheOfGqaInference();
+    void verdictComparesWithCapacity();
+};
+
+void TstMemoryModel::zeroStagesShardModelStates_data()
+{
+    QTest::addColumn<int>("zero");
+    QTest::addColumn<double>("weights"); // bytes per parameter, dp = 4
+    QTest::addColumn<double>("gradients");
+    QTest::addColumn<double>("master");
+    QTest::addColumn<double>("optimizer");
+    // 2 + 2 + 4 + 8 = 16 bytes per parameter without ZeRO; stage 1 shards master and moments (12/N), stage 2 also
+    // the gradients (2/N), stage 3 the weights (2/N). N = dp = 4.
+    QTest::addRow("zero0") << 0 << 2.0 << 2.0 << 4.0 << 8.0;
+    QTest::addRow("zero1") << 1 << 2.0 << 2.0 << 1.0 << 2.0;
+    QTest::addRow("zero2") << 2 << 2.0 << 0.5 << 1.0 << 2.0;
+    QTest::addRow("zero3") << 3 << 0.5 << 0.5 << 1.0 << 2.0;
+}
+
+void TstMemoryModel::zeroStagesShardModelStates()
+{
+    QFETCH(int, zero);
+    QFETCH(double, weights);
+    QFETCH(double, gradients);
+    QFETCH(double, master);
+    QFETCH(double, optimizer);
+    const config::ModelSpec model = smallLlama();
+    const config::RunSpec run = trainingRun(4, zero);
+    // One stage holds the whole model (tp 1, pp 1).
+    const double params = static_cast<double>(model::countParameters(model).total());
+    QCOMPARE(memory::parametersOnStage(model, run, 0), params);
+    const memory::MemoryEstimate estimate = memory::estimateMemory(model, gpu80(), run);
+    const memory::StageMemory& stage = estimate.stages.front();
+    auto perParameter
+        = [&](MemoryCategory category) { return stage.breakdown[static_cast<size_t>(category)] / params; };
+    QCOMPARE(perParameter(MemoryCategory::Weights), weights);
+    QCOMPARE(perParameter(MemoryCategory::Gradients), gradients);
+    QCOMPARE(perParameter(MemoryCategory::MasterWeights), master);
+    QCOMPARE(perParameter(MemoryCategory::OptimizerStates), optimizer);
+}
+
+void TstMemoryModel::oneFOneBHoldsAtMostPpMicroBatchesOnStageZero()
+{
+    config::RunSpec run = trainingRun(1, 0);
+    run.parallelism.pp = 4;
+    run.globalBatch = 16; // 16 micro-batches per step
+    const memory::MemoryEstimate estimate = memory::estimateMemory(smallLlama(), gpu80(), run);
+    QCOMPARE(int(estimate.stages.size()), 4);
+    QCOMPARE(estimate.stages[0].inFlightMicroBatches, 4);
+    QCOMPARE(estimate.stages[3].inFlightMicroBatches, 1);
+}
+
+void TstMemoryModel::gpipeHoldsEveryMicroBatch()
+{
+    config::RunSpec run = trainingRun(1, 0);
+    run.parallelism.pp = 2;
+    run.parallelism.schedule = config::PipelineSchedule::Gpipe;
+    run.globalBatch = 6;
+    const memory::MemoryEstimate estimate = memory::estimateMemory(smallLlama(), gpu80(), run);
+    QCOMPARE(estimate.stages[0].inFlightMicroBatches, 6);
+}
+
+void TstMemoryModel::kvCacheOfGqaInference()
+{
+    const config::ModelSpec model = test::projectLoader().loadModel("llama-3.1-70b");
+    config::RunSpec run;
+    run.mode = config::RunMode::Inference;
+    run.batch = 8;
+    run.promptLength = 1000;
+    run.decodeLength = 1048;
+    run.parallelism.tp = 4;
+    run.precision.kvCache = config::Precision::Bf16;
+    const memory::MemoryEstimate estimate = memory::estimateMemory(model, gpu80(), run);
+    // 80 layers * 2 (K, V) * 8 KV heads * 128 * 2 bytes = 327,680 bytes per token; tp 4 splits the 8 KV heads
+    // (2 per GPU): 81,920 bytes per token per GPU; 8 requests * 2048 tokens = 16,384 tokens: 1,342,177,280 bytes.
+    QCOMPARE(estimate.bytes(MemoryCategory::KvCache), 1342177280.0);
+}
+
+void TstMemoryModel::verdictComparesWithCapacity()
+{
+    // Llama-3.1-70B without any sharding on one 80 GB GPU: 16 bytes per parameter is ~1.1 TB.
+    const config::Scenario scenario = test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100",
+        { "run.parallelism.tp=1", "run.parallelism.pp=1", "run.parallelism.dp=64", "run.parallelism.sp=false",
+            "run.parallelism.schedule=1f1b", "run.parallelism.virtual_stages=1", "run.parallelism.zero_stage=0",
+            "run.parallelism.mapping.tp=nvlink", "run.parallelism.mapping.pp=ib" });
+    const memory::MemoryEstimate estimate = memory::estimateMemory(scenario.model, scenario.hardware.gpu, scenario.run);
+    QVERIFY(!estimate.fits);
+    QVERIFY(estimate.marginBytes < -1e12 * 0.9);
+    QCOMPARE(estimate.capacityBytes, 80.0 * 1024 * 1024 * 1024);
+    // The default workspace (tp 8, pp 4, ZeRO-1, selective recompute, 8k sequences) fits on 80 GB.
+    const config::Scenario fitting = test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100");
+    const memory::MemoryEstimate fits = memory::estimateMemory(fitting.model, fitting.hardware.gpu, fitting.run);
+    QVERIFY2(fits.fits, std::to_string(fits.peakBytes).c_str());
+}
+
+QTEST_GUILESS_MAIN(TstMemoryModel)
+#include "tst_memorymodel.moc"

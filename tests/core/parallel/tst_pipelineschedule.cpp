@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Pipeline schedules: every pass appears once and in dependency order; the number of micro-batches in flight
+// matches each schedule's closed form.
+#include "parallel/pipelineschedule.h"
+
+#include <QTest>
+
+#include <map>
+
+using rapid::config::PipelineSchedule;
+using rapid::parallel::Pass;
+using rapid::parallel::PipelineStep;
+
+namespace {
+int maxInFlight(const std::vector<PipelineStep>& steps)
+{
+    int inFlight = 0;
+    int peak = 0;
+    for (const PipelineStep& step : steps) {
+        inFlight += step.pass == Pass::Forward ? 1 : -1;
+        peak = std::max(peak, inFlight);
+    }
+    return peak;
+}
+} // namespace
+
+class TstPipelineSchedule : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyPassOnceInOrder_data();
+    void everyPassOnceInOrder();
+    void inFlightMatchesClosedForm_data();
+    void inFlightMatchesClosedForm();
+    void evenAndCostBalancedSplits();
+};
+
+void TstPipelineSchedule::everyPassOnceInOrder_data()
+{
+    QTest::addColumn<int>("schedule");
+    QTest::addColumn<int>("stages");
+    QTest::addColumn<int>("microBatches");
+    QTest::addColumn<int>("virtualStages");
+    QTest::addRow("gpipe_4_stages_8_mb") << int(PipelineSchedule::Gpipe) << 4 << 8 << 1;
+    QTest::addRow("1f1b_4_stages_8_mb") << int(PipelineSchedule::OneFOneB) << 4 << 8 << 1;
+    QTest::addRow("1f1b_8_stages_3_mb") << int(PipelineSchedule::OneFOneB) << 8 << 3 << 1;
+    QTest::addRow("1f1b_single_stage_4_mb") << int(PipelineSchedule::OneFOneB) << 1 << 4 << 1;
+    QTest::addRow("interleaved_4_stages_8_mb_2_chunks") << int(PipelineSchedule::Interleaved) << 4 << 8 << 2;
+    QTest::addRow("interleaved_2_stages_4_mb_3_chunks") << int(PipelineSchedule::Interleaved) << 2 << 4 << 3;
+}
+
+void TstPipelineSchedule::everyPassOnceInOrder()
+{
+    QFETCH(int, schedule);
+    QFETCH(int, stages);
+    QFETCH(int, microBatches);
+    QFETCH(int, virtualStages);
+    const int chunks = schedule == int(PipelineSchedule::Interleaved) ? virtualStages : 1;
+    for (int stage = 0; stage < stages; ++stage) {
+        const auto steps
+            = rapid::parallel::pipelineSteps(PipelineSchedule(schedule), stages, stage, microBatches, virtualStages);
+        QCOMPARE(int(steps.size()), 2 * microBatches * chunks);
+        std::map<std::pair<int, int>, int> forwardAt;
+        for (int i = 0; i < int(steps.size()); ++i) {
+            const auto key = std::make_pair(steps[size_t(i)].microBatch, steps[size_t(i)].chunk);
+            if (steps[size_t(i)].pass == Pass::Forward) {
+                QVERIFY(!forwardAt.count(key));
+                forwardAt[key] = i;
+            } else {
+                QVERIFY2(forwardAt.count(key), "backward before its forward");
+            }
+        }
+        QCOMPARE(int(forwardAt.size()), microBatches * chunks);
+    }
+}
+
+void TstPipelineSchedule::inFlightMatchesClosedForm_data()
+{
+    QTest::addColumn<int>("schedule");
+    QTest::addColumn<int>("stages");
+    QTest::addColumn<int>("stage");
+    QTest::addColumn<int>("microBatches");
+    QTest::addColumn<int>("virtualStages");
+    QTest::addColumn<int>("expected");
+    // GPipe holds every micro-batch.
+    QTest::addRow("gpipe_all_in_flight") << int(PipelineSchedule::Gpipe) << 4 << 0 << 8 << 1 << 8;
+    // 1F1B: stage s holds min(p - s, m).
+    QTest::addRow("1f1b_stage0_holds_pp") << int(PipelineSchedule::OneFOneB) << 4 << 0 << 8 << 1 << 4;
+    QTest::addRow("1f1b_stage2_holds_pp_minus_2") << int(PipelineSchedule::OneFOneB) << 4 << 2 << 8 << 1 << 2;
+    QTest::addRow("1f1b_last_stage_holds_one") << int(PipelineSchedule::OneFOneB) << 4 << 3 << 8 << 1 << 1;
+    QTest::addRow("1f1b_fewer_mb_than_stages") << int(PipelineSchedule::OneFOneB) << 8 << 0 << 3 << 1 << 3;
+    // pp = 1 with gradient accumulation: one micro-batch at a time (the reference tool stopped early here).
+    QTest::addRow("1f1b_pp1_accumulation") << int(PipelineSchedule::OneFOneB) << 1 << 0 << 6 << 1 << 1;
+    // Interleaved (Megatron): warm-up (p - s - 1) * 2 + (v - 1) * p forwards, plus the first steady forward.
+    // p = 4, v = 2, stage 0: 6 + 4 + 1 = 11 chunk passes in flight.
+    QTest::addRow("interleaved_stage0") << int(PipelineSchedule::Interleaved) << 4 << 0 << 8 << 2 << 11;
+    // Last stage: 0 + 4 + 1 = 5.
+    QTest::addRow("interleaved_last_stage") << int(PipelineSchedule::Interleaved) << 4 << 3 << 8 << 2 << 5;
+}
+
+void TstPipelineSchedule::inFlightMatchesClosedForm()
+{
+    QFETCH(int, schedule);
+    QFETCH(int, stages);
+    QFETCH(int, stage);
+    QFETCH(int, microBatches);
+    QFETCH(int, virtualStages);
+    QFETCH(int, expected);
+    QCOMPARE(maxInFlight(rapid::parallel::pipelineSteps(
+                 PipelineSchedule(schedule), stages, stage, microBatches, virtualStages)),
+        expected);
+}
+
+void TstPipelineSchedule::evenAndCostBalancedSplits()
+{
+    QCOMPARE(rapid::parallel::layersPerChunk(10, 4, 1, {}), (std::vector<int> { 3, 3, 2, 2 }));
+    QCOMPARE(rapid::parallel::layersPerChunk(10, 2, 1, { 7, 3 }), (std::vector<int> { 7, 3 }));
+    // 16 layers of cost 1 and a head of cost 4 over 2 stages: total 20, stage 0 fills to 10 layers, stage 1 takes
+    // the remaining 6 layers and the head (6 + 4 = 10).
+    QCOMPARE(rapid::parallel::costBalancedLayersPerStage(16, 2, 1.0, 4.0), (std::vector<int> { 10, 6 }));
+}
+
+QTEST_GUILESS_MAIN(TstPipelineSchedule)
+#include "tst_pipelineschedule.moc"

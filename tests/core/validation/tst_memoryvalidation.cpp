@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The memory model against 4,104 real nanotron training runs on H100 (../shared/validation/memory): fit/OOM
+// verdicts at least 97% right, and the logged peak allocated memory within 10% on completed runs (issue bars).
+#include "model/modelstats.h"
+#include "testutils.h"
+#include "validation/memorydataset.h"
+
+#include <QFileInfo>
+#include <QTest>
+
+using namespace rapid;
+
+class TstMemoryValidation : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void benchmarkShapesMatchTheirNames();
+    void meetsTheIssueBars();
+};
+
+void TstMemoryValidation::benchmarkShapesMatchTheirNames()
+{
+    const std::string path = std::string(RAPID_SHARED_DIR) + "/validation/memory/hf_nanotron_h100_bench.csv";
+    if (!QFileInfo::exists(QString::fromStdString(path))) {
+        QSKIP("shared validation data not present");
+    }
+    std::vector<std::string> skipped;
+    const auto runs = validation::readNanotronBenchmark(path, &skipped);
+    QCOMPARE(int(runs.size()), 4104);
+    QVERIFY(skipped.empty());
+    // The shapes assumed for each size reproduce the size in the run name (3 significant digits).
+    for (const auto& run : runs) {
+        const double billions = static_cast<double>(model::countParameters(run.model).total()) / 1e9;
+        const std::string size = run.name.substr(0, run.name.find('G'));
+        if (run.model.numKvHeads == run.model.numHeads && run.model.vocabSize == 131072) {
+            QVERIFY2(std::abs(billions / std::stod(size) - 1) < 0.005, run.name.c_str());
+        }
+    }
+}
+
+void TstMemoryValidation::meetsTheIssueBars()
+{
+    const std::string path = std::string(RAPID_SHARED_DIR) + "/validation/memory/hf_nanotron_h100_bench.csv";
+    if (!QFileInfo::exists(QString::fromStdString(path))) {
+        QSKIP("shared validation data not present");
+    }
+    const auto runs = validation::readNanotronBenchmark(path, nullptr);
+    const config::HardwareSpec hardware = test::projectLoader().loadHardware("h100-sxm5-80gb");
+    const validation::MemoryValidationSummary summary = validation::validateMemory(runs, hardware.gpu);
+    qInfo("accuracy %.2f%% over %d known outcomes, false fits %.2f%%, allocated MAPE %.2f%% over %d runs",
+        100 * summary.accuracy(), summary.known(), 100 * summary.falseFitRate(), summary.meanAbsolutePercentageError,
+        summary.errorRuns);
+    QCOMPARE(summary.known(), 3682); // 1,765 Success + 1,917 OOM; 422 "Other" have no known outcome
+    QVERIFY(summary.accuracy() >= 0.97);
+    QVERIFY(summary.meanAbsolutePercentageError <= 10.0);
+}
+
+QTEST_GUILESS_MAIN(TstMemoryValidation)
+#include "tst_memoryvalidation.moc"
