@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "mainwindow.h"
+
+#include "configform.h"
+#include "diagnosticspanel.h"
+#include "evaluationrunner.h"
+#include "restorebanner.h"
+#include "resultspanel.h"
+#include "structureevaluator.h"
+#include "workspacedocument.h"
+#include "yamleditor.h"
+
+#include "config/workspacefile.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace rapid::widgets {
+
+namespace {
+
+constexpr int kDefaultAutosaveDelayMs = 2000;
+constexpr int kStatusMessageMs = 4000;
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kFileFilter = QStringLiteral("RAPID workspaces (*.rapid.yaml);;YAML files (*.yaml *.yml)");
+
+QString formTitle(DocumentKind kind)
+{
+    switch (kind) {
+    case DocumentKind::Model:
+        return MainWindow::tr("Model");
+    case DocumentKind::Hardware:
+        return MainWindow::tr("Hardware");
+    case DocumentKind::Run:
+        break;
+    }
+    return MainWindow::tr("Run");
+}
+
+} // namespace
+
+MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
+    : QMainWindow(parent)
+    , m_document(new WorkspaceDocument(std::move(library), this))
+    , m_runner(new EvaluationRunner(std::make_shared<StructureEvaluator>(), this))
+    , m_confirmOnClose(QGuiApplication::platformName() != QLatin1String("offscreen"))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    m_autosaveTimer.setSingleShot(true);
+    m_autosaveTimer.setInterval(kDefaultAutosaveDelayMs);
+    connect(&m_autosaveTimer, &QTimer::timeout, this, &MainWindow::writeAutosave);
+
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(4, 4, 4, 4);
+    m_banner = new RestoreBanner(central);
+    m_banner->hide();
+    centralLayout->addWidget(m_banner);
+    m_tabs = new QTabWidget(central);
+    m_tabs->setObjectName(QStringLiteral("mainTabs"));
+    m_tabs->addTab(createFormsPage(), tr("Forms"));
+    m_yamlEditor = new YamlEditor(m_document, m_tabs);
+    m_tabs->addTab(m_yamlEditor, tr("YAML"));
+    centralLayout->addWidget(m_tabs);
+    setCentralWidget(central);
+
+    m_results = new ResultsPanel(this);
+    auto* resultsDock = new QDockWidget(tr("Results"), this);
+    resultsDock->setObjectName(QStringLiteral("resultsDock"));
+    resultsDock->setWidget(m_results);
+    addDockWidget(Qt::RightDockWidgetArea, resultsDock);
+
+    m_diagnostics = new DiagnosticsPanel(m_document, this);
+    auto* diagnosticsDock = new QDockWidget(tr("Diagnostics"), this);
+    diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
+    diagnosticsDock->setWidget(m_diagnostics);
+    addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock);
+    resizeDocks({ resultsDock }, { 480 }, Qt::Horizontal);
+    resizeDocks({ diagnosticsDock }, { 100 }, Qt::Vertical);
+
+    m_validity = new QLabel(this);
+    statusBar()->addPermanentWidget(m_validity);
+    createActions();
+
+    connect(m_document, &WorkspaceDocument::scenarioChanged, m_runner, &EvaluationRunner::request);
+    connect(m_runner, &EvaluationRunner::evaluationAvailable, m_results, &ResultsPanel::showEvaluation);
+    connect(m_runner, &EvaluationRunner::evaluationFailed, this,
+        [this](const QString& message) { statusBar()->showMessage(tr("Evaluation failed: %1").arg(message)); });
+    connect(m_document, &WorkspaceDocument::diagnosticsChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &WorkspaceDocument::dirtyChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &WorkspaceDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &WorkspaceDocument::workspaceLoaded, this, &MainWindow::updateTitle);
+    // The stack's index, not documentChanged: a command's redo() runs before the stack counts it, so during
+    // documentChanged the workspace does not look dirty yet.
+    connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] { m_autosaveTimer.start(); });
+    connect(m_diagnostics, &DiagnosticsPanel::locationActivated, this, &MainWindow::showLocation);
+    connect(m_banner, &RestoreBanner::restoreRequested, this, &MainWindow::restoreAutosave);
+    connect(m_banner, &RestoreBanner::discardRequested, this, &MainWindow::discardAutosave);
+
+    resize(1400, 900);
+    const QSettings settings;
+    restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    restoreState(settings.value(kStateKey).toByteArray());
+    updateTitle();
+    updateStatus();
+}
+
+MainWindow::~MainWindow()
+{
+    // QWidget deletes the children (the document among them) after this object's members are gone; the undo stack
+    // then signals while clearing itself and must not reach the dead autosave timer.
+    disconnect(m_document->undoStack(), nullptr, this, nullptr);
+    disconnect(m_document, nullptr, this, nullptr);
+}
+
+QWidget* MainWindow::createFormsPage()
+{
+    auto* splitter = new QSplitter(Qt::Horizontal, m_tabs);
+    splitter->setObjectName(QStringLiteral("formsPage"));
+    for (DocumentKind kind : kAllDocumentKinds) {
+        auto* column = new QWidget(splitter);
+        auto* layout = new QVBoxLayout(column);
+        layout->setContentsMargins(2, 2, 2, 2);
+        auto* title = new QLabel(formTitle(kind), column);
+        QFont font = title->font();
+        font.setBold(true);
+        font.setPointSizeF(font.pointSizeF() * 1.15);
+        title->setFont(font);
+        layout->addWidget(title);
+        auto* form = new ConfigForm(m_document, kind, column);
+        m_forms[static_cast<size_t>(kind)] = form;
+        layout->addWidget(form);
+        splitter->addWidget(column);
+    }
+    splitter->setSizes({ 1, 1, 1 }); // equal thirds: sizes are shared out proportionally
+    return splitter;
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openAction = file->addAction(tr("&Open…"), this, &MainWindow::open);
+    openAction->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    QAction* saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
+    saveAction->setShortcut(QKeySequence::Save);
+    QAction* saveAsAction = file->addAction(tr("Save &As…"), this, &MainWindow::saveAs);
+    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    QAction* quitAction = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quitAction->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About RAPID-LLM Workbench"), this, &MainWindow::showAbout);
+}
+
+bool MainWindow::openWorkspace(const QString& reference)
+{
+    QString error;
+    if (!m_document->open(reference, &error)) {
+        statusBar()->showMessage(tr("Cannot open %1: %2").arg(reference, error));
+        return false;
+    }
+    m_autosaveTimer.stop();
+    if (!m_document->filePath().isEmpty()) {
+        m_recentFiles.add(m_document->filePath());
+    }
+    statusBar()->showMessage(tr("Opened %1").arg(m_document->name()), kStatusMessageMs);
+    offerAutosave();
+    return true;
+}
+
+bool MainWindow::saveWorkspace(const QString& filePath)
+{
+    QString error;
+    if (!m_document->save(filePath, &error)) {
+        QMessageBox::warning(this, tr("Save failed"), tr("Cannot save %1: %2").arg(filePath, error));
+        return false;
+    }
+    m_autosaveTimer.stop();
+    m_autosave.remove(m_document->name());
+    m_banner->hide();
+    m_recentFiles.add(m_document->filePath());
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_document->filePath())), kStatusMessageMs);
+    return true;
+}
+
+void MainWindow::open()
+{
+    if (!confirmDiscardingChanges()) {
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open workspace"), {}, kFileFilter);
+    if (!path.isEmpty()) {
+        openWorkspace(path);
+    }
+}
+
+bool MainWindow::save()
+{
+    return m_document->filePath().isEmpty() ? saveAs() : saveWorkspace(m_document->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save workspace as"), m_document->filePath(), kFileFilter);
+    if (path.isEmpty()) {
+        return false;
+    }
+    if (!path.endsWith(QLatin1String(".yaml")) && !path.endsWith(QLatin1String(".yml"))) {
+        path += QStringLiteral(".rapid.yaml");
+    }
+    return saveWorkspace(path);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About RAPID-LLM Workbench"),
+        tr("<h3>RAPID-LLM Workbench %1</h3>"
+           "<p>Predicts how large language models train and serve on GPU clusters.</p>"
+           "<p>Licensed under the GNU GPL, version 3 or later. Uses Qt %2, QCustomPlot and "
+           "Graphviz.</p>")
+            .arg(QStringLiteral(RAPID_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = m_recentFiles.files();
+    for (const QString& path : files) {
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] {
+            if (confirmDiscardingChanges() && !openWorkspace(path)) {
+                m_recentFiles.remove(path);
+            }
+        });
+    }
+    if (files.isEmpty()) {
+        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+    } else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear list"), this, [this] { m_recentFiles.clear(); });
+    }
+}
+
+bool MainWindow::confirmDiscardingChanges()
+{
+    if (!m_document->isDirty() || !m_confirmOnClose) {
+        return true;
+    }
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them?").arg(m_document->name()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save) {
+        return save();
+    }
+    if (answer == QMessageBox::Discard) {
+        m_autosaveTimer.stop();
+        m_autosave.remove(m_document->name());
+        return true;
+    }
+    return false;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!confirmDiscardingChanges()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+    event->accept();
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = m_document->name().isEmpty() ? tr("Untitled") : m_document->name();
+    const QString file = m_document->filePath().isEmpty()
+        ? QString()
+        : QStringLiteral(" (%1)").arg(QFileInfo(m_document->filePath()).fileName());
+    setWindowTitle(name + (m_document->isDirty() ? QStringLiteral("*") : QString()) + file
+        + QStringLiteral(" — RAPID-LLM Workbench"));
+}
+
+void MainWindow::updateStatus()
+{
+    const auto count = m_document->diagnostics().size();
+    m_validity->setText(count == 0 ? tr("Valid configuration") : tr("%n problem(s)", nullptr, static_cast<int>(count)));
+    m_results->setStale(count != 0);
+}
+
+void MainWindow::writeAutosave()
+{
+    if (!m_document->isDirty()) {
+        m_autosave.remove(m_document->name());
+        return;
+    }
+    if (m_autosave.write(m_document->name(), m_document->composedText(), m_document->filePath())) {
+        statusBar()->showMessage(
+            tr("Unsaved edits kept in %1").arg(QDir::toNativeSeparators(m_autosave.directory())), kStatusMessageMs);
+    }
+}
+
+void MainWindow::offerAutosave()
+{
+    m_banner->hide();
+    const auto entry = m_autosave.find(m_document->name());
+    if (!entry || entry->originalPath != m_document->filePath()) {
+        return;
+    }
+    if (entry->text == m_document->composedText()) {
+        m_autosave.remove(m_document->name()); // nothing unsaved after all
+        return;
+    }
+    const QFileInfo info(entry->path);
+    m_banner->setMessage(tr("Unsaved edits to this workspace from %1 were kept.")
+                             .arg(QLocale().toString(info.lastModified(), QLocale::ShortFormat)));
+    m_banner->show();
+}
+
+void MainWindow::restoreAutosave()
+{
+    const auto entry = m_autosave.find(m_document->name());
+    m_banner->hide();
+    if (!entry) {
+        return;
+    }
+    try {
+        const config::WorkspaceDocuments documents
+            = config::readWorkspaceDocuments(entry->path.toStdString(), m_document->library());
+        m_document->replaceTexts(documents, tr("Restore unsaved edits"));
+        statusBar()->showMessage(tr("Restored unsaved edits"), kStatusMessageMs);
+    } catch (const config::ConfigError& error) {
+        QMessageBox::warning(this, tr("Cannot restore"), QString::fromUtf8(error.what()));
+    }
+}
+
+void MainWindow::discardAutosave()
+{
+    m_autosave.remove(m_document->name());
+    m_banner->hide();
+    statusBar()->showMessage(tr("Discarded the kept edits"), kStatusMessageMs);
+}
+
+void MainWindow::showLocation(DocumentKind kind, int line, int column)
+{
+    m_tabs->setCurrentWidget(m_yamlEditor);
+    m_yamlEditor->showLocation(kind, line, column);
+}
+
+} // namespace rapid::widgets

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "autosavestore.h"
+#include "documentkind.h"
+#include "recentfiles.h"
+
+#include "config/presetlibrary.h"
+
+#include <QMainWindow>
+#include <QTimer>
+
+#include <array>
+
+class QLabel;
+class QMenu;
+class QTabWidget;
+
+namespace rapid::widgets {
+
+class ConfigForm;
+class DiagnosticsPanel;
+class EvaluationRunner;
+class RestoreBanner;
+class ResultsPanel;
+class WorkspaceDocument;
+class YamlEditor;
+
+/// The workbench window: forms and YAML tabs over one WorkspaceDocument, results on the right, diagnostics below,
+/// file handling with recent files and autosave. Wiring only; each part is its own widget.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(config::PresetLibrary library, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens a workspace file or workspace preset name; offers an autosave of it if one differs from the file.
+    bool openWorkspace(const QString& reference);
+    bool saveWorkspace(const QString& filePath);
+
+    /// Milliseconds between the last edit and the autosave (2 s by default; tests shorten it).
+    void setAutosaveDelay(int milliseconds) { m_autosaveTimer.setInterval(milliseconds); }
+    /// Whether closing with unsaved changes asks first. Off on the offscreen platform (tests, CI).
+    void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
+    AutosaveStore autosaveStore() const { return m_autosave; }
+
+    WorkspaceDocument* document() const { return m_document; }
+    ConfigForm* form(DocumentKind kind) const { return m_forms[static_cast<size_t>(kind)]; }
+    YamlEditor* yamlEditor() const { return m_yamlEditor; }
+    DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
+    ResultsPanel* resultsPanel() const { return m_results; }
+    RestoreBanner* restoreBanner() const { return m_banner; }
+    EvaluationRunner* evaluationRunner() const { return m_runner; }
+    QTabWidget* mainTabs() const { return m_tabs; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    QWidget* createFormsPage();
+    void open();
+    bool save();
+    bool saveAs();
+    void showAbout();
+    void rebuildRecentMenu();
+    /// Asks whether to save unsaved changes; false when the user cancels.
+    bool confirmDiscardingChanges();
+    void updateTitle();
+    void updateStatus();
+    void writeAutosave();
+    void offerAutosave();
+    void restoreAutosave();
+    void discardAutosave();
+    void showLocation(DocumentKind kind, int line, int column);
+
+    WorkspaceDocument* m_document;
+    EvaluationRunner* m_runner;
+    QTabWidget* m_tabs = nullptr;
+    std::array<ConfigForm*, 3> m_forms {};
+    YamlEditor* m_yamlEditor = nullptr;
+    DiagnosticsPanel* m_diagnostics = nullptr;
+    ResultsPanel* m_results = nullptr;
+    RestoreBanner* m_banner = nullptr;
+    QLabel* m_validity = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    RecentFiles m_recentFiles;
+    AutosaveStore m_autosave;
+    QTimer m_autosaveTimer;
+    bool m_confirmOnClose;
+};
+
+} // namespace rapid::widgets
