@@ -180,7 +180,7 @@ MapReader::MapReader(ReadContext& context, YAML::Node node, std::string path)
     m_valid = true;
     std::set<std::string> seen;
     for (auto it = m_node.begin(); it != m_node.end(); ++it) {
-        const YAML::Node& key = it->first;
+        const YAML::Node key = it->first; // a copy: the iterator hands out a temporary pair
         if (!isScalarNode(key)) {
             m_context.error(m_path, key, "keys must be plain words, got " + describeNode(key));
             continue;
