@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "chartexporter.h"
+#include "chartwidget.h"
 #include "configform.h"
 #include "diagnosticspanel.h"
 #include "evaluationrunner.h"
+#include "exportdialog.h"
 #include "restorebanner.h"
 #include "resultspanel.h"
+#include "runsession.h"
+#include "runspanel.h"
 #include "structureevaluator.h"
+#include "summaryfigures.h"
 #include "workspacedocument.h"
 #include "yamleditor.h"
 
@@ -26,6 +32,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -79,6 +86,8 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     centralLayout->addWidget(m_tabs);
     setCentralWidget(central);
 
+    // The results column gets the full height (its charts need it); the bottom docks share the width of the forms.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     m_results = new ResultsPanel(this);
     auto* resultsDock = new QDockWidget(tr("Results"), this);
     resultsDock->setObjectName(QStringLiteral("resultsDock"));
@@ -90,7 +99,12 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
     diagnosticsDock->setWidget(m_diagnostics);
     addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock);
-    resizeDocks({ resultsDock }, { 480 }, Qt::Horizontal);
+    m_runs = new RunsPanel(m_document->session(), this);
+    auto* runsDock = new QDockWidget(tr("Runs"), this);
+    runsDock->setObjectName(QStringLiteral("runsDock"));
+    runsDock->setWidget(m_runs);
+    addDockWidget(Qt::BottomDockWidgetArea, runsDock);
+    resizeDocks({ resultsDock }, { 530 }, Qt::Horizontal);
     resizeDocks({ diagnosticsDock }, { 100 }, Qt::Vertical);
 
     m_validity = new QLabel(this);
@@ -99,6 +113,11 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
 
     connect(m_document, &WorkspaceDocument::scenarioChanged, m_runner, &EvaluationRunner::request);
     connect(m_runner, &EvaluationRunner::evaluationAvailable, m_results, &ResultsPanel::showEvaluation);
+    connect(m_document->session(), &RunSession::baselineChanged, this,
+        [this] { m_results->setBaseline(m_document->session()->baseline()); });
+    for (ChartWidget* chart : m_results->charts()) {
+        connect(chart, &ChartWidget::exportRequested, this, [this](ChartWidget* which) { exportChart(which); });
+    }
     connect(m_runner, &EvaluationRunner::evaluationFailed, this,
         [this](const QString& message) { statusBar()->showMessage(tr("Evaluation failed: %1").arg(message)); });
     connect(m_document, &WorkspaceDocument::diagnosticsChanged, this, &MainWindow::updateStatus);
@@ -163,6 +182,9 @@ void MainWindow::createActions()
     QAction* saveAsAction = file->addAction(tr("Save &As…"), this, &MainWindow::saveAs);
     saveAsAction->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
+    QAction* exportAction = file->addAction(tr("&Export Chart…"), this, [this] { exportChart(nullptr); });
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    file->addSeparator();
     QAction* quitAction = file->addAction(tr("&Quit"), this, &QWidget::close);
     quitAction->setShortcut(QKeySequence::Quit);
 
@@ -173,6 +195,20 @@ void MainWindow::createActions()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+
+    QMenu* compare = menuBar()->addMenu(tr("&Compare"));
+    m_pinAction = compare->addAction(tr("&Pin as Baseline"), this, [this] { pinBaseline(); });
+    m_pinAction->setObjectName(QStringLiteral("pinBaselineAction"));
+    m_pinAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    m_pinAction->setToolTip(tr("Keep the current result as a named run and compare every chart against it (%1)")
+                                .arg(m_pinAction->shortcut().toString(QKeySequence::NativeText)));
+    QAction* clearBaseline
+        = compare->addAction(tr("&Clear Baseline"), this, [this] { m_document->session()->setBaselineIndex(-1); });
+    QToolBar* toolBar = addToolBar(tr("Compare"));
+    toolBar->setObjectName(QStringLiteral("compareToolBar"));
+    toolBar->addAction(m_pinAction);
+    toolBar->addAction(clearBaseline);
+    toolBar->addAction(exportAction);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About RAPID-LLM Workbench"), this, &MainWindow::showAbout);
@@ -365,6 +401,45 @@ void MainWindow::discardAutosave()
     m_autosave.remove(m_document->name());
     m_banner->hide();
     statusBar()->showMessage(tr("Discarded the kept edits"), kStatusMessageMs);
+}
+
+bool MainWindow::pinBaseline(const QString& name)
+{
+    const std::optional<Evaluation>& shown = m_results->evaluation();
+    if (!shown) {
+        statusBar()->showMessage(tr("Nothing to pin yet: the configuration has no result"), kStatusMessageMs);
+        return false;
+    }
+    RunSession* session = m_document->session();
+    // A generated name says what was run, so a list of pinned runs reads without opening each one.
+    const QString wanted = name.isEmpty() ? QString::fromStdString(shown->label) : name;
+    const int index = session->add(wanted, *shown);
+    session->setBaselineIndex(index);
+    statusBar()->showMessage(tr("Pinned “%1” as the baseline").arg(session->runs()[index].name), kStatusMessageMs);
+    return true;
+}
+
+void MainWindow::exportChart(QWidget* chart)
+{
+    QList<ExportDialog::Target> targets;
+    int selected = 0;
+    for (ChartWidget* candidate : m_results->charts()) {
+        if (candidate == chart) {
+            selected = static_cast<int>(targets.size());
+        }
+        targets.append({ candidate->title(), candidate });
+    }
+    targets.append({ tr("Summary figures"), m_results->summaryFigures() });
+    ExportDialog dialog(targets, selected, this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    QString error;
+    if (!ChartExporter::exportWidget(dialog.selectedWidget(), dialog.filePath(), dialog.options(), &error)) {
+        QMessageBox::warning(this, tr("Export failed"), error);
+        return;
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(dialog.filePath())), kStatusMessageMs);
 }
 
 void MainWindow::showLocation(DocumentKind kind, int line, int column)

@@ -12,17 +12,20 @@
 
 #include <array>
 
+class QAction;
 class QLabel;
 class QMenu;
 class QTabWidget;
 
 namespace rapid::widgets {
 
+class ChartWidget;
 class ConfigForm;
 class DiagnosticsPanel;
 class EvaluationRunner;
 class RestoreBanner;
 class ResultsPanel;
+class RunsPanel;
 class WorkspaceDocument;
 class YamlEditor;
 
@@ -51,6 +54,11 @@ public:
     ResultsPanel* resultsPanel() const { return m_results; }
     RestoreBanner* restoreBanner() const { return m_banner; }
     EvaluationRunner* evaluationRunner() const { return m_runner; }
+    RunsPanel* runsPanel() const { return m_runs; }
+    /// "Pin as baseline": keeps the shown result as a named run and compares every chart against it.
+    QAction* pinAction() const { return m_pinAction; }
+    /// Pins the shown result under @p name (a generated one when empty); false when nothing is shown yet.
+    bool pinBaseline(const QString& name = {});
     QTabWidget* mainTabs() const { return m_tabs; }
 
 protected:
@@ -73,6 +81,8 @@ private:
     void restoreAutosave();
     void discardAutosave();
     void showLocation(DocumentKind kind, int line, int column);
+    /// The export dialog for @p chart (null: the first chart), then the export itself.
+    void exportChart(QWidget* chart);
 
     WorkspaceDocument* m_document;
     EvaluationRunner* m_runner;
@@ -81,6 +91,8 @@ private:
     YamlEditor* m_yamlEditor = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;
     ResultsPanel* m_results = nullptr;
+    RunsPanel* m_runs = nullptr;
+    QAction* m_pinAction = nullptr;
     RestoreBanner* m_banner = nullptr;
     QLabel* m_validity = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -1,32 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "chartwidget.h"
+
 #include "model/modelstats.h"
-
-#include <QWidget>
-
-class QCustomPlot; // qcustomplot.h is heavy: only parameterchart.cpp includes it
 
 namespace rapid::widgets {
 
 /// Horizontal bars of a model's parameters by part (embeddings, attention, MLP, norms, LM head), each labelled with
 /// its count.
-class ParameterChart : public QWidget {
+class ParameterChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit ParameterChart(QWidget* parent = nullptr);
 
     void setCounts(const model::ParameterCounts& counts);
-    QCustomPlot* plot() const { return m_plot; }
 
 protected:
-    void changeEvent(QEvent* event) override;
+    void rebuild() override;
 
 private:
-    void applyPalette();
-    void rebuild();
-
-    QCustomPlot* m_plot;
     model::ParameterCounts m_counts;
     bool m_hasCounts = false;
 };

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "resultspanel.h"
 
+#include "inferencechart.h"
+#include "memorychart.h"
 #include "parameterchart.h"
+#include "runsession.h"
+#include "stepbreakdownchart.h"
+#include "summaryfigures.h"
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -21,15 +27,26 @@ QString joinInts(const std::vector<int>& values)
     return parts.join(QStringLiteral(", "));
 }
 
+QLabel* boldLabel(const QString& text, QWidget* parent)
+{
+    auto* label = new QLabel(text, parent);
+    QFont bold = label->font();
+    bold.setBold(true);
+    label->setFont(bold);
+    return label;
+}
+
 } // namespace
 
 ResultsPanel::ResultsPanel(QWidget* parent)
     : QWidget(parent)
-    , m_note(new QLabel(tr("No time prediction yet: the performance model is not implemented"), this))
+    , m_note(new QLabel(tr("No time prediction yet: the performance model is not wired in. Memory and parameters "
+                           "are computed."),
+          this))
     , m_stale(new QLabel(this))
-    , m_summary(new QLabel(this))
-    , m_chart(new ParameterChart(this))
-    , m_placement(new QTableWidget(this))
+    , m_baselineLabel(new QLabel(this))
+    , m_figures(new SummaryFigures(this))
+    , m_tabs(new QTabWidget(this))
 {
     setObjectName(QStringLiteral("resultsPanel"));
     m_note->setObjectName(QStringLiteral("predictionNote"));
@@ -37,13 +54,50 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     QFont italic = m_note->font();
     italic.setItalic(true);
     m_note->setFont(italic);
-    m_summary->setObjectName(QStringLiteral("resultsSummary"));
-    m_summary->setWordWrap(true);
-    m_summary->setTextFormat(Qt::RichText);
     m_stale->setWordWrap(true);
     m_stale->setText(tr("The configuration has problems (see Diagnostics); these are the results of the last valid "
                         "one."));
     m_stale->hide();
+    m_baselineLabel->setObjectName(QStringLiteral("baselineLabel"));
+    m_baselineLabel->setWordWrap(true);
+    m_baselineLabel->hide();
+    m_tabs->setObjectName(QStringLiteral("resultsTabs"));
+    m_tabs->addTab(createDashboardPage(), tr("Dashboard"));
+    m_tabs->addTab(createStructurePage(), tr("Model and placement"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_note);
+    layout->addWidget(m_stale);
+    layout->addWidget(m_baselineLabel);
+    layout->addWidget(m_figures);
+    layout->addWidget(m_tabs, 1);
+}
+
+QWidget* ResultsPanel::createDashboardPage()
+{
+    auto* page = new QWidget(m_tabs);
+    m_memory = new MemoryChart(page);
+    m_step = new StepBreakdownChart(page);
+    m_inference = new InferenceChart(page);
+    m_inference->hide(); // shown instead of the step chart for inference runs
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(m_memory, 3);
+    layout->addWidget(m_step, 2);
+    layout->addWidget(m_inference, 2);
+    return page;
+}
+
+QWidget* ResultsPanel::createStructurePage()
+{
+    auto* page = new QWidget(m_tabs);
+    m_summary = new QLabel(page);
+    m_summary->setObjectName(QStringLiteral("resultsSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_chart = new ParameterChart(page);
+    m_placement = new QTableWidget(page);
     m_placement->setObjectName(QStringLiteral("placementTable"));
     m_placement->setColumnCount(5);
     m_placement->setHorizontalHeaderLabels(
@@ -55,21 +109,64 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     m_placement->verticalHeader()->hide();
     m_placement->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_placement->setSelectionMode(QAbstractItemView::NoSelection);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_note);
-    layout->addWidget(m_stale);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
     layout->addWidget(m_summary);
     layout->addWidget(m_chart, 3);
-    auto* placementTitle = new QLabel(tr("Rank placement (innermost axis first)"), this);
-    QFont bold = placementTitle->font();
-    bold.setBold(true);
-    placementTitle->setFont(bold);
-    layout->addWidget(placementTitle);
+    layout->addWidget(boldLabel(tr("Rank placement (innermost axis first)"), page));
     layout->addWidget(m_placement, 2);
+    return page;
+}
+
+QList<ChartWidget*> ResultsPanel::charts() const
+{
+    return { m_memory, m_step, m_inference, m_chart };
 }
 
 void ResultsPanel::showEvaluation(const Evaluation& evaluation)
+{
+    m_evaluation = evaluation;
+    m_note->setVisible(evaluation.inferenceMode ? !evaluation.inference : !evaluation.training);
+    m_step->setVisible(!evaluation.inferenceMode);
+    m_inference->setVisible(evaluation.inferenceMode);
+    m_memory->setEstimate(evaluation.memory, QString::fromStdString(evaluation.memoryProblem));
+    m_step->setResult(evaluation.training);
+    m_inference->setResult(evaluation.inference);
+    m_figures->setEvaluation(evaluation, m_baseline ? &*m_baseline : nullptr);
+    showSummary(evaluation);
+    showPlacement(evaluation);
+}
+
+void ResultsPanel::setBaseline(const NamedRun* baseline)
+{
+    if (baseline) {
+        m_baseline = baseline->evaluation;
+        m_baselineName = baseline->name;
+    } else {
+        m_baseline.reset();
+        m_baselineName.clear();
+    }
+    updateComparison();
+}
+
+void ResultsPanel::updateComparison()
+{
+    m_baselineLabel->setVisible(m_baseline.has_value());
+    if (m_baseline) {
+        m_baselineLabel->setText(
+            tr("<b>Comparing with baseline</b> “%1” (%2)")
+                .arg(m_baselineName.toHtmlEscaped(), QString::fromStdString(m_baseline->label).toHtmlEscaped()));
+    }
+    const auto memory = m_baseline ? m_baseline->memory : std::nullopt;
+    m_memory->setBaseline(memory, m_baselineName);
+    m_step->setBaseline(m_baseline ? m_baseline->training : std::nullopt);
+    m_inference->setBaseline(m_baseline ? m_baseline->inference : std::nullopt);
+    if (m_evaluation) {
+        m_figures->setEvaluation(*m_evaluation, m_baseline ? &*m_baseline : nullptr);
+    }
+}
+
+void ResultsPanel::showSummary(const Evaluation& evaluation)
 {
     const model::ParameterCounts& counts = evaluation.parameters;
     QString gpus = tr("<b>GPUs:</b> %1 in the hardware, %2 used by the run (tp·pp·dp·cp)")
@@ -85,7 +182,10 @@ void ResultsPanel::showEvaluation(const Evaluation& evaluation)
     }
     m_summary->setText(text);
     m_chart->setCounts(counts);
+}
 
+void ResultsPanel::showPlacement(const Evaluation& evaluation)
+{
     m_placement->setRowCount(static_cast<int>(evaluation.placement.axes.size()));
     int row = 0;
     for (const parallel::AxisPlacement& axis : evaluation.placement.axes) {

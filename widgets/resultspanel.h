@@ -3,37 +3,75 @@
 
 #include "evaluation.h"
 
+#include <QList>
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
+class QTabWidget;
 class QTableWidget;
 
 namespace rapid::widgets {
 
+class ChartWidget;
+class InferenceChart;
+class MemoryChart;
 class ParameterChart;
+class StepBreakdownChart;
+class SummaryFigures;
+struct NamedRun;
 
-/// What core can compute about the current scenario today: parameter counts (chart), the rank placement (table) and
-/// GPU counts. It says plainly that there is no time prediction yet rather than showing a made-up number.
+/// The dashboard: headline figures, memory against capacity and the step-time breakdown (or inference latencies) on
+/// one tab; parameter counts and the rank placement on another. Time figures appear only when the evaluation carries
+/// a prediction; until then the panel says "No time prediction yet" rather than showing a made-up number. With a
+/// baseline run every chart and figure shows it beside the current result, with the change.
 class ResultsPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ResultsPanel(QWidget* parent = nullptr);
 
     void showEvaluation(const Evaluation& evaluation);
+    /// Null clears the baseline. The run is copied: the session may drop it later.
+    void setBaseline(const NamedRun* baseline);
     /// The configuration has problems: the results shown are those of the last valid one.
     void setStale(bool stale);
+
+    const std::optional<Evaluation>& evaluation() const { return m_evaluation; }
+    /// Every chart that can be exported, in display order.
+    QList<ChartWidget*> charts() const;
 
     QLabel* summaryLabel() const { return m_summary; }
     QLabel* noteLabel() const { return m_note; }
     QTableWidget* placementTable() const { return m_placement; }
     ParameterChart* chart() const { return m_chart; }
+    MemoryChart* memoryChart() const { return m_memory; }
+    StepBreakdownChart* stepChart() const { return m_step; }
+    InferenceChart* inferenceChart() const { return m_inference; }
+    SummaryFigures* summaryFigures() const { return m_figures; }
+    QTabWidget* tabs() const { return m_tabs; }
 
 private:
+    QWidget* createDashboardPage();
+    QWidget* createStructurePage();
+    void showSummary(const Evaluation& evaluation);
+    void showPlacement(const Evaluation& evaluation);
+    void updateComparison();
+
+    std::optional<Evaluation> m_evaluation;
+    std::optional<Evaluation> m_baseline;
+    QString m_baselineName;
     QLabel* m_note;
     QLabel* m_stale;
-    QLabel* m_summary;
-    ParameterChart* m_chart;
-    QTableWidget* m_placement;
+    QLabel* m_baselineLabel;
+    SummaryFigures* m_figures;
+    QTabWidget* m_tabs;
+    MemoryChart* m_memory = nullptr;
+    StepBreakdownChart* m_step = nullptr;
+    InferenceChart* m_inference = nullptr;
+    QLabel* m_summary = nullptr;
+    ParameterChart* m_chart = nullptr;
+    QTableWidget* m_placement = nullptr;
 };
 
 } // namespace rapid::widgets

@@ -3,6 +3,7 @@
 
 #include "edittextcommand.h"
 #include "gpupresetinliner.h"
+#include "runsession.h"
 #include "setvaluecommand.h"
 
 #include "config/yamledit.h"
@@ -41,6 +42,7 @@ QString firstMessage(const config::ConfigError& error)
 WorkspaceDocument::WorkspaceDocument(config::PresetLibrary library, QObject* parent)
     : QObject(parent)
     , m_loader(std::move(library))
+    , m_session(new RunSession(this))
 {
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { Q_EMIT dirtyChanged(!clean); });
 }

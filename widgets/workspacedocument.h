@@ -19,6 +19,8 @@
 
 namespace rapid::widgets {
 
+class RunSession;
+
 /// The open workspace: three YAML texts, the file they came from, the undo stack every edit goes through, and the
 /// result of checking them (diagnostics, or the loaded Scenario). The texts are the truth; forms and YAML tabs are
 /// views of them. Checking runs on every change on the calling thread, because the loader takes well under 1 ms.
@@ -56,6 +58,9 @@ public:
     /// Replaces all three texts in one undo step (restoring an autosave).
     void replaceTexts(const config::WorkspaceDocuments& documents, const QString& description);
 
+    /// Named runs pinned for comparison during this session (kept in memory only, across workspace loads).
+    RunSession* session() const { return m_session; }
+
     const std::vector<config::Diagnostic>& diagnostics() const { return m_diagnostics; }
     const std::optional<config::Scenario>& scenario() const { return m_scenario; }
 
@@ -82,6 +87,7 @@ private:
     config::WorkspaceDocuments m_documents;
     QString m_filePath;
     QUndoStack m_undoStack;
+    RunSession* m_session; ///< child object
     std::vector<config::Diagnostic> m_diagnostics;
     std::optional<config::Scenario> m_scenario;
     std::array<bool, 3> m_parses { true, true, true };

@@ -22,6 +22,9 @@ int importHfCommand(const Invocation& invocation);
 int runCommand(const Invocation& invocation);
 int presetsCommand(const Invocation& invocation);
 int gemmCommand(const Invocation& invocation);
+int layerCommand(const Invocation& invocation);
 int validateCommand(const Invocation& invocation);
+int collectiveCommand(const Invocation& invocation);
+int chakraCommand(const Invocation& invocation);
 
 } // namespace rapid::cli

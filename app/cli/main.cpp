@@ -29,7 +29,12 @@ const std::map<std::string, Command>& commands()
         { "run", { rapid::cli::runCommand, "load and check a scenario, place its ranks (workspace or three files)" } },
         { "presets", { rapid::cli::presetsCommand, "list the model, GPU, hardware, run and workspace presets" } },
         { "validate", { rapid::cli::validateCommand, "predict the published measurements in ../shared/validation" } },
+        { "chakra", { rapid::cli::chakraCommand, "inspect Chakra execution traces (counts, critical path, defects)" } },
+        { "collective",
+            { rapid::cli::collectiveCommand,
+                "analytical time of one collective on a hardware's network (faults too)" } },
         { "gemm", { rapid::cli::gemmCommand, "predicted time of one GEMM on one GPU: tile, waves, bytes, roofs" } },
+        { "layer", { rapid::cli::layerCommand, "per-operator time of one transformer layer on one GPU" } },
     };
     return table;
 }

@@ -8,10 +8,12 @@
 #include "memory/memorymodel.h"
 #include "model/modelstats.h"
 #include "parallel/placement.h"
+#include "sim/stepmodel.h"
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <ostream>
 
 namespace rapid::cli {
@@ -146,8 +148,39 @@ int runCommand(const Invocation& invocation)
             out << line;
         }
     }
-    out << "\nNo time prediction yet: the performance model is not implemented in this version, so rapid run "
-           "checks the configuration, places the ranks and predicts memory. No time was estimated.\n";
+
+    sim::StepModel stepModel(scenario);
+    std::optional<report::TrainingResult> training;
+    std::optional<report::InferenceResult> inference;
+    if (run.mode == config::RunMode::Training) {
+        training = stepModel.training(false);
+        const report::TrainingResult& r = *training;
+        std::snprintf(line, sizeof line,
+            "step       %.4g s  (%.4g tokens/s, %.1f TFLOP/s of model work per GPU, MFU %.1f%%)\n", r.stepTimeSeconds,
+            r.tokensPerSecond, r.modelFlopsPerGpu / 1e12, 100 * r.mfu);
+        out << line;
+        std::snprintf(line, sizeof line, "breakdown  (pipeline stage %d, exposed time)\n", r.breakdown.stage);
+        out << line;
+        for (int i = 0; i < graph::kTimeClassCount; ++i) {
+            const double seconds = r.breakdown.parts[static_cast<size_t>(i)];
+            if (seconds > 0) {
+                std::snprintf(line, sizeof line, "             %-22s %10.4g s  %5.1f%%\n",
+                    graph::toString(static_cast<graph::TimeClass>(i)), seconds, 100 * seconds / r.stepTimeSeconds);
+                out << line;
+            }
+        }
+        std::snprintf(line, sizeof line, "             %-22s %10.4g s  %5.1f%%\n", "pipeline bubble",
+            r.breakdown.bubbleSeconds, 100 * r.breakdown.bubbleSeconds / r.stepTimeSeconds);
+        out << line;
+    } else {
+        inference = stepModel.inference();
+        const report::InferenceResult& r = *inference;
+        std::snprintf(line, sizeof line,
+            "latency    TTFT %.4g s, ITL %.4g ms (mean over the decode), end-to-end %.4g s, %.4g output "
+            "tokens/s\n",
+            r.ttftSeconds, 1e3 * r.itlSeconds, r.e2eSeconds, r.tokensPerSecond);
+        out << line;
+    }
 
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
@@ -176,7 +209,23 @@ int runCommand(const Invocation& invocation)
             *json << (i ? ", " : "") << jsonString(memory::toString(static_cast<memory::MemoryCategory>(i))) << ": "
                   << memory.breakdown[static_cast<size_t>(i)];
         }
-        *json << "}},\n  \"step_time_s\": null\n}\n";
+        *json << "}}";
+        if (training) {
+            *json << ",\n  \"step_time_s\": " << training->stepTimeSeconds << ",\n  \"breakdown_s\": {";
+            for (int i = 0; i < graph::kTimeClassCount; ++i) {
+                *json << (i ? ", " : "") << jsonString(graph::toString(static_cast<graph::TimeClass>(i))) << ": "
+                      << training->breakdown.parts[static_cast<size_t>(i)];
+            }
+            *json << ", \"pipeline_bubble\": " << training->breakdown.bubbleSeconds
+                  << "},\n  \"throughput\": {\"tokens_per_s\": " << training->tokensPerSecond
+                  << ", \"model_flops_per_gpu\": " << training->modelFlopsPerGpu << "},\n  \"mfu\": " << training->mfu;
+        }
+        if (inference) {
+            *json << ",\n  \"ttft_s\": " << inference->ttftSeconds << ",\n  \"itl_s\": " << inference->itlSeconds
+                  << ",\n  \"e2e_s\": " << inference->e2eSeconds
+                  << ",\n  \"throughput\": {\"tokens_per_s\": " << inference->tokensPerSecond << "}";
+        }
+        *json << "\n}\n";
     }
     return Success;
 }

@@ -4,11 +4,14 @@
 
 #include "config/configloader.h"
 #include "validation/memorydataset.h"
+#include "validation/performancevalidation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <ostream>
 
 #ifndef RAPID_SHARED_DIR
@@ -79,7 +82,7 @@ int validateMemoryDataset(const Arguments& arguments, const Invocation& invocati
         100 * summary.falseFitRate(), summary.meanAbsolutePercentageError, summary.errorRuns, summary.seconds,
         summary.rows.size(), summary.rows.empty() ? 0.0 : 1e6 * summary.seconds / summary.rows.size());
     out << text;
-    if (auto csvPath = arguments.value("csv")) {
+    if (auto csvPath = arguments.value("csv"); csvPath && arguments.value("dataset").value_or("all") == "memory") {
         std::ofstream csv(*csvPath);
         csv << "name,measured_fits,predicted_fits,measured_allocated_bytes,predicted_allocated_bytes,"
                "predicted_peak_bytes\n";
@@ -94,7 +97,66 @@ int validateMemoryDataset(const Arguments& arguments, const Invocation& invocati
         }
     }
     const bool passed = summary.accuracy() >= 0.97 && summary.meanAbsolutePercentageError <= 10;
-    return passed || arguments.flag("no-fail") ? Success : InputError;
+    return passed ? Success : InputError;
+}
+
+const char* metricUnit(validation::Metric metric)
+{
+    switch (metric) {
+    case validation::Metric::StepTime:
+        return "step time (s)";
+    case validation::Metric::EndToEndLatency:
+        return "end-to-end latency (s)";
+    case validation::Metric::DecodeTokensPerSecond:
+        return "decode tokens/s";
+    }
+    return "";
+}
+
+bool validatePerformanceDataset(
+    const std::string& name, const Arguments& arguments, const Invocation& invocation, std::ofstream* csv)
+{
+    const validation::DatasetResult result = validation::validateDataset(
+        validation::readPerformanceDataset(name, sharedDirectory(arguments)), config::PresetLibrary::standard());
+    std::ostream& out = invocation.out;
+    out << "== " << result.dataset.name << ": " << result.dataset.description << "\n   "
+        << metricUnit(result.dataset.metric) << ", source ../shared/validation/" << result.dataset.file << "\n";
+    char line[512];
+    std::snprintf(line, sizeof line, "   %-50s %10s %10s %8s   %s\n", "case", "measured", "predicted", "error",
+        "comparators (value, error)");
+    out << line;
+    for (const validation::CaseResult& c : result.cases) {
+        std::string comparators;
+        for (const validation::Comparator& comparator : c.source->comparators) {
+            char text[96];
+            std::snprintf(text, sizeof text, "%s %.3g (%+.0f%%)  ", comparator.tool.c_str(), comparator.value,
+                100 * (comparator.value / c.source->measured - 1));
+            comparators += text;
+        }
+        if (!c.failure.empty()) {
+            std::snprintf(line, sizeof line, "   %-50s %10.4g %10s %8s   %s\n", c.source->label.c_str(),
+                c.source->measured, "failed", "", c.failure.substr(0, 200).c_str());
+        } else {
+            std::snprintf(line, sizeof line, "   %-50s %10.4g %10.4g %+7.1f%%   %s\n", c.source->label.c_str(),
+                c.source->measured, c.predicted, c.errorPercent, comparators.c_str());
+        }
+        out << line;
+        if (csv) {
+            *csv << result.dataset.name << ",\"" << c.source->label << "\"," << c.source->measured << ','
+                 << (c.failure.empty() ? std::to_string(c.predicted) : std::string()) << ','
+                 << (c.failure.empty() ? std::to_string(c.errorPercent) : std::string()) << '\n';
+        }
+    }
+    std::snprintf(line, sizeof line, "   mean absolute error %.2f%% (bar %.0f%%: %s); %zu cases in %.3f s\n",
+        result.meanAbsolutePercentageError, result.dataset.barPercent, result.meetsBar() ? "met" : "MISSED",
+        result.cases.size(), result.seconds);
+    out << line;
+    for (const auto& [tool, error] : result.comparatorErrors) {
+        std::snprintf(line, sizeof line, "   %-30s %.2f%%\n", tool.c_str(), error);
+        out << line;
+    }
+    out << "\n";
+    return result.meetsBar();
 }
 
 } // namespace
@@ -113,11 +175,30 @@ int validateCommand(const Invocation& invocation)
         invocation.out << arguments.help();
         return Success;
     }
-    const std::string dataset = arguments.value("dataset").value_or("memory");
-    if (dataset == "memory") {
-        return validateMemoryDataset(arguments, invocation);
+    const std::string dataset = arguments.value("dataset").value_or("all");
+    std::vector<std::string> names = validation::performanceDatasetNames();
+    std::string available = "memory";
+    for (const std::string& name : names) {
+        available += ", " + name;
     }
-    throw UsageError("unknown dataset \"" + dataset + "\"; available: memory");
+    if (dataset != "all" && dataset != "memory" && std::find(names.begin(), names.end(), dataset) == names.end()) {
+        throw UsageError("unknown dataset \"" + dataset + "\"; available: " + available + ", all");
+    }
+    std::unique_ptr<std::ofstream> csv;
+    if (auto path = arguments.value("csv"); path && dataset != "memory") {
+        csv = std::make_unique<std::ofstream>(*path);
+        *csv << "dataset,case,measured,predicted,error_percent\n";
+    }
+    bool passed = true;
+    for (const std::string& name : names) {
+        if (dataset == "all" || dataset == name) {
+            passed = validatePerformanceDataset(name, arguments, invocation, csv.get()) && passed;
+        }
+    }
+    if (dataset == "all" || dataset == "memory") {
+        passed = validateMemoryDataset(arguments, invocation) == Success && passed;
+    }
+    return passed || arguments.flag("no-fail") ? Success : InputError;
 }
 
 } // namespace rapid::cli

@@ -79,7 +79,7 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
     // CTAs resident together share its tensor cores. A partial last wave therefore leaves SMs idle.
     const double ctasOnBusiestSm = static_cast<double>(ceilDiv(estimate.ctaCount, gpu.smCount));
     const double smFlopsPerSecond
-        = gpu.tensorPeak(shape.precision) * gpu.computeEfficiency * gpu.clockScale / gpu.smCount;
+        = gpu.tensorPeak(shape.precision) * gpu.computeEfficiency * gpu.effectiveClockScale() / gpu.smCount;
     // Edge tiles are computed whole: tensor-core instructions have fixed shapes and the K loop runs whole steps.
     const double ctaFlops = 2.0 * tile.ctaM * tile.ctaN * tile.ctaK * static_cast<double>(kTiles);
     estimate.computeSeconds = ctasOnBusiestSm * ctaFlops / smFlopsPerSecond;
@@ -93,13 +93,13 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
     const double sharedPerCta = sharedPerStep * static_cast<double>(kTiles);
     estimate.sharedBytes = sharedPerCta * static_cast<double>(estimate.ctaCount);
     estimate.sharedSeconds
-        = ctasOnBusiestSm * sharedPerCta / (kSharedBytesPerClockPerSm * gpu.clockHz * gpu.clockScale);
+        = ctasOnBusiestSm * sharedPerCta / (kSharedBytesPerClockPerSm * gpu.clockHz * gpu.effectiveClockScale());
 
     // Every CTA streams its A panel (rows of its tile, all of K) and its B panel through L2; edge tiles only move the
     // rows and columns that exist. Only SMs that hold a CTA draw bandwidth, each at most its share of the L2.
     const double activeSmFraction
         = static_cast<double>(std::min<std::int64_t>(gpu.smCount, estimate.ctaCount)) / gpu.smCount;
-    const double l2PerSecond = gpu.l2Bandwidth * gpu.clockScale * activeSmFraction;
+    const double l2PerSecond = gpu.l2Bandwidth * gpu.effectiveClockScale() * activeSmFraction;
     estimate.l2Bytes
         = batch * ((static_cast<double>(gridN) * m + static_cast<double>(gridM) * n) * k + m * n) * elementBytes;
     estimate.l2Seconds = estimate.l2Bytes / l2PerSecond;
@@ -126,7 +126,8 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
     const double exposedBytesPerCta
         = (static_cast<double>(tile.ctaM + tile.ctaN) * prologueK + static_cast<double>(tile.ctaM) * tile.ctaN)
         * elementBytes;
-    estimate.pipelineSeconds = ctasOnBusiestSm * exposedBytesPerCta / (gpu.l2Bandwidth * gpu.clockScale / gpu.smCount);
+    estimate.pipelineSeconds
+        = ctasOnBusiestSm * exposedBytesPerCta / (gpu.l2Bandwidth * gpu.effectiveClockScale() / gpu.smCount);
     estimate.launchSeconds = gpu.kernelLaunchSeconds;
 
     const double roof
@@ -192,7 +193,7 @@ std::array<double, kGemmModelInputCount> gemmModelInputs(const config::GpuSpec& 
     return { static_cast<double>(gpu.smCount), gpu.clockHz, gpu.tensorPeak(precision), gpu.hbmBandwidth, gpu.l2Bytes,
         gpu.l2Bandwidth, gpu.sharedMemPerSmBytes, static_cast<double>(gpu.registersPerSm),
         static_cast<double>(gpu.maxThreadsPerSm), gpu.kernelLaunchSeconds, gpu.computeEfficiency, gpu.memoryEfficiency,
-        gpu.hbmBandwidthScale, gpu.clockScale };
+        gpu.hbmBandwidthScale, gpu.effectiveClockScale() };
 }
 
 } // namespace rapid::compute

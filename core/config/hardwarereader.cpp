@@ -228,6 +228,11 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
     spec.name = gpu.text("name", std::nullopt);
     spec.smCount = static_cast<int>(gpu.integer("sm_count", std::nullopt, 1, 1 << 16));
     spec.clockHz = gpu.quantity("clock", Dimension::Hertz, std::nullopt, 1e6, 1e11);
+    spec.sustainedClockHz = gpu.quantity("sustained_clock", Dimension::Hertz, 0.0, -1.0, 1e11);
+    if (spec.sustainedClockHz > spec.clockHz && spec.clockHz > 0) {
+        context.error(gpu.childPath("sustained_clock_GHz"), gpu.raw("sustained_clock_GHz"),
+            "sustained_clock cannot exceed clock (the boost clock the tensor rates are quoted at)");
+    }
     readTensorRates(context, gpu, spec);
     spec.vectorFp32Flops = gpu.quantity("vector_fp32", Dimension::FlopsPerSecond, std::nullopt, 0, kHuge);
     {

@@ -40,6 +40,9 @@ struct GpuSpec {
     /// What-if derates (1.0 = as built): scale HBM bandwidth or the SM clock.
     double hbmBandwidthScale = 1.0;
     double clockScale = 1.0;
+    /// Clock the SMs hold under sustained dense tensor load, when the power limit keeps them below clockHz
+    /// (0 = clockHz). Compute and on-chip roofs run at min(clockHz * clockScale, sustainedClockHz).
+    double sustainedClockHz = 0;
     // Energy model (zero = unknown).
     double tdpWatts = 0;
     double idleWatts = 0;
@@ -47,6 +50,12 @@ struct GpuSpec {
     double joulesPerHbmByte = 0;
 
     double tensorPeak(Precision precision) const { return tensorFlops[static_cast<int>(precision)]; }
+    /// The factor compute and on-chip rates are scaled by: the what-if clockScale, capped by the sustained clock.
+    double effectiveClockScale() const
+    {
+        const double cap = sustainedClockHz > 0 && clockHz > 0 ? sustainedClockHz / clockHz : clockScale;
+        return clockScale < cap ? clockScale : cap;
+    }
     bool operator==(const GpuSpec&) const = default;
 };
 

@@ -30,7 +30,7 @@ class TstCli : public QObject {
 private Q_SLOTS:
     void modelInfoPrintsPublishedTotals_data();
     void modelInfoPrintsPublishedTotals();
-    void runOnTheDefaultWorkspaceSaysThereIsNoPredictionYet();
+    void runOnTheDefaultWorkspacePredictsTimeAndMemory();
     void badInputGivesOneLocatedLine();
     void usageErrors_data();
     void usageErrors();
@@ -62,12 +62,13 @@ void TstCli::modelInfoPrintsPublishedTotals()
     QVERIFY2(result.out.contains(expected), qPrintable(result.out));
 }
 
-void TstCli::runOnTheDefaultWorkspaceSaysThereIsNoPredictionYet()
+void TstCli::runOnTheDefaultWorkspacePredictsTimeAndMemory()
 {
     const Result result = runRapid({ QStringLiteral("run") });
     QCOMPARE(result.exitCode, 0);
     QVERIFY(result.out.contains(QStringLiteral("64 x H100-SXM5-80GB")));
-    QVERIFY(result.out.contains(QStringLiteral("No time prediction yet")));
+    QVERIFY(result.out.contains(QStringLiteral("step       ")));
+    QVERIFY(result.out.contains(QStringLiteral("memory     fits")));
     // tp 8 inside the NVLink switch: stride 1, group 0..7.
     QVERIFY(result.out.contains(QStringLiteral("tp         8       1  nvlink")));
 }

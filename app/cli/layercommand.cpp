@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "arguments.h"
+#include "commands.h"
+#include "format.h"
+
+#include "compute/operatortimer.h"
+#include "config/configloader.h"
+#include "model/layeroperators.h"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <ostream>
+
+namespace rapid::cli {
+
+namespace {
+
+config::Scenario loadScenario(const Arguments& arguments, const config::ConfigLoader& loader)
+{
+    const std::vector<std::string> overrides = arguments.values("set");
+    const bool separate = arguments.value("model") || arguments.value("hardware") || arguments.value("run");
+    if (arguments.positional().size() > 1 || (separate && !arguments.positional().empty())) {
+        throw UsageError("give either one workspace or --model/--hardware/--run");
+    }
+    if (separate) {
+        return loader.loadScenario(
+            arguments.required("model"), arguments.required("hardware"), arguments.required("run"), overrides);
+    }
+    return loader.loadWorkspace(
+        arguments.positional().empty() ? std::string("llama-3.1-70b-64xh100") : arguments.positional().front(),
+        overrides);
+}
+
+std::string shapeOf(const model::Operator& op)
+{
+    char text[128];
+    switch (op.kind) {
+    case model::OperatorKind::Gemm:
+        if (op.gemm.batch > 1) {
+            std::snprintf(text, sizeof text, "%lldx[%lldx%lldx%lld]", static_cast<long long>(op.gemm.batch),
+                static_cast<long long>(op.gemm.m), static_cast<long long>(op.gemm.k),
+                static_cast<long long>(op.gemm.n));
+        } else {
+            std::snprintf(text, sizeof text, "%lldx%lldx%lld", static_cast<long long>(op.gemm.m),
+                static_cast<long long>(op.gemm.k), static_cast<long long>(op.gemm.n));
+        }
+        return text;
+    case model::OperatorKind::FlashAttention:
+    case model::OperatorKind::NaiveAttention:
+    case model::OperatorKind::DecodeAttention: {
+        const model::AttentionDims& a = op.attention;
+        std::snprintf(text, sizeof text, "b%lld h%lld/%lld q%lld k%lld d%lld/%lld%s", static_cast<long long>(a.batch),
+            static_cast<long long>(a.heads), static_cast<long long>(a.kvHeads), static_cast<long long>(a.queryLength),
+            static_cast<long long>(a.keyLength), static_cast<long long>(a.headDimQk),
+            static_cast<long long>(a.headDimV), a.causal ? " causal" : "");
+        return text;
+    }
+    default:
+        return "-";
+    }
+}
+
+struct Row {
+    model::Operator op;
+    compute::OperatorTime time;
+};
+
+std::string fixed(double value, int decimals)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string padRight(std::string text, size_t width)
+{
+    if (text.size() < width) {
+        text.resize(width, ' ');
+    }
+    return text;
+}
+
+std::string padLeft(const std::string& text, size_t width)
+{
+    return text.size() < width ? std::string(width - text.size(), ' ') + text : text;
+}
+
+} // namespace
+
+int layerCommand(const Invocation& invocation)
+{
+    Arguments arguments("layer",
+        "Per-operator time of one transformer layer on one GPU (Megatron shards of the run's parallelism): FLOPs, "
+        "HBM bytes, time and the limiting roof of every kernel, with totals per phase. Training shows forward, "
+        "recompute and backward and the layer's optimizer step separately. No communication is included.",
+        { { "model", "NAME|FILE", "model preset or file", false },
+            { "hardware", "NAME|FILE", "hardware (cluster or GPU) preset or file", false },
+            { "run", "NAME|FILE", "run preset or file", false },
+            { "set", "KEY=VALUE", "override any key by its path, e.g. run.parallelism.tp=4", true },
+            { "phase", "training|prefill|decode", "what to time (default: training or prefill, from the run mode)",
+                false },
+            { "kv-length", "TOKENS", "keys each decode query attends to (default: prompt + decode length)", false },
+            { "dense", "", "time a dense layer of an MoE model (default: an MoE layer)", false },
+            { "json", "FILE", "also write the table as JSON (- for standard output)", false } },
+        "[WORKSPACE]");
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    const config::Scenario scenario = loadScenario(arguments, loader);
+    const config::ModelSpec& model = scenario.model;
+    const config::RunSpec& run = scenario.run;
+
+    std::string phase
+        = arguments.value("phase").value_or(run.mode == config::RunMode::Training ? "training" : "prefill");
+    const bool moeLayer = model.moe.has_value() && !arguments.flag("dense");
+    std::vector<model::Operator> ops;
+    long long kvLength = 0;
+    if (phase == "training") {
+        ops = model::trainingForward(model, run, moeLayer);
+        const auto backward = model::trainingBackward(model, run, moeLayer);
+        ops.insert(ops.end(), backward.begin(), backward.end());
+        // ZeRO stage 1 and above shard the optimizer state over the data-parallel ranks.
+        const double shard = run.parallelism.zeroStage >= 1 ? run.parallelism.dp : 1;
+        ops.push_back(model::optimizerUpdate(model::localLayerParameters(model, run, moeLayer) / shard, run));
+    } else if (phase == "prefill") {
+        ops = model::prefillLayer(model, run, moeLayer);
+    } else if (phase == "decode") {
+        kvLength = arguments.integer("kv-length", static_cast<long long>(run.promptLength) + run.decodeLength);
+        if (kvLength < 1) {
+            throw UsageError("--kv-length must be at least 1 (or give the run a prompt length)");
+        }
+        ops = model::decodeLayer(model, run, moeLayer, kvLength);
+    } else {
+        throw UsageError("--phase must be training, prefill or decode");
+    }
+
+    compute::OperatorTimer timer(scenario.hardware.gpu);
+    std::vector<Row> rows;
+    std::map<model::Phase, double> totals;
+    for (const model::Operator& op : ops) {
+        rows.push_back({ op, timer.time(op) });
+        totals[op.phase] += rows.back().time.seconds;
+    }
+
+    std::ostream& out = invocation.out;
+    out << model.name << (moeLayer ? " (MoE layer)" : "") << " on " << scenario.hardware.gpu.name << ": " << phase
+        << ", tp " << run.parallelism.tp << (run.parallelism.sequenceParallel ? " +sp" : "") << ", cp "
+        << run.parallelism.cp << ", ep " << run.parallelism.ep;
+    if (phase == "decode") {
+        out << ", batch " << run.batch << ", KV length " << kvLength;
+    } else if (phase == "prefill") {
+        out << ", batch " << run.batch << ", prompt " << run.promptLength;
+    } else {
+        out << ", micro-batch " << run.microBatch << ", sequence " << run.seqLength;
+    }
+    out << "\n\n"
+        << padRight("phase", 10) << padRight("operator", 42) << padRight("shape", 34) << padLeft("FLOPs", 14)
+        << padLeft("bytes", 12) << padLeft("time us", 11) << "  bound\n";
+    for (const Row& row : rows) {
+        out << padRight(model::toString(row.op.phase), 10) << padRight(row.op.name, 42) << padRight(shapeOf(row.op), 34)
+            << padLeft(formatFlops(row.time.flops), 14) << padLeft(formatBytes(row.time.bytes), 12)
+            << padLeft(fixed(row.time.seconds * 1e6, 1), 11) << "  " << compute::toString(row.time.bound) << "\n";
+    }
+    out << "\n";
+    for (const auto& [layerPhase, seconds] : totals) {
+        out << "  total " << padRight(model::toString(layerPhase), 10) << padLeft(fixed(seconds * 1e6, 1), 11)
+            << " us\n";
+    }
+    const compute::GemmCache& cache = timer.cache();
+    out << "  (" << cache.size() << " distinct GEMM shapes, " << cache.hits() << " cache hits)\n";
+
+    if (auto jsonPath = arguments.value("json")) {
+        std::ofstream file;
+        std::ostream* json = &invocation.out;
+        if (*jsonPath != "-") {
+            file.open(*jsonPath);
+            if (!file) {
+                invocation.err << "rapid layer: cannot write " << *jsonPath << "\n";
+                return InputError;
+            }
+            json = &file;
+        }
+        *json << "{\n  \"model\": " << jsonString(model.name)
+              << ",\n  \"gpu\": " << jsonString(scenario.hardware.gpu.name) << ",\n  \"phase\": " << jsonString(phase)
+              << ",\n  \"moe_layer\": " << (moeLayer ? "true" : "false") << ",\n  \"operators\": [\n";
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const Row& row = rows[i];
+            *json << "    {\"phase\": " << jsonString(model::toString(row.op.phase))
+                  << ", \"name\": " << jsonString(row.op.name) << ", \"kind\": " << jsonString(toString(row.op.kind))
+                  << ", \"class\": " << jsonString(toString(row.op.opClass))
+                  << ", \"shape\": " << jsonString(shapeOf(row.op)) << ", \"flops\": " << row.time.flops
+                  << ", \"bytes\": " << row.time.bytes << ", \"seconds\": " << row.time.seconds
+                  << ", \"bound\": " << jsonString(compute::toString(row.time.bound)) << "}"
+                  << (i + 1 < rows.size() ? "," : "") << "\n";
+        }
+        *json << "  ],\n  \"totals_seconds\": {";
+        bool first = true;
+        for (const auto& [layerPhase, seconds] : totals) {
+            *json << (first ? "" : ", ") << jsonString(model::toString(layerPhase)) << ": " << seconds;
+            first = false;
+        }
+        *json << "}\n}\n";
+    }
+    return Success;
+}
+
+} // namespace rapid::cli

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "operatortiming.h"
+
+#include "model/attentionflops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace rapid::compute {
+
+using model::AttentionDims;
+using model::Operator;
+using model::OperatorKind;
+
+namespace {
+
+constexpr double kFp32Bytes = 4;
+// Vector operations per score of the naive softmax (max, subtract, exp, sum, divide) and of its backward.
+constexpr double kSoftmaxFlopsPerScore = 5;
+constexpr double kSoftmaxBackwardFlopsPerScore = 3;
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return std::max<std::int64_t>(1, (a + b - 1) / b);
+}
+
+/// The GPU's derated, calibrated rates.
+struct Rates {
+    double hbm = 0; ///< bytes/s
+    double l2 = 0; ///< bytes/s
+    double vector = 0; ///< FLOP/s
+    double launch = 0; ///< seconds per kernel
+    double tensor(const config::GpuSpec& gpu, config::Precision precision) const
+    {
+        // A precision without a tensor path (an fp8 KV cache on A100) is computed after conversion to bf16.
+        const double peak
+            = gpu.tensorPeak(precision) > 0 ? gpu.tensorPeak(precision) : gpu.tensorPeak(config::Precision::Bf16);
+        return peak * gpu.computeEfficiency * gpu.effectiveClockScale();
+    }
+};
+
+Rates ratesOf(const config::GpuSpec& gpu)
+{
+    if (gpu.smCount < 1 || gpu.hbmBandwidth <= 0 || gpu.l2Bandwidth <= 0 || gpu.vectorFp32Flops <= 0
+        || gpu.memoryEfficiency <= 0 || gpu.computeEfficiency <= 0 || gpu.hbmBandwidthScale <= 0
+        || gpu.clockScale <= 0) {
+        throw std::invalid_argument(gpu.name
+            + ": SM count, bandwidths, vector FP32 rate, efficiencies and derates must be positive to time "
+              "operators");
+    }
+    Rates rates;
+    rates.hbm = gpu.hbmBandwidth * gpu.hbmBandwidthScale * gpu.memoryEfficiency;
+    rates.l2 = gpu.l2Bandwidth * gpu.effectiveClockScale();
+    rates.vector = gpu.vectorFp32Flops * gpu.effectiveClockScale();
+    rates.launch = gpu.kernelLaunchSeconds;
+    return rates;
+}
+
+OperatorBound fromGemm(GemmBound bound)
+{
+    switch (bound) {
+    case GemmBound::Compute:
+        return OperatorBound::Compute;
+    case GemmBound::Hbm:
+        return OperatorBound::Hbm;
+    case GemmBound::L2:
+        return OperatorBound::L2;
+    case GemmBound::Shared:
+        return OperatorBound::Shared;
+    case GemmBound::Launch:
+        return OperatorBound::Launch;
+    }
+    return OperatorBound::Compute;
+}
+
+/// Roofline of the given per-level times plus @p overhead: the largest roof names the bound, unless the overhead
+/// exceeds it.
+OperatorTime roofline(double compute, double hbm, double l2, double overhead)
+{
+    OperatorTime time;
+    const double roof = std::max({ compute, hbm, l2 });
+    time.seconds = roof + overhead;
+    if (overhead > roof) {
+        time.bound = OperatorBound::Launch;
+    } else if (roof == compute) {
+        time.bound = OperatorBound::Compute;
+    } else if (roof == hbm) {
+        time.bound = OperatorBound::Hbm;
+    } else {
+        time.bound = OperatorBound::L2;
+    }
+    return time;
+}
+
+const GemmEstimate& gemmEstimate(
+    const config::GpuSpec& gpu, const GemmShape& shape, GemmCache* cache, GemmEstimate& own)
+{
+    if (cache) {
+        return cache->estimate(gpu, shape);
+    }
+    own = estimateGemm(gpu, shape);
+    return own;
+}
+
+OperatorTime timeGemm(const config::GpuSpec& gpu, const Operator& op, GemmCache* cache)
+{
+    GemmShape shape { op.gemm.m, op.gemm.k, op.gemm.n, op.gemm.batch, op.precision };
+    GemmEstimate own;
+    const GemmEstimate& estimate = gemmEstimate(gpu, shape, cache, own);
+    return { estimate.totalSeconds, fromGemm(estimate.bound), estimate.flops, estimate.hbmBytes };
+}
+
+void checkAttention(const AttentionDims& dims)
+{
+    if (dims.batch < 1 || dims.heads < 1 || dims.kvHeads < 1 || dims.queryLength < 1 || dims.keyLength < 1
+        || dims.headDimQk < 1 || dims.headDimV < 1) {
+        throw std::invalid_argument("attention dimensions must be at least 1");
+    }
+}
+
+/// Bytes of the K and V of every KV head (once each: GQA shares them between query heads).
+double keyValueBytes(const AttentionDims& dims, double elementBytes)
+{
+    const double perToken = static_cast<double>(dims.sharedKv ? dims.headDimQk : dims.headDimQk + dims.headDimV);
+    return static_cast<double>(dims.batch) * static_cast<double>(dims.kvHeads) * static_cast<double>(dims.keyLength)
+        * perToken * elementBytes;
+}
+
+OperatorTime timeFlashAttention(const config::GpuSpec& gpu, const Rates& rates, const Operator& op)
+{
+    const AttentionDims& a = op.attention;
+    checkAttention(a);
+    const bool backward = op.phase == model::Phase::Backward;
+    const double e = config::bytesPerElement(op.precision);
+    const double bh = static_cast<double>(a.batch) * static_cast<double>(a.heads);
+    const double q = static_cast<double>(a.queryLength);
+    const double k = static_cast<double>(a.keyLength);
+    const double dqk = static_cast<double>(a.headDimQk);
+    const double dv = static_cast<double>(a.headDimV);
+    const double pairs = model::attentionPairs(a);
+
+    const double qBytes = bh * q * dqk * e;
+    const double oBytes = bh * q * dv * e;
+    const double statsBytes = bh * q * kFp32Bytes; // log-sum-exp per query row
+    const double kvBytes = keyValueBytes(a, e);
+    double flops = 0;
+    double hbmBytes = 0;
+    double l2Bytes = 0;
+    std::int64_t ctas = 0;
+    if (!backward) {
+        flops = model::attentionForwardFlops(a);
+        hbmBytes = qBytes + kvBytes + oBytes + statsBytes;
+        // Each CTA streams the K and V rows its queries attend to (causal tiles beyond the diagonal skipped).
+        const std::int64_t queryTiles = ceilDiv(a.queryLength, kFlashAttentionBlockRows);
+        ctas = a.batch * a.heads * queryTiles;
+        l2Bytes = qBytes + oBytes + statsBytes + bh * static_cast<double>(queryTiles) * (pairs / q) * (dqk + dv) * e;
+    } else {
+        flops = model::attentionBackwardFlops(a, true);
+        // Reads Q, K, V, O, dO and the statistics; writes dQ and dK, dV per query head (summed over a GQA group
+        // afterwards, which reads them once more); dQ is accumulated in fp32 (written and read back) and converted.
+        // The preprocessing pass reads O and dO for the row sums D = rowsum(dO . O) and writes D in fp32.
+        const double dkvPerHead = bh * k * (dqk + dv) * e;
+        const double gqaReduce = a.heads > a.kvHeads ? dkvPerHead + kvBytes : 0;
+        const double dqAccumulator = bh * q * dqk * kFp32Bytes;
+        hbmBytes = qBytes + kvBytes + oBytes + statsBytes // forward tensors
+            + oBytes // dO
+            + qBytes + dkvPerHead + gqaReduce // gradients
+            + 2 * dqAccumulator // fp32 dQ written and read back
+            + 2 * oBytes + statsBytes; // preprocessing D = rowsum(dO . O)
+        // Each CTA owns a block of keys and streams Q, dO, the statistics and the fp32 dQ accumulator (read and
+        // written) of the queries that attend to them.
+        const std::int64_t keyTiles = ceilDiv(a.keyLength, kFlashAttentionBlockRows);
+        ctas = a.batch * a.heads * keyTiles;
+        const double streamedQueries = bh * static_cast<double>(keyTiles) * (pairs / k);
+        l2Bytes = dkvPerHead + kvBytes * (a.heads > a.kvHeads ? static_cast<double>(a.heads) / a.kvHeads : 1.0)
+            + streamedQueries * ((dqk + dv) * e + 2 * kFp32Bytes + 2 * dqk * kFp32Bytes);
+    }
+    // The busiest SM runs ceil(CTAs / SMs) CTAs of average work: a partial last wave leaves SMs idle.
+    const double smRate = rates.tensor(gpu, op.precision) / gpu.smCount;
+    const double ctasOnBusiestSm = static_cast<double>(ceilDiv(ctas, gpu.smCount));
+    const double computeSeconds = ctasOnBusiestSm * (flops / static_cast<double>(ctas)) / smRate;
+    const double activeSmFraction = static_cast<double>(std::min<std::int64_t>(gpu.smCount, ctas)) / gpu.smCount;
+    OperatorTime time
+        = roofline(computeSeconds, hbmBytes / rates.hbm, l2Bytes / (rates.l2 * activeSmFraction), rates.launch);
+    time.flops = flops;
+    time.bytes = hbmBytes;
+    return time;
+}
+
+/// Adds one kernel's time to a multi-kernel operator; the bound of the operator is that of its longest kernel.
+struct KernelSum {
+    OperatorTime total;
+    double longest = -1;
+    void add(double seconds, OperatorBound bound, double bytes)
+    {
+        total.seconds += seconds;
+        total.bytes += bytes;
+        if (seconds > longest) {
+            longest = seconds;
+            total.bound = bound;
+        }
+    }
+    void add(const GemmEstimate& estimate) { add(estimate.totalSeconds, fromGemm(estimate.bound), estimate.hbmBytes); }
+};
+
+OperatorTime timeNaiveAttention(const config::GpuSpec& gpu, const Rates& rates, const Operator& op, GemmCache* cache)
+{
+    const AttentionDims& a = op.attention;
+    checkAttention(a);
+    const double e = config::bytesPerElement(op.precision);
+    const std::int64_t bh = a.batch * a.heads;
+    const double pairs = model::attentionPairs(a);
+    const double scores = static_cast<double>(bh) * pairs;
+    // Causal work counted once: the score GEMMs run over the average keys per query (or queries per key).
+    const std::int64_t keysPerQuery = ceilDiv(static_cast<std::int64_t>(std::ceil(pairs)), a.queryLength);
+    const std::int64_t queriesPerKey = ceilDiv(static_cast<std::int64_t>(std::ceil(pairs)), a.keyLength);
+    auto gemm = [&](std::int64_t m, std::int64_t k, std::int64_t n) -> GemmEstimate {
+        GemmEstimate own;
+        return gemmEstimate(gpu, { m, k, n, bh, op.precision }, cache, own);
+    };
+    auto softmax = [&](double bytes, double flopsPerScore, KernelSum& sum) {
+        const double hbm = bytes / rates.hbm;
+        const double vector = scores * flopsPerScore / rates.vector;
+        const OperatorTime t = roofline(vector, hbm, 0, rates.launch);
+        sum.add(t.seconds, t.bound, bytes);
+    };
+
+    KernelSum sum;
+    if (op.phase != model::Phase::Backward) {
+        sum.total.flops = model::attentionForwardFlops(a);
+        sum.add(gemm(a.queryLength, a.headDimQk, keysPerQuery)); // S = Q K^T
+        softmax(2 * scores * e, kSoftmaxFlopsPerScore, sum); // reads S, writes P
+        sum.add(gemm(a.queryLength, keysPerQuery, a.headDimV)); // O = P V
+    } else {
+        sum.total.flops = model::attentionBackwardFlops(a, false);
+        sum.add(gemm(a.keyLength, queriesPerKey, a.headDimV)); // dV = P^T dO
+        sum.add(gemm(a.queryLength, a.headDimV, keysPerQuery)); // dP = dO V^T
+        softmax(3 * scores * e, kSoftmaxBackwardFlopsPerScore, sum); // reads P and dP, writes dS
+        sum.add(gemm(a.queryLength, keysPerQuery, a.headDimQk)); // dQ = dS K
+        sum.add(gemm(a.keyLength, queriesPerKey, a.headDimQk)); // dK = dS^T Q
+    }
+    return sum.total;
+}
+
+OperatorTime timeDecodeAttention(const config::GpuSpec& gpu, const Rates& rates, const Operator& op)
+{
+    const AttentionDims& a = op.attention;
+    checkAttention(a);
+    const double e = config::bytesPerElement(op.precision);
+    const double queryRows = static_cast<double>(a.batch) * static_cast<double>(a.heads) * a.queryLength;
+    const double bytes = keyValueBytes(a, e) + queryRows * static_cast<double>(a.headDimQk + a.headDimV) * e;
+    const double flops = model::attentionForwardFlops(a);
+    OperatorTime time = roofline(flops / rates.tensor(gpu, op.precision), bytes / rates.hbm, 0, rates.launch);
+    time.flops = flops;
+    time.bytes = bytes;
+    return time;
+}
+
+OperatorTime timeMemoryBound(const Rates& rates, const Operator& op)
+{
+    if (op.bytes < 0 || op.flops < 0) {
+        throw std::invalid_argument(op.name + ": negative bytes or FLOPs");
+    }
+    OperatorTime time = roofline(op.flops / rates.vector, op.bytes / rates.hbm, 0, rates.launch);
+    time.flops = op.flops;
+    time.bytes = op.bytes;
+    return time;
+}
+
+} // namespace
+
+const char* toString(OperatorBound bound)
+{
+    switch (bound) {
+    case OperatorBound::Compute:
+        return "compute";
+    case OperatorBound::Hbm:
+        return "hbm";
+    case OperatorBound::L2:
+        return "l2";
+    case OperatorBound::Shared:
+        return "shared";
+    case OperatorBound::Launch:
+        return "launch";
+    case OperatorBound::Latency:
+        return "latency";
+    }
+    return "unknown";
+}
+
+OperatorTime timeOperator(const config::GpuSpec& gpu, const Operator& op, GemmCache* cache)
+{
+    if (op.kind == OperatorKind::Gemm) {
+        return timeGemm(gpu, op, cache);
+    }
+    const Rates rates = ratesOf(gpu);
+    switch (op.kind) {
+    case OperatorKind::FlashAttention:
+        return timeFlashAttention(gpu, rates, op);
+    case OperatorKind::NaiveAttention:
+        return timeNaiveAttention(gpu, rates, op, cache);
+    case OperatorKind::DecodeAttention:
+        return timeDecodeAttention(gpu, rates, op);
+    default:
+        return timeMemoryBound(rates, op);
+    }
+}
+
+} // namespace rapid::compute

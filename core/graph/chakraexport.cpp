@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "chakraexport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace rapid::graph {
+
+namespace {
+
+std::uint64_t micros(double seconds)
+{
+    return seconds > 0 ? static_cast<std::uint64_t>(std::llround(seconds * 1e6)) : 0;
+}
+
+std::int64_t bytesOf(const ChakraExportOptions& options, NodeId id)
+{
+    return options.commBytes ? static_cast<std::int64_t>(options.commBytes(id)) : 0;
+}
+
+} // namespace
+
+std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const ChakraExportOptions& options)
+{
+    const auto& nodes = graph.nodes();
+    const auto count = static_cast<std::uint64_t>(nodes.size());
+    // Which other ranks consume each pipeline send.
+    std::map<NodeId, std::set<int>> remoteConsumers;
+    for (NodeId id = 0; id < static_cast<NodeId>(nodes.size()); ++id) {
+        for (const NodeId dependency : nodes[static_cast<size_t>(id)].dependencies) {
+            const Node& parent = graph.node(dependency);
+            if (parent.kind == NodeKind::PipelineSend && parent.rank != nodes[static_cast<size_t>(id)].rank) {
+                remoteConsumers[dependency].insert(nodes[static_cast<size_t>(id)].rank);
+            }
+        }
+    }
+    // The previous node of the same stream, for the ctrl dependencies that keep streams in order.
+    std::vector<NodeId> streamPredecessor(nodes.size(), -1);
+    for (int rank = 0; rank < graph.ranks(); ++rank) {
+        for (int stream = 0; stream < kStreamCount; ++stream) {
+            const auto& order = graph.streamOrder(rank, static_cast<Stream>(stream));
+            for (size_t i = 1; i < order.size(); ++i) {
+                streamPredecessor[static_cast<size_t>(order[i])] = order[i - 1];
+            }
+        }
+    }
+
+    std::vector<ChakraTrace> traces(static_cast<size_t>(graph.ranks()));
+    std::vector<std::set<NodeId>> emittedRecvs(traces.size());
+    for (size_t rank = 0; rank < traces.size(); ++rank) {
+        traces[rank].rank = static_cast<int>(rank);
+        traces[rank].metadata.version = options.version;
+    }
+    for (NodeId id = 0; id < static_cast<NodeId>(nodes.size()); ++id) {
+        const Node& node = nodes[static_cast<size_t>(id)];
+        ChakraTrace& trace = traces[static_cast<size_t>(node.rank)];
+        ChakraNode out;
+        out.id = static_cast<std::uint64_t>(id);
+        out.name = graph.describe(id);
+        out.durationMicros = micros(node.seconds);
+        for (const NodeId dependency : node.dependencies) {
+            const Node& parent = graph.node(dependency);
+            if (parent.rank == node.rank) {
+                out.dataDeps.push_back(static_cast<std::uint64_t>(dependency));
+                continue;
+            }
+            if (parent.kind != NodeKind::PipelineSend) {
+                continue; // no Chakra equivalent (documented)
+            }
+            const std::uint64_t recvId = count + static_cast<std::uint64_t>(dependency);
+            if (emittedRecvs[static_cast<size_t>(node.rank)].insert(dependency).second) {
+                ChakraNode recv;
+                recv.id = recvId;
+                recv.name
+                    = "rank " + std::to_string(node.rank) + " pipeline recv of [" + graph.describe(dependency) + "]";
+                recv.type = ChakraNodeType::Recv;
+                recv.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
+                    ChakraAttribute::int32("comm_src", parent.rank), ChakraAttribute::int32("comm_tag", dependency),
+                    ChakraAttribute::int64("comm_size", bytesOf(options, dependency)) };
+                trace.nodes.push_back(std::move(recv));
+            }
+            out.dataDeps.push_back(recvId);
+        }
+        if (const NodeId previous = streamPredecessor[static_cast<size_t>(id)]; previous >= 0
+            && std::find(node.dependencies.begin(), node.dependencies.end(), previous) == node.dependencies.end()) {
+            out.ctrlDeps.push_back(static_cast<std::uint64_t>(previous));
+        }
+        out.attributes.push_back(ChakraAttribute::boolean("is_cpu_op", false));
+        switch (node.kind) {
+        case NodeKind::Compute:
+        case NodeKind::Optimizer:
+            out.type = ChakraNodeType::Compute;
+            break;
+        case NodeKind::PipelineSend: {
+            const auto consumers = remoteConsumers.find(id);
+            if (consumers == remoteConsumers.end()) {
+                out.type = ChakraNodeType::Compute; // consumed on its own rank: a local hand-over
+                break;
+            }
+            out.type = ChakraNodeType::Send;
+            out.attributes.push_back(ChakraAttribute::int32("comm_dst", *consumers->second.begin()));
+            out.attributes.push_back(ChakraAttribute::int32("comm_tag", id));
+            out.attributes.push_back(ChakraAttribute::int64("comm_size", bytesOf(options, id)));
+            // Further consumer ranks get their own SEND with the same tag (the (src, dst, tag) key stays unique).
+            for (auto extra = std::next(consumers->second.begin()); extra != consumers->second.end(); ++extra) {
+                ChakraNode copy = out;
+                copy.id = 2 * count + static_cast<std::uint64_t>(id) * static_cast<std::uint64_t>(graph.ranks())
+                    + static_cast<std::uint64_t>(*extra);
+                copy.attributes[1] = ChakraAttribute::int32("comm_dst", *extra);
+                trace.nodes.push_back(std::move(out));
+                out = std::move(copy);
+            }
+            break;
+        }
+        case NodeKind::DataParallel:
+        case NodeKind::ParameterGather:
+            out.type = ChakraNodeType::Collective;
+            out.attributes.push_back(ChakraAttribute::int64("comm_type",
+                static_cast<std::int64_t>(node.kind == NodeKind::DataParallel ? options.dataParallelCollective
+                                                                              : ChakraCollective::AllGather)));
+            out.attributes.push_back(ChakraAttribute::int64("comm_size", bytesOf(options, id)));
+            if (const std::string group = options.dataParallelGroup ? options.dataParallelGroup(node.rank) : "";
+                !group.empty()) {
+                out.attributes.push_back(ChakraAttribute::text("pg_name", group));
+            }
+            break;
+        }
+        trace.nodes.push_back(std::move(out));
+    }
+    return traces;
+}
+
+} // namespace rapid::graph

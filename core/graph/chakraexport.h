@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "graph/chakratrace.h"
+#include "graph/executiongraph.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rapid::graph {
+
+/// What the execution graph does not say and a Chakra trace needs.
+struct ChakraExportOptions {
+    /// Bytes moved by a communication node (PipelineSend: the message; DataParallel: the per-rank buffer of the
+    /// collective; ParameterGather: the per-rank input shard). Written as comm_size; 0 when not set.
+    std::function<std::uint64_t(NodeId)> commBytes;
+    /// The collective of DataParallel nodes (all-reduce, or reduce-scatter with a sharded optimizer).
+    ChakraCollective dataParallelCollective = ChakraCollective::AllReduce;
+    /// pg_name of the data-parallel collectives of a representative rank (a comm-group id, decimal, > 0). Unset or
+    /// empty writes none, which ASTRA-sim reads as "all ranks": then every rank must issue the same collectives.
+    std::function<std::string(int rank)> dataParallelGroup;
+    std::string version = "0.0.4"; ///< GlobalMetadata.version
+};
+
+/// Converts an execution graph (one representative rank per pipeline stage) to one Chakra trace per representative
+/// rank, following the conventions ASTRA-sim reads:
+/// - Compute and Optimizer nodes -> COMP_NODE with duration_micros = seconds rounded to integer microseconds;
+/// - a PipelineSend consumed on another rank -> COMM_SEND_NODE there (comm_dst, comm_tag, comm_size) and a
+///   COMM_RECV_NODE on the consumer's rank (comm_src, same tag and size) on which the consumers depend; a send
+///   consumed only on its own rank stays a COMP_NODE;
+/// - DataParallel -> COMM_COLL_NODE with options.dataParallelCollective, ParameterGather -> ALL_GATHER;
+/// - every node gets is_cpu_op = false; all oneof values explicit; integer attributes as int64/int32 per the note.
+/// Ids: a graph node keeps its NodeId on its rank; the RECV for send s has id nodes().size() + s; the tag is s.
+/// Graph dependencies become data_deps; the order of a stream becomes ctrl_deps on the previous node of the stream.
+/// Dependencies on nodes of another rank other than through a PipelineSend have no Chakra equivalent and are
+/// dropped. Names are ExecutionGraph::describe() (rank, kind, pass, micro-batch, chunk).
+std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const ChakraExportOptions& options = {});
+
+} // namespace rapid::graph

@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "chakrainspect.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace rapid::graph {
+
+const char* toString(ChakraDefectKind kind)
+{
+    switch (kind) {
+    case ChakraDefectKind::MissingRank:
+        return "missing-rank";
+    case ChakraDefectKind::DuplicateId:
+        return "duplicate-id";
+    case ChakraDefectKind::MissingDependency:
+        return "missing-dependency";
+    case ChakraDefectKind::Cycle:
+        return "cycle";
+    case ChakraDefectKind::NoRootNode:
+        return "no-root-node";
+    case ChakraDefectKind::UnknownNodeType:
+        return "unknown-node-type";
+    case ChakraDefectKind::InvalidNode:
+        return "invalid-node";
+    case ChakraDefectKind::AttributeWithoutValue:
+        return "attribute-without-value";
+    case ChakraDefectKind::UnknownAttribute:
+        return "unknown-attribute";
+    case ChakraDefectKind::AttributeWrongType:
+        return "attribute-wrong-type";
+    case ChakraDefectKind::MissingAttribute:
+        return "missing-attribute";
+    case ChakraDefectKind::UnsupportedCollective:
+        return "unsupported-collective";
+    case ChakraDefectKind::CpuCommunication:
+        return "cpu-communication";
+    case ChakraDefectKind::BadPeer:
+        return "bad-peer";
+    case ChakraDefectKind::UnmatchedSend:
+        return "unmatched-send";
+    case ChakraDefectKind::UnmatchedRecv:
+        return "unmatched-recv";
+    case ChakraDefectKind::CollectiveOrderMismatch:
+        return "collective-order-mismatch";
+    case ChakraDefectKind::UnknownGroup:
+        return "unknown-group";
+    }
+    return "?";
+}
+
+const char* toString(ChakraSeverity severity)
+{
+    return severity == ChakraSeverity::Error ? "error" : "warning";
+}
+
+std::size_t ChakraInspection::count(ChakraSeverity severity) const
+{
+    return static_cast<std::size_t>(std::count_if(defects.begin(), defects.end(),
+        [severity](const ChakraDefect& defect) { return defect.severity == severity; }));
+}
+
+namespace {
+
+using Kind = ChakraDefectKind;
+constexpr auto kError = ChakraSeverity::Error;
+constexpr auto kWarning = ChakraSeverity::Warning;
+
+enum class Expect { Integer, BoolList, String, StringList };
+
+struct KnownAttribute {
+    std::string_view name;
+    Expect expect;
+};
+
+// The conventions of the format note (1.7): what ASTRA-sim reads and what the PyTorch converter adds.
+constexpr KnownAttribute kKnownAttributes[] = {
+    { "is_cpu_op", Expect::Integer },
+    { "num_ops", Expect::Integer },
+    { "tensor_size", Expect::Integer },
+    { "tensor_loc", Expect::Integer },
+    { "comm_type", Expect::Integer },
+    { "comm_size", Expect::Integer },
+    { "comm_priority", Expect::Integer },
+    { "involved_dim", Expect::BoolList },
+    { "pg_name", Expect::String },
+    { "comm_src", Expect::Integer },
+    { "comm_dst", Expect::Integer },
+    { "comm_tag", Expect::Integer },
+    { "inputs", Expect::StringList },
+    { "outputs", Expect::StringList },
+    { "rf_id", Expect::Integer },
+    { "fw_parent", Expect::Integer },
+    { "seq_id", Expect::Integer },
+    { "scope", Expect::Integer },
+    { "tid", Expect::Integer },
+    { "fw_tid", Expect::Integer },
+    { "stream", Expect::Integer },
+    { "op_schema", Expect::String },
+};
+
+bool accepts(Expect expect, ChakraAttributeType type)
+{
+    switch (expect) {
+    case Expect::Integer:
+        return isIntegerType(type);
+    case Expect::BoolList:
+        return type == ChakraAttributeType::BoolList;
+    case Expect::String:
+        return type == ChakraAttributeType::String || type == ChakraAttributeType::Bytes;
+    case Expect::StringList:
+        return type == ChakraAttributeType::StringList || type == ChakraAttributeType::BytesList;
+    }
+    return false;
+}
+
+const char* describe(Expect expect)
+{
+    switch (expect) {
+    case Expect::Integer:
+        return "an integer or bool member";
+    case Expect::BoolList:
+        return "bool_list";
+    case Expect::String:
+        return "string_val";
+    case Expect::StringList:
+        return "string_list";
+    }
+    return "?";
+}
+
+std::string idList(const std::vector<std::uint64_t>& ids, std::size_t limit = 10)
+{
+    std::string text;
+    for (std::size_t i = 0; i < ids.size() && i < limit; ++i) {
+        text += (i ? ", " : "") + std::to_string(ids[i]);
+    }
+    if (ids.size() > limit) {
+        text += ", ... (" + std::to_string(ids.size()) + " in all)";
+    }
+    return text;
+}
+
+/// Collects one rank's defects, merging those of the same key (e.g. one unknown attribute name) into one entry
+/// that lists every node id.
+class DefectSink {
+public:
+    DefectSink(std::vector<ChakraDefect>& out, int rank)
+        : m_out(out)
+        , m_rank(rank)
+    {
+    }
+
+    void add(Kind kind, ChakraSeverity severity, std::vector<std::uint64_t> ids, std::string message)
+    {
+        m_out.push_back({ kind, severity, m_rank, std::move(ids), std::move(message) });
+    }
+
+    /// Adds @p id to the defect under @p key, creating it with @p message first.
+    void merge(const std::string& key, Kind kind, ChakraSeverity severity, std::uint64_t id, const std::string& message)
+    {
+        auto [found, inserted] = m_merged.try_emplace(key, m_out.size());
+        if (inserted) {
+            m_out.push_back({ kind, severity, m_rank, {}, message });
+        }
+        m_out[found->second].nodeIds.push_back(id);
+    }
+
+private:
+    std::vector<ChakraDefect>& m_out;
+    int m_rank;
+    std::map<std::string, std::size_t> m_merged;
+};
+
+std::string nodeLabel(const ChakraNode& node)
+{
+    return "node " + std::to_string(node.id) + " \"" + node.name + "\"";
+}
+
+/// One collective as issued by one rank, for the cross-rank order check.
+struct IssuedCollective {
+    std::uint64_t start = 0;
+    std::size_t fileIndex = 0;
+    std::uint64_t id = 0;
+    std::int64_t commType = 0;
+    std::uint64_t commSize = 0;
+};
+
+/// One point-to-point endpoint, for the cross-rank matching.
+struct Endpoint {
+    int rank = 0;
+    std::uint64_t id = 0;
+};
+using P2pKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::uint64_t>; // src, dst, tag, size
+
+struct SetState {
+    std::map<P2pKey, std::pair<std::vector<Endpoint>, std::vector<Endpoint>>> p2p; // sends, recvs
+    std::map<std::string, std::map<int, std::vector<IssuedCollective>>> collectives; // group -> rank -> issued
+    std::set<int> ranks;
+};
+
+/// Dependency structure of one file: resolved parents per node (compressed rows), with defects for what does not
+/// resolve, and the ASAP schedule / critical path.
+void analyseGraph(
+    const ChakraTrace& trace, ChakraRankReport& report, DefectSink& sink, std::vector<std::uint64_t>& start)
+{
+    const std::vector<ChakraNode>& nodes = trace.nodes;
+    const auto n = static_cast<std::uint32_t>(nodes.size());
+    std::unordered_map<std::uint64_t, std::uint32_t> indexOf;
+    indexOf.reserve(nodes.size());
+    std::map<std::uint64_t, int> duplicates;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        auto [found, inserted] = indexOf.try_emplace(nodes[i].id, i);
+        if (!inserted) {
+            found->second = i; // ASTRA-sim's index keeps the later frame
+            ++duplicates[nodes[i].id];
+        }
+    }
+    if (!duplicates.empty()) {
+        std::vector<std::uint64_t> ids;
+        for (const auto& [id, extra] : duplicates) {
+            ids.push_back(id);
+        }
+        sink.add(Kind::DuplicateId, kError, ids,
+            std::to_string(ids.size()) + " node ids are used more than once: " + idList(ids));
+    }
+
+    std::vector<std::uint32_t> parentStart(n + 1, 0);
+    std::vector<std::uint32_t> parents;
+    std::vector<std::uint32_t> local;
+    std::vector<std::uint64_t> missing;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const ChakraNode& node = nodes[i];
+        report.ctrlEdges += node.ctrlDeps.size();
+        report.dataEdges += node.dataDeps.size();
+        local.clear();
+        missing.clear();
+        for (const auto* deps : { &node.ctrlDeps, &node.dataDeps }) {
+            for (const std::uint64_t dep : *deps) {
+                const auto found = indexOf.find(dep);
+                if (found == indexOf.end()) {
+                    missing.push_back(dep);
+                } else {
+                    local.push_back(found->second);
+                }
+            }
+        }
+        std::sort(local.begin(), local.end());
+        local.erase(std::unique(local.begin(), local.end()), local.end());
+        parents.insert(parents.end(), local.begin(), local.end());
+        parentStart[i + 1] = static_cast<std::uint32_t>(parents.size());
+        if (!missing.empty()) {
+            sink.add(Kind::MissingDependency, kError, { node.id },
+                nodeLabel(node) + " depends on " + idList(missing) + ", not in the file");
+        }
+    }
+
+    // Children (compressed rows) and in-degrees for Kahn's algorithm.
+    std::vector<std::uint32_t> childStart(n + 1, 0);
+    for (const std::uint32_t parent : parents) {
+        ++childStart[parent + 1];
+    }
+    for (std::uint32_t i = 0; i < n; ++i) {
+        childStart[i + 1] += childStart[i];
+    }
+    std::vector<std::uint32_t> children(parents.size());
+    {
+        std::vector<std::uint32_t> fill(childStart.begin(), childStart.end() - 1);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            for (std::uint32_t p = parentStart[i]; p < parentStart[i + 1]; ++p) {
+                children[fill[parents[p]]++] = i;
+            }
+        }
+    }
+    std::vector<std::uint32_t> pending(n);
+    std::vector<std::uint32_t> queue;
+    queue.reserve(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        pending[i] = parentStart[i + 1] - parentStart[i];
+        if (pending[i] == 0) {
+            queue.push_back(i);
+        }
+    }
+    if (n > 0 && queue.empty()) {
+        sink.add(Kind::NoRootNode, kError, {}, "every node has a parent: nothing can start (ASTRA-sim: deadlock)");
+    }
+    constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
+    start.assign(n, std::numeric_limits<std::uint64_t>::max());
+    std::vector<std::uint64_t> finish(n, 0);
+    std::vector<std::uint32_t> bestParent(n, kNone);
+    std::vector<char> processed(n, 0);
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+        const std::uint32_t v = queue[head];
+        processed[v] = 1;
+        std::uint64_t earliest = 0;
+        for (std::uint32_t p = parentStart[v]; p < parentStart[v + 1]; ++p) {
+            if (bestParent[v] == kNone || finish[parents[p]] > earliest) {
+                earliest = finish[parents[p]];
+                bestParent[v] = parents[p];
+            }
+        }
+        start[v] = earliest;
+        finish[v] = earliest + nodes[v].durationMicros;
+        for (std::uint32_t c = childStart[v]; c < childStart[v + 1]; ++c) {
+            if (--pending[children[c]] == 0) {
+                queue.push_back(children[c]);
+            }
+        }
+    }
+    std::uint32_t last = kNone;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        report.totalDurationMicros += nodes[i].durationMicros;
+        if (processed[i] && (last == kNone || finish[i] >= finish[last])) {
+            last = i;
+        }
+    }
+    if (last != kNone) {
+        report.criticalPathMicros = finish[last];
+        for (std::uint32_t v = last; v != kNone; v = bestParent[v]) {
+            report.criticalPath.push_back(nodes[v].id);
+        }
+        std::reverse(report.criticalPath.begin(), report.criticalPath.end());
+    }
+    if (queue.size() == n) {
+        return;
+    }
+
+    // Some nodes never became ready: find the cycles among them (Tarjan's strongly connected components, iterative).
+    std::vector<std::uint32_t> order(n, kNone);
+    std::vector<std::uint32_t> low(n, 0);
+    std::vector<char> onStack(n, 0);
+    std::vector<std::uint32_t> stack;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> calls; // node, next child position
+    std::uint32_t counter = 0;
+    for (std::uint32_t s = 0; s < n; ++s) {
+        if (processed[s] || order[s] != kNone) {
+            continue;
+        }
+        order[s] = low[s] = counter++;
+        stack.push_back(s);
+        onStack[s] = 1;
+        calls.emplace_back(s, childStart[s]);
+        while (!calls.empty()) {
+            const std::uint32_t v = calls.back().first;
+            if (calls.back().second < childStart[v + 1]) {
+                const std::uint32_t w = children[calls.back().second++];
+                if (processed[w]) {
+                    continue;
+                }
+                if (order[w] == kNone) {
+                    order[w] = low[w] = counter++;
+                    stack.push_back(w);
+                    onStack[w] = 1;
+                    calls.emplace_back(w, childStart[w]);
+                } else if (onStack[w]) {
+                    low[v] = std::min(low[v], order[w]);
+                }
+                continue;
+            }
+            calls.pop_back();
+            if (!calls.empty()) {
+                low[calls.back().first] = std::min(low[calls.back().first], low[v]);
+            }
+            if (low[v] != order[v]) {
+                continue;
+            }
+            std::vector<std::uint64_t> ids;
+            bool selfLoop = false;
+            std::uint32_t w = kNone;
+            do {
+                w = stack.back();
+                stack.pop_back();
+                onStack[w] = 0;
+                ids.push_back(nodes[w].id);
+            } while (w != v);
+            for (std::uint32_t c = childStart[v]; c < childStart[v + 1]; ++c) {
+                selfLoop = selfLoop || children[c] == v;
+            }
+            if (ids.size() > 1 || selfLoop) {
+                std::sort(ids.begin(), ids.end());
+                sink.add(Kind::Cycle, kError, ids,
+                    selfLoop && ids.size() == 1
+                        ? "node " + std::to_string(ids.front()) + " depends on itself"
+                        : std::to_string(ids.size()) + " nodes depend on each other: " + idList(ids));
+            }
+        }
+    }
+}
+
+void checkAttributes(const ChakraNode& node, DefectSink& sink)
+{
+    for (const ChakraAttribute& attribute : node.attributes) {
+        if (attribute.type == ChakraAttributeType::None) {
+            sink.merge("novalue:" + attribute.name, Kind::AttributeWithoutValue, kError, node.id,
+                "attribute \"" + attribute.name + "\" has no value (ASTRA-sim: error)");
+            continue;
+        }
+        const auto known = std::find_if(std::begin(kKnownAttributes), std::end(kKnownAttributes),
+            [&attribute](const KnownAttribute& candidate) { return candidate.name == attribute.name; });
+        if (known == std::end(kKnownAttributes)) {
+            sink.merge(std::string("unknown:") + attribute.name + ":" + toString(attribute.type),
+                Kind::UnknownAttribute, kWarning, node.id,
+                "unknown attribute \"" + attribute.name + "\" (" + toString(attribute.type) + ")");
+            continue;
+        }
+        if (!accepts(known->expect, attribute.type)) {
+            sink.merge(std::string("type:") + attribute.name + ":" + toString(attribute.type), Kind::AttributeWrongType,
+                kError, node.id,
+                "attribute \"" + attribute.name + "\" is " + toString(attribute.type) + ", expected "
+                    + describe(known->expect));
+        }
+    }
+}
+
+/// Required integer attribute of a COMM node; reports its absence.
+std::optional<std::int64_t> required(const ChakraNode& node, std::string_view name, DefectSink& sink)
+{
+    const ChakraAttribute* attribute = node.attribute(name);
+    if (!attribute) {
+        sink.merge(std::string("missing:") + toString(node.type) + ":" + std::string(name), Kind::MissingAttribute,
+            kError, node.id, std::string(toString(node.type)) + " without \"" + std::string(name) + "\"");
+        return std::nullopt;
+    }
+    return attribute->integer();
+}
+
+void checkCommunication(const ChakraNode& node, std::size_t fileIndex, std::uint64_t start, int rank, DefectSink& sink,
+    SetState& set, ChakraRankReport& report,
+    std::map<std::tuple<std::string, std::int64_t, std::uint64_t>, std::size_t>& counts)
+{
+    if (node.integerAttribute("is_cpu_op").value_or(0) != 0) {
+        sink.merge("cpucomm", Kind::CpuCommunication, kError, node.id,
+            "communication node with is_cpu_op = true (ASTRA-sim aborts)");
+    }
+    const std::optional<std::int64_t> size = required(node, "comm_size", sink);
+    if (node.type == ChakraNodeType::Collective) {
+        const std::optional<std::int64_t> type = required(node, "comm_type", sink);
+        const ChakraAttribute* group = node.attribute("pg_name");
+        const std::string groupName = group && group->string() ? *group->string() : std::string();
+        if (type) {
+            const auto collective = static_cast<ChakraCollective>(*type);
+            const bool simulated = collective == ChakraCollective::AllReduce
+                || collective == ChakraCollective::AllGather || collective == ChakraCollective::ReduceScatter
+                || collective == ChakraCollective::AllToAll || collective == ChakraCollective::Broadcast;
+            if (!simulated) {
+                sink.merge("collective:" + std::to_string(*type), Kind::UnsupportedCollective, kError, node.id,
+                    "comm_type " + std::to_string(*type) + " (" + toString(collective)
+                        + ") is not supported by ASTRA-sim (\"Unsupported collective comm type\")");
+            }
+        }
+        if (type && size) {
+            ++counts[{ groupName, *type, static_cast<std::uint64_t>(*size) }];
+            set.collectives[groupName][rank].push_back(
+                { start, fileIndex, node.id, *type, static_cast<std::uint64_t>(*size) });
+        }
+        return;
+    }
+    const bool send = node.type == ChakraNodeType::Send;
+    const std::optional<std::int64_t> tag = required(node, "comm_tag", sink);
+    std::optional<std::int64_t> peer = required(node, send ? "comm_dst" : "comm_src", sink);
+    const std::optional<std::int64_t> self = node.integerAttribute(send ? "comm_src" : "comm_dst");
+    if (self && *self != rank) {
+        sink.merge(std::string("self:") + (send ? "send" : "recv"), Kind::BadPeer, kError, node.id,
+            std::string(send ? "SEND with comm_src" : "RECV with comm_dst") + " not equal to its own rank "
+                + std::to_string(rank));
+    }
+    if (send) {
+        ++report.sends;
+        report.sendBytes += static_cast<std::uint64_t>(size.value_or(0));
+    } else {
+        ++report.recvs;
+        report.recvBytes += static_cast<std::uint64_t>(size.value_or(0));
+    }
+    if (!peer || !tag || !size) {
+        return;
+    }
+    const P2pKey key = send ? P2pKey { rank, *peer, *tag, static_cast<std::uint64_t>(*size) }
+                            : P2pKey { *peer, rank, *tag, static_cast<std::uint64_t>(*size) };
+    auto& [sends, recvs] = set.p2p[key];
+    (send ? sends : recvs).push_back({ rank, node.id });
+}
+
+ChakraRankReport inspectRank(
+    const ChakraTrace& trace, std::vector<ChakraDefect>& defects, SetState& set, const ChakraCommGroups* groups)
+{
+    ChakraRankReport report;
+    report.rank = trace.rank;
+    report.path = trace.path;
+    report.version = trace.metadata.version;
+    report.nodeCount = trace.nodes.size();
+    DefectSink sink(defects, trace.rank);
+    std::vector<std::uint64_t> start;
+    analyseGraph(trace, report, sink, start);
+
+    std::map<std::tuple<std::string, std::int64_t, std::uint64_t>, std::size_t> counts;
+    for (std::size_t i = 0; i < trace.nodes.size(); ++i) {
+        const ChakraNode& node = trace.nodes[i];
+        if (isKnown(node.type)) {
+            ++report.nodesByType[static_cast<std::size_t>(node.type)];
+        } else {
+            ++report.unknownTypeNodes;
+            sink.merge("type:" + std::to_string(static_cast<std::int32_t>(node.type)), Kind::UnknownNodeType, kError,
+                node.id, "node type " + std::to_string(static_cast<std::int32_t>(node.type)) + " is not a NodeType");
+        }
+        if (node.type == ChakraNodeType::Invalid) {
+            sink.merge("invalid", Kind::InvalidNode, kWarning, node.id, "INVALID_NODE (skipped by ASTRA-sim)");
+        }
+        checkAttributes(node, sink);
+        if (isCommunication(node.type)) {
+            checkCommunication(node, i, start[i], trace.rank, sink, set, report, counts);
+        }
+        if (const ChakraAttribute* group = node.attribute("pg_name");
+            groups && group && group->string() && node.type == ChakraNodeType::Collective) {
+            const auto found = groups->find(*group->string());
+            if (found == groups->end()) {
+                sink.merge("group:" + *group->string(), Kind::UnknownGroup, kError, node.id,
+                    "pg_name \"" + *group->string() + "\" is not in the comm-group file");
+            } else if (std::find(found->second.begin(), found->second.end(), trace.rank) == found->second.end()) {
+                sink.merge("member:" + *group->string(), Kind::UnknownGroup, kError, node.id,
+                    "rank " + std::to_string(trace.rank) + " is not a member of group \"" + *group->string() + "\"");
+            }
+        }
+    }
+    for (const auto& [key, count] : counts) {
+        report.collectives.push_back({ std::get<1>(key), std::get<2>(key), std::get<0>(key), count });
+    }
+    return report;
+}
+
+std::string collectiveText(const IssuedCollective& collective)
+{
+    return std::string(toString(static_cast<ChakraCollective>(collective.commType))) + " of "
+        + std::to_string(collective.commSize) + " B (node " + std::to_string(collective.id) + ")";
+}
+
+void checkCollectiveOrder(const SetState& set, const ChakraCommGroups* groups, std::vector<ChakraDefect>& defects)
+{
+    for (const auto& [group, byRank] : set.collectives) {
+        std::vector<int> members;
+        if (group.empty()) {
+            members.assign(set.ranks.begin(), set.ranks.end());
+        } else if (groups && groups->count(group)) {
+            for (const int member : groups->at(group)) {
+                if (set.ranks.count(member)) {
+                    members.push_back(member);
+                }
+            }
+            std::sort(members.begin(), members.end());
+        } else {
+            for (const auto& [rank, issued] : byRank) {
+                members.push_back(rank);
+            }
+        }
+        if (members.size() < 2) {
+            continue;
+        }
+        auto sequence = [&byRank](int rank) {
+            std::vector<IssuedCollective> issued;
+            if (const auto found = byRank.find(rank); found != byRank.end()) {
+                issued = found->second;
+            }
+            std::stable_sort(issued.begin(), issued.end(), [](const IssuedCollective& a, const IssuedCollective& b) {
+                return std::tie(a.start, a.fileIndex) < std::tie(b.start, b.fileIndex);
+            });
+            return issued;
+        };
+        const std::string groupText = group.empty() ? std::string("all ranks (no pg_name)") : "group \"" + group + "\"";
+        const int reference = members.front();
+        const std::vector<IssuedCollective> expected = sequence(reference);
+        for (std::size_t m = 1; m < members.size(); ++m) {
+            const std::vector<IssuedCollective> actual = sequence(members[m]);
+            const std::size_t common = std::min(expected.size(), actual.size());
+            std::size_t i = 0;
+            while (i < common && expected[i].commType == actual[i].commType
+                && expected[i].commSize == actual[i].commSize) {
+                ++i;
+            }
+            if (i == common && expected.size() == actual.size()) {
+                continue;
+            }
+            ChakraDefect defect { Kind::CollectiveOrderMismatch, kError, members[m], {}, {} };
+            const std::string position = "collective #" + std::to_string(i + 1) + " in " + groupText + ": rank "
+                + std::to_string(members[m]) + " issues ";
+            if (i < actual.size()) {
+                defect.nodeIds.push_back(actual[i].id);
+            }
+            defect.message = position + (i < actual.size() ? collectiveText(actual[i]) : std::string("nothing"))
+                + ", rank " + std::to_string(reference) + " "
+                + (i < expected.size() ? collectiveText(expected[i]) : std::string("nothing")) + " ("
+                + std::to_string(actual.size()) + " vs " + std::to_string(expected.size()) + " collectives)";
+            defects.push_back(std::move(defect));
+        }
+    }
+}
+
+void checkPointToPoint(const SetState& set, std::vector<ChakraDefect>& defects)
+{
+    for (const auto& [key, endpoints] : set.p2p) {
+        const auto& [src, dst, tag, size] = key;
+        const auto& [sends, recvs] = endpoints;
+        const std::string what = std::to_string(size) + " B from rank " + std::to_string(src) + " to rank "
+            + std::to_string(dst) + " with tag " + std::to_string(tag);
+        for (std::size_t i = recvs.size(); i < sends.size(); ++i) {
+            const bool peerLoaded = set.ranks.count(static_cast<int>(dst)) && dst >= 0;
+            defects.push_back({ Kind::UnmatchedSend, kError, sends[i].rank, { sends[i].id },
+                "SEND (node " + std::to_string(sends[i].id) + ") of " + what + ": no matching RECV"
+                    + (peerLoaded ? std::string() : " (rank " + std::to_string(dst) + " has no file)") });
+        }
+        for (std::size_t i = sends.size(); i < recvs.size(); ++i) {
+            const bool peerLoaded = set.ranks.count(static_cast<int>(src)) && src >= 0;
+            defects.push_back({ Kind::UnmatchedRecv, kError, recvs[i].rank, { recvs[i].id },
+                "RECV (node " + std::to_string(recvs[i].id) + ") of " + what + ": no matching SEND"
+                    + (peerLoaded ? std::string() : " (rank " + std::to_string(src) + " has no file)") });
+        }
+    }
+}
+
+} // namespace
+
+ChakraInspection inspectChakra(const std::vector<ChakraTrace>& traces, const ChakraCommGroups* groups)
+{
+    ChakraInspection inspection;
+    SetState set;
+    for (const ChakraTrace& trace : traces) {
+        set.ranks.insert(trace.rank);
+    }
+    for (const ChakraTrace& trace : traces) {
+        inspection.ranks.push_back(inspectRank(trace, inspection.defects, set, groups));
+    }
+    if (!set.ranks.empty()) {
+        std::vector<std::uint64_t> absent;
+        for (int rank = 0; rank < *set.ranks.rbegin(); ++rank) {
+            if (!set.ranks.count(rank)) {
+                absent.push_back(static_cast<std::uint64_t>(rank));
+            }
+        }
+        if (!absent.empty()) {
+            inspection.defects.push_back({ Kind::MissingRank, kError, -1, {},
+                "no file for rank(s) " + idList(absent) + " (ASTRA-sim needs <prefix>.<r>.et for every rank)" });
+        }
+    }
+    checkPointToPoint(set, inspection.defects);
+    checkCollectiveOrder(set, groups, inspection.defects);
+    return inspection;
+}
+
+} // namespace rapid::graph

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "chakrainspectreport.h"
+
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <unordered_map>
+
+namespace rapid::graph {
+
+namespace {
+
+std::string jsonText(const std::string& text)
+{
+    std::string out = "\"";
+    for (const char c : text) {
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char escaped[8];
+                std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+                out += escaped;
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out + "\"";
+}
+
+std::string bytesText(std::uint64_t bytes)
+{
+    static const char* const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double value = static_cast<double>(bytes);
+    std::size_t unit = 0;
+    while (value >= 1024 && unit + 1 < std::size(units)) {
+        value /= 1024;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.3g %s", value, units[unit]);
+    return text;
+}
+
+std::string microsText(std::uint64_t micros)
+{
+    char text[32];
+    if (micros >= 1000000) {
+        std::snprintf(text, sizeof text, "%.3f s", static_cast<double>(micros) / 1e6);
+    } else if (micros >= 1000) {
+        std::snprintf(text, sizeof text, "%.3f ms", static_cast<double>(micros) / 1e3);
+    } else {
+        std::snprintf(text, sizeof text, "%llu us", static_cast<unsigned long long>(micros));
+    }
+    return text;
+}
+
+/// The per-rank summary lines without the rank number, so identical ranks can be folded.
+std::string rankBody(const ChakraRankReport& report, const ChakraTrace* trace)
+{
+    std::string text = "  nodes " + std::to_string(report.nodeCount) + ":";
+    for (int type = 0; type < kChakraNodeTypeCount; ++type) {
+        if (report.nodesByType[static_cast<std::size_t>(type)]) {
+            text += std::string(" ") + toString(static_cast<ChakraNodeType>(type)) + " "
+                + std::to_string(report.nodesByType[static_cast<std::size_t>(type)]);
+        }
+    }
+    if (report.unknownTypeNodes) {
+        text += " UNKNOWN " + std::to_string(report.unknownTypeNodes);
+    }
+    text += "\n  edges " + std::to_string(report.ctrlEdges + report.dataEdges) + ": ctrl "
+        + std::to_string(report.ctrlEdges) + ", data " + std::to_string(report.dataEdges) + "\n";
+    for (const ChakraCollectiveCount& collective : report.collectives) {
+        text += "  collective " + std::string(toString(static_cast<ChakraCollective>(collective.commType))) + " "
+            + bytesText(collective.commSize) + " (" + std::to_string(collective.commSize) + " B)"
+            + (collective.group.empty() ? std::string() : " group " + collective.group) + " x"
+            + std::to_string(collective.count) + "\n";
+    }
+    if (report.sends || report.recvs) {
+        text += "  point-to-point: " + std::to_string(report.sends) + " sends (" + bytesText(report.sendBytes) + "), "
+            + std::to_string(report.recvs) + " recvs (" + bytesText(report.recvBytes) + ")\n";
+    }
+    text += "  durations: total " + microsText(report.totalDurationMicros) + ", critical path "
+        + microsText(report.criticalPathMicros) + " over " + std::to_string(report.criticalPath.size()) + " nodes";
+    if (!report.criticalPath.empty() && trace) {
+        std::unordered_map<std::uint64_t, const ChakraNode*> byId;
+        for (const ChakraNode& node : trace->nodes) {
+            byId[node.id] = &node;
+        }
+        auto label = [&byId](std::uint64_t id) {
+            const auto found = byId.find(id);
+            return std::to_string(id) + (found != byId.end() ? " \"" + found->second->name + "\"" : std::string());
+        };
+        text += " (" + label(report.criticalPath.front());
+        if (report.criticalPath.size() > 1) {
+            text += " ... " + label(report.criticalPath.back());
+        }
+        text += ")";
+    }
+    return text + "\n";
+}
+
+} // namespace
+
+void writeChakraInspectionText(std::ostream& out, const ChakraInspection& inspection,
+    const std::vector<ChakraTrace>& traces, std::size_t maxDefectsPerKind)
+{
+    std::size_t nodes = 0;
+    for (const ChakraRankReport& report : inspection.ranks) {
+        nodes += report.nodeCount;
+    }
+    out << inspection.ranks.size() << (inspection.ranks.size() == 1 ? " rank, " : " ranks, ") << nodes << " nodes, "
+        << inspection.count(ChakraSeverity::Error) << " errors, " << inspection.count(ChakraSeverity::Warning)
+        << " warnings\n";
+    // Fold consecutive ranks whose summaries are identical.
+    for (std::size_t i = 0; i < inspection.ranks.size();) {
+        const ChakraTrace* trace = i < traces.size() ? &traces[i] : nullptr;
+        const std::string body = rankBody(inspection.ranks[i], trace);
+        // Node names are left out of the comparison: ranks often differ only in a data-parallel index in names.
+        const std::string shape = rankBody(inspection.ranks[i], nullptr);
+        std::size_t j = i + 1;
+        while (j < inspection.ranks.size() && rankBody(inspection.ranks[j], nullptr) == shape) {
+            ++j;
+        }
+        const ChakraRankReport& first = inspection.ranks[i];
+        out << "\nrank " << first.rank;
+        if (j - i > 1) {
+            out << " (and " << (j - i - 1) << " more up to rank " << inspection.ranks[j - 1].rank << ", same counts)";
+        }
+        out << ": " << first.path << (first.version.empty() ? "" : "  version " + first.version) << "\n" << body;
+        i = j;
+    }
+    if (inspection.defects.empty()) {
+        out << "\nno defects\n";
+        return;
+    }
+    std::map<ChakraDefectKind, std::vector<const ChakraDefect*>> byKind;
+    for (const ChakraDefect& defect : inspection.defects) {
+        byKind[defect.kind].push_back(&defect);
+    }
+    for (const auto& [kind, defects] : byKind) {
+        out << "\n" << toString(defects.front()->severity) << " " << toString(kind) << " (" << defects.size() << ")\n";
+        for (std::size_t i = 0; i < defects.size(); ++i) {
+            if (maxDefectsPerKind && i == maxDefectsPerKind) {
+                out << "  ... and " << (defects.size() - i) << " more (use --all or --json)\n";
+                break;
+            }
+            const ChakraDefect& defect = *defects[i];
+            out << "  " << (defect.rank >= 0 ? "rank " + std::to_string(defect.rank) + ": " : std::string())
+                << defect.message;
+            // List the ids unless the message already does.
+            const bool listed = !defect.nodeIds.empty()
+                && defect.message.find(std::to_string(defect.nodeIds[0])) != std::string::npos;
+            if (defect.nodeIds.size() > 1 && !listed) {
+                out << "  [" << defect.nodeIds.size() << " nodes:";
+                for (std::size_t k = 0; k < defect.nodeIds.size() && k < 10; ++k) {
+                    out << " " << defect.nodeIds[k];
+                }
+                out << (defect.nodeIds.size() > 10 ? " ...]" : "]");
+            } else if (defect.nodeIds.size() == 1 && !listed) {
+                out << "  [node " << defect.nodeIds[0] << "]";
+            }
+            out << "\n";
+        }
+    }
+}
+
+void writeChakraInspectionJson(std::ostream& out, const ChakraInspection& inspection)
+{
+    out << "{\n  \"ranks\": [";
+    for (std::size_t r = 0; r < inspection.ranks.size(); ++r) {
+        const ChakraRankReport& report = inspection.ranks[r];
+        out << (r ? "," : "") << "\n    {\"rank\": " << report.rank << ", \"path\": " << jsonText(report.path)
+            << ", \"version\": " << jsonText(report.version) << ", \"nodes\": " << report.nodeCount
+            << ", \"nodes_by_type\": {";
+        bool first = true;
+        for (int type = 0; type < kChakraNodeTypeCount; ++type) {
+            out << (first ? "" : ", ") << jsonText(toString(static_cast<ChakraNodeType>(type))) << ": "
+                << report.nodesByType[static_cast<std::size_t>(type)];
+            first = false;
+        }
+        out << ", \"UNKNOWN\": " << report.unknownTypeNodes << "}, \"ctrl_edges\": " << report.ctrlEdges
+            << ", \"data_edges\": " << report.dataEdges << ", \"collectives\": [";
+        for (std::size_t c = 0; c < report.collectives.size(); ++c) {
+            const ChakraCollectiveCount& collective = report.collectives[c];
+            out << (c ? ", " : "") << "{\"comm_type\": " << collective.commType
+                << ", \"kind\": " << jsonText(toString(static_cast<ChakraCollective>(collective.commType)))
+                << ", \"comm_size\": " << collective.commSize << ", \"group\": " << jsonText(collective.group)
+                << ", \"count\": " << collective.count << "}";
+        }
+        out << "], \"sends\": " << report.sends << ", \"send_bytes\": " << report.sendBytes
+            << ", \"recvs\": " << report.recvs << ", \"recv_bytes\": " << report.recvBytes
+            << ", \"total_duration_micros\": " << report.totalDurationMicros
+            << ", \"critical_path_micros\": " << report.criticalPathMicros << ", \"critical_path\": [";
+        for (std::size_t k = 0; k < report.criticalPath.size(); ++k) {
+            out << (k ? ", " : "") << report.criticalPath[k];
+        }
+        out << "]}";
+    }
+    out << "\n  ],\n  \"errors\": " << inspection.count(ChakraSeverity::Error)
+        << ",\n  \"warnings\": " << inspection.count(ChakraSeverity::Warning) << ",\n  \"defects\": [";
+    for (std::size_t d = 0; d < inspection.defects.size(); ++d) {
+        const ChakraDefect& defect = inspection.defects[d];
+        out << (d ? "," : "") << "\n    {\"kind\": " << jsonText(toString(defect.kind))
+            << ", \"severity\": " << jsonText(toString(defect.severity)) << ", \"rank\": " << defect.rank
+            << ", \"nodes\": [";
+        for (std::size_t k = 0; k < defect.nodeIds.size(); ++k) {
+            out << (k ? ", " : "") << defect.nodeIds[k];
+        }
+        out << "], \"message\": " << jsonText(defect.message) << "}";
+    }
+    out << (inspection.defects.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+} // namespace rapid::graph

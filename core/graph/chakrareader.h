@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "graph/chakraerror.h"
+#include "graph/chakratrace.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rapid::graph {
+
+/// Parses the bytes of one Chakra ET file: a varint32 length-prefixed GlobalMetadata frame, then Node frames until
+/// the end. Accepts packed and unpacked repeated fields, unknown fields, missing id/type and any attribute member.
+/// Throws ChakraError (with @p name and the byte offset) on an empty, gzip-compressed, truncated or corrupted input;
+/// never reads past @p bytes, and allocates at most in proportion to its size (a frame may not claim more bytes
+/// than remain). The trace's rank is 0 and its path @p name.
+ChakraTrace parseChakraTrace(std::string_view bytes, const std::string& name = "<memory>");
+
+/// Reads one `.et` file (see parseChakraTrace). The rank comes from a `<prefix>.<rank>.et` file name, else 0.
+/// Throws ChakraError, also when the file cannot be opened.
+ChakraTrace readChakraFile(const std::filesystem::path& path);
+
+/// The rank in a `<prefix>.<rank>.et` file name (no zero padding required), or nullopt.
+std::optional<int> chakraRankFromFileName(const std::string& fileName);
+
+/// Reads a set of per-rank traces, sorted by rank:
+/// - a directory: every `<prefix>.<rank>.et` file in it (all must share one prefix, else ChakraError);
+/// - a file: that file alone;
+/// - a prefix as ASTRA-sim takes it (`dir/name` naming `dir/name.<rank>.et`): those files.
+/// Ranks need not be contiguous (inspection reports gaps). Throws ChakraError if nothing matches or a file fails.
+std::vector<ChakraTrace> readChakraDirectory(const std::filesystem::path& dirOrFile);
+
+} // namespace rapid::graph

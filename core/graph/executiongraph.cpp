@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "executiongraph.h"
+
+#include <stdexcept>
+
+namespace rapid::graph {
+
+const char* toString(NodeKind kind)
+{
+    switch (kind) {
+    case NodeKind::Compute:
+        return "compute";
+    case NodeKind::PipelineSend:
+        return "pipeline send";
+    case NodeKind::DataParallel:
+        return "data-parallel reduction";
+    case NodeKind::Optimizer:
+        return "optimizer";
+    case NodeKind::ParameterGather:
+        return "parameter gather";
+    }
+    return "?";
+}
+
+const char* toString(TimeClass timeClass)
+{
+    switch (timeClass) {
+    case TimeClass::Attention:
+        return "attention";
+    case TimeClass::Mlp:
+        return "mlp";
+    case TimeClass::Moe:
+        return "moe";
+    case TimeClass::Norm:
+        return "norm";
+    case TimeClass::Embedding:
+        return "embedding";
+    case TimeClass::LmHead:
+        return "lm_head";
+    case TimeClass::Loss:
+        return "loss";
+    case TimeClass::Other:
+        return "other";
+    case TimeClass::TensorParallel:
+        return "tp_comm";
+    case TimeClass::ContextParallel:
+        return "cp_comm";
+    case TimeClass::ExpertParallel:
+        return "ep_comm";
+    case TimeClass::PipelineParallel:
+        return "pp_comm";
+    case TimeClass::DataParallel:
+        return "dp_comm";
+    case TimeClass::Optimizer:
+        return "optimizer";
+    }
+    return "?";
+}
+
+ExecutionGraph::ExecutionGraph(int ranks)
+    : m_ranks(ranks < 1 ? 1 : ranks)
+    , m_streams(static_cast<size_t>(m_ranks))
+{
+}
+
+NodeId ExecutionGraph::add(Node node)
+{
+    if (node.rank < 0 || node.rank >= m_ranks) {
+        throw std::out_of_range("execution graph: node rank outside the graph");
+    }
+    const NodeId id = static_cast<NodeId>(m_nodes.size());
+    m_streams[static_cast<size_t>(node.rank)][static_cast<size_t>(node.stream)].push_back(id);
+    m_nodes.push_back(std::move(node));
+    return id;
+}
+
+void ExecutionGraph::addDependency(NodeId node, NodeId dependsOn)
+{
+    if (node < 0 || dependsOn < 0 || static_cast<size_t>(node) >= m_nodes.size()
+        || static_cast<size_t>(dependsOn) >= m_nodes.size()) {
+        throw std::out_of_range("execution graph: dependency on a node that does not exist");
+    }
+    m_nodes[static_cast<size_t>(node)].dependencies.push_back(dependsOn);
+}
+
+const std::vector<NodeId>& ExecutionGraph::streamOrder(int rank, Stream stream) const
+{
+    return m_streams.at(static_cast<size_t>(rank))[static_cast<size_t>(stream)];
+}
+
+std::string ExecutionGraph::describe(NodeId id) const
+{
+    const Node& n = node(id);
+    std::string text = "rank " + std::to_string(n.rank) + " " + toString(n.kind);
+    if (n.microBatch >= 0) {
+        text += std::string(n.backward ? " backward" : " forward") + " micro-batch " + std::to_string(n.microBatch);
+    }
+    if (n.chunk >= 0) {
+        text += " chunk " + std::to_string(n.chunk);
+    }
+    return text;
+}
+
+} // namespace rapid::graph

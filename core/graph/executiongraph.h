@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rapid::graph {
+
+/// What a node does, for breakdowns and for colouring timelines.
+enum class NodeKind {
+    Compute, ///< forward/backward of a model chunk (with inline tensor/context/expert-parallel collectives)
+    PipelineSend, ///< activations or gradients to the neighbouring pipeline stage
+    DataParallel, ///< gradient reduction (all-reduce or reduce-scatter) across data-parallel replicas
+    Optimizer, ///< optimizer update of the local parameters
+    ParameterGather, ///< ZeRO/FSDP all-gather of parameters
+};
+const char* toString(NodeKind kind);
+
+/// Where the time of a node goes, for the step-time breakdown. Compute classes first, then exposed communication.
+enum class TimeClass {
+    Attention,
+    Mlp,
+    Moe,
+    Norm,
+    Embedding,
+    LmHead,
+    Loss,
+    Other,
+    TensorParallel,
+    ContextParallel,
+    ExpertParallel,
+    PipelineParallel,
+    DataParallel,
+    Optimizer,
+};
+constexpr int kTimeClassCount = 14;
+const char* toString(TimeClass timeClass);
+using TimeBreakdown = std::array<double, kTimeClassCount>; ///< seconds per TimeClass
+
+/// Streams of one GPU. Nodes of one stream run one after another in the order they were added.
+enum class Stream { Compute = 0, PipelineComm = 1, DataParallelComm = 2 };
+constexpr int kStreamCount = 3;
+
+using NodeId = std::int32_t;
+
+/// One node of the execution graph of a representative rank.
+struct Node {
+    NodeKind kind = NodeKind::Compute;
+    int rank = 0; ///< representative rank (one per pipeline stage: ranks of a stage behave alike)
+    Stream stream = Stream::Compute;
+    double seconds = 0;
+    TimeBreakdown parts {}; ///< how `seconds` divides into classes (sums to seconds)
+    // Labels: what the node stands for (layer range, micro-batch, chunk, forward or backward).
+    int microBatch = -1;
+    int chunk = -1;
+    bool backward = false;
+    std::vector<NodeId> dependencies;
+};
+
+/// The per-rank DAG of one training step or inference request: compute and communication nodes with their
+/// dependencies and stream assignment. Built by the step builders; executed by sim::executeGraph.
+class ExecutionGraph {
+public:
+    explicit ExecutionGraph(int ranks = 1);
+
+    NodeId add(Node node);
+    void addDependency(NodeId node, NodeId dependsOn);
+    const Node& node(NodeId id) const { return m_nodes[static_cast<size_t>(id)]; }
+    const std::vector<Node>& nodes() const { return m_nodes; }
+    int ranks() const { return m_ranks; }
+    /// The nodes of one stream of one rank, in execution order.
+    const std::vector<NodeId>& streamOrder(int rank, Stream stream) const;
+    /// A short readable name ("rank 2 F mb 5 chunk 1", "rank 0 optimizer").
+    std::string describe(NodeId id) const;
+
+private:
+    int m_ranks;
+    std::vector<Node> m_nodes;
+    std::vector<std::array<std::vector<NodeId>, kStreamCount>> m_streams;
+};
+
+} // namespace rapid::graph

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "trainingstep.h"
+
+#include "parallel/pipelineschedule.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace rapid::graph {
+
+namespace {
+
+double total(const TimeBreakdown& parts)
+{
+    return std::accumulate(parts.begin(), parts.end(), 0.0);
+}
+
+TimeBreakdown single(TimeClass timeClass, double seconds)
+{
+    TimeBreakdown parts {};
+    parts[static_cast<size_t>(timeClass)] = seconds;
+    return parts;
+}
+
+} // namespace
+
+ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<StageCost>& stages)
+{
+    const config::ParallelismSpec& parallel = run.parallelism;
+    const int pp = parallel.pp;
+    if (static_cast<int>(stages.size()) != pp) {
+        throw std::invalid_argument("training step: one StageCost per pipeline stage is needed");
+    }
+    const int virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
+    const int microBatches = std::max(1, run.microBatchesPerStep());
+    const int modelChunks = pp * virtualStages;
+    ExecutionGraph graph(pp);
+
+    // Compute nodes per stage in schedule order, each followed on the pipeline stream by the send it produces, so
+    // sends leave in the order their data is ready. Model chunk k = chunk * pp + stage: its forward sends activations
+    // to chunk k+1, its backward sends input gradients to chunk k-1.
+    // Node ids by (stage, chunk, micro-batch, pass) in flat tables: building the graph is on the hot path of sweeps.
+    const size_t perStage = static_cast<size_t>(virtualStages) * static_cast<size_t>(microBatches) * 2;
+    auto slot = [&](int stage, int microBatch, int chunk, bool backward) {
+        return static_cast<size_t>(stage) * perStage
+            + (static_cast<size_t>(chunk) * static_cast<size_t>(microBatches) + static_cast<size_t>(microBatch)) * 2
+            + (backward ? 1 : 0);
+    };
+    std::vector<NodeId> compute(static_cast<size_t>(pp) * perStage, -1);
+    std::vector<NodeId> sends(static_cast<size_t>(pp) * perStage, -1);
+    std::vector<std::vector<NodeId>> lastBackwardOfChunk(static_cast<size_t>(pp));
+    for (int stage = 0; stage < pp; ++stage) {
+        const StageCost& cost = stages[static_cast<size_t>(stage)];
+        if (static_cast<int>(cost.chunks.size()) != virtualStages) {
+            throw std::invalid_argument("training step: one ChunkCost per virtual stage is needed");
+        }
+        lastBackwardOfChunk[static_cast<size_t>(stage)].assign(static_cast<size_t>(virtualStages), -1);
+        for (const parallel::PipelineStep& step :
+            parallel::pipelineSteps(parallel.schedule, pp, stage, microBatches, virtualStages)) {
+            const bool backward = step.pass == parallel::Pass::Backward;
+            const ChunkCost& chunk = cost.chunks[static_cast<size_t>(step.chunk)];
+            Node node;
+            node.kind = NodeKind::Compute;
+            node.rank = stage;
+            node.stream = Stream::Compute;
+            node.parts = backward ? chunk.backward : chunk.forward;
+            node.seconds = total(node.parts);
+            node.microBatch = step.microBatch;
+            node.chunk = step.chunk;
+            node.backward = backward;
+            const NodeId id = graph.add(node);
+            compute[slot(stage, step.microBatch, step.chunk, backward)] = id;
+            if (backward) {
+                lastBackwardOfChunk[static_cast<size_t>(stage)][static_cast<size_t>(step.chunk)] = id;
+            }
+            const int k = step.chunk * pp + stage;
+            if ((!backward && k + 1 < modelChunks) || (backward && k > 0)) {
+                Node send;
+                send.kind = NodeKind::PipelineSend;
+                send.rank = stage;
+                send.stream = Stream::PipelineComm;
+                send.seconds = backward ? cost.sendGradientSeconds : cost.sendActivationSeconds;
+                send.parts = single(TimeClass::PipelineParallel, send.seconds);
+                send.microBatch = step.microBatch;
+                send.chunk = step.chunk;
+                send.backward = backward;
+                send.dependencies = { id };
+                sends[slot(stage, step.microBatch, step.chunk, backward)] = graph.add(send);
+            }
+        }
+    }
+    auto stageOf = [pp](int modelChunk) { return modelChunk % pp; };
+    auto chunkOf = [pp](int modelChunk) { return modelChunk / pp; };
+    for (int mb = 0; mb < microBatches; ++mb) {
+        for (int k = 0; k < modelChunks; ++k) {
+            const int stage = stageOf(k);
+            const int chunk = chunkOf(k);
+            graph.addDependency(compute[slot(stage, mb, chunk, true)], compute[slot(stage, mb, chunk, false)]);
+            if (k > 0) {
+                graph.addDependency(
+                    compute[slot(stage, mb, chunk, false)], sends[slot(stageOf(k - 1), mb, chunkOf(k - 1), false)]);
+            }
+            if (k + 1 < modelChunks) {
+                graph.addDependency(
+                    compute[slot(stage, mb, chunk, true)], sends[slot(stageOf(k + 1), mb, chunkOf(k + 1), true)]);
+            }
+        }
+    }
+
+    // Gradient reduction, optimizer and parameter gather per stage.
+    for (int stage = 0; stage < pp; ++stage) {
+        const StageCost& cost = stages[static_cast<size_t>(stage)];
+        const auto& computeOrder = graph.streamOrder(stage, Stream::Compute);
+        const NodeId lastCompute = computeOrder.back();
+        std::vector<NodeId> reductions;
+        // Chunks finish their backward in reverse order; reduce in that order.
+        for (int chunk = virtualStages - 1; chunk >= 0; --chunk) {
+            const double seconds = static_cast<size_t>(chunk) < cost.dataParallelSeconds.size()
+                ? cost.dataParallelSeconds[static_cast<size_t>(chunk)]
+                : 0.0;
+            if (seconds <= 0) {
+                continue;
+            }
+            Node reduce;
+            reduce.kind = NodeKind::DataParallel;
+            reduce.rank = stage;
+            reduce.stream = Stream::DataParallelComm;
+            reduce.seconds = seconds;
+            reduce.parts = single(TimeClass::DataParallel, seconds);
+            reduce.chunk = chunk;
+            reduce.dependencies
+                = { parallel.dpOverlap ? lastBackwardOfChunk[static_cast<size_t>(stage)][static_cast<size_t>(chunk)]
+                                       : lastCompute };
+            reductions.push_back(graph.add(reduce));
+        }
+        Node optimizer;
+        optimizer.kind = NodeKind::Optimizer;
+        optimizer.rank = stage;
+        optimizer.stream = Stream::Compute;
+        optimizer.seconds = cost.optimizerSeconds;
+        optimizer.parts = single(TimeClass::Optimizer, cost.optimizerSeconds);
+        optimizer.dependencies = reductions;
+        const NodeId optimizerId = graph.add(optimizer);
+        if (cost.parameterGatherSeconds > 0) {
+            Node gather;
+            gather.kind = NodeKind::ParameterGather;
+            gather.rank = stage;
+            gather.stream = Stream::DataParallelComm;
+            gather.seconds = cost.parameterGatherSeconds;
+            gather.parts = single(TimeClass::DataParallel, cost.parameterGatherSeconds);
+            gather.dependencies = { optimizerId };
+            graph.add(gather);
+        }
+    }
+    return graph;
+}
+
+} // namespace rapid::graph

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "config/runspec.h"
+#include "graph/executiongraph.h"
+
+#include <vector>
+
+namespace rapid::graph {
+
+/// Time of one pass of one micro-batch through one model chunk of a stage, by class. Includes the collectives that
+/// run inline with the compute (tensor, context and expert parallel) and, with ZeRO-3/FSDP, the exposed part of the
+/// parameter gathers.
+struct ChunkCost {
+    TimeBreakdown forward {};
+    TimeBreakdown backward {}; ///< recomputation included
+};
+
+/// Costs of the ranks of one pipeline stage over one training step.
+struct StageCost {
+    std::vector<ChunkCost> chunks; ///< per virtual chunk on this stage (1 unless interleaved)
+    double sendActivationSeconds = 0; ///< one micro-batch's activations to the next model chunk
+    double sendGradientSeconds = 0; ///< one micro-batch's input gradients to the previous model chunk
+    std::vector<double> dataParallelSeconds; ///< gradient reduction per chunk (empty or zeros when dp = 1)
+    double optimizerSeconds = 0;
+    double parameterGatherSeconds = 0; ///< ZeRO-1/2 all-gather of updated parameters after the step
+};
+
+/// Builds the execution graph of one training step: one representative rank per pipeline stage (ranks of a stage
+/// behave alike), its compute nodes in the pipeline schedule's order (parallel::pipelineSteps), point-to-point
+/// sends between model chunks on the pipeline stream, gradient reductions on the data-parallel stream — each after
+/// its chunk's last backward when run.parallelism.dpOverlap, else after the stage's last backward — then the
+/// optimizer and the parameter gather.
+ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<StageCost>& stages);
+
+} // namespace rapid::graph

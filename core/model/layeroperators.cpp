@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "layeroperators.h"
+
+#include "attentionflops.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace rapid::model {
+
+using config::ModelSpec;
+using config::RunSpec;
+
+namespace {
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return std::max<std::int64_t>(1, (a + b - 1) / b);
+}
+
+/// Vector operations per element of the memory-bound operators (what a straightforward kernel executes).
+constexpr double kRmsNormFlops = 4; // square-accumulate (2), scale by the reciprocal root, multiply by the weight
+constexpr double kLayerNormFlops = 7; // mean (1), variance (2), subtract and scale (2), weight and bias (2)
+constexpr double kRotaryFlops = 3; // two multiplies and an add per rotated element
+constexpr double kSoftmaxFlops = 5; // max, subtract, exp, sum, divide
+constexpr double kCrossEntropyFlops = 4; // max, subtract, exp, sum per logit
+constexpr double kCrossEntropyBackwardFlops = 3; // exp, divide, subtract the one-hot target
+
+double activationFlops(config::Activation activation)
+{
+    switch (activation) {
+    case config::Activation::Gelu:
+        return 8; // tanh approximation: cube, fma, tanh, add, two multiplies
+    case config::Activation::Silu:
+        return 4; // exp, add, divide, multiply
+    case config::Activation::Relu:
+        return 1;
+    case config::Activation::SquaredRelu:
+        return 2;
+    }
+    return 1;
+}
+
+/// The per-GPU shape of one layer invocation.
+struct Shape {
+    std::int64_t batch = 0; ///< sequences
+    std::int64_t queries = 0; ///< queries per sequence on this GPU
+    std::int64_t keys = 0; ///< keys each sequence attends to
+    std::int64_t tokens = 0; ///< batch x queries
+    std::int64_t normTokens = 0; ///< tokens of the sequence-parallel region
+    std::int64_t tp = 1;
+    std::int64_t ep = 1;
+    bool causal = true;
+    bool decode = false;
+    bool flash = true;
+    config::PrecisionSpec precision;
+    double act = 2; ///< bytes per activation element
+    double weight = 2;
+    double kv = 2;
+    double grad = 2;
+};
+
+Shape makeShape(const RunSpec& run, Workload workload, std::int64_t kvLength)
+{
+    const config::ParallelismSpec& parallel = run.parallelism;
+    if (parallel.tp < 1 || parallel.cp < 1 || parallel.ep < 1) {
+        throw std::invalid_argument("tp, cp and ep must be at least 1");
+    }
+    Shape shape;
+    shape.tp = parallel.tp;
+    shape.ep = parallel.ep;
+    shape.flash = run.flashAttention;
+    shape.precision = run.precision;
+    shape.act = config::bytesPerElement(run.precision.activations);
+    shape.weight = config::bytesPerElement(run.precision.weights);
+    shape.kv = config::bytesPerElement(run.precision.kvCache);
+    shape.grad = config::bytesPerElement(run.precision.gradients);
+    std::int64_t sequence = 0;
+    switch (workload) {
+    case Workload::Training:
+        shape.batch = run.microBatch;
+        sequence = run.seqLength;
+        break;
+    case Workload::Prefill:
+        shape.batch = run.batch;
+        sequence = run.promptLength;
+        break;
+    case Workload::Decode:
+        shape.batch = run.batch;
+        sequence = kvLength;
+        break;
+    }
+    if (shape.batch < 1 || sequence < 1) {
+        throw std::invalid_argument("batch and sequence (or KV) length must be at least 1 (batch "
+            + std::to_string(shape.batch) + ", length " + std::to_string(sequence) + ")");
+    }
+    if (workload == Workload::Decode) {
+        shape.decode = true;
+        shape.causal = false;
+        shape.queries = 1;
+        shape.keys = kvLength;
+    } else {
+        shape.queries = ceilDiv(sequence, parallel.cp);
+        shape.keys = sequence;
+    }
+    shape.tokens = shape.batch * shape.queries;
+    shape.normTokens = parallel.sequenceParallel ? ceilDiv(shape.tokens, parallel.tp) : shape.tokens;
+    return shape;
+}
+
+/// A forward operator with what its backward costs and the parameters it holds.
+struct Entry {
+    Operator op;
+    bool hasBackward = true;
+    double backwardBytes = 0;
+    double backwardFlops = 0;
+    double weights = 0; ///< parameters on this GPU
+};
+
+/// Builds one layer's forward entries; the public functions derive backward and recompute lists from them.
+class LayerBuilder {
+public:
+    LayerBuilder(const ModelSpec& model, const Shape& shape, Workload workload, bool dropout)
+        : m_model(model)
+        , m_shape(shape)
+        , m_training(workload == Workload::Training)
+        , m_dropout(dropout)
+    {
+    }
+
+    std::vector<Entry> build(bool moeLayer)
+    {
+        if (moeLayer && !m_model.moe) {
+            throw std::invalid_argument(m_model.name + " has no MoE layers");
+        }
+        attention();
+        if (moeLayer) {
+            moe();
+        } else {
+            norm("mlp.norm", OperatorClass::Mlp, m_model.hiddenSize, m_shape.normTokens);
+            mlp("mlp.", OperatorClass::Mlp, m_model.ffnSize);
+        }
+        residual("mlp.");
+        return std::move(m_entries);
+    }
+
+private:
+    double tokens() const { return static_cast<double>(m_shape.tokens); }
+    double normTokens() const { return static_cast<double>(m_shape.normTokens); }
+    std::int64_t shard(std::int64_t value) const { return ceilDiv(value, m_shape.tp); }
+
+    Entry& add(std::string name, OperatorKind kind, OperatorClass opClass)
+    {
+        Entry entry;
+        entry.op.name = std::move(name);
+        entry.op.kind = kind;
+        entry.op.opClass = opClass;
+        entry.op.phase = Phase::Forward;
+        entry.op.precision = m_shape.precision.activations;
+        m_entries.push_back(std::move(entry));
+        return m_entries.back();
+    }
+
+    void gemm(
+        std::string name, OperatorClass opClass, std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t batch = 1)
+    {
+        Entry& entry = add(std::move(name), OperatorKind::Gemm, opClass);
+        entry.op.precision = m_shape.precision.compute;
+        entry.op.gemm = { m, k, n, batch };
+        entry.op.flops = 2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n)
+            * static_cast<double>(batch);
+        entry.weights = static_cast<double>(k) * static_cast<double>(n) * static_cast<double>(batch);
+    }
+
+    /// An element-wise operator: forward reads and writes the given element counts; its backward moves
+    /// @p backwardElements elements and does twice the work.
+    void elementwise(std::string name, OperatorClass opClass, double readElements, double writtenElements,
+        double backwardElements, double flops, OperatorKind kind = OperatorKind::Elementwise)
+    {
+        Entry& entry = add(std::move(name), kind, opClass);
+        entry.op.bytes = (readElements + writtenElements) * m_shape.act;
+        entry.op.flops = flops;
+        entry.backwardBytes = backwardElements * m_shape.act;
+        entry.backwardFlops = 2 * flops;
+    }
+
+    /// Norm over @p width elements of @p rows tokens: forward reads x and writes y; backward reads x and dy and writes
+    /// dx. The weights are read once.
+    void norm(std::string name, OperatorClass opClass, std::int64_t width, std::int64_t rows)
+    {
+        const bool layerNorm = m_model.norm == config::NormKind::LayerNorm;
+        const double elements = static_cast<double>(rows) * static_cast<double>(width);
+        const double weights = static_cast<double>(width) * (layerNorm ? 2 : 1);
+        Entry& entry = add(std::move(name), OperatorKind::Norm, opClass);
+        entry.op.bytes = 2 * elements * m_shape.act + weights * m_shape.weight;
+        entry.op.flops = elements * (layerNorm ? kLayerNormFlops : kRmsNormFlops);
+        entry.backwardBytes = 3 * elements * m_shape.act + weights * (m_shape.weight + m_shape.grad);
+        entry.backwardFlops = 2 * entry.op.flops;
+        entry.weights = weights;
+    }
+
+    void residual(const std::string& prefix)
+    {
+        const double elements = normTokens() * static_cast<double>(m_model.hiddenSize);
+        if (m_training && m_dropout) {
+            // Dropout writes a one-byte mask besides its output; its backward reads the mask and the gradient.
+            Entry& entry = add(prefix + "dropout", OperatorKind::Elementwise,
+                prefix == "mlp." ? OperatorClass::Mlp : OperatorClass::Attention);
+            entry.op.bytes = elements * (2 * m_shape.act + 1);
+            entry.op.flops = 2 * elements;
+            entry.backwardBytes = elements * (2 * m_shape.act + 1);
+            entry.backwardFlops = elements;
+        }
+        elementwise(prefix + "residual_add", prefix == "mlp." ? OperatorClass::Mlp : OperatorClass::Attention,
+            2 * elements, elements, 3 * elements, elements);
+    }
+
+    void rotary(double rotatedElements)
+    {
+        if (m_model.positionEmbedding != config::PositionEmbedding::Rope) {
+            return;
+        }
+        elementwise("attention.rotary_embedding", OperatorClass::Attention, rotatedElements, rotatedElements,
+            2 * rotatedElements, kRotaryFlops * rotatedElements);
+    }
+
+    void attentionCore(std::int64_t heads, std::int64_t kvHeads, std::int64_t dqk, std::int64_t dv, bool sharedKv)
+    {
+        AttentionDims dims;
+        dims.batch = m_shape.batch;
+        dims.heads = heads;
+        dims.kvHeads = kvHeads;
+        dims.queryLength = m_shape.queries;
+        dims.keyLength = m_shape.keys;
+        dims.headDimQk = dqk;
+        dims.headDimV = dv;
+        dims.causal = m_shape.causal;
+        dims.sharedKv = sharedKv;
+        const OperatorKind kind = m_shape.decode
+            ? OperatorKind::DecodeAttention
+            : (m_shape.flash ? OperatorKind::FlashAttention : OperatorKind::NaiveAttention);
+        Entry& entry = add("attention.core", kind, OperatorClass::Attention);
+        entry.op.precision = m_shape.decode ? m_shape.precision.kvCache : m_shape.precision.compute;
+        entry.op.attention = dims;
+        entry.op.flops = attentionForwardFlops(dims);
+        entry.backwardFlops = attentionBackwardFlops(dims, kind == OperatorKind::FlashAttention);
+    }
+
+    void kvCacheWrite(double elementsPerToken)
+    {
+        if (m_training) {
+            return;
+        }
+        const double elements = tokens() * elementsPerToken;
+        Entry& entry = add("attention.kv_cache_write", OperatorKind::Elementwise, OperatorClass::Attention);
+        entry.op.precision = m_shape.precision.kvCache;
+        entry.op.bytes = elements * (m_shape.act + m_shape.kv);
+        entry.hasBackward = false;
+    }
+
+    void attention()
+    {
+        const std::int64_t h = m_model.hiddenSize;
+        norm("attention.norm", OperatorClass::Attention, h, m_shape.normTokens);
+        const std::int64_t heads = shard(m_model.numHeads);
+        const double t = tokens();
+        if (m_model.mla) {
+            mlaAttention(heads);
+        } else {
+            const std::int64_t kvHeads = shard(m_model.numKvHeads);
+            const std::int64_t d = m_model.headDim;
+            gemm("attention.qkv_projection", OperatorClass::Attention, m_shape.tokens, h, (heads + 2 * kvHeads) * d);
+            rotary(t * static_cast<double>((heads + kvHeads) * d));
+            kvCacheWrite(static_cast<double>(2 * kvHeads * d));
+            attentionCore(heads, kvHeads, d, d, false);
+            gemm("attention.output_projection", OperatorClass::Attention, m_shape.tokens, heads * d, h);
+        }
+        residual("attention.");
+    }
+
+    void mlaAttention(std::int64_t heads)
+    {
+        const config::MlaSpec& mla = *m_model.mla;
+        const std::int64_t h = m_model.hiddenSize;
+        const std::int64_t t = m_shape.tokens;
+        const std::int64_t qkHead = mla.qkNopeHeadDim + mla.qkRopeHeadDim;
+        if (mla.qLoraRank > 0) {
+            gemm("attention.q_down_projection", OperatorClass::Attention, t, h, mla.qLoraRank);
+            norm("attention.q_norm", OperatorClass::Attention, mla.qLoraRank, t);
+            gemm("attention.q_up_projection", OperatorClass::Attention, t, mla.qLoraRank, heads * qkHead);
+        } else {
+            gemm("attention.q_projection", OperatorClass::Attention, t, h, heads * qkHead);
+        }
+        gemm("attention.kv_down_projection", OperatorClass::Attention, t, h, mla.kvLoraRank + mla.qkRopeHeadDim);
+        norm("attention.kv_norm", OperatorClass::Attention, mla.kvLoraRank, t);
+        // Rotary applies to each head's rope part of the query and to the one rope key shared by the heads.
+        rotary(static_cast<double>(t) * static_cast<double>((heads + 1) * mla.qkRopeHeadDim));
+        if (m_shape.decode) {
+            kvCacheWrite(static_cast<double>(mla.kvLoraRank + mla.qkRopeHeadDim));
+            gemm("attention.q_absorb", OperatorClass::Attention, t, mla.qkNopeHeadDim, mla.kvLoraRank, heads);
+            attentionCore(heads, 1, mla.kvLoraRank + mla.qkRopeHeadDim, mla.kvLoraRank, true);
+            gemm("attention.v_up_projection", OperatorClass::Attention, t, mla.kvLoraRank, mla.vHeadDim, heads);
+        } else {
+            gemm("attention.kv_up_projection", OperatorClass::Attention, t, mla.kvLoraRank,
+                heads * (mla.qkNopeHeadDim + mla.vHeadDim));
+            kvCacheWrite(static_cast<double>(mla.kvLoraRank + mla.qkRopeHeadDim));
+            attentionCore(heads, heads, qkHead, mla.vHeadDim, false);
+        }
+        gemm("attention.output_projection", OperatorClass::Attention, t, heads * mla.vHeadDim, h);
+    }
+
+    /// Gate/up projection, activation and down projection of @p ffn intermediate width on @p rows tokens per
+    /// @p batch (experts).
+    void mlp(const std::string& prefix, OperatorClass opClass, std::int64_t ffn, std::int64_t rows = 0,
+        std::int64_t batch = 1)
+    {
+        const std::int64_t h = m_model.hiddenSize;
+        const std::int64_t m = rows > 0 ? rows : m_shape.tokens;
+        const std::int64_t f = shard(ffn);
+        const bool gated = m_model.ffnGated;
+        gemm(prefix + (gated ? "gate_up_projection" : "up_projection"), opClass, m, h, (gated ? 2 : 1) * f, batch);
+        const double out = static_cast<double>(m) * static_cast<double>(f) * static_cast<double>(batch);
+        // Gated: reads gate and up, writes their product; backward reads gate, up and dy and writes both gradients.
+        elementwise(prefix + "activation", opClass, gated ? 2 * out : out, out, gated ? 5 * out : 3 * out,
+            out * (activationFlops(m_model.activation) + (gated ? 1 : 0)));
+        gemm(prefix + "down_projection", opClass, m, f, h, batch);
+    }
+
+    void moe()
+    {
+        const config::MoeSpec& moe = *m_model.moe;
+        const std::int64_t h = m_model.hiddenSize;
+        norm("mlp.norm", OperatorClass::Moe, h, m_shape.normTokens);
+        gemm("moe.router", OperatorClass::Moe, m_shape.normTokens, h, moe.numExperts);
+        // Router probabilities in fp32: softmax and top-k over the experts; backward reads y and dy, writes dx.
+        const double logits = normTokens() * moe.numExperts;
+        Entry& softmax = add("moe.router_softmax_topk", OperatorKind::Softmax, OperatorClass::Moe);
+        softmax.op.precision = config::Precision::Fp32;
+        softmax.op.bytes = 2 * logits * 4;
+        softmax.op.flops = kSoftmaxFlops * logits;
+        softmax.backwardBytes = 3 * logits * 4;
+        softmax.backwardFlops = 2 * softmax.op.flops;
+
+        const double hidden = static_cast<double>(h);
+        const double routed = tokens() * moe.topK; // rows this GPU's experts process (balanced routing)
+        // Dispatch gathers each token once per chosen expert; the combine weights the expert outputs back per token.
+        elementwise(
+            "moe.permute", OperatorClass::Moe, routed * hidden, routed * hidden, (routed + tokens()) * hidden, 0);
+        // Each GPU receives its share of all ep ranks' routed rows, T topK when balanced. With fewer rows than local
+        // experts (decode) only as many experts as rows run, and only their weights are read.
+        const std::int64_t localExperts = ceilDiv(moe.numExperts, m_shape.ep);
+        const std::int64_t rowsOnGpu = ceilDiv(m_shape.tokens * m_shape.ep * moe.topK * localExperts, moe.numExperts);
+        const std::int64_t activeExperts = std::min(localExperts, rowsOnGpu);
+        const std::int64_t rowsPerExpert = ceilDiv(rowsOnGpu, activeExperts);
+        const std::size_t first = m_entries.size();
+        mlp("moe.expert_", OperatorClass::Moe, moe.expertFfnSize, rowsPerExpert, activeExperts);
+        // The GPU holds all its local experts whether or not they run.
+        for (std::size_t i = first; i < m_entries.size(); ++i) {
+            if (m_entries[i].op.kind == OperatorKind::Gemm) {
+                const GemmDims& g = m_entries[i].op.gemm;
+                m_entries[i].weights
+                    = static_cast<double>(g.k) * static_cast<double>(g.n) * static_cast<double>(localExperts);
+            }
+        }
+        elementwise("moe.unpermute", OperatorClass::Moe, routed * hidden, tokens() * hidden,
+            (routed + tokens()) * hidden, 2 * routed * hidden);
+        if (moe.sharedExperts > 0) {
+            mlp("moe.shared_expert_", OperatorClass::Moe, moe.expertFfnSize * moe.sharedExperts);
+        }
+    }
+
+    const ModelSpec& m_model;
+    Shape m_shape;
+    bool m_training = false;
+    bool m_dropout = false;
+    std::vector<Entry> m_entries;
+};
+
+std::vector<Entry> layerEntries(
+    const ModelSpec& model, const RunSpec& run, bool moeLayer, Workload workload, std::int64_t kvLength = 0)
+{
+    LayerBuilder builder(model, makeShape(run, workload, kvLength), workload, run.dropout);
+    return builder.build(moeLayer);
+}
+
+std::vector<Operator> forwardOf(const std::vector<Entry>& entries, Phase phase)
+{
+    std::vector<Operator> ops;
+    ops.reserve(entries.size());
+    for (const Entry& entry : entries) {
+        ops.push_back(entry.op);
+        ops.back().phase = phase;
+    }
+    return ops;
+}
+
+/// Appends the backward of @p entries (reverse order) to @p ops.
+void appendBackward(const std::vector<Entry>& entries, std::vector<Operator>& ops)
+{
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+        if (!it->hasBackward) {
+            continue;
+        }
+        Operator op = it->op;
+        op.phase = Phase::Backward;
+        if (op.kind == OperatorKind::Gemm) {
+            const GemmDims y = op.gemm;
+            Operator dx = op;
+            dx.name += ".dx";
+            dx.gemm = { y.m, y.n, y.k, y.batch };
+            ops.push_back(dx);
+            op.name += ".dw";
+            op.gemm = { y.k, y.m, y.n, y.batch };
+            ops.push_back(op);
+            continue;
+        }
+        op.name += ".backward";
+        op.bytes = it->backwardBytes;
+        op.flops = it->backwardFlops;
+        ops.push_back(op);
+    }
+}
+
+} // namespace
+
+std::vector<Operator> trainingForward(const ModelSpec& model, const RunSpec& run, bool moeLayer)
+{
+    return forwardOf(layerEntries(model, run, moeLayer, Workload::Training), Phase::Forward);
+}
+
+std::vector<Operator> trainingBackward(const ModelSpec& model, const RunSpec& run, bool moeLayer)
+{
+    const std::vector<Entry> entries = layerEntries(model, run, moeLayer, Workload::Training);
+    std::vector<Operator> ops;
+    if (run.recompute == config::Recompute::Full) {
+        ops = forwardOf(entries, Phase::Recompute);
+    } else if (run.recompute == config::Recompute::Selective) {
+        for (const Entry& entry : entries) {
+            if (entry.op.name == "attention.core") {
+                ops.push_back(entry.op);
+                ops.back().phase = Phase::Recompute;
+            }
+        }
+    }
+    appendBackward(entries, ops);
+    return ops;
+}
+
+std::vector<Operator> prefillLayer(const ModelSpec& model, const RunSpec& run, bool moeLayer)
+{
+    return forwardOf(layerEntries(model, run, moeLayer, Workload::Prefill), Phase::Forward);
+}
+
+std::vector<Operator> decodeLayer(const ModelSpec& model, const RunSpec& run, bool moeLayer, std::int64_t kvLength)
+{
+    return forwardOf(layerEntries(model, run, moeLayer, Workload::Decode, kvLength), Phase::Forward);
+}
+
+std::vector<Operator> embeddingOperators(const ModelSpec& model, const RunSpec& run, Workload workload)
+{
+    // Decode embeds one token per sequence; its "KV length" only has to be valid.
+    const Shape shape = makeShape(run, workload, 1);
+    const double elements = static_cast<double>(shape.tokens) * static_cast<double>(model.hiddenSize);
+    const bool learned = model.positionEmbedding == config::PositionEmbedding::Learned;
+    Operator op;
+    op.name = "embedding.lookup";
+    op.kind = OperatorKind::Embedding;
+    op.opClass = OperatorClass::Embedding;
+    op.precision = run.precision.activations;
+    // Reads a table row per token (and a position row), writes the activation.
+    op.bytes = elements * ((learned ? 2 : 1) * shape.weight + shape.act);
+    op.flops = learned ? elements : 0;
+    std::vector<Operator> ops { op };
+    if (workload == Workload::Training) {
+        // Scatter-add of the output gradient into the table's gradient rows (read-modify-write).
+        op.name += ".backward";
+        op.phase = Phase::Backward;
+        op.bytes = elements * (shape.act + (learned ? 4 : 2) * shape.grad);
+        op.flops = (learned ? 2 : 1) * elements;
+        ops.push_back(op);
+    }
+    return ops;
+}
+
+std::vector<Operator> lmHeadOperators(const ModelSpec& model, const RunSpec& run, Workload workload)
+{
+    const Shape shape = makeShape(run, workload, 1);
+    const bool training = workload == Workload::Training;
+    // Inference needs the logits of each sequence's last token only.
+    const std::int64_t rows = training ? shape.tokens : shape.batch;
+    const std::int64_t normRows = training ? shape.normTokens : shape.batch;
+    const std::int64_t vocab = ceilDiv(model.vocabSize, shape.tp);
+    const std::int64_t h = model.hiddenSize;
+    const bool layerNorm = model.norm == config::NormKind::LayerNorm;
+
+    const double normElements = static_cast<double>(normRows) * static_cast<double>(h);
+    const double normWeights = static_cast<double>(h) * (layerNorm ? 2 : 1);
+    Operator norm;
+    norm.name = "lm_head.final_norm";
+    norm.kind = OperatorKind::Norm;
+    norm.opClass = OperatorClass::LmHead;
+    norm.precision = run.precision.activations;
+    norm.bytes = 2 * normElements * shape.act + normWeights * shape.weight;
+    norm.flops = normElements * (layerNorm ? kLayerNormFlops : kRmsNormFlops);
+
+    Operator head;
+    head.name = "lm_head.projection";
+    head.kind = OperatorKind::Gemm;
+    head.opClass = OperatorClass::LmHead;
+    head.precision = run.precision.compute;
+    head.gemm = { rows, h, vocab, 1 };
+    head.flops = 2.0 * static_cast<double>(rows) * static_cast<double>(h) * static_cast<double>(vocab);
+
+    std::vector<Operator> ops { norm, head };
+    if (!training) {
+        return ops;
+    }
+    // Vocabulary-parallel cross-entropy: one pass for the row maxima, one for the sums of exponentials; the loss per
+    // token is written in fp32. Its backward reads the logits once more and writes their gradient.
+    const double logits = static_cast<double>(rows) * static_cast<double>(vocab);
+    Operator loss;
+    loss.name = "lm_head.cross_entropy";
+    loss.kind = OperatorKind::CrossEntropy;
+    loss.opClass = OperatorClass::Loss;
+    loss.precision = run.precision.activations;
+    loss.bytes = 2 * logits * shape.act + static_cast<double>(rows) * 4;
+    loss.flops = kCrossEntropyFlops * logits;
+    ops.push_back(loss);
+
+    loss.name += ".backward";
+    loss.phase = Phase::Backward;
+    loss.bytes = 2 * logits * shape.act;
+    loss.flops = kCrossEntropyBackwardFlops * logits;
+    ops.push_back(loss);
+    Operator dx = head;
+    dx.phase = Phase::Backward;
+    dx.name += ".dx";
+    dx.gemm = { rows, vocab, h, 1 };
+    ops.push_back(dx);
+    Operator dw = head;
+    dw.phase = Phase::Backward;
+    dw.name += ".dw";
+    dw.gemm = { h, rows, vocab, 1 };
+    ops.push_back(dw);
+    norm.name += ".backward";
+    norm.phase = Phase::Backward;
+    norm.bytes = 3 * normElements * shape.act + normWeights * (shape.weight + shape.grad);
+    norm.flops *= 2;
+    ops.push_back(norm);
+    return ops;
+}
+
+double localLayerParameters(const ModelSpec& model, const RunSpec& run, bool moeLayer)
+{
+    double parameters = 0;
+    for (const Entry& entry : layerEntries(model, run, moeLayer, Workload::Training)) {
+        parameters += entry.weights;
+    }
+    return parameters;
+}
+
+double adamBytesPerParameter(const config::PrecisionSpec& precision)
+{
+    const double o = config::bytesPerElement(precision.optimizer);
+    const double g = config::bytesPerElement(precision.gradients);
+    const double w = config::bytesPerElement(precision.weights);
+    return precision.masterWeights ? 6 * o + g + w : 2 * w + 4 * o + g;
+}
+
+Operator optimizerUpdate(double localParameters, const RunSpec& run)
+{
+    Operator op;
+    op.name = "optimizer.adam_update";
+    op.kind = OperatorKind::OptimizerUpdate;
+    op.opClass = OperatorClass::Optimizer;
+    op.phase = Phase::Optimizer;
+    op.precision = run.precision.optimizer;
+    op.bytes = localParameters * adamBytesPerParameter(run.precision);
+    op.flops = localParameters * kAdamFlopsPerParameter;
+    return op;
+}
+
+} // namespace rapid::model

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "analyticalnetwork.h"
+
+#include "network/collectivecost.h"
+#include "network/router.h"
+#include "network/topology.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace rapid::network {
+
+struct AnalyticalNetwork::GroupPlan {
+    int size = 0;
+    bool product = false; ///< the group is the Cartesian product of its per-axis members
+    std::vector<AxisCost> phases; ///< one per spanned axis, innermost first
+    AxisCost flat; ///< the whole group as one flat group
+    PointToPointCost pointToPoint; ///< groups of two: gpus[0] -> gpus[1]
+};
+
+struct AnalyticalNetwork::PlanCache {
+    struct Hash {
+        size_t operator()(const std::vector<int>& gpus) const noexcept
+        {
+            size_t hash = 1469598103934665603ULL;
+            for (int gpu : gpus) {
+                hash = (hash ^ static_cast<size_t>(gpu)) * 1099511628211ULL;
+            }
+            return hash;
+        }
+    };
+    static constexpr size_t kMaxPlans = 4096;
+    std::shared_mutex mutex;
+    std::unordered_map<std::vector<int>, std::shared_ptr<const GroupPlan>, Hash> plans;
+};
+
+AnalyticalNetwork::AnalyticalNetwork(const config::HardwareSpec& hardware, AnalyticalOptions options)
+    : m_options(options)
+    , m_cache(std::make_shared<PlanCache>())
+{
+    std::vector<DimensionLayout> layouts;
+    long long total = 1;
+    for (const config::NetworkDimension& dimension : hardware.cluster.dimensions) {
+        layouts.push_back(makeDimension(dimension));
+        m_dimensionStride.push_back(static_cast<int>(total));
+        m_dimensionSize.push_back(dimension.size);
+        total *= dimension.size;
+        if (total > (1 << 24)) {
+            throw std::invalid_argument("the network has more than 16M GPUs");
+        }
+    }
+    m_gpuCount = static_cast<int>(total);
+    m_axes = buildAxes(layouts);
+    if (!hardware.faults.empty()) {
+        auto topology = std::make_shared<Topology>(hardware);
+        if (topology->hasFaults()) {
+            m_topology = std::move(topology);
+        }
+    }
+}
+
+int AnalyticalNetwork::localIndex(int gpu, int dimension) const
+{
+    const auto d = static_cast<size_t>(dimension);
+    return (gpu / m_dimensionStride[d]) % m_dimensionSize[d];
+}
+
+int AnalyticalNetwork::replicaOf(int gpu, int dimension) const
+{
+    const auto d = static_cast<size_t>(dimension);
+    return gpu % m_dimensionStride[d] + gpu / (m_dimensionStride[d] * m_dimensionSize[d]) * m_dimensionStride[d];
+}
+
+std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::plan(const std::vector<int>& gpus) const
+{
+    {
+        std::shared_lock lock(m_cache->mutex);
+        auto found = m_cache->plans.find(gpus);
+        if (found != m_cache->plans.end()) {
+            return found->second;
+        }
+    }
+    std::shared_ptr<const GroupPlan> built = buildPlan(gpus);
+    std::unique_lock lock(m_cache->mutex);
+    if (m_cache->plans.size() >= PlanCache::kMaxPlans) {
+        m_cache->plans.clear();
+    }
+    m_cache->plans.emplace(gpus, built);
+    return built;
+}
+
+std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan(const std::vector<int>& gpus) const
+{
+    auto result = std::make_shared<GroupPlan>();
+    GroupPlan& plan = *result;
+    plan.size = static_cast<int>(gpus.size());
+    std::vector<char> seen(static_cast<size_t>(m_gpuCount), 0);
+    for (int gpu : gpus) {
+        if (gpu < 0 || gpu >= m_gpuCount) {
+            throw std::invalid_argument("GPU " + std::to_string(gpu) + " is outside the network (GPUs 0.."
+                + std::to_string(m_gpuCount - 1) + ")");
+        }
+        if (seen[static_cast<size_t>(gpu)]++) {
+            throw std::invalid_argument("GPU " + std::to_string(gpu) + " appears twice in the group");
+        }
+    }
+    const int first = gpus.front();
+    long long productSize = 1;
+    for (const Axis& axis : m_axes) {
+        std::vector<char> present(static_cast<size_t>(axis.extent), 0);
+        for (int gpu : gpus) {
+            present[static_cast<size_t>((gpu / axis.gpuStride) % axis.extent)] = 1;
+        }
+        std::vector<int> coordinates;
+        for (int c = 0; c < axis.extent; ++c) {
+            if (present[static_cast<size_t>(c)]) {
+                coordinates.push_back(c);
+            }
+        }
+        productSize *= static_cast<long long>(coordinates.size());
+        if (coordinates.size() < 2) {
+            continue;
+        }
+        const int firstCoordinate = (first / axis.gpuStride) % axis.extent;
+        const int localBase = localIndex(first, axis.dimension) - firstCoordinate * axis.localStride;
+        AxisCost cost = healthyAxisCost(axis, replicaOf(first, axis.dimension), localBase, coordinates);
+        if (m_topology) {
+            // Every line of the group along this axis starts at a member with the smallest coordinate.
+            const AxisCost healthy = cost;
+            std::map<std::pair<int, int>, bool> done;
+            for (int gpu : gpus) {
+                const int coordinate = (gpu / axis.gpuStride) % axis.extent;
+                const int replica = replicaOf(gpu, axis.dimension);
+                if (coordinate != coordinates.front() || !m_topology->replicaHasFaults(axis.dimension, replica)) {
+                    continue;
+                }
+                const int base = localIndex(gpu, axis.dimension) - coordinate * axis.localStride;
+                if (done[{ replica, base }]) {
+                    continue;
+                }
+                done[{ replica, base }] = true;
+                std::vector<int> line;
+                for (int c : coordinates) {
+                    line.push_back(gpu + (c - coordinate) * axis.gpuStride);
+                }
+                cost.takeWorst(degradedAxisCost(axis, line, *m_topology, healthy));
+            }
+        }
+        plan.phases.push_back(std::move(cost));
+    }
+    plan.product = productSize == plan.size;
+    // The flat view: a ring through every member is as slow as its slowest axis; a pair crosses every axis.
+    if (plan.phases.size() == 1) {
+        plan.flat = plan.phases.front();
+        plan.flat.members = plan.size;
+    } else if (!plan.phases.empty()) {
+        AxisCost& flat = plan.flat;
+        flat = plan.phases.front();
+        flat.members = plan.size;
+        flat.directLatency = flat.pairLatency = 0;
+        for (const AxisCost& phase : plan.phases) {
+            if (phase.ringBandwidth <= flat.ringBandwidth) {
+                flat.ringBandwidth = phase.ringBandwidth;
+                flat.ringBottleneck = phase.ringBottleneck;
+            }
+            if (phase.directBandwidth <= flat.directBandwidth) {
+                flat.directBandwidth = phase.directBandwidth;
+                flat.directBottleneck = phase.directBottleneck;
+            }
+            flat.ringStepLatency = std::max(flat.ringStepLatency, phase.ringStepLatency);
+            flat.directLatency += phase.directLatency;
+            flat.pairLatency += phase.pairLatency;
+            flat.pairBandwidth = std::min(flat.pairBandwidth, phase.pairBandwidth);
+        }
+        flat.directReductions = false;
+        flat.halvingDoubling = false;
+        flat.tree = true;
+    }
+    if (plan.size == 2) {
+        PointToPointCost& p2p = plan.pointToPoint;
+        p2p.bandwidth = std::numeric_limits<double>::infinity();
+        if (m_topology) {
+            const Router router(*m_topology);
+            for (const RouteSegment& segment : router.route(gpus[0], gpus[1]).segments) {
+                const double rate = router.flowBandwidth(segment);
+                if (rate < p2p.bandwidth) {
+                    p2p.bandwidth = rate;
+                    // The first link of the segment's slowest path names the bottleneck.
+                    double slowest = std::numeric_limits<double>::infinity();
+                    for (const WeightedPath& path : segment.paths) {
+                        for (int link : path.links) {
+                            const double bandwidth = m_topology->link(link).effectiveBandwidth();
+                            if (bandwidth < slowest) {
+                                slowest = bandwidth;
+                                p2p.bottleneck = m_topology->linkId(link);
+                            }
+                        }
+                    }
+                }
+                p2p.latency += router.latencySeconds(segment);
+                p2p.hops += segment.hops();
+            }
+        } else {
+            int current = gpus[0];
+            for (const Axis& axis : m_axes) {
+                const int from = (current / axis.gpuStride) % axis.extent;
+                const int to = (gpus[1] / axis.gpuStride) % axis.extent;
+                if (from == to) {
+                    continue;
+                }
+                const int localBase = localIndex(current, axis.dimension) - from * axis.localStride;
+                const PointToPointCost step
+                    = healthyPointToPoint(axis, replicaOf(current, axis.dimension), localBase, from, to);
+                if (step.bandwidth < p2p.bandwidth) {
+                    p2p.bandwidth = step.bandwidth;
+                    p2p.bottleneck = step.bottleneck;
+                }
+                p2p.latency += step.latency;
+                p2p.hops += step.hops;
+                current += (to - from) * axis.gpuStride;
+            }
+        }
+    }
+    return result;
+}
+
+CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
+{
+    if (!(request.bytes >= 0) || !std::isfinite(request.bytes)) {
+        throw std::invalid_argument("a collective needs a finite, non-negative size in bytes");
+    }
+    const int p = static_cast<int>(request.gpus.size());
+    if (request.kind == CollectiveKind::SendRecv && (p != 2 || request.gpus[0] == request.gpus[1])) {
+        throw std::invalid_argument("send/recv needs exactly two different GPUs (sender, receiver)");
+    }
+    CollectiveTime result;
+    if (p <= 1) {
+        // A group of one GPU moves nothing and launches nothing.
+        for (int gpu : request.gpus) {
+            if (gpu < 0 || gpu >= m_gpuCount) {
+                throw std::invalid_argument("GPU " + std::to_string(gpu) + " is outside the network");
+            }
+        }
+        result.algorithm = CollectiveAlgorithm::Direct;
+        return result;
+    }
+    const std::shared_ptr<const GroupPlan> shared = plan(request.gpus);
+    const GroupPlan& group = *shared;
+    const double bytes = request.bytes;
+    const std::optional<CollectiveAlgorithm> forced = request.algorithm;
+    PhaseEstimate estimate;
+
+    // Hierarchical composition: each phase picks its own algorithm; the slowest phase names the bottleneck.
+    auto hierarchical = [&](auto&& phaseCost) {
+        PhaseEstimate total { 0, CollectiveAlgorithm::Hierarchical, nullptr };
+        double slowest = -1;
+        double share = bytes;
+        for (size_t i = 0; i < group.phases.size(); ++i) {
+            const PhaseEstimate phase = phaseCost(group.phases[i], share, i + 1 == group.phases.size());
+            total.seconds += phase.seconds;
+            if (phase.seconds > slowest) {
+                slowest = phase.seconds;
+                total.bottleneck = phase.bottleneck;
+            }
+            share /= group.phases[i].members;
+        }
+        return total;
+    };
+    const bool multiAxis = group.phases.size() > 1;
+    const bool flatForced = forced && (*forced == CollectiveAlgorithm::Ring || *forced == CollectiveAlgorithm::Tree);
+    const bool hierarchicalForced = forced && *forced == CollectiveAlgorithm::Hierarchical;
+    const std::optional<CollectiveAlgorithm> phaseForced = hierarchicalForced ? std::nullopt : forced;
+    auto pick = [&](const PhaseEstimate& flat, const PhaseEstimate& composed) {
+        if (!multiAxis || !group.product) {
+            return flat;
+        }
+        if (flatForced) {
+            return flat;
+        }
+        if (forced) {
+            return composed;
+        }
+        return flat.seconds < composed.seconds ? flat : composed;
+    };
+
+    switch (request.kind) {
+    case CollectiveKind::SendRecv:
+        estimate.seconds = bytes / group.pointToPoint.bandwidth + group.pointToPoint.latency;
+        estimate.algorithm = CollectiveAlgorithm::PointToPoint;
+        estimate.bottleneck = &group.pointToPoint.bottleneck;
+        break;
+    case CollectiveKind::AllReduce: {
+        const PhaseEstimate flat = allReducePhase(group.flat, bytes, forced);
+        PhaseEstimate composed;
+        if (multiAxis && group.product) {
+            composed = hierarchical([&](const AxisCost& cost, double share, bool last) {
+                if (last) {
+                    return allReducePhase(cost, share, phaseForced);
+                }
+                PhaseEstimate phase = reduceScatterPhase(cost, share, phaseForced);
+                phase.seconds *= 2; // the all-gather back mirrors the reduce-scatter
+                return phase;
+            });
+        }
+        estimate = pick(flat, composed);
+        break;
+    }
+    case CollectiveKind::ReduceScatter:
+    case CollectiveKind::AllGather: {
+        const PhaseEstimate flat = reduceScatterPhase(group.flat, bytes, forced);
+        PhaseEstimate composed;
+        if (multiAxis && group.product) {
+            composed = hierarchical(
+                [&](const AxisCost& cost, double share, bool) { return reduceScatterPhase(cost, share, phaseForced); });
+        }
+        estimate = pick(flat, composed);
+        break;
+    }
+    case CollectiveKind::Broadcast: {
+        const PhaseEstimate flat = broadcastPhase(group.flat, bytes, forced);
+        PhaseEstimate composed;
+        if (multiAxis && group.product) {
+            // The root's data spreads axis by axis; every phase carries the whole buffer.
+            composed = hierarchical(
+                [&](const AxisCost& cost, double, bool) { return broadcastPhase(cost, bytes, phaseForced); });
+        }
+        estimate = pick(flat, composed);
+        break;
+    }
+    case CollectiveKind::AllToAll: {
+        if (multiAxis && group.product) {
+            // Axis by axis: each phase exchanges (q_d-1)/q_d of the rank's data along axis d.
+            estimate = hierarchical([&](const AxisCost& cost, double, bool) { return allToAllPhase(cost, bytes); });
+        } else {
+            estimate = allToAllPhase(group.flat, bytes);
+        }
+        break;
+    }
+    }
+    result.seconds = estimate.seconds + m_options.launchSeconds;
+    result.algorithm = estimate.algorithm;
+    if (estimate.bottleneck) {
+        result.bottleneckLink = *estimate.bottleneck;
+    }
+    result.algorithmBandwidth = bytes / result.seconds;
+    result.busBandwidth = result.algorithmBandwidth * busBandwidthFactor(request.kind, p);
+    return result;
+}
+
+} // namespace rapid::network

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "config/hardwarespec.h"
+#include "network/axismodel.h"
+#include "network/collective.h"
+
+#include <memory>
+#include <vector>
+
+namespace rapid::network {
+
+class Topology;
+
+/// Fixed cost charged ONCE per collective (kernel launch, NCCL's protocol setup and synchronisation), in seconds.
+/// NCCL's tuning model uses a base latency of 6.6 us for ring/LL and 6.8 us for tree/LL (src/graph/tuning.cc,
+/// baseLat) on top of the per-step hardware latency; we take the ring value. The reference tool charged a launch per
+/// ring step instead, which made small collectives 90-164% too slow.
+inline constexpr double kCollectiveLaunchSeconds = 6.6e-6;
+
+struct AnalyticalOptions {
+    double launchSeconds = kCollectiveLaunchSeconds; ///< per collective, seconds
+    bool operator==(const AnalyticalOptions&) const = default;
+};
+
+/// Closed-form (alpha-beta) collective times on a multi-dimensional network, on an otherwise idle network.
+///
+/// A group is analysed per axis (a torus contributes one ring axis per extent): a group spanning one axis runs the
+/// fastest applicable algorithm of that axis (collectivecost.h); a group that is the product of its per-axis members
+/// and spans several axes runs hierarchically (reduce-scatter along the inner axes, the reduction across the
+/// outermost, all-gather back; all-to-all axis by axis), unless a flat ring or tree over the whole group is faster.
+/// Other groups run flat, limited by their slowest axis. Faults: an instance with a degraded or failed link is costed
+/// from the explicit routes (axismodel.h), and the slowest line of a phase bounds it. Unreachable members throw
+/// UnreachableError naming them.
+///
+/// Cost: construction is O(dimensions) without faults (the explicit topology is only built when the hardware has
+/// faults). time() is O(group size) warm: group plans are memoised by the exact GPU list (thread-safe, shared by
+/// copies); a cold plan is O(group size * axes) without faults. An ordinary copyable value.
+class AnalyticalNetwork {
+public:
+    /// Throws std::invalid_argument for invalid dimensions or faults naming links that do not exist.
+    explicit AnalyticalNetwork(const config::HardwareSpec& hardware, AnalyticalOptions options = {});
+
+    /// Completion time of @p request. Throws std::invalid_argument for GPUs out of range or repeated, negative
+    /// bytes, or a send/recv without exactly two GPUs; UnreachableError when faults cut members apart.
+    CollectiveTime time(const CollectiveRequest& request) const;
+
+    int gpuCount() const { return m_gpuCount; }
+    const std::vector<Axis>& axes() const { return m_axes; }
+    const AnalyticalOptions& options() const { return m_options; }
+    /// The explicit topology when the hardware has faults, else null.
+    const std::shared_ptr<const Topology>& topology() const { return m_topology; }
+
+    struct GroupPlan;
+
+private:
+    std::shared_ptr<const GroupPlan> plan(const std::vector<int>& gpus) const;
+    std::shared_ptr<const GroupPlan> buildPlan(const std::vector<int>& gpus) const;
+    int replicaOf(int gpu, int dimension) const;
+    int localIndex(int gpu, int dimension) const;
+
+    struct PlanCache;
+    AnalyticalOptions m_options;
+    int m_gpuCount = 1;
+    std::vector<Axis> m_axes;
+    std::vector<int> m_dimensionStride;
+    std::vector<int> m_dimensionSize;
+    std::shared_ptr<const Topology> m_topology;
+    std::shared_ptr<PlanCache> m_cache;
+};
+
+} // namespace rapid::network

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "network/dimensionlayout.h"
+
+#include <string>
+#include <vector>
+
+namespace rapid::network {
+
+class Topology;
+
+/// How one axis of the network behaves for collectives. A torus or mesh dimension has one axis per extent (x, y,
+/// z); every other dimension is one axis. GPU index = sum over axes (innermost first) of coordinate * gpuStride.
+enum class AxisKind { Ring, Line, Switch, FullyConnected, FatTree };
+
+struct Axis {
+    int dimension = 0;
+    std::string dimensionName;
+    AxisKind kind = AxisKind::Switch;
+    int extent = 0; ///< endpoints along the axis
+    int gpuStride = 1; ///< global GPU index step between neighbours on the axis
+    int localStride = 1; ///< endpoint index step within the dimension instance
+    double bandwidth = 0; ///< bytes/s per direction of an endpoint link
+    double latencySeconds = 0; ///< per hop
+    int downPorts = 0; ///< fat tree: endpoints per leaf (k)
+    int tiers = 0;
+    double oversubscription = 1.0;
+};
+
+/// The axes of a network, innermost first.
+std::vector<Axis> buildAxes(const std::vector<DimensionLayout>& layouts);
+
+/// Bytes-independent cost parameters of a group of members along one axis (one "line"), or of a whole group treated
+/// flat. Times for S bytes: ring step = chunk / ringBandwidth + ringStepLatency; a direct exchange where every
+/// member sends (q-1)/q*S spread over the others = (q-1)/q*S / directBandwidth + directLatency; one pairwise
+/// exchange of a halving-doubling or tree step = chunk / pairBandwidth + pairLatency. Bandwidths in bytes/s,
+/// latencies in seconds (hops * per-hop latency).
+struct AxisCost {
+    int members = 1;
+    double ringBandwidth = 0;
+    double ringStepLatency = 0;
+    std::string ringBottleneck; ///< link id limiting the ring
+    double directBandwidth = 0;
+    double directLatency = 0;
+    std::string directBottleneck;
+    double pairBandwidth = 0;
+    double pairLatency = 0;
+    bool directReductions = false; ///< reduce-scatter/all-gather/all-reduce may go direct (switch-like axes)
+    bool halvingDoubling = false; ///< recursive halving-doubling applies (switched axes, power-of-two groups)
+    bool tree = false; ///< double binary tree applies
+
+    /// Keeps, term by term, the slower of this and @p other (a collective waits for its slowest line).
+    void takeWorst(const AxisCost& other);
+};
+
+/// Closed-form cost of members at sorted, distinct @p coordinates of @p axis on a healthy instance. @p replica and
+/// @p localBase (the endpoint index of coordinate 0 of this line) only name the bottleneck link. O(members) except a
+/// partial ring/line direct exchange, O(members^2).
+AxisCost healthyAxisCost(const Axis& axis, int replica, int localBase, const std::vector<int>& coordinates);
+
+/// Cost of the members (global GPUs in axis order) on a degraded instance, from the routes of @p topology: ring and
+/// direct patterns are routed flow by flow and the most loaded link (load / effective bandwidth) is the bottleneck.
+/// Direct exchanges of more than kMaxRoutedDirect members scale the healthy cost by the ring's slowdown. Throws
+/// UnreachableError when failed links cut two members apart.
+AxisCost degradedAxisCost(
+    const Axis& axis, const std::vector<int>& memberGpus, const Topology& topology, const AxisCost& healthy);
+inline constexpr int kMaxRoutedDirect = 128;
+
+/// One point-to-point transfer along an axis (healthy closed form): bytes / bandwidth + latency.
+struct PointToPointCost {
+    double bandwidth = 0; ///< bytes/s
+    double latency = 0; ///< seconds
+    int hops = 0;
+    std::string bottleneck;
+};
+PointToPointCost healthyPointToPoint(
+    const Axis& axis, int replica, int localBase, int fromCoordinate, int toCoordinate);
+
+} // namespace rapid::network

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rapid::network {
+
+enum class CollectiveKind { AllReduce, ReduceScatter, AllGather, AllToAll, Broadcast, SendRecv };
+const char* toString(CollectiveKind kind);
+/// "allreduce", "all-reduce", "reducescatter", "allgather", "alltoall", "broadcast", "sendrecv" (case-insensitive).
+std::optional<CollectiveKind> parseCollectiveKind(std::string_view text);
+
+/// Algorithms a collective may be decomposed into.
+enum class CollectiveAlgorithm { Ring, Tree, Direct, HalvingDoubling, Hierarchical, PointToPoint };
+const char* toString(CollectiveAlgorithm algorithm);
+
+/// One collective among a group of GPUs (global GPU indices, numbered innermost network dimension first; see
+/// parallel::networkCoordinates). `bytes` is, per rank: AllReduce the buffer reduced; ReduceScatter the input (each
+/// rank keeps bytes/p); AllGather the output (each rank contributes bytes/p); AllToAll the total a rank sends (bytes/p
+/// to each peer); Broadcast the buffer; SendRecv the message from gpus[0] to gpus[1].
+struct CollectiveRequest {
+    CollectiveKind kind = CollectiveKind::AllReduce;
+    double bytes = 0;
+    std::vector<int> gpus;
+    /// Force an algorithm instead of choosing the fastest (tests, what-if). Ignored where it does not apply
+    /// (SendRecv is always point-to-point; AllToAll is direct or hierarchical).
+    std::optional<CollectiveAlgorithm> algorithm;
+    bool operator==(const CollectiveRequest&) const = default;
+};
+
+/// Predicted completion of one collective on an otherwise idle network.
+struct CollectiveTime {
+    double seconds = 0;
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
+    double algorithmBandwidth = 0; ///< bytes/s: bytes / seconds
+    double busBandwidth = 0; ///< bytes/s, NCCL's "bus bandwidth" convention (see busBandwidthFactor)
+    /// Id of the link limiting the collective (degraded links included): the slowest link of the route, or for a
+    /// hierarchical collective the limiting link of its longest phase.
+    std::string bottleneckLink;
+    bool operator==(const CollectiveTime&) const = default;
+};
+
+/// NCCL's bus-bandwidth factor for a group of @p ranks: all-reduce 2(p-1)/p; reduce-scatter, all-gather and
+/// all-to-all (p-1)/p; broadcast and send/recv 1.
+double busBandwidthFactor(CollectiveKind kind, int ranks);
+
+} // namespace rapid::network

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "collectivecost.h"
+
+#include <cmath>
+#include <limits>
+
+namespace rapid::network {
+
+namespace {
+
+bool isPowerOfTwo(int value)
+{
+    return value > 0 && (value & (value - 1)) == 0;
+}
+
+int ceilLog2(int value)
+{
+    int steps = 0;
+    while ((1 << steps) < value) {
+        ++steps;
+    }
+    return steps;
+}
+
+/// Keeps the fastest candidate, or the forced one as soon as it is offered.
+class Choice {
+public:
+    explicit Choice(std::optional<CollectiveAlgorithm> forced)
+        : m_forced(forced)
+    {
+    }
+    void offer(CollectiveAlgorithm algorithm, double seconds, const std::string* bottleneck)
+    {
+        if (m_lockedToForced) {
+            return;
+        }
+        if (m_forced && *m_forced == algorithm) {
+            m_best = { seconds, algorithm, bottleneck };
+            m_lockedToForced = true;
+            return;
+        }
+        if (seconds < m_best.seconds) {
+            m_best = { seconds, algorithm, bottleneck };
+        }
+    }
+    PhaseEstimate result() const { return m_best; }
+
+private:
+    std::optional<CollectiveAlgorithm> m_forced;
+    bool m_lockedToForced = false;
+    PhaseEstimate m_best { std::numeric_limits<double>::infinity(), CollectiveAlgorithm::Ring, nullptr };
+};
+
+double fraction(const AxisCost& cost)
+{
+    return (cost.members - 1.0) / cost.members;
+}
+
+} // namespace
+
+PhaseEstimate reduceScatterPhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced)
+{
+    const int q = cost.members;
+    if (q <= 1) {
+        return { 0, CollectiveAlgorithm::Direct, nullptr };
+    }
+    Choice choice(forced);
+    choice.offer(CollectiveAlgorithm::Ring,
+        fraction(cost) * bytes / cost.ringBandwidth + (q - 1) * cost.ringStepLatency, &cost.ringBottleneck);
+    if (cost.directReductions) {
+        choice.offer(CollectiveAlgorithm::Direct, fraction(cost) * bytes / cost.directBandwidth + cost.directLatency,
+            &cost.directBottleneck);
+    }
+    if (cost.halvingDoubling && isPowerOfTwo(q)) {
+        choice.offer(CollectiveAlgorithm::HalvingDoubling,
+            fraction(cost) * bytes / cost.pairBandwidth + ceilLog2(q) * cost.pairLatency, &cost.directBottleneck);
+    }
+    return choice.result();
+}
+
+PhaseEstimate allReducePhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced)
+{
+    const int q = cost.members;
+    if (q <= 1) {
+        return { 0, CollectiveAlgorithm::Direct, nullptr };
+    }
+    Choice choice(forced);
+    choice.offer(CollectiveAlgorithm::Ring,
+        2 * (fraction(cost) * bytes / cost.ringBandwidth + (q - 1) * cost.ringStepLatency), &cost.ringBottleneck);
+    if (cost.directReductions) {
+        choice.offer(CollectiveAlgorithm::Direct,
+            2 * (fraction(cost) * bytes / cost.directBandwidth + cost.directLatency), &cost.directBottleneck);
+    }
+    if (cost.halvingDoubling && isPowerOfTwo(q)) {
+        choice.offer(CollectiveAlgorithm::HalvingDoubling,
+            2 * (fraction(cost) * bytes / cost.pairBandwidth + ceilLog2(q) * cost.pairLatency), &cost.directBottleneck);
+    }
+    if (cost.tree) {
+        choice.offer(CollectiveAlgorithm::Tree, 2 * bytes / cost.pairBandwidth + 2 * ceilLog2(q) * cost.pairLatency,
+            &cost.directBottleneck);
+    }
+    return choice.result();
+}
+
+PhaseEstimate broadcastPhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced)
+{
+    const int q = cost.members;
+    if (q <= 1) {
+        return { 0, CollectiveAlgorithm::Direct, nullptr };
+    }
+    Choice choice(forced);
+    choice.offer(
+        CollectiveAlgorithm::Ring, bytes / cost.ringBandwidth + (q - 1) * cost.ringStepLatency, &cost.ringBottleneck);
+    choice.offer(CollectiveAlgorithm::Tree, ceilLog2(q) * (bytes / cost.pairBandwidth + cost.pairLatency),
+        &cost.directBottleneck);
+    return choice.result();
+}
+
+PhaseEstimate allToAllPhase(const AxisCost& cost, double bytes)
+{
+    if (cost.members <= 1) {
+        return { 0, CollectiveAlgorithm::Direct, nullptr };
+    }
+    return { fraction(cost) * bytes / cost.directBandwidth + cost.directLatency, CollectiveAlgorithm::Direct,
+        &cost.directBottleneck };
+}
+
+} // namespace rapid::network

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "network/axismodel.h"
+#include "network/collective.h"
+
+#include <optional>
+#include <string>
+
+namespace rapid::network {
+
+/// Time of one collective phase along one axis (or a flat group), excluding the per-collective launch cost.
+struct PhaseEstimate {
+    double seconds = 0;
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
+    const std::string* bottleneck = nullptr; ///< points into the AxisCost it was computed from
+};
+
+// Alpha-beta costs of the algorithms on a group of q members (cost = AxisCost; S = bytes as in CollectiveRequest).
+// Each function evaluates the algorithms that apply and returns the fastest, or @p forced when it applies:
+//   ring             reduce-scatter / all-gather (q-1)/q*S/B_ring + (q-1)*a_ring; all-reduce twice that;
+//                    broadcast (pipelined chain) S/B_ring + (q-1)*a_ring
+//   direct           (q-1)/q*S/B_direct + a_direct (all-reduce: twice; reductions only on switch-like axes)
+//   halving-doubling (q-1)/q*S/B_pair + log2(q)*a_pair (all-reduce: twice; power-of-two groups, switched axes)
+//   tree             all-reduce as a double binary tree: 2*S/B_pair + 2*ceil(log2 q)*a_pair;
+//                    broadcast as a binomial tree: ceil(log2 q)*(S/B_pair + a_pair)
+PhaseEstimate reduceScatterPhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced);
+PhaseEstimate allReducePhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced);
+PhaseEstimate broadcastPhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced);
+/// All-to-all is always direct: (q-1)/q*S/B_direct + a_direct.
+PhaseEstimate allToAllPhase(const AxisCost& cost, double bytes);
+
+} // namespace rapid::network

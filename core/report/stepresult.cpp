@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "stepresult.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace rapid::report {
+
+double StepBreakdown::total() const
+{
+    return std::accumulate(parts.begin(), parts.end(), 0.0) + bubbleSeconds;
+}
+
+StepBreakdown breakdownOfStage(const graph::ExecutionGraph& graph, const std::vector<double>& start,
+    const std::vector<double>& finish, double makespan, int stage)
+{
+    StepBreakdown result;
+    result.stage = stage;
+    double busy = 0;
+    double lastComputeFinish = 0;
+    double optimizerStart = 0;
+    double optimizerFinish = 0;
+    for (graph::NodeId id : graph.streamOrder(stage, graph::Stream::Compute)) {
+        const graph::Node& node = graph.node(id);
+        const size_t index = static_cast<size_t>(id);
+        if (node.kind == graph::NodeKind::Optimizer) {
+            optimizerStart = start[index];
+            optimizerFinish = finish[index];
+        } else {
+            lastComputeFinish = std::max(lastComputeFinish, finish[index]);
+        }
+        for (size_t i = 0; i < node.parts.size(); ++i) {
+            result.parts[i] += node.parts[i];
+        }
+        if (node.kind != graph::NodeKind::Optimizer) {
+            busy += node.seconds;
+        }
+    }
+    // Waiting between the last backward and the optimizer is gradient reduction that backward could not hide.
+    const auto dp = static_cast<size_t>(graph::TimeClass::DataParallel);
+    result.parts[dp] += std::max(0.0, optimizerStart - lastComputeFinish);
+    double stageEnd = std::max(optimizerFinish, lastComputeFinish);
+    for (graph::NodeId id : graph.streamOrder(stage, graph::Stream::DataParallelComm)) {
+        if (graph.node(id).kind == graph::NodeKind::ParameterGather) {
+            result.parts[dp] += std::max(0.0, finish[static_cast<size_t>(id)] - stageEnd);
+            stageEnd = std::max(stageEnd, finish[static_cast<size_t>(id)]);
+        }
+    }
+    // Idle compute before the last backward, and waiting for slower stages at the end, is pipeline bubble.
+    result.bubbleSeconds = std::max(0.0, lastComputeFinish - busy) + std::max(0.0, makespan - stageEnd);
+    return result;
+}
+
+} // namespace rapid::report

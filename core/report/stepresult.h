@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "graph/executiongraph.h"
+#include "memory/memorymodel.h"
+
+#include <string>
+#include <vector>
+
+namespace rapid::report {
+
+/// One node of the executed graph, for timelines (seconds from the start of the step).
+struct TimelineEvent {
+    int rank = 0;
+    graph::Stream stream = graph::Stream::Compute;
+    graph::NodeKind kind = graph::NodeKind::Compute;
+    double start = 0;
+    double finish = 0;
+    int microBatch = -1;
+    int chunk = -1;
+    bool backward = false;
+    bool operator==(const TimelineEvent&) const = default;
+};
+
+/// Where a step's time goes on its busiest pipeline stage: compute by operator class and communication by kind that
+/// was not hidden behind compute, the pipeline bubble (idle time waiting for other stages, point-to-point waits
+/// included) and the optimizer. The parts sum to the step time.
+struct StepBreakdown {
+    graph::TimeBreakdown parts {}; ///< exposed seconds per class
+    double bubbleSeconds = 0;
+    int stage = 0; ///< the stage the breakdown describes
+    double total() const;
+    bool operator==(const StepBreakdown&) const = default;
+};
+
+/// Result of evaluating one training step.
+struct TrainingResult {
+    double stepTimeSeconds = 0;
+    StepBreakdown breakdown;
+    double tokensPerSecond = 0;
+    double modelFlopsPerGpu = 0; ///< FLOP/s per GPU of the model's work (6N per token plus attention, no recompute)
+    double mfu = 0; ///< modelFlopsPerGpu / dense peak at the compute precision
+    memory::MemoryEstimate memory;
+    std::vector<TimelineEvent> timeline;
+    int graphNodes = 0;
+};
+
+/// Result of evaluating inference: prefill of the batch, then every decode step with the growing KV cache.
+struct InferenceResult {
+    double ttftSeconds = 0; ///< prefill of the whole batch (requests arrive together)
+    double itlSeconds = 0; ///< mean time between output tokens of one request
+    double e2eSeconds = 0; ///< ttft + itl * (decode_length - 1)
+    double tokensPerSecond = 0; ///< output tokens per second, all requests and replicas
+    graph::TimeBreakdown prefill {};
+    graph::TimeBreakdown decodeStep {}; ///< the mean decode step
+    memory::MemoryEstimate memory;
+};
+
+/// The breakdown of @p stage from an executed graph (see StepBreakdown).
+StepBreakdown breakdownOfStage(const graph::ExecutionGraph& graph, const std::vector<double>& start,
+    const std::vector<double>& finish, double makespan, int stage);
+
+} // namespace rapid::report

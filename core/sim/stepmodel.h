@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "compute/operatortimer.h"
+#include "config/configloader.h"
+#include "graph/trainingstep.h"
+#include "network/collective.h"
+#include "parallel/placement.h"
+#include "report/stepresult.h"
+
+#include <functional>
+#include <memory>
+
+namespace rapid::sim {
+
+/// How long a collective takes on the scenario's network (the analytical or the congestion backend).
+using CollectiveCost = std::function<double(const network::CollectiveRequest&)>;
+
+/// The analytical performance model of one scenario: times every operator of a pipeline stage's chunks on its GPU
+/// (compute::OperatorTimer), adds the collectives each parallel axis implies (Megatron TP/SP all-reduce or
+/// all-gather/reduce-scatter pairs, ring-attention exchanges for CP, all-to-all for EP, point-to-point for PP,
+/// gradient reductions and parameter gathers for DP/ZeRO/FSDP) on the groups that hold a representative rank of the
+/// stage, builds the training step's execution graph and executes it.
+/// An ordinary value: evaluations of different scenarios can run side by side on different threads.
+class StepModel {
+public:
+    /// @p collective defaults to the analytical network of the scenario's hardware.
+    explicit StepModel(config::Scenario scenario, CollectiveCost collective = {});
+
+    /// One training step. @p timeline fills TrainingResult::timeline (costs a little time for large graphs).
+    report::TrainingResult training(bool timeline = true);
+    /// Prefill of the batch, then decode steps with the growing KV cache: @p decodeSamples evenly spaced KV lengths
+    /// integrated with the trapezoid rule (0 = time every decode step).
+    report::InferenceResult inference(int decodeSamples = 9);
+    /// The per-stage costs the training graph is built from (exposed for tests and the layer table).
+    std::vector<graph::StageCost> trainingStageCosts();
+
+    const config::Scenario& scenario() const { return m_scenario; }
+    const parallel::Placement& placement() const { return m_placement; }
+
+private:
+    struct LayerPass {
+        graph::TimeBreakdown forward {};
+        graph::TimeBreakdown backward {};
+        double forwardGemm = 0; ///< GEMM time a TP overlap can hide communication behind
+        double backwardGemm = 0;
+        double forwardAttention = 0; ///< attention core time a CP ring exchange can hide behind
+        double backwardAttention = 0;
+    };
+    const LayerPass& layerPass(bool moe);
+    graph::TimeBreakdown timeOperators(
+        const std::vector<model::Operator>& ops, double* gemmSeconds, double* attentionSeconds);
+    std::vector<int> group(const std::string& axis, int rank) const;
+    int representativeRank(int stage) const;
+    double collective(network::CollectiveKind kind, double bytes, const std::vector<int>& gpus);
+
+    config::Scenario m_scenario;
+    CollectiveCost m_collective;
+    parallel::Placement m_placement;
+    compute::OperatorTimer m_timer;
+    std::unique_ptr<LayerPass> m_dense;
+    std::unique_ptr<LayerPass> m_moe;
+};
+
+/// Maps an operator's class to the breakdown class it is reported under.
+graph::TimeClass timeClassOf(model::OperatorClass opClass);
+
+} // namespace rapid::sim

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "performancedatasets.h"
+
+#include "validation/csvtable.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+namespace rapid::validation {
+
+namespace {
+
+int integer(const CsvTable& table, size_t row, const std::string& column)
+{
+    const auto value = table.number(row, column);
+    if (!value) {
+        throw std::runtime_error("column \"" + column + "\" of row " + std::to_string(row + 2) + " is not a number");
+    }
+    return static_cast<int>(std::lround(*value));
+}
+
+/// Megatron GPT on A100 DGX nodes (Korthikanti et al. 2022 Tables 4-5; Narayanan et al. SC'21 on Selene). "mb" is the
+/// number of micro-batches per pipeline (batch / dp), each of one sequence.
+Dataset megatron(const std::string& shared)
+{
+    Dataset dataset { "megatron", "training/megatron_a100_gpt.csv",
+        "Megatron-LM GPT 22B-1T iteration time on A100 (Korthikanti et al. 2022; Selene, SC'21)", Metric::StepTime, 5.0,
+        {} };
+    const CsvTable table = CsvTable::read(shared + "/validation/" + dataset.file);
+    const CsvTable stage = CsvTable::read(shared + "/validation/training/megatron_a100_gpt.stage.csv");
+    static const std::map<std::string, std::string> kModels
+        = { { "GPT 22B", "megatron-gpt-22b" }, { "GPT 175B", "megatron-gpt-175b" }, { "GPT 310B", "megatron-gpt-310b" },
+              { "GPT 530B", "megatron-gpt-530b" }, { "GPT 1T", "megatron-gpt-1t" } };
+    for (size_t row = 0; row < table.rows(); ++row) {
+        ValidationCase c;
+        const std::string model = table.cell(row, "model");
+        if (!kModels.count(model)) {
+            throw std::runtime_error("megatron dataset: unknown model \"" + model + "\"");
+        }
+        const int dp = integer(table, row, "dp");
+        const int tp = integer(table, row, "tp");
+        const int pp = integer(table, row, "pp");
+        const int batch = integer(table, row, "batch");
+        const bool sp = table.cell(row, "tp_sp") == "True";
+        const std::string recompute = table.cell(row, "recomputation");
+        c.label = model + " " + table.cell(row, "device") + " dp" + std::to_string(dp) + " tp" + std::to_string(tp)
+            + " pp" + std::to_string(pp) + (sp ? " sp" : "") + " " + recompute;
+        c.model = kModels.at(model);
+        const int nodes = dp * tp * pp / 8;
+        // One node has no InfiniBand dimension: the HGX preset is the same node.
+        c.hardware = nodes > 1 ? "dgx-a100" : "hgx-a100-8gpu";
+        c.run = "megatron-gpt-train";
+        c.overrides = { "hardware.cluster.network[" + std::string(nodes > 1 ? "ib" : "nvlink")
+                + "].size=" + std::to_string(nodes > 1 ? nodes : 8),
+            "run.parallelism.tp=" + std::to_string(tp), "run.parallelism.pp=" + std::to_string(pp),
+            "run.parallelism.dp=" + std::to_string(dp), "run.parallelism.sp=" + std::string(sp ? "true" : "false"),
+            "run.training.global_batch=" + std::to_string(batch), "run.training.recompute=" + recompute };
+        c.measured = *table.number(row, "actual");
+        for (size_t s = 0; s < stage.rows(); ++s) {
+            if (stage.cell(s, "model") == model && integer(stage, s, "dp") == dp && integer(stage, s, "pp") == pp
+                && stage.cell(s, "recomputation") == recompute && integer(stage, s, "batch") == batch) {
+                if (auto seconds = stage.number(s, "tool_seconds")) {
+                    c.comparators.push_back({ "STAGE+ASTRA-sim", *seconds });
+                }
+            }
+        }
+        dataset.cases.push_back(c);
+    }
+    return dataset;
+}
+
+/// Llama-2-7B on 4 A100-80GB, every successful split (DDP and FSDP).
+Dataset uciLlama(const std::string& shared)
+{
+    Dataset dataset { "uci-llama2", "training/uci_4xa100_llama2-7b.csv",
+        "Llama-2-7B training step time on 4xA100-80GB, every TP/PP/CP/DP split (university lab)", Metric::StepTime,
+        10.0, {} };
+    const CsvTable table = CsvTable::read(shared + "/validation/" + dataset.file);
+    const CsvTable tools = CsvTable::read(shared + "/validation/training/uci_4xa100_llama2-7b.stage_mlsynth.csv");
+    for (size_t row = 0; row < table.rows(); ++row) {
+        if (table.cell(row, "Status") != "SUCCESS") {
+            continue;
+        }
+        const std::string variant = table.cell(row, "variant");
+        const int tp = integer(table, row, "TP");
+        const int pp = integer(table, row, "PP");
+        const int cp = integer(table, row, "CP");
+        const int dp = integer(table, row, "DP");
+        ValidationCase c;
+        c.label = variant + " tp" + std::to_string(tp) + " pp" + std::to_string(pp) + " cp" + std::to_string(cp) + " dp"
+            + std::to_string(dp);
+        c.model = "llama-2-7b";
+        c.hardware = "hgx-a100-8gpu";
+        c.run = "llama-2-7b-train-4xa100";
+        c.overrides = { "hardware.cluster.network[0].size=4", "hardware.cluster.gpus_per_node=4",
+            "run.parallelism.tp=" + std::to_string(tp), "run.parallelism.pp=" + std::to_string(pp),
+            "run.parallelism.cp=" + std::to_string(cp), "run.parallelism.dp=" + std::to_string(dp),
+            "run.training.global_batch=128" };
+        if (variant == "FSDP") {
+            c.overrides.push_back("run.parallelism.fsdp=true");
+        }
+        c.measured = *table.number(row, "Avg_Step_Time_s");
+        for (size_t t = 0; t < tools.rows(); ++t) {
+            if (tools.cell(t, "variant") == variant && integer(tools, t, "tp") == tp && integer(tools, t, "pp") == pp
+                && integer(tools, t, "cp") == cp && integer(tools, t, "dp") == dp) {
+                if (auto v = tools.number(t, "stg_seconds")) {
+                    c.comparators.push_back({ "STAGE", *v });
+                }
+                if (auto v = tools.number(t, "mlsynth_seconds")) {
+                    c.comparators.push_back({ "MLSynth", *v });
+                }
+                break;
+            }
+        }
+        dataset.cases.push_back(c);
+    }
+    return dataset;
+}
+
+std::string llama2Preset(const std::string& model)
+{
+    if (model == "Llama 2-7B") {
+        return "llama-2-7b";
+    }
+    if (model == "Llama 2-13B") {
+        return "llama-2-13b";
+    }
+    if (model == "Llama 2-70B") {
+        return "llama-2-70b";
+    }
+    throw std::runtime_error("imec dataset: unknown model \"" + model + "\"");
+}
+
+/// Llama-2 7B/13B/70B end-to-end latency of one request (200 in, 200 out) on A100-80GB with TP 1-8.
+Dataset imec(const std::string& shared)
+{
+    Dataset dataset { "imec", "inference/imec_a100_llama2_latency.csv",
+        "Llama-2 7B/13B/70B latency of one 200-in/200-out request on A100-80GB, TP 1-8 (NVIDIA NeMo)",
+        Metric::EndToEndLatency, 8.0, {} };
+    const std::string base = shared + "/validation/inference/";
+    const CsvTable table = CsvTable::read(base + "imec_a100_llama2_latency.csv");
+    const CsvTable genz = CsvTable::read(base + "imec_a100_llama2_latency.genz.csv");
+    const CsvTable llmcompass = CsvTable::read(base + "imec_a100_llama2_latency.llmcompass.csv");
+    const CsvTable vidur = CsvTable::read(base + "imec_a100_llama2_latency.vidur.csv");
+    // The first column's name carries a byte-order mark in the source; CsvTable strips it.
+    for (size_t row = 0; row < table.rows(); ++row) {
+        const std::string model = table.cell(row, "model");
+        const int tp = integer(table, row, "TP");
+        ValidationCase c;
+        c.label = model + " tp" + std::to_string(tp);
+        c.model = llama2Preset(model);
+        c.hardware = "hgx-a100-8gpu";
+        c.run = "llama-serve-a100";
+        c.overrides = { "hardware.cluster.network[0].size=" + std::to_string(tp),
+            "hardware.cluster.gpus_per_node=" + std::to_string(tp), "run.parallelism.tp=" + std::to_string(tp),
+            "run.inference.batch=1", "run.inference.prompt_length=200", "run.inference.decode_length=200" };
+        if (tp == 1) {
+            // One GPU: the GPU preset itself has no network.
+            c.hardware = "a100-sxm4-80gb";
+            c.overrides.erase(c.overrides.begin(), c.overrides.begin() + 2);
+        }
+        c.measured = *table.number(row, "actual");
+        for (size_t r = 0; r < genz.rows(); ++r) {
+            if (genz.cell(r, "model") == model && integer(genz, r, "tp") == tp) {
+                c.comparators.push_back({ "GenZ", *genz.number(r, "e2e_s") });
+            }
+        }
+        for (size_t r = 0; r < llmcompass.rows(); ++r) {
+            if (llmcompass.cell(r, "model") == model && integer(llmcompass, r, "tp") == tp) {
+                c.comparators.push_back({ "LLMCompass", *llmcompass.number(r, "total_latency") });
+            }
+        }
+        const std::string size = model.substr(model.find('-') + 1); // "7B"
+        for (size_t r = 0; r < vidur.rows(); ++r) {
+            const std::string name = vidur.cell(r, "model_name");
+            if (name.find("Llama-2-" + std::string(size.begin(), size.end() - 1) + "b") != std::string::npos
+                && integer(vidur, r, "tp") == tp) {
+                c.comparators.push_back({ "Vidur", *vidur.number(r, "e2e_s") });
+            }
+        }
+        dataset.cases.push_back(c);
+    }
+    return dataset;
+}
+
+/// NVIDIA NIM Llama-3.3-70B on 8xA100 (TP8): end-to-end latency = TTFT + ITL * (output - 1) per shape and concurrency.
+Dataset nim(const std::string& shared)
+{
+    Dataset dataset { "nim", "inference/nim_8xa100_llama3.3-70b.csv",
+        "NVIDIA NIM Llama-3.3-70B bf16 on 8xA100 (TP8), end-to-end latency by shape and concurrency",
+        Metric::EndToEndLatency, 10.0, {} };
+    const std::string base = shared + "/validation/inference/";
+    const CsvTable table = CsvTable::read(base + "nim_8xa100_llama3.3-70b.csv");
+    const CsvTable genz = CsvTable::read(base + "nim_8xa100_llama3.3-70b.genz.csv");
+    const CsvTable llmcompass = CsvTable::read(base + "nim_8xa100_llama3.3-70b.llmcompass.csv");
+    const CsvTable vidur = CsvTable::read(base + "nim_8xa100_llama3.3-70b.vidur.csv");
+    for (size_t row = 0; row < table.rows(); ++row) {
+        const int input = integer(table, row, "Input Tokens");
+        const int output = integer(table, row, "Output Tokens");
+        const int concurrency = integer(table, row, "Concurrency");
+        ValidationCase c;
+        c.label = std::to_string(input) + " in / " + std::to_string(output) + " out, concurrency "
+            + std::to_string(concurrency);
+        c.model = "llama-3.3-70b";
+        c.hardware = "hgx-a100-8gpu";
+        c.run = "llama-serve-a100";
+        c.overrides = { "run.parallelism.tp=8", "run.inference.batch=" + std::to_string(concurrency),
+            "run.inference.prompt_length=" + std::to_string(input),
+            "run.inference.decode_length=" + std::to_string(output) };
+        c.measuredTtft = *table.number(row, "TTFT (ms)") / 1000;
+        c.measuredItl = *table.number(row, "ITL (ms)") / 1000;
+        c.measured = c.measuredTtft + c.measuredItl * (output - 1);
+        auto matches = [&](const CsvTable& t, size_t r, const char* batchColumn) {
+            return integer(t, r, "input_tokens") == input && integer(t, r, "output_tokens") == output
+                && integer(t, r, batchColumn) == concurrency;
+        };
+        for (size_t r = 0; r < genz.rows(); ++r) {
+            if (matches(genz, r, "batch_size")) {
+                c.comparators.push_back({ "GenZ", *genz.number(r, "e2e_s") });
+            }
+        }
+        for (size_t r = 0; r < llmcompass.rows(); ++r) {
+            if (matches(llmcompass, r, "batch_size")) {
+                c.comparators.push_back({ "LLMCompass", *llmcompass.number(r, "total_latency") });
+            }
+        }
+        for (size_t r = 0; r < vidur.rows(); ++r) {
+            if (matches(vidur, r, "concurrency")) {
+                c.comparators.push_back({ "Vidur", *vidur.number(r, "e2e_s") });
+            }
+        }
+        dataset.cases.push_back(c);
+    }
+    return dataset;
+}
+
+/// Llama-3.1-8B on one A100 (Koyeb): aggregate decode tokens/s per shape and batch.
+Dataset koyeb(const std::string& shared)
+{
+    Dataset dataset { "koyeb", "inference/koyeb_1xa100_llama3.1-8b_decode.csv",
+        "Llama-3.1-8B on one A100: aggregate decode tokens/s (Koyeb GPU benchmarks)", Metric::DecodeTokensPerSecond,
+        6.0, {} };
+    const CsvTable table = CsvTable::read(shared + "/validation/" + dataset.file);
+    for (size_t row = 0; row < table.rows(); ++row) {
+        const int input = integer(table, row, "input_tokens_per_request");
+        const int output = integer(table, row, "output_tokens_per_request");
+        const int batch = integer(table, row, "batch");
+        const std::string gpu = table.cell(row, "gpu");
+        ValidationCase c;
+        c.label = table.cell(row, "shape") + " " + std::to_string(input) + "/" + std::to_string(output) + " batch "
+            + std::to_string(batch) + (gpu == "A100-PCIe-80GB" ? " (PCIe)" : "");
+        c.model = "llama-3.1-8b";
+        c.hardware = gpu == "A100-PCIe-80GB" ? "a100-pcie-80gb" : "a100-sxm4-80gb";
+        c.run = "llama-serve-a100";
+        c.overrides
+            = { "run.inference.batch=" + std::to_string(batch), "run.inference.prompt_length=" + std::to_string(input),
+                  "run.inference.decode_length=" + std::to_string(output) };
+        c.measured = *table.number(row, "decode_tokens_per_s_aggregate");
+        c.measuredTtft = *table.number(row, "prefill_or_ttft_s");
+        dataset.cases.push_back(c);
+    }
+    return dataset;
+}
+
+} // namespace
+
+std::vector<std::string> performanceDatasetNames()
+{
+    return { "megatron", "uci-llama2", "imec", "nim", "koyeb" };
+}
+
+Dataset readPerformanceDataset(const std::string& name, const std::string& sharedDir)
+{
+    if (name == "megatron") {
+        return megatron(sharedDir);
+    }
+    if (name == "uci-llama2") {
+        return uciLlama(sharedDir);
+    }
+    if (name == "imec") {
+        return imec(sharedDir);
+    }
+    if (name == "nim") {
+        return nim(sharedDir);
+    }
+    if (name == "koyeb") {
+        return koyeb(sharedDir);
+    }
+    throw std::runtime_error("unknown dataset \"" + name + "\"");
+}
+
+} // namespace rapid::validation

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rapid::validation {
+
+/// What a dataset measured, i.e. which prediction to compare.
+enum class Metric {
+    StepTime, ///< training iteration time, seconds
+    EndToEndLatency, ///< one request, seconds: TTFT + ITL * (output tokens - 1)
+    DecodeTokensPerSecond, ///< aggregate output tokens per second over the batch
+};
+
+/// Another tool's prediction of the same case.
+struct Comparator {
+    std::string tool;
+    double value = 0;
+};
+
+/// One published measurement and the scenario that reproduces it: presets plus overrides, exactly what
+/// `rapid run --model M --hardware H --run R --set ...` would load.
+struct ValidationCase {
+    std::string label;
+    std::string model;
+    std::string hardware;
+    std::string run;
+    std::vector<std::string> overrides;
+    double measured = 0;
+    std::vector<Comparator> comparators;
+    double measuredTtft = -1; ///< when the source also gives TTFT (seconds), else negative
+    double measuredItl = -1;
+};
+
+struct Dataset {
+    std::string name; ///< "megatron", "uci-llama2", "imec", "nim", "koyeb"
+    std::string file; ///< relative to shared/validation
+    std::string description;
+    Metric metric = Metric::StepTime;
+    double barPercent = 10; ///< the issue's bar on the mean absolute percentage error
+    std::vector<ValidationCase> cases;
+};
+
+/// The names of the performance datasets `rapid validate` knows.
+std::vector<std::string> performanceDatasetNames();
+
+/// Reads dataset @p name from @p sharedDir (the shared/ folder). Throws std::runtime_error when a file is missing or
+/// does not have the expected columns.
+Dataset readPerformanceDataset(const std::string& name, const std::string& sharedDir);
+
+} // namespace rapid::validation

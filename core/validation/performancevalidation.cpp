@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "performancevalidation.h"
+
+#include "config/configloader.h"
+#include "sim/stepmodel.h"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+
+namespace rapid::validation {
+
+DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& library)
+{
+    DatasetResult result;
+    result.dataset = std::move(dataset);
+    const config::ConfigLoader loader(library);
+    const auto start = std::chrono::steady_clock::now();
+    double errorSum = 0;
+    int evaluated = 0;
+    for (const ValidationCase& c : result.dataset.cases) {
+        CaseResult caseResult;
+        caseResult.source = &c;
+        try {
+            sim::StepModel model(loader.loadScenario(c.model, c.hardware, c.run, c.overrides));
+            switch (result.dataset.metric) {
+            case Metric::StepTime:
+                caseResult.predicted = model.training(false).stepTimeSeconds;
+                break;
+            case Metric::EndToEndLatency: {
+                const report::InferenceResult inference = model.inference();
+                caseResult.predicted = inference.e2eSeconds;
+                caseResult.predictedTtft = inference.ttftSeconds;
+                caseResult.predictedItl = inference.itlSeconds;
+                break;
+            }
+            case Metric::DecodeTokensPerSecond: {
+                const report::InferenceResult inference = model.inference();
+                caseResult.predicted = model.scenario().run.batch / inference.itlSeconds;
+                caseResult.predictedTtft = inference.ttftSeconds;
+                caseResult.predictedItl = inference.itlSeconds;
+                break;
+            }
+            }
+            caseResult.errorPercent = 100 * (caseResult.predicted / c.measured - 1);
+            errorSum += std::fabs(caseResult.errorPercent);
+            ++evaluated;
+        } catch (const std::exception& error) {
+            caseResult.failure = error.what();
+        }
+        result.cases.push_back(caseResult);
+    }
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // A case that cannot be evaluated counts as a 100% error, so failures never improve the figure.
+    const int failed = static_cast<int>(result.cases.size()) - evaluated;
+    result.meanAbsolutePercentageError
+        = result.cases.empty() ? 0 : (errorSum + 100.0 * failed) / static_cast<double>(result.cases.size());
+    std::map<std::string, std::pair<double, int>> tools;
+    for (const ValidationCase& c : result.dataset.cases) {
+        for (const Comparator& comparator : c.comparators) {
+            auto& [sum, count] = tools[comparator.tool];
+            sum += std::fabs(100 * (comparator.value / c.measured - 1));
+            ++count;
+        }
+    }
+    for (const auto& [tool, value] : tools) {
+        result.comparatorErrors.emplace_back(
+            tool + " (" + std::to_string(value.second) + " cases)", value.first / value.second);
+    }
+    return result;
+}
+
+} // namespace rapid::validation

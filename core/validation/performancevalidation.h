@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "config/presetlibrary.h"
+#include "validation/performancedatasets.h"
+
+#include <string>
+#include <vector>
+
+namespace rapid::validation {
+
+struct CaseResult {
+    const ValidationCase* source = nullptr;
+    double predicted = 0;
+    double errorPercent = 0; ///< signed, 100 * (predicted / measured - 1)
+    double predictedTtft = -1;
+    double predictedItl = -1;
+    std::string failure; ///< non-empty when the case could not be evaluated (the message)
+};
+
+struct DatasetResult {
+    Dataset dataset;
+    std::vector<CaseResult> cases;
+    double meanAbsolutePercentageError = 0;
+    /// Mean absolute percentage error of each comparator tool over the cases it predicted.
+    std::vector<std::pair<std::string, double>> comparatorErrors;
+    double seconds = 0; ///< wall time of our evaluations
+    bool meetsBar() const { return meanAbsolutePercentageError <= dataset.barPercent; }
+};
+
+/// Predicts every case of @p dataset with the analytical step model and compares with the measurements.
+DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& library);
+
+} // namespace rapid::validation

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The training-step graph executed with synthetic costs: pipeline bubbles against their closed forms, pp = 1 with
+// several micro-batches (the reference tool stopped after the first), gradient-reduction overlap, and a graph that
+// cannot complete.
+#include "graph/trainingstep.h"
+#include "report/stepresult.h"
+#include "sim/graphexecutor.h"
+
+#include <QTest>
+
+using namespace rapid;
+using graph::TimeClass;
+
+namespace {
+
+config::RunSpec pipelineRun(int pp, int microBatches, config::PipelineSchedule schedule, int virtualStages = 1)
+{
+    config::RunSpec run;
+    run.mode = config::RunMode::Training;
+    run.microBatch = 1;
+    run.parallelism.pp = pp;
+    run.parallelism.schedule = schedule;
+    run.parallelism.virtualStages = virtualStages;
+    run.globalBatch = microBatches;
+    return run;
+}
+
+/// Every stage: forward f and backward b seconds per chunk (all attributed to the MLP class), nothing else.
+std::vector<graph::StageCost> uniformCosts(int pp, int chunks, double forward, double backward)
+{
+    std::vector<graph::StageCost> stages(static_cast<size_t>(pp));
+    for (graph::StageCost& stage : stages) {
+        graph::ChunkCost chunk;
+        chunk.forward[static_cast<size_t>(TimeClass::Mlp)] = forward;
+        chunk.backward[static_cast<size_t>(TimeClass::Mlp)] = backward;
+        stage.chunks.assign(static_cast<size_t>(chunks), chunk);
+    }
+    return stages;
+}
+
+} // namespace
+
+class TstTrainingStep : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void pipelineBubbleClosedForms_data();
+    void pipelineBubbleClosedForms();
+    void singleStageRunsEveryMicroBatch();
+    void gradientReductionHidesBehindBackward();
+    void incompleteGraphNamesStuckNodes();
+};
+
+void TstTrainingStep::pipelineBubbleClosedForms_data()
+{
+    QTest::addColumn<int>("schedule");
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("microBatches");
+    QTest::addColumn<int>("virtualStages");
+    QTest::addColumn<double>("expectedStep");
+    QTest::addColumn<double>("expectedBubble");
+    // Forward 1 s, backward 2 s per chunk. 1F1B and GPipe: (m + p - 1)(f + b); the bubble is (p - 1)(f + b),
+    // i.e. (p - 1)/m of the ideal m(f + b). 2 stages, 4 micro-batches: 15 s, bubble 3 s = 1/4 of 12 s.
+    QTest::addRow("1f1b_2_stages_4_mb") << int(config::PipelineSchedule::OneFOneB) << 2 << 4 << 1 << 15.0 << 3.0;
+    QTest::addRow("gpipe_2_stages_4_mb") << int(config::PipelineSchedule::Gpipe) << 2 << 4 << 1 << 15.0 << 3.0;
+    // 4 stages, 8 micro-batches: (8 + 3) * 3 = 33 s, bubble 9 s.
+    QTest::addRow("1f1b_4_stages_8_mb") << int(config::PipelineSchedule::OneFOneB) << 4 << 8 << 1 << 33.0 << 9.0;
+    // Interleaved with v chunks of f/v and b/v... here each chunk costs f = 1, b = 2, so a micro-batch costs v(f + b)
+    // per stage and the bubble shrinks to (p - 1)(f + b): 2 stages, 2 chunks, 4 micro-batches: 4*2*3 + 3 = 27 s.
+    QTest::addRow("interleaved_2_stages_2_chunks_4_mb")
+        << int(config::PipelineSchedule::Interleaved) << 2 << 4 << 2 << 27.0 << 3.0;
+}
+
+void TstTrainingStep::pipelineBubbleClosedForms()
+{
+    QFETCH(int, schedule);
+    QFETCH(int, pp);
+    QFETCH(int, microBatches);
+    QFETCH(int, virtualStages);
+    QFETCH(double, expectedStep);
+    QFETCH(double, expectedBubble);
+    const config::RunSpec run = pipelineRun(pp, microBatches, config::PipelineSchedule(schedule), virtualStages);
+    const int chunks = schedule == int(config::PipelineSchedule::Interleaved) ? virtualStages : 1;
+    const graph::ExecutionGraph graph = graph::buildTrainingStep(run, uniformCosts(pp, chunks, 1.0, 2.0));
+    const sim::Schedule schedule_ = sim::executeGraph(graph);
+    QCOMPARE(schedule_.makespan, expectedStep);
+    const report::StepBreakdown breakdown
+        = report::breakdownOfStage(graph, schedule_.start, schedule_.finish, schedule_.makespan, 0);
+    QCOMPARE(breakdown.bubbleSeconds, expectedBubble);
+    QCOMPARE(breakdown.total(), expectedStep);
+}
+
+void TstTrainingStep::singleStageRunsEveryMicroBatch()
+{
+    // pp = 1 with 6 micro-batches: 6 * (1 + 2) = 18 s of compute plus a 0.5 s optimizer. The reference tool
+    // reported the first micro-batch only.
+    const config::RunSpec run = pipelineRun(1, 6, config::PipelineSchedule::OneFOneB);
+    std::vector<graph::StageCost> costs = uniformCosts(1, 1, 1.0, 2.0);
+    costs[0].optimizerSeconds = 0.5;
+    const graph::ExecutionGraph graph = graph::buildTrainingStep(run, costs);
+    QCOMPARE(int(graph.nodes().size()), 13); // 6 forward, 6 backward, 1 optimizer
+    const sim::Schedule schedule = sim::executeGraph(graph);
+    QCOMPARE(schedule.makespan, 18.5);
+}
+
+void TstTrainingStep::gradientReductionHidesBehindBackward()
+{
+    // Interleaved, 2 stages, 2 chunks, 4 micro-batches (step 27 s without reduction). Stage 0's chunk 1 finishes its
+    // backward before chunk 0's last backwards, so a 1 s reduction of chunk 1 hides; chunk 0's 1 s reduction runs
+    // after the last backward and is exposed: 28 s.
+    config::RunSpec run = pipelineRun(2, 4, config::PipelineSchedule::Interleaved, 2);
+    run.parallelism.dpOverlap = true;
+    std::vector<graph::StageCost> costs = uniformCosts(2, 2, 1.0, 2.0);
+    for (graph::StageCost& stage : costs) {
+        stage.dataParallelSeconds = { 1.0, 1.0 };
+    }
+    const graph::ExecutionGraph overlapped = graph::buildTrainingStep(run, costs);
+    const sim::Schedule schedule = sim::executeGraph(overlapped);
+    QCOMPARE(schedule.makespan, 28.0);
+    const report::StepBreakdown breakdown
+        = report::breakdownOfStage(overlapped, schedule.start, schedule.finish, schedule.makespan, 0);
+    QCOMPARE(breakdown.parts[size_t(TimeClass::DataParallel)], 1.0);
+    // Without overlap both reductions wait for the last backward: 2 s exposed.
+    run.parallelism.dpOverlap = false;
+    QCOMPARE(sim::executeGraph(graph::buildTrainingStep(run, costs)).makespan, 29.0);
+}
+
+void TstTrainingStep::incompleteGraphNamesStuckNodes()
+{
+    graph::ExecutionGraph graph(1);
+    graph::Node a;
+    a.seconds = 1;
+    const graph::NodeId first = graph.add(a);
+    const graph::NodeId second = graph.add(a);
+    graph.addDependency(first, second); // second runs after first on the stream, and first waits for second
+    try {
+        sim::executeGraph(graph);
+        QFAIL("a cyclic graph must not complete");
+    } catch (const sim::IncompleteExecution& error) {
+        QCOMPARE(error.stuckNodes().size(), size_t(2));
+        QVERIFY(std::string(error.what()).find("never ran") != std::string::npos);
+    }
+}
+
+QTEST_GUILESS_MAIN(TstTrainingStep)
+#include "tst_trainingstep.moc"

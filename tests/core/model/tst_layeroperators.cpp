@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The operator list of one transformer layer on one GPU against hand computations: GEMM FLOPs against the weight
+// count, dX/dW backward GEMMs, recomputation, Megatron tensor-parallel shards, causal attention FLOPs, decode, MoE,
+// MLA and the non-layer operators.
+#include "model/layeroperators.h"
+#include "model/modelstats.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <stdexcept>
+
+using namespace rapid;
+
+namespace {
+
+/// A small Llama-shaped model with round numbers: h = 1024, 16 heads of 64, 4 KV heads, gated FFN of 4096.
+/// Attention weights: h (q + 2 kv) + q h = 1024 x (1024 + 2 x 256) + 1024 x 1024 = 1,572,864 + 1,048,576 = 2,621,440.
+/// MLP weights: 3 x 1024 x 4096 = 12,582,912. Together 15,204,352.
+config::ModelSpec tinyLlama()
+{
+    config::ModelSpec model;
+    model.name = "tiny-llama";
+    model.numLayers = 2;
+    model.hiddenSize = 1024;
+    model.numHeads = 16;
+    model.numKvHeads = 4;
+    model.headDim = 64;
+    model.ffnSize = 4096;
+    model.ffnGated = true;
+    model.activation = config::Activation::Silu;
+    model.norm = config::NormKind::RmsNorm;
+    model.vocabSize = 32000;
+    return model;
+}
+constexpr double kTinyLayerWeights = 15204352.0;
+
+config::RunSpec trainingRun(int microBatch, int seqLength, int tp, bool sp = false)
+{
+    config::RunSpec run;
+    run.mode = config::RunMode::Training;
+    run.microBatch = microBatch;
+    run.seqLength = seqLength;
+    run.parallelism.tp = tp;
+    run.parallelism.sequenceParallel = sp;
+    return run;
+}
+
+const model::Operator* find(const std::vector<model::Operator>& ops, const std::string& name)
+{
+    const auto it = std::find_if(ops.begin(), ops.end(), [&](const model::Operator& op) { return op.name == name; });
+    return it == ops.end() ? nullptr : &*it;
+}
+
+double gemmFlops(const std::vector<model::Operator>& ops, model::Phase phase)
+{
+    double flops = 0;
+    for (const model::Operator& op : ops) {
+        if (op.kind == model::OperatorKind::Gemm && op.phase == phase) {
+            flops += 2.0 * static_cast<double>(op.gemm.m) * static_cast<double>(op.gemm.k)
+                * static_cast<double>(op.gemm.n) * static_cast<double>(op.gemm.batch);
+        }
+    }
+    return flops;
+}
+
+int countPhase(const std::vector<model::Operator>& ops, model::Phase phase)
+{
+    return static_cast<int>(
+        std::count_if(ops.begin(), ops.end(), [&](const model::Operator& op) { return op.phase == phase; }));
+}
+
+} // namespace
+
+class TstLayerOperators : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void forwardGemmFlopsMatchWeights_data();
+    void forwardGemmFlopsMatchWeights();
+    void backwardGemmsAreDxAndDw();
+    void recompute_data();
+    void recompute();
+    void tensorParallelShards_data();
+    void tensorParallelShards();
+    void sequenceParallelNorms();
+    void causalAttentionFlops_data();
+    void causalAttentionFlops();
+    void decodeAttentsToTheCache();
+    void moeExpertsPerGpu();
+    void mlaExplicitAndAbsorbedPaths();
+    void lmHeadAndOptimizer();
+    void localParameters();
+    void rejectsBadInput();
+};
+
+void TstLayerOperators::forwardGemmFlopsMatchWeights_data()
+{
+    QTest::addColumn<int>("microBatch");
+    QTest::addColumn<int>("seqLength");
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<double>("expected");
+    // Every token passes every local weight once: 2 x tokens x 15,204,352 / tp.
+    // 2 x 512 tokens: 2 x 1024 x 15,204,352 = 31,138,512,896.
+    QTest::addRow("tiny_llama_tp1") << 2 << 512 << 1 << 31138512896.0;
+    // tp = 4 divides the 16 heads and the 4 KV heads: a quarter, 7,784,628,224.
+    QTest::addRow("tiny_llama_tp4") << 2 << 512 << 4 << 7784628224.0;
+    // 1 x 2048 tokens at tp = 2: 2 x 2048 x 15,204,352 / 2 = 31,138,512,896.
+    QTest::addRow("tiny_llama_tp2_long") << 1 << 2048 << 2 << 31138512896.0;
+}
+
+void TstLayerOperators::forwardGemmFlopsMatchWeights()
+{
+    QFETCH(int, microBatch);
+    QFETCH(int, seqLength);
+    QFETCH(int, tp);
+    QFETCH(double, expected);
+    const config::ModelSpec model = tinyLlama();
+    // The hand count agrees with the project's parameter counter.
+    const model::LayerParameters counted = model::countParameters(model).denseLayer;
+    QCOMPARE(static_cast<double>(counted.attention + counted.mlp), kTinyLayerWeights);
+    const auto ops = model::trainingForward(model, trainingRun(microBatch, seqLength, tp), false);
+    QCOMPARE(gemmFlops(ops, model::Phase::Forward), expected);
+    // The FLOPs field of each GEMM carries the same number.
+    double fieldFlops = 0;
+    for (const model::Operator& op : ops) {
+        fieldFlops += op.kind == model::OperatorKind::Gemm ? op.flops : 0;
+    }
+    QCOMPARE(fieldFlops, expected);
+}
+
+void TstLayerOperators::backwardGemmsAreDxAndDw()
+{
+    const config::ModelSpec model = tinyLlama();
+    const config::RunSpec run = trainingRun(2, 512, 1);
+    const auto forward = model::trainingForward(model, run, false);
+    const auto backward = model::trainingBackward(model, run, false);
+    // dX and dW each cost what the forward GEMM costs: backward GEMM FLOPs are twice the forward's.
+    QCOMPARE(gemmFlops(backward, model::Phase::Backward), 2 * gemmFlops(forward, model::Phase::Forward));
+    // Y[2048 x 1536] = X[2048 x 1024] W[1024 x 1536] (QKV: (16 + 2 x 4) x 64 = 1536):
+    // dX[2048 x 1024] = dY[2048 x 1536] W^T; dW[1024 x 1536] = X^T[1024 x 2048] dY.
+    const model::Operator* dx = find(backward, "attention.qkv_projection.dx");
+    const model::Operator* dw = find(backward, "attention.qkv_projection.dw");
+    QVERIFY(dx && dw);
+    QCOMPARE(dx->gemm, (model::GemmDims { 1024, 1536, 1024, 1 }));
+    QCOMPARE(dw->gemm, (model::GemmDims { 1024, 1024, 1536, 1 }));
+    // Reverse order: the MLP's down projection is differentiated first, the attention norm last.
+    QCOMPARE(backward.front().name, std::string("mlp.residual_add.backward"));
+    QCOMPARE(backward.back().name, std::string("attention.norm.backward"));
+    // FlashAttention's backward recomputes the scores: 2 b h pairs (3 dqk + 2 dv) = 2.5 x the forward.
+    const model::Operator* core = find(forward, "attention.core");
+    const model::Operator* coreBackward = find(backward, "attention.core.backward");
+    QVERIFY(core && coreBackward);
+    QCOMPARE(coreBackward->flops, 2.5 * core->flops);
+    // Every forward operator has a backward (GEMMs two).
+    const auto gemms = std::count_if(
+        forward.begin(), forward.end(), [](const model::Operator& op) { return op.kind == model::OperatorKind::Gemm; });
+    QCOMPARE(backward.size(), forward.size() + static_cast<size_t>(gemms));
+}
+
+void TstLayerOperators::recompute_data()
+{
+    QTest::addColumn<int>("recompute");
+    QTest::addColumn<int>("recomputed");
+    // Selective re-runs the attention core only; full re-runs the whole forward (11 operators of the tiny Llama:
+    // norm, qkv, rotary, core, output, residual, norm, gate_up, activation, down, residual).
+    QTest::addRow("none") << static_cast<int>(config::Recompute::None) << 0;
+    QTest::addRow("selective") << static_cast<int>(config::Recompute::Selective) << 1;
+    QTest::addRow("full") << static_cast<int>(config::Recompute::Full) << 11;
+}
+
+void TstLayerOperators::recompute()
+{
+    QFETCH(int, recompute);
+    QFETCH(int, recomputed);
+    config::RunSpec run = trainingRun(1, 1024, 2);
+    run.recompute = static_cast<config::Recompute>(recompute);
+    const auto forward = model::trainingForward(tinyLlama(), run, false);
+    QCOMPARE(forward.size(), size_t(11));
+    const auto backward = model::trainingBackward(tinyLlama(), run, false);
+    QCOMPARE(countPhase(backward, model::Phase::Recompute), recomputed);
+    if (recomputed == 1) {
+        QCOMPARE(backward.front().name, std::string("attention.core"));
+        QCOMPARE(backward.front().flops, find(forward, "attention.core")->flops);
+    }
+    // Recomputation comes before every gradient.
+    for (int i = 0; i < recomputed; ++i) {
+        QCOMPARE(backward[static_cast<size_t>(i)].phase, model::Phase::Recompute);
+    }
+}
+
+void TstLayerOperators::tensorParallelShards_data()
+{
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<qint64>("qkvN");
+    QTest::addColumn<qint64>("outputK");
+    QTest::addColumn<qint64>("gateUpN");
+    QTest::addColumn<qint64>("downK");
+    // Llama-3.1-70B: h 8192, 64 heads and 8 KV heads of 128, FFN 28672 gated.
+    // tp 1: QKV n = (64 + 2 x 8) x 128 = 10240; output k = 64 x 128 = 8192; gate/up n = 2 x 28672; down k = 28672.
+    QTest::addRow("llama70b_tp1") << 1 << qint64(10240) << qint64(8192) << qint64(57344) << qint64(28672);
+    // tp 4 divides each by 4: 2560, 2048, 14336, 7168.
+    QTest::addRow("llama70b_tp4") << 4 << qint64(2560) << qint64(2048) << qint64(14336) << qint64(7168);
+    // tp 16 > 8 KV heads: 4 query heads and one replicated KV head per GPU: (4 + 2) x 128 = 768.
+    QTest::addRow("llama70b_tp16_kv_replicated") << 16 << qint64(768) << qint64(512) << qint64(3584) << qint64(1792);
+}
+
+void TstLayerOperators::tensorParallelShards()
+{
+    QFETCH(int, tp);
+    QFETCH(qint64, qkvN);
+    QFETCH(qint64, outputK);
+    QFETCH(qint64, gateUpN);
+    QFETCH(qint64, downK);
+    const config::ModelSpec model = test::projectLoader().loadModel("llama-3.1-70b");
+    const auto ops = model::trainingForward(model, trainingRun(1, 4096, tp), false);
+    const model::Operator* qkv = find(ops, "attention.qkv_projection");
+    const model::Operator* output = find(ops, "attention.output_projection");
+    const model::Operator* gateUp = find(ops, "mlp.gate_up_projection");
+    const model::Operator* down = find(ops, "mlp.down_projection");
+    QVERIFY(qkv && output && gateUp && down);
+    // Column-parallel: n sharded, k = h whole. Row-parallel: k sharded, n = h whole. m = all 4096 tokens.
+    QCOMPARE(qkv->gemm, (model::GemmDims { 4096, 8192, qkvN, 1 }));
+    QCOMPARE(output->gemm, (model::GemmDims { 4096, outputK, 8192, 1 }));
+    QCOMPARE(gateUp->gemm, (model::GemmDims { 4096, 8192, gateUpN, 1 }));
+    QCOMPARE(down->gemm, (model::GemmDims { 4096, downK, 8192, 1 }));
+    const model::Operator* core = find(ops, "attention.core");
+    QCOMPARE(core->attention.heads, std::int64_t(64 / tp));
+    QCOMPARE(core->attention.kvHeads, std::int64_t(std::max(1, 8 / tp)));
+}
+
+void TstLayerOperators::sequenceParallelNorms()
+{
+    // RMSNorm of 2 x 512 tokens x 1024 in bf16 reads and writes the activation and reads 1024 weights:
+    // 2 x 1024 x 1024 x 2 + 1024 x 2 = 4,196,352 B. Sequence parallelism at tp 4 leaves 256 tokens per GPU:
+    // 2 x 256 x 1024 x 2 + 2048 = 1,050,624 B. The QKV GEMM still sees all 1024 tokens.
+    const auto plain = model::trainingForward(tinyLlama(), trainingRun(2, 512, 4, false), false);
+    const auto sp = model::trainingForward(tinyLlama(), trainingRun(2, 512, 4, true), false);
+    QCOMPARE(find(plain, "attention.norm")->bytes, 4196352.0);
+    QCOMPARE(find(sp, "attention.norm")->bytes, 1050624.0);
+    QCOMPARE(find(sp, "attention.qkv_projection")->gemm.m, std::int64_t(1024));
+    // Residual add: reads two, writes one: 3 x 256 x 1024 x 2 = 1,572,864 B.
+    QCOMPARE(find(sp, "mlp.residual_add")->bytes, 1572864.0);
+}
+
+void TstLayerOperators::causalAttentionFlops_data()
+{
+    QTest::addColumn<int>("microBatch");
+    QTest::addColumn<int>("seqLength");
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<int>("cp");
+    QTest::addColumn<double>("expected");
+    // Closed form: 2 b h s (s + 1) / 2 (d_qk + d_v), h the local heads.
+    // b 2, s 512, 16 heads, d 64: 2 x 2 x 16 x 512 x 513 / 2 x 128 = 64 x 131,328 x 128 = 1,075,838,976.
+    QTest::addRow("tiny_tp1") << 2 << 512 << 1 << 1 << 1075838976.0;
+    // tp 4: 4 heads per GPU, a quarter: 268,959,744.
+    QTest::addRow("tiny_tp4") << 2 << 512 << 4 << 1 << 268959744.0;
+    // cp 2: each GPU computes 256 queries against 512 keys, half of the pairs (load-balanced split): 537,919,488.
+    QTest::addRow("tiny_cp2") << 2 << 512 << 1 << 2 << 537919488.0;
+}
+
+void TstLayerOperators::causalAttentionFlops()
+{
+    QFETCH(int, microBatch);
+    QFETCH(int, seqLength);
+    QFETCH(int, tp);
+    QFETCH(int, cp);
+    QFETCH(double, expected);
+    config::RunSpec run = trainingRun(microBatch, seqLength, tp);
+    run.parallelism.cp = cp;
+    const auto flash = model::trainingForward(tinyLlama(), run, false);
+    run.flashAttention = false;
+    const auto naive = model::trainingForward(tinyLlama(), run, false);
+    const model::Operator* flashCore = find(flash, "attention.core");
+    const model::Operator* naiveCore = find(naive, "attention.core");
+    QCOMPARE(flashCore->kind, model::OperatorKind::FlashAttention);
+    QCOMPARE(naiveCore->kind, model::OperatorKind::NaiveAttention);
+    QCOMPARE(flashCore->flops, expected);
+    // Naive attention counts the causal saving too.
+    QCOMPARE(naiveCore->flops, expected);
+    QCOMPARE(flashCore->attention.queryLength, std::int64_t(seqLength / cp));
+    QCOMPARE(flashCore->attention.keyLength, std::int64_t(seqLength));
+}
+
+void TstLayerOperators::decodeAttentsToTheCache()
+{
+    config::RunSpec run;
+    run.mode = config::RunMode::Inference;
+    run.batch = 8;
+    run.promptLength = 1000;
+    run.parallelism.tp = 2;
+    const auto ops = model::decodeLayer(tinyLlama(), run, false, 1500);
+    const model::Operator* core = find(ops, "attention.core");
+    QVERIFY(core);
+    QCOMPARE(core->kind, model::OperatorKind::DecodeAttention);
+    // 8 sequences, 8 query heads and 2 KV heads per GPU, one query against 1500 keys, not causal.
+    QCOMPARE(core->attention.batch, std::int64_t(8));
+    QCOMPARE(core->attention.heads, std::int64_t(8));
+    QCOMPARE(core->attention.kvHeads, std::int64_t(2));
+    QCOMPARE(core->attention.queryLength, std::int64_t(1));
+    QCOMPARE(core->attention.keyLength, std::int64_t(1500));
+    QVERIFY(!core->attention.causal);
+    // One token per sequence through each GEMM.
+    QCOMPARE(find(ops, "attention.qkv_projection")->gemm.m, std::int64_t(8));
+    // The new token's K and V (2 KV heads x 2 x 64 elements) are read in bf16 and written to the bf16 cache:
+    // 8 x 256 x (2 + 2) = 8192 B.
+    QCOMPARE(find(ops, "attention.kv_cache_write")->bytes, 8192.0);
+    // Prefill writes the whole prompt: 8 x 1000 x 256 x 4 = 8,192,000 B, and attends causally.
+    const auto prefill = model::prefillLayer(tinyLlama(), run, false);
+    QCOMPARE(find(prefill, "attention.kv_cache_write")->bytes, 8192000.0);
+    QVERIFY(find(prefill, "attention.core")->attention.causal);
+    QCOMPARE(find(prefill, "attention.qkv_projection")->gemm.m, std::int64_t(8000));
+}
+
+void TstLayerOperators::moeExpertsPerGpu()
+{
+    const config::ModelSpec model = test::projectLoader().loadModel("mixtral-8x7b");
+    QVERIFY(model.moe);
+    QCOMPARE(model.moe->numExperts, 8);
+    QCOMPARE(model.moe->topK, 2);
+    QCOMPARE(model.moe->expertFfnSize, std::int64_t(14336));
+    config::RunSpec run = trainingRun(1, 4096, 2);
+    run.parallelism.ep = 4;
+    const auto ops = model::trainingForward(model, run, true);
+    // 4096 tokens per rank, 4 EP ranks, top-2 of 8 experts: each expert gets 4096 x 4 x 2 / 8 = 4096 tokens; each
+    // GPU holds 8 / 4 = 2 experts as one batched GEMM, FFN width 14336 / tp 2 = 7168 (gate and up: 14336).
+    const model::Operator* gateUp = find(ops, "moe.expert_gate_up_projection");
+    const model::Operator* down = find(ops, "moe.expert_down_projection");
+    QVERIFY(gateUp && down);
+    QCOMPARE(gateUp->gemm, (model::GemmDims { 4096, 4096, 14336, 2 }));
+    QCOMPARE(down->gemm, (model::GemmDims { 4096, 7168, 4096, 2 }));
+    // The router is replicated: [4096 x 4096] . [4096 x 8].
+    QCOMPARE(find(ops, "moe.router")->gemm, (model::GemmDims { 4096, 4096, 8, 1 }));
+    QVERIFY(!find(ops, "mlp.gate_up_projection"));
+    // Local parameters count both local experts whatever runs: 2 x 3 x 4096 x 7168 of experts, the replicated
+    // router 4096 x 8, attention (4096 x (4096 + 2 x 1024) + 4096 x 4096) / 2 = 20,971,520, norms 2 x 4096:
+    // 176,160,768 + 32,768 + 20,971,520 + 8192 = 197,173,248.
+    QCOMPARE(model::localLayerParameters(model, run, true), 197173248.0);
+
+    // Decode of 2 sequences at ep 1: 2 x 2 = 4 routed rows but 8 local experts: only 4 experts run, one row each.
+    config::RunSpec serve;
+    serve.mode = config::RunMode::Inference;
+    serve.batch = 2;
+    const auto decode = model::decodeLayer(model, serve, true, 100);
+    QCOMPARE(find(decode, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 1, 4096, 28672, 4 }));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model::trainingForward(tinyLlama(), run, true));
+}
+
+void TstLayerOperators::mlaExplicitAndAbsorbedPaths()
+{
+    const config::ModelSpec model = test::projectLoader().loadModel("deepseek-v3");
+    // Dense layer (one of the first three), tp 1: forward GEMM FLOPs = 2 x tokens x (attention + MLP weights), the
+    // attention count less its two norm weights (q_lora_rank 1536 + kv_lora_rank 512).
+    const model::LayerParameters dense = model::countParameters(model).denseLayer;
+    const auto forward = model::trainingForward(model, trainingRun(1, 1024, 1), false);
+    QCOMPARE(gemmFlops(forward, model::Phase::Forward),
+        2.0 * 1024 * static_cast<double>(dense.attention - 1536 - 512 + dense.mlp));
+    const model::Operator* core = find(forward, "attention.core");
+    // Explicit path: 128 heads with their own keys, d_qk = 128 + 64, d_v = 128.
+    QCOMPARE(core->attention.kvHeads, std::int64_t(128));
+    QCOMPARE(core->attention.headDimQk, std::int64_t(192));
+    QCOMPARE(core->attention.headDimV, std::int64_t(128));
+
+    config::RunSpec run;
+    run.mode = config::RunMode::Inference;
+    run.batch = 4;
+    run.promptLength = 512;
+    run.parallelism.tp = 8;
+    const auto decode = model::decodeLayer(model, run, true, 4096);
+    const model::Operator* latent = find(decode, "attention.core");
+    // Absorbed path: 16 heads per GPU share the latent cache of 512 + 64 elements per token; values are its first
+    // 512 elements.
+    QCOMPARE(latent->attention.heads, std::int64_t(16));
+    QCOMPARE(latent->attention.kvHeads, std::int64_t(1));
+    QCOMPARE(latent->attention.headDimQk, std::int64_t(576));
+    QCOMPARE(latent->attention.headDimV, std::int64_t(512));
+    QVERIFY(latent->attention.sharedKv);
+    // q_absorb maps each head's 128 nope dims to the 512-wide latent; v_up maps back to 128 per head.
+    QCOMPARE(find(decode, "attention.q_absorb")->gemm, (model::GemmDims { 4, 128, 512, 16 }));
+    QCOMPARE(find(decode, "attention.v_up_projection")->gemm, (model::GemmDims { 4, 512, 128, 16 }));
+    QVERIFY(!find(decode, "attention.kv_up_projection"));
+    // The latent of the new token is cached: 4 x 576 x (2 + 2) = 9216 B.
+    QCOMPARE(find(decode, "attention.kv_cache_write")->bytes, 9216.0);
+}
+
+void TstLayerOperators::lmHeadAndOptimizer()
+{
+    const config::ModelSpec model = test::projectLoader().loadModel("llama-3.1-70b");
+    const config::RunSpec run = trainingRun(1, 8192, 8, true);
+    const auto head = model::lmHeadOperators(model, run, model::Workload::Training);
+    // LM head sharded over tp: [8192 x 8192] . [8192 x 128256 / 8 = 16032].
+    QCOMPARE(find(head, "lm_head.projection")->gemm, (model::GemmDims { 8192, 8192, 16032, 1 }));
+    QVERIFY(find(head, "lm_head.projection.dx"));
+    QVERIFY(find(head, "lm_head.projection.dw"));
+    // Cross-entropy reads the 8192 x 16032 bf16 logits twice and writes an fp32 loss per token:
+    // 2 x 131,334,144 x 2 + 32,768 = 525,369,344 B.
+    QCOMPARE(find(head, "lm_head.cross_entropy")->bytes, 525369344.0);
+    // Inference: only the last token of each sequence.
+    config::RunSpec serve;
+    serve.mode = config::RunMode::Inference;
+    serve.batch = 16;
+    serve.promptLength = 1000;
+    serve.parallelism.tp = 8;
+    const auto servingHead = model::lmHeadOperators(model, serve, model::Workload::Prefill);
+    QCOMPARE(servingHead.size(), size_t(2));
+    QCOMPARE(find(servingHead, "lm_head.projection")->gemm.m, std::int64_t(16));
+
+    // Adam with fp32 master weights: read master, m, v (12 B) and the bf16 gradient (2 B), write master, m, v (12 B)
+    // and the bf16 weight (2 B): 28 B per parameter.
+    QCOMPARE(model::adamBytesPerParameter(run.precision), 28.0);
+    const model::Operator adam = model::optimizerUpdate(1e6, run);
+    QCOMPARE(adam.bytes, 28e6);
+    QCOMPARE(adam.flops, 14e6);
+    QCOMPARE(adam.phase, model::Phase::Optimizer);
+}
+
+void TstLayerOperators::localParameters()
+{
+    // tp 4: a quarter of the tiny Llama's 15,204,352 GEMM weights plus both RMSNorm weights (2 x 1024), replicated:
+    // 3,801,088 + 2048 = 3,803,136.
+    QCOMPARE(model::localLayerParameters(tinyLlama(), trainingRun(1, 128, 4), false), 3803136.0);
+}
+
+void TstLayerOperators::rejectsBadInput()
+{
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model::trainingForward(tinyLlama(), trainingRun(0, 512, 1), false));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model::trainingForward(tinyLlama(), trainingRun(1, 512, 0), false));
+    config::RunSpec run;
+    run.mode = config::RunMode::Inference;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model::decodeLayer(tinyLlama(), run, false, 0));
+}
+
+QTEST_GUILESS_MAIN(TstLayerOperators)
+#include "tst_layeroperators.moc"

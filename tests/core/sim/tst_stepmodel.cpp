@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The analytical step model: the collectives each parallel axis implies (bytes and groups derived by hand), linear
+// scaling with gradient accumulation at pp = 1, and the bounded error of sampling decode steps.
+#include "model/modelstats.h"
+#include "sim/stepmodel.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace rapid;
+using network::CollectiveKind;
+
+namespace {
+
+/// Records every collective the model asks for and charges nothing.
+struct Recorder {
+    std::shared_ptr<std::vector<network::CollectiveRequest>> requests
+        = std::make_shared<std::vector<network::CollectiveRequest>>();
+    sim::CollectiveCost cost() const
+    {
+        auto log = requests;
+        return [log](const network::CollectiveRequest& request) {
+            log->push_back(request);
+            return 0.0;
+        };
+    }
+    double bytes(CollectiveKind kind) const
+    {
+        double sum = 0;
+        for (const auto& request : *requests) {
+            sum += request.kind == kind ? request.bytes : 0.0;
+        }
+        return sum;
+    }
+};
+
+config::Scenario llama7bOn8(const std::vector<std::string>& overrides)
+{
+    std::vector<std::string> all = { "hardware.cluster.network[0].size=8", "run.training.seq_length=2048" };
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    return test::projectLoader().loadScenario("llama-2-7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100", all);
+}
+
+} // namespace
+
+class TstStepModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void tensorParallelAllReduceBytesPerLayer();
+    void zero3GathersAndReducesEveryParameter();
+    void accumulationScalesLinearlyAtPpOne();
+    void decodeSamplingErrorIsBounded();
+};
+
+void TstStepModel::tensorParallelAllReduceBytesPerLayer()
+{
+    // Megatron TP without sequence parallelism: each layer all-reduces its hidden state after attention and after
+    // the MLP, forward and backward: s * b * h * 2 bytes = 2048 * 1 * 4096 * 2 = 16,777,216 bytes over the 8 GPUs.
+    Recorder recorder;
+    sim::StepModel model(
+        llama7bOn8({ "run.parallelism.tp=8", "run.parallelism.dp=1", "run.training.global_batch=1" }), recorder.cost());
+    model.trainingStageCosts();
+    int allReduces = 0;
+    for (const auto& request : *recorder.requests) {
+        if (request.kind == CollectiveKind::AllReduce && request.gpus.size() == 8) {
+            QCOMPARE(request.bytes, 16777216.0);
+            QCOMPARE(request.gpus, (std::vector<int> { 0, 1, 2, 3, 4, 5, 6, 7 }));
+            ++allReduces;
+        }
+    }
+    QVERIFY(allReduces >= 1);
+    // With sequence parallelism the same volume moves as an all-gather plus a reduce-scatter.
+    Recorder sp;
+    sim::StepModel spModel(llama7bOn8({ "run.parallelism.tp=8", "run.parallelism.sp=true", "run.parallelism.dp=1",
+                               "run.training.global_batch=1" }),
+        sp.cost());
+    spModel.trainingStageCosts();
+    QCOMPARE(sp.bytes(CollectiveKind::AllGather), 16777216.0);
+    QCOMPARE(sp.bytes(CollectiveKind::ReduceScatter), 16777216.0);
+}
+
+void TstStepModel::zero3GathersAndReducesEveryParameter()
+{
+    // FSDP (ZeRO-3) on 8 GPUs, pp = 1, tp = 1: the whole model is one chunk. Its bf16 parameters are all-gathered
+    // (requested once, charged before the forward and again before the backward) and its fp32 gradients
+    // reduce-scattered: 2 and 4 bytes per parameter of the model (Llama-2-7B: 6,738,415,616 parameters; the final
+    // norm's 4,096 weights are replicated and not counted by the per-GPU shards).
+    Recorder recorder;
+    sim::StepModel model(
+        llama7bOn8({ "run.parallelism.dp=8", "run.parallelism.fsdp=true", "run.training.global_batch=8" }),
+        recorder.cost());
+    model.trainingStageCosts();
+    const double params = static_cast<double>(model::countParameters(model.scenario().model).total());
+    QVERIFY(std::fabs(recorder.bytes(CollectiveKind::AllGather) / (2 * params) - 1) < 1e-6);
+    QVERIFY(std::fabs(recorder.bytes(CollectiveKind::ReduceScatter) / (4 * params) - 1) < 1e-6);
+}
+
+void TstStepModel::accumulationScalesLinearlyAtPpOne()
+{
+    // pp = 1, dp = 1: each extra micro-batch adds one forward and one backward; nothing may be dropped (the reference
+    // tool stopped after the first micro-batch). T(4) - T(2) = 2 (T(2) - T(1)).
+    auto step = [](int microBatches) {
+        sim::StepModel model(llama7bOn8(
+            { "hardware.cluster.network[0].size=2", "hardware.cluster.gpus_per_node=2", "run.parallelism.tp=2",
+                "run.parallelism.dp=1", "run.training.global_batch=" + std::to_string(microBatches) }));
+        return model.training(false).stepTimeSeconds;
+    };
+    const double t1 = step(1);
+    const double t2 = step(2);
+    const double t4 = step(4);
+    QVERIFY(t2 > t1);
+    QVERIFY(std::fabs((t4 - t2) / (2 * (t2 - t1)) - 1) < 1e-9);
+}
+
+void TstStepModel::decodeSamplingErrorIsBounded()
+{
+    // Integrating 9 sampled decode steps must stay within 0.1% of timing all 512.
+    sim::StepModel model(test::projectLoader().loadScenario("llama-3.1-8b", "a100-sxm4-80gb", "llama-serve-a100",
+        { "run.inference.batch=8", "run.inference.prompt_length=1500", "run.inference.decode_length=512" }));
+    const double sampled = model.inference(9).itlSeconds;
+    const double exact = model.inference(0).itlSeconds;
+    QVERIFY2(std::fabs(sampled / exact - 1) < 1e-3, qPrintable(QString::number(sampled / exact - 1)));
+}
+
+QTEST_GUILESS_MAIN(TstStepModel)
+#include "tst_stepmodel.moc"

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <QString>
+
+#include <vector>
+
+class QCPBars;
+class QCustomPlot;
+
+namespace rapid::widgets {
+
+/// One kind of segment of a stacked bar (a memory category, a time class): its legend name and colour.
+struct BarSeries {
+    QString name;
+    QColor color;
+};
+
+/// One horizontal bar: its axis label and one value per series.
+struct BarRow {
+    QString label;
+    std::vector<double> values;
+    double total() const;
+};
+
+/// Stacked horizontal bars, one per row, top to bottom at keys 1..n on the plot's left axis (the axis is reversed and
+/// labelled with the rows' labels). Series that are zero in every row are left out, so the legend lists only what is
+/// drawn; only the first row's bars enter the legend, since every row uses the same colours. Returns the bars of each
+/// row, bottom segment first.
+QList<QList<QCPBars*>> addStackedRows(
+    QCustomPlot* plot, const QList<BarSeries>& series, const QList<BarRow>& rows, double lineWidth);
+
+/// Puts the legend in its own layout row under the axis rect, wrapping after @p columns entries, so it never covers
+/// bars and shrinks to what it lists.
+void placeLegendBelow(QCustomPlot* plot, int columns);
+
+} // namespace rapid::widgets
