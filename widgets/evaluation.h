@@ -28,6 +28,7 @@ struct Evaluation {
     std::string memoryProblem; ///< why memory is empty (the estimate threw), shown inline
     std::optional<report::TrainingResult> training; ///< filled by the performance model (sim::StepModel)
     std::optional<report::InferenceResult> inference; ///< see training
+    std::string timeProblem; ///< why no time prediction could be made, when the step model failed
     // No operator==: report::TrainingResult and InferenceResult have none (yet), and nothing compares evaluations.
 };
 

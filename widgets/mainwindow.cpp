@@ -104,7 +104,7 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     runsDock->setObjectName(QStringLiteral("runsDock"));
     runsDock->setWidget(m_runs);
     addDockWidget(Qt::BottomDockWidgetArea, runsDock);
-    resizeDocks({ resultsDock }, { 530 }, Qt::Horizontal);
+    resizeDocks({ resultsDock }, { 500 }, Qt::Horizontal);
     resizeDocks({ diagnosticsDock }, { 100 }, Qt::Vertical);
 
     m_validity = new QLabel(this);

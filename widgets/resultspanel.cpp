@@ -40,9 +40,7 @@ QLabel* boldLabel(const QString& text, QWidget* parent)
 
 ResultsPanel::ResultsPanel(QWidget* parent)
     : QWidget(parent)
-    , m_note(new QLabel(tr("No time prediction yet: the performance model is not wired in. Memory and parameters "
-                           "are computed."),
-          this))
+    , m_note(new QLabel(tr("No time prediction for this configuration."), this))
     , m_stale(new QLabel(this))
     , m_baselineLabel(new QLabel(this))
     , m_figures(new SummaryFigures(this))
@@ -127,6 +125,9 @@ void ResultsPanel::showEvaluation(const Evaluation& evaluation)
 {
     m_evaluation = evaluation;
     m_note->setVisible(evaluation.inferenceMode ? !evaluation.inference : !evaluation.training);
+    m_note->setText(evaluation.timeProblem.empty()
+            ? tr("No time prediction for this configuration.")
+            : tr("No time prediction: %1").arg(QString::fromStdString(evaluation.timeProblem)));
     m_step->setVisible(!evaluation.inferenceMode);
     m_inference->setVisible(evaluation.inferenceMode);
     m_memory->setEstimate(evaluation.memory, QString::fromStdString(evaluation.memoryProblem));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "structureevaluator.h"
 
+#include "sim/stepmodel.h"
+
 #include <sstream>
 
 namespace rapid::widgets {
@@ -42,6 +44,20 @@ Evaluation StructureEvaluator::evaluate(const config::Scenario& scenario) const
         evaluation.memory = memory::estimateMemory(scenario.model, scenario.hardware.gpu, scenario.run);
     } catch (const std::exception& error) {
         evaluation.memoryProblem = error.what();
+    }
+    // The analytical step model runs off the GUI thread (EvaluationRunner); a scenario it cannot evaluate (an
+    // unreachable pair after link faults, say) shows its message instead of a time, never a made-up number.
+    if (evaluation.placementProblems.empty()) {
+        try {
+            sim::StepModel model(scenario);
+            if (evaluation.inferenceMode) {
+                evaluation.inference = model.inference();
+            } else {
+                evaluation.training = model.training(true);
+            }
+        } catch (const std::exception& error) {
+            evaluation.timeProblem = error.what();
+        }
     }
     return evaluation;
 }

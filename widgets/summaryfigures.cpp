@@ -129,10 +129,12 @@ void SummaryFigures::showMemory(int index, const Evaluation& current, const Eval
     }
     const memory::MemoryEstimate& estimate = *current.memory;
     const PlotStyle& style = PlotStyle::standard();
-    figure.caption->setText(tr("Memory per GPU (of %1)").arg(formatGiB(estimate.capacityBytes)));
+    figure.caption->setText(tr("Memory per GPU"));
+    figure.value->setToolTip(tr("Peak per GPU; the GPU holds %1").arg(formatGiB(estimate.capacityBytes)));
     figure.value->setText(
         colouredText(formatGiB(estimate.peakBytes), estimate.fits ? style.goodColor() : style.badColor()));
-    QString verdict = estimate.fits ? tr("fits") : tr("does not fit by %1").arg(formatGiB(-estimate.marginBytes));
+    QString verdict = estimate.fits ? tr("fits in %1").arg(formatGiB(estimate.capacityBytes))
+                                    : tr("does not fit by %1").arg(formatGiB(-estimate.marginBytes));
     verdict = colouredText(verdict, estimate.fits ? style.goodColor() : style.badColor());
     if (baseline && baseline->memory) {
         if (const auto change = relativeChange(estimate.peakBytes, baseline->memory->peakBytes)) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
+#include "clioutput.h"
 #include "commands.h"
 
 #include "graph/chakradot.h"
@@ -24,15 +25,6 @@ double millisecondsSince(Clock::time_point start)
 }
 
 /// Opens --json/--out targets: "-" is standard output.
-std::ostream* openOutput(const std::string& path, std::ofstream& file, const Invocation& invocation)
-{
-    if (path == "-") {
-        return &invocation.out;
-    }
-    file.open(path, std::ios::binary);
-    return file ? &file : nullptr;
-}
-
 int inspect(const Invocation& invocation, const std::vector<std::string>& args)
 {
     Arguments arguments("chakra inspect",

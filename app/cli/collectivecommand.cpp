@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
+#include "clioutput.h"
 #include "commands.h"
 #include "format.h"
 
@@ -171,14 +172,10 @@ int collectiveCommand(const Invocation& invocation)
 
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
-        std::ostream* json = &invocation.out;
-        if (*jsonPath != "-") {
-            file.open(*jsonPath);
-            if (!file) {
-                invocation.err << "rapid collective: cannot write " << *jsonPath << "\n";
-                return InputError;
-            }
-            json = &file;
+        std::ostream* json = openOutput(*jsonPath, file, invocation);
+        if (!json) {
+            invocation.err << "rapid collective: cannot write " << *jsonPath << "\n";
+            return InputError;
         }
         *json << std::setprecision(10) << "{\n  \"hardware\": " << jsonString(hardware.name)
               << ",\n  \"op\": " << jsonString(network::toString(*kind)) << ",\n  \"bytes\": " << *bytes

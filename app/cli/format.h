@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "report/json.h"
 #include <cstdint>
+
 #include <string>
 
 namespace rapid::cli {
@@ -12,7 +14,6 @@ std::string formatCount(double count);
 std::string formatFlops(double flops);
 /// Bytes with a binary prefix ("320 KiB").
 std::string formatBytes(double bytes);
-/// A JSON string literal.
-std::string jsonString(const std::string& text);
+using report::jsonString;
 
 } // namespace rapid::cli

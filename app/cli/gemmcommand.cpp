@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
+#include "clioutput.h"
 #include "commands.h"
 #include "format.h"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
+#include "clioutput.h"
 #include "commands.h"
 #include "format.h"
 
@@ -15,22 +16,6 @@
 namespace rapid::cli {
 
 namespace {
-
-config::Scenario loadScenario(const Arguments& arguments, const config::ConfigLoader& loader)
-{
-    const std::vector<std::string> overrides = arguments.values("set");
-    const bool separate = arguments.value("model") || arguments.value("hardware") || arguments.value("run");
-    if (arguments.positional().size() > 1 || (separate && !arguments.positional().empty())) {
-        throw UsageError("give either one workspace or --model/--hardware/--run");
-    }
-    if (separate) {
-        return loader.loadScenario(
-            arguments.required("model"), arguments.required("hardware"), arguments.required("run"), overrides);
-    }
-    return loader.loadWorkspace(
-        arguments.positional().empty() ? std::string("llama-3.1-70b-64xh100") : arguments.positional().front(),
-        overrides);
-}
 
 std::string shapeOf(const model::Operator& op)
 {
@@ -94,15 +79,11 @@ int layerCommand(const Invocation& invocation)
         "Per-operator time of one transformer layer on one GPU (Megatron shards of the run's parallelism): FLOPs, "
         "HBM bytes, time and the limiting roof of every kernel, with totals per phase. Training shows forward, "
         "recompute and backward and the layer's optimizer step separately. No communication is included.",
-        { { "model", "NAME|FILE", "model preset or file", false },
-            { "hardware", "NAME|FILE", "hardware (cluster or GPU) preset or file", false },
-            { "run", "NAME|FILE", "run preset or file", false },
-            { "set", "KEY=VALUE", "override any key by its path, e.g. run.parallelism.tp=4", true },
-            { "phase", "training|prefill|decode", "what to time (default: training or prefill, from the run mode)",
-                false },
+        scenarioOptions({ { "phase", "training|prefill|decode",
+                              "what to time (default: training or prefill, from the run mode)", false },
             { "kv-length", "TOKENS", "keys each decode query attends to (default: prompt + decode length)", false },
             { "dense", "", "time a dense layer of an MoE model (default: an MoE layer)", false },
-            { "json", "FILE", "also write the table as JSON (- for standard output)", false } },
+            { "json", "FILE", "also write the table as JSON (- for standard output)", false } }),
         "[WORKSPACE]");
     arguments.parse(invocation.args);
     if (arguments.helpRequested()) {
@@ -175,14 +156,10 @@ int layerCommand(const Invocation& invocation)
 
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
-        std::ostream* json = &invocation.out;
-        if (*jsonPath != "-") {
-            file.open(*jsonPath);
-            if (!file) {
-                invocation.err << "rapid layer: cannot write " << *jsonPath << "\n";
-                return InputError;
-            }
-            json = &file;
+        std::ostream* json = openOutput(*jsonPath, file, invocation);
+        if (!json) {
+            invocation.err << "rapid layer: cannot write " << *jsonPath << "\n";
+            return InputError;
         }
         *json << "{\n  \"model\": " << jsonString(model.name)
               << ",\n  \"gpu\": " << jsonString(scenario.hardware.gpu.name) << ",\n  \"phase\": " << jsonString(phase)

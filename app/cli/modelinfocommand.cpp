@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
+#include "clioutput.h"
 #include "commands.h"
 #include "format.h"
 
@@ -89,14 +90,10 @@ int modelInfoCommand(const Invocation& invocation)
 
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
-        std::ostream* json = &invocation.out;
-        if (*jsonPath != "-") {
-            file.open(*jsonPath);
-            if (!file) {
-                invocation.err << "rapid model-info: cannot write " << *jsonPath << "\n";
-                return InputError;
-            }
-            json = &file;
+        std::ostream* json = openOutput(*jsonPath, file, invocation);
+        if (!json) {
+            invocation.err << "rapid model-info: cannot write " << *jsonPath << "\n";
+            return InputError;
         }
         *json << "{\n  \"model\": " << jsonString(model.name) << ",\n  \"parameters\": {\"total\": " << counts.total()
               << ", \"per_dense_layer\": " << counts.denseLayer.total()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
+#include "clioutput.h"
 #include "commands.h"
 #include "format.h"
 
@@ -19,27 +20,6 @@
 namespace rapid::cli {
 
 namespace {
-
-config::Scenario loadFromArguments(const Arguments& arguments, const config::ConfigLoader& loader)
-{
-    const std::vector<std::string> overrides = arguments.values("set");
-    std::optional<std::string> workspace = arguments.value("workspace");
-    if (!arguments.positional().empty()) {
-        if (arguments.positional().size() > 1 || workspace) {
-            throw UsageError("give one workspace (positional or --workspace)");
-        }
-        workspace = arguments.positional().front();
-    }
-    const bool separate = arguments.value("model") || arguments.value("hardware") || arguments.value("run");
-    if (workspace && separate) {
-        throw UsageError("give either a workspace or --model/--hardware/--run, not both");
-    }
-    if (separate) {
-        return loader.loadScenario(
-            arguments.required("model"), arguments.required("hardware"), arguments.required("run"), overrides);
-    }
-    return loader.loadWorkspace(workspace.value_or("llama-3.1-70b-64xh100"), overrides);
-}
 
 std::string joinRanks(const std::vector<int>& ranks)
 {
@@ -62,12 +42,7 @@ int runCommand(const Invocation& invocation)
         "Loads a scenario (a workspace, or --model, --hardware and --run), checks it and places its "
         "ranks on the network. With no scenario it runs the default workspace "
         "llama-3.1-70b-64xh100.",
-        { { "workspace", "NAME|FILE", "workspace preset or *.rapid.yaml file", false },
-            { "model", "NAME|FILE", "model preset or file", false },
-            { "hardware", "NAME|FILE", "hardware (cluster or GPU) preset or file", false },
-            { "run", "NAME|FILE", "run preset or file", false },
-            { "set", "KEY=VALUE", "override any key by its path, e.g. run.parallelism.tp=4", true },
-            { "json", "FILE", "write the result as JSON (- for standard output)", false } },
+        scenarioOptions({ { "json", "FILE", "write the result as JSON (- for standard output)", false } }),
         "[WORKSPACE]");
     arguments.parse(invocation.args);
     if (arguments.helpRequested()) {
@@ -75,7 +50,7 @@ int runCommand(const Invocation& invocation)
         return Success;
     }
     const config::ConfigLoader loader(config::PresetLibrary::standard());
-    const config::Scenario scenario = loadFromArguments(arguments, loader);
+    const config::Scenario scenario = loadScenario(arguments, loader);
     std::vector<config::Diagnostic> problems;
     const parallel::Placement placement
         = parallel::placeRanks(scenario.hardware, scenario.run, scenario.locations, &problems);
@@ -184,14 +159,10 @@ int runCommand(const Invocation& invocation)
 
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
-        std::ostream* json = &invocation.out;
-        if (*jsonPath != "-") {
-            file.open(*jsonPath);
-            if (!file) {
-                invocation.err << "rapid run: cannot write " << *jsonPath << "\n";
-                return InputError;
-            }
-            json = &file;
+        std::ostream* json = openOutput(*jsonPath, file, invocation);
+        if (!json) {
+            invocation.err << "rapid run: cannot write " << *jsonPath << "\n";
+            return InputError;
         }
         json->precision(15);
         *json << "{\n  \"scenario\": " << jsonString(scenario.name) << ",\n  \"gpus\": " << placement.ranks

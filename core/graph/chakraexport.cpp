@@ -26,10 +26,11 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
 {
     const auto& nodes = graph.nodes();
     const auto count = static_cast<std::uint64_t>(nodes.size());
+    const std::vector<std::vector<NodeId>> dependencies = graph.dependencyLists();
     // Which other ranks consume each pipeline send.
     std::map<NodeId, std::set<int>> remoteConsumers;
     for (NodeId id = 0; id < static_cast<NodeId>(nodes.size()); ++id) {
-        for (const NodeId dependency : nodes[static_cast<size_t>(id)].dependencies) {
+        for (const NodeId dependency : dependencies[static_cast<size_t>(id)]) {
             const Node& parent = graph.node(dependency);
             if (parent.kind == NodeKind::PipelineSend && parent.rank != nodes[static_cast<size_t>(id)].rank) {
                 remoteConsumers[dependency].insert(nodes[static_cast<size_t>(id)].rank);
@@ -60,7 +61,8 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
         out.id = static_cast<std::uint64_t>(id);
         out.name = graph.describe(id);
         out.durationMicros = micros(node.seconds);
-        for (const NodeId dependency : node.dependencies) {
+        const std::vector<NodeId>& nodeDependencies = dependencies[static_cast<size_t>(id)];
+        for (const NodeId dependency : nodeDependencies) {
             const Node& parent = graph.node(dependency);
             if (parent.rank == node.rank) {
                 out.dataDeps.push_back(static_cast<std::uint64_t>(dependency));
@@ -84,7 +86,7 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
             out.dataDeps.push_back(recvId);
         }
         if (const NodeId previous = streamPredecessor[static_cast<size_t>(id)]; previous >= 0
-            && std::find(node.dependencies.begin(), node.dependencies.end(), previous) == node.dependencies.end()) {
+            && std::find(nodeDependencies.begin(), nodeDependencies.end(), previous) == nodeDependencies.end()) {
             out.ctrlDeps.push_back(static_cast<std::uint64_t>(previous));
         }
         out.attributes.push_back(ChakraAttribute::boolean("is_cpu_op", false));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chakrainspectreport.h"
 
+#include "report/json.h"
+
 #include <cstdio>
 #include <map>
 #include <ostream>
@@ -9,36 +11,6 @@
 namespace rapid::graph {
 
 namespace {
-
-std::string jsonText(const std::string& text)
-{
-    std::string out = "\"";
-    for (const char c : text) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char escaped[8];
-                std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-                out += escaped;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + "\"";
-}
 
 std::string bytesText(std::uint64_t bytes)
 {
@@ -182,12 +154,12 @@ void writeChakraInspectionJson(std::ostream& out, const ChakraInspection& inspec
     out << "{\n  \"ranks\": [";
     for (std::size_t r = 0; r < inspection.ranks.size(); ++r) {
         const ChakraRankReport& report = inspection.ranks[r];
-        out << (r ? "," : "") << "\n    {\"rank\": " << report.rank << ", \"path\": " << jsonText(report.path)
-            << ", \"version\": " << jsonText(report.version) << ", \"nodes\": " << report.nodeCount
+        out << (r ? "," : "") << "\n    {\"rank\": " << report.rank << ", \"path\": " << report::jsonString(report.path)
+            << ", \"version\": " << report::jsonString(report.version) << ", \"nodes\": " << report.nodeCount
             << ", \"nodes_by_type\": {";
         bool first = true;
         for (int type = 0; type < kChakraNodeTypeCount; ++type) {
-            out << (first ? "" : ", ") << jsonText(toString(static_cast<ChakraNodeType>(type))) << ": "
+            out << (first ? "" : ", ") << report::jsonString(toString(static_cast<ChakraNodeType>(type))) << ": "
                 << report.nodesByType[static_cast<std::size_t>(type)];
             first = false;
         }
@@ -196,8 +168,8 @@ void writeChakraInspectionJson(std::ostream& out, const ChakraInspection& inspec
         for (std::size_t c = 0; c < report.collectives.size(); ++c) {
             const ChakraCollectiveCount& collective = report.collectives[c];
             out << (c ? ", " : "") << "{\"comm_type\": " << collective.commType
-                << ", \"kind\": " << jsonText(toString(static_cast<ChakraCollective>(collective.commType)))
-                << ", \"comm_size\": " << collective.commSize << ", \"group\": " << jsonText(collective.group)
+                << ", \"kind\": " << report::jsonString(toString(static_cast<ChakraCollective>(collective.commType)))
+                << ", \"comm_size\": " << collective.commSize << ", \"group\": " << report::jsonString(collective.group)
                 << ", \"count\": " << collective.count << "}";
         }
         out << "], \"sends\": " << report.sends << ", \"send_bytes\": " << report.sendBytes
@@ -213,13 +185,13 @@ void writeChakraInspectionJson(std::ostream& out, const ChakraInspection& inspec
         << ",\n  \"warnings\": " << inspection.count(ChakraSeverity::Warning) << ",\n  \"defects\": [";
     for (std::size_t d = 0; d < inspection.defects.size(); ++d) {
         const ChakraDefect& defect = inspection.defects[d];
-        out << (d ? "," : "") << "\n    {\"kind\": " << jsonText(toString(defect.kind))
-            << ", \"severity\": " << jsonText(toString(defect.severity)) << ", \"rank\": " << defect.rank
+        out << (d ? "," : "") << "\n    {\"kind\": " << report::jsonString(toString(defect.kind))
+            << ", \"severity\": " << report::jsonString(toString(defect.severity)) << ", \"rank\": " << defect.rank
             << ", \"nodes\": [";
         for (std::size_t k = 0; k < defect.nodeIds.size(); ++k) {
             out << (k ? ", " : "") << defect.nodeIds[k];
         }
-        out << "], \"message\": " << jsonText(defect.message) << "}";
+        out << "], \"message\": " << report::jsonString(defect.message) << "}";
     }
     out << (inspection.defects.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }

@@ -63,12 +63,34 @@ ExecutionGraph::ExecutionGraph(int ranks)
 {
 }
 
+void ExecutionGraph::reserve(size_t nodes, size_t edges)
+{
+    m_nodes.reserve(nodes);
+    m_edges.reserve(edges);
+}
+
+void ExecutionGraph::checkId(NodeId id) const
+{
+    if (static_cast<size_t>(id) >= m_nodes.size()) { // negative ids wrap to huge values
+        throw std::out_of_range("execution graph: dependency on a node that does not exist");
+    }
+}
+
 NodeId ExecutionGraph::add(Node node)
 {
     if (node.rank < 0 || node.rank >= m_ranks) {
         throw std::out_of_range("execution graph: node rank outside the graph");
     }
+    if (node.cost < -1 || node.cost >= static_cast<CostId>(m_costs.size())) {
+        throw std::out_of_range("execution graph: node cost outside the cost table");
+    }
     const NodeId id = static_cast<NodeId>(m_nodes.size());
+    if (!node.dependencies.empty()) {
+        for (NodeId dependency : node.dependencies) {
+            m_edges.push_back({ id, dependency }); // may name a node added later; the executor checks
+        }
+        node.dependencies = {}; // kept in m_edges; releases the node's buffer
+    }
     m_streams[static_cast<size_t>(node.rank)][static_cast<size_t>(node.stream)].push_back(id);
     m_nodes.push_back(std::move(node));
     return id;
@@ -76,11 +98,44 @@ NodeId ExecutionGraph::add(Node node)
 
 void ExecutionGraph::addDependency(NodeId node, NodeId dependsOn)
 {
-    if (node < 0 || dependsOn < 0 || static_cast<size_t>(node) >= m_nodes.size()
-        || static_cast<size_t>(dependsOn) >= m_nodes.size()) {
-        throw std::out_of_range("execution graph: dependency on a node that does not exist");
+    if (static_cast<size_t>(node) >= m_nodes.size() || static_cast<size_t>(dependsOn) >= m_nodes.size()) {
+        checkId(node);
+        checkId(dependsOn);
     }
-    m_nodes[static_cast<size_t>(node)].dependencies.push_back(dependsOn);
+    m_edges.push_back({ node, dependsOn });
+}
+
+CostId ExecutionGraph::addCost(const TimeBreakdown& parts)
+{
+    m_costs.push_back(parts);
+    return static_cast<CostId>(m_costs.size() - 1);
+}
+
+const TimeBreakdown& ExecutionGraph::parts(NodeId id) const
+{
+    static const TimeBreakdown kNone {};
+    const CostId cost = node(id).cost;
+    return cost < 0 ? kNone : m_costs[static_cast<size_t>(cost)];
+}
+
+std::vector<NodeId> ExecutionGraph::dependencies(NodeId id) const
+{
+    std::vector<NodeId> result;
+    for (const Edge& edge : m_edges) {
+        if (edge.node == id) {
+            result.push_back(edge.dependsOn);
+        }
+    }
+    return result;
+}
+
+std::vector<std::vector<NodeId>> ExecutionGraph::dependencyLists() const
+{
+    std::vector<std::vector<NodeId>> result(m_nodes.size());
+    for (const Edge& edge : m_edges) {
+        result[static_cast<size_t>(edge.node)].push_back(edge.dependsOn);
+    }
+    return result;
 }
 
 const std::vector<NodeId>& ExecutionGraph::streamOrder(int rank, Stream stream) const

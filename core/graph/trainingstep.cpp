@@ -50,29 +50,57 @@ ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<S
     std::vector<NodeId> compute(static_cast<size_t>(pp) * perStage, -1);
     std::vector<NodeId> sends(static_cast<size_t>(pp) * perStage, -1);
     std::vector<std::vector<NodeId>> lastBackwardOfChunk(static_cast<size_t>(pp));
+    // Every compute node has a send but the model's first forward and last backward; each (micro-batch, model chunk)
+    // adds up to three edges, each send one; reductions, optimizers and gathers a few per stage.
+    const size_t computeNodes = static_cast<size_t>(pp) * perStage;
+    graph.reserve(2 * computeNodes + static_cast<size_t>(pp) * static_cast<size_t>(virtualStages + 2),
+        3 * computeNodes + static_cast<size_t>(pp) * static_cast<size_t>(2 * virtualStages + 1));
+    // The breakdowns once per (stage, chunk, pass) and per kind of communication node, shared by the nodes.
+    struct StageCostIds {
+        std::vector<CostId> forward;
+        std::vector<CostId> backward;
+        std::vector<double> forwardSeconds;
+        std::vector<double> backwardSeconds;
+        CostId sendActivation = -1;
+        CostId sendGradient = -1;
+    };
+    std::vector<StageCostIds> costIds(static_cast<size_t>(pp));
     for (int stage = 0; stage < pp; ++stage) {
         const StageCost& cost = stages[static_cast<size_t>(stage)];
         if (static_cast<int>(cost.chunks.size()) != virtualStages) {
             throw std::invalid_argument("training step: one ChunkCost per virtual stage is needed");
         }
+        StageCostIds& ids = costIds[static_cast<size_t>(stage)];
+        for (const ChunkCost& chunk : cost.chunks) {
+            ids.forward.push_back(graph.addCost(chunk.forward));
+            ids.backward.push_back(graph.addCost(chunk.backward));
+            ids.forwardSeconds.push_back(total(chunk.forward));
+            ids.backwardSeconds.push_back(total(chunk.backward));
+        }
+        ids.sendActivation = graph.addCost(single(TimeClass::PipelineParallel, cost.sendActivationSeconds));
+        ids.sendGradient = graph.addCost(single(TimeClass::PipelineParallel, cost.sendGradientSeconds));
+    }
+    for (int stage = 0; stage < pp; ++stage) {
+        const StageCost& cost = stages[static_cast<size_t>(stage)];
+        const StageCostIds& ids = costIds[static_cast<size_t>(stage)];
         lastBackwardOfChunk[static_cast<size_t>(stage)].assign(static_cast<size_t>(virtualStages), -1);
         for (const parallel::PipelineStep& step :
             parallel::pipelineSteps(parallel.schedule, pp, stage, microBatches, virtualStages)) {
             const bool backward = step.pass == parallel::Pass::Backward;
-            const ChunkCost& chunk = cost.chunks[static_cast<size_t>(step.chunk)];
+            const size_t chunk = static_cast<size_t>(step.chunk);
             Node node;
             node.kind = NodeKind::Compute;
             node.rank = stage;
             node.stream = Stream::Compute;
-            node.parts = backward ? chunk.backward : chunk.forward;
-            node.seconds = total(node.parts);
+            node.cost = backward ? ids.backward[chunk] : ids.forward[chunk];
+            node.seconds = backward ? ids.backwardSeconds[chunk] : ids.forwardSeconds[chunk];
             node.microBatch = step.microBatch;
             node.chunk = step.chunk;
             node.backward = backward;
-            const NodeId id = graph.add(node);
+            const NodeId id = graph.add(std::move(node));
             compute[slot(stage, step.microBatch, step.chunk, backward)] = id;
             if (backward) {
-                lastBackwardOfChunk[static_cast<size_t>(stage)][static_cast<size_t>(step.chunk)] = id;
+                lastBackwardOfChunk[static_cast<size_t>(stage)][chunk] = id;
             }
             const int k = step.chunk * pp + stage;
             if ((!backward && k + 1 < modelChunks) || (backward && k > 0)) {
@@ -81,12 +109,13 @@ ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<S
                 send.rank = stage;
                 send.stream = Stream::PipelineComm;
                 send.seconds = backward ? cost.sendGradientSeconds : cost.sendActivationSeconds;
-                send.parts = single(TimeClass::PipelineParallel, send.seconds);
+                send.cost = backward ? ids.sendGradient : ids.sendActivation;
                 send.microBatch = step.microBatch;
                 send.chunk = step.chunk;
                 send.backward = backward;
-                send.dependencies = { id };
-                sends[slot(stage, step.microBatch, step.chunk, backward)] = graph.add(send);
+                const NodeId sendId = graph.add(std::move(send));
+                graph.addDependency(sendId, id);
+                sends[slot(stage, step.microBatch, step.chunk, backward)] = sendId;
             }
         }
     }
@@ -127,30 +156,32 @@ ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<S
             reduce.rank = stage;
             reduce.stream = Stream::DataParallelComm;
             reduce.seconds = seconds;
-            reduce.parts = single(TimeClass::DataParallel, seconds);
+            reduce.cost = graph.addCost(single(TimeClass::DataParallel, seconds));
             reduce.chunk = chunk;
-            reduce.dependencies
-                = { parallel.dpOverlap ? lastBackwardOfChunk[static_cast<size_t>(stage)][static_cast<size_t>(chunk)]
-                                       : lastCompute };
-            reductions.push_back(graph.add(reduce));
+            const NodeId reduceId = graph.add(std::move(reduce));
+            graph.addDependency(reduceId,
+                parallel.dpOverlap ? lastBackwardOfChunk[static_cast<size_t>(stage)][static_cast<size_t>(chunk)]
+                                   : lastCompute);
+            reductions.push_back(reduceId);
         }
         Node optimizer;
         optimizer.kind = NodeKind::Optimizer;
         optimizer.rank = stage;
         optimizer.stream = Stream::Compute;
         optimizer.seconds = cost.optimizerSeconds;
-        optimizer.parts = single(TimeClass::Optimizer, cost.optimizerSeconds);
-        optimizer.dependencies = reductions;
-        const NodeId optimizerId = graph.add(optimizer);
+        optimizer.cost = graph.addCost(single(TimeClass::Optimizer, cost.optimizerSeconds));
+        const NodeId optimizerId = graph.add(std::move(optimizer));
+        for (NodeId reduction : reductions) {
+            graph.addDependency(optimizerId, reduction);
+        }
         if (cost.parameterGatherSeconds > 0) {
             Node gather;
             gather.kind = NodeKind::ParameterGather;
             gather.rank = stage;
             gather.stream = Stream::DataParallelComm;
             gather.seconds = cost.parameterGatherSeconds;
-            gather.parts = single(TimeClass::DataParallel, cost.parameterGatherSeconds);
-            gather.dependencies = { optimizerId };
-            graph.add(gather);
+            gather.cost = graph.addCost(single(TimeClass::DataParallel, cost.parameterGatherSeconds));
+            graph.addDependency(graph.add(std::move(gather)), optimizerId);
         }
     }
     return graph;

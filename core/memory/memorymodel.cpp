@@ -6,6 +6,7 @@
 #include "parallel/pipelineschedule.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace rapid::memory {
 
@@ -205,6 +206,23 @@ MemoryEstimate estimateTraining(
         return b[static_cast<size_t>(c)];
     };
 
+    // A layer's figures depend only on whether it is a MoE layer: compute each kind once, not per layer and stage
+    // (the saved-tensor lists are the costly part of an evaluation otherwise).
+    struct LayerFigures {
+        double savedActivations = 0;
+        double backwardTransient = 0;
+        double parameters = 0;
+    };
+    std::array<std::optional<LayerFigures>, 2> figuresByKind;
+    auto layerFigures = [&](bool moe) -> const LayerFigures& {
+        std::optional<LayerFigures>& figures = figuresByKind[moe ? 1 : 0];
+        if (!figures) {
+            figures = LayerFigures { savedActivationsPerLayer(model, run, moe, profile).total(),
+                backwardTransientPerLayer(model, run, moe, profile), layerParametersPerGpu(model, run, moe) };
+        }
+        return *figures;
+    };
+
     double worst = -1;
     for (int stage = 0; stage < parallel.pp; ++stage) {
         // Static memory: held from the first step to the last.
@@ -234,11 +252,10 @@ MemoryEstimate estimateTraining(
             double bytes = 0;
             double chunkParameterCount = 0;
             for (int layer : chunk) {
-                const bool moe = isMoeLayer(model, layer);
-                bytes += savedActivationsPerLayer(model, run, moe, profile).total();
-                layerBackwardTransient
-                    = std::max(layerBackwardTransient, backwardTransientPerLayer(model, run, moe, profile));
-                const double layerParams = layerParametersPerGpu(model, run, moe);
+                const LayerFigures& figures = layerFigures(isMoeLayer(model, layer));
+                bytes += figures.savedActivations;
+                layerBackwardTransient = std::max(layerBackwardTransient, figures.backwardTransient);
+                const double layerParams = figures.parameters;
                 largestLayerParams = std::max(largestLayerParams, layerParams);
                 chunkParameterCount += layerParams;
             }

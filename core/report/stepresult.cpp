@@ -29,8 +29,9 @@ StepBreakdown breakdownOfStage(const graph::ExecutionGraph& graph, const std::ve
         } else {
             lastComputeFinish = std::max(lastComputeFinish, finish[index]);
         }
-        for (size_t i = 0; i < node.parts.size(); ++i) {
-            result.parts[i] += node.parts[i];
+        const graph::TimeBreakdown& parts = graph.parts(id);
+        for (size_t i = 0; i < parts.size(); ++i) {
+            result.parts[i] += parts[i];
         }
         if (node.kind != graph::NodeKind::Optimizer) {
             busy += node.seconds;

@@ -175,6 +175,7 @@ const StepModel::LayerPass& StepModel::layerPass(bool moe)
     pass->forward = timeOperators(model::trainingForward(model, run, moe), &pass->forwardGemm, &pass->forwardAttention);
     pass->backward
         = timeOperators(model::trainingBackward(model, run, moe), &pass->backwardGemm, &pass->backwardAttention);
+    pass->parameters = model::localLayerParameters(model, run, moe);
 
     const int rank = representativeRank(0);
     const double tokens = static_cast<double>(run.microBatch) * run.seqLength / parallel.cp;
@@ -264,7 +265,7 @@ std::vector<graph::StageCost> StepModel::trainingStageCosts()
                 const LayerPass& pass = layerPass(moe);
                 add(chunkCost.forward, pass.forward);
                 add(chunkCost.backward, pass.backward);
-                chunkParams += model::localLayerParameters(model, run, moe);
+                chunkParams += pass.parameters;
             }
             const bool firstChunk = stage == 0 && chunk == 0;
             const bool lastChunk = stage == parallel.pp - 1 && chunk == virtualStages - 1;

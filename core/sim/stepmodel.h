@@ -46,6 +46,7 @@ private:
         double backwardGemm = 0;
         double forwardAttention = 0; ///< attention core time a CP ring exchange can hide behind
         double backwardAttention = 0;
+        double parameters = 0; ///< model::localLayerParameters (builds the layer's operator list: cached with it)
     };
     const LayerPass& layerPass(bool moe);
     graph::TimeBreakdown timeOperators(

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Speed of the analytical step model (issue 4): one evaluation of Llama-3.1-70B training on 1,024 H100 (TP8, PP8
-// interleaved, DP16) after warm-up, and a sweep of varied configurations.
+// interleaved, DP16) after warm-up, and a sweep of 10,000 different configurations, each a fresh StepModel.
 #include "sim/stepmodel.h"
 #include "testutils.h"
 
 #include <QElapsedTimer>
 #include <QTest>
+
+#include <algorithm>
+#include <random>
 
 using namespace rapid;
 
@@ -32,6 +35,41 @@ config::Scenario llama70b(int tp, int pp, int dp, int virtualStages, int microBa
     };
     return test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100", overrides);
 }
+
+/// One point of the sweep (applied to a copy of the base scenario).
+struct SweepPoint {
+    int tp = 1;
+    int pp = 1;
+    int microBatch = 1;
+    int globalBatch = 256;
+    config::PipelineSchedule schedule = config::PipelineSchedule::OneFOneB;
+    int virtualStages = 1;
+    config::Recompute recompute = config::Recompute::None;
+    int seqLength = 2048;
+    int zeroStage = 0;
+};
+
+constexpr int kGpus = 1024;
+
+config::Scenario apply(const config::Scenario& base, const SweepPoint& point)
+{
+    config::Scenario scenario = base;
+    config::RunSpec& run = scenario.run;
+    config::ParallelismSpec& parallel = run.parallelism;
+    parallel.tp = point.tp;
+    parallel.pp = point.pp;
+    parallel.dp = kGpus / (point.tp * point.pp);
+    parallel.schedule = point.schedule;
+    parallel.virtualStages = point.virtualStages;
+    parallel.zeroStage = point.zeroStage;
+    parallel.mapping.clear(); // default placement: tp inside the node, the preset's mapping needs tp = 8
+    run.microBatch = point.microBatch;
+    run.globalBatch = point.globalBatch;
+    run.recompute = point.recompute;
+    run.seqLength = point.seqLength;
+    scenario.hardware.cluster.dimensions[1].size = kGpus / 8; // the ib rail: 8 GPUs per node
+    return scenario;
+}
 } // namespace
 
 void BenchStepModel::llama70bOn1024H100()
@@ -47,36 +85,63 @@ void BenchStepModel::llama70bOn1024H100()
 
 void BenchStepModel::sweepOfVariedConfigs()
 {
-    // tp x pp x dp x micro-batch x schedule on up to 1,024 GPUs: load once per shape, evaluate 10,000 times in all.
-    std::vector<sim::StepModel> models;
-    for (int tp : { 2, 4, 8 }) {
-        for (int pp : { 2, 4, 8 }) {
-            for (int microBatch : { 1, 2 }) {
-                for (int virtualStages : { 1, 5 }) {
-                    const int dp = 1024 / (tp * pp);
-                    const int microBatches = 1024 / (microBatch * dp);
-                    if (80 % (pp * virtualStages) != 0 || microBatches < 1
-                        || (virtualStages > 1 && microBatches % pp != 0)) {
-                        continue;
+    // Load once (the config loader is slow), then vary the run: every valid combination of tp, pp (dp fills 1,024
+    // GPUs), micro-batch, global batch, pipeline schedule and virtual stages, recomputation, sequence length and ZeRO
+    // stage, in a fixed shuffled order, the first 10,000 of them evaluated by a fresh StepModel each (cold GEMM
+    // cache, as a real sweep).
+    const config::Scenario base = test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100");
+    struct Schedule {
+        config::PipelineSchedule schedule;
+        int virtualStages;
+    };
+    const Schedule schedules[] = { { config::PipelineSchedule::Gpipe, 1 }, { config::PipelineSchedule::OneFOneB, 1 },
+        { config::PipelineSchedule::Interleaved, 2 }, { config::PipelineSchedule::Interleaved, 4 },
+        { config::PipelineSchedule::Interleaved, 5 } };
+    std::vector<SweepPoint> points;
+    for (int tp : { 1, 2, 4, 8 }) {
+        for (int pp : { 1, 2, 4, 8 }) {
+            for (int microBatch : { 1, 2, 4 }) {
+                for (int globalBatch : { 256, 512, 1024, 2048, 4096 }) {
+                    for (const Schedule& schedule : schedules) {
+                        for (config::Recompute recompute :
+                            { config::Recompute::None, config::Recompute::Selective, config::Recompute::Full }) {
+                            for (int seqLength : { 2048, 4096, 8192 }) {
+                                for (int zeroStage : { 0, 1 }) {
+                                    const SweepPoint point { tp, pp, microBatch, globalBatch, schedule.schedule,
+                                        schedule.virtualStages, recompute, seqLength, zeroStage };
+                                    const int dp = kGpus / (tp * pp);
+                                    if (globalBatch % (microBatch * dp) != 0
+                                        || (pp == 1 && schedule.schedule == config::PipelineSchedule::Interleaved)) {
+                                        continue;
+                                    }
+                                    const config::Scenario scenario = apply(base, point);
+                                    if (config::checkScenario(scenario.model, scenario.hardware, scenario.run, {})
+                                            .empty()) {
+                                        points.push_back(point);
+                                    }
+                                }
+                            }
+                        }
                     }
-                    models.emplace_back(llama70b(tp, pp, dp, virtualStages, microBatch));
                 }
             }
         }
     }
-    QVERIFY(!models.empty());
+    std::shuffle(points.begin(), points.end(), std::mt19937(4));
+    QVERIFY2(points.size() >= 10000, ("only " + std::to_string(points.size()) + " valid configurations").c_str());
+    points.resize(10000);
+
     QElapsedTimer timer;
     timer.start();
-    int evaluations = 0;
-    while (evaluations < 10000) {
-        for (sim::StepModel& model : models) {
-            model.training(false);
-            if (++evaluations == 10000) {
-                break;
-            }
-        }
+    double checksum = 0;
+    for (const SweepPoint& point : points) {
+        sim::StepModel model(apply(base, point));
+        checksum += model.training(false).stepTimeSeconds;
     }
-    qInfo("%d evaluations of %zu configurations in %.3f s", evaluations, models.size(), timer.elapsed() / 1000.0);
+    const double seconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
+    qInfo("%zu evaluations of different configurations in %.3f s (%.1f us each); sum of step times %.6g s",
+        points.size(), seconds, seconds / static_cast<double>(points.size()) * 1e6, checksum);
+    QVERIFY(checksum > 0);
 }
 
 QTEST_GUILESS_MAIN(BenchStepModel)

@@ -12,6 +12,7 @@
 #include "runspanel.h"
 #include "stepbreakdownchart.h"
 #include "summaryfigures.h"
+#include "widgettestutils.h"
 #include "workspacedocument.h"
 #include "yamleditor.h"
 
@@ -32,39 +33,14 @@
 #include <memory>
 
 using namespace rapid;
+using rapid::test::kWorkspacePreset;
+using rapid::test::openWindow;
+using rapid::test::spinBox;
+using rapid::test::typeIntoSpinBox;
 using rapid::widgets::DocumentKind;
 using rapid::widgets::MainWindow;
 
 namespace {
-
-const QString kWorkspacePreset = QStringLiteral("llama-3.1-70b-64xh100");
-
-std::unique_ptr<MainWindow> openWindow()
-{
-    auto window = std::make_unique<MainWindow>(config::PresetLibrary::standard());
-    window->resize(1400, 900);
-    if (!window->openWorkspace(kWorkspacePreset)) {
-        return nullptr;
-    }
-    window->show();
-    if (!QTest::qWaitForWindowExposed(window.get())) {
-        return nullptr;
-    }
-    return window;
-}
-
-QSpinBox* spinBox(MainWindow& window, const QString& keyPath)
-{
-    return window.findChild<QSpinBox*>(QStringLiteral("field:") + keyPath);
-}
-
-void typeIntoSpinBox(QSpinBox* spin, const QString& text)
-{
-    spin->setFocus();
-    QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
-    QTest::keyClicks(spin, text);
-    QTest::keyClick(spin, Qt::Key_Return);
-}
 
 /// Selects the value after @p key in the YAML editor and types @p value over it.
 bool typeYamlValue(QPlainTextEdit* edit, const QString& key, const QString& oldValue, const QString& value)
@@ -336,20 +312,19 @@ void TstDashboard::runsPanelSelectsAndRemovesBaselines()
 
 void TstDashboard::noPredictionShowsNoNumbers()
 {
+    // The default workspace is predicted by the analytical step model: the dashboard shows its step time and
+    // breakdown, and exactly the numbers of the evaluation (the panel computes nothing of its own).
     auto window = openWindow();
     QVERIFY(window);
     widgets::ResultsPanel* results = window->resultsPanel();
-    QTRY_VERIFY_WITH_TIMEOUT(results->evaluation().has_value(), 5000);
-    QVERIFY(!results->evaluation()->training); // until sim::StepModel fills it
-    QVERIFY(results->noteLabel()->isVisible());
-    QVERIFY(results->noteLabel()->text().startsWith(QLatin1String("No time prediction yet")));
-    QVERIFY(results->stepChart()->currentBars().isEmpty());
-    QVERIFY(hasItemText(results->stepChart()->plot(), QStringLiteral("No time prediction yet")));
+    QTRY_VERIFY_WITH_TIMEOUT(results->evaluation().has_value() && results->evaluation()->training, 10000);
+    const report::TrainingResult& training = *results->evaluation()->training;
+    QVERIFY(training.stepTimeSeconds > 0);
+    QVERIFY(!results->noteLabel()->isVisible());
+    QVERIFY(!results->stepChart()->currentBars().isEmpty());
     widgets::SummaryFigures* figures = results->summaryFigures();
-    for (int index = 0; index < 3; ++index) {
-        QCOMPARE(figures->valueLabel(index)->text(), QStringLiteral("—"));
-    }
     QCOMPARE(figures->captionLabel(0)->text(), QStringLiteral("Step time"));
+    QVERIFY(figures->valueLabel(0)->text() != QStringLiteral("—"));
     QVERIFY(figures->valueLabel(3)->text().contains(QLatin1String("GiB")));
 }
 

@@ -7,6 +7,8 @@
 #include "mainwindow.h"
 #include "restorebanner.h"
 #include "resultspanel.h"
+#include "summaryfigures.h"
+#include "widgettestutils.h"
 #include "workspacedocument.h"
 #include "yamleditor.h"
 
@@ -31,40 +33,14 @@
 #include <memory>
 
 using namespace rapid;
+using rapid::test::kWorkspacePreset;
+using rapid::test::openWindow;
+using rapid::test::spinBox;
+using rapid::test::typeIntoSpinBox;
 using rapid::widgets::DocumentKind;
 using rapid::widgets::MainWindow;
 
 namespace {
-
-const QString kWorkspacePreset = QStringLiteral("llama-3.1-70b-64xh100");
-
-std::unique_ptr<MainWindow> openWindow(const QString& reference = kWorkspacePreset)
-{
-    auto window = std::make_unique<MainWindow>(config::PresetLibrary::standard());
-    window->resize(1400, 900);
-    if (!window->openWorkspace(reference)) {
-        return nullptr;
-    }
-    window->show();
-    if (!QTest::qWaitForWindowExposed(window.get())) {
-        return nullptr;
-    }
-    return window;
-}
-
-QSpinBox* spinBox(MainWindow& window, const QString& keyPath)
-{
-    return window.findChild<QSpinBox*>(QStringLiteral("field:") + keyPath);
-}
-
-/// Select all, type, Enter: what a user does to replace a spin box's value.
-void typeIntoSpinBox(QSpinBox* spin, const QString& text)
-{
-    spin->setFocus();
-    QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
-    QTest::keyClicks(spin, text);
-    QTest::keyClick(spin, Qt::Key_Return);
-}
 
 /// Selects @p oldText's last @p replaced characters in the editor and types @p newText over them.
 bool typeOver(QPlainTextEdit* edit, const QString& oldText, int replaced, const QString& newText)
@@ -307,12 +283,12 @@ void TstMainWindow::screenshots()
 
     // Text must really render: fonts are installed and resolve, and a label's text has a width.
     QVERIFY(!QFontDatabase::families().isEmpty());
-    QLabel* note = results->noteLabel();
+    QTRY_VERIFY_WITH_TIMEOUT(results->evaluation().has_value() && results->evaluation()->training, 10000);
+    QLabel* note = results->summaryFigures()->captionLabel(0); // "Step time"
     QVERIFY(note->isVisible());
-    QVERIFY(note->text().startsWith(QLatin1String("No time prediction yet")));
     const QFontMetrics metrics(note->font());
     QVERIFY(metrics.horizontalAdvance(note->text()) > 0);
-    QVERIFY(metrics.inFont(QLatin1Char('N')));
+    QVERIFY(metrics.inFont(QLatin1Char('S')));
     QVERIFY(!QFontInfo(note->font()).family().isEmpty());
 
     QCOMPARE(window->size(), QSize(1400, 900));

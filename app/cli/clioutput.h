@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "arguments.h"
+#include "commands.h"
+
+#include "config/configloader.h"
+
+#include <fstream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace rapid::cli {
+
+/// Where an output option (`--json FILE`, `--out FILE`) goes: standard output for "-", else @p file opened on @p path.
+/// Returns nullptr when the file cannot be opened (the caller reports it).
+std::ostream* openOutput(const std::string& path, std::ofstream& file, const Invocation& invocation);
+
+/// The options that name a scenario (--workspace, --model, --hardware, --run, --set) followed by @p extra.
+std::vector<Arguments::Option> scenarioOptions(std::vector<Arguments::Option> extra);
+
+/// The scenario a command names: a workspace (positional or --workspace; default the llama-3.1-70b-64xh100 preset) or
+/// --model, --hardware and --run, with every --set override. Throws UsageError for a mix of both.
+config::Scenario loadScenario(const Arguments& arguments, const config::ConfigLoader& loader);
+
+} // namespace rapid::cli
