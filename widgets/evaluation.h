@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "compute/operatortiming.h"
 #include "config/diagnostic.h"
 #include "memory/memorymodel.h"
 #include "model/modelstats.h"
+#include "model/operator.h"
 #include "parallel/placement.h"
 #include "report/stepresult.h"
 
@@ -12,6 +14,17 @@
 #include <vector>
 
 namespace rapid::widgets {
+
+/// One operator of one transformer layer, timed on the scenario's GPU (the "Operators" tab).
+struct OperatorRow {
+    std::string name; ///< "attention.qkv_projection", "mlp.down_projection.dw", ...
+    model::Phase phase = model::Phase::Forward;
+    std::string shape; ///< kind and shape: "Gemm 8192x8192x1280", "FlashAttention b1 h8/1 s8192x8192 d128"
+    double flops = 0;
+    double bytes = 0; ///< HBM bytes read + written, as the timing model counts them
+    double seconds = 0;
+    compute::OperatorBound bound = compute::OperatorBound::Compute;
+};
 
 /// What the workbench can show about a valid scenario. Only numbers core computes: a field stays empty until a
 /// model fills it, and the panels then say so instead of showing a made-up number.
@@ -29,6 +42,10 @@ struct Evaluation {
     std::optional<report::TrainingResult> training; ///< filled by the performance model (sim::StepModel)
     std::optional<report::InferenceResult> inference; ///< see training
     std::string timeProblem; ///< why no time prediction could be made, when the step model failed
+    /// One transformer layer's operators (training: forward, recompute and backward; inference: prefill) timed by
+    /// compute::OperatorTimer on hardware.gpu; empty with operatorProblem set when they could not be built or timed.
+    std::vector<OperatorRow> operators;
+    std::string operatorProblem;
     // No operator==: report::TrainingResult and InferenceResult have none (yet), and nothing compares evaluations.
 };
 

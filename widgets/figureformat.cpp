@@ -27,6 +27,13 @@ QString formatSeconds(double seconds)
 
 QString formatTokensPerSecond(double tokensPerSecond)
 {
+    // Compact above ten thousand so the figure fits its tile ("59.8k tok/s" rather than "59,835 tok/s").
+    if (tokensPerSecond >= 1e6) {
+        return QStringLiteral("%1M tok/s").arg(tokensPerSecond / 1e6, 0, 'f', 2);
+    }
+    if (tokensPerSecond >= 1e4) {
+        return QStringLiteral("%1k tok/s").arg(tokensPerSecond / 1e3, 0, 'f', 1);
+    }
     return QStringLiteral("%1 tok/s").arg(QLocale().toString(std::llround(tokensPerSecond)));
 }
 

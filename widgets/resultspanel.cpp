@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "resultspanel.h"
 
+#include "figureformat.h"
 #include "inferencechart.h"
 #include "memorychart.h"
+#include "operatortablemodel.h"
 #include "parameterchart.h"
 #include "runsession.h"
 #include "stepbreakdownchart.h"
@@ -10,9 +12,13 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QSortFilterProxyModel>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <array>
 
 namespace rapid::widgets {
 
@@ -62,6 +68,7 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     m_tabs->setObjectName(QStringLiteral("resultsTabs"));
     m_tabs->addTab(createDashboardPage(), tr("Dashboard"));
     m_tabs->addTab(createStructurePage(), tr("Model and placement"));
+    m_tabs->addTab(createOperatorsPage(), tr("Operators"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -116,6 +123,35 @@ QWidget* ResultsPanel::createStructurePage()
     return page;
 }
 
+QWidget* ResultsPanel::createOperatorsPage()
+{
+    auto* page = new QWidget(m_tabs);
+    page->setObjectName(QStringLiteral("operatorsPage"));
+    m_operatorModel = new OperatorTableModel(page);
+    m_operatorProxy = new QSortFilterProxyModel(page);
+    m_operatorProxy->setSourceModel(m_operatorModel);
+    m_operatorProxy->setSortRole(OperatorTableModel::SortRole);
+    m_operatorTable = new QTableView(page);
+    m_operatorTable->setObjectName(QStringLiteral("operatorTable"));
+    m_operatorTable->setModel(m_operatorProxy);
+    m_operatorTable->setSortingEnabled(true);
+    m_operatorTable->sortByColumn(OperatorTableModel::Time, Qt::DescendingOrder);
+    m_operatorTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_operatorTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_operatorTable->verticalHeader()->hide();
+    m_operatorTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_operatorTable->horizontalHeader()->setStretchLastSection(true);
+    m_operatorTotals = new QLabel(page);
+    m_operatorTotals->setObjectName(QStringLiteral("operatorTotals"));
+    m_operatorTotals->setWordWrap(true);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(boldLabel(tr("Operators of one transformer layer on one GPU"), page));
+    layout->addWidget(m_operatorTable, 1);
+    layout->addWidget(m_operatorTotals);
+    return page;
+}
+
 QList<ChartWidget*> ResultsPanel::charts() const
 {
     return { m_memory, m_step, m_inference, m_chart };
@@ -136,6 +172,40 @@ void ResultsPanel::showEvaluation(const Evaluation& evaluation)
     m_figures->setEvaluation(evaluation, m_baseline ? &*m_baseline : nullptr);
     showSummary(evaluation);
     showPlacement(evaluation);
+    showOperators(evaluation);
+    Q_EMIT evaluationShown(evaluation);
+}
+
+void ResultsPanel::showOperators(const Evaluation& evaluation)
+{
+    m_operatorModel->setRows(evaluation.operators);
+    if (!evaluation.operatorProblem.empty()) {
+        m_operatorTotals->setText(tr("No operator times: %1").arg(QString::fromStdString(evaluation.operatorProblem)));
+        return;
+    }
+    constexpr std::array phases
+        = { model::Phase::Forward, model::Phase::Recompute, model::Phase::Backward, model::Phase::Optimizer };
+    std::array<double, phases.size()> seconds {};
+    std::array<bool, phases.size()> present {};
+    double total = 0;
+    for (const OperatorRow& row : evaluation.operators) {
+        for (size_t index = 0; index < phases.size(); ++index) {
+            if (row.phase == phases[index]) {
+                seconds[index] += row.seconds;
+                present[index] = true;
+            }
+        }
+        total += row.seconds;
+    }
+    QStringList parts;
+    for (size_t index = 0; index < phases.size(); ++index) {
+        if (present[index]) {
+            parts.append(
+                tr("%1 %2").arg(QString::fromLatin1(model::toString(phases[index])), formatSeconds(seconds[index])));
+        }
+    }
+    parts.append(tr("layer total %1").arg(formatSeconds(total)));
+    m_operatorTotals->setText(tr("Per phase: %1").arg(parts.join(QStringLiteral(" · "))));
 }
 
 void ResultsPanel::setBaseline(const NamedRun* baseline)

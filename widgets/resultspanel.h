@@ -9,7 +9,9 @@
 #include <optional>
 
 class QLabel;
+class QSortFilterProxyModel;
 class QTabWidget;
+class QTableView;
 class QTableWidget;
 
 namespace rapid::widgets {
@@ -17,6 +19,7 @@ namespace rapid::widgets {
 class ChartWidget;
 class InferenceChart;
 class MemoryChart;
+class OperatorTableModel;
 class ParameterChart;
 class StepBreakdownChart;
 class SummaryFigures;
@@ -25,7 +28,8 @@ struct NamedRun;
 /// The dashboard: headline figures, memory against capacity and the step-time breakdown (or inference latencies) on
 /// one tab; parameter counts and the rank placement on another. Time figures appear only when the evaluation carries
 /// a prediction; until then the panel says "No time prediction yet" rather than showing a made-up number. With a
-/// baseline run every chart and figure shows it beside the current result, with the change.
+/// baseline run every chart and figure shows it beside the current result, with the change. A third tab lists one
+/// layer's operators, sortable by any column (time descending by default), with the total time of each phase.
 class ResultsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -50,10 +54,20 @@ public:
     InferenceChart* inferenceChart() const { return m_inference; }
     SummaryFigures* summaryFigures() const { return m_figures; }
     QTabWidget* tabs() const { return m_tabs; }
+    QTableView* operatorTable() const { return m_operatorTable; }
+    OperatorTableModel* operatorModel() const { return m_operatorModel; }
+    QSortFilterProxyModel* operatorProxy() const { return m_operatorProxy; }
+    QLabel* operatorTotalsLabel() const { return m_operatorTotals; }
+
+Q_SIGNALS:
+    /// showEvaluation() has applied @p evaluation to every view (emitted at its end; painting follows later).
+    void evaluationShown(const rapid::widgets::Evaluation& evaluation);
 
 private:
     QWidget* createDashboardPage();
     QWidget* createStructurePage();
+    QWidget* createOperatorsPage();
+    void showOperators(const Evaluation& evaluation);
     void showSummary(const Evaluation& evaluation);
     void showPlacement(const Evaluation& evaluation);
     void updateComparison();
@@ -72,6 +86,10 @@ private:
     QLabel* m_summary = nullptr;
     ParameterChart* m_chart = nullptr;
     QTableWidget* m_placement = nullptr;
+    OperatorTableModel* m_operatorModel = nullptr;
+    QSortFilterProxyModel* m_operatorProxy = nullptr;
+    QTableView* m_operatorTable = nullptr;
+    QLabel* m_operatorTotals = nullptr;
 };
 
 } // namespace rapid::widgets

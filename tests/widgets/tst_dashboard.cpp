@@ -6,6 +6,7 @@
 #include "inferencechart.h"
 #include "mainwindow.h"
 #include "memorychart.h"
+#include "operatortablemodel.h"
 #include "plotstyle.h"
 #include "resultspanel.h"
 #include "runsession.h"
@@ -19,17 +20,21 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <memory>
 
 using namespace rapid;
@@ -136,6 +141,7 @@ private Q_SLOTS:
     void noPredictionShowsNoNumbers();
     void stepBreakdownShowsResultAndDelta();
     void inferenceChartShowsLatencies();
+    void operatorTableSortsByTime();
     void dashboardScreenshots();
 };
 
@@ -375,6 +381,76 @@ void TstDashboard::inferenceChartShowsLatencies()
     QVERIFY2(chart.currentValueTexts().first().contains(QStringLiteral("\u221250.0%")),
         qPrintable(chart.currentValueTexts().first()));
     QVERIFY(chart.throughputText().contains(QLatin1String("+100.0%")));
+}
+
+namespace {
+
+/// Clicks the middle of @p view's horizontal header section @p column.
+void clickHeader(QTableView* view, int column)
+{
+    QHeaderView* header = view->horizontalHeader();
+    const QPoint centre(
+        header->sectionViewportPosition(column) + header->sectionSize(column) / 2, header->height() / 2);
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, centre);
+}
+
+/// The Time column's raw seconds of every row, in the view's (sorted) order.
+QList<double> viewTimes(QTableView* view)
+{
+    QList<double> times;
+    const QAbstractItemModel* model = view->model();
+    for (int row = 0; row < model->rowCount(); ++row) {
+        times.append(model->index(row, widgets::OperatorTableModel::Time)
+                         .data(widgets::OperatorTableModel::SortRole)
+                         .toDouble());
+    }
+    return times;
+}
+
+} // namespace
+
+void TstDashboard::operatorTableSortsByTime()
+{
+    auto window = openWindow();
+    QVERIFY(window);
+    widgets::ResultsPanel* panel = window->resultsPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->evaluation().has_value(), 5000);
+    QVERIFY2(panel->evaluation()->operatorProblem.empty(), panel->evaluation()->operatorProblem.c_str());
+    QTabWidget* tabs = panel->tabs();
+    int operatorsTab = -1;
+    for (int index = 0; index < tabs->count(); ++index) {
+        if (tabs->tabText(index) == QStringLiteral("Operators")) {
+            operatorsTab = index;
+        }
+    }
+    QVERIFY(operatorsTab >= 0);
+    tabs->setCurrentIndex(operatorsTab);
+    QTableView* table = panel->operatorTable();
+    QTRY_VERIFY(table->isVisible());
+    QVERIFY(table->model()->rowCount() > 10); // a training layer: forward, recompute and backward operators
+    QVERIFY(panel->operatorTotalsLabel()->text().contains(QStringLiteral("backward")));
+
+    // Default: slowest first.
+    QList<double> times = viewTimes(table);
+    QCOMPARE(times.first(), *std::max_element(times.cbegin(), times.cend()));
+
+    // Sort by name, then click the Time header: numeric columns sort descending first, numerically.
+    clickHeader(table, widgets::OperatorTableModel::Name);
+    QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), int(widgets::OperatorTableModel::Name));
+    clickHeader(table, widgets::OperatorTableModel::Time);
+    QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), int(widgets::OperatorTableModel::Time));
+    times = viewTimes(table);
+    QVERIFY(times.first() > 0);
+    QCOMPARE(times.first(), *std::max_element(times.cbegin(), times.cend()));
+    QVERIFY(std::is_sorted(times.crbegin(), times.crend()));
+    const QString firstName = table->model()->index(0, widgets::OperatorTableModel::Name).data().toString();
+    QVERIFY(!firstName.isEmpty());
+
+    // A second click reverses the order.
+    clickHeader(table, widgets::OperatorTableModel::Time);
+    times = viewTimes(table);
+    QCOMPARE(times.first(), *std::min_element(times.cbegin(), times.cend()));
+    QVERIFY(std::is_sorted(times.cbegin(), times.cend()));
 }
 
 void TstDashboard::dashboardScreenshots()
