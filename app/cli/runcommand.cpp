@@ -6,6 +6,9 @@
 
 #include "config/configloader.h"
 #include "config/units.h"
+#include "graph/chakraexport.h"
+#include "graph/chakrawriter.h"
+#include "graph/trainingstep.h"
 #include "memory/memorymodel.h"
 #include "model/modelstats.h"
 #include "parallel/placement.h"
@@ -20,6 +23,22 @@
 namespace rapid::cli {
 
 namespace {
+
+/// Exports the training step's graph (one representative rank per pipeline stage) as Chakra traces.
+void writeChakraTraces(
+    const std::string& directory, const config::RunSpec& run, sim::StepModel& stepModel, std::ostream& out)
+{
+    const graph::ExecutionGraph graph = graph::buildTrainingStep(run, stepModel.trainingStageCosts());
+    graph::ChakraExportOptions options;
+    options.commBytes = [&graph](graph::NodeId id) { return static_cast<std::uint64_t>(graph.node(id).bytes); };
+    options.dataParallelCollective
+        = run.parallelism.zeroStage >= 1 ? graph::ChakraCollective::ReduceScatter : graph::ChakraCollective::AllReduce;
+    // Each stage's data-parallel replicas form their own communicator: name it by the stage (ids start at 1).
+    options.dataParallelGroup = [](int rank) { return std::to_string(rank + 1); };
+    const auto paths = graph::writeChakraDirectory(directory, "rapid", graph::exportExecutionGraph(graph, options));
+    out << "chakra     wrote " << paths.size() << " trace file(s) to " << directory << " (" << graph.nodes().size()
+        << " nodes; one representative rank per pipeline stage)\n";
+}
 
 std::string joinRanks(const std::vector<int>& ranks)
 {
@@ -42,7 +61,11 @@ int runCommand(const Invocation& invocation)
         "Loads a scenario (a workspace, or --model, --hardware and --run), checks it and places its "
         "ranks on the network. With no scenario it runs the default workspace "
         "llama-3.1-70b-64xh100.",
-        scenarioOptions({ { "json", "FILE", "write the result as JSON (- for standard output)", false } }),
+        scenarioOptions({ { "json", "FILE", "write the result as JSON (- for standard output)", false },
+            { "chakra-out", "DIR",
+                "write the training step's execution graph as Chakra traces, one <rapid>.<rank>.et per "
+                "pipeline stage's representative rank",
+                false } }),
         "[WORKSPACE]");
     arguments.parse(invocation.args);
     if (arguments.helpRequested()) {
@@ -129,6 +152,9 @@ int runCommand(const Invocation& invocation)
     std::optional<report::InferenceResult> inference;
     if (run.mode == config::RunMode::Training) {
         training = stepModel.training(false);
+        if (auto directory = arguments.value("chakra-out")) {
+            writeChakraTraces(*directory, run, stepModel, out);
+        }
         const report::TrainingResult& r = *training;
         std::snprintf(line, sizeof line,
             "step       %.4g s  (%.4g tokens/s, %.1f TFLOP/s of model work per GPU, MFU %.1f%%)\n", r.stepTimeSeconds,

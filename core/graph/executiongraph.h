@@ -56,6 +56,7 @@ struct Node {
     int rank = 0; ///< representative rank (one per pipeline stage: ranks of a stage behave alike)
     Stream stream = Stream::Compute;
     double seconds = 0;
+    double bytes = 0; ///< what a communication node moves per rank (message, collective buffer, shard); 0 for compute
     /// How `seconds` divides into classes (sums to seconds): an index returned by ExecutionGraph::addCost, or -1 for
     /// no breakdown (all classes zero). Read it back with ExecutionGraph::parts.
     CostId cost = -1;

@@ -109,6 +109,7 @@ ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<S
                 send.rank = stage;
                 send.stream = Stream::PipelineComm;
                 send.seconds = backward ? cost.sendGradientSeconds : cost.sendActivationSeconds;
+                send.bytes = cost.sendBytes;
                 send.cost = backward ? ids.sendGradient : ids.sendActivation;
                 send.microBatch = step.microBatch;
                 send.chunk = step.chunk;
@@ -156,6 +157,9 @@ ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<S
             reduce.rank = stage;
             reduce.stream = Stream::DataParallelComm;
             reduce.seconds = seconds;
+            reduce.bytes = static_cast<size_t>(chunk) < cost.dataParallelBytes.size()
+                ? cost.dataParallelBytes[static_cast<size_t>(chunk)]
+                : 0.0;
             reduce.cost = graph.addCost(single(TimeClass::DataParallel, seconds));
             reduce.chunk = chunk;
             const NodeId reduceId = graph.add(std::move(reduce));
@@ -180,6 +184,7 @@ ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<S
             gather.rank = stage;
             gather.stream = Stream::DataParallelComm;
             gather.seconds = cost.parameterGatherSeconds;
+            gather.bytes = cost.parameterGatherBytes;
             gather.cost = graph.addCost(single(TimeClass::DataParallel, cost.parameterGatherSeconds));
             graph.addDependency(graph.add(std::move(gather)), optimizerId);
         }

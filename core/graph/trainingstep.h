@@ -24,6 +24,10 @@ struct StageCost {
     std::vector<double> dataParallelSeconds; ///< gradient reduction per chunk (empty or zeros when dp = 1)
     double optimizerSeconds = 0;
     double parameterGatherSeconds = 0; ///< ZeRO-1/2 all-gather of updated parameters after the step
+    // What the communication nodes move per rank, for trace export (bytes).
+    double sendBytes = 0; ///< one pipeline message (activations or input gradients)
+    std::vector<double> dataParallelBytes; ///< gradient buffer reduced per chunk
+    double parameterGatherBytes = 0; ///< parameters gathered after the step
 };
 
 /// Builds the execution graph of one training step: one representative rank per pipeline stage (ranks of a stage

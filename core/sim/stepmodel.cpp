@@ -292,6 +292,7 @@ std::vector<graph::StageCost> StepModel::trainingStageCosts()
             // Gradients are reduced per chunk: all-reduce, or reduce-scatter when ZeRO shards them or the optimizer.
             const CollectiveKind reduction = zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
             cost.dataParallelSeconds.push_back(collective(reduction, chunkParams * gradientBytes, dpGroup));
+            cost.dataParallelBytes.push_back(parallel.dp > 1 ? chunkParams * gradientBytes : 0.0);
             stageParams += chunkParams;
         }
         // Point-to-point between stages: one micro-batch's hidden state (split over tp with Megatron's scatter/gather
@@ -301,11 +302,13 @@ std::vector<graph::StageCost> StepModel::trainingStageCosts()
             const double bytes = tokens * model.hiddenSize * activationBytes / parallel.tp;
             cost.sendActivationSeconds = collective(CollectiveKind::SendRecv, bytes, { rank, next });
             cost.sendGradientSeconds = cost.sendActivationSeconds;
+            cost.sendBytes = bytes;
         }
         const double optimizerParams = zero >= 1 ? stageParams / parallel.dp : stageParams;
         cost.optimizerSeconds = m_timer.time(model::optimizerUpdate(optimizerParams, run)).seconds;
         if ((zero == 1 || zero == 2) && parallel.dp > 1) {
             cost.parameterGatherSeconds = collective(CollectiveKind::AllGather, stageParams * weightBytes, dpGroup);
+            cost.parameterGatherBytes = stageParams * weightBytes;
         }
         stages.push_back(cost);
     }

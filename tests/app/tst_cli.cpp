@@ -3,6 +3,7 @@
 // usage errors, and the honest "no prediction yet" of run.
 #include "testutils.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QTest>
 
@@ -37,6 +38,7 @@ private Q_SLOTS:
     void everyCommandHasHelp_data();
     void everyCommandHasHelp();
     void importHfWritesALoadableModel();
+    void chakraExportReadsBackWithoutDefects();
 };
 
 void TstCli::modelInfoPrintsPublishedTotals_data()
@@ -151,6 +153,30 @@ void TstCli::importHfWritesALoadableModel()
     // norms 8,192) = 7,000,817,664 + embeddings and head 2*32000*4096 = 262,144,000 + final norm 4,096
     // = 7,241,732,096 (the published 7.24B).
     QVERIFY2(info.out.contains(QStringLiteral("(7241732096)")), qPrintable(info.out));
+}
+
+void TstCli::chakraExportReadsBackWithoutDefects()
+{
+    // A 2-stage pipeline of Llama-2-7B on 2 GPUs, 4 micro-batches: one trace per stage; every send must find its
+    // receive on the other rank, so the inspection reports no error.
+    QTemporaryDir dir;
+    const QString traces = dir.filePath(QStringLiteral("traces"));
+    const Result run = runRapid(
+        { QStringLiteral("run"), QStringLiteral("--model"), QStringLiteral("llama-2-7b"), QStringLiteral("--hardware"),
+            QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--run"), QStringLiteral("llama-2-7b-train-4xa100"),
+            QStringLiteral("--set"), QStringLiteral("hardware.cluster.network[0].size=2"), QStringLiteral("--set"),
+            QStringLiteral("hardware.cluster.gpus_per_node=2"), QStringLiteral("--set"),
+            QStringLiteral("run.parallelism.pp=2"), QStringLiteral("--set"), QStringLiteral("run.parallelism.dp=1"),
+            QStringLiteral("--set"), QStringLiteral("run.training.global_batch=4"), QStringLiteral("--chakra-out"),
+            traces });
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("wrote 2 trace file(s)")), qPrintable(run.out));
+    QVERIFY(QFile::exists(traces + QStringLiteral("/rapid.0.et")));
+    QVERIFY(QFile::exists(traces + QStringLiteral("/rapid.1.et")));
+    const Result inspect = runRapid({ QStringLiteral("chakra"), QStringLiteral("inspect"), traces });
+    QCOMPARE(inspect.exitCode, 0);
+    QVERIFY2(inspect.out.contains(QStringLiteral("2 ranks")) && inspect.out.contains(QStringLiteral(" 0 errors")),
+        qPrintable(inspect.out.left(400)));
 }
 
 QTEST_GUILESS_MAIN(TstCli)
