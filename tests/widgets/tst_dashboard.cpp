@@ -465,22 +465,11 @@ void TstDashboard::dashboardScreenshots()
     QCOMPARE(window->size(), QSize(1400, 900));
     QTest::qWait(50); // the charts' queued replots
     const QPixmap shot = window->grab();
-    QVERIFY(shot.save(QStringLiteral(RAPID_SCREENSHOT_DIR "/workbench-dashboard.png")));
-    QDir().mkpath(QStringLiteral(RAPID_DOCS_SCREENSHOT_DIR));
-    QVERIFY(shot.save(QStringLiteral(RAPID_DOCS_SCREENSHOT_DIR "/workbench-dashboard.png")));
+    QVERIFY(test::saveScreenshot(shot, QStringLiteral("workbench-dashboard.png")));
 
     // The same under a dark palette, to check by eye that charts follow it (build directory only).
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    dark.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
-    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
-    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe0));
     const QPalette original = QApplication::palette();
-    QApplication::setPalette(dark);
+    QApplication::setPalette(test::darkPalette());
     QTest::qWait(50); // palette events first, then the charts' queued replots
     const QPixmap darkShot = window->grab();
     QApplication::setPalette(original);

@@ -60,11 +60,7 @@ bool typeOver(QPlainTextEdit* edit, const QString& oldText, int replaced, const 
 void saveScreenshot(QWidget& window, const QString& fileName)
 {
     QCoreApplication::processEvents();
-    const QPixmap shot = window.grab();
-    QVERIFY(!shot.isNull());
-    QVERIFY(shot.save(QStringLiteral(RAPID_SCREENSHOT_DIR "/") + fileName));
-    QDir().mkpath(QStringLiteral(RAPID_DOCS_SCREENSHOT_DIR));
-    QVERIFY(shot.save(QStringLiteral(RAPID_DOCS_SCREENSHOT_DIR "/") + fileName));
+    QVERIFY(test::saveScreenshot(window.grab(), fileName));
 }
 
 } // namespace
@@ -301,19 +297,8 @@ void TstMainWindow::screenshots()
     saveScreenshot(*window, QStringLiteral("workbench-yaml.png"));
 
     // The same view under a dark palette, to check it by eye (build directory only).
-    QPalette dark;
-    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    dark.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
-    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
-    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
-    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe0));
-    dark.setColor(QPalette::ToolTipBase, QColor(0x4a, 0x44, 0x20));
-    dark.setColor(QPalette::ToolTipText, QColor(0xf0, 0xf0, 0xe0));
     const QPalette original = QApplication::palette();
-    QApplication::setPalette(dark);
+    QApplication::setPalette(test::darkPalette());
     window->mainTabs()->setCurrentIndex(0);
     QCoreApplication::processEvents();
     const QPixmap shot = window->grab();

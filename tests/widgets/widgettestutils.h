@@ -4,6 +4,10 @@
 
 #include "mainwindow.h"
 
+#include <QApplication>
+#include <QDir>
+#include <QPalette>
+#include <QPixmap>
 #include <QSpinBox>
 #include <QTest>
 
@@ -42,5 +46,32 @@ inline void typeIntoSpinBox(QSpinBox* spin, const QString& text)
     QTest::keyClicks(spin, text);
     QTest::keyClick(spin, Qt::Key_Return);
 }
+
+/// A dark palette, to check by eye that views and charts follow the palette (screenshots in the build folder).
+inline QPalette darkPalette()
+{
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    dark.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
+    dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
+    dark.setColor(QPalette::ButtonText, QColor(0xe8, 0xe8, 0xe8));
+    dark.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe0));
+    dark.setColor(QPalette::ToolTipBase, QColor(0x4a, 0x44, 0x20));
+    dark.setColor(QPalette::ToolTipText, QColor(0xf0, 0xf0, 0xe0));
+    return dark;
+}
+
+#ifdef RAPID_SCREENSHOT_DIR
+/// Saves @p shot as @p fileName in the build's screenshot folder and in docs/screenshots (referenced by the README).
+inline bool saveScreenshot(const QPixmap& shot, const QString& fileName)
+{
+    QDir().mkpath(QStringLiteral(RAPID_DOCS_SCREENSHOT_DIR));
+    return !shot.isNull() && shot.save(QStringLiteral(RAPID_SCREENSHOT_DIR "/") + fileName)
+        && shot.save(QStringLiteral(RAPID_DOCS_SCREENSHOT_DIR "/") + fileName);
+}
+#endif
 
 } // namespace rapid::test
