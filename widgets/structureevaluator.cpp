@@ -87,13 +87,6 @@ Evaluation StructureEvaluator::evaluate(const config::Scenario& scenario) const
     }
     evaluation.hardwareGpus = scenario.hardware.cluster.totalGpus();
     evaluation.runGpus = scenario.run.parallelism.gpuCount();
-    // The memory estimate takes about 70 µs, so it runs on every edit. A failure there must not hide the structure
-    // results, so it is caught here and shown inline rather than failing the whole evaluation.
-    try {
-        evaluation.memory = memory::estimateMemory(scenario.model, scenario.hardware.gpu, scenario.run);
-    } catch (const std::exception& error) {
-        evaluation.memoryProblem = error.what();
-    }
     // One layer's operators: a few dozen closed forms and memoised GEMM estimates, cheap enough for every edit.
     try {
         evaluation.operators = operatorRows(scenario);
@@ -112,6 +105,19 @@ Evaluation StructureEvaluator::evaluate(const config::Scenario& scenario) const
             }
         } catch (const std::exception& error) {
             evaluation.timeProblem = error.what();
+        }
+    }
+    // The step model's results carry the memory estimate; without them it is computed on its own (about 70 µs), and
+    // a failure there is shown inline rather than hiding the other results.
+    if (evaluation.training) {
+        evaluation.memory = evaluation.training->memory;
+    } else if (evaluation.inference) {
+        evaluation.memory = evaluation.inference->memory;
+    } else {
+        try {
+            evaluation.memory = memory::estimateMemory(scenario.model, scenario.hardware.gpu, scenario.run);
+        } catch (const std::exception& error) {
+            evaluation.memoryProblem = error.what();
         }
     }
     return evaluation;
