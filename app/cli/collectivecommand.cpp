@@ -8,8 +8,12 @@
 #include "config/units.h"
 #include "network/analyticalnetwork.h"
 #include "network/router.h"
+#include "sim/congestionnetwork.h"
+#include "sim/flowsimulator.h"
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <ostream>
@@ -88,21 +92,133 @@ std::optional<network::CollectiveAlgorithm> parseAlgorithm(const std::optional<s
     throw UsageError("--algorithm \"" + *text + "\": expected ring, tree, direct, halving-doubling or hierarchical");
 }
 
+/// The collectives named on the command line: --op, --bytes and --ranks/--group, each once (shared) or once per
+/// collective.
+std::vector<network::CollectiveRequest> parseRequests(const Arguments& arguments, const config::HardwareSpec& hardware)
+{
+    std::vector<std::string> ops = arguments.values("op");
+    std::vector<std::string> sizes = arguments.values("bytes");
+    const std::vector<std::string> ranks = arguments.values("ranks");
+    const std::vector<std::string> groups = arguments.values("group");
+    if (!ranks.empty() && !groups.empty()) {
+        throw UsageError("give --ranks or --group, not both");
+    }
+    const std::vector<std::string>& members = ranks.empty() ? groups : ranks;
+    const size_t count = std::max({ ops.size(), sizes.size(), members.size(), size_t { 1 } });
+    auto check = [&](const std::vector<std::string>& values, const char* name) {
+        if (values.size() > 1 && values.size() != count) {
+            throw UsageError(std::string("--") + name + " is given " + std::to_string(values.size()) + " times for "
+                + std::to_string(count) + " collectives: give it once (shared) or once per collective");
+        }
+    };
+    check(ops, "op");
+    check(sizes, "bytes");
+    check(members, ranks.empty() ? "group" : "ranks");
+    const std::optional<network::CollectiveAlgorithm> algorithm = parseAlgorithm(arguments.value("algorithm"));
+    std::vector<network::CollectiveRequest> requests;
+    for (size_t i = 0; i < count; ++i) {
+        auto pick = [&](const std::vector<std::string>& values) -> std::optional<std::string> {
+            if (values.empty()) {
+                return std::nullopt;
+            }
+            return values.size() == 1 ? values.front() : values[i];
+        };
+        const std::string opText = pick(ops).value_or("allreduce");
+        const std::optional<network::CollectiveKind> kind = network::parseCollectiveKind(opText);
+        if (!kind) {
+            throw UsageError("--op \"" + opText
+                + "\": expected allreduce, reducescatter, allgather, alltoall, broadcast or sendrecv");
+        }
+        std::string why;
+        const std::string bytesText = pick(sizes).value_or("1 GiB");
+        const std::optional<double> bytes = config::parseQuantity(bytesText, config::Dimension::Bytes, &why);
+        if (!bytes) {
+            throw UsageError("--bytes \"" + bytesText + "\": " + why);
+        }
+        network::CollectiveRequest request;
+        request.kind = *kind;
+        request.bytes = *bytes;
+        request.algorithm = algorithm;
+        if (const std::optional<std::string> member = pick(members)) {
+            request.gpus = ranks.empty() ? dimensionGroup(hardware, *member) : parseRanks(*member);
+        } else if (*kind == network::CollectiveKind::SendRecv) {
+            request.gpus = { 0, hardware.cluster.totalGpus() - 1 };
+        } else {
+            for (int gpu = 0; gpu < hardware.cluster.totalGpus(); ++gpu) {
+                request.gpus.push_back(gpu);
+            }
+        }
+        requests.push_back(std::move(request));
+    }
+    return requests;
+}
+
+struct LinkUse {
+    int link = 0;
+    double bytes = 0;
+    double utilisation = 0; ///< bytes / (bandwidth * makespan)
+};
+
+/// Directed links that carried traffic, busiest first.
+std::vector<LinkUse> linkUses(const network::Topology& topology, const sim::CongestionRun& run)
+{
+    std::vector<LinkUse> uses;
+    for (int link = 0; link < topology.linkCount(); ++link) {
+        const double bytes = run.linkBytes[static_cast<size_t>(link)];
+        if (bytes <= 0) {
+            continue;
+        }
+        const double capacity = topology.link(link).effectiveBandwidth() * run.makespan;
+        uses.push_back({ link, bytes, capacity > 0 ? bytes / capacity : 0.0 });
+    }
+    std::stable_sort(
+        uses.begin(), uses.end(), [](const LinkUse& a, const LinkUse& b) { return a.utilisation > b.utilisation; });
+    return uses;
+}
+
+std::string describeGroup(const std::vector<int>& gpus)
+{
+    if (gpus.empty()) {
+        return "-";
+    }
+    std::string text;
+    size_t i = 0;
+    while (i < gpus.size()) {
+        size_t j = i;
+        while (j + 1 < gpus.size() && gpus[j + 1] == gpus[j] + 1) {
+            ++j;
+        }
+        text += (text.empty() ? "" : ",") + std::to_string(gpus[i]);
+        if (j > i) {
+            text += "-" + std::to_string(gpus[j]);
+        }
+        i = j + 1;
+    }
+    return text;
+}
+
 } // namespace
 
 int collectiveCommand(const Invocation& invocation)
 {
     Arguments arguments("collective",
-        "Analytical completion time of one collective on a hardware's network (idle network, faults included): "
-        "algorithm, algorithm and bus bandwidth, and the link that limits it.",
+        "Completion time of one or several concurrent collectives on a hardware's network (faults included). The "
+        "analytical backend gives the closed form on an idle network; the congestion backend simulates every flow "
+        "with max-min fair link sharing, so concurrent collectives contend where they share links.",
         { { "hardware", "NAME|FILE", "hardware preset name or hardware YAML file", false },
             { "set", "KEY=VALUE", "override a key, e.g. hardware.cluster.network[ib].size=128 or hardware.faults=...",
                 true },
-            { "op", "OP", "allreduce, reducescatter, allgather, alltoall, broadcast or sendrecv", false },
-            { "bytes", "SIZE", "bytes per rank as in the config, e.g. 1GiB or \"64 MB\" (default 1 GiB)", false },
-            { "ranks", "LIST", "GPUs taking part, e.g. 0-7,16 (sendrecv: sender,receiver); default all", false },
-            { "group", "DIMENSION", "the GPUs of GPU 0's instance of one network dimension, e.g. nvlink", false },
+            { "op", "OP",
+                "allreduce, reducescatter, allgather, alltoall, broadcast or sendrecv (repeat: one per "
+                "concurrent collective)",
+                true },
+            { "bytes", "SIZE", "bytes per rank as in the config, e.g. 1GiB or \"64 MB\" (default 1 GiB)", true },
+            { "ranks", "LIST", "GPUs taking part, e.g. 0-7,16 (sendrecv: sender,receiver); default all", true },
+            { "group", "DIMENSION", "the GPUs of GPU 0's instance of one network dimension, e.g. nvlink", true },
             { "algorithm", "NAME", "force ring, tree, direct, halving-doubling or hierarchical", false },
+            { "backend", "NAME", "analytical (default) or congestion", false },
+            { "links", "N", "congestion: how many of the busiest links to list (default 5)", false },
+            { "flow-program", "FILE", "congestion: write the simulated flows (docs/flow-program.md)", false },
             { "json", "FILE", "also write the result as JSON (- for standard output)", false } });
     arguments.parse(invocation.args);
     if (arguments.helpRequested()) {
@@ -111,42 +227,46 @@ int collectiveCommand(const Invocation& invocation)
     }
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::HardwareSpec hardware = loader.loadHardware(arguments.required("hardware"), arguments.values("set"));
-    const std::string opText = arguments.value("op").value_or("allreduce");
-    const std::optional<network::CollectiveKind> kind = network::parseCollectiveKind(opText);
-    if (!kind) {
-        throw UsageError("--op \"" + opText
-            + "\": expected allreduce, reducescatter, allgather, alltoall, broadcast "
-              "or sendrecv");
+    const std::vector<network::CollectiveRequest> requests = parseRequests(arguments, hardware);
+    const std::string backend = arguments.value("backend").value_or("analytical");
+    if (backend != "analytical" && backend != "congestion") {
+        throw UsageError("--backend \"" + backend + "\": expected analytical or congestion");
     }
-    std::string why;
-    const std::string bytesText = arguments.value("bytes").value_or("1 GiB");
-    const std::optional<double> bytes = config::parseQuantity(bytesText, config::Dimension::Bytes, &why);
-    if (!bytes) {
-        throw UsageError("--bytes \"" + bytesText + "\": " + why);
-    }
-    if (arguments.value("ranks") && arguments.value("group")) {
-        throw UsageError("give --ranks or --group, not both");
-    }
-    network::CollectiveRequest request;
-    request.kind = *kind;
-    request.bytes = *bytes;
-    request.algorithm = parseAlgorithm(arguments.value("algorithm"));
-    if (auto ranks = arguments.value("ranks")) {
-        request.gpus = parseRanks(*ranks);
-    } else if (auto group = arguments.value("group")) {
-        request.gpus = dimensionGroup(hardware, *group);
-    } else if (*kind == network::CollectiveKind::SendRecv) {
-        request.gpus = { 0, hardware.cluster.totalGpus() - 1 };
-    } else {
-        for (int gpu = 0; gpu < hardware.cluster.totalGpus(); ++gpu) {
-            request.gpus.push_back(gpu);
-        }
+    const bool congestion = backend == "congestion";
+    if (!congestion && (requests.size() > 1 || arguments.value("flow-program"))) {
+        throw UsageError("concurrent collectives and --flow-program need --backend congestion");
     }
 
-    network::CollectiveTime result;
+    std::vector<network::CollectiveTime> times;
+    sim::CongestionRun run;
+    std::unique_ptr<sim::CongestionNetwork> simulator;
+    double wallSeconds = 0;
     try {
         const network::AnalyticalNetwork analytical(hardware);
-        result = analytical.time(request);
+        for (const network::CollectiveRequest& request : requests) {
+            times.push_back(analytical.time(request));
+        }
+        if (congestion) {
+            simulator = std::make_unique<sim::CongestionNetwork>(hardware);
+            const auto start = std::chrono::steady_clock::now();
+            run = simulator->run(requests);
+            wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            for (size_t i = 0; i < requests.size(); ++i) {
+                times[i].seconds = run.seconds[i];
+                times[i].algorithmBandwidth = run.seconds[i] > 0 ? requests[i].bytes / run.seconds[i] : 0;
+                times[i].busBandwidth = times[i].algorithmBandwidth
+                    * network::busBandwidthFactor(requests[i].kind, static_cast<int>(requests[i].gpus.size()));
+            }
+            if (auto path = arguments.value("flow-program")) {
+                std::ofstream file;
+                std::ostream* programOut = openOutput(*path, file, invocation);
+                if (!programOut) {
+                    invocation.err << "rapid collective: cannot write " << *path << "\n";
+                    return InputError;
+                }
+                sim::writeFlowProgram(*programOut, simulator->program(requests), simulator->routes());
+            }
+        }
     } catch (const std::invalid_argument& error) {
         invocation.err << "rapid collective: " << error.what() << "\n";
         return InputError;
@@ -155,20 +275,45 @@ int collectiveCommand(const Invocation& invocation)
         return InputError;
     }
 
-    const int ranks = static_cast<int>(request.gpus.size());
     std::ostream& out = invocation.out;
-    out << hardware.name << ": " << network::toString(*kind) << " of " << formatBytes(*bytes) << " over " << ranks
-        << " GPU" << (ranks == 1 ? "" : "s") << "\n";
-    out << "  completion time       " << config::formatQuantity(result.seconds, config::Dimension::Seconds) << "\n";
-    out << "  algorithm             " << network::toString(result.algorithm) << "\n";
-    out << "  algorithm bandwidth   "
-        << config::formatQuantity(result.algorithmBandwidth, config::Dimension::BytesPerSecond) << "\n";
-    out << "  bus bandwidth         " << config::formatQuantity(result.busBandwidth, config::Dimension::BytesPerSecond)
-        << "\n";
-    out << "  bottleneck link       " << (result.bottleneckLink.empty() ? std::string("-") : result.bottleneckLink)
-        << "\n";
+    for (size_t i = 0; i < requests.size(); ++i) {
+        const network::CollectiveRequest& request = requests[i];
+        const network::CollectiveTime& result = times[i];
+        const int ranks = static_cast<int>(request.gpus.size());
+        out << hardware.name << ": " << network::toString(request.kind) << " of " << formatBytes(request.bytes)
+            << " over " << ranks << " GPU" << (ranks == 1 ? "" : "s");
+        if (requests.size() > 1) {
+            out << " (" << describeGroup(request.gpus) << ")";
+        }
+        out << "\n";
+        out << "  completion time       " << config::formatQuantity(result.seconds, config::Dimension::Seconds) << "\n";
+        out << "  algorithm             " << network::toString(result.algorithm) << "\n";
+        out << "  algorithm bandwidth   "
+            << config::formatQuantity(result.algorithmBandwidth, config::Dimension::BytesPerSecond) << "\n";
+        out << "  bus bandwidth         "
+            << config::formatQuantity(result.busBandwidth, config::Dimension::BytesPerSecond) << "\n";
+        if (!congestion) {
+            out << "  bottleneck link       "
+                << (result.bottleneckLink.empty() ? std::string("-") : result.bottleneckLink) << "\n";
+        }
+    }
     out << "  launch (once)         "
         << config::formatQuantity(network::kCollectiveLaunchSeconds, config::Dimension::Seconds) << "\n";
+    std::vector<LinkUse> uses;
+    if (congestion) {
+        uses = linkUses(simulator->topology(), run);
+        out << "congestion backend: " << run.flows << " flows, " << run.events << " events, makespan "
+            << config::formatQuantity(run.makespan, config::Dimension::Seconds) << "\n";
+        const auto shown = static_cast<size_t>(std::max(0LL, arguments.integer("links", 5)));
+        out << "busiest links (bytes carried / bandwidth x makespan):\n";
+        for (size_t i = 0; i < std::min(shown, uses.size()); ++i) {
+            const network::Link& link = simulator->topology().link(uses[i].link);
+            out << "  " << std::left << std::setw(28) << simulator->topology().linkId(uses[i].link) << std::right << " "
+                << (link.from < link.to ? "a->b" : "b->a") << "  " << std::fixed << std::setprecision(1) << std::setw(5)
+                << uses[i].utilisation * 100 << "%  " << formatBytes(uses[i].bytes) << std::defaultfloat
+                << std::setprecision(6) << "\n";
+        }
+    }
 
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
@@ -178,12 +323,38 @@ int collectiveCommand(const Invocation& invocation)
             return InputError;
         }
         *json << std::setprecision(10) << "{\n  \"hardware\": " << jsonString(hardware.name)
-              << ",\n  \"op\": " << jsonString(network::toString(*kind)) << ",\n  \"bytes\": " << *bytes
-              << ",\n  \"ranks\": " << ranks << ",\n  \"time_s\": " << result.seconds
-              << ",\n  \"algorithm\": " << jsonString(network::toString(result.algorithm))
-              << ",\n  \"algorithm_bandwidth_Bps\": " << result.algorithmBandwidth
-              << ",\n  \"bus_bandwidth_Bps\": " << result.busBandwidth
-              << ",\n  \"bottleneck_link\": " << jsonString(result.bottleneckLink) << "\n}\n";
+              << ",\n  \"backend\": " << jsonString(backend);
+        // The first collective's fields at the top level (single-collective scripts read these).
+        const network::CollectiveTime& first = times.front();
+        *json << ",\n  \"op\": " << jsonString(network::toString(requests.front().kind))
+              << ",\n  \"bytes\": " << requests.front().bytes << ",\n  \"ranks\": " << requests.front().gpus.size()
+              << ",\n  \"time_s\": " << first.seconds
+              << ",\n  \"algorithm\": " << jsonString(network::toString(first.algorithm))
+              << ",\n  \"algorithm_bandwidth_Bps\": " << first.algorithmBandwidth
+              << ",\n  \"bus_bandwidth_Bps\": " << first.busBandwidth
+              << ",\n  \"bottleneck_link\": " << jsonString(first.bottleneckLink);
+        *json << ",\n  \"collectives\": [";
+        for (size_t i = 0; i < requests.size(); ++i) {
+            *json << (i ? "," : "") << "\n    {\"op\": " << jsonString(network::toString(requests[i].kind))
+                  << ", \"bytes\": " << requests[i].bytes
+                  << ", \"gpus\": " << jsonString(describeGroup(requests[i].gpus))
+                  << ", \"time_s\": " << times[i].seconds
+                  << ", \"algorithm\": " << jsonString(network::toString(times[i].algorithm))
+                  << ", \"algorithm_bandwidth_Bps\": " << times[i].algorithmBandwidth << "}";
+        }
+        *json << "\n  ]";
+        if (congestion) {
+            *json << ",\n  \"makespan_s\": " << run.makespan << ",\n  \"flows\": " << run.flows
+                  << ",\n  \"events\": " << run.events << ",\n  \"wall_s\": " << wallSeconds << ",\n  \"links\": [";
+            for (size_t i = 0; i < uses.size(); ++i) {
+                const network::Link& link = simulator->topology().link(uses[i].link);
+                *json << (i ? "," : "") << "\n    {\"id\": " << jsonString(simulator->topology().linkId(uses[i].link))
+                      << ", \"link\": " << uses[i].link << ", \"from\": " << link.from << ", \"to\": " << link.to
+                      << ", \"bytes\": " << uses[i].bytes << ", \"utilisation\": " << uses[i].utilisation << "}";
+            }
+            *json << "\n  ]";
+        }
+        *json << "\n}\n";
     }
     return Success;
 }

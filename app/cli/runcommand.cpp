@@ -12,6 +12,7 @@
 #include "memory/memorymodel.h"
 #include "model/modelstats.h"
 #include "parallel/placement.h"
+#include "sim/congestionnetwork.h"
 #include "sim/stepmodel.h"
 
 #include <cmath>
@@ -62,6 +63,10 @@ int runCommand(const Invocation& invocation)
         "ranks on the network. With no scenario it runs the default workspace "
         "llama-3.1-70b-64xh100.",
         scenarioOptions({ { "json", "FILE", "write the result as JSON (- for standard output)", false },
+            { "backend", "NAME",
+                "network backend: analytical (default; closed forms) or congestion (every group's collectives "
+                "simulated flow by flow with max-min fair link sharing)",
+                false },
             { "chakra-out", "DIR",
                 "write the training step's execution graph as Chakra traces, one <rapid>.<rank>.et per "
                 "pipeline stage's representative rank",
@@ -147,7 +152,13 @@ int runCommand(const Invocation& invocation)
         }
     }
 
-    sim::StepModel stepModel(scenario);
+    const std::string backend = arguments.value("backend").value_or("analytical");
+    if (backend != "analytical" && backend != "congestion") {
+        throw UsageError("--backend \"" + backend + "\": expected analytical or congestion");
+    }
+    const bool congestion = backend == "congestion";
+    sim::StepModel stepModel(scenario, congestion ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical);
+    out << "network    " << backend << " backend\n";
     std::optional<report::TrainingResult> training;
     std::optional<report::InferenceResult> inference;
     if (run.mode == config::RunMode::Training) {

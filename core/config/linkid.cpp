@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "linkid.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace rapid::config {
@@ -55,7 +56,8 @@ std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpe
     auto fail = [&](const std::string& reason) -> std::optional<LinkIdParts> {
         if (why) {
             *why = "link id \"" + text + "\": " + reason
-                + "; expected \"<dimension>:<a>-<b>\" such as \"ib:3-s1.0\" or \"torus:0-1\"";
+                + "; expected \"<dimension>:<a>-<b>\" or \"<dimension>@<copy>:<a>-<b>\" such as \"ib:3-s1.0\", "
+                  "\"nvlink@2:5-s1.0\" or \"torus:0-1\"";
         }
         return std::nullopt;
     };
@@ -63,8 +65,17 @@ std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpe
     if (colon == std::string::npos) {
         return fail("no ':' after the dimension name");
     }
-    const std::string dimensionName = text.substr(0, colon);
+    std::string dimensionName = text.substr(0, colon);
     LinkIdParts parts;
+    const size_t at = dimensionName.find('@');
+    if (at != std::string::npos) {
+        const std::string_view copy = std::string_view(dimensionName).substr(at + 1);
+        auto [ptr, ec] = std::from_chars(copy.data(), copy.data() + copy.size(), parts.replica);
+        if (copy.empty() || ec != std::errc() || ptr != copy.data() + copy.size() || parts.replica < 0) {
+            return fail("the copy after '@' is not a non-negative whole number");
+        }
+        dimensionName.resize(at);
+    }
     parts.dimension = -1;
     for (size_t i = 0; i < cluster.dimensions.size(); ++i) {
         if (cluster.dimensions[i].name == dimensionName) {
@@ -90,6 +101,16 @@ std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpe
         return fail("an end is neither an endpoint index nor a switch s<tier>.<index>");
     }
     const NetworkDimension& dimension = cluster.dimensions[static_cast<size_t>(parts.dimension)];
+    long long copies = 1;
+    for (size_t i = 0; i < cluster.dimensions.size(); ++i) {
+        if (static_cast<int>(i) != parts.dimension) {
+            copies *= std::max(1, cluster.dimensions[i].size);
+        }
+    }
+    if (parts.replica >= copies) {
+        return fail("dimension \"" + dimensionName + "\" has " + std::to_string(copies) + " cop"
+            + (copies == 1 ? "y (0)" : "ies (0.." + std::to_string(copies - 1) + ")"));
+    }
     const bool switched = dimension.kind == NetworkKind::Switch || dimension.kind == NetworkKind::FatTree;
     for (const LinkEnd& end : { *a, *b }) {
         if (end.isSwitch && !switched) {
@@ -122,7 +143,8 @@ std::string formatLinkId(const LinkIdParts& parts, const ClusterSpec& cluster)
     const std::string name = parts.dimension >= 0 && static_cast<size_t>(parts.dimension) < cluster.dimensions.size()
         ? cluster.dimensions[static_cast<size_t>(parts.dimension)].name
         : std::string("?");
-    return name + ":" + formatEnd(parts.a) + "-" + formatEnd(parts.b);
+    const std::string copy = parts.replica > 0 ? "@" + std::to_string(parts.replica) : std::string();
+    return name + copy + ":" + formatEnd(parts.a) + "-" + formatEnd(parts.b);
 }
 
 } // namespace rapid::config

@@ -17,17 +17,21 @@ struct LinkEnd {
     bool operator==(const LinkEnd&) const = default;
 };
 
-/// A parsed link id "<dimension>:<a>-<b>" (see configs/README.md).
+/// A parsed link id "<dimension>:<a>-<b>" or "<dimension>@<copy>:<a>-<b>" (see configs/README.md). A dimension is
+/// replicated once for every combination of the other dimensions' coordinates; the copy numbers those (0 = the copy
+/// holding GPU 0; for NVLink x InfiniBand, the NVLink copy is the node and the InfiniBand copy the rail).
 struct LinkIdParts {
     int dimension = 0; ///< index into ClusterSpec::dimensions
+    int replica = 0; ///< the copy of the dimension
     LinkEnd a;
     LinkEnd b;
 
     bool operator==(const LinkIdParts&) const = default;
 };
 
-/// Parses and checks a link id against the cluster: the dimension exists, endpoints are in range, switch ends only
-/// in switch and fat-tree dimensions. Whether the link physically exists is checked by the network model.
+/// Parses and checks a link id against the cluster: the dimension exists, the copy exists, endpoints are in range,
+/// switch ends only in switch and fat-tree dimensions. Whether the link physically exists is checked by the network
+/// model.
 std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpec& cluster, std::string* why);
 
 /// The canonical text of a link id.

@@ -20,6 +20,7 @@ struct AnalyticalNetwork::GroupPlan {
     int size = 0;
     bool product = false; ///< the group is the Cartesian product of its per-axis members
     std::vector<AxisCost> phases; ///< one per spanned axis, innermost first
+    std::vector<int> phaseAxes; ///< the axis index of each phase
     AxisCost flat; ///< the whole group as one flat group
     PointToPointCost pointToPoint; ///< groups of two: gpus[0] -> gpus[1]
 };
@@ -95,6 +96,23 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::plan(cons
     return built;
 }
 
+double AnalyticalNetwork::healthyLatency(int fromGpu, int toGpu) const
+{
+    double seconds = 0;
+    int current = fromGpu;
+    for (const Axis& axis : m_axes) {
+        const int from = (current / axis.gpuStride) % axis.extent;
+        const int to = (toGpu / axis.gpuStride) % axis.extent;
+        if (from == to) {
+            continue;
+        }
+        const int localBase = localIndex(current, axis.dimension) - from * axis.localStride;
+        seconds += healthyPointToPoint(axis, replicaOf(current, axis.dimension), localBase, from, to).latency;
+        current += (to - from) * axis.gpuStride;
+    }
+    return seconds;
+}
+
 std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan(const std::vector<int>& gpus) const
 {
     auto result = std::make_shared<GroupPlan>();
@@ -153,6 +171,7 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan
             }
         }
         plan.phases.push_back(std::move(cost));
+        plan.phaseAxes.push_back(static_cast<int>(&axis - m_axes.data()));
     }
     plan.product = productSize == plan.size;
     // The flat view: a ring through every member is as slow as its slowest axis; a pair crosses every axis.
@@ -181,6 +200,24 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan
         flat.directReductions = false;
         flat.halvingDoubling = false;
         flat.tree = true;
+        // A flat ring, chain or tree crosses several axes between some neighbours: take their real hop latencies
+        // (members in GPU order, as the congestion backend runs them).
+        std::vector<int> sorted = gpus;
+        std::sort(sorted.begin(), sorted.end());
+        auto latency = [&](int i, int j) {
+            return healthyLatency(sorted[static_cast<size_t>(i)], sorted[static_cast<size_t>(j)]);
+        };
+        const int q = plan.size;
+        flat.chainLatency = 0;
+        flat.ringStepLatency = 0;
+        for (int i = 0; i < q; ++i) {
+            const double step = latency(i, (i + 1) % q);
+            flat.ringStepLatency = std::max(flat.ringStepLatency, step);
+            if (i + 1 < q) {
+                flat.chainLatency += step;
+            }
+        }
+        flat.pairStepsLatency = pairStepsLatency(q, latency);
     }
     if (plan.size == 2) {
         PointToPointCost& p2p = plan.pointToPoint;
@@ -232,6 +269,11 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan
 
 CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
 {
+    return time(request, nullptr);
+}
+
+CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::vector<CollectivePhase>* phases) const
+{
     if (!(request.bytes >= 0) || !std::isfinite(request.bytes)) {
         throw std::invalid_argument("a collective needs a finite, non-negative size in bytes");
     }
@@ -255,14 +297,20 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
     const double bytes = request.bytes;
     const std::optional<CollectiveAlgorithm> forced = request.algorithm;
     PhaseEstimate estimate;
+    // The phases of the flat and the composed alternatives; the chosen one is reported.
+    std::vector<CollectivePhase> flatPhases;
+    std::vector<CollectivePhase> composedPhases;
+    const int flatAxis = group.phases.size() == 1 ? group.phaseAxes.front() : -1;
 
     // Hierarchical composition: each phase picks its own algorithm; the slowest phase names the bottleneck.
+    // phaseCost(cost, share, last, axis) returns the phase's estimate and records its phases.
     auto hierarchical = [&](auto&& phaseCost) {
         PhaseEstimate total { 0, CollectiveAlgorithm::Hierarchical, nullptr };
         double slowest = -1;
         double share = bytes;
         for (size_t i = 0; i < group.phases.size(); ++i) {
-            const PhaseEstimate phase = phaseCost(group.phases[i], share, i + 1 == group.phases.size());
+            const PhaseEstimate phase
+                = phaseCost(group.phases[i], share, i + 1 == group.phases.size(), group.phaseAxes[i]);
             total.seconds += phase.seconds;
             if (phase.seconds > slowest) {
                 slowest = phase.seconds;
@@ -276,17 +324,13 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
     const bool flatForced = forced && (*forced == CollectiveAlgorithm::Ring || *forced == CollectiveAlgorithm::Tree);
     const bool hierarchicalForced = forced && *forced == CollectiveAlgorithm::Hierarchical;
     const std::optional<CollectiveAlgorithm> phaseForced = hierarchicalForced ? std::nullopt : forced;
+    bool composedChosen = false;
     auto pick = [&](const PhaseEstimate& flat, const PhaseEstimate& composed) {
-        if (!multiAxis || !group.product) {
+        if (!multiAxis || !group.product || flatForced) {
             return flat;
         }
-        if (flatForced) {
-            return flat;
-        }
-        if (forced) {
-            return composed;
-        }
-        return flat.seconds < composed.seconds ? flat : composed;
+        composedChosen = forced.has_value() || composed.seconds <= flat.seconds;
+        return composedChosen ? composed : flat;
     };
 
     switch (request.kind) {
@@ -294,19 +338,27 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
         estimate.seconds = bytes / group.pointToPoint.bandwidth + group.pointToPoint.latency;
         estimate.algorithm = CollectiveAlgorithm::PointToPoint;
         estimate.bottleneck = &group.pointToPoint.bottleneck;
+        flatPhases.push_back({ request.kind, CollectiveAlgorithm::PointToPoint, bytes, -1 });
         break;
     case CollectiveKind::AllReduce: {
         const PhaseEstimate flat = allReducePhase(group.flat, bytes, forced);
+        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis });
         PhaseEstimate composed;
         if (multiAxis && group.product) {
-            composed = hierarchical([&](const AxisCost& cost, double share, bool last) {
+            std::vector<CollectivePhase> gathers;
+            composed = hierarchical([&](const AxisCost& cost, double share, bool last, int axis) {
                 if (last) {
-                    return allReducePhase(cost, share, phaseForced);
+                    const PhaseEstimate phase = allReducePhase(cost, share, phaseForced);
+                    composedPhases.push_back({ CollectiveKind::AllReduce, phase.algorithm, share, axis });
+                    return phase;
                 }
                 PhaseEstimate phase = reduceScatterPhase(cost, share, phaseForced);
+                composedPhases.push_back({ CollectiveKind::ReduceScatter, phase.algorithm, share, axis });
+                gathers.push_back({ CollectiveKind::AllGather, phase.algorithm, share, axis });
                 phase.seconds *= 2; // the all-gather back mirrors the reduce-scatter
                 return phase;
             });
+            composedPhases.insert(composedPhases.end(), gathers.rbegin(), gathers.rend());
         }
         estimate = pick(flat, composed);
         break;
@@ -314,21 +366,33 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
     case CollectiveKind::ReduceScatter:
     case CollectiveKind::AllGather: {
         const PhaseEstimate flat = reduceScatterPhase(group.flat, bytes, forced);
+        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis });
         PhaseEstimate composed;
         if (multiAxis && group.product) {
-            composed = hierarchical(
-                [&](const AxisCost& cost, double share, bool) { return reduceScatterPhase(cost, share, phaseForced); });
+            composed = hierarchical([&](const AxisCost& cost, double share, bool, int axis) {
+                const PhaseEstimate phase = reduceScatterPhase(cost, share, phaseForced);
+                composedPhases.push_back({ request.kind, phase.algorithm, share, axis });
+                return phase;
+            });
+            // An all-gather runs the mirror image: outermost axis first, on the smallest shares.
+            if (request.kind == CollectiveKind::AllGather) {
+                std::reverse(composedPhases.begin(), composedPhases.end());
+            }
         }
         estimate = pick(flat, composed);
         break;
     }
     case CollectiveKind::Broadcast: {
         const PhaseEstimate flat = broadcastPhase(group.flat, bytes, forced);
+        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis });
         PhaseEstimate composed;
         if (multiAxis && group.product) {
             // The root's data spreads axis by axis; every phase carries the whole buffer.
-            composed = hierarchical(
-                [&](const AxisCost& cost, double, bool) { return broadcastPhase(cost, bytes, phaseForced); });
+            composed = hierarchical([&](const AxisCost& cost, double, bool, int axis) {
+                const PhaseEstimate phase = broadcastPhase(cost, bytes, phaseForced);
+                composedPhases.push_back({ request.kind, phase.algorithm, bytes, axis });
+                return phase;
+            });
         }
         estimate = pick(flat, composed);
         break;
@@ -336,12 +400,21 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
     case CollectiveKind::AllToAll: {
         if (multiAxis && group.product) {
             // Axis by axis: each phase exchanges (q_d-1)/q_d of the rank's data along axis d.
-            estimate = hierarchical([&](const AxisCost& cost, double, bool) { return allToAllPhase(cost, bytes); });
+            estimate = hierarchical([&](const AxisCost& cost, double, bool, int axis) {
+                composedPhases.push_back({ request.kind, CollectiveAlgorithm::Direct, bytes, axis });
+                return allToAllPhase(cost, bytes);
+            });
+            composedChosen = true;
         } else {
             estimate = allToAllPhase(group.flat, bytes);
+            flatPhases.push_back({ request.kind, CollectiveAlgorithm::Direct, bytes, flatAxis });
         }
         break;
     }
+    }
+    if (phases) {
+        const std::vector<CollectivePhase>& chosen = composedChosen ? composedPhases : flatPhases;
+        phases->insert(phases->end(), chosen.begin(), chosen.end());
     }
     result.seconds = estimate.seconds + m_options.launchSeconds;
     result.algorithm = estimate.algorithm;

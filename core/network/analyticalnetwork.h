@@ -18,6 +18,16 @@ class Topology;
 /// ring step instead, which made small collectives 90-164% too slow.
 inline constexpr double kCollectiveLaunchSeconds = 6.6e-6;
 
+/// One phase of how the analytical model carries out a collective: what the congestion backend decomposes into
+/// point-to-point flows, so that both backends run the same algorithm.
+struct CollectivePhase {
+    CollectiveKind kind = CollectiveKind::AllReduce; ///< the phase's own operation
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring; ///< ring, direct, halving-doubling, tree, point-to-point
+    double bytes = 0; ///< per rank, with CollectiveRequest's meaning for `kind`
+    int axis = -1; ///< index into axes(): the phase runs on every line of the group along it; -1: the group flat
+    bool operator==(const CollectivePhase&) const = default;
+};
+
 struct AnalyticalOptions {
     double launchSeconds = kCollectiveLaunchSeconds; ///< per collective, seconds
     bool operator==(const AnalyticalOptions&) const = default;
@@ -44,6 +54,8 @@ public:
     /// Completion time of @p request. Throws std::invalid_argument for GPUs out of range or repeated, negative
     /// bytes, or a send/recv without exactly two GPUs; UnreachableError when faults cut members apart.
     CollectiveTime time(const CollectiveRequest& request) const;
+    /// As time(), and appends the phases of the chosen algorithm, in execution order, to @p phases.
+    CollectiveTime time(const CollectiveRequest& request, std::vector<CollectivePhase>* phases) const;
 
     int gpuCount() const { return m_gpuCount; }
     const std::vector<Axis>& axes() const { return m_axes; }
@@ -58,6 +70,8 @@ private:
     std::shared_ptr<const GroupPlan> buildPlan(const std::vector<int>& gpus) const;
     int replicaOf(int gpu, int dimension) const;
     int localIndex(int gpu, int dimension) const;
+    /// Latency of the healthy closed-form route between two GPUs, in seconds.
+    double healthyLatency(int fromGpu, int toGpu) const;
 
     struct PlanCache;
     AnalyticalOptions m_options;

@@ -127,6 +127,15 @@ AxisCost fatTreeCost(const Axis& axis, int replica, const std::vector<int>& memb
         cost.pairBandwidth = std::min(cost.pairBandwidth, uplinks / worst);
     }
     cost.directBandwidth = (q - 1.0) / q / directTime;
+    auto pairLatency = [&](int i, int j) {
+        return 2 * commonTier(axis, members[static_cast<size_t>(i)], members[static_cast<size_t>(j)])
+            * axis.latencySeconds;
+    };
+    cost.pairStepsLatency = pairStepsLatency(q, pairLatency);
+    cost.chainLatency = 0;
+    for (int i = 0; i + 1 < q; ++i) {
+        cost.chainLatency += pairLatency(i, i + 1);
+    }
     return cost;
 }
 
@@ -208,6 +217,14 @@ AxisCost ringOrLineCost(const Axis& axis, int replica, int localBase, const std:
     cost.directBottleneck = endpointLinkId(axis, replica, local(worstLink), local(worstLink + 1));
     cost.pairBandwidth = b;
     cost.pairLatency = cost.directLatency;
+    auto pairLatency = [&](int i, int j) {
+        return hops(members[static_cast<size_t>(i)], members[static_cast<size_t>(j)]) * axis.latencySeconds;
+    };
+    cost.pairStepsLatency = pairStepsLatency(q, pairLatency);
+    cost.chainLatency = 0;
+    for (int i = 0; i + 1 < q; ++i) {
+        cost.chainLatency += pairLatency(i, i + 1);
+    }
     return cost;
 }
 
@@ -234,8 +251,33 @@ std::pair<double, int> busiestLink(const Topology& topology, const std::map<int,
 
 } // namespace
 
+namespace {
+
+int ceilLog2Members(int q)
+{
+    int steps = 0;
+    while ((1 << steps) < q) {
+        ++steps;
+    }
+    return steps;
+}
+
+} // namespace
+
+double AxisCost::effectivePairStepsLatency() const
+{
+    return pairStepsLatency >= 0 ? pairStepsLatency : ceilLog2Members(members) * pairLatency;
+}
+
+double AxisCost::effectiveChainLatency() const
+{
+    return chainLatency >= 0 ? chainLatency : (members - 1) * ringStepLatency;
+}
+
 void AxisCost::takeWorst(const AxisCost& other)
 {
+    pairStepsLatency = std::max(effectivePairStepsLatency(), other.effectivePairStepsLatency());
+    chainLatency = std::max(effectiveChainLatency(), other.effectiveChainLatency());
     if (other.ringBandwidth < ringBandwidth) {
         ringBandwidth = other.ringBandwidth;
         ringBottleneck = other.ringBottleneck;
@@ -390,6 +432,9 @@ AxisCost degradedAxisCost(
     }
     cost.pairBandwidth = healthy.pairBandwidth * std::min(1.0, slowdown);
     cost.pairLatency = std::max(healthy.pairLatency, cost.directLatency);
+    // Reroutes change the per-step latencies: fall back to the (conservative) longest pair or ring step.
+    cost.pairStepsLatency = -1;
+    cost.chainLatency = -1;
     return cost;
 }
 

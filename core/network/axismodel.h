@@ -28,6 +28,24 @@ struct Axis {
     double oversubscription = 1.0;
 };
 
+/// AxisCost::pairStepsLatency of members 0..q-1 whose pair latency is @p latency(i, j) (seconds).
+template <typename PairLatency> double pairStepsLatency(int q, PairLatency&& latency)
+{
+    double total = 0;
+    for (int distance = 1; distance < q; distance *= 2) {
+        double step = 0;
+        for (int i = 0; i < q; ++i) {
+            const int partner = i ^ distance;
+            if (partner < q) {
+                const double seconds = latency(i, partner);
+                step = seconds > step ? seconds : step;
+            }
+        }
+        total += step;
+    }
+    return total;
+}
+
 /// The axes of a network, innermost first.
 std::vector<Axis> buildAxes(const std::vector<DimensionLayout>& layouts);
 
@@ -49,7 +67,15 @@ struct AxisCost {
     bool directReductions = false; ///< reduce-scatter/all-gather/all-reduce may go direct (switch-like axes)
     bool halvingDoubling = false; ///< recursive halving-doubling applies (switched axes, power-of-two groups)
     bool tree = false; ///< double binary tree applies
+    /// Sum over the ceil(log2 q) steps of a halving-doubling exchange or a binomial broadcast of the step's longest
+    /// pair latency (step r pairs member i with member i xor 2^r); negative: ceil(log2 q) * pairLatency.
+    double pairStepsLatency = -1;
+    /// Latency of a broadcast chain through the members in order (no closing hop); negative: (q-1) *
+    /// ringStepLatency.
+    double chainLatency = -1;
 
+    double effectivePairStepsLatency() const;
+    double effectiveChainLatency() const;
     /// Keeps, term by term, the slower of this and @p other (a collective waits for its slowest line).
     void takeWorst(const AxisCost& other);
 };

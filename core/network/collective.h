@@ -28,6 +28,10 @@ struct CollectiveRequest {
     /// Force an algorithm instead of choosing the fastest (tests, what-if). Ignored where it does not apply
     /// (SendRecv is always point-to-point; AllToAll is direct or hierarchical).
     std::optional<CollectiveAlgorithm> algorithm;
+    /// SPMD: the same collective runs at the same time on the GPUs shifted by each of these offsets (the other
+    /// groups of the same parallel axis). The analytical model ignores them (on its symmetric network disjoint groups
+    /// do not interact); the congestion backend simulates them all, so they contend where they share links.
+    std::vector<int> replicaOffsets;
     bool operator==(const CollectiveRequest&) const = default;
 };
 

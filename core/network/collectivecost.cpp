@@ -73,7 +73,7 @@ PhaseEstimate reduceScatterPhase(const AxisCost& cost, double bytes, std::option
     }
     if (cost.halvingDoubling && isPowerOfTwo(q)) {
         choice.offer(CollectiveAlgorithm::HalvingDoubling,
-            fraction(cost) * bytes / cost.pairBandwidth + ceilLog2(q) * cost.pairLatency, &cost.directBottleneck);
+            fraction(cost) * bytes / cost.pairBandwidth + cost.effectivePairStepsLatency(), &cost.directBottleneck);
     }
     return choice.result();
 }
@@ -93,7 +93,8 @@ PhaseEstimate allReducePhase(const AxisCost& cost, double bytes, std::optional<C
     }
     if (cost.halvingDoubling && isPowerOfTwo(q)) {
         choice.offer(CollectiveAlgorithm::HalvingDoubling,
-            2 * (fraction(cost) * bytes / cost.pairBandwidth + ceilLog2(q) * cost.pairLatency), &cost.directBottleneck);
+            2 * (fraction(cost) * bytes / cost.pairBandwidth + cost.effectivePairStepsLatency()),
+            &cost.directBottleneck);
     }
     if (cost.tree) {
         choice.offer(CollectiveAlgorithm::Tree, 2 * bytes / cost.pairBandwidth + 2 * ceilLog2(q) * cost.pairLatency,
@@ -110,8 +111,8 @@ PhaseEstimate broadcastPhase(const AxisCost& cost, double bytes, std::optional<C
     }
     Choice choice(forced);
     choice.offer(
-        CollectiveAlgorithm::Ring, bytes / cost.ringBandwidth + (q - 1) * cost.ringStepLatency, &cost.ringBottleneck);
-    choice.offer(CollectiveAlgorithm::Tree, ceilLog2(q) * (bytes / cost.pairBandwidth + cost.pairLatency),
+        CollectiveAlgorithm::Ring, bytes / cost.ringBandwidth + cost.effectiveChainLatency(), &cost.ringBottleneck);
+    choice.offer(CollectiveAlgorithm::Tree, ceilLog2(q) * bytes / cost.pairBandwidth + cost.effectivePairStepsLatency(),
         &cost.directBottleneck);
     return choice.result();
 }

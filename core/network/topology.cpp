@@ -151,29 +151,12 @@ std::string Topology::linkId(int link) const
 
 int Topology::findLink(const std::string& id) const
 {
-    const size_t colon = id.find(':');
-    const size_t at = id.find('@');
-    int replica = 0;
-    std::string plain = id;
-    if (at != std::string::npos && colon != std::string::npos && at < colon) {
-        const char* first = id.data() + at + 1;
-        const char* last = id.data() + colon;
-        auto [ptr, ec] = std::from_chars(first, last, replica);
-        if (ec != std::errc() || ptr != last || replica < 0) {
-            throw std::invalid_argument("link id \"" + id + "\": the replica after '@' is not a number");
-        }
-        plain = id.substr(0, at) + id.substr(colon);
-    }
     std::string why;
-    const std::optional<config::LinkIdParts> parts = config::parseLinkId(plain, m_cluster, &why);
+    const std::optional<config::LinkIdParts> parts = config::parseLinkId(id, m_cluster, &why);
     if (!parts) {
         throw std::invalid_argument(why);
     }
-    if (replica >= replicaCount(parts->dimension)) {
-        throw std::invalid_argument("link id \"" + id + "\": dimension \""
-            + m_layouts[static_cast<size_t>(parts->dimension)].name + "\" has "
-            + std::to_string(replicaCount(parts->dimension)) + " instances");
-    }
+    const int replica = parts->replica;
     const DimensionLayout& layout = m_layouts[static_cast<size_t>(parts->dimension)];
     const long long a = endKey(parts->a);
     const long long b = endKey(parts->b);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stepmodel.h"
 
+#include "sim/congestionnetwork.h"
+#include "sim/networkedexecutor.h"
+
 #include "memory/memorymodel.h"
 #include "model/layeroperators.h"
 #include "model/modelstats.h"
@@ -93,6 +96,16 @@ double exposed(double communication, double hideable)
 
 } // namespace
 
+StepModel::StepModel(config::Scenario scenario, NetworkBackend backend)
+    : StepModel(std::move(scenario))
+{
+    if (backend == NetworkBackend::Congestion) {
+        m_congestion = std::make_shared<CongestionNetwork>(m_scenario.hardware);
+        m_collective = [network = m_congestion](const network::CollectiveRequest& r) { return network->time(r); };
+        m_replicateGroups = true;
+    }
+}
+
 StepModel::StepModel(config::Scenario scenario, CollectiveCost collective)
     : m_scenario(std::move(scenario))
     , m_collective(std::move(collective))
@@ -137,11 +150,92 @@ double StepModel::collective(CollectiveKind kind, double bytes, const std::vecto
     if (gpus.size() < 2 || bytes <= 0) {
         return 0;
     }
-    network::CollectiveRequest request;
-    request.kind = kind;
-    request.bytes = bytes;
-    request.gpus = gpus;
-    return m_collective(request);
+    return m_collective(request(kind, bytes, gpus));
+}
+
+network::CollectiveRequest StepModel::request(CollectiveKind kind, double bytes, const std::vector<int>& gpus) const
+{
+    network::CollectiveRequest result;
+    result.kind = kind;
+    result.bytes = bytes;
+    result.gpus = gpus;
+    if (m_replicateGroups && gpus.size() >= 2) {
+        result.replicaOffsets = replicaOffsets(kind, gpus);
+    }
+    return result;
+}
+
+const network::CollectiveRequest* StepModel::collectiveOfNode(
+    const graph::ExecutionGraph& graph, graph::NodeId id) const
+{
+    const graph::Node& node = graph.node(id);
+    if (node.rank < 0 || static_cast<size_t>(node.rank) >= m_stageRequests.size()) {
+        return nullptr;
+    }
+    const StageRequests& stage = m_stageRequests[static_cast<size_t>(node.rank)];
+    const network::CollectiveRequest* result = nullptr;
+    switch (node.kind) {
+    case graph::NodeKind::PipelineSend:
+        result = node.backward ? &stage.sendBackward : &stage.sendForward;
+        break;
+    case graph::NodeKind::DataParallel:
+        if (node.chunk >= 0 && static_cast<size_t>(node.chunk) < stage.dataParallel.size()) {
+            result = &stage.dataParallel[static_cast<size_t>(node.chunk)];
+        }
+        break;
+    case graph::NodeKind::ParameterGather:
+        result = &stage.parameterGather;
+        break;
+    default:
+        break;
+    }
+    return result && result->gpus.size() >= 2 && result->bytes > 0 ? result : nullptr;
+}
+
+std::vector<int> StepModel::replicaOffsets(CollectiveKind kind, const std::vector<int>& gpus) const
+{
+    // Every rank of the group's pipeline stage runs the same collective at the same time (SPMD): the other groups
+    // are the group translated so that it starts at each rank not covered yet (ascending, so each translate starts at
+    // its smallest rank). A send/recv is replicated by its sender only: every rank of the stage sends.
+    const int total = m_scenario.hardware.cluster.totalGpus();
+    int ppStride = 1;
+    int ppDegree = 1;
+    for (const parallel::AxisPlacement& axis : m_placement.axes) {
+        if (axis.axis == "pp") {
+            ppStride = axis.stride;
+            ppDegree = axis.degree;
+        }
+    }
+    const auto stageOf = [&](int rank) { return (rank / ppStride) % ppDegree; };
+    const int stage = stageOf(gpus.front());
+    const bool pointToPoint = kind == CollectiveKind::SendRecv;
+    std::vector<char> covered(static_cast<size_t>(total), 0);
+    auto cover = [&](int offset) {
+        if (pointToPoint) {
+            covered[static_cast<size_t>(gpus.front() + offset)] = 1;
+            return;
+        }
+        for (int gpu : gpus) {
+            covered[static_cast<size_t>(gpu + offset)] = 1;
+        }
+    };
+    cover(0);
+    std::vector<int> offsets;
+    for (int rank = 0; rank < total; ++rank) {
+        if (covered[static_cast<size_t>(rank)] || stageOf(rank) != stage) {
+            continue;
+        }
+        const int offset = rank - gpus.front();
+        const bool fits = std::all_of(gpus.begin(), gpus.end(), [&](int gpu) {
+            const int moved = gpu + offset;
+            return moved >= 0 && moved < total && (pointToPoint || !covered[static_cast<size_t>(moved)]);
+        });
+        if (fits) {
+            offsets.push_back(offset);
+            cover(offset);
+        }
+    }
+    return offsets;
 }
 
 TimeBreakdown StepModel::timeOperators(
@@ -251,8 +345,10 @@ std::vector<graph::StageCost> StepModel::trainingStageCosts()
     const double embeddingParams = static_cast<double>(counts.embedding) / parallel.tp;
 
     std::vector<graph::StageCost> stages;
+    m_stageRequests.assign(static_cast<size_t>(parallel.pp), {});
     for (int stage = 0; stage < parallel.pp; ++stage) {
         graph::StageCost cost;
+        StageRequests& requests = m_stageRequests[static_cast<size_t>(stage)];
         const int rank = representativeRank(stage);
         const std::vector<int> dpGroup = group("dp", rank);
         double stageParams = 0;
@@ -292,6 +388,9 @@ std::vector<graph::StageCost> StepModel::trainingStageCosts()
             // Gradients are reduced per chunk: all-reduce, or reduce-scatter when ZeRO shards them or the optimizer.
             const CollectiveKind reduction = zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
             cost.dataParallelSeconds.push_back(collective(reduction, chunkParams * gradientBytes, dpGroup));
+            if (m_congestion) {
+                requests.dataParallel.push_back(request(reduction, chunkParams * gradientBytes, dpGroup));
+            }
             cost.dataParallelBytes.push_back(parallel.dp > 1 ? chunkParams * gradientBytes : 0.0);
             stageParams += chunkParams;
         }
@@ -303,12 +402,20 @@ std::vector<graph::StageCost> StepModel::trainingStageCosts()
             cost.sendActivationSeconds = collective(CollectiveKind::SendRecv, bytes, { rank, next });
             cost.sendGradientSeconds = cost.sendActivationSeconds;
             cost.sendBytes = bytes;
+            if (m_congestion) {
+                const int previous = representativeRank((stage + parallel.pp - 1) % parallel.pp);
+                requests.sendForward = request(CollectiveKind::SendRecv, bytes, { rank, next });
+                requests.sendBackward = request(CollectiveKind::SendRecv, bytes, { rank, previous });
+            }
         }
         const double optimizerParams = zero >= 1 ? stageParams / parallel.dp : stageParams;
         cost.optimizerSeconds = m_timer.time(model::optimizerUpdate(optimizerParams, run)).seconds;
         if ((zero == 1 || zero == 2) && parallel.dp > 1) {
             cost.parameterGatherSeconds = collective(CollectiveKind::AllGather, stageParams * weightBytes, dpGroup);
             cost.parameterGatherBytes = stageParams * weightBytes;
+            if (m_congestion) {
+                requests.parameterGather = request(CollectiveKind::AllGather, stageParams * weightBytes, dpGroup);
+            }
         }
         stages.push_back(cost);
     }
@@ -321,7 +428,10 @@ report::TrainingResult StepModel::training(bool timeline)
     const config::RunSpec& run = m_scenario.run;
     report::TrainingResult result;
     const graph::ExecutionGraph graph = graph::buildTrainingStep(run, trainingStageCosts());
-    const Schedule schedule = executeGraph(graph);
+    const Schedule schedule = m_congestion
+        ? executeGraphOnNetwork(
+            graph, *m_congestion, [&](graph::NodeId id) { return collectiveOfNode(graph, id); }, m_stop)
+        : executeGraph(graph);
     result.stepTimeSeconds = schedule.makespan;
     result.graphNodes = static_cast<int>(graph.nodes().size());
 

@@ -8,6 +8,7 @@
 #include "parallel/placement.h"
 #include "report/stepresult.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -15,6 +16,10 @@ namespace rapid::sim {
 
 /// How long a collective takes on the scenario's network (the analytical or the congestion backend).
 using CollectiveCost = std::function<double(const network::CollectiveRequest&)>;
+
+enum class NetworkBackend { Analytical, Congestion };
+
+class CongestionNetwork;
 
 /// The analytical performance model of one scenario: times every operator of a pipeline stage's chunks on its GPU
 /// (compute::OperatorTimer), adds the collectives each parallel axis implies (Megatron TP/SP all-reduce or
@@ -26,6 +31,15 @@ class StepModel {
 public:
     /// @p collective defaults to the analytical network of the scenario's hardware.
     explicit StepModel(config::Scenario scenario, CollectiveCost collective = {});
+    /// With NetworkBackend::Congestion every collective is simulated flow by flow with its SPMD replicas (the other
+    /// groups of its stage running it at the same time), and training() runs the whole step's pipeline sends,
+    /// gradient reductions and parameter gathers together on one simulated network (executeGraphOnNetwork), so they
+    /// contend where they share links. Collectives inline with compute (TP, CP, EP) are simulated per kind with
+    /// their replicas, each on an otherwise idle network.
+    StepModel(config::Scenario scenario, NetworkBackend backend);
+
+    /// Cancels a congestion-backend training() from another thread (SimulationCancelled is thrown).
+    void setStopFlag(const std::atomic<bool>* stop) { m_stop = stop; }
 
     /// One training step. @p timeline fills TrainingResult::timeline (costs a little time for large graphs).
     report::TrainingResult training(bool timeline = true);
@@ -54,9 +68,25 @@ private:
     std::vector<int> group(const std::string& axis, int rank) const;
     int representativeRank(int stage) const;
     double collective(network::CollectiveKind kind, double bytes, const std::vector<int>& gpus);
+    network::CollectiveRequest request(network::CollectiveKind kind, double bytes, const std::vector<int>& gpus) const;
+    std::vector<int> replicaOffsets(network::CollectiveKind kind, const std::vector<int>& gpus) const;
+    /// The collective behind a communication node of the training graph (congestion backend), or null.
+    const network::CollectiveRequest* collectiveOfNode(const graph::ExecutionGraph& graph, graph::NodeId id) const;
+
+    /// The collectives of one stage's communication nodes, recorded by trainingStageCosts().
+    struct StageRequests {
+        network::CollectiveRequest sendForward;
+        network::CollectiveRequest sendBackward;
+        std::vector<network::CollectiveRequest> dataParallel; ///< per chunk
+        network::CollectiveRequest parameterGather;
+    };
+    std::vector<StageRequests> m_stageRequests;
+    std::shared_ptr<CongestionNetwork> m_congestion;
+    const std::atomic<bool>* m_stop = nullptr;
 
     config::Scenario m_scenario;
     CollectiveCost m_collective;
+    bool m_replicateGroups = false;
     parallel::Placement m_placement;
     compute::OperatorTimer m_timer;
     std::unique_ptr<LayerPass> m_dense;

@@ -163,6 +163,11 @@ void TstConfigErrors::reportsFileLineColumnAndKey_data()
         << "hardware" << 18 << "        switch_radix: 8\n  faults:\n    - {link: \"ib:7-s1.0\", health: 0}"
         << "hardware.yaml" << 20 << 14 << "hardware.faults[0].link"
         << "endpoint 7 is outside 0..1";
+    // A copy of a dimension that does not exist: the ib fat tree is replicated once per NVLink endpoint (4 rails).
+    QTest::addRow("link_copy_outside_cluster")
+        << "hardware" << 18 << "        switch_radix: 8\n  faults:\n    - {link: \"ib@4:0-s1.0\", health: 0}"
+        << "hardware.yaml" << 20 << 14 << "hardware.faults[0].link"
+        << "has 4 copies (0..3)";
     // Cross-document: tp must divide the model's heads (8 heads, tp 3).
     QTest::addRow("tp_does_not_divide_heads") << "run" << 8 << "    tp: 3"
                                               << "run.yaml" << 8 << 9 << "run.parallelism.tp"

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "congestionnetwork.h"
+
+#include "sim/collectiveflows.h"
+#include "sim/flowsimulator.h"
+
+#include <stdexcept>
+
+namespace rapid::sim {
+
+CongestionNetwork::CongestionNetwork(const config::HardwareSpec& hardware, CongestionOptions options)
+    : m_options(options)
+    , m_analytical(hardware, network::AnalyticalOptions { options.launchSeconds })
+    , m_topology(std::make_shared<network::Topology>(hardware))
+    , m_routes(std::make_shared<RouteCache>(m_topology))
+{
+}
+
+void CongestionNetwork::append(FlowProgram& program, const network::CollectiveRequest& request, int tag)
+{
+    std::vector<network::CollectivePhase> phases;
+    m_analytical.time(request, &phases);
+    const TimeNs launch = toNanoseconds(m_options.launchSeconds);
+    decomposeCollective(program, *m_routes, m_analytical.axes(), request, phases, launch, tag);
+    for (int offset : request.replicaOffsets) {
+        if (offset == 0) {
+            continue;
+        }
+        network::CollectiveRequest replica = request;
+        replica.replicaOffsets.clear();
+        for (int& gpu : replica.gpus) {
+            gpu += offset;
+            if (gpu < 0 || gpu >= m_topology->gpuCount()) {
+                throw std::invalid_argument("replica offset " + std::to_string(offset) + " moves GPU "
+                    + std::to_string(gpu - offset) + " outside the network");
+            }
+        }
+        // Replicas are congruent groups: the same phases apply (their lines shift with them).
+        decomposeCollective(program, *m_routes, m_analytical.axes(), replica, phases, launch, tag);
+    }
+}
+
+FlowProgram CongestionNetwork::program(std::span<const network::CollectiveRequest> requests)
+{
+    FlowProgram program;
+    for (size_t i = 0; i < requests.size(); ++i) {
+        if (requests[i].gpus.size() >= 2 && requests[i].bytes >= 0) {
+            append(program, requests[i], static_cast<int>(i));
+        }
+    }
+    return program;
+}
+
+CongestionRun CongestionNetwork::run(
+    std::span<const network::CollectiveRequest> requests, const std::atomic<bool>* stop)
+{
+    for (const network::CollectiveRequest& request : requests) {
+        m_analytical.time(request); // validates GPUs, bytes and reachability with the analytical model's messages
+    }
+    const FlowProgram flows = program(requests);
+    FlowSimulator simulator(*m_routes);
+    CongestionRun result;
+    result.seconds.assign(requests.size(), 0.0);
+    const std::vector<FlowId> ids = addProgram(simulator, flows);
+    result.makespan = toSeconds(simulator.run(stop));
+    for (size_t i = 0; i < ids.size(); ++i) {
+        const auto tag = static_cast<size_t>(flows.flows[i].tag);
+        result.seconds[tag] = std::max(result.seconds[tag], toSeconds(simulator.finishTime(ids[i])));
+    }
+    result.linkBytes = simulator.linkBytes();
+    result.flows = simulator.flowCount();
+    result.events = simulator.eventsProcessed();
+    result.rateRecomputations = simulator.rateRecomputations();
+    return result;
+}
+
+double CongestionNetwork::time(const network::CollectiveRequest& request)
+{
+    if (request.gpus.size() < 2) {
+        return m_analytical.time(request).seconds;
+    }
+    const auto key = std::make_tuple(static_cast<int>(request.kind), request.bytes, request.gpus,
+        request.replicaOffsets, request.algorithm ? static_cast<int>(*request.algorithm) : -1);
+    auto found = m_memo.find(key);
+    if (found != m_memo.end()) {
+        return found->second;
+    }
+    const network::CollectiveRequest requests[] = { request };
+    const double seconds = run(requests).makespan;
+    m_memo.emplace(key, seconds);
+    return seconds;
+}
+
+std::function<double(const network::CollectiveRequest&)> congestionCost(const config::HardwareSpec& hardware)
+{
+    auto network = std::make_shared<CongestionNetwork>(hardware);
+    return [network](const network::CollectiveRequest& request) { return network->time(request); };
+}
+
+} // namespace rapid::sim

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "sim/flowsimulator.h"
+#include "sim/routecache.h"
+
+#include <iosfwd>
+#include <span>
+#include <vector>
+
+namespace rapid::sim {
+
+/// A DAG of point-to-point flows, with dependencies as indices into the same program (always lower than the
+/// dependant's). Collectives are decomposed into programs (collectiveflows.h); a program is then added to a
+/// FlowSimulator, or written out for the ns-3 cross-check (docs/flow-program.md).
+struct FlowProgram {
+    struct Flow {
+        int src = 0; ///< GPU
+        int dst = 0; ///< GPU
+        int route = 0; ///< RouteCache route id
+        double bytes = 0;
+        TimeNs delay = 0;
+        int tag = 0;
+        std::uint32_t firstDependency = 0; ///< into dependencies
+        std::uint32_t dependencyCount = 0;
+        std::int32_t chain = -1; ///< a forwarding chain's GPUs (src .. dst) start here in chains, else -1
+        std::uint32_t chainLength = 0;
+    };
+    std::vector<Flow> flows;
+    std::vector<int> dependencies;
+    std::vector<int> chains;
+
+    /// Appends a flow; returns its index.
+    int add(const Flow& flow, std::span<const int> dependsOn);
+    std::span<const int> dependenciesOf(int flow) const
+    {
+        const Flow& f = flows[static_cast<size_t>(flow)];
+        return { dependencies.data() + f.firstDependency, f.dependencyCount };
+    }
+    int size() const { return static_cast<int>(flows.size()); }
+};
+
+/// Adds every flow of @p program to @p simulator; returns the simulator's id of each (by program index).
+std::vector<FlowId> addProgram(FlowSimulator& simulator, const FlowProgram& program);
+
+/// Writes @p program in the `rapid-flow-program 1` text format (docs/flow-program.md): every usable directed link
+/// of the topology, then the flows with their compiled routes.
+void writeFlowProgram(std::ostream& out, const FlowProgram& program, const RouteCache& routes);
+
+} // namespace rapid::sim

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The congestion backend's speed figures (issue #6): a 1 GiB all-reduce on a 32x32 2D torus (1,024 GPUs; target
+// under 0.3 s), on a 128x128 torus (16,384 GPUs; under 30 s and 4 GB), and a GPT-3 175B training step on 1,024 GPUs
+// (TP8 PP8 DP16) with every collective simulated (under 10 s). Prints wall time, flows, events and peak memory.
+#include "sim/congestionnetwork.h"
+#include "sim/stepmodel.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <chrono>
+#include <sys/resource.h>
+
+using namespace rapid;
+
+namespace {
+
+config::HardwareSpec torus(int x, int y)
+{
+    config::HardwareSpec spec;
+    spec.name = "torus";
+    config::NetworkDimension dimension;
+    dimension.name = "torus";
+    dimension.kind = config::NetworkKind::Torus2d;
+    dimension.size = x * y;
+    dimension.shape = { x, y };
+    dimension.linkBandwidth = 100e9;
+    dimension.latencySeconds = 500e-9;
+    spec.cluster.dimensions = { dimension };
+    return spec;
+}
+
+double peakResidentMiB()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+void allReduceOnTorus(int x, int y)
+{
+    const auto start = std::chrono::steady_clock::now();
+    sim::CongestionNetwork network(torus(x, y));
+    network::CollectiveRequest request;
+    request.kind = network::CollectiveKind::AllReduce;
+    request.bytes = 1073741824.0;
+    for (int gpu = 0; gpu < x * y; ++gpu) {
+        request.gpus.push_back(gpu);
+    }
+    const network::CollectiveRequest requests[] = { request };
+    const sim::CongestionRun run = network.run(requests);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    qInfo("%dx%d torus, 1 GiB all-reduce: %.3f s wall, %d flows, %llu events, %llu rate recomputations, simulated "
+          "%.3f ms (analytical %.3f ms), peak RSS %.0f MiB",
+        x, y, wall, run.flows, static_cast<unsigned long long>(run.events),
+        static_cast<unsigned long long>(run.rateRecomputations), run.makespan * 1e3,
+        network.analytical().time(request).seconds * 1e3, peakResidentMiB());
+    QVERIFY(run.makespan > 0);
+}
+
+} // namespace
+
+class BenchCongestion : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void torus32x32AllReduce() { allReduceOnTorus(32, 32); }
+
+    void gpt3TrainingStepOn1024Gpus()
+    {
+        config::Scenario scenario = test::projectLoader().loadScenario(
+            "gpt-3-175b", "dgx-a100", "gpt-3-175b-train-1024", { "hardware.cluster.network[ib].size=128" });
+        const auto start = std::chrono::steady_clock::now();
+        sim::StepModel congestion(scenario, sim::NetworkBackend::Congestion);
+        const report::TrainingResult result = congestion.training(false);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        sim::StepModel analytical(scenario);
+        qInfo("GPT-3 175B on 1024 A100 (TP8 PP8 DP16), congestion backend: step %.3f s (analytical %.3f s), %.3f s "
+              "wall",
+            result.stepTimeSeconds, analytical.training(false).stepTimeSeconds, wall);
+        QVERIFY(result.stepTimeSeconds > 0);
+    }
+
+    // Last: its peak memory dominates the process's.
+    void torus128x128AllReduce() { allReduceOnTorus(128, 128); }
+};
+
+QTEST_GUILESS_MAIN(BenchCongestion)
+#include "bench_congestion.moc"
