@@ -138,7 +138,8 @@ void printUsage(std::ostream& out)
     out << "usage: rapid chakra <subcommand> [options]   (rapid chakra <subcommand> --help)\n\n"
            "Chakra execution traces (MLCommons format, as ASTRA-sim replays them).\n\nsubcommands:\n"
            "  inspect   counts, collectives, critical path and defects of a trace set\n"
-           "  dot       one rank's graph (or part of it) as Graphviz DOT\n";
+           "  dot       one rank's graph (or part of it) as Graphviz DOT\n"
+           "  simulate  replay a trace set on a hardware's network and GPU (analytical or congestion backend)\n";
 }
 
 } // namespace
@@ -158,15 +159,14 @@ int chakraCommand(const Invocation& invocation)
         if (subcommand == "dot") {
             return dot(invocation, rest);
         }
+        if (subcommand == "simulate") {
+            return chakraSimulateCommand(invocation, rest);
+        }
     } catch (const graph::ChakraError& error) {
         invocation.err << "rapid chakra " << subcommand << ": " << error.what() << "\n";
         return InputError;
     }
-    if (subcommand == "export" || subcommand == "simulate") {
-        invocation.err << "rapid chakra " << subcommand << ": not implemented yet\n";
-        return UsageFailure;
-    }
-    throw UsageError("unknown subcommand \"" + subcommand + "\" (inspect, dot)");
+    throw UsageError("unknown subcommand \"" + subcommand + "\" (inspect, dot, simulate)");
 }
 
 } // namespace rapid::cli

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "arguments.h"
+#include "clioutput.h"
+#include "commands.h"
+#include "format.h"
+
+#include "config/configloader.h"
+#include "config/units.h"
+#include "graph/chakracommgroups.h"
+#include "graph/chakrareader.h"
+#include "network/router.h"
+#include "sim/tracereplay.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+
+namespace rapid::cli {
+
+int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::string>& args)
+{
+    Arguments arguments("chakra simulate",
+        "Replays a set of Chakra execution traces (one <prefix>.<rank>.et per rank; rank r runs on GPU r) on a "
+        "hardware's network and GPU: compute nodes by duration (or the roofline of their FLOP and byte attributes), "
+        "collectives matched across their communicator group, sends matched with their receives. Prints per-rank "
+        "finish, compute and exposed communication.",
+        { { "hardware", "NAME|FILE", "hardware preset name or hardware YAML file", false },
+            { "set", "KEY=VALUE", "override a hardware key, e.g. hardware.cluster.network[torus].latency_ns=5000",
+                true },
+            { "backend", "NAME", "analytical (default) or congestion", false },
+            { "comm-groups", "FILE", "communicator groups JSON (default: comm_groups.json next to the traces)", false },
+            { "json", "FILE", "also write the result as JSON (- for standard output)", false } },
+        "DIR|FILE|PREFIX");
+    arguments.parse(args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    if (arguments.positional().size() != 1) {
+        throw UsageError("give one trace directory, file or prefix");
+    }
+    const std::string backendName = arguments.value("backend").value_or("analytical");
+    if (backendName != "analytical" && backendName != "congestion") {
+        throw UsageError("--backend \"" + backendName + "\": expected analytical or congestion");
+    }
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    const config::HardwareSpec hardware = loader.loadHardware(arguments.required("hardware"), arguments.values("set"));
+    const std::filesystem::path input = arguments.positional().front();
+    const std::vector<graph::ChakraTrace> traces = graph::readChakraDirectory(input);
+    graph::ChakraCommGroups groups;
+    if (auto path = arguments.value("comm-groups")) {
+        groups = graph::readChakraCommGroups(*path);
+    } else if (std::error_code error; std::filesystem::is_directory(input, error)
+               && std::filesystem::is_regular_file(input / "comm_groups.json", error)) {
+        groups = graph::readChakraCommGroups(input / "comm_groups.json");
+    }
+
+    const auto start = std::chrono::steady_clock::now();
+    sim::ReplayResult result;
+    try {
+        result = sim::replayChakra(traces, groups, hardware,
+            backendName == "congestion" ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical);
+    } catch (const sim::ReplayDeadlock& error) {
+        invocation.err << "rapid chakra simulate: " << error.what() << "\n";
+        return InputError;
+    } catch (const std::invalid_argument& error) {
+        invocation.err << "rapid chakra simulate: " << error.what() << "\n";
+        return InputError;
+    } catch (const network::UnreachableError& error) {
+        invocation.err << "rapid chakra simulate: " << error.what() << "\n";
+        return InputError;
+    }
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    std::ostream& out = invocation.out;
+    out << traces.size() << " rank" << (traces.size() == 1 ? "" : "s") << " on " << hardware.name << ", " << backendName
+        << " backend: " << result.collectives << " collectives, " << result.pointToPoint << " send/recv pairs"
+        << (result.flows ? ", " + std::to_string(result.flows) + " flows" : std::string()) << "\n";
+    out << "makespan   " << config::formatQuantity(result.makespan, config::Dimension::Seconds) << "  (simulated in "
+        << std::fixed << std::setprecision(3) << wall << std::defaultfloat << " s)\n";
+    out << "  rank      finish     compute   communication   exposed comm\n";
+    char line[160];
+    for (const sim::ReplayRank& rank : result.ranks) {
+        std::snprintf(line, sizeof line, "  %4d  %10s  %10s  %14s  %13s\n", rank.rank,
+            config::formatQuantity(rank.finish, config::Dimension::Seconds).c_str(),
+            config::formatQuantity(rank.computeBusy, config::Dimension::Seconds).c_str(),
+            config::formatQuantity(rank.communication, config::Dimension::Seconds).c_str(),
+            config::formatQuantity(rank.exposedCommunication, config::Dimension::Seconds).c_str());
+        out << line;
+    }
+    for (const std::string& note : result.notes) {
+        out << "note: " << note << "\n";
+    }
+
+    if (auto jsonPath = arguments.value("json")) {
+        std::ofstream file;
+        std::ostream* json = openOutput(*jsonPath, file, invocation);
+        if (!json) {
+            invocation.err << "rapid chakra simulate: cannot write " << *jsonPath << "\n";
+            return InputError;
+        }
+        *json << std::setprecision(10) << "{\n  \"hardware\": " << jsonString(hardware.name)
+              << ",\n  \"backend\": " << jsonString(backendName) << ",\n  \"makespan_s\": " << result.makespan
+              << ",\n  \"collectives\": " << result.collectives << ",\n  \"send_recv_pairs\": " << result.pointToPoint
+              << ",\n  \"flows\": " << result.flows << ",\n  \"wall_s\": " << wall << ",\n  \"ranks\": [";
+        for (size_t i = 0; i < result.ranks.size(); ++i) {
+            const sim::ReplayRank& rank = result.ranks[i];
+            *json << (i ? "," : "") << "\n    {\"rank\": " << rank.rank << ", \"nodes\": " << rank.nodes
+                  << ", \"finish_s\": " << rank.finish << ", \"compute_s\": " << rank.computeBusy
+                  << ", \"communication_s\": " << rank.communication
+                  << ", \"exposed_communication_s\": " << rank.exposedCommunication << "}";
+        }
+        *json << "\n  ],\n  \"notes\": [";
+        for (size_t i = 0; i < result.notes.size(); ++i) {
+            *json << (i ? ", " : "") << jsonString(result.notes[i]);
+        }
+        *json << "]\n}\n";
+    }
+    return Success;
+}
+
+} // namespace rapid::cli
