@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
+#include "chakraout.h"
 #include "clioutput.h"
 #include "commands.h"
 #include "format.h"
@@ -24,22 +25,6 @@
 namespace rapid::cli {
 
 namespace {
-
-/// Exports the training step's graph (one representative rank per pipeline stage) as Chakra traces.
-void writeChakraTraces(
-    const std::string& directory, const config::RunSpec& run, sim::StepModel& stepModel, std::ostream& out)
-{
-    const graph::ExecutionGraph graph = graph::buildTrainingStep(run, stepModel.trainingStageCosts());
-    graph::ChakraExportOptions options;
-    options.commBytes = [&graph](graph::NodeId id) { return static_cast<std::uint64_t>(graph.node(id).bytes); };
-    options.dataParallelCollective
-        = run.parallelism.zeroStage >= 1 ? graph::ChakraCollective::ReduceScatter : graph::ChakraCollective::AllReduce;
-    // Each stage's data-parallel replicas form their own communicator: name it by the stage (ids start at 1).
-    options.dataParallelGroup = [](int rank) { return std::to_string(rank + 1); };
-    const auto paths = graph::writeChakraDirectory(directory, "rapid", graph::exportExecutionGraph(graph, options));
-    out << "chakra     wrote " << paths.size() << " trace file(s) to " << directory << " (" << graph.nodes().size()
-        << " nodes; one representative rank per pipeline stage)\n";
-}
 
 std::string joinRanks(const std::vector<int>& ranks)
 {
@@ -68,8 +53,8 @@ int runCommand(const Invocation& invocation)
                 "simulated flow by flow with max-min fair link sharing)",
                 false },
             { "chakra-out", "DIR",
-                "write the training step's execution graph as Chakra traces, one <rapid>.<rank>.et per "
-                "pipeline stage's representative rank",
+                "write the training step's execution graph as Chakra traces: rapid.<rank>.et for every rank and "
+                "comm_groups.json",
                 false } }),
         "[WORKSPACE]");
     arguments.parse(invocation.args);
@@ -164,7 +149,7 @@ int runCommand(const Invocation& invocation)
     if (run.mode == config::RunMode::Training) {
         training = stepModel.training(false);
         if (auto directory = arguments.value("chakra-out")) {
-            writeChakraTraces(*directory, run, stepModel, out);
+            writeChakraTraces(*directory, stepModel, out);
         }
         const report::TrainingResult& r = *training;
         std::snprintf(line, sizeof line,

@@ -59,7 +59,7 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
         ChakraTrace& trace = traces[static_cast<size_t>(node.rank)];
         ChakraNode out;
         out.id = static_cast<std::uint64_t>(id);
-        out.name = graph.describe(id);
+        out.name = options.nodeName ? options.nodeName(id) : graph.describe(id);
         out.durationMicros = micros(node.seconds);
         const std::vector<NodeId>& nodeDependencies = dependencies[static_cast<size_t>(id)];
         for (const NodeId dependency : nodeDependencies) {
@@ -75,8 +75,8 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
             if (emittedRecvs[static_cast<size_t>(node.rank)].insert(dependency).second) {
                 ChakraNode recv;
                 recv.id = recvId;
-                recv.name
-                    = "rank " + std::to_string(node.rank) + " pipeline recv of [" + graph.describe(dependency) + "]";
+                recv.name = "receive of ["
+                    + (options.nodeName ? options.nodeName(dependency) : graph.describe(dependency)) + "]";
                 recv.type = ChakraNodeType::Recv;
                 recv.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
                     ChakraAttribute::int32("comm_src", parent.rank), ChakraAttribute::int32("comm_tag", dependency),
@@ -132,6 +132,28 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
         trace.nodes.push_back(std::move(out));
     }
     return traces;
+}
+
+ChakraTrace instantiateRank(const ChakraTrace& representative, int rank,
+    const std::function<int(int stage)>& rankOfStage, const std::string& group)
+{
+    ChakraTrace trace = representative;
+    trace.rank = rank;
+    trace.path.clear();
+    for (ChakraNode& node : trace.nodes) {
+        for (ChakraAttribute& attribute : node.attributes) {
+            const bool peer = (node.type == ChakraNodeType::Send && attribute.name == "comm_dst")
+                || (node.type == ChakraNodeType::Recv && attribute.name == "comm_src");
+            if (peer) {
+                if (const std::optional<std::int64_t> stage = attribute.integer()) {
+                    attribute = ChakraAttribute::int32(attribute.name, rankOfStage(static_cast<int>(*stage)));
+                }
+            } else if (node.type == ChakraNodeType::Collective && attribute.name == "pg_name" && !group.empty()) {
+                attribute = ChakraAttribute::text("pg_name", group);
+            }
+        }
+    }
+    return trace;
 }
 
 } // namespace rapid::graph

@@ -22,6 +22,8 @@ struct ChakraExportOptions {
     /// empty writes none, which ASTRA-sim reads as "all ranks": then every rank must issue the same collectives.
     std::function<std::string(int rank)> dataParallelGroup;
     std::string version = "0.0.4"; ///< GlobalMetadata.version
+    /// Node names; unset: ExecutionGraph::describe().
+    std::function<std::string(NodeId)> nodeName;
 };
 
 /// Converts an execution graph (one representative rank per pipeline stage) to one Chakra trace per representative
@@ -37,5 +39,13 @@ struct ChakraExportOptions {
 /// Dependencies on nodes of another rank other than through a PipelineSend have no Chakra equivalent and are
 /// dropped. Names are ExecutionGraph::describe() (rank, kind, pass, micro-batch, chunk).
 std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const ChakraExportOptions& options = {});
+
+/// The trace of one actual rank, made from its pipeline stage's representative trace (all ranks of a stage run the
+/// same graph, SPMD): @p rank becomes the trace's rank, send destinations and receive sources (stage indices in the
+/// representative traces) become @p rankOfStage(stage) (the rank at the same position in that stage), and
+/// collectives take @p group as pg_name (unchanged when empty). Ids, dependencies and tags stay as they are, so
+/// sends and receives still match across the instantiated ranks.
+ChakraTrace instantiateRank(const ChakraTrace& representative, int rank,
+    const std::function<int(int stage)>& rankOfStage, const std::string& group);
 
 } // namespace rapid::graph

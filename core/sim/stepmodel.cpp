@@ -118,6 +118,11 @@ StepModel::StepModel(config::Scenario scenario, CollectiveCost collective)
     }
 }
 
+std::vector<std::vector<int>> StepModel::chunkLayersOfStage(int stage) const
+{
+    return chunkLayers(m_scenario.model, m_scenario.run, stage);
+}
+
 int StepModel::representativeRank(int stage) const
 {
     for (const parallel::AxisPlacement& axis : m_placement.axes) {

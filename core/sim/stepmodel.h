@@ -50,6 +50,8 @@ public:
     std::vector<graph::StageCost> trainingStageCosts();
 
     const config::Scenario& scenario() const { return m_scenario; }
+    /// The model layers (global indices) of each virtual chunk of pipeline stage @p stage.
+    std::vector<std::vector<int>> chunkLayersOfStage(int stage) const;
     const parallel::Placement& placement() const { return m_placement; }
 
 private:

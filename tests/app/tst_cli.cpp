@@ -7,6 +7,8 @@
 #include <QProcess>
 #include <QTest>
 
+#include <cmath>
+
 namespace {
 
 struct Result {
@@ -39,6 +41,7 @@ private Q_SLOTS:
     void everyCommandHasHelp();
     void importHfWritesALoadableModel();
     void chakraExportReadsBackWithoutDefects();
+    void chakraExportPerRankReplaysToTheSameStep();
 };
 
 void TstCli::modelInfoPrintsPublishedTotals_data()
@@ -177,6 +180,40 @@ void TstCli::chakraExportReadsBackWithoutDefects()
     QCOMPARE(inspect.exitCode, 0);
     QVERIFY2(inspect.out.contains(QStringLiteral("2 ranks")) && inspect.out.contains(QStringLiteral(" 0 errors")),
         qPrintable(inspect.out.left(400)));
+}
+
+void TstCli::chakraExportPerRankReplaysToTheSameStep()
+{
+    // Llama-2-7B on 8 GPUs as TP 2 x PP 2 x DP 2: one trace per rank (8) and 4 data-parallel communicators (one per
+    // stage and tensor rank). Replayed on the same hardware, the traces give the step time `rapid run` predicted,
+    // up to the integer microseconds of Chakra durations (about 40 nodes on the critical path: < 0.1 ms).
+    QTemporaryDir dir;
+    const QString traces = dir.filePath(QStringLiteral("traces"));
+    const QStringList scenario = { QStringLiteral("--model"), QStringLiteral("llama-2-7b"),
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--run"),
+        QStringLiteral("llama-2-7b-train-4xa100"), QStringLiteral("--set"), QStringLiteral("run.framework=megatron"),
+        QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=2"), QStringLiteral("--set"),
+        QStringLiteral("run.parallelism.pp=2"), QStringLiteral("--set"), QStringLiteral("run.parallelism.dp=2"),
+        QStringLiteral("--set"), QStringLiteral("run.training.global_batch=16") };
+    const Result run = runRapid(QStringList { QStringLiteral("run") } + scenario
+        + QStringList { QStringLiteral("--chakra-out"), traces, QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("wrote 8 trace file(s)")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("comm_groups.json (4 groups)")), qPrintable(run.out));
+    const Result inspect = runRapid({ QStringLiteral("chakra"), QStringLiteral("inspect"), traces });
+    QVERIFY2(inspect.out.contains(QStringLiteral("8 ranks")) && inspect.out.contains(QStringLiteral(" 0 errors")),
+        qPrintable(inspect.out.left(600)));
+    const Result replay = runRapid({ QStringLiteral("chakra"), QStringLiteral("simulate"), traces,
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(replay.exitCode, 0);
+    auto number = [](const QString& text, const QString& key) {
+        const qsizetype at = text.indexOf(QStringLiteral("\"") + key + QStringLiteral("\": "));
+        return at < 0 ? -1.0 : text.mid(at + key.size() + 4).section(QLatin1Char(','), 0, 0).trimmed().toDouble();
+    };
+    const double predicted = number(run.out, QStringLiteral("step_time_s"));
+    const double replayed = number(replay.out, QStringLiteral("makespan_s"));
+    QVERIFY2(predicted > 0 && std::abs(replayed - predicted) < 1e-4,
+        qPrintable(QStringLiteral("run %1 s, replay %2 s").arg(predicted).arg(replayed)));
 }
 
 QTEST_GUILESS_MAIN(TstCli)

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "chakraout.h"
+
+#include "graph/chakracommgroups.h"
+#include "graph/chakraexport.h"
+#include "graph/chakrawriter.h"
+#include "graph/trainingstep.h"
+#include "parallel/placement.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace rapid::cli {
+
+namespace {
+
+const parallel::AxisPlacement* axisNamed(const parallel::Placement& placement, const std::string& name)
+{
+    for (const parallel::AxisPlacement& axis : placement.axes) {
+        if (axis.axis == name) {
+            return &axis;
+        }
+    }
+    return nullptr;
+}
+
+/// "layers 12-23" (or "layer 7") of a chunk.
+std::string layerRange(const std::vector<int>& layers)
+{
+    if (layers.empty()) {
+        return "no layers";
+    }
+    if (layers.size() == 1) {
+        return "layer " + std::to_string(layers.front());
+    }
+    return "layers " + std::to_string(layers.front()) + "-" + std::to_string(layers.back());
+}
+
+} // namespace
+
+void writeChakraTraces(const std::string& directory, sim::StepModel& stepModel, std::ostream& out)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const config::RunSpec& run = stepModel.scenario().run;
+    const graph::ExecutionGraph graph = graph::buildTrainingStep(run, stepModel.trainingStageCosts());
+    const parallel::Placement& placement = stepModel.placement();
+    const int ranks = run.parallelism.gpuCount();
+    const parallel::AxisPlacement* pp = axisNamed(placement, "pp");
+    const parallel::AxisPlacement* dp = axisNamed(placement, "dp");
+    const int ppStride = pp ? pp->stride : 1;
+    const int ppDegree = pp ? pp->degree : 1;
+    const auto stageOf = [&](int rank) { return (rank / ppStride) % ppDegree; };
+
+    // Data-parallel communicators, numbered from 1 in order of their first rank.
+    std::map<int, int> groupOfBase;
+    graph::ChakraCommGroups groups;
+    const auto dpBase = [&](int rank) { return dp ? rank - ((rank / dp->stride) % dp->degree) * dp->stride : rank; };
+    if (dp && dp->degree > 1) {
+        for (int rank = 0; rank < ranks; ++rank) {
+            auto [it, added] = groupOfBase.emplace(dpBase(rank), static_cast<int>(groupOfBase.size()) + 1);
+            groups[std::to_string(it->second)].push_back(rank);
+        }
+    }
+
+    std::vector<std::vector<std::vector<int>>> layersOfStage;
+    for (int stage = 0; stage < graph.ranks(); ++stage) {
+        layersOfStage.push_back(stepModel.chunkLayersOfStage(stage));
+    }
+    graph::ChakraExportOptions options;
+    options.commBytes = [&graph](graph::NodeId id) { return static_cast<std::uint64_t>(graph.node(id).bytes); };
+    options.dataParallelCollective
+        = run.parallelism.zeroStage >= 1 ? graph::ChakraCollective::ReduceScatter : graph::ChakraCollective::AllReduce;
+    options.dataParallelGroup = [](int) { return std::string("1"); }; // replaced per rank below
+    options.nodeName = [&](graph::NodeId id) {
+        const graph::Node& node = graph.node(id);
+        std::string name = "stage " + std::to_string(node.rank) + " ";
+        const std::string pass = node.backward ? "backward" : "forward";
+        const std::string microBatch = " micro-batch " + std::to_string(node.microBatch);
+        const std::vector<std::vector<int>>& chunks = layersOfStage[static_cast<size_t>(node.rank)];
+        const std::string layers = node.chunk >= 0 && static_cast<size_t>(node.chunk) < chunks.size()
+            ? layerRange(chunks[static_cast<size_t>(node.chunk)])
+            : std::string();
+        switch (node.kind) {
+        case graph::NodeKind::Compute:
+            return name + pass + microBatch + " " + layers
+                + (node.backward && run.recompute != config::Recompute::None ? " (recompute included)" : "");
+        case graph::NodeKind::PipelineSend:
+            return name + (node.backward ? "send input gradients" : "send activations") + microBatch + " of " + layers;
+        case graph::NodeKind::DataParallel:
+            return name + "gradient " + (run.parallelism.zeroStage >= 1 ? "reduce-scatter" : "all-reduce") + " of "
+                + layers;
+        case graph::NodeKind::Optimizer:
+            return name + "optimizer step";
+        case graph::NodeKind::ParameterGather:
+            return name + "parameter all-gather";
+        }
+        return name + graph.describe(id);
+    };
+    const std::vector<graph::ChakraTrace> representatives = graph::exportExecutionGraph(graph, options);
+
+    // Every rank runs its stage's graph with its own peers and communicator (SPMD), written one file at a time.
+    std::filesystem::create_directories(directory);
+    size_t nodes = 0;
+    for (int rank = 0; rank < ranks; ++rank) {
+        const int stage = stageOf(rank);
+        const int offset = rank - stage * ppStride;
+        const auto rankOfStage = [&](int other) { return other * ppStride + offset; };
+        const std::string group = groups.empty() ? std::string() : std::to_string(groupOfBase.at(dpBase(rank)));
+        const graph::ChakraTrace trace
+            = graph::instantiateRank(representatives[static_cast<size_t>(stage)], rank, rankOfStage, group);
+        nodes += trace.nodes.size();
+        graph::writeChakraFile(std::filesystem::path(directory) / ("rapid." + std::to_string(rank) + ".et"), trace);
+    }
+    if (!groups.empty()) {
+        std::ofstream json(std::filesystem::path(directory) / "comm_groups.json");
+        json << graph::chakraCommGroupsJson(groups);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out << "chakra     wrote " << ranks << " trace file(s) (" << nodes << " nodes) "
+        << (groups.empty() ? std::string() : "and comm_groups.json (" + std::to_string(groups.size()) + " groups) ")
+        << "to " << directory << " in " << static_cast<long long>(seconds * 1000 + 0.5) << " ms\n";
+}
+
+} // namespace rapid::cli
