@@ -6,14 +6,20 @@
 
 #include "config/configloader.h"
 #include "config/units.h"
+#include "graph/chakracommgroups.h"
+#include "graph/chakraexport.h"
+#include "graph/chakrawriter.h"
 #include "network/analyticalnetwork.h"
 #include "network/router.h"
 #include "sim/congestionnetwork.h"
 #include "sim/flowsimulator.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <ostream>
@@ -197,6 +203,46 @@ std::string describeGroup(const std::vector<int>& gpus)
     return text;
 }
 
+graph::ChakraCollective chakraType(network::CollectiveKind kind)
+{
+    switch (kind) {
+    case network::CollectiveKind::AllReduce:
+        return graph::ChakraCollective::AllReduce;
+    case network::CollectiveKind::ReduceScatter:
+        return graph::ChakraCollective::ReduceScatter;
+    case network::CollectiveKind::AllGather:
+        return graph::ChakraCollective::AllGather;
+    case network::CollectiveKind::AllToAll:
+        return graph::ChakraCollective::AllToAll;
+    case network::CollectiveKind::Broadcast:
+    case network::CollectiveKind::SendRecv:
+        break;
+    }
+    return graph::ChakraCollective::Broadcast;
+}
+
+void writeMicrobenchmark(
+    const std::string& directory, const network::CollectiveRequest& request, int totalGpus, std::ostream& out)
+{
+    // ASTRA-sim's comm_size of an all-gather is the per-rank shard; ours is the gathered output.
+    const double shard = request.kind == network::CollectiveKind::AllGather
+        ? request.bytes / static_cast<double>(request.gpus.size())
+        : request.bytes;
+    const bool everyGpu = static_cast<int>(request.gpus.size()) == totalGpus;
+    const std::vector<graph::ChakraTrace> traces = graph::exportCollectiveMicrobenchmark(
+        chakraType(request.kind), static_cast<std::uint64_t>(std::llround(shard)), request.gpus, everyGpu ? "" : "1");
+    // The files are named after the collective, as the generator's ("all_reduce.0.et").
+    std::string prefix = graph::toString(chakraType(request.kind));
+    std::transform(prefix.begin(), prefix.end(), prefix.begin(),
+        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    graph::writeChakraDirectory(directory, prefix, traces);
+    if (!everyGpu) {
+        std::ofstream json(std::filesystem::path(directory) / "comm_groups.json");
+        json << graph::chakraCommGroupsJson({ { "1", request.gpus } });
+    }
+    out << "chakra     wrote " << traces.size() << " trace file(s) " << prefix << ".<rank>.et to " << directory << "\n";
+}
+
 } // namespace
 
 int collectiveCommand(const Invocation& invocation)
@@ -219,6 +265,10 @@ int collectiveCommand(const Invocation& invocation)
             { "backend", "NAME", "analytical (default) or congestion", false },
             { "links", "N", "congestion: how many of the busiest links to list (default 5)", false },
             { "flow-program", "FILE", "congestion: write the simulated flows (docs/flow-program.md)", false },
+            { "chakra-out", "DIR",
+                "write the collective as a Chakra microbenchmark (one COMM_COLL_NODE per rank, as ASTRA-sim's "
+                "generator; a group that is not every GPU gets comm_groups.json)",
+                false },
             { "json", "FILE", "also write the result as JSON (- for standard output)", false } });
     arguments.parse(invocation.args);
     if (arguments.helpRequested()) {
@@ -235,6 +285,13 @@ int collectiveCommand(const Invocation& invocation)
     const bool congestion = backend == "congestion";
     if (!congestion && (requests.size() > 1 || arguments.value("flow-program"))) {
         throw UsageError("concurrent collectives and --flow-program need --backend congestion");
+    }
+
+    if (auto directory = arguments.value("chakra-out")) {
+        if (requests.size() != 1 || requests.front().kind == network::CollectiveKind::SendRecv) {
+            throw UsageError("--chakra-out writes one collective (not send/recv)");
+        }
+        writeMicrobenchmark(*directory, requests.front(), hardware.cluster.totalGpus(), invocation.out);
     }
 
     std::vector<network::CollectiveTime> times;

@@ -2,6 +2,7 @@
 #include "chakraexport.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -130,6 +131,42 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
             break;
         }
         trace.nodes.push_back(std::move(out));
+    }
+    return traces;
+}
+
+std::vector<ChakraTrace> exportCollectiveMicrobenchmark(
+    ChakraCollective type, std::uint64_t commSize, const std::vector<int>& ranks, const std::string& group)
+{
+    // ASTRA-sim's names: lower-case comm type, rank count, size in the largest whole binary unit ("1MB" = 2^20 B).
+    std::string op = toString(type);
+    std::transform(
+        op.begin(), op.end(), op.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::string size = std::to_string(commSize) + "B";
+    if (commSize > 0 && commSize % (1ULL << 30) == 0) {
+        size = std::to_string(commSize >> 30) + "GB";
+    } else if (commSize > 0 && commSize % (1ULL << 20) == 0) {
+        size = std::to_string(commSize >> 20) + "MB";
+    } else if (commSize > 0 && commSize % (1ULL << 10) == 0) {
+        size = std::to_string(commSize >> 10) + "KB";
+    }
+    std::vector<ChakraTrace> traces;
+    for (int rank : ranks) {
+        ChakraTrace trace;
+        trace.rank = rank;
+        trace.metadata.version = "0.0.4";
+        ChakraNode node;
+        node.id = static_cast<std::uint64_t>(rank); // the generator numbers the one node by its rank
+        node.name = op + "_" + std::to_string(ranks.size()) + "npus_" + size;
+        node.type = ChakraNodeType::Collective;
+        node.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
+            ChakraAttribute::int64("comm_type", static_cast<std::int64_t>(type)),
+            ChakraAttribute::int64("comm_size", static_cast<std::int64_t>(commSize)) };
+        if (!group.empty()) {
+            node.attributes.push_back(ChakraAttribute::text("pg_name", group));
+        }
+        trace.nodes.push_back(std::move(node));
+        traces.push_back(std::move(trace));
     }
     return traces;
 }

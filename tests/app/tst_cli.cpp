@@ -42,6 +42,7 @@ private Q_SLOTS:
     void importHfWritesALoadableModel();
     void chakraExportReadsBackWithoutDefects();
     void chakraExportPerRankReplaysToTheSameStep();
+    void collectiveMicrobenchmarkIsByteIdenticalToAstraSims();
 };
 
 void TstCli::modelInfoPrintsPublishedTotals_data()
@@ -214,6 +215,26 @@ void TstCli::chakraExportPerRankReplaysToTheSameStep()
     const double replayed = number(replay.out, QStringLiteral("makespan_s"));
     QVERIFY2(predicted > 0 && std::abs(replayed - predicted) < 1e-4,
         qPrintable(QStringLiteral("run %1 s, replay %2 s").arg(predicted).arg(replayed)));
+}
+
+void TstCli::collectiveMicrobenchmarkIsByteIdenticalToAstraSims()
+{
+    // ../shared/chakra-samples/microbench-allreduce-8npus was written by ASTRA-sim's microbenchmark generator: our
+    // export of the same collective (8 ranks, 1 MiB all-reduce) must be the same bytes, rank by rank.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("mb"));
+    const Result result = runRapid({ QStringLiteral("collective"), QStringLiteral("--hardware"),
+        QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--op"), QStringLiteral("allreduce"), QStringLiteral("--bytes"),
+        QStringLiteral("1MiB"), QStringLiteral("--chakra-out"), out });
+    QCOMPARE(result.exitCode, 0);
+    for (int rank = 0; rank < 8; ++rank) {
+        const QString name = QStringLiteral("/all_reduce.%1.et").arg(rank);
+        QFile ours(out + name);
+        QFile theirs(
+            QStringLiteral(RAPID_SHARED_DIR) + QStringLiteral("/chakra-samples/microbench-allreduce-8npus") + name);
+        QVERIFY(ours.open(QIODevice::ReadOnly) && theirs.open(QIODevice::ReadOnly));
+        QCOMPARE(ours.readAll(), theirs.readAll());
+    }
 }
 
 QTEST_GUILESS_MAIN(TstCli)
