@@ -12,13 +12,16 @@
 #include "graph/trainingstep.h"
 #include "memory/memorymodel.h"
 #include "model/modelstats.h"
+#include "network/topology.h"
 #include "parallel/placement.h"
 #include "sim/congestionnetwork.h"
 #include "sim/stepmodel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <numeric>
 #include <optional>
 #include <ostream>
 
@@ -169,6 +172,26 @@ int runCommand(const Invocation& invocation)
         std::snprintf(line, sizeof line, "             %-22s %10.4g s  %5.1f%%\n", "pipeline bubble",
             r.breakdown.bubbleSeconds, 100 * r.breakdown.bubbleSeconds / r.stepTimeSeconds);
         out << line;
+        if (!r.linkUtilisation.empty()) {
+            // The busiest links of the step's simulated traffic (sends, reductions, gathers), averaged over the step.
+            std::vector<int> order(r.linkUtilisation.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+                return r.linkUtilisation[static_cast<size_t>(a)] > r.linkUtilisation[static_cast<size_t>(b)];
+            });
+            out << "links      busiest over the step (bytes carried / bandwidth x step time)\n";
+            const network::Topology& topology = stepModel.congestionNetwork()->topology();
+            for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
+                const double utilisation = r.linkUtilisation[static_cast<size_t>(order[i])];
+                if (utilisation <= 0) {
+                    break;
+                }
+                const network::Link& link = topology.link(order[i]);
+                std::snprintf(line, sizeof line, "             %-28s %-10s %6.2f%%\n",
+                    topology.linkId(order[i]).c_str(), link.from < link.to ? "a->b" : "b->a", 100 * utilisation);
+                out << line;
+            }
+        }
     } else {
         inference = stepModel.inference();
         const report::InferenceResult& r = *inference;
@@ -212,6 +235,23 @@ int runCommand(const Invocation& invocation)
             *json << ", \"pipeline_bubble\": " << training->breakdown.bubbleSeconds
                   << "},\n  \"throughput\": {\"tokens_per_s\": " << training->tokensPerSecond
                   << ", \"model_flops_per_gpu\": " << training->modelFlopsPerGpu << "},\n  \"mfu\": " << training->mfu;
+            if (!training->linkUtilisation.empty()) {
+                const network::Topology& topology = stepModel.congestionNetwork()->topology();
+                *json << ",\n  \"links\": [";
+                bool first = true;
+                for (size_t link = 0; link < training->linkUtilisation.size(); ++link) {
+                    if (training->linkUtilisation[link] <= 0) {
+                        continue;
+                    }
+                    const network::Link& l = topology.link(static_cast<int>(link));
+                    *json << (first ? "" : ",")
+                          << "\n    {\"id\": " << jsonString(topology.linkId(static_cast<int>(link)))
+                          << ", \"link\": " << link << ", \"from\": " << l.from << ", \"to\": " << l.to
+                          << ", \"utilisation\": " << training->linkUtilisation[link] << "}";
+                    first = false;
+                }
+                *json << "\n  ]";
+            }
         }
         if (inference) {
             *json << ",\n  \"ttft_s\": " << inference->ttftSeconds << ",\n  \"itl_s\": " << inference->itlSeconds

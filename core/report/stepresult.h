@@ -43,6 +43,10 @@ struct TrainingResult {
     memory::MemoryEstimate memory;
     std::vector<TimelineEvent> timeline;
     int graphNodes = 0;
+    /// Congestion backend only (empty otherwise): per directed link of network::Topology, the bytes the step's
+    /// simulated traffic (pipeline sends, gradient reductions, parameter gathers, with every replica) carried over it
+    /// divided by what the link could carry in the step (bandwidth x step time).
+    std::vector<double> linkUtilisation;
 };
 
 /// Result of evaluating inference: prefill of the batch, then every decode step with the growing KV cache.

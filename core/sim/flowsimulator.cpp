@@ -174,12 +174,18 @@ bool FlowSimulator::step()
     return true;
 }
 
-TimeNs FlowSimulator::run(const std::atomic<bool>* stop)
+TimeNs FlowSimulator::run(const std::atomic<bool>* stop, const std::function<void(double)>& progress)
 {
     std::uint64_t steps = 0;
     while (step()) {
-        if (stop && (++steps & 255) == 0 && stop->load(std::memory_order_relaxed)) {
+        if ((++steps & 255) != 0) {
+            continue;
+        }
+        if (stop && stop->load(std::memory_order_relaxed)) {
             throw SimulationCancelled();
+        }
+        if (progress && (steps & 4095) == 0 && !m_flows.empty()) {
+            progress(1.0 - static_cast<double>(m_unfinished) / static_cast<double>(m_flows.size()));
         }
     }
     return m_now;

@@ -55,8 +55,9 @@ public:
 
     /// Processes the events of the earliest pending time. Returns false when nothing is pending.
     bool step();
-    /// Runs until no event is pending; returns now(). Throws SimulationCancelled when @p stop becomes true.
-    TimeNs run(const std::atomic<bool>* stop = nullptr);
+    /// Runs until no event is pending; returns now(). Throws SimulationCancelled when @p stop becomes true. Calls
+    /// @p progress now and then with the fraction of flows finished (0..1).
+    TimeNs run(const std::atomic<bool>* stop = nullptr, const std::function<void(double)>& progress = {});
 
     TimeNs now() const { return m_now; }
     bool finished(FlowId flow) const { return m_flows[static_cast<size_t>(flow)].finish != kNever; }

@@ -64,7 +64,8 @@ std::vector<graph::NodeId> topologicalOrder(
 } // namespace
 
 Schedule executeGraphOnNetwork(const graph::ExecutionGraph& graph, CongestionNetwork& network,
-    const NodeCollective& collectiveOf, const std::atomic<bool>* stop)
+    const NodeCollective& collectiveOf, const std::atomic<bool>* stop, const std::function<void(double)>& progress,
+    std::vector<double>* linkBytes)
 {
     const size_t count = graph.nodes().size();
     std::vector<std::vector<graph::NodeId>> waitsFor;
@@ -125,7 +126,10 @@ Schedule executeGraphOnNetwork(const graph::ExecutionGraph& graph, CongestionNet
 
     FlowSimulator simulator(routes);
     const std::vector<FlowId> ids = addProgram(simulator, program);
-    simulator.run(stop);
+    simulator.run(stop, progress);
+    if (linkBytes) {
+        *linkBytes = simulator.linkBytes();
+    }
 
     Schedule schedule;
     schedule.start.resize(count);

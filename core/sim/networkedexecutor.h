@@ -22,7 +22,10 @@ using NodeCollective = std::function<const network::CollectiveRequest*(graph::No
 /// A node's start is when it was ready to run (dependencies and stream predecessor finished); its finish when its
 /// last flow arrived. Throws IncompleteExecution for a graph that cannot complete (cycle), SimulationCancelled when
 /// @p stop becomes true, network::UnreachableError when faults cut a collective's members apart.
+/// @p progress receives the fraction of flows finished now and then; @p linkBytes, when given, receives the bytes
+/// each directed link carried.
 Schedule executeGraphOnNetwork(const graph::ExecutionGraph& graph, CongestionNetwork& network,
-    const NodeCollective& collectiveOf, const std::atomic<bool>* stop = nullptr);
+    const NodeCollective& collectiveOf, const std::atomic<bool>* stop = nullptr,
+    const std::function<void(double)>& progress = {}, std::vector<double>* linkBytes = nullptr);
 
 } // namespace rapid::sim

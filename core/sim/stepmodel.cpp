@@ -433,10 +433,20 @@ report::TrainingResult StepModel::training(bool timeline)
     const config::RunSpec& run = m_scenario.run;
     report::TrainingResult result;
     const graph::ExecutionGraph graph = graph::buildTrainingStep(run, trainingStageCosts());
-    const Schedule schedule = m_congestion
-        ? executeGraphOnNetwork(
-            graph, *m_congestion, [&](graph::NodeId id) { return collectiveOfNode(graph, id); }, m_stop)
-        : executeGraph(graph);
+    std::vector<double> linkBytes;
+    const Schedule schedule = m_congestion ? executeGraphOnNetwork(
+                                  graph, *m_congestion, [&](graph::NodeId id) { return collectiveOfNode(graph, id); },
+                                  m_stop, m_progress, &linkBytes)
+                                           : executeGraph(graph);
+    if (m_congestion && schedule.makespan > 0) {
+        // Utilisation over the whole step: bytes carried / (bandwidth x step time).
+        const network::Topology& topology = m_congestion->topology();
+        result.linkUtilisation.assign(linkBytes.size(), 0.0);
+        for (size_t link = 0; link < linkBytes.size(); ++link) {
+            const double capacity = topology.link(static_cast<int>(link)).effectiveBandwidth() * schedule.makespan;
+            result.linkUtilisation[link] = capacity > 0 ? linkBytes[link] / capacity : 0.0;
+        }
+    }
     result.stepTimeSeconds = schedule.makespan;
     result.graphNodes = static_cast<int>(graph.nodes().size());
 

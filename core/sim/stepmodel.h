@@ -40,6 +40,10 @@ public:
 
     /// Cancels a congestion-backend training() from another thread (SimulationCancelled is thrown).
     void setStopFlag(const std::atomic<bool>* stop) { m_stop = stop; }
+    /// Receives the fraction done of a congestion-backend training() now and then (on the calling thread).
+    void setProgressCallback(std::function<void(double)> progress) { m_progress = std::move(progress); }
+    /// The congestion backend's network (null with the analytical backend).
+    const std::shared_ptr<CongestionNetwork>& congestionNetwork() const { return m_congestion; }
 
     /// One training step. @p timeline fills TrainingResult::timeline (costs a little time for large graphs).
     report::TrainingResult training(bool timeline = true);
@@ -85,6 +89,7 @@ private:
     std::vector<StageRequests> m_stageRequests;
     std::shared_ptr<CongestionNetwork> m_congestion;
     const std::atomic<bool>* m_stop = nullptr;
+    std::function<void(double)> m_progress;
 
     config::Scenario m_scenario;
     CollectiveCost m_collective;

@@ -102,6 +102,28 @@ private Q_SLOTS:
         }
     }
 
+    void reportsLinkUtilisationAndProgress()
+    {
+        // Utilisation is bytes carried / (bandwidth x step): within [0, 1] for every link, non-zero on the links the
+        // data-parallel rings cross; progress is reported as a growing fraction.
+        QTemporaryDir dir;
+        const config::Scenario scenario = fatTreeScenario(dir, 2.0, 2);
+        sim::StepModel model(scenario, sim::NetworkBackend::Congestion);
+        std::vector<double> fractions;
+        model.setProgressCallback([&](double fraction) { fractions.push_back(fraction); });
+        const report::TrainingResult result = model.training(false);
+        QCOMPARE(static_cast<int>(result.linkUtilisation.size()), model.congestionNetwork()->topology().linkCount());
+        double busiest = 0;
+        for (double utilisation : result.linkUtilisation) {
+            QVERIFY(utilisation >= 0 && utilisation <= 1 + 1e-9);
+            busiest = std::max(busiest, utilisation);
+        }
+        QVERIFY(busiest > 0);
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+        QVERIFY(fractions.empty() || (fractions.front() >= 0 && fractions.back() <= 1));
+        QVERIFY(sim::StepModel(scenario).training(false).linkUtilisation.empty());
+    }
+
     void cancellationStopsATrainingStep()
     {
         const config::Scenario scenario = test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100");
