@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chakraout.h"
 
+#include "compute/operatortimer.h"
 #include "graph/chakracommgroups.h"
 #include "graph/chakraexport.h"
 #include "graph/chakrawriter.h"
 #include "graph/trainingstep.h"
+#include "model/layeroperators.h"
 #include "parallel/placement.h"
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 
 namespace rapid::cli {
@@ -38,9 +41,117 @@ std::string layerRange(const std::vector<int>& layers)
     return "layers " + std::to_string(layers.front()) + "-" + std::to_string(layers.back());
 }
 
+/// The pieces a chunk pass is split into (see writeChakraTraces).
+class PassSplitter {
+public:
+    PassSplitter(const sim::StepModel& stepModel, const graph::ExecutionGraph& graph, ChakraDetail detail)
+        : m_scenario(stepModel.scenario())
+        , m_graph(graph)
+        , m_detail(detail)
+        , m_timer(m_scenario.hardware.gpu)
+    {
+        for (int stage = 0; stage < graph.ranks(); ++stage) {
+            m_layers.push_back(stepModel.chunkLayersOfStage(stage));
+        }
+    }
+
+    std::vector<graph::ChakraNodePiece> operator()(const graph::ChakraNode& node)
+    {
+        if (m_detail == ChakraDetail::Chunk || node.id >= m_graph.nodes().size()) {
+            return {};
+        }
+        const auto id = static_cast<graph::NodeId>(node.id);
+        const graph::Node& pass = m_graph.node(id);
+        if (pass.kind != graph::NodeKind::Compute || pass.chunk < 0) {
+            return {};
+        }
+        const config::ModelSpec& model = m_scenario.model;
+        const std::vector<int>& layers = m_layers[static_cast<size_t>(pass.rank)][static_cast<size_t>(pass.chunk)];
+        const std::string prefix = "stage " + std::to_string(pass.rank) + (pass.backward ? " backward" : " forward")
+            + " micro-batch " + std::to_string(pass.microBatch) + " ";
+        const int chunks = static_cast<int>(m_layers[static_cast<size_t>(pass.rank)].size());
+        const bool first = pass.rank == 0 && pass.chunk == 0;
+        const bool last = pass.rank == m_graph.ranks() - 1 && pass.chunk == chunks - 1;
+        // The pass's exposed communication inline with compute, shared evenly by its layers.
+        const graph::TimeBreakdown& parts = m_graph.parts(id);
+        const double communication = parts[static_cast<size_t>(graph::TimeClass::TensorParallel)]
+            + parts[static_cast<size_t>(graph::TimeClass::ContextParallel)]
+            + parts[static_cast<size_t>(graph::TimeClass::ExpertParallel)];
+        const double perLayerCommunication = layers.empty() ? 0.0 : communication / static_cast<double>(layers.size());
+
+        std::vector<graph::ChakraNodePiece> pieces;
+        auto addOperators = [&](const std::vector<model::Operator>& ops, const std::string& where) {
+            double sum = 0;
+            for (const model::Operator& op : ops) {
+                const double seconds = m_timer.time(op).seconds;
+                sum += seconds;
+                if (m_detail == ChakraDetail::Operator) {
+                    pieces.push_back(
+                        { prefix + where + " " + op.name + (op.phase == model::Phase::Recompute ? " (recompute)" : ""),
+                            seconds });
+                }
+            }
+            if (m_detail == ChakraDetail::Layer) {
+                pieces.push_back({ prefix + where, sum });
+            }
+        };
+        auto endOperators = [&](bool embedding) {
+            const std::vector<model::Operator> all = embedding
+                ? model::embeddingOperators(model, m_scenario.run, model::Workload::Training)
+                : model::lmHeadOperators(model, m_scenario.run, model::Workload::Training);
+            std::vector<model::Operator> selected;
+            for (const model::Operator& op : all) {
+                if ((op.phase == model::Phase::Forward) != pass.backward) {
+                    selected.push_back(op);
+                }
+            }
+            addOperators(selected, embedding ? "embedding" : "lm head");
+        };
+        auto layer = [&](int index) {
+            const bool moe = model.moe && index >= model.moe->denseLayers;
+            addOperators(pass.backward ? model::trainingBackward(model, m_scenario.run, moe)
+                                       : model::trainingForward(model, m_scenario.run, moe),
+                "layer " + std::to_string(index));
+            if (perLayerCommunication > 0) {
+                pieces.push_back(
+                    { prefix + "layer " + std::to_string(index) + " parallel communication", perLayerCommunication });
+            }
+        };
+        if (!pass.backward) {
+            if (first) {
+                endOperators(true);
+            }
+            for (int index : layers) {
+                layer(index);
+            }
+            if (last) {
+                endOperators(false);
+            }
+        } else {
+            if (last) {
+                endOperators(false);
+            }
+            for (auto it = layers.rbegin(); it != layers.rend(); ++it) {
+                layer(*it);
+            }
+            if (first) {
+                endOperators(true);
+            }
+        }
+        return pieces;
+    }
+
+private:
+    const config::Scenario& m_scenario;
+    const graph::ExecutionGraph& m_graph;
+    ChakraDetail m_detail;
+    compute::OperatorTimer m_timer;
+    std::vector<std::vector<std::vector<int>>> m_layers;
+};
+
 } // namespace
 
-void writeChakraTraces(const std::string& directory, sim::StepModel& stepModel, std::ostream& out)
+void writeChakraTraces(const std::string& directory, sim::StepModel& stepModel, std::ostream& out, ChakraDetail detail)
 {
     const auto start = std::chrono::steady_clock::now();
     const config::RunSpec& run = stepModel.scenario().run;
@@ -98,7 +209,13 @@ void writeChakraTraces(const std::string& directory, sim::StepModel& stepModel, 
         }
         return name + graph.describe(id);
     };
-    const std::vector<graph::ChakraTrace> representatives = graph::exportExecutionGraph(graph, options);
+    std::vector<graph::ChakraTrace> representatives = graph::exportExecutionGraph(graph, options);
+    if (detail != ChakraDetail::Chunk) {
+        PassSplitter splitter(stepModel, graph, detail);
+        for (graph::ChakraTrace& trace : representatives) {
+            graph::splitComputeNodes(trace, std::ref(splitter));
+        }
+    }
 
     // Every rank runs its stage's graph with its own peers and communicator (SPMD), written one file at a time.
     std::filesystem::create_directories(directory);

@@ -58,6 +58,9 @@ int runCommand(const Invocation& invocation)
             { "chakra-out", "DIR",
                 "write the training step's execution graph as Chakra traces: rapid.<rank>.et for every rank and "
                 "comm_groups.json",
+                false },
+            { "chakra-detail", "LEVEL",
+                "compute nodes of the Chakra traces: chunk (default; one per pipeline pass), layer or operator",
                 false } }),
         "[WORKSPACE]");
     arguments.parse(invocation.args);
@@ -152,7 +155,13 @@ int runCommand(const Invocation& invocation)
     if (run.mode == config::RunMode::Training) {
         training = stepModel.training(false);
         if (auto directory = arguments.value("chakra-out")) {
-            writeChakraTraces(*directory, stepModel, out);
+            const std::string level = arguments.value("chakra-detail").value_or("chunk");
+            if (level != "chunk" && level != "layer" && level != "operator") {
+                throw UsageError("--chakra-detail \"" + level + "\": expected chunk, layer or operator");
+            }
+            writeChakraTraces(*directory, stepModel, out,
+                level == "chunk" ? ChakraDetail::Chunk
+                                 : (level == "layer" ? ChakraDetail::Layer : ChakraDetail::Operator));
         }
         const report::TrainingResult& r = *training;
         std::snprintf(line, sizeof line,

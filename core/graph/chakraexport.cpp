@@ -171,6 +171,63 @@ std::vector<ChakraTrace> exportCollectiveMicrobenchmark(
     return traces;
 }
 
+void splitComputeNodes(ChakraTrace& trace, const std::function<std::vector<ChakraNodePiece>(const ChakraNode&)>& split)
+{
+    std::uint64_t nextId = 0;
+    for (const ChakraNode& node : trace.nodes) {
+        nextId = std::max(nextId, node.id + 1);
+    }
+    std::vector<ChakraNode> nodes;
+    nodes.reserve(trace.nodes.size());
+    for (ChakraNode& node : trace.nodes) {
+        const std::vector<ChakraNodePiece> pieces
+            = node.type == ChakraNodeType::Compute ? split(node) : std::vector<ChakraNodePiece> {};
+        if (pieces.size() < 2) {
+            nodes.push_back(std::move(node));
+            continue;
+        }
+        double total = 0;
+        for (const ChakraNodePiece& piece : pieces) {
+            total += std::max(0.0, piece.seconds);
+        }
+        // Cumulative rounding: piece i ends at round(duration x its cumulative share), so the pieces add up exactly.
+        const double duration = static_cast<double>(node.durationMicros);
+        const std::vector<std::uint64_t> dataDeps = std::move(node.dataDeps);
+        const std::vector<std::uint64_t> ctrlDeps = std::move(node.ctrlDeps);
+        std::uint64_t previousEnd = 0;
+        std::uint64_t previousId = 0;
+        double cumulative = 0;
+        for (size_t i = 0; i < pieces.size(); ++i) {
+            cumulative += std::max(0.0, pieces[i].seconds);
+            const bool last = i + 1 == pieces.size();
+            const double share = total > 0 ? cumulative / total : static_cast<double>(i + 1) / pieces.size();
+            const std::uint64_t end
+                = last ? node.durationMicros : static_cast<std::uint64_t>(std::llround(duration * share));
+            ChakraNode piece;
+            if (last) {
+                piece = std::move(node); // keeps the id, type and attributes its dependants and peers know
+            } else {
+                piece.id = nextId++;
+                piece.type = ChakraNodeType::Compute;
+                piece.attributes = { ChakraAttribute::boolean("is_cpu_op", false) };
+            }
+            piece.name = pieces[i].name;
+            piece.durationMicros = end > previousEnd ? end - previousEnd : 0;
+            previousEnd = std::max(previousEnd, end);
+            if (i == 0) {
+                piece.dataDeps = dataDeps;
+                piece.ctrlDeps = ctrlDeps;
+            } else {
+                piece.dataDeps = { previousId };
+                piece.ctrlDeps.clear();
+            }
+            previousId = piece.id;
+            nodes.push_back(std::move(piece));
+        }
+    }
+    trace.nodes = std::move(nodes);
+}
+
 ChakraTrace instantiateRank(const ChakraTrace& representative, int rank,
     const std::function<int(int stage)>& rankOfStage, const std::string& group)
 {

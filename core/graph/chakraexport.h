@@ -46,6 +46,20 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
 std::vector<ChakraTrace> exportCollectiveMicrobenchmark(
     ChakraCollective type, std::uint64_t commSize, const std::vector<int>& ranks, const std::string& group = {});
 
+/// One piece of a compute node split into finer nodes (splitComputeNodes).
+struct ChakraNodePiece {
+    std::string name;
+    double seconds = 0;
+};
+
+/// Replaces every COMP_NODE for which @p split returns two or more pieces by a chain of COMP_NODEs with those names;
+/// the pieces' times are scaled to sum to the node's duration (rounded so that the integer microseconds still add up
+/// to it). The first piece takes the node's dependencies, each later one depends on the one before, and the last
+/// keeps the node's id and attributes, so every dependant and match across ranks is unchanged. New ids follow the
+/// largest id of the trace.
+void splitComputeNodes(
+    ChakraTrace& trace, const std::function<std::vector<ChakraNodePiece>(const ChakraNode&)>& split);
+
 /// The trace of one actual rank, made from its pipeline stage's representative trace (all ranks of a stage run the
 /// same graph, SPMD): @p rank becomes the trace's rank, send destinations and receive sources (stage indices in the
 /// representative traces) become @p rankOfStage(stage) (the rank at the same position in that stage), and

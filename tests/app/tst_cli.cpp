@@ -215,6 +215,21 @@ void TstCli::chakraExportPerRankReplaysToTheSameStep()
     const double replayed = number(replay.out, QStringLiteral("makespan_s"));
     QVERIFY2(predicted > 0 && std::abs(replayed - predicted) < 1e-4,
         qPrintable(QStringLiteral("run %1 s, replay %2 s").arg(predicted).arg(replayed)));
+    // Operator detail: every pass becomes a chain of named operators whose durations add up to it.
+    const QString detailed = dir.filePath(QStringLiteral("operators"));
+    const Result operators = runRapid(QStringList { QStringLiteral("run") } + scenario
+        + QStringList {
+            QStringLiteral("--chakra-out"), detailed, QStringLiteral("--chakra-detail"), QStringLiteral("operator") });
+    QCOMPARE(operators.exitCode, 0);
+    const Result dot
+        = runRapid({ QStringLiteral("chakra"), QStringLiteral("dot"), detailed + QStringLiteral("/rapid.0.et") });
+    QVERIFY2(dot.out.contains(QStringLiteral("stage 0 forward micro-batch 0 layer 0 attention.qkv_projection")),
+        qPrintable(dot.out.left(600)));
+    const Result detailedReplay = runRapid({ QStringLiteral("chakra"), QStringLiteral("simulate"), detailed,
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--json"), QStringLiteral("-") });
+    const double replayedDetailed = number(detailedReplay.out, QStringLiteral("makespan_s"));
+    QVERIFY2(std::abs(replayedDetailed - predicted) < 1e-4,
+        qPrintable(QStringLiteral("run %1 s, operator-level replay %2 s").arg(predicted).arg(replayedDetailed)));
 }
 
 void TstCli::collectiveMicrobenchmarkIsByteIdenticalToAstraSims()

@@ -284,6 +284,51 @@ private Q_SLOTS:
         }
     }
 
+    void splitComputeNodesKeepsDependantsAndDurations()
+    {
+        // Node 5 (10 us, data parent 1, control parent 2) split 1:1:2. Cumulative rounding: the pieces end at
+        // round(2.5) = 3 us, round(5) = 5 us and 10 us, so they last 3, 2 and 5 us. The last piece keeps id 5 (node 9
+        // still depends on it); the new ids follow the largest (9): 10 and 11.
+        ChakraTrace trace;
+        ChakraNode parent;
+        parent.id = 1;
+        parent.type = ChakraNodeType::Compute;
+        ChakraNode control = parent;
+        control.id = 2;
+        ChakraNode node;
+        node.id = 5;
+        node.type = ChakraNodeType::Compute;
+        node.durationMicros = 10;
+        node.dataDeps = { 1 };
+        node.ctrlDeps = { 2 };
+        ChakraNode child;
+        child.id = 9;
+        child.type = ChakraNodeType::Recv;
+        child.dataDeps = { 5 };
+        trace.nodes = { parent, control, node, child };
+        graph::splitComputeNodes(trace, [](const ChakraNode& n) {
+            return n.id == 5 ? std::vector<graph::ChakraNodePiece> { { "a", 1 }, { "b", 1 }, { "c", 2 } }
+                             : std::vector<graph::ChakraNodePiece> {};
+        });
+        QCOMPARE(trace.nodes.size(), size_t { 6 });
+        const ChakraNode& a = trace.nodes[2];
+        const ChakraNode& b = trace.nodes[3];
+        const ChakraNode& c = trace.nodes[4];
+        QCOMPARE(a.id, std::uint64_t { 10 });
+        QCOMPARE(a.durationMicros, std::uint64_t { 3 });
+        QCOMPARE(a.dataDeps, std::vector<std::uint64_t> { 1 });
+        QCOMPARE(a.ctrlDeps, std::vector<std::uint64_t> { 2 });
+        QCOMPARE(b.id, std::uint64_t { 11 });
+        QCOMPARE(b.durationMicros, std::uint64_t { 2 });
+        QCOMPARE(b.dataDeps, std::vector<std::uint64_t> { 10 });
+        QCOMPARE(c.id, std::uint64_t { 5 });
+        QCOMPARE(c.name, std::string("c"));
+        QCOMPARE(c.durationMicros, std::uint64_t { 5 });
+        QCOMPARE(c.dataDeps, std::vector<std::uint64_t> { 11 });
+        QVERIFY(c.ctrlDeps.empty());
+        QCOMPARE(trace.nodes[5].dataDeps, std::vector<std::uint64_t> { 5 });
+    }
+
     void protocDecodesEveryFrame()
     {
         const QString protoc = QStandardPaths::findExecutable(QStringLiteral("protoc"));
