@@ -13,6 +13,7 @@
 #include "runspanel.h"
 #include "structureevaluator.h"
 #include "summaryfigures.h"
+#include "topologypanel.h"
 #include "workspacedocument.h"
 #include "yamleditor.h"
 
@@ -83,6 +84,10 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     m_tabs->addTab(createFormsPage(), tr("Forms"));
     m_yamlEditor = new YamlEditor(m_document, m_tabs);
     m_tabs->addTab(m_yamlEditor, tr("YAML"));
+    // Beside the forms rather than in the results column: the network needs the width, and its link editor edits
+    // the hardware like the forms do.
+    m_topology = new TopologyPanel(m_document, m_tabs);
+    m_tabs->addTab(m_topology, tr("Topology"));
     centralLayout->addWidget(m_tabs);
     setCentralWidget(central);
 

@@ -26,6 +26,7 @@ class EvaluationRunner;
 class RestoreBanner;
 class ResultsPanel;
 class RunsPanel;
+class TopologyPanel;
 class WorkspaceDocument;
 class YamlEditor;
 
@@ -55,6 +56,7 @@ public:
     RestoreBanner* restoreBanner() const { return m_banner; }
     EvaluationRunner* evaluationRunner() const { return m_runner; }
     RunsPanel* runsPanel() const { return m_runs; }
+    TopologyPanel* topologyPanel() const { return m_topology; }
     /// "Pin as baseline": keeps the shown result as a named run and compares every chart against it.
     QAction* pinAction() const { return m_pinAction; }
     /// Pins the shown result under @p name (a generated one when empty); false when nothing is shown yet.
@@ -89,6 +91,7 @@ private:
     QTabWidget* m_tabs = nullptr;
     std::array<ConfigForm*, 3> m_forms {};
     YamlEditor* m_yamlEditor = nullptr;
+    TopologyPanel* m_topology = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;
     ResultsPanel* m_results = nullptr;
     RunsPanel* m_runs = nullptr;

@@ -9,6 +9,7 @@
 #include "runsession.h"
 #include "stepbreakdownchart.h"
 #include "summaryfigures.h"
+#include "timelineview.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -69,6 +70,8 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     m_tabs->addTab(createDashboardPage(), tr("Dashboard"));
     m_tabs->addTab(createStructurePage(), tr("Model and placement"));
     m_tabs->addTab(createOperatorsPage(), tr("Operators"));
+    m_timeline = new TimelineView(m_tabs);
+    m_tabs->addTab(m_timeline, tr("Timeline"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -173,6 +176,12 @@ void ResultsPanel::showEvaluation(const Evaluation& evaluation)
     showSummary(evaluation);
     showPlacement(evaluation);
     showOperators(evaluation);
+    if (evaluation.training) {
+        m_timeline->setTimeline(*evaluation.training, QString::fromStdString(evaluation.label));
+    } else {
+        m_timeline->clear(evaluation.inferenceMode ? tr("Inference runs have no training-step timeline.")
+                                                   : QString::fromStdString(evaluation.timeProblem));
+    }
     Q_EMIT evaluationShown(evaluation);
 }
 

@@ -23,6 +23,7 @@ class OperatorTableModel;
 class ParameterChart;
 class StepBreakdownChart;
 class SummaryFigures;
+class TimelineView;
 struct NamedRun;
 
 /// The dashboard: headline figures, memory against capacity and the step-time breakdown (or inference latencies) on
@@ -58,6 +59,7 @@ public:
     OperatorTableModel* operatorModel() const { return m_operatorModel; }
     QSortFilterProxyModel* operatorProxy() const { return m_operatorProxy; }
     QLabel* operatorTotalsLabel() const { return m_operatorTotals; }
+    TimelineView* timeline() const { return m_timeline; }
 
 Q_SIGNALS:
     /// showEvaluation() has applied @p evaluation to every view (emitted at its end; painting follows later).
@@ -90,6 +92,7 @@ private:
     QSortFilterProxyModel* m_operatorProxy = nullptr;
     QTableView* m_operatorTable = nullptr;
     QLabel* m_operatorTotals = nullptr;
+    TimelineView* m_timeline = nullptr;
 };
 
 } // namespace rapid::widgets

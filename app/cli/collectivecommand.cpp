@@ -264,6 +264,8 @@ int collectiveCommand(const Invocation& invocation)
             { "algorithm", "NAME", "force ring, tree, direct, halving-doubling or hierarchical", false },
             { "backend", "NAME", "analytical (default) or congestion", false },
             { "links", "N", "congestion: how many of the busiest links to list (default 5)", false },
+            { "packet-bytes", "SIZE",
+                "congestion: store-and-forward switching with packets of this size (default 0: cut-through)", false },
             { "flow-program", "FILE", "congestion: write the simulated flows (docs/flow-program.md)", false },
             { "chakra-out", "DIR",
                 "write the collective as a Chakra microbenchmark (one COMM_COLL_NODE per rank, as ASTRA-sim's "
@@ -304,7 +306,16 @@ int collectiveCommand(const Invocation& invocation)
             times.push_back(analytical.time(request));
         }
         if (congestion) {
-            simulator = std::make_unique<sim::CongestionNetwork>(hardware);
+            sim::CongestionOptions options;
+            if (auto packet = arguments.value("packet-bytes")) {
+                std::string why;
+                const std::optional<double> bytes = config::parseQuantity(*packet, config::Dimension::Bytes, &why);
+                if (!bytes || *bytes < 0) {
+                    throw UsageError("--packet-bytes \"" + *packet + "\": " + (bytes ? "must not be negative" : why));
+                }
+                options.packetBytes = *bytes;
+            }
+            simulator = std::make_unique<sim::CongestionNetwork>(hardware, options);
             const auto start = std::chrono::steady_clock::now();
             run = simulator->run(requests);
             wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -41,8 +41,8 @@ struct ChakraExportOptions {
 std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const ChakraExportOptions& options = {});
 
 /// A collective microbenchmark as ASTRA-sim's generator writes it: for each rank in @p ranks one trace with a single
-/// COMM_COLL_NODE (id = the rank, name "<op>_<N>npus_<size>" such as "all_reduce_8npus_1MB", attributes is_cpu_op = false,
-/// comm_type, comm_size = @p commSize in ASTRA-sim's meaning; pg_name = @p group when not empty).
+/// COMM_COLL_NODE (id = the rank, name "<op>_<N>npus_<size>" such as "all_reduce_8npus_1MB", attributes is_cpu_op =
+/// false, comm_type, comm_size = @p commSize in ASTRA-sim's meaning; pg_name = @p group when not empty).
 std::vector<ChakraTrace> exportCollectiveMicrobenchmark(
     ChakraCollective type, std::uint64_t commSize, const std::vector<int>& ranks, const std::string& group = {});
 
@@ -57,8 +57,7 @@ struct ChakraNodePiece {
 /// to it). The first piece takes the node's dependencies, each later one depends on the one before, and the last
 /// keeps the node's id and attributes, so every dependant and match across ranks is unchanged. New ids follow the
 /// largest id of the trace.
-void splitComputeNodes(
-    ChakraTrace& trace, const std::function<std::vector<ChakraNodePiece>(const ChakraNode&)>& split);
+void splitComputeNodes(ChakraTrace& trace, const std::function<std::vector<ChakraNodePiece>(const ChakraNode&)>& split);
 
 /// The trace of one actual rank, made from its pipeline stage's representative trace (all ranks of a stage run the
 /// same graph, SPMD): @p rank becomes the trace's rank, send destinations and receive sources (stage indices in the

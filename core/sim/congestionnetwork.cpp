@@ -12,7 +12,7 @@ CongestionNetwork::CongestionNetwork(const config::HardwareSpec& hardware, Conge
     : m_options(options)
     , m_analytical(hardware, network::AnalyticalOptions { options.launchSeconds })
     , m_topology(std::make_shared<network::Topology>(hardware))
-    , m_routes(std::make_shared<RouteCache>(m_topology))
+    , m_routes(std::make_shared<RouteCache>(m_topology, options.packetBytes))
 {
 }
 
@@ -62,10 +62,11 @@ CongestionRun CongestionNetwork::run(
     CongestionRun result;
     result.seconds.assign(requests.size(), 0.0);
     const std::vector<FlowId> ids = addProgram(simulator, flows);
-    result.makespan = toSeconds(simulator.run(stop));
+    simulator.run(stop);
     for (size_t i = 0; i < ids.size(); ++i) {
         const auto tag = static_cast<size_t>(flows.flows[i].tag);
         result.seconds[tag] = std::max(result.seconds[tag], toSeconds(simulator.finishTime(ids[i])));
+        result.makespan = std::max(result.makespan, result.seconds[tag]);
     }
     result.linkBytes = simulator.linkBytes();
     result.flows = simulator.flowCount();

@@ -18,6 +18,8 @@ namespace rapid::sim {
 
 struct CongestionOptions {
     double launchSeconds = network::kCollectiveLaunchSeconds; ///< per collective, as the analytical backend
+    /// Store-and-forward packet size in bytes (see RouteCache); 0, the default, is cut-through switching.
+    double packetBytes = 0;
 };
 
 /// What a run of concurrent collectives did.

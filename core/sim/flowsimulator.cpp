@@ -146,6 +146,17 @@ void FlowSimulator::release(FlowId id)
 
 bool FlowSimulator::step()
 {
+    // A drain superseded by a rate change must not move the clock: discard such events before reading the time.
+    while (!m_queue->empty()) {
+        const Event& top = m_queue->top();
+        const bool stale = top.kind == Drain
+            && (top.version != m_flows[static_cast<size_t>(top.target)].version
+                || !m_flows[static_cast<size_t>(top.target)].sending);
+        if (!stale) {
+            break;
+        }
+        m_queue->pop();
+    }
     if (m_queue->empty()) {
         return false;
     }

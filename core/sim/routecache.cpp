@@ -2,12 +2,15 @@
 #include "routecache.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace rapid::sim {
 
-RouteCache::RouteCache(std::shared_ptr<const network::Topology> topology)
+RouteCache::RouteCache(std::shared_ptr<const network::Topology> topology, double packetBytes)
     : m_topology(std::move(topology))
     , m_router(*m_topology)
+    , m_packetBytes(packetBytes)
 {
     m_capacity.resize(static_cast<size_t>(m_topology->linkCount()));
     for (int link = 0; link < m_topology->linkCount(); ++link) {
@@ -15,7 +18,8 @@ RouteCache::RouteCache(std::shared_ptr<const network::Topology> topology)
     }
 }
 
-void RouteCache::appendRoute(int from, int to, std::vector<LinkLoad>& loads, double& latencySeconds)
+void RouteCache::appendRoute(
+    int from, int to, std::vector<LinkLoad>& loads, double& latencySeconds, int& hops, double& slowest)
 {
     const network::Route route = m_router.route(from, to);
     for (const network::RouteSegment& segment : route.segments) {
@@ -25,7 +29,22 @@ void RouteCache::appendRoute(int from, int to, std::vector<LinkLoad>& loads, dou
             }
         }
         latencySeconds += m_router.latencySeconds(segment);
+        if (!segment.paths.empty()) {
+            // Equal-cost paths have the same length; the first stands for all.
+            for (int link : segment.paths.front().links) {
+                ++hops;
+                slowest = std::min(slowest, m_topology->link(link).effectiveBandwidth());
+            }
+        }
     }
+}
+
+double RouteCache::storeAndForwardSeconds(int hops, double slowest) const
+{
+    if (m_packetBytes <= 0 || hops < 2 || !(slowest > 0) || !std::isfinite(slowest)) {
+        return 0;
+    }
+    return (hops - 1) * m_packetBytes / slowest;
 }
 
 int RouteCache::store(std::vector<LinkLoad>& loads, double latencySeconds)
@@ -57,8 +76,10 @@ int RouteCache::route(int from, int to)
     }
     std::vector<LinkLoad> loads;
     double latency = 0;
-    appendRoute(from, to, loads, latency);
-    const int id = store(loads, latency);
+    int hops = 0;
+    double slowest = std::numeric_limits<double>::infinity();
+    appendRoute(from, to, loads, latency, hops, slowest);
+    const int id = store(loads, latency + storeAndForwardSeconds(hops, slowest));
     m_byPair.emplace(key, id);
     return id;
 }
@@ -67,10 +88,12 @@ int RouteCache::chain(std::span<const int> gpus)
 {
     std::vector<LinkLoad> loads;
     double latency = 0;
+    int hops = 0;
+    double slowest = std::numeric_limits<double>::infinity();
     for (size_t i = 0; i + 1 < gpus.size(); ++i) {
-        appendRoute(gpus[i], gpus[i + 1], loads, latency);
+        appendRoute(gpus[i], gpus[i + 1], loads, latency, hops, slowest);
     }
-    return store(loads, latency);
+    return store(loads, latency + storeAndForwardSeconds(hops, slowest));
 }
 
 } // namespace rapid::sim

@@ -31,7 +31,10 @@ struct CompiledRoute {
 /// nanosecond (health applied). Not thread-safe (one per simulation); the topology is shared and immutable.
 class RouteCache {
 public:
-    explicit RouteCache(std::shared_ptr<const network::Topology> topology);
+    /// @p packetBytes > 0 models store-and-forward switching: every hop after the first adds the time to receive one
+    /// packet of that size at the route's slowest link (a packet-level simulator's per-hop serialisation); 0 is
+    /// cut-through (the default: NVLink and InfiniBand switches forward a packet while it is still arriving).
+    explicit RouteCache(std::shared_ptr<const network::Topology> topology, double packetBytes = 0);
 
     /// Route id of @p from -> @p to. Throws network::UnreachableError when failed links cut them apart.
     int route(int from, int to);
@@ -53,12 +56,15 @@ public:
     int routeCount() const { return static_cast<int>(m_routes.size()); }
 
 private:
-    void appendRoute(int from, int to, std::vector<LinkLoad>& loads, double& latencySeconds);
+    void appendRoute(
+        int from, int to, std::vector<LinkLoad>& loads, double& latencySeconds, int& hops, double& slowest);
+    double storeAndForwardSeconds(int hops, double slowest) const;
     int store(std::vector<LinkLoad>& loads, double latencySeconds);
 
     std::shared_ptr<const network::Topology> m_topology;
     network::Router m_router;
     std::vector<double> m_capacity;
+    double m_packetBytes = 0;
     std::vector<LinkLoad> m_loads;
     std::vector<CompiledRoute> m_routes;
     std::unordered_map<std::uint64_t, int> m_byPair;

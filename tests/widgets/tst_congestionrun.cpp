@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The congestion backend from the Topology tab: "Simulate congestion" runs off the GUI thread with a progress bar,
+// reports the step against the analytical one and colours the links by utilisation; Cancel keeps the window
+// responsive and applies nothing; an edit forgets a result that no longer describes the workspace.
+#include "widgettestutils.h"
+
+#include "congestionrunbox.h"
+#include "linkitem.h"
+#include "mainwindow.h"
+#include "topologypanel.h"
+#include "topologyscene.h"
+#include "workspacedocument.h"
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace rapid;
+using rapid::test::openWindow;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 120000;
+
+bool anyLinkColoured(widgets::TopologyScene& scene)
+{
+    for (QGraphicsItem* item : scene.items()) {
+        if (auto* link = dynamic_cast<widgets::LinkItem*>(item); link && link->utilisation()) {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+class TestCongestionRun : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void simulateColoursTheLinksAndReportsTheStep()
+    {
+        auto window = openWindow();
+        QVERIFY(window);
+        window->mainTabs()->setCurrentWidget(window->topologyPanel());
+        widgets::CongestionRunBox* box = window->topologyPanel()->congestionRun();
+        QSignalSpy finished(box->runner(), &widgets::CongestionRunner::finished);
+        QVERIFY(!anyLinkColoured(*window->topologyPanel()->scene()));
+        QTest::mouseClick(box->simulateButton(), Qt::LeftButton);
+        QVERIFY(box->progressBar()->isVisible());
+        QVERIFY(box->cancelButton()->isEnabled());
+        QVERIFY(!box->simulateButton()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kRunTimeoutMs);
+        QVERIFY(!box->progressBar()->isVisible());
+        QVERIFY(box->simulateButton()->isEnabled());
+        QVERIFY(box->lastOutcome().has_value());
+        // The default workspace's groups share no link (rail-optimised, non-blocking): the step stays within 0.1%.
+        const widgets::CongestionOutcome& outcome = *box->lastOutcome();
+        QVERIFY(std::abs(outcome.congestion.stepTimeSeconds - outcome.analyticalStepSeconds)
+            <= 1e-3 * outcome.analyticalStepSeconds);
+        QVERIFY2(box->resultLabel()->text().contains(QStringLiteral("Congestion backend: step")),
+            qPrintable(box->resultLabel()->text()));
+        QVERIFY(anyLinkColoured(*window->topologyPanel()->scene()));
+        rapid::test::saveScreenshot(window->grab(), QStringLiteral("topology-congestion.png"));
+
+        // An edit makes the result stale: it is forgotten and the colours go.
+        QSignalSpy cleared(box, &widgets::CongestionRunBox::utilisationCleared);
+        const QString hardware = window->document()->text(widgets::DocumentKind::Hardware);
+        QVERIFY(hardware.contains(QStringLiteral("latency_ns: 675")));
+        window->document()->setText(widgets::DocumentKind::Hardware,
+            QString(hardware).replace(QStringLiteral("latency_ns: 675"), QStringLiteral("latency_ns: 700")));
+        QTRY_VERIFY(cleared.count() > 0);
+        QVERIFY(!box->lastOutcome().has_value());
+        QVERIFY(!anyLinkColoured(*window->topologyPanel()->scene()));
+    }
+
+    void cancelAppliesNothingAndKeepsTheWindowResponsive()
+    {
+        auto window = openWindow();
+        QVERIFY(window);
+        window->mainTabs()->setCurrentWidget(window->topologyPanel());
+        widgets::CongestionRunBox* box = window->topologyPanel()->congestionRun();
+        QSignalSpy finished(box->runner(), &widgets::CongestionRunner::finished);
+        QSignalSpy cancelled(box->runner(), &widgets::CongestionRunner::cancelled);
+        QTest::mouseClick(box->simulateButton(), Qt::LeftButton);
+        QTest::mouseClick(box->cancelButton(), Qt::LeftButton);
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(box->simulateButton()->isEnabled());
+        QVERIFY(!box->progressBar()->isVisible());
+        QVERIFY2(
+            box->resultLabel()->text().contains(QStringLiteral("cancelled")), qPrintable(box->resultLabel()->text()));
+        // The event loop keeps running (the window repaints and answers) while the worker winds down, and whatever
+        // the worker still returns is dropped.
+        for (int i = 0; i < 20; ++i) {
+            QTest::qWait(50);
+            window->repaint();
+        }
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(!box->lastOutcome().has_value());
+        QVERIFY(!anyLinkColoured(*window->topologyPanel()->scene()));
+    }
+};
+
+QTEST_MAIN(TestCongestionRun)
+#include "tst_congestionrun.moc"

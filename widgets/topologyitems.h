@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QFont>
+#include <QGraphicsItem>
+#include <QString>
+
+namespace rapid::widgets {
+
+/// A GPU (labelled with its rank) or a switch (labelled `s<tier>.<index>`, as in link ids) of the topology view.
+/// Painted from the view's palette, so it follows a dark palette without being rebuilt.
+class NodeItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 0x7202 };
+
+    NodeItem(int node, bool isSwitch, const QString& label, const QSizeF& size);
+
+    int type() const override { return Type; }
+    int nodeIndex() const { return m_node; }
+    bool isSwitch() const { return m_isSwitch; }
+    QString label() const { return m_label; }
+
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    int m_node;
+    bool m_isSwitch;
+    QString m_label;
+    QSizeF m_size;
+};
+
+class LabelItem;
+
+/// The box around one group of GPUs (an instance of the inner dimensions, e.g. a node). Its title is a LabelItem of
+/// its own, stacked above the links, so that links leaving the group do not run through the text.
+class GroupItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 0x7203 };
+
+    GroupItem(const QRectF& rect, const QString& title);
+
+    int type() const override { return Type; }
+    QString title() const { return m_title; }
+    void setTitle(const QString& title);
+    /// The item that shows the title (owned by the scene); created by createTitleItem().
+    LabelItem* createTitleItem();
+
+    QRectF boundingRect() const override { return m_rect.adjusted(-1, -1, 1, 1); }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    QRectF m_rect;
+    QString m_title;
+    LabelItem* m_titleItem = nullptr;
+};
+
+/// A line of text in the scene: a switch band's name, an italic "+K more" marker for what is not drawn, or a group's
+/// title on a background of the group's colour.
+class LabelItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 0x7204 };
+    enum class Kind { Band, Marker, Title };
+
+    /// @p anchor is the left end of the text, vertically centred on it; a Title is elided to @p maxWidth.
+    LabelItem(const QPointF& anchor, const QString& text, Kind kind, double maxWidth = 0);
+
+    int type() const override { return Type; }
+    QString text() const { return m_text; }
+    void setText(const QString& text);
+    Kind kind() const { return m_kind; }
+    bool isMarker() const { return m_kind == Kind::Marker; }
+
+    QRectF boundingRect() const override { return m_rect; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    QFont font() const;
+
+    QString m_text;
+    Kind m_kind;
+    QPointF m_anchor;
+    double m_maxWidth;
+    QRectF m_rect;
+};
+
+} // namespace rapid::widgets
