@@ -155,7 +155,9 @@ void writeChakraTraces(const std::string& directory, sim::StepModel& stepModel, 
 {
     const auto start = std::chrono::steady_clock::now();
     const config::RunSpec& run = stepModel.scenario().run;
-    const graph::ExecutionGraph graph = graph::buildTrainingStep(run, stepModel.trainingStageCosts());
+    const bool training = run.mode == config::RunMode::Training;
+    const graph::ExecutionGraph graph = training ? graph::buildTrainingStep(run, stepModel.trainingStageCosts())
+                                                 : graph::buildInferenceRequest(stepModel.inferenceRequestCosts());
     const parallel::Placement& placement = stepModel.placement();
     const int ranks = run.parallelism.gpuCount();
     const parallel::AxisPlacement* pp = axisNamed(placement, "pp");
@@ -168,7 +170,7 @@ void writeChakraTraces(const std::string& directory, sim::StepModel& stepModel, 
     std::map<int, int> groupOfBase;
     graph::ChakraCommGroups groups;
     const auto dpBase = [&](int rank) { return dp ? rank - ((rank / dp->stride) % dp->degree) * dp->stride : rank; };
-    if (dp && dp->degree > 1) {
+    if (training && dp && dp->degree > 1) {
         for (int rank = 0; rank < ranks; ++rank) {
             auto [it, added] = groupOfBase.emplace(dpBase(rank), static_cast<int>(groupOfBase.size()) + 1);
             groups[std::to_string(it->second)].push_back(rank);
@@ -186,6 +188,17 @@ void writeChakraTraces(const std::string& directory, sim::StepModel& stepModel, 
     options.dataParallelGroup = [](int) { return std::string("1"); }; // replaced per rank below
     options.nodeName = [&](graph::NodeId id) {
         const graph::Node& node = graph.node(id);
+        if (!training) {
+            const std::string stage = "stage " + std::to_string(node.rank) + " ";
+            const std::string step
+                = node.microBatch == 0 ? std::string("prefill") : "decode step " + std::to_string(node.microBatch);
+            if (node.kind == graph::NodeKind::Compute) {
+                return stage + step;
+            }
+            return stage
+                + (node.rank + 1 == graph.ranks() ? "hand back the sampled tokens of " : "send the hidden states of ")
+                + step;
+        }
         std::string name = "stage " + std::to_string(node.rank) + " ";
         const std::string pass = node.backward ? "backward" : "forward";
         const std::string microBatch = " micro-batch " + std::to_string(node.microBatch);
@@ -210,7 +223,7 @@ void writeChakraTraces(const std::string& directory, sim::StepModel& stepModel, 
         return name + graph.describe(id);
     };
     std::vector<graph::ChakraTrace> representatives = graph::exportExecutionGraph(graph, options);
-    if (detail != ChakraDetail::Chunk) {
+    if (training && detail != ChakraDetail::Chunk) {
         PassSplitter splitter(stepModel, graph, detail);
         for (graph::ChakraTrace& trace : representatives) {
             graph::splitComputeNodes(trace, std::ref(splitter));

@@ -56,8 +56,8 @@ int runCommand(const Invocation& invocation)
                 "simulated flow by flow with max-min fair link sharing)",
                 false },
             { "chakra-out", "DIR",
-                "write the training step's execution graph as Chakra traces: rapid.<rank>.et for every rank and "
-                "comm_groups.json",
+                "write the training step's (or the inference request's) execution graph as Chakra traces: "
+                "rapid.<rank>.et for every rank and comm_groups.json",
                 false },
             { "chakra-detail", "LEVEL",
                 "compute nodes of the Chakra traces: chunk (default; one per pipeline pass), layer or operator",
@@ -150,19 +150,18 @@ int runCommand(const Invocation& invocation)
     const bool congestion = backend == "congestion";
     sim::StepModel stepModel(scenario, congestion ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical);
     out << "network    " << backend << " backend\n";
+    if (auto directory = arguments.value("chakra-out")) {
+        const std::string level = arguments.value("chakra-detail").value_or("chunk");
+        if (level != "chunk" && level != "layer" && level != "operator") {
+            throw UsageError("--chakra-detail \"" + level + "\": expected chunk, layer or operator");
+        }
+        writeChakraTraces(*directory, stepModel, out,
+            level == "chunk" ? ChakraDetail::Chunk : (level == "layer" ? ChakraDetail::Layer : ChakraDetail::Operator));
+    }
     std::optional<report::TrainingResult> training;
     std::optional<report::InferenceResult> inference;
     if (run.mode == config::RunMode::Training) {
         training = stepModel.training(false);
-        if (auto directory = arguments.value("chakra-out")) {
-            const std::string level = arguments.value("chakra-detail").value_or("chunk");
-            if (level != "chunk" && level != "layer" && level != "operator") {
-                throw UsageError("--chakra-detail \"" + level + "\": expected chunk, layer or operator");
-            }
-            writeChakraTraces(*directory, stepModel, out,
-                level == "chunk" ? ChakraDetail::Chunk
-                                 : (level == "layer" ? ChakraDetail::Layer : ChakraDetail::Operator));
-        }
         const report::TrainingResult& r = *training;
         std::snprintf(line, sizeof line,
             "step       %.4g s  (%.4g tokens/s, %.1f TFLOP/s of model work per GPU, MFU %.1f%%)\n", r.stepTimeSeconds,

@@ -486,6 +486,39 @@ report::TrainingResult StepModel::training(bool timeline)
     return result;
 }
 
+graph::InferenceRequestCosts StepModel::inferenceRequestCosts()
+{
+    const config::ModelSpec& model = m_scenario.model;
+    const config::RunSpec& run = m_scenario.run;
+    const int pp = run.parallelism.pp;
+    const report::InferenceResult result = inference();
+    const auto pipeline = static_cast<size_t>(TimeClass::PipelineParallel);
+    const double prefillSends = result.prefill[pipeline];
+    const double decodeSends = result.decodeStep[pipeline];
+    graph::InferenceRequestCosts costs;
+    costs.outputTokens = std::max(1, run.decodeLength);
+    const double activationBytes = config::bytesPerElement(run.precision.activations);
+    for (int stage = 0; stage < pp; ++stage) {
+        double layers = 0;
+        for (const std::vector<int>& chunk : chunkLayers(model, run, stage)) {
+            layers += static_cast<double>(chunk.size());
+        }
+        const double share = model.numLayers > 0 ? layers / model.numLayers : 1.0 / pp;
+        costs.prefillSeconds.push_back((result.ttftSeconds - prefillSends) * share);
+        costs.decodeSeconds.push_back((result.itlSeconds - decodeSends) * share);
+    }
+    if (pp > 1) {
+        costs.prefillSendSeconds = prefillSends / (pp - 1);
+        costs.decodeSendSeconds = decodeSends / (pp - 1);
+        costs.prefillSendBytes = static_cast<double>(run.batch) * run.promptLength * model.hiddenSize * activationBytes;
+        costs.decodeSendBytes = static_cast<double>(run.batch) * model.hiddenSize * activationBytes;
+        costs.returnSendBytes = 4.0 * run.batch;
+        costs.returnSendSeconds = collective(
+            CollectiveKind::SendRecv, costs.returnSendBytes, { representativeRank(pp - 1), representativeRank(0) });
+    }
+    return costs;
+}
+
 report::InferenceResult StepModel::inference(int decodeSamples)
 {
     const config::ModelSpec& model = m_scenario.model;

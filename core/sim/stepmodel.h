@@ -3,6 +3,7 @@
 
 #include "compute/operatortimer.h"
 #include "config/configloader.h"
+#include "graph/inferencerequest.h"
 #include "graph/trainingstep.h"
 #include "network/collective.h"
 #include "parallel/placement.h"
@@ -52,6 +53,10 @@ public:
     report::InferenceResult inference(int decodeSamples = 9);
     /// The per-stage costs the training graph is built from (exposed for tests and the layer table).
     std::vector<graph::StageCost> trainingStageCosts();
+    /// One inference request batch per pipeline stage, for its execution graph and Chakra export: inference()'s
+    /// prefill and mean decode step without their pipeline sends, split over the stages by their layer counts, the
+    /// stage-to-stage sends, and the hand-back of the sampled tokens (4 bytes per sequence) from the last stage.
+    graph::InferenceRequestCosts inferenceRequestCosts();
 
     const config::Scenario& scenario() const { return m_scenario; }
     /// The model layers (global indices) of each virtual chunk of pipeline stage @p stage.

@@ -43,6 +43,7 @@ private Q_SLOTS:
     void chakraExportReadsBackWithoutDefects();
     void chakraExportPerRankReplaysToTheSameStep();
     void collectiveMicrobenchmarkIsByteIdenticalToAstraSims();
+    void inferenceExportReplaysToTheRequestLatency();
 };
 
 void TstCli::modelInfoPrintsPublishedTotals_data()
@@ -250,6 +251,35 @@ void TstCli::collectiveMicrobenchmarkIsByteIdenticalToAstraSims()
         QVERIFY(ours.open(QIODevice::ReadOnly) && theirs.open(QIODevice::ReadOnly));
         QCOMPARE(ours.readAll(), theirs.readAll());
     }
+}
+
+void TstCli::inferenceExportReplaysToTheRequestLatency()
+{
+    // Llama-3.1-8B serving 8 sequences (prompt 1500, 512 output tokens) on 8 GPUs as TP 2 x PP 2 x DP 2: one trace per
+    // rank of the prefill and 511 decode steps. Replayed, the request takes the predicted end-to-end latency plus the
+    // token hand-back between steps that the closed form leaves out: 511 messages of 32 bytes, each about the 6.6 us
+    // launch plus two NVSwitch hops (0.6 us) and 32 B / 300 GB/s, so 3.7 ms at most (allow 20 us each).
+    QTemporaryDir dir;
+    const QString traces = dir.filePath(QStringLiteral("inference"));
+    const Result run = runRapid({ QStringLiteral("run"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--run"),
+        QStringLiteral("llama-3.1-8b-decode-1gpu"), QStringLiteral("--set"), QStringLiteral("run.parallelism.pp=2"),
+        QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=2"), QStringLiteral("--set"),
+        QStringLiteral("run.parallelism.dp=2"), QStringLiteral("--chakra-out"), traces, QStringLiteral("--json"),
+        QStringLiteral("-") });
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("wrote 8 trace file(s)")), qPrintable(run.out));
+    const Result replay = runRapid({ QStringLiteral("chakra"), QStringLiteral("simulate"), traces,
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(replay.exitCode, 0);
+    auto number = [](const QString& text, const QString& key) {
+        const qsizetype at = text.indexOf(QStringLiteral("\"") + key + QStringLiteral("\": "));
+        return at < 0 ? -1.0 : text.mid(at + key.size() + 4).section(QLatin1Char(','), 0, 0).trimmed().toDouble();
+    };
+    const double predicted = number(run.out, QStringLiteral("e2e_s"));
+    const double replayed = number(replay.out, QStringLiteral("makespan_s"));
+    QVERIFY2(predicted > 0 && replayed >= predicted - 1e-4 && replayed <= predicted + 511 * 20e-6,
+        qPrintable(QStringLiteral("e2e %1 s, replay %2 s").arg(predicted).arg(replayed)));
 }
 
 QTEST_GUILESS_MAIN(TstCli)
