@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
+#include "chakracli.h"
 #include "clioutput.h"
 #include "commands.h"
 
@@ -49,16 +50,8 @@ int inspect(const Invocation& invocation, const std::vector<std::string>& args)
     const std::vector<graph::ChakraTrace> traces = graph::readChakraDirectory(input);
     const double readMs = millisecondsSince(readStart);
 
-    std::optional<graph::ChakraCommGroups> groups;
     std::string groupsOrigin;
-    if (auto path = arguments.value("comm-groups")) {
-        groups = graph::readChakraCommGroups(*path);
-        groupsOrigin = *path;
-    } else if (std::error_code error; std::filesystem::is_directory(input, error)
-               && std::filesystem::is_regular_file(input / "comm_groups.json", error)) {
-        groupsOrigin = (input / "comm_groups.json").string();
-        groups = graph::readChakraCommGroups(groupsOrigin);
-    }
+    const std::optional<graph::ChakraCommGroups> groups = chakraCommGroupsFor(arguments, input, &groupsOrigin);
     const auto inspectStart = Clock::now();
     const graph::ChakraInspection inspection = graph::inspectChakra(traces, groups ? &*groups : nullptr);
     const double inspectMs = millisecondsSince(inspectStart);

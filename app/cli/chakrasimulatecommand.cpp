@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
+#include "chakracli.h"
 #include "clioutput.h"
 #include "commands.h"
 #include "format.h"
@@ -48,13 +49,7 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
     const config::HardwareSpec hardware = loader.loadHardware(arguments.required("hardware"), arguments.values("set"));
     const std::filesystem::path input = arguments.positional().front();
     const std::vector<graph::ChakraTrace> traces = graph::readChakraDirectory(input);
-    graph::ChakraCommGroups groups;
-    if (auto path = arguments.value("comm-groups")) {
-        groups = graph::readChakraCommGroups(*path);
-    } else if (std::error_code error; std::filesystem::is_directory(input, error)
-               && std::filesystem::is_regular_file(input / "comm_groups.json", error)) {
-        groups = graph::readChakraCommGroups(input / "comm_groups.json");
-    }
+    const graph::ChakraCommGroups groups = chakraCommGroupsFor(arguments, input).value_or(graph::ChakraCommGroups {});
 
     const auto start = std::chrono::steady_clock::now();
     sim::ReplayResult result;

@@ -17,6 +17,13 @@ struct Result {
     QString err;
 };
 
+/// The number after "key": in JSON text written by rapid (-1 when the key is missing).
+double jsonNumber(const QString& text, const QString& key)
+{
+    const qsizetype at = text.indexOf(QStringLiteral("\"") + key + QStringLiteral("\": "));
+    return at < 0 ? -1.0 : text.mid(at + key.size() + 4).section(QLatin1Char(','), 0, 0).trimmed().toDouble();
+}
+
 Result runRapid(const QStringList& arguments)
 {
     QProcess process;
@@ -208,12 +215,8 @@ void TstCli::chakraExportPerRankReplaysToTheSameStep()
     const Result replay = runRapid({ QStringLiteral("chakra"), QStringLiteral("simulate"), traces,
         QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--json"), QStringLiteral("-") });
     QCOMPARE(replay.exitCode, 0);
-    auto number = [](const QString& text, const QString& key) {
-        const qsizetype at = text.indexOf(QStringLiteral("\"") + key + QStringLiteral("\": "));
-        return at < 0 ? -1.0 : text.mid(at + key.size() + 4).section(QLatin1Char(','), 0, 0).trimmed().toDouble();
-    };
-    const double predicted = number(run.out, QStringLiteral("step_time_s"));
-    const double replayed = number(replay.out, QStringLiteral("makespan_s"));
+    const double predicted = jsonNumber(run.out, QStringLiteral("step_time_s"));
+    const double replayed = jsonNumber(replay.out, QStringLiteral("makespan_s"));
     QVERIFY2(predicted > 0 && std::abs(replayed - predicted) < 1e-4,
         qPrintable(QStringLiteral("run %1 s, replay %2 s").arg(predicted).arg(replayed)));
     // Operator detail: every pass becomes a chain of named operators whose durations add up to it.
@@ -228,7 +231,7 @@ void TstCli::chakraExportPerRankReplaysToTheSameStep()
         qPrintable(dot.out.left(600)));
     const Result detailedReplay = runRapid({ QStringLiteral("chakra"), QStringLiteral("simulate"), detailed,
         QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--json"), QStringLiteral("-") });
-    const double replayedDetailed = number(detailedReplay.out, QStringLiteral("makespan_s"));
+    const double replayedDetailed = jsonNumber(detailedReplay.out, QStringLiteral("makespan_s"));
     QVERIFY2(std::abs(replayedDetailed - predicted) < 1e-4,
         qPrintable(QStringLiteral("run %1 s, operator-level replay %2 s").arg(predicted).arg(replayedDetailed)));
 }
@@ -272,12 +275,8 @@ void TstCli::inferenceExportReplaysToTheRequestLatency()
     const Result replay = runRapid({ QStringLiteral("chakra"), QStringLiteral("simulate"), traces,
         QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--json"), QStringLiteral("-") });
     QCOMPARE(replay.exitCode, 0);
-    auto number = [](const QString& text, const QString& key) {
-        const qsizetype at = text.indexOf(QStringLiteral("\"") + key + QStringLiteral("\": "));
-        return at < 0 ? -1.0 : text.mid(at + key.size() + 4).section(QLatin1Char(','), 0, 0).trimmed().toDouble();
-    };
-    const double predicted = number(run.out, QStringLiteral("e2e_s"));
-    const double replayed = number(replay.out, QStringLiteral("makespan_s"));
+    const double predicted = jsonNumber(run.out, QStringLiteral("e2e_s"));
+    const double replayed = jsonNumber(replay.out, QStringLiteral("makespan_s"));
     QVERIFY2(predicted > 0 && replayed >= predicted - 1e-4 && replayed <= predicted + 511 * 20e-6,
         qPrintable(QStringLiteral("e2e %1 s, replay %2 s").arg(predicted).arg(replayed)));
 }
