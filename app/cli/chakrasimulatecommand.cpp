@@ -31,7 +31,9 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
                 true },
             { "backend", "NAME", "analytical (default) or congestion", false },
             { "comm-groups", "FILE", "communicator groups JSON (default: comm_groups.json next to the traces)", false },
-            { "json", "FILE", "also write the result as JSON (- for standard output)", false } },
+            { "json", "FILE", "also write the result as JSON (- for standard output)", false },
+            { "timeline", "FILE", "write the per-rank timeline as a Chrome trace (chrome://tracing, Perfetto)",
+                false } },
         "DIR|FILE|PREFIX");
     arguments.parse(args);
     if (arguments.helpRequested()) {
@@ -88,6 +90,15 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
         out << "note: " << note << "\n";
     }
 
+    if (auto path = arguments.value("timeline")) {
+        std::ofstream file;
+        std::ostream* timeline = openOutput(*path, file, invocation);
+        if (!timeline) {
+            invocation.err << "rapid chakra simulate: cannot write " << *path << "\n";
+            return InputError;
+        }
+        *timeline << sim::replayChromeTraceJson(traces, result);
+    }
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
         std::ostream* json = openOutput(*jsonPath, file, invocation);

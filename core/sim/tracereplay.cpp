@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracereplay.h"
 
+#include "report/json.h"
 #include "sim/collectiveflows.h"
 #include "sim/congestionnetwork.h"
 #include "sim/flowprogram.h"
 #include "sim/flowsimulator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <map>
 #include <set>
+#include <sstream>
 #include <tuple>
 #include <unordered_map>
 
@@ -482,6 +485,48 @@ ReplayResult replayChakra(const std::vector<graph::ChakraTrace>& traces, const g
     }
     result.notes.assign(notes.begin(), notes.end());
     return result;
+}
+
+std::string replayChromeTraceJson(const std::vector<graph::ChakraTrace>& traces, const ReplayResult& result)
+{
+    std::ostringstream out;
+    out.precision(12);
+    out << "{\"traceEvents\": [";
+    bool first = true;
+    auto separator = [&] {
+        out << (first ? "\n" : ",\n");
+        first = false;
+    };
+    for (size_t t = 0; t < traces.size() && t < result.nodeTimes.size(); ++t) {
+        const int pid = traces[t].rank + 1;
+        separator();
+        out << R"({"ph": "M", "name": "process_name", "pid": )" << pid << R"(, "args": {"name": "rank )"
+            << traces[t].rank << "\"}}";
+        for (int tid : { 1, 2 }) {
+            separator();
+            out << R"({"ph": "M", "name": "thread_name", "pid": )" << pid << ", \"tid\": " << tid
+                << R"(, "args": {"name": ")" << (tid == 1 ? "compute" : "communication") << "\"}}";
+        }
+        for (size_t i = 0; i < traces[t].nodes.size() && i < result.nodeTimes[t].size(); ++i) {
+            const ChakraNode& node = traces[t].nodes[i];
+            const ReplayNodeTime& time = result.nodeTimes[t][i];
+            const bool communication = graph::isCommunication(node.type);
+            const bool compute = node.type == ChakraNodeType::Compute || node.type == ChakraNodeType::MemLoad
+                || node.type == ChakraNodeType::MemStore;
+            if ((!communication && !compute) || !std::isfinite(time.start) || !std::isfinite(time.finish)) {
+                continue;
+            }
+            separator();
+            out << R"({"ph": "X", "pid": )" << pid << ", \"tid\": " << (communication ? 2 : 1)
+                << ", \"ts\": " << time.start * 1e6 << ", \"dur\": " << std::max(0.0, time.finish - time.start) * 1e6
+                << ", \"name\": "
+                << report::jsonString(node.name.empty() ? std::string(graph::toString(node.type)) : node.name)
+                << ", \"cat\": " << report::jsonString(graph::toString(node.type)) << R"(, "args": {"id": )" << node.id
+                << "}}";
+        }
+    }
+    out << "\n], \"displayTimeUnit\": \"ms\", \"otherData\": {\"makespan_s\": " << result.makespan << "}}\n";
+    return out.str();
 }
 
 } // namespace rapid::sim

@@ -58,4 +58,10 @@ struct ReplayResult {
 ReplayResult replayChakra(const std::vector<graph::ChakraTrace>& traces, const graph::ChakraCommGroups& groups,
     const config::HardwareSpec& hardware, NetworkBackend backend, const std::atomic<bool>* stop = nullptr);
 
+/// The replayed per-rank timeline in the Chrome Trace Event Format (chrome://tracing, Perfetto): one process per
+/// rank (pid rank + 1), a "compute" thread for compute and memory nodes and a "communication" thread for
+/// collectives, sends and receives; one complete event per node from its start (ready) to its finish, in
+/// microseconds, named by the node and carrying its id and type. Zero-length metadata nodes are left out.
+std::string replayChromeTraceJson(const std::vector<graph::ChakraTrace>& traces, const ReplayResult& result);
+
 } // namespace rapid::sim

@@ -8,6 +8,9 @@
 #include "sim/tracereplay.h"
 #include "testutils.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <filesystem>
@@ -115,6 +118,32 @@ private Q_SLOTS:
         QVERIFY(std::abs(result.nodeTimes[0][0].finish - arrival) <= 1e-9);
         QCOMPARE(result.nodeTimes[1][1].finish, 50e-6);
         QCOMPARE(result.pointToPoint, 1);
+    }
+
+    void timelineExportsAsChromeTrace()
+    {
+        // The compute-serialisation case: rank 0 runs 10 us, 20 us, then 5 us; a metadata node is left out.
+        ChakraNode metadata;
+        metadata.id = 9;
+        metadata.type = ChakraNodeType::Metadata;
+        const std::vector<ChakraTrace> traces
+            = { trace(0, { computeNode(1, 10), computeNode(2, 20), computeNode(3, 5, { 1, 2 }), metadata }) };
+        const sim::ReplayResult result = sim::replayChakra(traces, {}, switch4(), sim::NetworkBackend::Analytical);
+        const QJsonDocument json
+            = QJsonDocument::fromJson(QByteArray::fromStdString(sim::replayChromeTraceJson(traces, result)));
+        QVERIFY(json.isObject());
+        QList<QJsonObject> complete;
+        for (const QJsonValue& value : json.object().value(QStringLiteral("traceEvents")).toArray()) {
+            if (value.toObject().value(QStringLiteral("ph")).toString() == QStringLiteral("X")) {
+                complete.append(value.toObject());
+            }
+        }
+        QCOMPARE(complete.size(), 3);
+        // Node 3 is ready at 30 us (both parents done) and runs 5 us; times are in microseconds.
+        QCOMPARE(complete[2].value(QStringLiteral("ts")).toDouble(), 30.0);
+        QCOMPARE(complete[2].value(QStringLiteral("dur")).toDouble(), 5.0);
+        QCOMPARE(complete[2].value(QStringLiteral("pid")).toInt(), 1);
+        QCOMPARE(complete[2].value(QStringLiteral("name")).toString(), QStringLiteral("comp3"));
     }
 
     void groupsMatchByIssueOrder()
