@@ -106,8 +106,7 @@ double AnalyticalNetwork::healthyLatency(int fromGpu, int toGpu) const
         if (from == to) {
             continue;
         }
-        const int localBase = localIndex(current, axis.dimension) - from * axis.localStride;
-        seconds += healthyPointToPoint(axis, replicaOf(current, axis.dimension), localBase, from, to).latency;
+        seconds += healthyPointToPointLatency(axis, from, to);
         current += (to - from) * axis.gpuStride;
     }
     return seconds;
@@ -200,8 +199,8 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan
         flat.directReductions = false;
         flat.halvingDoubling = false;
         flat.tree = true;
-        // A flat ring, chain or tree crosses several axes between some neighbours: take their real hop latencies
-        // (members in GPU order, as the congestion backend runs them).
+        // A flat ring or chain crosses several axes between some neighbours: take their real hop latencies (members
+        // in GPU order, as the congestion backend runs them). O(q) per plan.
         std::vector<int> sorted = gpus;
         std::sort(sorted.begin(), sorted.end());
         auto latency = [&](int i, int j) {
@@ -217,7 +216,8 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan
                 flat.chainLatency += step;
             }
         }
-        flat.pairStepsLatency = pairStepsLatency(q, latency);
+        // Binomial steps keep the conservative longest pair (pairStepsLatency < 0): summing each step's own pairs costs
+        // O(q log q) per plan, a fifth of a sweep's evaluation time, for a flat tree broadcast nothing here issues.
     }
     if (plan.size == 2) {
         PointToPointCost& p2p = plan.pointToPoint;

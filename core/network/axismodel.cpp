@@ -485,4 +485,30 @@ PointToPointCost healthyPointToPoint(const Axis& axis, int replica, int localBas
     return cost;
 }
 
+double healthyPointToPointLatency(const Axis& axis, int fromCoordinate, int toCoordinate)
+{
+    const int n = axis.extent;
+    int hops = 0;
+    switch (axis.kind) {
+    case AxisKind::Ring: {
+        const int forward = (toCoordinate - fromCoordinate + n) % n;
+        hops = std::min(forward, n - forward);
+        break;
+    }
+    case AxisKind::Line:
+        hops = std::abs(toCoordinate - fromCoordinate);
+        break;
+    case AxisKind::Switch:
+        hops = 2;
+        break;
+    case AxisKind::FullyConnected:
+        hops = 1;
+        break;
+    case AxisKind::FatTree:
+        hops = 2 * commonTier(axis, fromCoordinate, toCoordinate);
+        break;
+    }
+    return hops * axis.latencySeconds;
+}
+
 } // namespace rapid::network

@@ -102,5 +102,7 @@ struct PointToPointCost {
 };
 PointToPointCost healthyPointToPoint(
     const Axis& axis, int replica, int localBase, int fromCoordinate, int toCoordinate);
+/// The latency of healthyPointToPoint alone (no link names: cheap enough for every pair of a large group).
+double healthyPointToPointLatency(const Axis& axis, int fromCoordinate, int toCoordinate);
 
 } // namespace rapid::network
