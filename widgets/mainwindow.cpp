@@ -7,6 +7,7 @@
 #include "diagnosticspanel.h"
 #include "evaluationrunner.h"
 #include "exportdialog.h"
+#include "graphview.h"
 #include "restorebanner.h"
 #include "resultspanel.h"
 #include "runsession.h"
@@ -186,6 +187,11 @@ void MainWindow::createActions()
     saveAction->setShortcut(QKeySequence::Save);
     QAction* saveAsAction = file->addAction(tr("Save &As…"), this, &MainWindow::saveAs);
     saveAsAction->setShortcut(QKeySequence::SaveAs);
+    QAction* openTraces = file->addAction(tr("Open &Chakra Traces…"), this, [this] {
+        m_results->tabs()->setCurrentWidget(m_results->graphView());
+        m_results->graphView()->openWithDialog();
+    });
+    openTraces->setObjectName(QStringLiteral("openChakraTracesAction"));
     file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export Chart…"), this, [this] { exportChart(nullptr); });
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));

@@ -2,6 +2,7 @@
 #include "resultspanel.h"
 
 #include "figureformat.h"
+#include "graphview.h"
 #include "inferencechart.h"
 #include "memorychart.h"
 #include "operatortablemodel.h"
@@ -72,6 +73,8 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     m_tabs->addTab(createOperatorsPage(), tr("Operators"));
     m_timeline = new TimelineView(m_tabs);
     m_tabs->addTab(m_timeline, tr("Timeline"));
+    m_graphView = new GraphView(m_tabs);
+    m_tabs->addTab(m_graphView, tr("Graph"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

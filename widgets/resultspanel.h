@@ -17,6 +17,7 @@ class QTableWidget;
 namespace rapid::widgets {
 
 class ChartWidget;
+class GraphView;
 class InferenceChart;
 class MemoryChart;
 class OperatorTableModel;
@@ -60,6 +61,7 @@ public:
     QSortFilterProxyModel* operatorProxy() const { return m_operatorProxy; }
     QLabel* operatorTotalsLabel() const { return m_operatorTotals; }
     TimelineView* timeline() const { return m_timeline; }
+    GraphView* graphView() const { return m_graphView; }
 
 Q_SIGNALS:
     /// showEvaluation() has applied @p evaluation to every view (emitted at its end; painting follows later).
@@ -93,6 +95,7 @@ private:
     QTableView* m_operatorTable = nullptr;
     QLabel* m_operatorTotals = nullptr;
     TimelineView* m_timeline = nullptr;
+    GraphView* m_graphView = nullptr;
 };
 
 } // namespace rapid::widgets

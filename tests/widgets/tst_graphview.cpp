@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Graph view on Chakra traces written by other tools (../shared/chakra-samples): Graphviz rendering and its
+// errors, the rank chooser, filters counted against the trace, search outlines, a click on a node showing its
+// attributes, the size limit on the 3,664-node PyTorch trace, Cancel and stale layouts, the reader's errors, the
+// main window's Graph tab and File action, and the screenshot.
+#include "graphcanvas.h"
+#include "graphselection.h"
+#include "graphview.h"
+#include "graphvizrenderer.h"
+#include "resultspanel.h"
+#include "svgnodeindex.h"
+#include "widgettestutils.h"
+
+#include "graph/chakrareader.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <thread>
+
+using namespace rapid;
+using widgets::GraphCanvas;
+using widgets::GraphView;
+
+namespace {
+
+constexpr int kLayoutTimeoutMs = 60000; // two busy cores under CI; the layouts here take well under a second alone
+
+QString samplePath(const char* relative)
+{
+    return QStringLiteral(RAPID_SHARED_DIR "/chakra-samples/") + QString::fromUtf8(relative);
+}
+
+std::vector<graph::ChakraTrace> readSample(const char* relative)
+{
+    return graph::readChakraDirectory(std::filesystem::path(samplePath(relative).toStdString()));
+}
+
+std::set<std::uint64_t> idsOf(const graph::ChakraTrace& trace)
+{
+    std::set<std::uint64_t> ids;
+    for (const graph::ChakraNode& node : trace.nodes) {
+        ids.insert(node.id);
+    }
+    return ids;
+}
+
+std::set<std::uint64_t> drawnIds(const GraphCanvas& canvas)
+{
+    const std::vector<std::uint64_t> ids = canvas.nodeIds();
+    return { ids.begin(), ids.end() };
+}
+
+std::string lower(std::string text)
+{
+    std::transform(
+        text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+/// Nodes whose name or type name contains @p text, ignoring case: the filter's documented rule, counted here
+/// independently of its implementation.
+std::size_t countMatching(const graph::ChakraTrace& trace, const std::string& text)
+{
+    const std::string needle = lower(text);
+    return static_cast<std::size_t>(std::count_if(trace.nodes.begin(), trace.nodes.end(), [&](const auto& node) {
+        return lower(node.name).find(needle) != std::string::npos
+            || lower(graph::toString(node.type)).find(needle) != std::string::npos;
+    }));
+}
+
+/// Types @p text into @p edit and presses Enter, as a user applies a filter.
+void typeAndEnter(QLineEdit* edit, const QString& text)
+{
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+    QTest::keyClick(edit, Qt::Key_Return);
+}
+
+const graph::ChakraNode* firstOfType(const graph::ChakraTrace& trace, graph::ChakraNodeType type)
+{
+    const auto found
+        = std::find_if(trace.nodes.begin(), trace.nodes.end(), [type](const auto& node) { return node.type == type; });
+    return found == trace.nodes.end() ? nullptr : &*found;
+}
+
+QTreeWidgetItem* detailItem(QTreeWidget* tree, const QString& field)
+{
+    const QList<QTreeWidgetItem*> items = tree->findItems(field, Qt::MatchExactly | Qt::MatchRecursive, 0);
+    return items.isEmpty() ? nullptr : items.front();
+}
+
+/// Clicks the centre of node @p id as a user would, after scrolling it into view.
+void clickNode(GraphCanvas* canvas, std::uint64_t id)
+{
+    const std::optional<QRectF> bounds = canvas->nodeBounds(id);
+    QVERIFY(bounds);
+    canvas->showNode(id);
+    QCoreApplication::processEvents();
+    const QPoint pos = canvas->mapFromScene(bounds->center());
+    QVERIFY2(canvas->viewport()->rect().contains(pos),
+        qPrintable(QStringLiteral("node at %1,%2 not scrolled into view %3x%4, zoom %5, scene %6x%7, bounds %8,%9")
+                       .arg(pos.x())
+                       .arg(pos.y())
+                       .arg(canvas->viewport()->width())
+                       .arg(canvas->viewport()->height())
+                       .arg(canvas->zoom())
+                       .arg(canvas->sceneRect().width())
+                       .arg(canvas->sceneRect().height())
+                       .arg(bounds->center().x())
+                       .arg(bounds->center().y())));
+    QCOMPARE(canvas->nodeAt(pos), std::optional<std::uint64_t>(id));
+    QTest::mouseClick(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, pos);
+}
+
+} // namespace
+
+class TstGraphView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void renderDotGivesSvgWithNodeTitles();
+    void badDotGivesAnErrorWithoutCrashing();
+    void concurrentRendersAreSerialised();
+    void openingRingTracesShowsTheirNodes();
+    void choosingARankRelayouts();
+    void filtersReduceTheNodesToThoseOfTheTrace();
+    void clickingANodeShowsItsAttributes();
+    void searchOutlinesMatchesAndSteps();
+    void hugeTraceAsksForAFilterThenRenders();
+    void cancelDropsTheLayout();
+    void staleLayoutsAreDropped();
+    void missingPathShowsTheReadersError();
+    void setTracesShowsInMemoryTraces();
+    void mainWindowHasAGraphTabAndAction();
+    void screenshot();
+
+private:
+    /// Opens @p relative and waits for its first rank's drawing.
+    bool openAndWait(const char* relative);
+    bool waitForGraph(QSignalSpy& shown, int count);
+
+    std::unique_ptr<GraphView> m_view;
+};
+
+void TstGraphView::init()
+{
+    m_view = std::make_unique<GraphView>();
+    m_view->resize(1200, 760);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+}
+
+void TstGraphView::cleanup()
+{
+    m_view.reset();
+}
+
+bool TstGraphView::waitForGraph(QSignalSpy& shown, int count)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (shown.count() < count && timer.elapsed() < kLayoutTimeoutMs) {
+        QTest::qWait(20);
+    }
+    return shown.count() == count && !m_view->isBusy();
+}
+
+bool TstGraphView::openAndWait(const char* relative)
+{
+    QSignalSpy shown(m_view.get(), &GraphView::graphShown);
+    QString error;
+    if (!m_view->openTraces(samplePath(relative), &error)) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    return waitForGraph(shown, 1);
+}
+
+void TstGraphView::renderDotGivesSvgWithNodeTitles()
+{
+    QString error;
+    const QByteArray svg
+        = widgets::renderDotToSvg("digraph g { n7 [label=\"first\"]; n42 [label=\"second\"]; n7 -> n42; }", &error);
+    QVERIFY2(!svg.isEmpty(), qPrintable(error));
+    QVERIFY(svg.contains("<svg"));
+    QVERIFY(svg.contains("<title>n7</title>"));
+    QVERIFY(svg.contains("<title>n42</title>"));
+
+    const widgets::SvgNodeIndex index = widgets::indexSvgNodes(svg);
+    QCOMPARE(index.nodes.size(), size_t(2));
+    QCOMPARE(index.nodes[0].id, std::uint64_t(7));
+    QCOMPARE(index.nodes[1].id, std::uint64_t(42));
+    const QRectF all(QPointF(0, 0), index.size);
+    for (const widgets::SvgNodeBox& node : index.nodes) {
+        QVERIFY(!node.bounds.isEmpty());
+        QVERIFY(all.contains(node.bounds));
+    }
+    // "dot" ranks top-down: the parent lies above its child.
+    QVERIFY(index.nodes[0].bounds.bottom() < index.nodes[1].bounds.top());
+}
+
+void TstGraphView::badDotGivesAnErrorWithoutCrashing()
+{
+    QString error;
+    QVERIFY(widgets::renderDotToSvg("digraph { a -> ; }", &error).isEmpty());
+    QVERIFY2(error.contains(QStringLiteral("syntax error")), qPrintable(error));
+    error.clear();
+    QVERIFY(widgets::renderDotToSvg("", &error).isEmpty());
+    QVERIFY(!error.isEmpty());
+    QVERIFY(widgets::renderDotToSvg("not a graph at all {{{", nullptr).isEmpty()); // no error pointer: no crash
+    // The parser recovers: the next good graph renders.
+    error.clear();
+    QVERIFY(widgets::renderDotToSvg("digraph { a -> b; }", &error).contains("<title>a</title>"));
+    QVERIFY(error.isEmpty());
+}
+
+void TstGraphView::concurrentRendersAreSerialised()
+{
+    // Graphviz is not thread-safe; the renderer's lock must make parallel callers safe.
+    std::vector<QByteArray> results(8);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        threads.emplace_back([i, &results] {
+            const std::string dot = "digraph { n" + std::to_string(i) + " -> n" + std::to_string(i + 100) + "; }";
+            results[i] = widgets::renderDotToSvg(dot, nullptr);
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const QByteArray from = "<title>n" + QByteArray::number(static_cast<int>(i)) + "</title>";
+        const QByteArray to = "<title>n" + QByteArray::number(static_cast<int>(i) + 100) + "</title>";
+        QVERIFY(results[i].contains(from));
+        QVERIFY(results[i].contains(to));
+    }
+}
+
+void TstGraphView::openingRingTracesShowsTheirNodes()
+{
+    const std::vector<graph::ChakraTrace> traces = readSample("custom-ring-allreduce-8npus");
+    QVERIFY(openAndWait("custom-ring-allreduce-8npus"));
+    QCOMPARE(m_view->rankCount(), size_t(8));
+    QCOMPARE(m_view->rankChooser()->count(), 8);
+    QCOMPARE(m_view->rankChooser()->itemText(7), QStringLiteral("Rank 7"));
+    QCOMPARE(m_view->currentTrace()->rank, 0);
+    QCOMPARE(traces[0].nodes.size(), size_t(35));
+    QCOMPARE(m_view->canvas()->nodeCount(), size_t(35));
+    QCOMPARE(drawnIds(*m_view->canvas()), idsOf(traces[0]));
+    QVERIFY(m_view->summaryLabel()->text().contains(QStringLiteral("35 of 35 nodes")));
+    QVERIFY(!m_view->messageLabel()->isVisible());
+}
+
+void TstGraphView::choosingARankRelayouts()
+{
+    const std::vector<graph::ChakraTrace> traces = readSample("custom-ring-allreduce-8npus");
+    QVERIFY(openAndWait("custom-ring-allreduce-8npus"));
+    QSignalSpy shown(m_view.get(), &GraphView::graphShown);
+    m_view->rankChooser()->setCurrentIndex(3);
+    QVERIFY(m_view->isBusy() || shown.count() == 1);
+    QVERIFY(waitForGraph(shown, 1));
+    QCOMPARE(m_view->currentTrace()->rank, 3);
+    QCOMPARE(drawnIds(*m_view->canvas()), idsOf(traces[3]));
+    QVERIFY(m_view->summaryLabel()->text().contains(QStringLiteral("rank 3")));
+
+    // The side panel reads rank 3's trace: its first SEND goes to rank 3's ring neighbour, not rank 0's.
+    const graph::ChakraNode* send = firstOfType(traces[3], graph::ChakraNodeType::Send);
+    QVERIFY(send);
+    clickNode(m_view->canvas(), send->id);
+    QCOMPARE(m_view->shownNode(), std::optional<std::uint64_t>(send->id));
+    QTreeWidgetItem* dst = detailItem(m_view->detailsPanel(), QStringLiteral("comm_dst"));
+    QVERIFY(dst);
+    QCOMPARE(dst->text(2), QString::fromStdString(send->attribute("comm_dst")->valueText()));
+}
+
+void TstGraphView::filtersReduceTheNodesToThoseOfTheTrace()
+{
+    const std::vector<graph::ChakraTrace> traces = readSample("custom-ring-allreduce-8npus");
+    QVERIFY(openAndWait("custom-ring-allreduce-8npus"));
+    const graph::ChakraTrace& rank0 = traces[0];
+
+    QSignalSpy shown(m_view.get(), &GraphView::graphShown);
+    typeAndEnter(m_view->filterEdit(), QStringLiteral("COMP"));
+    QVERIFY(waitForGraph(shown, 1));
+    const std::size_t compute = countMatching(rank0, "COMP");
+    QVERIFY(compute > 0 && compute < rank0.nodes.size());
+    QCOMPARE(m_view->canvas()->nodeCount(), compute);
+    for (const std::uint64_t id : m_view->canvas()->nodeIds()) {
+        const auto node = std::find_if(rank0.nodes.begin(), rank0.nodes.end(), [id](auto& n) { return n.id == id; });
+        QCOMPARE(node->type, graph::ChakraNodeType::Compute);
+    }
+
+    // A name substring, any case.
+    typeAndEnter(m_view->filterEdit(), QStringLiteral("Tb0_Step1"));
+    QVERIFY(waitForGraph(shown, 2));
+    const std::size_t named = countMatching(rank0, "tb0_step1");
+    QVERIFY(named > 0 && named < compute + 10);
+    QCOMPARE(m_view->canvas()->nodeCount(), named);
+
+    // An id range on top of an empty name filter.
+    m_view->filterEdit()->clear();
+    typeAndEnter(m_view->idRangeEdit(), QStringLiteral("10-19"));
+    QVERIFY(waitForGraph(shown, 3));
+    QCOMPARE(drawnIds(*m_view->canvas()), (std::set<std::uint64_t> { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 }));
+
+    // Nothing matches, and a range that cannot be read: said in the view, nothing drawn.
+    QSignalSpy refused(m_view.get(), &GraphView::graphRefused);
+    typeAndEnter(m_view->idRangeEdit(), QStringLiteral("5000-6000"));
+    QCOMPARE(refused.count(), 1);
+    QVERIFY(m_view->messageLabel()->text().contains(QStringLiteral("No node")));
+    typeAndEnter(m_view->idRangeEdit(), QStringLiteral("ten-twenty"));
+    QCOMPARE(refused.count(), 2);
+    QVERIFY(m_view->messageLabel()->text().contains(QStringLiteral("FIRST-LAST")));
+    QVERIFY(!m_view->canvas()->hasGraph());
+}
+
+void TstGraphView::clickingANodeShowsItsAttributes()
+{
+    const std::vector<graph::ChakraTrace> traces = readSample("custom-ring-allreduce-8npus");
+    QVERIFY(openAndWait("custom-ring-allreduce-8npus"));
+    const graph::ChakraNode* recv = firstOfType(traces[0], graph::ChakraNodeType::Recv);
+    QVERIFY(recv);
+    QVERIFY(recv->attribute("comm_src"));
+    clickNode(m_view->canvas(), recv->id);
+    QCOMPARE(m_view->shownNode(), std::optional<std::uint64_t>(recv->id));
+    QCOMPARE(m_view->canvas()->selected(), std::optional<std::uint64_t>(recv->id));
+
+    QTreeWidget* details = m_view->detailsPanel();
+    QCOMPARE(detailItem(details, QStringLiteral("id"))->text(2), QString::number(recv->id));
+    QCOMPARE(detailItem(details, QStringLiteral("name"))->text(2), QString::fromStdString(recv->name));
+    QCOMPARE(detailItem(details, QStringLiteral("type"))->text(2), QStringLiteral("COMM_RECV_NODE"));
+    QVERIFY(detailItem(details, QStringLiteral("duration")));
+    QVERIFY(detailItem(details, QStringLiteral("data deps")));
+    QVERIFY(detailItem(details, QStringLiteral("ctrl deps")));
+    // Every attribute, with its value text and wire member type.
+    for (const graph::ChakraAttribute& attribute : recv->attributes) {
+        QTreeWidgetItem* item = detailItem(details, QString::fromStdString(attribute.name));
+        QVERIFY2(item, attribute.name.c_str());
+        QCOMPARE(item->text(2), QString::fromStdString(attribute.valueText()));
+        QCOMPARE(item->text(1), QString::fromUtf8(graph::toString(attribute.type)));
+    }
+
+    // A click on empty space clears the panel.
+    const QRectF bounds = *m_view->canvas()->nodeBounds(recv->id);
+    const QPoint beside = m_view->canvas()->mapFromScene(QPointF(bounds.right() + 200, bounds.center().y()));
+    if (!m_view->canvas()->nodeAt(beside) && m_view->canvas()->viewport()->rect().contains(beside)) {
+        QTest::mouseClick(m_view->canvas()->viewport(), Qt::LeftButton, Qt::NoModifier, beside);
+        QVERIFY(!m_view->shownNode());
+        QVERIFY(!detailItem(details, QStringLiteral("id")));
+    }
+}
+
+void TstGraphView::searchOutlinesMatchesAndSteps()
+{
+    const std::vector<graph::ChakraTrace> traces = readSample("custom-ring-allreduce-8npus");
+    QVERIFY(openAndWait("custom-ring-allreduce-8npus"));
+    const std::size_t receives = countMatching(traces[0], "RECV");
+    QVERIFY(receives > 1);
+    QTest::keyClicks(m_view->searchEdit(), QStringLiteral("recv"));
+    QCOMPARE(m_view->canvas()->highlightedCount(), receives);
+    QTest::keyClick(m_view->searchEdit(), Qt::Key_Return);
+    const graph::ChakraNode* first = firstOfType(traces[0], graph::ChakraNodeType::Recv);
+    QCOMPARE(m_view->shownNode(), std::optional<std::uint64_t>(first->id));
+    QTest::keyClick(m_view->searchEdit(), Qt::Key_Return);
+    QVERIFY(m_view->shownNode() && *m_view->shownNode() != first->id);
+    // An id matches exactly, names and types by substring.
+    m_view->searchEdit()->setText(QStringLiteral("12"));
+    const auto idOrName = std::count_if(traces[0].nodes.begin(), traces[0].nodes.end(),
+        [](const auto& node) { return node.id == 12 || node.name.find("12") != std::string::npos; });
+    QVERIFY(idOrName >= 1);
+    QCOMPARE(m_view->canvas()->highlightedCount(), static_cast<size_t>(idOrName));
+    m_view->searchEdit()->clear();
+    QCOMPARE(m_view->canvas()->highlightedCount(), size_t(0));
+}
+
+void TstGraphView::hugeTraceAsksForAFilterThenRenders()
+{
+    const std::vector<graph::ChakraTrace> traces = readSample("pytorch-kineto-trace/chakra.0.et");
+    QCOMPARE(traces.front().nodes.size(), size_t(3664));
+    QSignalSpy refused(m_view.get(), &GraphView::graphRefused);
+    QElapsedTimer timer;
+    timer.start();
+    QVERIFY(m_view->openTraces(samplePath("pytorch-kineto-trace/chakra.0.et")));
+    // Reading and counting only: the GUI thread is back at once, nothing is handed to Graphviz.
+    QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(refused.count(), 1);
+    QVERIFY(!m_view->isBusy());
+    QVERIFY(!m_view->canvas()->hasGraph());
+    QVERIFY(m_view->messageLabel()->isVisible());
+    QVERIFY2(m_view->messageLabel()->text().contains(QStringLiteral("Too many nodes")),
+        qPrintable(m_view->messageLabel()->text()));
+    QVERIFY(m_view->messageLabel()->text().contains(QLocale().toString(3664)));
+    QVERIFY(m_view->messageLabel()->text().contains(QStringLiteral("Filter")));
+
+    // A filter with few edges renders.
+    QSignalSpy shown(m_view.get(), &GraphView::graphShown);
+    typeAndEnter(m_view->filterEdit(), QStringLiteral("conv2d"));
+    QVERIFY(waitForGraph(shown, 1));
+    const std::size_t expected = countMatching(traces.front(), "conv2d");
+    QVERIFY(expected > 50 && expected <= widgets::kMaxLaidOutNodes);
+    QCOMPARE(m_view->canvas()->nodeCount(), expected);
+    QVERIFY(!m_view->messageLabel()->isVisible());
+
+    // A filter whose nodes fit but whose 19k edges would keep Graphviz busy for minutes is refused too.
+    typeAndEnter(m_view->filterEdit(), QStringLiteral("aten::mul"));
+    QCOMPARE(refused.count(), 2);
+    QVERIFY(m_view->messageLabel()->text().contains(QStringLiteral("edges")));
+}
+
+void TstGraphView::cancelDropsTheLayout()
+{
+    QSignalSpy shown(m_view.get(), &GraphView::graphShown);
+    QVERIFY(m_view->openTraces(samplePath("llm-graph-16ranks")));
+    QVERIFY(m_view->isBusy());
+    QVERIFY(m_view->cancelButton()->isVisible());
+    QTest::mouseClick(m_view->cancelButton(), Qt::LeftButton);
+    QVERIFY(!m_view->isBusy());
+    QVERIFY(!m_view->cancelButton()->isVisible());
+    QVERIFY(m_view->messageLabel()->text().contains(QStringLiteral("cancelled")));
+    QTest::qWait(1500); // the abandoned layout finishes meanwhile; its result must not appear
+    QCOMPARE(shown.count(), 0);
+    QVERIFY(!m_view->canvas()->hasGraph());
+
+    // The next request lays out again.
+    m_view->relayout();
+    QVERIFY(waitForGraph(shown, 1));
+    QCOMPARE(m_view->canvas()->nodeCount(), m_view->currentTrace()->nodes.size());
+}
+
+void TstGraphView::staleLayoutsAreDropped()
+{
+    const std::vector<graph::ChakraTrace> traces = readSample("llm-graph-16ranks");
+    QSignalSpy shown(m_view.get(), &GraphView::graphShown);
+    QVERIFY(m_view->openTraces(samplePath("llm-graph-16ranks")));
+    m_view->rankChooser()->setCurrentIndex(5);
+    m_view->rankChooser()->setCurrentIndex(9);
+    QVERIFY(waitForGraph(shown, 1));
+    QTest::qWait(500); // any superseded result would arrive by now
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(m_view->currentTrace()->rank, 9);
+    QCOMPARE(drawnIds(*m_view->canvas()), idsOf(traces[9]));
+}
+
+void TstGraphView::missingPathShowsTheReadersError()
+{
+    const QString missing = samplePath("no-such-traces");
+    QString expected;
+    try {
+        graph::readChakraDirectory(std::filesystem::path(missing.toStdString()));
+        QFAIL("the reader accepted a missing path");
+    } catch (const graph::ChakraError& error) {
+        expected = QString::fromUtf8(error.what());
+    }
+    QString error;
+    QVERIFY(!m_view->openTraces(missing, &error));
+    QVERIFY2(error.contains(expected), qPrintable(error));
+    QVERIFY(m_view->messageLabel()->isVisible());
+    QVERIFY(m_view->messageLabel()->text().contains(expected));
+    QCOMPARE(m_view->rankCount(), size_t(0));
+}
+
+void TstGraphView::setTracesShowsInMemoryTraces()
+{
+    graph::ChakraTrace trace;
+    trace.rank = 2;
+    for (std::uint64_t id = 0; id < 3; ++id) {
+        graph::ChakraNode node;
+        node.id = id;
+        node.name = "step_node_" + std::to_string(id);
+        node.type = graph::ChakraNodeType::Compute;
+        node.durationMicros = 10 * (id + 1);
+        if (id > 0) {
+            node.dataDeps.push_back(id - 1);
+        }
+        node.attributes.push_back(graph::ChakraAttribute::boolean("is_cpu_op", false));
+        trace.nodes.push_back(node);
+    }
+    QSignalSpy shown(m_view.get(), &GraphView::graphShown);
+    m_view->setTraces({ trace }, QStringLiteral("current step"));
+    QVERIFY(waitForGraph(shown, 1));
+    QCOMPARE(m_view->rankChooser()->itemText(0), QStringLiteral("Rank 2"));
+    QCOMPARE(drawnIds(*m_view->canvas()), (std::set<std::uint64_t> { 0, 1, 2 }));
+    QVERIFY(m_view->summaryLabel()->text().contains(QStringLiteral("current step")));
+    clickNode(m_view->canvas(), 1);
+    QTreeWidgetItem* attribute = detailItem(m_view->detailsPanel(), QStringLiteral("is_cpu_op"));
+    QVERIFY(attribute);
+    QCOMPARE(attribute->text(2), QStringLiteral("false"));
+}
+
+void TstGraphView::mainWindowHasAGraphTabAndAction()
+{
+    m_view.reset();
+    auto window = test::openWindow();
+    QVERIFY(window);
+    widgets::GraphView* view = window->resultsPanel()->graphView();
+    QVERIFY(view);
+    QTabWidget* tabs = window->resultsPanel()->tabs();
+    const int index = tabs->indexOf(view);
+    QVERIFY(index >= 0);
+    QCOMPARE(tabs->tabText(index), QStringLiteral("Graph"));
+    QCOMPARE(tabs->tabText(index - 1), QStringLiteral("Timeline"));
+    QVERIFY(window->findChild<QAction*>(QStringLiteral("openChakraTracesAction")));
+
+    QSignalSpy shown(view, &GraphView::graphShown);
+    tabs->setCurrentWidget(view);
+    QVERIFY(view->openTraces(samplePath("custom-ring-allreduce-8npus")));
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kLayoutTimeoutMs);
+    QCOMPARE(view->canvas()->nodeCount(), size_t(35));
+    // The view must not widen the window (the dashboard test checks the whole layout at 1400x900).
+    QVERIFY2(window->minimumSizeHint().width() <= 1400, qPrintable(QString::number(window->minimumSizeHint().width())));
+}
+
+void TstGraphView::screenshot()
+{
+    // One LLM training step's rank 0 as the view opens it (its top at a readable zoom), three nodes of layer 30
+    // found by the search, and the first data-parallel all-reduce clicked.
+    const std::vector<graph::ChakraTrace> traces = readSample("llm-graph-16ranks");
+    m_view->resize(1400, 820);
+    QVERIFY(openAndWait("llm-graph-16ranks"));
+    QTest::keyClicks(m_view->searchEdit(), QStringLiteral("layer30"));
+    QCOMPARE(m_view->canvas()->highlightedCount(), countMatching(traces[0], "layer30"));
+    const graph::ChakraNode* allReduce = firstOfType(traces[0], graph::ChakraNodeType::Collective);
+    QVERIFY(allReduce);
+    clickNode(m_view->canvas(), allReduce->id);
+    QVERIFY(detailItem(m_view->detailsPanel(), QStringLiteral("comm_type"))
+                ->text(2)
+                .contains(QStringLiteral("ALL_REDUCE")));
+    QCoreApplication::processEvents();
+    QVERIFY(test::saveScreenshot(m_view->grab(), QStringLiteral("graph-view.png")));
+
+    // The refusal on the PyTorch trace, and the dark palette, to check by eye (build directory only).
+    QVERIFY(m_view->openTraces(samplePath("pytorch-kineto-trace/chakra.0.et")));
+    QVERIFY(m_view->grab().save(QStringLiteral(RAPID_SCREENSHOT_DIR "/graph-view-too-many.png")));
+    const QPalette original = QApplication::palette();
+    QApplication::setPalette(test::darkPalette());
+    QVERIFY(openAndWait("custom-ring-allreduce-8npus"));
+    clickNode(m_view->canvas(), 0);
+    QVERIFY(m_view->grab().save(QStringLiteral(RAPID_SCREENSHOT_DIR "/graph-view-ring-dark.png")));
+    QApplication::setPalette(original);
+}
+
+QTEST_MAIN(TstGraphView)
+#include "tst_graphview.moc"
