@@ -16,6 +16,7 @@
 #include "summaryfigures.h"
 #include "topologypanel.h"
 #include "workspacedocument.h"
+#include "workspacesteptraces.h"
 #include "yamleditor.h"
 
 #include "config/workspacefile.h"
@@ -192,6 +193,21 @@ void MainWindow::createActions()
         m_results->graphView()->openWithDialog();
     });
     openTraces->setObjectName(QStringLiteral("openChakraTracesAction"));
+    QAction* showStep = file->addAction(tr("Show Workspace Step as Chakra &Graph"), this, [this] {
+        // The same graph `rapid run --chakra-out` exports, one trace per pipeline stage, without a file.
+        const std::optional<config::Scenario>& scenario = m_document->scenario();
+        if (!scenario) {
+            statusBar()->showMessage(tr("Fix the configuration first: there is no step to show."), 5000);
+            return;
+        }
+        try {
+            m_results->graphView()->setTraces(workspaceStepTraces(*scenario), tr("this workspace's step"));
+            m_results->tabs()->setCurrentWidget(m_results->graphView());
+        } catch (const std::exception& error) {
+            statusBar()->showMessage(tr("No step graph: %1").arg(QString::fromUtf8(error.what())), 8000);
+        }
+    });
+    showStep->setObjectName(QStringLiteral("showWorkspaceStepGraphAction"));
     file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export Chart…"), this, [this] { exportChart(nullptr); });
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));

@@ -522,6 +522,25 @@ void TstGraphView::mainWindowHasAGraphTabAndAction()
     QVERIFY(view->openTraces(samplePath("custom-ring-allreduce-8npus")));
     QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kLayoutTimeoutMs);
     QCOMPARE(view->canvas()->nodeCount(), size_t(35));
+    // The workspace's own step (Llama-3.1-70B, PP 4): one trace per stage, from memory.
+    QAction* showStep = window->findChild<QAction*>(QStringLiteral("showWorkspaceStepGraphAction"));
+    QVERIFY(showStep);
+    shown.clear();
+    showStep->trigger();
+    QCOMPARE(view->rankCount(), size_t(4));
+    QCOMPARE(tabs->currentWidget(), view);
+    // Its graph is too large to lay out whole (every micro-batch of the step): the view asks for a filter, and
+    // "micro-batch 0 " draws exactly that micro-batch's nodes of rank 0.
+    const graph::ChakraTrace* stage0 = view->currentTrace();
+    QVERIFY(stage0);
+    size_t firstMicroBatch = 0;
+    for (const graph::ChakraNode& node : stage0->nodes) {
+        firstMicroBatch += node.name.find("micro-batch 0 ") != std::string::npos ? 1 : 0;
+    }
+    QVERIFY(firstMicroBatch > 0);
+    view->filterEdit()->setText(QStringLiteral("micro-batch 0 "));
+    QTest::keyClick(view->filterEdit(), Qt::Key_Return);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1 && view->canvas()->nodeCount() == firstMicroBatch, kLayoutTimeoutMs);
     // The view must not widen the window (the dashboard test checks the whole layout at 1400x900).
     QVERIFY2(window->minimumSizeHint().width() <= 1400, qPrintable(QString::number(window->minimumSizeHint().width())));
 }
