@@ -16,12 +16,14 @@ CongestionNetwork::CongestionNetwork(const config::HardwareSpec& hardware, Conge
 {
 }
 
-void CongestionNetwork::append(FlowProgram& program, const network::CollectiveRequest& request, int tag)
+std::vector<int> CongestionNetwork::appendFlows(
+    FlowProgram& program, const network::CollectiveRequest& request, int tag, int after)
 {
     std::vector<network::CollectivePhase> phases;
     m_analytical.time(request, &phases);
-    const TimeNs launch = toNanoseconds(m_options.launchSeconds);
-    decomposeCollective(program, *m_routes, m_analytical.axes(), request, phases, launch, tag);
+    const TimeNs launch = after >= 0 ? 0 : toNanoseconds(m_options.launchSeconds);
+    std::vector<int> last
+        = decomposeCollective(program, *m_routes, m_analytical.axes(), request, phases, launch, tag, after);
     for (int offset : request.replicaOffsets) {
         if (offset == 0) {
             continue;
@@ -36,8 +38,11 @@ void CongestionNetwork::append(FlowProgram& program, const network::CollectiveRe
             }
         }
         // Replicas are congruent groups: the same phases apply (their lines shift with them).
-        decomposeCollective(program, *m_routes, m_analytical.axes(), replica, phases, launch, tag);
+        const std::vector<int> ends
+            = decomposeCollective(program, *m_routes, m_analytical.axes(), replica, phases, launch, tag, after);
+        last.insert(last.end(), ends.begin(), ends.end());
     }
+    return last;
 }
 
 FlowProgram CongestionNetwork::program(std::span<const network::CollectiveRequest> requests)
@@ -45,7 +50,7 @@ FlowProgram CongestionNetwork::program(std::span<const network::CollectiveReques
     FlowProgram program;
     for (size_t i = 0; i < requests.size(); ++i) {
         if (requests[i].gpus.size() >= 2 && requests[i].bytes >= 0) {
-            append(program, requests[i], static_cast<int>(i));
+            appendFlows(program, requests[i], static_cast<int>(i));
         }
     }
     return program;

@@ -53,14 +53,18 @@ public:
     double time(const network::CollectiveRequest& request);
     /// The flows run() would simulate, tagged by request index.
     FlowProgram program(std::span<const network::CollectiveRequest> requests);
+    /// Appends the flows of @p request and of each of its SPMD replicas (all decomposed with the phases the analytical
+    /// backend chose for the request: replicas are congruent groups) to @p program, tagged @p tag. Flows that wait for
+    /// nothing pay the launch cost; with @p after (a program index) they wait for that flow instead. Returns the
+    /// indices of the last flows (when all have finished, so has the collective with its replicas).
+    std::vector<int> appendFlows(
+        FlowProgram& program, const network::CollectiveRequest& request, int tag, int after = -1);
 
     const network::Topology& topology() const { return *m_topology; }
     const network::AnalyticalNetwork& analytical() const { return m_analytical; }
     RouteCache& routes() { return *m_routes; }
 
 private:
-    void append(FlowProgram& program, const network::CollectiveRequest& request, int tag);
-
     CongestionOptions m_options;
     network::AnalyticalNetwork m_analytical;
     std::shared_ptr<const network::Topology> m_topology;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "networkedexecutor.h"
 
-#include "sim/collectiveflows.h"
 #include "sim/flowprogram.h"
 #include "sim/flowsimulator.h"
 
@@ -101,24 +100,7 @@ Schedule executeGraphOnNetwork(const graph::ExecutionGraph& graph, CongestionNet
         delay.delay = launch;
         const int start = program.add(delay, dependencies);
         entry[static_cast<size_t>(id)] = start;
-        std::vector<int> last;
-        auto append = [&](const network::CollectiveRequest& r) {
-            std::vector<network::CollectivePhase> phases;
-            network.analytical().time(r, &phases);
-            const std::vector<int> ends
-                = decomposeCollective(program, routes, network.analytical().axes(), r, phases, 0, id, start);
-            last.insert(last.end(), ends.begin(), ends.end());
-        };
-        network::CollectiveRequest base = *request;
-        base.replicaOffsets.clear();
-        append(base);
-        for (int offset : request->replicaOffsets) {
-            network::CollectiveRequest replica = base;
-            for (int& member : replica.gpus) {
-                member += offset;
-            }
-            append(replica);
-        }
+        const std::vector<int> last = network.appendFlows(program, *request, id, start);
         FlowProgram::Flow done = delay;
         done.delay = 0;
         exit[static_cast<size_t>(id)] = program.add(done, last);

@@ -2,7 +2,6 @@
 #include "tracereplay.h"
 
 #include "report/json.h"
-#include "sim/collectiveflows.h"
 #include "sim/congestionnetwork.h"
 #include "sim/flowprogram.h"
 #include "sim/flowsimulator.h"
@@ -293,7 +292,6 @@ ReplayResult replayChakra(const std::vector<graph::ChakraTrace>& traces, const g
     // The event loop: compute nodes are zero-byte flows that take their duration; collectives are flows.
     FlowSimulator simulator(network.routes());
     RouteCache& routes = network.routes();
-    const TimeNs launch = toNanoseconds(network::kCollectiveLaunchSeconds);
     std::vector<ReplayNodeTime> times(total);
     std::vector<TimeNs> computeStart(total, -1);
     std::vector<char> done(total, 0);
@@ -347,11 +345,8 @@ ReplayResult replayChakra(const std::vector<graph::ChakraTrace>& traces, const g
             simulator.add({ routes.route(gpu, gpu), 0, toNanoseconds(seconds), tag });
             return;
         }
-        std::vector<network::CollectivePhase> phases;
-        network.analytical().time(instance.request, &phases);
         FlowProgram program;
-        const std::vector<int> last
-            = decomposeCollective(program, routes, network.analytical().axes(), instance.request, phases, launch, -1);
+        const std::vector<int> last = network.appendFlows(program, instance.request, -1);
         FlowProgram::Flow barrier;
         barrier.src = barrier.dst = gpu;
         barrier.route = routes.route(gpu, gpu);
