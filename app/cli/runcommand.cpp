@@ -69,6 +69,15 @@ int runCommand(const Invocation& invocation)
         return Success;
     }
     const config::ConfigLoader loader(config::PresetLibrary::standard());
+    // Option values are checked before any work, so a typo does not come after a page of output.
+    const std::string backend = arguments.value("backend").value_or("analytical");
+    if (backend != "analytical" && backend != "congestion") {
+        throw UsageError("--backend \"" + backend + "\": expected analytical or congestion");
+    }
+    const std::string level = arguments.value("chakra-detail").value_or("chunk");
+    if (level != "chunk" && level != "layer" && level != "operator") {
+        throw UsageError("--chakra-detail \"" + level + "\": expected chunk, layer or operator");
+    }
     const config::Scenario scenario = loadScenario(arguments, loader);
     std::vector<config::Diagnostic> problems;
     const parallel::Placement placement
@@ -143,18 +152,10 @@ int runCommand(const Invocation& invocation)
         }
     }
 
-    const std::string backend = arguments.value("backend").value_or("analytical");
-    if (backend != "analytical" && backend != "congestion") {
-        throw UsageError("--backend \"" + backend + "\": expected analytical or congestion");
-    }
     const bool congestion = backend == "congestion";
     sim::StepModel stepModel(scenario, congestion ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical);
     out << "network    " << backend << " backend\n";
     if (auto directory = arguments.value("chakra-out")) {
-        const std::string level = arguments.value("chakra-detail").value_or("chunk");
-        if (level != "chunk" && level != "layer" && level != "operator") {
-            throw UsageError("--chakra-detail \"" + level + "\": expected chunk, layer or operator");
-        }
         writeChakraTraces(*directory, stepModel, out,
             level == "chunk" ? ChakraDetail::Chunk : (level == "layer" ? ChakraDetail::Layer : ChakraDetail::Operator));
     }

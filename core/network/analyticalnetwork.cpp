@@ -163,10 +163,17 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan
                 }
                 done[{ replica, base }] = true;
                 std::vector<int> line;
+                bool members = true;
                 for (int c : coordinates) {
                     line.push_back(gpu + (c - coordinate) * axis.gpuStride);
+                    members = members && seen[static_cast<size_t>(line.back())];
                 }
-                cost.takeWorst(degradedAxisCost(axis, line, *m_topology, healthy));
+                // A line through GPUs outside the group (a group that is no product of its axes, e.g. a send/recv
+                // between GPUs that differ in two coordinates) is not a line the group uses: routing it would blame
+                // GPUs the user never named. Such groups are costed from their own routes (point-to-point) or flat.
+                if (members) {
+                    cost.takeWorst(degradedAxisCost(axis, line, *m_topology, healthy));
+                }
             }
         }
         plan.phases.push_back(std::move(cost));

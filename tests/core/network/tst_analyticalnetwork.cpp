@@ -266,6 +266,17 @@ void TstAnalyticalNetwork::unreachableMembersThrow()
     } catch (const network::UnreachableError& error) {
         QVERIFY2(std::string(error.what()).find("GPU") != std::string::npos, error.what());
     }
+    // A send/recv between GPUs that differ in two coordinates of a 4x4 torus whose GPU 0 lost all four links: the
+    // error names the pair the user asked for (0 and 5), not GPU 1 or 4 of the axis lines through GPU 0.
+    const network::AnalyticalNetwork isolated(
+        test::hardware({ test::dimension("torus", NetworkKind::Torus2d, 16, 50, 500, { 4, 4 }) },
+            { { "torus:0-1", 0 }, { "torus:0-3", 0 }, { "torus:0-4", 0 }, { "torus:0-12", 0 } }));
+    try {
+        isolated.time(request(CollectiveKind::SendRecv, kGiB, { 0, 5 }));
+        QFAIL("no UnreachableError");
+    } catch (const network::UnreachableError& error) {
+        QVERIFY2(std::string(error.what()).find("GPU 0 and GPU 5") != std::string::npos, error.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TstAnalyticalNetwork)
