@@ -260,7 +260,8 @@ void FlowSimulator::fillComponent(int seedLink)
             heap.push({ m_residual[l] / weights, { link, m_linkVersion[l] } });
         }
     }
-    std::vector<std::pair<FlowId, double>> changed;
+    std::vector<std::pair<FlowId, double>>& changed = m_changedRates;
+    changed.clear();
     while (!heap.empty()) {
         const auto [level, key] = heap.top();
         heap.pop();

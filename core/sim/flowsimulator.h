@@ -11,6 +11,7 @@
 #include <memory>
 #include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace rapid::sim {
@@ -123,6 +124,7 @@ private:
     std::vector<double> m_weightSum;
     std::vector<int> m_componentLinks;
     std::vector<FlowId> m_componentFlows;
+    std::vector<std::pair<FlowId, double>> m_changedRates; ///< flows whose rate the filling changed, new rate
     std::vector<std::uint32_t> m_linkVersion; ///< invalidates stale entries of the filling heap
     std::uint32_t m_epoch = 0;
     TimeNs m_now = 0;
