@@ -20,6 +20,10 @@ constexpr double kFp32Bytes = 4;
 // Vector operations per score of the naive softmax (max, subtract, exp, sum, divide) and of its backward.
 constexpr double kSoftmaxFlopsPerScore = 5;
 constexpr double kSoftmaxBackwardFlopsPerScore = 3;
+// Dropout of the attention probabilities: a random draw, a compare and a scale per score; the keep-mask is stored as
+// one byte per score (torch.bool) for the backward.
+constexpr double kDropoutFlopsPerScore = 3;
+constexpr double kMaskBytes = 1;
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
 {
@@ -211,11 +215,11 @@ OperatorTime timeNaiveAttention(const config::GpuSpec& gpu, const Rates& rates, 
     checkAttention(a);
     const double e = config::bytesPerElement(op.precision);
     const std::int64_t bh = a.batch * a.heads;
-    const double pairs = model::attentionPairs(a);
-    const double scores = static_cast<double>(bh) * pairs;
-    // Causal work counted once: the score GEMMs run over the average keys per query (or queries per key).
-    const std::int64_t keysPerQuery = ceilDiv(static_cast<std::int64_t>(std::ceil(pairs)), a.queryLength);
-    const std::int64_t queriesPerKey = ceilDiv(static_cast<std::int64_t>(std::ceil(pairs)), a.keyLength);
+    // Naive attention (Megatron-LM's CoreAttention before FlashAttention: torch.baddbmm for the scores, a fused
+    // scale-mask-softmax kernel, torch dropout, torch.bmm) computes and stores the whole S x S matrix and masks the
+    // causal half afterwards, so its kernels do the full work; only the FLOPs reported are the useful (causal) ones.
+    const double scores
+        = static_cast<double>(bh) * static_cast<double>(a.queryLength) * static_cast<double>(a.keyLength);
     auto gemm = [&](std::int64_t m, std::int64_t k, std::int64_t n) -> GemmEstimate {
         GemmEstimate own;
         return gemmEstimate(gpu, { m, k, n, bh, op.precision }, cache, own);
@@ -230,16 +234,22 @@ OperatorTime timeNaiveAttention(const config::GpuSpec& gpu, const Rates& rates, 
     KernelSum sum;
     if (op.phase != model::Phase::Backward) {
         sum.total.flops = model::attentionForwardFlops(a);
-        sum.add(gemm(a.queryLength, a.headDimQk, keysPerQuery)); // S = Q K^T
+        sum.add(gemm(a.queryLength, a.headDimQk, a.keyLength)); // S = Q K^T
         softmax(2 * scores * e, kSoftmaxFlopsPerScore, sum); // reads S, writes P
-        sum.add(gemm(a.queryLength, keysPerQuery, a.headDimV)); // O = P V
+        if (a.probabilityDropout) {
+            softmax((2 * e + kMaskBytes) * scores, kDropoutFlopsPerScore, sum); // reads P, writes P' and the mask
+        }
+        sum.add(gemm(a.queryLength, a.keyLength, a.headDimV)); // O = P' V
     } else {
         sum.total.flops = model::attentionBackwardFlops(a, false);
-        sum.add(gemm(a.keyLength, queriesPerKey, a.headDimV)); // dV = P^T dO
-        sum.add(gemm(a.queryLength, a.headDimV, keysPerQuery)); // dP = dO V^T
+        sum.add(gemm(a.keyLength, a.queryLength, a.headDimV)); // dV = P'^T dO
+        sum.add(gemm(a.queryLength, a.headDimV, a.keyLength)); // dP' = dO V^T
+        if (a.probabilityDropout) {
+            softmax((2 * e + kMaskBytes) * scores, kDropoutFlopsPerScore, sum); // reads dP' and the mask, writes dP
+        }
         softmax(3 * scores * e, kSoftmaxBackwardFlopsPerScore, sum); // reads P and dP, writes dS
-        sum.add(gemm(a.queryLength, keysPerQuery, a.headDimQk)); // dQ = dS K
-        sum.add(gemm(a.keyLength, queriesPerKey, a.headDimQk)); // dK = dS^T Q
+        sum.add(gemm(a.queryLength, a.keyLength, a.headDimQk)); // dQ = dS K
+        sum.add(gemm(a.keyLength, a.queryLength, a.headDimQk)); // dK = dS^T Q
     }
     return sum.total;
 }

@@ -237,6 +237,7 @@ private:
         dims.headDimV = dv;
         dims.causal = m_shape.causal;
         dims.sharedKv = sharedKv;
+        dims.probabilityDropout = m_training && m_dropout;
         const OperatorKind kind = m_shape.decode
             ? OperatorKind::DecodeAttention
             : (m_shape.flash ? OperatorKind::FlashAttention : OperatorKind::NaiveAttention);

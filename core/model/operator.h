@@ -54,6 +54,9 @@ struct AttentionDims {
     /// Keys and values are one stored tensor (MLA's latent cache: the values are the first headDimV elements of each
     /// key), so the cache holds headDimQk elements per token and KV head rather than headDimQk + headDimV.
     bool sharedKv = false;
+    /// Training with dropout: the attention probabilities go through dropout. Naive attention runs it as a separate
+    /// kernel that also writes a one-byte keep-mask per score; FlashAttention fuses it (no extra traffic).
+    bool probabilityDropout = false;
     bool operator==(const AttentionDims&) const = default;
 };
 

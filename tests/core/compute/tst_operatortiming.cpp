@@ -209,16 +209,35 @@ void TstOperatorTiming::causalFlopsAgree()
         gpu, attention(model::OperatorKind::NaiveAttention, a, model::Phase::Backward), nullptr);
     QCOMPARE(flashBack.flops, 2.5 * 2149580800.0);
     QCOMPARE(naiveBack.flops, 2 * 2149580800.0);
-    // Naive attention writes and reads the causal half of the S x S scores: more HBM traffic and more time.
+    // Naive attention writes and reads the S x S scores: more HBM traffic and more time.
     QVERIFY(naive.bytes > flash.bytes);
     QVERIFY(naive.seconds > flash.seconds);
-    // Its score GEMMs run over the average 513 keys per query, not all 1024, so the causal naive attention is faster
-    // than the non-causal one, which does twice the work (2 x 8 x 1024 x 1024 x 256 FLOP).
+    // Its kernels (baddbmm, masked softmax, bmm) compute the whole S x S matrix and mask the causal half afterwards,
+    // so causal and non-causal naive attention take the same time; only the useful FLOPs differ
+    // (non-causal: 2 x 8 x 1024 x 1024 x 256 FLOP).
     const auto naiveFull = compute::timeOperator(gpu,
         attention(model::OperatorKind::NaiveAttention, dims(1, 8, 8, 1024, 1024, 128, false), model::Phase::Forward),
         nullptr);
-    QVERIFY(naive.seconds < naiveFull.seconds);
+    QCOMPARE(naive.seconds, naiveFull.seconds);
+    QCOMPARE(naive.bytes, naiveFull.bytes);
     QCOMPARE(naiveFull.flops, 2.0 * 8 * 1024 * 1024 * 256);
+    // Dropout of the probabilities (training) adds one kernel per pass: it reads P and writes P' (2 B each) and a
+    // one-byte keep-mask per score forward, and reads dP' and the mask and writes dP backward: 5 B x 8 x 1024^2 each.
+    auto withDropout = a;
+    withDropout.probabilityDropout = true;
+    const double dropoutBytes = 5.0 * 8 * 1024 * 1024;
+    for (const model::Phase phase : { model::Phase::Forward, model::Phase::Backward }) {
+        const auto plain
+            = compute::timeOperator(gpu, attention(model::OperatorKind::NaiveAttention, a, phase), nullptr);
+        const auto dropped
+            = compute::timeOperator(gpu, attention(model::OperatorKind::NaiveAttention, withDropout, phase), nullptr);
+        QCOMPARE(dropped.bytes - plain.bytes, dropoutBytes);
+        QVERIFY(dropped.seconds > plain.seconds);
+        // FlashAttention fuses the dropout: nothing changes.
+        QCOMPARE(compute::timeOperator(gpu, attention(model::OperatorKind::FlashAttention, withDropout, phase), nullptr)
+                     .seconds,
+            compute::timeOperator(gpu, attention(model::OperatorKind::FlashAttention, a, phase), nullptr).seconds);
+    }
 }
 
 void TstOperatorTiming::decodeAttentionBytes_data()
