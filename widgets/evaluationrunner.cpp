@@ -31,20 +31,47 @@ EvaluationRunner::~EvaluationRunner()
 void EvaluationRunner::request(const config::Scenario& scenario)
 {
     const quint64 generation = ++m_generation;
-    ++m_pending;
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        --m_pending;
-        if (generation != m_generation || watcher->isCanceled()) {
+    start(scenario, [this, generation](bool canceled, const Evaluation* evaluation, const QString& failure) {
+        if (generation != m_generation || canceled) {
             return; // a newer request supersedes this result
         }
-        const Outcome outcome = watcher->result();
-        if (const auto* evaluation = std::get_if<Evaluation>(&outcome)) {
+        if (evaluation) {
             Q_EMIT evaluationAvailable(*evaluation);
         } else {
-            Q_EMIT evaluationFailed(std::get<QString>(outcome));
+            Q_EMIT evaluationFailed(failure);
         }
+    });
+}
+
+void EvaluationRunner::requestKeyed(quint64 key, const config::Scenario& scenario)
+{
+    start(scenario, [this, key](bool canceled, const Evaluation* evaluation, const QString& failure) {
+        if (canceled) {
+            return;
+        }
+        if (evaluation) {
+            Q_EMIT keyedEvaluationAvailable(key, *evaluation);
+        } else {
+            Q_EMIT keyedEvaluationFailed(key, failure);
+        }
+    });
+}
+
+void EvaluationRunner::start(const config::Scenario& scenario,
+    std::function<void(bool canceled, const Evaluation* evaluation, const QString& failure)> deliver)
+{
+    ++m_pending;
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, deliver = std::move(deliver)] {
+        watcher->deleteLater();
+        --m_pending;
+        if (watcher->isCanceled()) {
+            deliver(true, nullptr, {});
+            return;
+        }
+        const Outcome outcome = watcher->result();
+        const auto* evaluation = std::get_if<Evaluation>(&outcome);
+        deliver(false, evaluation, evaluation ? QString() : std::get<QString>(outcome));
     });
     watcher->setFuture(QtConcurrent::run(&m_pool, [evaluator = m_evaluator, scenario]() -> Outcome {
         try {

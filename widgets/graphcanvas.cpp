@@ -5,9 +5,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSvgItem>
 #include <QKeyEvent>
-#include <QMouseEvent>
 #include <QResizeEvent>
-#include <QScrollBar>
 #include <QSvgRenderer>
 #include <QWheelEvent>
 
@@ -34,12 +32,11 @@ const QColor kSelectionPen(0x00, 0x72, 0xb2); // Okabe-Ito blue
 } // namespace
 
 GraphCanvas::GraphCanvas(QWidget* parent)
-    : QGraphicsView(parent)
+    : PannableGraphicsView(parent)
 {
     setObjectName(QStringLiteral("graphCanvas"));
     setScene(new QGraphicsScene(this));
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
-    setDragMode(QGraphicsView::NoDrag); // panning and clicks are told apart in the mouse handlers
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setFocusPolicy(Qt::StrongFocus);
 }
@@ -217,58 +214,25 @@ void GraphCanvas::wheelEvent(QWheelEvent* event)
     event->accept();
 }
 
-void GraphCanvas::mousePressEvent(QMouseEvent* event)
+void GraphCanvas::clicked(const QPoint& viewportPos, Qt::KeyboardModifiers /*modifiers*/)
 {
-    if (event->button() != Qt::LeftButton) {
-        QGraphicsView::mousePressEvent(event);
-        return;
-    }
-    m_pressed = true;
-    m_panning = false;
-    m_pressPos = event->position().toPoint();
-    m_lastPos = m_pressPos;
-    event->accept();
-}
-
-void GraphCanvas::mouseMoveEvent(QMouseEvent* event)
-{
-    if (!m_pressed) {
-        QGraphicsView::mouseMoveEvent(event);
-        return;
-    }
-    const QPoint pos = event->position().toPoint();
-    if (!m_panning && (pos - m_pressPos).manhattanLength() > kDragThreshold) {
-        m_panning = true;
-        viewport()->setCursor(Qt::ClosedHandCursor);
-    }
-    if (m_panning) {
-        m_autoZoom = false;
-        const QPoint delta = pos - m_lastPos;
-        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - delta.x());
-        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
-    }
-    m_lastPos = pos;
-    event->accept();
-}
-
-void GraphCanvas::mouseReleaseEvent(QMouseEvent* event)
-{
-    if (event->button() != Qt::LeftButton || !m_pressed) {
-        QGraphicsView::mouseReleaseEvent(event);
-        return;
-    }
-    m_pressed = false;
-    if (m_panning) {
-        m_panning = false;
-        viewport()->unsetCursor();
-    } else if (const auto id = nodeAt(event->position().toPoint())) {
+    if (const auto id = nodeAt(viewportPos)) {
         setSelected(*id);
         Q_EMIT nodeClicked(*id);
     } else {
         setSelected(std::nullopt);
         Q_EMIT selectionCleared();
     }
-    event->accept();
+}
+
+void GraphCanvas::panStarted()
+{
+    m_autoZoom = false;
+}
+
+int GraphCanvas::panThreshold() const
+{
+    return kDragThreshold + 1; // the Graph tab's own threshold: up to 4 px of movement is still a click
 }
 
 void GraphCanvas::keyPressEvent(QKeyEvent* event)

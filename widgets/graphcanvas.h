@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "pannablegraphicsview.h"
 #include "svgnodeindex.h"
-
-#include <QGraphicsView>
 
 #include <cstdint>
 #include <memory>
@@ -22,7 +21,7 @@ namespace rapid::widgets {
 /// fit), the wheel scrolls, dragging pans, and a click on a node emits nodeClicked with its id (a click elsewhere
 /// emits selectionCleared). Matches of the search are outlined over the drawing and the selected node framed, so
 /// neither needs a new layout.
-class GraphCanvas : public QGraphicsView {
+class GraphCanvas : public PannableGraphicsView {
     Q_OBJECT
 public:
     explicit GraphCanvas(QWidget* parent = nullptr);
@@ -61,9 +60,9 @@ Q_SIGNALS:
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
+    void clicked(const QPoint& viewportPos, Qt::KeyboardModifiers modifiers) override;
+    void panStarted() override;
+    int panThreshold() const override;
     void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
@@ -80,10 +79,6 @@ private:
     /// Until the user zooms, pans or asks for a node, resizing re-applies the initial zoom (the view may get its
     /// graph while its tab is hidden and still small).
     bool m_autoZoom = true;
-    bool m_pressed = false;
-    bool m_panning = false;
-    QPoint m_pressPos;
-    QPoint m_lastPos;
 };
 
 } // namespace rapid::widgets

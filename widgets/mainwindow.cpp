@@ -118,8 +118,15 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     statusBar()->addPermanentWidget(m_validity);
     createActions();
 
-    connect(m_document, &WorkspaceDocument::scenarioChanged, m_runner, &EvaluationRunner::request);
+    // A pinned run keeps the texts its result came from. The runner drops all but the latest request's result, so
+    // the shown result always belongs to the texts of the last request.
+    connect(m_document, &WorkspaceDocument::scenarioChanged, this, [this](const config::Scenario& scenario) {
+        m_requestedSource = m_document->documents();
+        m_runner->request(scenario);
+    });
+    connect(m_runner, &EvaluationRunner::evaluationAvailable, this, [this] { m_shownSource = m_requestedSource; });
     connect(m_runner, &EvaluationRunner::evaluationAvailable, m_results, &ResultsPanel::showEvaluation);
+    m_document->session()->setEvaluationRunner(m_runner);
     connect(m_document->session(), &RunSession::baselineChanged, this,
         [this] { m_results->setBaseline(m_document->session()->baseline()); });
     for (ChartWidget* chart : m_results->charts()) {
@@ -440,8 +447,7 @@ bool MainWindow::pinBaseline(const QString& name)
     RunSession* session = m_document->session();
     // A generated name says what was run, so a list of pinned runs reads without opening each one.
     const QString wanted = name.isEmpty() ? QString::fromStdString(shown->label) : name;
-    const int index = session->add(wanted, *shown);
-    session->setBaselineIndex(index);
+    const int index = session->add(wanted, *shown, m_shownSource, true);
     statusBar()->showMessage(tr("Pinned “%1” as the baseline").arg(session->runs()[index].name), kStatusMessageMs);
     return true;
 }

@@ -6,6 +6,7 @@
 #include "recentfiles.h"
 
 #include "config/presetlibrary.h"
+#include "config/workspacefile.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -103,6 +104,8 @@ private:
     AutosaveStore m_autosave;
     QTimer m_autosaveTimer;
     bool m_confirmOnClose;
+    config::WorkspaceDocuments m_requestedSource; ///< the texts of the latest evaluation request
+    config::WorkspaceDocuments m_shownSource; ///< the texts of the result the results panel shows
 };
 
 } // namespace rapid::widgets

@@ -222,7 +222,7 @@ void ResultsPanel::showOperators(const Evaluation& evaluation)
 
 void ResultsPanel::setBaseline(const NamedRun* baseline)
 {
-    if (baseline) {
+    if (baseline && baseline->evaluation) { // a run still being evaluated compares once its result is in
         m_baseline = baseline->evaluation;
         m_baselineName = baseline->name;
     } else {

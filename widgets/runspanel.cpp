@@ -5,11 +5,40 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QStyledItemDelegate>
 #include <QVBoxLayout>
 
 namespace rapid::widgets {
+
+namespace {
+
+/// The run's name alone, where the item's text adds its state ("evaluating…", an error).
+constexpr int kNameRole = Qt::UserRole + 1;
+
+/// Renaming edits the name, not the text shown with the state after it.
+class RunNameDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override
+    {
+        if (auto* line = qobject_cast<QLineEdit*>(editor)) {
+            line->setText(index.data(kNameRole).toString());
+            return;
+        }
+        QStyledItemDelegate::setEditorData(editor, index);
+    }
+};
+
+QColor problemColor(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightnessF() < 0.5 ? QColor(255, 110, 100) : QColor(200, 30, 30);
+}
+
+} // namespace
 
 RunsPanel::RunsPanel(RunSession* session, QWidget* parent)
     : QWidget(parent)
@@ -22,8 +51,9 @@ RunsPanel::RunsPanel(RunSession* session, QWidget* parent)
     setObjectName(QStringLiteral("runsPanel"));
     m_list->setObjectName(QStringLiteral("runsList"));
     m_list->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
-    auto* hint = new QLabel(tr("Pinned runs of this session (not saved with the workspace). Double-click a run to "
-                               "compare against it; F2 renames."),
+    m_list->setItemDelegate(new RunNameDelegate(m_list));
+    auto* hint = new QLabel(tr("Pinned runs, saved with the workspace. Double-click a run to compare against it; F2 "
+                               "renames."),
         this);
     hint->setWordWrap(true);
     auto* buttons = new QHBoxLayout;
@@ -62,14 +92,29 @@ void RunsPanel::rebuild()
         }
     }
     for (int index = 0; index < runs.size(); ++index) {
+        const NamedRun& run = runs[index];
         QListWidgetItem* item = m_list->item(index);
-        item->setText(runs[index].name);
+        item->setData(kNameRole, run.name);
+        QString details;
+        if (run.evaluation) {
+            item->setText(run.name);
+            item->setData(Qt::ForegroundRole, {});
+            details = QString::fromStdString(run.evaluation->label);
+        } else if (run.isEvaluating()) {
+            item->setText(tr("%1 — evaluating…").arg(run.name));
+            item->setForeground(palette().color(QPalette::PlaceholderText));
+            details = tr("Evaluating the run's documents again");
+        } else {
+            // Inline rather than in a dialog: the other runs stay usable, and the user sees which one broke.
+            item->setText(tr("%1 — cannot evaluate: %2").arg(run.name, run.problem));
+            item->setForeground(problemColor(palette()));
+            details = tr("Its documents no longer evaluate: %1").arg(run.problem);
+        }
         QFont font = item->font();
         font.setBold(index == m_session->baselineIndex());
         item->setFont(font);
-        item->setToolTip(tr("%1\npinned %2")
-                             .arg(QString::fromStdString(runs[index].evaluation.label),
-                                 QLocale().toString(runs[index].pinnedAt, QLocale::ShortFormat)));
+        item->setToolTip(
+            tr("%1\npinned %2").arg(details, QLocale().toString(run.pinnedAt.toLocalTime(), QLocale::ShortFormat)));
         if (index == m_session->baselineIndex()) {
             item->setToolTip(
                 tr("Baseline: every chart compares against this run") + QLatin1Char('\n') + item->toolTip());
@@ -86,6 +131,7 @@ void RunsPanel::itemEdited(QListWidgetItem* item)
         return;
     }
     m_session->rename(m_list->row(item), item->text());
+    rebuild(); // an unchanged name is no change in the session, but the item lost its state text to the editor
 }
 
 void RunsPanel::useSelectedAsBaseline()

@@ -5,10 +5,7 @@
 #include "topologyitems.h"
 #include "topologyscene.h"
 
-#include <QApplication>
 #include <QKeyEvent>
-#include <QMouseEvent>
-#include <QScrollBar>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -28,12 +25,12 @@ constexpr int kPickRadius = 4; ///< pixels around a click searched for a link
 } // namespace
 
 TopologyView::TopologyView(TopologyScene* scene, QWidget* parent)
-    : QGraphicsView(scene, parent)
+    : PannableGraphicsView(parent)
     , m_scene(scene)
 {
+    setScene(scene);
     setObjectName(QStringLiteral("topologyView"));
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-    setDragMode(QGraphicsView::NoDrag); // panning and selection are handled here, see mousePressEvent
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setFocusPolicy(Qt::StrongFocus);
@@ -100,7 +97,7 @@ LinkItem* TopologyView::linkAt(const QPoint& viewportPos) const
     return nullptr;
 }
 
-void TopologyView::click(const QPoint& viewportPos, Qt::KeyboardModifiers modifiers)
+void TopologyView::clicked(const QPoint& viewportPos, Qt::KeyboardModifiers modifiers)
 {
     LinkItem* link = linkAt(viewportPos);
     const bool adding = modifiers & Qt::ShiftModifier;
@@ -132,56 +129,6 @@ void TopologyView::wheelEvent(QWheelEvent* event)
     m_fitting = false;
     const double factor = target / zoom();
     scale(factor, factor); // anchored under the mouse
-    event->accept();
-}
-
-void TopologyView::mousePressEvent(QMouseEvent* event)
-{
-    if (event->button() != Qt::LeftButton) {
-        QGraphicsView::mousePressEvent(event);
-        return;
-    }
-    m_pressed = true;
-    m_panning = false;
-    m_pressPos = event->position().toPoint();
-    m_lastPos = m_pressPos;
-    event->accept();
-}
-
-void TopologyView::mouseMoveEvent(QMouseEvent* event)
-{
-    if (!m_pressed) {
-        QGraphicsView::mouseMoveEvent(event); // hover highlighting
-        return;
-    }
-    const QPoint position = event->position().toPoint();
-    if (!m_panning && (position - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
-        m_panning = true;
-        m_fitting = false;
-        viewport()->setCursor(Qt::ClosedHandCursor);
-    }
-    if (m_panning) {
-        const QPoint delta = position - m_lastPos;
-        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - delta.x());
-        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
-    }
-    m_lastPos = position;
-    event->accept();
-}
-
-void TopologyView::mouseReleaseEvent(QMouseEvent* event)
-{
-    if (event->button() != Qt::LeftButton || !m_pressed) {
-        QGraphicsView::mouseReleaseEvent(event);
-        return;
-    }
-    m_pressed = false;
-    if (m_panning) {
-        m_panning = false;
-        viewport()->unsetCursor();
-    } else {
-        click(event->position().toPoint(), event->modifiers());
-    }
     event->accept();
 }
 

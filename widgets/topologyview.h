@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QGraphicsView>
+#include "pannablegraphicsview.h"
 
 namespace rapid::widgets {
 
@@ -12,7 +12,7 @@ class TopologyScene;
 /// dragging, and selects links: a click selects the link under the cursor, Shift+click adds or removes one, a click
 /// on empty space clears the selection, Escape too. Until the user zooms or pans, the view keeps the whole network
 /// fitted (also when the window is resized or the network changes); fitToView() returns to that.
-class TopologyView : public QGraphicsView {
+class TopologyView : public PannableGraphicsView {
     Q_OBJECT
 public:
     explicit TopologyView(TopologyScene* scene, QWidget* parent = nullptr);
@@ -32,22 +32,16 @@ public:
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
+    void clicked(const QPoint& viewportPos, Qt::KeyboardModifiers modifiers) override;
+    void panStarted() override { m_fitting = false; }
     void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void click(const QPoint& viewportPos, Qt::KeyboardModifiers modifiers);
     void applyFit();
 
     TopologyScene* m_scene;
     bool m_fitting = true;
-    bool m_pressed = false;
-    bool m_panning = false;
-    QPoint m_pressPos;
-    QPoint m_lastPos;
 };
 
 } // namespace rapid::widgets

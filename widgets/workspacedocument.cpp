@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -42,16 +43,20 @@ QString firstMessage(const config::ConfigError& error)
 WorkspaceDocument::WorkspaceDocument(config::PresetLibrary library, QObject* parent)
     : QObject(parent)
     , m_loader(std::move(library))
-    , m_session(new RunSession(this))
+    , m_session(new RunSession(m_loader, this))
 {
+    m_session->setUndoStack(&m_undoStack);
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { Q_EMIT dirtyChanged(!clean); });
 }
 
 void WorkspaceDocument::load(const config::WorkspaceDocuments& documents, const QString& filePath)
 {
+    const RunSession::State before = m_session->state();
     m_documents = documents;
+    m_documents.runs.clear(); // the session holds them
     m_undoStack.clear();
     m_undoStack.setClean();
+    m_session->setState({ m_session->runsFromDocuments(documents.runs), RunSession::baselineOf(documents.runs) });
     m_presetTextCache.clear();
     for (DocumentKind kind : kAllDocumentKinds) {
         updateParses(kind);
@@ -66,6 +71,51 @@ void WorkspaceDocument::load(const config::WorkspaceDocuments& documents, const 
     }
     Q_EMIT workspaceLoaded();
     Q_EMIT dirtyChanged(false);
+    keepRunsPinnedBefore(before);
+}
+
+void WorkspaceDocument::keepRunsPinnedBefore(const RunSession::State& before)
+{
+    // Runs pinned before another workspace is opened stay, ahead of the opened file's own runs: comparing one
+    // workspace against a run of another is what the runs list is for, and replacing the list would throw away
+    // runs that were perhaps never saved. They now belong to this workspace's list and would be saved with it, so
+    // keeping them is an edit: the workspace shows as modified and Undo takes them out, back to the file as saved.
+    const RunSession::State opened = m_session->state();
+    const auto inOpened = [&opened](const NamedRun& run) {
+        return std::any_of(
+            opened.runs.begin(), opened.runs.end(), [&run](const NamedRun& own) { return own.id == run.id; });
+    };
+    RunSession::State merged;
+    for (const NamedRun& run : before.runs) {
+        if (!inOpened(run)) { // reopening the same file brings its runs back once
+            merged.runs.append(run);
+        }
+    }
+    if (merged.runs.isEmpty()) {
+        return;
+    }
+    const qsizetype kept = merged.runs.size();
+    for (const NamedRun& run : opened.runs) {
+        NamedRun renamed = run;
+        const auto taken = [&merged](const QString& name) {
+            return std::any_of(
+                merged.runs.begin(), merged.runs.end(), [&name](const NamedRun& other) { return other.name == name; });
+        };
+        for (int number = 2; taken(renamed.name); ++number) {
+            renamed.name = QStringLiteral("%1 (%2)").arg(run.name).arg(number);
+        }
+        merged.runs.append(renamed);
+    }
+    // The baseline compared against so far stays the baseline; without one, the file's applies.
+    const quint64 baselineId = before.baseline >= 0 ? before.runs[before.baseline].id : 0;
+    merged.baseline = opened.baseline >= 0 ? static_cast<int>(kept) + opened.baseline : -1;
+    for (int index = 0; baselineId != 0 && index < merged.runs.size(); ++index) {
+        if (merged.runs[index].id == baselineId) {
+            merged.baseline = index;
+        }
+    }
+    m_session->editState(
+        merged, tr("Keep %n run(s) pinned before opening %1", nullptr, static_cast<int>(kept)).arg(name()));
 }
 
 bool WorkspaceDocument::open(const QString& reference, QString* error)
@@ -112,7 +162,9 @@ bool WorkspaceDocument::save(const QString& filePath, QString* error)
 
 QString WorkspaceDocument::composedText() const
 {
-    return QString::fromStdString(config::composeWorkspace(m_documents));
+    config::WorkspaceDocuments documents = m_documents;
+    documents.runs = m_session->pinnedRunDocuments();
+    return QString::fromStdString(config::composeWorkspace(documents));
 }
 
 QString WorkspaceDocument::text(DocumentKind kind) const
@@ -190,6 +242,10 @@ void WorkspaceDocument::replaceTexts(const config::WorkspaceDocuments& documents
         if (oldText != newText) {
             m_undoStack.push(new SetValueCommand(this, kind, oldText, newText, description));
         }
+    }
+    if (m_session->pinnedRunDocuments() != documents.runs) {
+        m_session->editState(
+            { m_session->runsFromDocuments(documents.runs), RunSession::baselineOf(documents.runs) }, description);
     }
     m_undoStack.endMacro();
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "documentkind.h"
+#include "runsession.h"
 
 #include "config/configloader.h"
 #include "config/diagnostic.h"
@@ -19,8 +20,6 @@
 
 namespace rapid::widgets {
 
-class RunSession;
-
 /// The open workspace: three YAML texts, the file they came from, the undo stack every edit goes through, and the
 /// result of checking them (diagnostics, or the loaded Scenario). The texts are the truth; forms and YAML tabs are
 /// views of them. Checking runs on every change on the calling thread, because the loader takes well under 1 ms.
@@ -29,18 +28,23 @@ class WorkspaceDocument : public QObject {
 public:
     explicit WorkspaceDocument(config::PresetLibrary library, QObject* parent = nullptr);
 
-    /// Replaces everything (a newly opened file): clears the undo history and marks the workspace clean.
+    /// Replaces everything (a newly opened file): clears the undo history and marks the workspace clean. The file's
+    /// pinned runs are evaluated again in the background; runs pinned before are kept ahead of them as one undoable
+    /// edit (so the workspace then shows as modified).
     void load(const config::WorkspaceDocuments& documents, const QString& filePath);
     /// Opens a workspace file or a workspace preset name. A preset opens untitled, so saving asks for a path instead
     /// of overwriting the shipped preset.
     bool open(const QString& reference, QString* error = nullptr);
-    /// Writes the composed workspace (all three documents inline, comments kept) and marks it clean.
+    /// Writes the composed workspace (all three documents inline, comments kept, then the pinned runs) and marks it
+    /// clean.
     bool save(const QString& filePath, QString* error = nullptr);
 
     QString filePath() const { return m_filePath; }
     QString name() const { return QString::fromStdString(m_documents.name); }
     bool isDirty() const { return !m_undoStack.isClean(); }
+    /// The three texts, name and overrides; runs stays empty (the session holds them).
     const config::WorkspaceDocuments& documents() const { return m_documents; }
+    /// The workspace file's text, with the session's runs.
     QString composedText() const;
     QString text(DocumentKind kind) const;
     /// Whether @p kind's text is well-formed YAML. Views keep showing the last values while it is not (half-typed).
@@ -55,10 +59,10 @@ public:
     bool setValue(const QString& keyPath, const QString& valueYaml, QString* error = nullptr);
     /// A YAML tab edit; consecutive calls for one document merge into one undo step.
     void setText(DocumentKind kind, const QString& text);
-    /// Replaces all three texts in one undo step (restoring an autosave).
+    /// Replaces all three texts and the pinned runs in one undo step (restoring an autosave).
     void replaceTexts(const config::WorkspaceDocuments& documents, const QString& description);
 
-    /// Named runs pinned for comparison during this session (kept in memory only, across workspace loads).
+    /// Named runs pinned for comparison, saved with the workspace; their edits are undo steps of this document.
     RunSession* session() const { return m_session; }
 
     const std::vector<config::Diagnostic>& diagnostics() const { return m_diagnostics; }
@@ -81,6 +85,7 @@ private:
     const config::DocumentText& documentText(DocumentKind kind) const;
     std::optional<std::string> gpuPresetText() const;
     void revalidate();
+    void keepRunsPinnedBefore(const RunSession::State& before);
     void updateParses(DocumentKind kind);
 
     config::ConfigLoader m_loader;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "configtree_p.h"
+#include "workspacefile_p.h"
 #include "yamlnode_p.h"
 
 #include <filesystem>
@@ -225,6 +226,9 @@ void ConfigTree::addWorkspace(const std::string& reference)
         }
         overrides.emplace_back(item.Scalar(), origins.locate(itemPath, item));
     }
+    // Runs pinned in the workbench play no part in the scenario; they are checked so a damaged list is reported here
+    // rather than when the workbench opens the file.
+    readPinnedRuns(context, reader.raw("runs"), *path);
     reader.finish();
     expandGpuReference();
     for (const auto& [assignment, where] : overrides) {

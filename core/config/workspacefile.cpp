@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workspacefile.h"
+#include "workspacefile_p.h"
 #include "yamlnode_p.h"
 
 #include "yamledit.h"
@@ -7,8 +8,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -58,13 +61,210 @@ std::string ensureNewline(std::string text)
     return text;
 }
 
+/// A double-quoted YAML scalar: every byte survives (line breaks, tabs, carriage returns and other control
+/// characters as escapes; UTF-8 passes through).
+std::string doubleQuoted(const std::string& text)
+{
+    std::string quoted = "\"";
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        switch (c) {
+        case '"':
+            quoted += "\\\"";
+            break;
+        case '\\':
+            quoted += "\\\\";
+            break;
+        case '\n':
+            quoted += "\\n";
+            break;
+        case '\t':
+            quoted += "\\t";
+            break;
+        case '\r':
+            quoted += "\\r";
+            break;
+        default:
+            if (byte < 0x20 || byte == 0x7f) {
+                char escape[5];
+                std::snprintf(escape, sizeof escape, "\\x%02x", byte);
+                quoted += escape;
+            } else {
+                quoted.push_back(c);
+            }
+        }
+    }
+    return quoted + "\"";
+}
+
+/// The header (`|`, `|-`, `|+`, with an indentation indicator when needed) and the content lines of @p text as a
+/// literal block scalar whose lines start with @p indent.
+std::string literalBlock(const std::string& text, const std::string& indent)
+{
+    size_t trailingBreaks = 0;
+    while (trailingBreaks < text.size() && text[text.size() - 1 - trailingBreaks] == '\n') {
+        ++trailingBreaks;
+    }
+    // Clip keeps exactly one final line break, strip none, keep all of them.
+    const char* chomping = trailingBreaks == 0 ? "-" : trailingBreaks == 1 ? "" : "+";
+    // The parser takes the indentation from the first line that is not empty; if that line starts with white space
+    // of its own it would be taken as indentation, so the indentation is given explicitly.
+    std::string header = "|";
+    const size_t firstFilled = text.find_first_not_of('\n');
+    if (firstFilled != std::string::npos && (text[firstFilled] == ' ' || text[firstFilled] == '\t')) {
+        header += "2"; // relative to the key, which sits two columns left of the content
+    }
+    header += chomping;
+    std::string body;
+    size_t begin = 0;
+    while (begin < text.size()) {
+        size_t end = text.find('\n', begin);
+        if (end == std::string::npos) {
+            end = text.size();
+        }
+        // Empty lines stay empty (no trailing white space in the file); they read back as empty either way.
+        if (end > begin) {
+            body += indent;
+            body.append(text, begin, end - begin);
+        }
+        body += '\n';
+        begin = end + 1;
+    }
+    return header + "\n" + body;
+}
+
+bool readsBackAs(const std::string& scalarYaml, const std::string& text)
+{
+    try {
+        const YAML::Node node = YAML::Load("k: " + scalarYaml);
+        return isMapNode(node) && isScalarNode(node["k"]) && node["k"].Scalar() == text;
+    } catch (const YAML::Exception&) {
+        return false;
+    }
+}
+
+/// "2025-03-01T14:30:00Z", optionally with a fraction of a second: the form pinned_at is written in.
+bool isUtcTimestamp(const std::string& text)
+{
+    static const std::regex pattern(R"((\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z)");
+    std::smatch match;
+    if (!std::regex_match(text, match, pattern)) {
+        return false;
+    }
+    const auto field = [&match](int index) { return std::stoi(match[index].str()); };
+    return field(2) >= 1 && field(2) <= 12 && field(3) >= 1 && field(3) <= 31 && field(4) <= 23 && field(5) <= 59
+        && field(6) <= 60;
+}
+
 } // namespace
+
+bool PinnedRunDocuments::operator==(const PinnedRunDocuments& other) const
+{
+    return name == other.name && pinnedAt == other.pinnedAt && baseline == other.baseline
+        && model.text == other.model.text && hardware.text == other.hardware.text && run.text == other.run.text
+        && overrides == other.overrides;
+}
 
 bool WorkspaceDocuments::operator==(const WorkspaceDocuments& other) const
 {
     return name == other.name && model.text == other.model.text && hardware.text == other.hardware.text
-        && run.text == other.run.text && overrides == other.overrides;
+        && run.text == other.run.text && overrides == other.overrides && runs == other.runs;
 }
+
+std::string yamlBlockScalar(const std::string& key, const std::string& text, const std::string& indent)
+{
+    // The check is cheap next to writing a file, and it makes the promise of an exact round trip hold for any text:
+    // whatever a literal block cannot carry is caught here rather than found after saving.
+    // YAML allows no C0 control characters but tab and line feed in a block (a lenient reader may take them
+    // anyway, another would refuse the file), and it folds carriage returns into line breaks.
+    const bool printable = std::none_of(text.begin(), text.end(), [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return (byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f;
+    });
+    if (printable && readsBackAs(literalBlock(text, "  "), text)) {
+        return key + ": " + literalBlock(text, indent);
+    }
+    return key + ": " + doubleQuoted(text) + "\n";
+}
+
+namespace detail {
+
+std::vector<PinnedRunDocuments> readPinnedRuns(
+    ReadContext& context, const YAML::Node& runs, const std::string& workspacePath)
+{
+    std::vector<PinnedRunDocuments> result;
+    if (!runs.IsDefined() || isNullNode(runs)) {
+        return result;
+    }
+    if (!isSequenceNode(runs)) {
+        context.error("runs", runs,
+            "expected a list of pinned runs (each with name, pinned_at, model, hardware and run), got "
+                + describeNode(runs));
+        return result;
+    }
+    const std::string baseDir = fs::path(workspacePath).parent_path().string();
+    std::string baselinePath;
+    for (size_t index = 0; index < runs.size(); ++index) {
+        const std::string path = "runs[" + std::to_string(index) + "]";
+        const YAML::Node node = runs[index];
+        MapReader item(context, node, path);
+        if (!item.valid()) {
+            if (isNullNode(node)) {
+                context.error(
+                    path, node, "expected a pinned run (name, pinned_at, model, hardware and run), got nothing");
+            }
+            continue;
+        }
+        PinnedRunDocuments run;
+        run.name = item.text("name", std::nullopt);
+        if (item.has("name") && isScalarNode(item.node()["name"]) && run.name.empty()) {
+            context.error(item.childPath("name"), item.node()["name"], "a pinned run needs a name");
+        }
+        run.pinnedAt = item.text("pinned_at", std::nullopt);
+        if (item.has("pinned_at") && isScalarNode(item.node()["pinned_at"]) && !isUtcTimestamp(run.pinnedAt)) {
+            context.error(item.childPath("pinned_at"), item.node()["pinned_at"],
+                "expected the time the run was pinned as ISO-8601 UTC (like 2025-03-01T14:30:00Z), got \""
+                    + run.pinnedAt + "\"");
+        }
+        run.baseline = item.boolean("baseline", false);
+        if (run.baseline) {
+            if (baselinePath.empty()) {
+                baselinePath = path;
+            } else {
+                context.error(item.childPath("baseline"), item.node()["baseline"],
+                    "only one run can be the baseline, and " + baselinePath + " already is");
+            }
+        }
+        for (const auto& [key, document] : { std::pair<const char*, DocumentText*> { "model", &run.model },
+                 { "hardware", &run.hardware }, { "run", &run.run } }) {
+            const YAML::Node value = item.raw(key);
+            const std::string what = std::string("the ") + key + " document the run was evaluated from, as text (" + key
+                + ": | and the document indented below)";
+            if (!value.IsDefined() || isNullNode(value)) {
+                context.error(item.childPath(key), value.IsDefined() ? value : node,
+                    "required key \"" + std::string(key) + "\" is missing; expected " + what);
+            } else if (!isScalarNode(value)) {
+                context.error(item.childPath(key), value, "expected " + what + ", got " + describeNode(value));
+            } else {
+                document->text = value.Scalar();
+                document->sourceName = workspacePath;
+                document->baseDir = baseDir;
+            }
+        }
+        for (const auto& [itemPath, assignment] : item.list("overrides", false)) {
+            if (!isScalarNode(assignment)) {
+                context.error(itemPath, assignment, "expected \"key.path=value\", got " + describeNode(assignment));
+                continue;
+            }
+            run.overrides.push_back(assignment.Scalar());
+        }
+        item.finish();
+        result.push_back(std::move(run));
+    }
+    return result;
+}
+
+} // namespace detail
 
 WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const PresetLibrary& library)
 {
@@ -159,6 +359,11 @@ WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const Pr
             }
         }
     }
+    detail::Origins origins { *path, {}, {} };
+    SourceMap unused;
+    detail::ReadContext context { sink, origins, unused };
+    const YAML::Node& constRoot = root;
+    documents.runs = detail::readPinnedRuns(context, constRoot["runs"], *path);
     sink.throwIfAny();
     return documents;
 }
@@ -174,6 +379,27 @@ std::string composeWorkspace(const WorkspaceDocuments& documents)
         text += "overrides:\n";
         for (const std::string& assignment : documents.overrides) {
             text += "  - " + yamlQuoted(assignment) + "\n";
+        }
+    }
+    if (!documents.runs.empty()) {
+        text += "runs:\n";
+        for (const PinnedRunDocuments& run : documents.runs) {
+            // Names and overrides always quoted: a plain scalar would turn "null" or "yes" into something else.
+            text += "  - name: " + doubleQuoted(run.name) + "\n";
+            text += "    pinned_at: " + (isUtcTimestamp(run.pinnedAt) ? run.pinnedAt : doubleQuoted(run.pinnedAt))
+                + "\n";
+            if (run.baseline) {
+                text += "    baseline: true\n";
+            }
+            if (!run.overrides.empty()) {
+                text += "    overrides:\n";
+                for (const std::string& assignment : run.overrides) {
+                    text += "      - " + doubleQuoted(assignment) + "\n";
+                }
+            }
+            text += "    " + yamlBlockScalar("model", run.model.text, "      ");
+            text += "    " + yamlBlockScalar("hardware", run.hardware.text, "      ");
+            text += "    " + yamlBlockScalar("run", run.run.text, "      ");
         }
     }
     return text;

@@ -9,6 +9,23 @@
 
 namespace rapid::config {
 
+/// A run pinned in the workbench, as the workspace file keeps it: its name, when it was pinned, whether it is the
+/// baseline, and the three document texts (and overrides) it was evaluated from, byte for byte, so the workbench can
+/// evaluate it again. The texts are not checked when a workspace is read: a run whose presets changed since must not
+/// stop the workspace from opening (the workbench shows its error beside the run).
+struct PinnedRunDocuments {
+    std::string name;
+    std::string pinnedAt; ///< ISO-8601 UTC with seconds, "2025-03-01T14:30:00Z" (fractions of a second allowed)
+    bool baseline = false; ///< at most one run of a workspace is
+    DocumentText model; ///< sourceName is the workspace file, baseDir its folder
+    DocumentText hardware;
+    DocumentText run;
+    std::vector<std::string> overrides;
+
+    /// Compares everything that is written to the file (not sourceName and baseDir).
+    bool operator==(const PinnedRunDocuments& other) const;
+};
+
 /// A workspace as an editor holds it: three document texts (each with its own root key `model:`, `hardware:`,
 /// `run:`), a name and the workspace's overrides. Referenced presets are read in, so saving embeds them.
 struct WorkspaceDocuments {
@@ -17,6 +34,7 @@ struct WorkspaceDocuments {
     DocumentText hardware;
     DocumentText run;
     std::vector<std::string> overrides;
+    std::vector<PinnedRunDocuments> runs; ///< the optional `runs:` list, in file order
 
     bool operator==(const WorkspaceDocuments& other) const;
 };
@@ -25,7 +43,16 @@ struct WorkspaceDocuments {
 /// text (comments included); referenced ones are the referenced files' text. Throws ConfigError.
 WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const PresetLibrary& library);
 
-/// The text of a self-contained workspace file holding the three documents inline.
+/// The text of a self-contained workspace file holding the three documents inline, then the pinned runs (if any),
+/// each document text as a literal block scalar (see yamlBlockScalar). readWorkspaceDocuments() of the text gives
+/// back @p documents; a workspace without runs is written as before runs existed.
 std::string composeWorkspace(const WorkspaceDocuments& documents);
+
+/// `key: |` and @p text as a YAML literal block scalar whose content lines start with @p indent; the chomping
+/// indicator (`|`, `|-`, `|+`) follows the text's trailing line breaks and an indentation indicator is added when the
+/// first line starts with white space, so the text reads back byte for byte. Text no block scalar can hold (carriage
+/// returns, control characters) is written as a double-quoted scalar with escapes instead. @p indent must be 2
+/// spaces deeper than the column of @p key. Ends with a line break.
+std::string yamlBlockScalar(const std::string& key, const std::string& text, const std::string& indent);
 
 } // namespace rapid::config

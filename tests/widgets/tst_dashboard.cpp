@@ -290,6 +290,11 @@ void TstDashboard::runsPanelSelectsAndRemovesBaselines()
     widgets::RunSession* session = window->document()->session();
     QCOMPARE(session->count(), 3);
     QCOMPARE(session->runs()[2].name, QStringLiteral("mb 2 (2)"));
+    // Each run keeps the texts its result was evaluated from (saved with the workspace, evaluated again on opening).
+    QVERIFY(session->runs()[0].source.run.text.find("micro_batch: 1") != std::string::npos);
+    QCOMPARE(session->runs()[2].source.run.text, window->document()->documents().run.text);
+    QVERIFY(session->runs()[2].source.run.text.find("micro_batch: 2") != std::string::npos);
+    QVERIFY(window->document()->isDirty()); // pinning is an edit of the workspace
 
     QListWidget* list = window->runsPanel()->list();
     QCOMPARE(list->count(), 3);

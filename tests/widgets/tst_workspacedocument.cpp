@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// WorkspaceDocument without windows: edits through the undo stack, GPU preset inlining, save and reload, and the
-// evaluation runner dropping stale results.
+// WorkspaceDocument without the main window: edits through the undo stack, GPU preset inlining, save and reload, the
+// evaluation runner dropping stale results, and pinned runs saved with the workspace and evaluated again on opening.
 #include "evaluationrunner.h"
 #include "gpupresetinliner.h"
+#include "runsession.h"
+#include "runspanel.h"
 #include "scenarioevaluator.h"
+#include "structureevaluator.h"
 #include "workspacedocument.h"
 
+#include "config/workspacefile.h"
 #include "config/yamledit.h"
 
+#include <QFile>
+#include <QListWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -16,6 +22,7 @@
 
 using namespace rapid;
 using rapid::widgets::DocumentKind;
+using rapid::widgets::RunSession;
 using rapid::widgets::WorkspaceDocument;
 
 namespace {
@@ -33,6 +40,30 @@ public:
         return evaluation;
     }
 };
+
+/// Re-evaluating the preset's runs takes a few seconds on a busy machine; generous, as nothing here measures time.
+constexpr int kEvaluationTimeoutMs = 60000;
+
+/// What the results panel would show for the document now (the evaluator the window uses, on this thread).
+widgets::Evaluation evaluateNow(const WorkspaceDocument& document)
+{
+    return widgets::StructureEvaluator().evaluate(*document.scenario());
+}
+
+/// A fresh evaluation of a run's texts, loaded the way a user's document would be.
+double freshStepSeconds(const config::WorkspaceDocuments& source)
+{
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    const config::Scenario scenario = loader.loadTexts(source.model, source.hardware, source.run, source.overrides);
+    const widgets::Evaluation evaluation = widgets::StructureEvaluator().evaluate(scenario);
+    return evaluation.training ? evaluation.training->stepTimeSeconds : -1.0;
+}
+
+/// Pins the document's current result as the window's "Pin as Baseline" does.
+int pin(WorkspaceDocument& document, const QString& name, bool asBaseline = false)
+{
+    return document.session()->add(name, evaluateNow(document), document.documents(), asBaseline);
+}
 
 QString diagnosticsText(const WorkspaceDocument& document)
 {
@@ -55,6 +86,11 @@ private Q_SLOTS:
     void gpuFieldEditCopiesThePresetIn();
     void saveAndReloadGiveTheSameScenario();
     void staleEvaluationsAreDropped();
+    void pinnedRunsAreSavedAndEvaluatedAgainOnOpening();
+    void runEditsAreUndoableAndMarkTheWorkspaceModified();
+    void runThatNoLongerEvaluatesShowsItsProblem();
+    void openingAnotherWorkspaceKeepsRunsAheadOfItsOwn();
+    void restoringAnAutosaveRestoresItsRuns();
 };
 
 void TstWorkspaceDocument::initTestCase()
@@ -183,5 +219,219 @@ void TstWorkspaceDocument::staleEvaluationsAreDropped()
     QCOMPARE(results.first().first().value<widgets::Evaluation>().runGpus, 4);
 }
 
-QTEST_GUILESS_MAIN(TstWorkspaceDocument)
+void TstWorkspaceDocument::pinnedRunsAreSavedAndEvaluatedAgainOnOpening()
+{
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("runs.rapid.yaml"));
+    WorkspaceDocument first(config::PresetLibrary::standard());
+    QVERIFY(first.open(kWorkspacePreset));
+    // Pin the preset as it is, change the micro-batch, pin again, then compare against the first run.
+    pin(first, QStringLiteral("micro-batch 1"));
+    QVERIFY(first.setValue(QStringLiteral("run.training.micro_batch"), QStringLiteral("2")));
+    pin(first, QStringLiteral("micro-batch 2"));
+    first.session()->setBaselineIndex(0);
+    QVERIFY(first.isDirty());
+    QString error;
+    QVERIFY2(first.save(path, &error), qPrintable(error));
+    QVERIFY(!first.isDirty());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString saved = QString::fromUtf8(file.readAll());
+    QVERIFY(saved.contains(QLatin1String("\nruns:\n  - name: \"micro-batch 1\"\n")));
+    QCOMPARE(saved.count(QLatin1String("baseline: true")), 1);
+    QVERIFY(saved.contains(QLatin1String("      # Source: illustrative example"))); // comments kept in the runs
+
+    WorkspaceDocument second(config::PresetLibrary::standard());
+    widgets::EvaluationRunner runner(std::make_shared<widgets::StructureEvaluator>());
+    second.session()->setEvaluationRunner(&runner);
+    QVERIFY2(second.open(path, &error), qPrintable(error));
+    RunSession* session = second.session();
+    QCOMPARE(session->count(), 2);
+    // Nothing is evaluated on the GUI thread: both wait for the runner until the event loop delivers.
+    QCOMPARE(session->evaluatingCount(), 2);
+    QVERIFY(!session->runs()[0].evaluation);
+    QCOMPARE(session->runs()[0].name, QStringLiteral("micro-batch 1"));
+    QCOMPARE(session->runs()[1].name, QStringLiteral("micro-batch 2"));
+    QCOMPARE(session->baselineIndex(), 0);
+    QVERIFY(session->baseline() && !session->baseline()->evaluation);
+    QCOMPARE(session->runs()[1].pinnedAt, first.session()->runs()[1].pinnedAt);
+    QVERIFY(!second.isDirty());
+
+    QSignalSpy baselineChanged(session, &RunSession::baselineChanged);
+    QTRY_COMPARE_WITH_TIMEOUT(session->evaluatingCount(), 0, kEvaluationTimeoutMs);
+    QVERIFY(baselineChanged.count() >= 1); // the charts learn that the baseline's numbers arrived
+    for (int index = 0; index < 2; ++index) {
+        const widgets::NamedRun& restored = session->runs()[index];
+        const widgets::NamedRun& pinned = first.session()->runs()[index];
+        QVERIFY2(restored.problem.isEmpty(), qPrintable(restored.problem));
+        QVERIFY(restored.evaluation && restored.evaluation->training);
+        QCOMPARE(restored.source.run.text, pinned.source.run.text);
+        const double stepSeconds = restored.evaluation->training->stepTimeSeconds;
+        QCOMPARE(stepSeconds, freshStepSeconds(pinned.source));
+        QCOMPARE(stepSeconds, pinned.evaluation->training->stepTimeSeconds);
+        QCOMPARE(restored.evaluation->label, pinned.evaluation->label);
+    }
+    QVERIFY(session->runs()[0].evaluation->training->stepTimeSeconds
+        != session->runs()[1].evaluation->training->stepTimeSeconds);
+    // Still unmodified, and it would save the very same file.
+    QVERIFY(!second.isDirty());
+    QCOMPARE(second.composedText(), saved);
+}
+
+void TstWorkspaceDocument::runEditsAreUndoableAndMarkTheWorkspaceModified()
+{
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("edits.rapid.yaml"));
+    WorkspaceDocument document(config::PresetLibrary::standard());
+    QVERIFY(document.open(kWorkspacePreset));
+    RunSession* session = document.session();
+    QSignalSpy dirty(&document, &WorkspaceDocument::dirtyChanged);
+
+    pin(document, QStringLiteral("first"), true);
+    QVERIFY(document.isDirty());
+    QCOMPARE(dirty.count(), 1);
+    QCOMPARE(document.undoStack()->undoText(), QStringLiteral("Pin “first” as baseline"));
+    document.undoStack()->undo();
+    QCOMPARE(session->count(), 0);
+    QCOMPARE(session->baselineIndex(), -1);
+    QVERIFY(!document.isDirty());
+    document.undoStack()->redo();
+    QCOMPARE(session->count(), 1);
+    QCOMPARE(session->baselineIndex(), 0);
+    QVERIFY(session->runs()[0].evaluation); // undo and redo keep the result, nothing is evaluated again
+
+    QVERIFY(document.save(path));
+    session->rename(0, QStringLiteral("renamed"));
+    QVERIFY(document.isDirty());
+    document.undoStack()->undo();
+    QCOMPARE(session->runs()[0].name, QStringLiteral("first"));
+    QVERIFY(!document.isDirty());
+
+    session->setBaselineIndex(-1);
+    QVERIFY(document.isDirty());
+    QCOMPARE(document.undoStack()->undoText(), QStringLiteral("Clear baseline"));
+    document.undoStack()->undo();
+    QCOMPARE(session->baselineIndex(), 0);
+    session->remove(0);
+    QVERIFY(document.isDirty());
+    QCOMPARE(session->count(), 0);
+    document.undoStack()->undo();
+    QCOMPARE(session->count(), 1);
+    QCOMPARE(session->baselineIndex(), 0);
+    QVERIFY(!document.isDirty());
+}
+
+void TstWorkspaceDocument::runThatNoLongerEvaluatesShowsItsProblem()
+{
+    // A run pinned when the hardware used a GPU preset that has since gone away.
+    WorkspaceDocument first(config::PresetLibrary::standard());
+    QVERIFY(first.open(kWorkspacePreset));
+    pin(first, QStringLiteral("still fine"));
+    config::WorkspaceDocuments gone = first.documents();
+    const auto at = gone.hardware.text.find("gpu: H100-SXM5-80GB");
+    QVERIFY(at != std::string::npos);
+    gone.hardware.text.replace(at, 19, "gpu: H999-RETIRED");
+    first.session()->add(QStringLiteral("old GPU"), evaluateNow(first), gone);
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("broken.rapid.yaml"));
+    QVERIFY(first.save(path));
+
+    WorkspaceDocument second(config::PresetLibrary::standard());
+    widgets::EvaluationRunner runner(std::make_shared<widgets::StructureEvaluator>());
+    second.session()->setEvaluationRunner(&runner);
+    widgets::RunsPanel panel(second.session());
+    QString error;
+    QVERIFY2(second.open(path, &error), qPrintable(error)); // the broken run does not stop the workspace
+    QListWidget* list = panel.list();
+    QCOMPARE(list->count(), 2);
+    QCOMPARE(list->item(0)->text(), QStringLiteral("still fine — evaluating…"));
+    QTRY_COMPARE_WITH_TIMEOUT(second.session()->evaluatingCount(), 0, kEvaluationTimeoutMs);
+    QCOMPARE(list->item(0)->text(), QStringLiteral("still fine"));
+    const widgets::NamedRun& broken = second.session()->runs()[1];
+    QVERIFY(!broken.evaluation);
+    QVERIFY2(broken.problem.contains(QLatin1String("hardware.gpu"))
+            && broken.problem.contains(QLatin1String("H999-RETIRED")),
+        qPrintable(broken.problem));
+    QVERIFY2(list->item(1)->text().startsWith(QStringLiteral("old GPU — cannot evaluate: hardware.gpu")),
+        qPrintable(list->item(1)->text()));
+    // It stays in the list and in the file, and can still be the baseline (nothing to compare against yet).
+    second.session()->setBaselineIndex(1);
+    QCOMPARE(second.session()->baseline()->name, QStringLiteral("old GPU"));
+    QVERIFY(second.composedText().contains(QLatin1String("gpu: H999-RETIRED")));
+}
+
+void TstWorkspaceDocument::openingAnotherWorkspaceKeepsRunsAheadOfItsOwn()
+{
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("other.rapid.yaml"));
+    {
+        WorkspaceDocument other(config::PresetLibrary::standard());
+        QVERIFY(other.open(kWorkspacePreset));
+        QVERIFY(other.setValue(QStringLiteral("run.training.micro_batch"), QStringLiteral("2")));
+        pin(other, QStringLiteral("from the file"), true);
+        QVERIFY(other.save(path));
+    }
+    WorkspaceDocument document(config::PresetLibrary::standard());
+    widgets::EvaluationRunner runner(std::make_shared<widgets::StructureEvaluator>());
+    document.session()->setEvaluationRunner(&runner);
+    QVERIFY(document.open(kWorkspacePreset));
+    pin(document, QStringLiteral("pinned before"), true);
+    QVERIFY(document.save(directory.filePath(QStringLiteral("first.rapid.yaml"))));
+
+    QVERIFY(document.open(path));
+    RunSession* session = document.session();
+    QCOMPARE(session->count(), 2);
+    QCOMPARE(session->runs()[0].name, QStringLiteral("pinned before"));
+    QCOMPARE(session->runs()[1].name, QStringLiteral("from the file"));
+    QVERIFY(session->runs()[0].evaluation); // kept with its result
+    QCOMPARE(session->baselineIndex(), 0); // still comparing against what it compared against
+    // The list differs from the file now, so the workspace is modified; Undo gives back the file as saved.
+    QVERIFY(document.isDirty());
+    QCOMPARE(document.undoStack()->undoText(),
+        QStringLiteral("Keep 1 run(s) pinned before opening Llama-3.1-70B training on 64 H100"));
+    document.undoStack()->undo();
+    QCOMPARE(session->count(), 1);
+    QCOMPARE(session->runs()[0].name, QStringLiteral("from the file"));
+    QCOMPARE(session->baselineIndex(), 0); // the file's baseline
+    QVERIFY(!document.isDirty());
+    document.undoStack()->redo();
+    QCOMPARE(session->count(), 2);
+
+    // Opening the same file again brings its runs back once, not twice.
+    QVERIFY(document.open(path));
+    QCOMPARE(session->count(), 2);
+    QCOMPARE(session->runs()[1].name, QStringLiteral("from the file"));
+    QTRY_COMPARE_WITH_TIMEOUT(session->evaluatingCount(), 0, kEvaluationTimeoutMs);
+}
+
+void TstWorkspaceDocument::restoringAnAutosaveRestoresItsRuns()
+{
+    QTemporaryDir directory;
+    WorkspaceDocument edited(config::PresetLibrary::standard());
+    QVERIFY(edited.open(kWorkspacePreset));
+    pin(edited, QStringLiteral("kept in the autosave"), true);
+    // The autosave is the composed text, runs included.
+    QFile autosave(directory.filePath(QStringLiteral("autosave.rapid.yaml")));
+    QVERIFY(autosave.open(QIODevice::WriteOnly));
+    autosave.write(edited.composedText().toUtf8());
+    autosave.close();
+
+    WorkspaceDocument document(config::PresetLibrary::standard());
+    QVERIFY(document.open(kWorkspacePreset));
+    QCOMPARE(document.session()->count(), 0);
+    const config::WorkspaceDocuments documents
+        = config::readWorkspaceDocuments(autosave.fileName().toStdString(), document.library());
+    document.replaceTexts(documents, QStringLiteral("Restore unsaved edits"));
+    QCOMPARE(document.session()->count(), 1);
+    QCOMPARE(document.session()->runs()[0].name, QStringLiteral("kept in the autosave"));
+    QCOMPARE(document.session()->baselineIndex(), 0);
+    QVERIFY(document.isDirty());
+    QCOMPARE(document.composedText(), edited.composedText());
+    document.undoStack()->undo(); // one step, texts and runs together
+    QCOMPARE(document.session()->count(), 0);
+    QVERIFY(!document.isDirty());
+}
+
+QTEST_MAIN(TstWorkspaceDocument)
 #include "tst_workspacedocument.moc"

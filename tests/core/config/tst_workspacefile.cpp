@@ -1,17 +1,56 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A workspace read into three texts, composed into one self-contained file and read back, gives the same scenario.
+// A workspace read into three texts, composed into one self-contained file and read back, gives the same scenario;
+// pinned runs survive the same trip with their texts byte for byte, and a damaged runs list is reported by place.
 #include "config/workspacefile.h"
+#include "config/yamledit.h"
 #include "testutils.h"
 
 #include <QTest>
 
 using namespace rapid;
 
+namespace {
+
+/// The preset workspace plus two runs pinned from it: one the baseline, one with an override.
+config::WorkspaceDocuments workspaceWithRuns()
+{
+    config::WorkspaceDocuments documents
+        = config::readWorkspaceDocuments("llama-3.1-70b-64xh100", test::projectPresets());
+    config::PinnedRunDocuments first;
+    first.name = "tp8 baseline";
+    first.pinnedAt = "2025-03-01T14:30:00Z";
+    first.baseline = true;
+    first.model = documents.model;
+    first.hardware = documents.hardware;
+    first.run = documents.run;
+    config::PinnedRunDocuments second = first;
+    second.name = "null"; // a plain scalar would read back as nothing
+    second.pinnedAt = "2025-03-01T14:31:07.250Z";
+    second.baseline = false;
+    second.overrides = { "run.training.micro_batch=2" };
+    documents.runs = { first, second };
+    return documents;
+}
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+} // namespace
+
 class TstWorkspaceFile : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void roundTripsThroughOneFile();
     void keepsCommentsOfInlineDocuments();
+    void workspaceWithoutRunsIsWrittenAsBefore();
+    void runsRoundTripWithCommentsAndBaseline();
+    void runTextsRoundTripExactly_data();
+    void runTextsRoundTripExactly();
+    void handWrittenRunsAreRead();
+    void damagedRunsAreReportedByPlace_data();
+    void damagedRunsAreReportedByPlace();
 };
 
 void TstWorkspaceFile::roundTripsThroughOneFile()
@@ -62,6 +101,211 @@ void TstWorkspaceFile::keepsCommentsOfInlineDocuments()
                        "  parallelism: {tp: 8}\n"));
     QCOMPARE(documents.overrides, std::vector<std::string> { "run.inference.batch=4" });
     QCOMPARE(test::projectLoader().loadWorkspace(path).run.batch, 4);
+}
+
+void TstWorkspaceFile::workspaceWithoutRunsIsWrittenAsBefore()
+{
+    const config::WorkspaceDocuments documents
+        = config::readWorkspaceDocuments("llama-3.1-70b-64xh100", test::projectPresets());
+    QVERIFY(documents.runs.empty());
+    const std::string text = config::composeWorkspace(documents);
+    QVERIFY(text.find("runs:") == std::string::npos);
+    QCOMPARE(qs(text),
+        qs("# RAPID-LLM Workbench workspace: a model, a hardware and a run document (configs/README.md)\n"
+           "name: "
+            + config::yamlQuoted(documents.name) + "\n" + documents.model.text + documents.hardware.text
+            + documents.run.text));
+}
+
+void TstWorkspaceFile::runsRoundTripWithCommentsAndBaseline()
+{
+    const config::PresetLibrary library = test::projectPresets();
+    const config::WorkspaceDocuments documents = workspaceWithRuns();
+    QVERIFY(documents.runs[0].run.text.find("# Source: illustrative example") != std::string::npos);
+    const std::string text = config::composeWorkspace(documents);
+    // Readable in the file: literal blocks, the baseline flag on its run only.
+    QVERIFY(text.find("runs:\n  - name: \"tp8 baseline\"\n    pinned_at: 2025-03-01T14:30:00Z\n    baseline: true\n")
+        != std::string::npos);
+    QVERIFY(text.find("    model: |\n      ") != std::string::npos);
+    QVERIFY(text.find("      # Source: illustrative example") != std::string::npos);
+    QVERIFY(text.find("    overrides:\n      - \"run.training.micro_batch=2\"\n") != std::string::npos);
+
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "runs.rapid.yaml", text);
+    const config::WorkspaceDocuments reread = config::readWorkspaceDocuments(path, library);
+    QVERIFY(reread == documents);
+    QCOMPARE(reread.runs.size(), size_t(2));
+    QCOMPARE(qs(reread.runs[1].name), QStringLiteral("null"));
+    QVERIFY(reread.runs[0].baseline);
+    QVERIFY(!reread.runs[1].baseline);
+    QCOMPARE(qs(reread.runs[1].pinnedAt), QStringLiteral("2025-03-01T14:31:07.250Z"));
+    QCOMPARE(qs(reread.runs[0].run.text), qs(documents.run.text)); // comments byte for byte
+    QCOMPARE(qs(reread.runs[0].run.sourceName), qs(path));
+    QCOMPARE(qs(config::composeWorkspace(reread)), qs(text));
+
+    // The workspace's own documents are unaffected by the runs after them, and the loader accepts the list.
+    QCOMPARE(qs(reread.run.text), qs(documents.run.text));
+    const config::Scenario scenario = test::projectLoader().loadWorkspace(path);
+    QCOMPARE(scenario.run.parallelism.tp, 8);
+    // A run's texts evaluate to the same scenario as the workspace they were pinned from.
+    const config::Scenario pinned
+        = test::projectLoader().loadTexts(reread.runs[0].model, reread.runs[0].hardware, reread.runs[0].run);
+    QVERIFY(pinned.run == scenario.run);
+}
+
+void TstWorkspaceFile::runTextsRoundTripExactly_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("written"); // how the run's model line starts in the file
+
+    QTest::addRow("comments_and_final_newline")
+        << QStringLiteral("# note\nmodel:\n  name: x  # why\n") << QStringLiteral("model: |\n");
+    QTest::addRow("no_final_newline") << QStringLiteral("model:\n  name: x") << QStringLiteral("model: |-\n");
+    QTest::addRow("several_final_newlines")
+        << QStringLiteral("model:\n  name: x\n\n\n") << QStringLiteral("model: |+\n");
+    QTest::addRow("trailing_spaces") << QStringLiteral("model:   \n  name: x \n") << QStringLiteral("model: |\n");
+    QTest::addRow("whitespace_only_lines")
+        << QStringLiteral("model:\n   \n\t\n  name: x\n") << QStringLiteral("model: |\n");
+    QTest::addRow("whitespace_only_last_line")
+        << QStringLiteral("model:\n  name: x\n   ") << QStringLiteral("model: |-\n");
+    QTest::addRow("indented_first_line") << QStringLiteral("  # indented\nmodel: {}\n")
+                                         << QStringLiteral("model: |2\n");
+    QTest::addRow("leading_empty_lines_then_indented")
+        << QStringLiteral("\n\n    deep\nshallow\n") << QStringLiteral("model: |2\n");
+    QTest::addRow("tab_first") << QStringLiteral("\tmodel: x\n") << QStringLiteral("model: |2\n");
+    QTest::addRow("document_markers") << QStringLiteral("---\nmodel: {}\n...\n") << QStringLiteral("model: |\n");
+    QTest::addRow("quotes_and_backslashes")
+        << QStringLiteral("model: {name: \"a\\\\b\"} # 'q'\n") << QStringLiteral("model: |\n");
+    QTest::addRow("unicode") << QStringLiteral("model:\n  name: Übermodell · µ\n") << QStringLiteral("model: |\n");
+    QTest::addRow("empty") << QString() << QStringLiteral("model: |-\n");
+    QTest::addRow("only_newlines") << QStringLiteral("\n\n") << QStringLiteral("model: ");
+    // Line ends a literal block would normalise: written quoted with escapes instead.
+    QTest::addRow("crlf") << QStringLiteral("model:\r\n  name: x\r\n") << QStringLiteral("model: \"model:\\r\\n");
+    QTest::addRow("control_character") << QStringLiteral("model: \x01\n")
+                                       << QStringLiteral("model: \"model: \\x01\\n\"\n");
+}
+
+void TstWorkspaceFile::runTextsRoundTripExactly()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, written);
+    config::WorkspaceDocuments documents = workspaceWithRuns();
+    documents.runs[1].model.text = text.toStdString();
+    documents.runs[1].hardware.text = text.toStdString() + "# hardware\n";
+    const std::string composed = config::composeWorkspace(documents);
+    const std::string runsPart = composed.substr(composed.find("\nruns:\n"));
+    const std::string secondRun = runsPart.substr(runsPart.find("  - name: \"null\""));
+    QVERIFY2(secondRun.find("    " + written.toStdString()) != std::string::npos, composed.c_str());
+
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "tricky.rapid.yaml", composed);
+    const config::WorkspaceDocuments reread = config::readWorkspaceDocuments(path, test::projectPresets());
+    QCOMPARE(reread.runs.size(), size_t(2));
+    QCOMPARE(qs(reread.runs[1].model.text), text);
+    QCOMPARE(qs(reread.runs[1].hardware.text), text + QStringLiteral("# hardware\n"));
+    QVERIFY(reread == documents);
+    QCOMPARE(qs(config::composeWorkspace(reread)), qs(composed));
+}
+
+void TstWorkspaceFile::handWrittenRunsAreRead()
+{
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "hand.rapid.yaml",
+        "name: hand\n"
+        "model: llama-2-7b\n"
+        "hardware: hgx-a100-8gpu\n"
+        "run:\n"
+        "  mode: inference\n"
+        "  inference: {batch: 1, prompt_length: 200, decode_length: 200}\n"
+        "  parallelism: {tp: 8}\n"
+        "runs:\n"
+        "  # runs written by hand are fine too\n"
+        "  - name: old preset\n"
+        "    pinned_at: 2024-12-31T23:59:59Z\n"
+        "    model: |\n"
+        "      model: no-such-model-preset\n"
+        "    hardware: |\n"
+        "      hardware: hgx-a100-8gpu\n"
+        "    run: \"run:\\n  mode: inference\\n\"\n"
+        "    baseline: yes\n");
+    const config::WorkspaceDocuments documents = config::readWorkspaceDocuments(path, test::projectPresets());
+    QCOMPARE(documents.runs.size(), size_t(1));
+    const config::PinnedRunDocuments& run = documents.runs.front();
+    QCOMPARE(qs(run.name), QStringLiteral("old preset"));
+    QCOMPARE(qs(run.pinnedAt), QStringLiteral("2024-12-31T23:59:59Z"));
+    QVERIFY(run.baseline);
+    QCOMPARE(qs(run.model.text), QStringLiteral("model: no-such-model-preset\n"));
+    QCOMPARE(qs(run.run.text), QStringLiteral("run:\n  mode: inference\n"));
+    QVERIFY(run.overrides.empty());
+    // The run's documents are not checked when the workspace is read: a preset that went away spoils only the run.
+    QCOMPARE(test::projectLoader().loadWorkspace(path).run.parallelism.tp, 8);
+}
+
+void TstWorkspaceFile::damagedRunsAreReportedByPlace_data()
+{
+    QTest::addColumn<QString>("runs");
+    QTest::addColumn<QString>("keyPath");
+    QTest::addColumn<int>("line"); // of the workspace file below, where the runs start on line 6
+    QTest::addColumn<QString>("message");
+
+    const QString good = QStringLiteral("  - name: good\n    pinned_at: 2025-01-01T00:00:00Z\n"
+                                        "    model: |\n      model: {}\n    hardware: |\n      hardware: {}\n"
+                                        "    run: |\n      run: {}\n");
+    QTest::addRow("not_a_list") << QStringLiteral("  name: x\n") << QStringLiteral("runs") << 6
+                                << QStringLiteral("expected a list of pinned runs");
+    QTest::addRow("second_run_without_name")
+        << good + QStringLiteral("  - pinned_at: 2025-01-01T00:00:00Z\n    model: m\n    hardware: h\n    run: r\n")
+        << QStringLiteral("runs[1].name") << 14 << QStringLiteral("required key \"name\" is missing");
+    QTest::addRow("empty_name") << QString(good).replace(QStringLiteral("name: good"), QStringLiteral("name: \"\""))
+                                << QStringLiteral("runs[0].name") << 6 << QStringLiteral("needs a name");
+    QTest::addRow("local_time") << QString(good).replace(QStringLiteral("00:00:00Z"), QStringLiteral("00:00:00"))
+                                << QStringLiteral("runs[0].pinned_at") << 7 << QStringLiteral("ISO-8601 UTC");
+    QTest::addRow("two_baselines") << QStringLiteral("  - name: a\n    pinned_at: 2025-01-01T00:00:00Z\n"
+                                                     "    baseline: true\n    model: m\n    hardware: h\n    run: r\n"
+                                                     "  - name: b\n    pinned_at: 2025-01-01T00:00:00Z\n"
+                                                     "    baseline: true\n    model: m\n    hardware: h\n    run: r\n")
+                                   << QStringLiteral("runs[1].baseline") << 14
+                                   << QStringLiteral("only one run can be the baseline, and runs[0] already is");
+    QTest::addRow("document_as_mapping") << QString(good).replace(
+        QStringLiteral("hardware: |\n      hardware: {}"), QStringLiteral("hardware:\n      x: 1"))
+                                         << QStringLiteral("runs[0].hardware") << 11
+                                         << QStringLiteral("as text (hardware: |");
+    QTest::addRow("missing_document") << QString(good).replace(QStringLiteral("    run: |\n      run: {}\n"), QString())
+                                      << QStringLiteral("runs[0].run") << 6
+                                      << QStringLiteral("required key \"run\" is missing");
+    QTest::addRow("unknown_key") << good + QStringLiteral("    colour: red\n") << QStringLiteral("runs[0].colour") << 14
+                                 << QStringLiteral("unknown key \"colour\"");
+    QTest::addRow("override_not_text") << good + QStringLiteral("    overrides:\n      - {a: 1}\n")
+                                       << QStringLiteral("runs[0].overrides[0]") << 15
+                                       << QStringLiteral("expected \"key.path=value\"");
+}
+
+void TstWorkspaceFile::damagedRunsAreReportedByPlace()
+{
+    QFETCH(QString, runs);
+    QFETCH(QString, keyPath);
+    QFETCH(int, line);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "damaged.rapid.yaml",
+        "name: damaged\n"
+        "model: llama-2-7b\n"
+        "hardware: hgx-a100-8gpu\n"
+        "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
+        "runs:\n"
+            + runs.toStdString());
+    // The workbench's reader and the loader behind `rapid run --workspace` report the same place.
+    const auto fromReader
+        = test::expectConfigError([&] { config::readWorkspaceDocuments(path, test::projectPresets()); });
+    const auto fromLoader = test::expectConfigError([&] { test::projectLoader().loadWorkspace(path); });
+    for (const auto* diagnostics : { &fromReader, &fromLoader }) {
+        QCOMPARE(diagnostics->size(), size_t(1));
+        const config::Diagnostic& diagnostic = diagnostics->front();
+        QCOMPARE(qs(diagnostic.keyPath), keyPath);
+        QCOMPARE(qs(diagnostic.location.source), qs(path));
+        QCOMPARE(diagnostic.location.line, line);
+        QVERIFY2(qs(diagnostic.message).contains(message), diagnostic.toString().c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(TstWorkspaceFile)

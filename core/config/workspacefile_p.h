@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Internal to core/config: reading a workspace's `runs:` list, shared by readWorkspaceDocuments() and the loader
+// (which checks the list but has no use for it).
+#pragma once
+
+#include "workspacefile.h"
+#include "yamlreader_p.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+namespace rapid::config::detail {
+
+/// Reads the `runs:` list of a workspace (@p runs undefined or null: none). Every problem goes to the context's sink
+/// with its key path ("runs[1].pinned_at") and location; the items read so far are returned either way. The
+/// document texts are taken as written, not checked. @p workspacePath becomes the texts' sourceName, its folder
+/// their baseDir.
+std::vector<PinnedRunDocuments> readPinnedRuns(
+    ReadContext& context, const YAML::Node& runs, const std::string& workspacePath);
+
+} // namespace rapid::config::detail
