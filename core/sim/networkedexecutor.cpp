@@ -5,6 +5,8 @@
 #include "sim/flowsimulator.h"
 
 #include <algorithm>
+#include <span>
+#include <utility>
 
 namespace rapid::sim {
 
@@ -60,11 +62,81 @@ std::vector<graph::NodeId> topologicalOrder(
     return order;
 }
 
+/// A zero-byte flow (a delay on GPU 0) after @p dependencies; returns its index.
+int delayFlow(FlowProgram& program, RouteCache& routes, int tag, TimeNs delay, std::span<const int> dependencies)
+{
+    FlowProgram::Flow flow;
+    flow.route = routes.route(0, 0);
+    flow.tag = tag;
+    flow.delay = delay;
+    return program.add(flow, dependencies);
+}
+
+/// Appends @p collectives one after another after flow @p after, the first one also @p delay later; returns the
+/// index of the flow that finishes with the last of them (@p after when there are none and no delay).
+int appendChain(FlowProgram& program, CongestionNetwork& network,
+    std::span<const network::CollectiveRequest* const> collectives, int tag, int after, TimeNs delay)
+{
+    RouteCache& routes = network.routes();
+    const TimeNs launch = toNanoseconds(network::kCollectiveLaunchSeconds);
+    int previous = after;
+    for (const network::CollectiveRequest* request : collectives) {
+        const int start = delayFlow(program, routes, tag, delay + launch, std::span<const int>(&previous, 1));
+        delay = 0;
+        const std::vector<int> last = network.appendFlows(program, *request, tag, start);
+        previous = delayFlow(program, routes, tag, 0, last);
+    }
+    if (delay > 0) {
+        previous = delayFlow(program, routes, tag, delay, std::span<const int>(&previous, 1));
+    }
+    return previous;
+}
+
+/// Appends the flows of a compute node with an inline program; returns its entry flow (ready -> start) and its exit
+/// flow (finish).
+std::pair<int, int> appendInline(FlowProgram& program, CongestionNetwork& network, const InlineProgram& inlineProgram,
+    int tag, std::span<const int> dependencies)
+{
+    RouteCache& routes = network.routes();
+    const int entry = delayFlow(program, routes, tag, 0, dependencies);
+    const int alongside = appendChain(program, network, inlineProgram.alongside, tag, entry, 0);
+    int previous = entry;
+    TimeNs pending = 0; // compute not yet emitted: merged into the next collective's launch
+    for (const InlineBlock& block : inlineProgram.blocks) {
+        const TimeNs compute = toNanoseconds(block.seconds);
+        if (!block.overlapped || block.collectives.empty()) {
+            if (block.collectives.empty()) {
+                pending += compute;
+                continue;
+            }
+            previous = appendChain(program, network, block.collectives, tag, previous, pending + compute);
+            pending = 0;
+            continue;
+        }
+        if (pending > 0) {
+            previous = delayFlow(program, routes, tag, pending, std::span<const int>(&previous, 1));
+            pending = 0;
+        }
+        const int computeEnd = delayFlow(program, routes, tag, compute, std::span<const int>(&previous, 1));
+        const int communicationEnd = appendChain(program, network, block.collectives, tag, previous, 0);
+        const int both[] = { computeEnd, communicationEnd };
+        previous = delayFlow(program, routes, tag, 0, both);
+    }
+    if (alongside == entry) {
+        return { entry, delayFlow(program, routes, tag, pending, std::span<const int>(&previous, 1)) };
+    }
+    if (pending > 0) {
+        previous = delayFlow(program, routes, tag, pending, std::span<const int>(&previous, 1));
+    }
+    const int ends[] = { previous, alongside };
+    return { entry, delayFlow(program, routes, tag, 0, ends) };
+}
+
 } // namespace
 
 Schedule executeGraphOnNetwork(const graph::ExecutionGraph& graph, CongestionNetwork& network,
     const NodeCollective& collectiveOf, const std::atomic<bool>* stop, const std::function<void(double)>& progress,
-    std::vector<double>* linkBytes)
+    std::vector<double>* linkBytes, const NodeInlineProgram& inlineOf)
 {
     const size_t count = graph.nodes().size();
     std::vector<std::vector<graph::NodeId>> waitsFor;
@@ -84,6 +156,13 @@ Schedule executeGraphOnNetwork(const graph::ExecutionGraph& graph, CongestionNet
             dependencies.push_back(exit[static_cast<size_t>(dependency)]);
         }
         const network::CollectiveRequest* request = collectiveOf ? collectiveOf(id) : nullptr;
+        const InlineProgram* inlineProgram = !request && inlineOf ? inlineOf(id) : nullptr;
+        if (inlineProgram) {
+            const auto [start, finish] = appendInline(program, network, *inlineProgram, id, dependencies);
+            entry[static_cast<size_t>(id)] = start;
+            exit[static_cast<size_t>(id)] = finish;
+            continue;
+        }
         const int gpu = request && !request->gpus.empty() ? request->gpus.front() : 0;
         FlowProgram::Flow delay;
         delay.src = delay.dst = gpu;

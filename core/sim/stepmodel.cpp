@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stepmodel.h"
+#include "stepmodel_p.h"
 
 #include "sim/congestionnetwork.h"
 #include "sim/networkedexecutor.h"
@@ -46,23 +47,11 @@ graph::TimeClass timeClassOf(model::OperatorClass opClass)
     return TimeClass::Other;
 }
 
-namespace {
+namespace stepdetail {
 
 double sum(const TimeBreakdown& parts)
 {
     return std::accumulate(parts.begin(), parts.end(), 0.0);
-}
-
-void add(TimeBreakdown& into, const TimeBreakdown& parts, double times = 1.0)
-{
-    for (size_t i = 0; i < into.size(); ++i) {
-        into[i] += times * parts[i];
-    }
-}
-
-double& at(TimeBreakdown& parts, TimeClass timeClass)
-{
-    return parts[static_cast<size_t>(timeClass)];
 }
 
 /// Which layers each virtual chunk of a stage holds (global indices), as the memory model splits them.
@@ -86,6 +75,26 @@ std::vector<std::vector<int>> chunkLayers(const config::ModelSpec& model, const 
 bool isMoe(const config::ModelSpec& model, int layer)
 {
     return model.moe && layer >= model.moe->denseLayers;
+}
+
+} // namespace stepdetail
+
+using stepdetail::chunkLayers;
+using stepdetail::isMoe;
+using stepdetail::sum;
+
+namespace {
+
+void add(TimeBreakdown& into, const TimeBreakdown& parts, double times = 1.0)
+{
+    for (size_t i = 0; i < into.size(); ++i) {
+        into[i] += times * parts[i];
+    }
+}
+
+double& at(TimeBreakdown& parts, TimeClass timeClass)
+{
+    return parts[static_cast<size_t>(timeClass)];
 }
 
 /// Exposed part of communication that can overlap with @p hideable seconds of compute.
@@ -386,8 +395,15 @@ std::vector<graph::StageCost> StepModel::trainingStageCosts()
             // them), overlapped with the previous chunk's compute as far as it lasts.
             if (zero >= 3 && parallel.dp > 1) {
                 const double gather = collective(CollectiveKind::AllGather, chunkParams * weightBytes, dpGroup);
-                at(chunkCost.forward, TimeClass::DataParallel) += exposed(gather, sum(chunkCost.forward));
-                at(chunkCost.backward, TimeClass::DataParallel) += exposed(gather, sum(chunkCost.backward));
+                const std::array<double, 2> exposedGather
+                    = { exposed(gather, sum(chunkCost.forward)), exposed(gather, sum(chunkCost.backward)) };
+                at(chunkCost.forward, TimeClass::DataParallel) += exposedGather[0];
+                at(chunkCost.backward, TimeClass::DataParallel) += exposedGather[1];
+                if (m_congestion) {
+                    requests.chunkGather.push_back(
+                        request(CollectiveKind::AllGather, chunkParams * weightBytes, dpGroup));
+                    requests.chunkGatherExposed.push_back(exposedGather);
+                }
             }
             cost.chunks.push_back(chunkCost);
             // Gradients are reduced per chunk: all-reduce, or reduce-scatter when ZeRO shards them or the optimizer.
@@ -432,12 +448,24 @@ report::TrainingResult StepModel::training(bool timeline)
     const config::ModelSpec& model = m_scenario.model;
     const config::RunSpec& run = m_scenario.run;
     report::TrainingResult result;
-    const graph::ExecutionGraph graph = graph::buildTrainingStep(run, trainingStageCosts());
+    const std::vector<graph::StageCost> stages = trainingStageCosts();
+    const graph::ExecutionGraph graph = graph::buildTrainingStep(run, stages);
     std::vector<double> linkBytes;
-    const Schedule schedule = m_congestion ? executeGraphOnNetwork(
-                                  graph, *m_congestion, [&](graph::NodeId id) { return collectiveOfNode(graph, id); },
-                                  m_stop, m_progress, &linkBytes)
-                                           : executeGraph(graph);
+    std::vector<double> foldedLinkBytes;
+    Schedule schedule;
+    if (m_congestion) {
+        foldedLinkBytes = planInlineCollectives(stages);
+        schedule = executeGraphOnNetwork(
+            graph, *m_congestion, [&](graph::NodeId id) { return collectiveOfNode(graph, id); }, m_stop, m_progress,
+            &linkBytes, [&](graph::NodeId id) { return inlineProgramOfNode(graph, id); });
+        // Folded inline collectives are not in the simulation: their bytes (per occurrence x occurrences) are added.
+        linkBytes.resize(std::max(linkBytes.size(), foldedLinkBytes.size()), 0.0);
+        for (size_t link = 0; link < foldedLinkBytes.size(); ++link) {
+            linkBytes[link] += foldedLinkBytes[link];
+        }
+    } else {
+        schedule = executeGraph(graph);
+    }
     if (m_congestion && schedule.makespan > 0) {
         // Utilisation over the whole step: bytes carried / (bandwidth x step time).
         const network::Topology& topology = m_congestion->topology();
@@ -464,6 +492,38 @@ report::TrainingResult StepModel::training(bool timeline)
         }
     }
     result.breakdown = report::breakdownOfStage(graph, schedule.start, schedule.finish, schedule.makespan, busiest);
+    if (m_congestion && static_cast<size_t>(busiest) < m_inline.size()) {
+        // Compute nodes whose inline collectives ran on the network last longer than their closed-form seconds: that
+        // excess is exposed communication of those kinds (by their closed-form share), not pipeline bubble.
+        double excess = 0;
+        for (graph::NodeId id : graph.streamOrder(busiest, graph::Stream::Compute)) {
+            if (inlineProgramOfNode(graph, id)) {
+                const auto index = static_cast<size_t>(id);
+                excess += std::max(0.0, schedule.finish[index] - schedule.start[index] - graph.node(id).seconds);
+            }
+        }
+        const StageInline& inlined = m_inline[static_cast<size_t>(busiest)];
+        const std::array<TimeClass, kInlineKinds> classes = { TimeClass::TensorParallel, TimeClass::ContextParallel,
+            TimeClass::ExpertParallel, TimeClass::DataParallel };
+        double weights = 0;
+        int kinds = 0;
+        for (size_t kind = 0; kind < classes.size(); ++kind) {
+            if (inlined.onNetwork[kind]) {
+                weights += at(result.breakdown.parts, classes[kind]);
+                ++kinds;
+            }
+        }
+        if (excess > 0 && kinds > 0) {
+            for (size_t kind = 0; kind < classes.size(); ++kind) {
+                if (inlined.onNetwork[kind]) {
+                    const double share
+                        = weights > 0 ? at(result.breakdown.parts, classes[kind]) / weights : 1.0 / kinds;
+                    at(result.breakdown.parts, classes[kind]) += excess * share;
+                }
+            }
+            result.breakdown.bubbleSeconds = std::max(0.0, result.breakdown.bubbleSeconds - excess);
+        }
+    }
 
     const double tokensPerStep = static_cast<double>(run.globalBatch) * run.seqLength;
     result.tokensPerSecond = tokensPerStep / result.stepTimeSeconds;

@@ -8,7 +8,9 @@
 #include "network/collective.h"
 #include "parallel/placement.h"
 #include "report/stepresult.h"
+#include "sim/networkedexecutor.h"
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -35,9 +37,18 @@ public:
     /// With NetworkBackend::Congestion every collective is simulated flow by flow with its SPMD replicas (the other
     /// groups of its stage running it at the same time), and training() runs the whole step's pipeline sends,
     /// gradient reductions and parameter gathers together on one simulated network (executeGraphOnNetwork), so they
-    /// contend where they share links. Collectives inline with compute (TP, CP, EP) are simulated per kind with
-    /// their replicas, each on an otherwise idle network.
+    /// contend where they share links. Collectives inline with compute (TP, CP, EP, ZeRO-3 parameter gathers) join
+    /// that simulation, at the times they occur inside each layer, wherever their links (all replicas) meet links of
+    /// any other traffic of the step; inline collectives on links nothing else uses stay folded into the compute
+    /// nodes, timed with their replicas on an otherwise idle network, which in the max-min fluid model is exact.
     StepModel(config::Scenario scenario, NetworkBackend backend);
+
+    /// Congestion backend: false keeps every inline collective folded into its compute node even where it shares
+    /// links with other traffic (faster, but blind to that contention). Default true.
+    void setInlineCollectivesOnNetwork(bool onNetwork) { m_inlineOnNetwork = onNetwork; }
+    /// After a congestion-backend training(): how many (stage, kind) sets of inline collectives (kinds: TP, CP, EP,
+    /// ZeRO-3 gathers) ran on the simulated network rather than folded.
+    int inlineCollectivesOnNetwork() const { return m_inlineUnitsOnNetwork; }
 
     /// Cancels a congestion-backend training() from another thread (SimulationCancelled is thrown).
     void setStopFlag(const std::atomic<bool>* stop) { m_stop = stop; }
@@ -90,8 +101,31 @@ private:
         network::CollectiveRequest sendBackward;
         std::vector<network::CollectiveRequest> dataParallel; ///< per chunk
         network::CollectiveRequest parameterGather;
+        std::vector<network::CollectiveRequest> chunkGather; ///< ZeRO-3/FSDP: per chunk, before each pass
+        std::vector<std::array<double, 2>> chunkGatherExposed; ///< its closed-form exposed seconds, forward/backward
     };
     std::vector<StageRequests> m_stageRequests;
+
+    /// Kinds of collectives inline with a compute node.
+    enum InlineKind { InlineTensor, InlineContext, InlineExpert, InlineGather, kInlineKinds };
+    /// One stage's inline collectives (its representative groups, with their SPMD replicas).
+    struct StageInline {
+        std::vector<network::CollectiveRequest> tensorPair; ///< all-reduce, or all-gather + reduce-scatter (SP)
+        network::CollectiveRequest contextStep; ///< one ring step of the CP K/V exchange
+        network::CollectiveRequest expertAllToAll;
+        std::array<bool, kInlineKinds> onNetwork {};
+    };
+    /// Decides which inline collectives run on the network (those sharing a link with other traffic of the step),
+    /// builds the inline programs of their compute nodes, and returns the bytes the folded ones put on each directed
+    /// link over the step.
+    std::vector<double> planInlineCollectives(const std::vector<graph::StageCost>& stages);
+    void buildInlinePrograms(int stage, const graph::StageCost& cost);
+    /// The inline program of a compute node of the training graph, or null.
+    const InlineProgram* inlineProgramOfNode(const graph::ExecutionGraph& graph, graph::NodeId id) const;
+    std::vector<StageInline> m_inline;
+    std::vector<InlineProgram> m_inlinePrograms; ///< per (stage, chunk, pass) of stages with collectives on the network
+    bool m_inlineOnNetwork = true;
+    int m_inlineUnitsOnNetwork = 0;
     std::shared_ptr<CongestionNetwork> m_congestion;
     const std::atomic<bool>* m_stop = nullptr;
     std::function<void(double)> m_progress;

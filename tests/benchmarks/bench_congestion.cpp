@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The congestion backend's speed figures (issue #6): a 1 GiB all-reduce on a 32x32 2D torus (1,024 GPUs; target
 // under 0.3 s), on a 128x128 torus (16,384 GPUs; under 30 s and 4 GB), and a GPT-3 175B training step on 1,024 GPUs
-// (TP8 PP8 DP16) with every collective simulated (under 10 s). Prints wall time, flows, events and peak memory.
+// (TP8 PP8 DP16) with every collective simulated (under 10 s), and a Llama-2-7B step on 64 GPUs of one tapered fat tree
+// whose TP all-reduces cross the fabric that the pipeline sends and gradient reductions use, so every one of them joins
+// the step's simulation. Prints wall time, flows, events and peak memory.
 #include "sim/congestionnetwork.h"
 #include "sim/stepmodel.h"
 #include "testutils.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <chrono>
@@ -75,9 +78,51 @@ private Q_SLOTS:
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         sim::StepModel analytical(scenario);
         qInfo("GPT-3 175B on 1024 A100 (TP8 PP8 DP16), congestion backend: step %.3f s (analytical %.3f s), %.3f s "
-              "wall",
-            result.stepTimeSeconds, analytical.training(false).stepTimeSeconds, wall);
+              "wall, %d inline collective sets on the network",
+            result.stepTimeSeconds, analytical.training(false).stepTimeSeconds, wall,
+            congestion.inlineCollectivesOnNetwork());
         QVERIFY(result.stepTimeSeconds > 0);
+    }
+
+    void tensorParallelAcrossAFatTree()
+    {
+        // 64 A100, one GPU per node, on a two-tier fat tree (radix 16: 8 leaves of 8 GPUs, 2:1 tapered uplinks,
+        // 25 GB/s). Llama-2-7B with TP 4 (a leaf holds two TP groups), PP 2, DP 8, 32 micro-batches: the TP
+        // all-reduces share GPU links with the sends and leaf uplinks with the reductions, so all of them are flows.
+        QTemporaryDir dir;
+        const std::string hardware = test::writeFile(dir, "fat-tree.yaml",
+            "hardware:\n"
+            "  name: 64 A100 on a fat tree\n"
+            "  gpu: A100-SXM4-80GB\n"
+            "  cluster:\n"
+            "    gpus_per_node: 1\n"
+            "    network:\n"
+            "      - name: ib\n"
+            "        kind: fat-tree\n"
+            "        size: 64\n"
+            "        tiers: 2\n"
+            "        switch_radix: 16\n"
+            "        oversubscription: 2\n"
+            "        link_bandwidth_GBps: 25\n"
+            "        latency_ns: 700\n");
+        const config::Scenario scenario
+            = test::projectLoader().loadScenario("llama-2-7b", hardware, "llama-2-7b-train-4xa100",
+                { "run.framework=megatron", "run.parallelism.tp=4", "run.parallelism.pp=2", "run.parallelism.dp=8",
+                    "run.training.global_batch=256" });
+        const auto start = std::chrono::steady_clock::now();
+        sim::StepModel congestion(scenario, sim::NetworkBackend::Congestion);
+        const report::TrainingResult result = congestion.training(false);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        sim::StepModel folded(scenario, sim::NetworkBackend::Congestion);
+        folded.setInlineCollectivesOnNetwork(false);
+        const double foldedStep = folded.training(false).stepTimeSeconds;
+        qInfo("Llama-2-7B on 64 A100, TP4 across a 2:1 fat tree (PP2 DP8, 32 micro-batches): step %.3f s with TP "
+              "co-simulated (%d inline collective sets), %.3f s folded, analytical %.3f s; %.3f s wall, peak RSS %.0f "
+              "MiB",
+            result.stepTimeSeconds, congestion.inlineCollectivesOnNetwork(), foldedStep,
+            sim::StepModel(scenario).training(false).stepTimeSeconds, wall, peakResidentMiB());
+        QVERIFY(congestion.inlineCollectivesOnNetwork() > 0);
+        QVERIFY(result.stepTimeSeconds >= foldedStep);
     }
 
     // Last: its peak memory dominates the process's.

@@ -41,6 +41,75 @@ config::Scenario fatTreeScenario(const QTemporaryDir& dir, double oversubscripti
             "run.parallelism.pp=" + std::to_string(pp), "run.training.global_batch=64" });
 }
 
+/// 8 A100: two nodes of 4 on an NVLink switch (300 GB/s per direction), the nodes joined by an InfiniBand switch
+/// (25 GB/s). Llama-2-7B, TP 4 inside each node, DP 2 across them, 2 micro-batches of 1 x 4096 tokens.
+config::Scenario nvlinkScenario(const QTemporaryDir& dir)
+{
+    const std::string hardware = test::writeFile(dir, "two-nodes.yaml",
+        "hardware:\n"
+        "  name: 2 x 4 A100\n"
+        "  gpu: A100-SXM4-80GB\n"
+        "  cluster:\n"
+        "    gpus_per_node: 4\n"
+        "    network:\n"
+        "      - name: nvlink\n"
+        "        kind: switch\n"
+        "        size: 4\n"
+        "        link_bandwidth_GBps: 300\n"
+        "        latency_ns: 300\n"
+        "      - name: ib\n"
+        "        kind: switch\n"
+        "        size: 2\n"
+        "        link_bandwidth_GBps: 25\n"
+        "        latency_ns: 700\n");
+    return test::projectLoader().loadScenario("llama-2-7b", hardware, "llama-2-7b-train-4xa100",
+        { "run.framework=megatron", "run.parallelism.tp=4", "run.parallelism.dp=2", "run.training.global_batch=4" });
+}
+
+/// 4 A100 on one flat switch (25 GB/s per direction, 500 ns): every GPU has one uplink and one downlink that all of
+/// its traffic shares. Llama-2-7B with TP 2 ({0,1}, {2,3}), DP 2 ({0,2}, {1,3}) and ZeRO-3, one micro-batch of 1 x 1024
+/// tokens: each pass all-gathers the parameters of the data-parallel shard beside the compute, while the TP
+/// all-reduces of the same pass cross the same GPU links.
+config::Scenario flatSwitchScenario(const QTemporaryDir& dir)
+{
+    const std::string hardware = test::writeFile(dir, "flat-switch.yaml",
+        "hardware:\n"
+        "  name: 4 A100 on one switch\n"
+        "  gpu: A100-SXM4-80GB\n"
+        "  cluster:\n"
+        "    gpus_per_node: 4\n"
+        "    network:\n"
+        "      - name: sw\n"
+        "        kind: switch\n"
+        "        size: 4\n"
+        "        link_bandwidth_GBps: 25\n"
+        "        latency_ns: 500\n");
+    return test::projectLoader().loadScenario("llama-2-7b", hardware, "llama-2-7b-train-4xa100",
+        { "run.framework=megatron", "run.parallelism.tp=2", "run.parallelism.dp=2", "run.parallelism.zero_stage=3",
+            "run.training.global_batch=2", "run.training.seq_length=1024" });
+}
+
+/// @p gpus A100 on one flat switch (25 GB/s, 500 ns): all traffic of a GPU shares its one uplink and downlink.
+std::string flatSwitch(const QTemporaryDir& dir, int gpus)
+{
+    return test::writeFile(dir, "switch-" + std::to_string(gpus) + ".yaml",
+        "hardware:\n"
+        "  name: A100 on one switch\n"
+        "  gpu: A100-SXM4-80GB\n"
+        "  cluster:\n"
+        "    gpus_per_node: "
+            + std::to_string(gpus)
+            + "\n"
+              "    network:\n"
+              "      - name: sw\n"
+              "        kind: switch\n"
+              "        size: "
+            + std::to_string(gpus)
+            + "\n"
+              "        link_bandwidth_GBps: 25\n"
+              "        latency_ns: 500\n");
+}
+
 } // namespace
 
 class TestCongestionStep : public QObject {
@@ -54,8 +123,10 @@ private Q_SLOTS:
         // step can only differ by the nanosecond rounding of the simulator and the sends it overlaps differently.
         const config::Scenario scenario = test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100");
         const double analytical = sim::StepModel(scenario).training(false).stepTimeSeconds;
-        const double congestion
-            = sim::StepModel(scenario, sim::NetworkBackend::Congestion).training(false).stepTimeSeconds;
+        sim::StepModel model(scenario, sim::NetworkBackend::Congestion);
+        const double congestion = model.training(false).stepTimeSeconds;
+        qInfo("default workspace: analytical %.6f s, congestion %.6f s, %d inline collective sets on the network",
+            analytical, congestion, model.inlineCollectivesOnNetwork());
         QVERIFY2(std::abs(congestion - analytical) <= 1e-3 * analytical,
             qPrintable(QStringLiteral("analytical %1 s, congestion %2 s").arg(analytical).arg(congestion)));
     }
@@ -122,6 +193,135 @@ private Q_SLOTS:
         QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
         QVERIFY(fractions.empty() || (fractions.front() >= 0 && fractions.back() <= 1));
         QVERIFY(sim::StepModel(scenario).training(false).linkUtilisation.empty());
+    }
+
+    void tensorParallelInsideNvlinkStaysFoldedAndShowsOnNvlink()
+    {
+        // The TP all-reduces use only the NVLink links of their node, which no send or reduction touches (DP runs over
+        // InfiniBand): they stay folded, so the step is exactly the one with every inline collective folded.
+        QTemporaryDir dir;
+        const config::Scenario scenario = nvlinkScenario(dir);
+        sim::StepModel model(scenario, sim::NetworkBackend::Congestion);
+        const report::TrainingResult result = model.training(false);
+        QCOMPARE(model.inlineCollectivesOnNetwork(), 0);
+        sim::StepModel foldedModel(scenario, sim::NetworkBackend::Congestion);
+        foldedModel.setInlineCollectivesOnNetwork(false);
+        const report::TrainingResult folded = foldedModel.training(false);
+        QVERIFY(std::abs(result.stepTimeSeconds - folded.stepTimeSeconds) <= 1e-9 * folded.stepTimeSeconds);
+        QVERIFY(result.linkUtilisation == folded.linkUtilisation);
+
+        // By hand: H = 1 x 4096 tokens x 4096 hidden x 2 bytes. An all-reduce of H over 4 GPUs on a switch (ring or
+        // direct) sends 2 x 3/4 x H out of every GPU and into every GPU. 4 all-reduces per layer (2 forward, 2
+        // backward, no recomputation) x 32 layers x 2 micro-batches. Every NVLink direction carries that much.
+        const double hidden = 4096.0 * 4096.0 * 2.0;
+        const double bytes = 2 * 32 * 4 * 1.5 * hidden;
+        const double expected = bytes / (300e9 * result.stepTimeSeconds);
+        const network::Topology& topology = model.congestionNetwork()->topology();
+        int nvlinkLinks = 0;
+        for (int link = 0; link < topology.linkCount(); ++link) {
+            if (topology.link(link).dimension != 0) {
+                continue;
+            }
+            ++nvlinkLinks;
+            QCOMPARE(topology.link(link).bandwidth, 300e9);
+            const double utilisation = result.linkUtilisation[static_cast<size_t>(link)];
+            QVERIFY2(std::abs(utilisation - expected) <= 1e-9 * expected,
+                qPrintable(QStringLiteral("link %1: %2, by hand %3").arg(link).arg(utilisation).arg(expected)));
+        }
+        QCOMPARE(nvlinkLinks, 16); // 8 GPUs, one link each way to their node's switch
+        qInfo("NVLink utilisation %.4f over a %.6f s step", expected, result.stepTimeSeconds);
+    }
+
+    void tensorParallelSharingGpuLinksJoinsTheSimulation()
+    {
+        // On the flat switch the TP all-reduce {0,1} leaves GPU 0 on the same uplink as the ZeRO-3 parameter
+        // all-gather {0,2} (and likewise on every GPU link), so both run in the step's simulation.
+        QTemporaryDir dir;
+        const config::Scenario scenario = flatSwitchScenario(dir);
+        sim::StepModel model(scenario, sim::NetworkBackend::Congestion);
+        const report::TrainingResult result = model.training(true);
+        QCOMPARE(model.inlineCollectivesOnNetwork(), 2); // TP and the ZeRO-3 gathers of the one stage
+        sim::StepModel foldedModel(scenario, sim::NetworkBackend::Congestion);
+        foldedModel.setInlineCollectivesOnNetwork(false);
+        const report::TrainingResult folded = foldedModel.training(false);
+        const double analytical = sim::StepModel(scenario).training(false).stepTimeSeconds;
+        QVERIFY(std::abs(folded.stepTimeSeconds - analytical) <= 1e-6 * analytical);
+        QVERIFY(result.stepTimeSeconds >= folded.stepTimeSeconds);
+
+        // By hand. The gather of a pass sends G/2 bytes each way over every GPU link (G: the TP shard's parameters
+        // in bf16; a 2-GPU ring all-gather is one exchange of halves). It starts with the pass and, at 25 GB/s, far
+        // outlasts the pass's compute, so folded the pass takes launch + G/2 / B + 2 hops of latency. Co-simulated,
+        // each GPU uplink (and downlink) carries the gather and one TP flow at a time, max-min fair: B/2 each while
+        // a TP flow runs, the whole B for the gather otherwise. The link never idles before the gather's last byte,
+        // so the gather ends exactly T / B later, T being the TP bytes the link carries in the pass: 2 all-reduces
+        // per layer x 32 layers, each sending H/2 twice (reduce-scatter, all-gather), H = 1024 x 4096 x 2 bytes.
+        // Forward and backward both stretch by T / B; the reduction and optimizer after them run alone.
+        const double hidden = 1024.0 * 4096.0 * 2.0;
+        const double perPass = 32 * 2 * 2 * (hidden / 2);
+        const double expected = folded.stepTimeSeconds + 2 * perPass / 25e9;
+        qInfo("flat switch: analytical %.9f s, folded %.9f s, co-simulated %.9f s, by hand %.9f s", analytical,
+            folded.stepTimeSeconds, result.stepTimeSeconds, expected);
+        // The simulator rounds every drain up to the next nanosecond: at most 1 ns per rate change of the gather, i.e.
+        // per start and finish of a TP flow (2 x 64 all-reduces x 2 flows on the link per pass).
+        const double rounding = 2 * 64 * 2 * 2 * 1e-9;
+        QVERIFY2(std::abs(result.stepTimeSeconds - expected) <= rounding,
+            qPrintable(QStringLiteral("co-simulated %1 s, by hand %2 s").arg(result.stepTimeSeconds).arg(expected)));
+        // The stretch is reported as exposed communication, not bubble; the timeline spans the step.
+        QVERIFY(result.breakdown.bubbleSeconds <= folded.breakdown.bubbleSeconds + 1e-9);
+        QVERIFY(std::abs(result.breakdown.total() - result.stepTimeSeconds) <= 1e-6 * result.stepTimeSeconds);
+        for (const report::TimelineEvent& event : result.timeline) {
+            QVERIFY(event.finish >= event.start && event.finish <= result.stepTimeSeconds + 1e-12);
+        }
+    }
+
+    void inlineProgramsTakeTheirClosedFormTimeWhenNothingOverlaps_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QStringList>("overrides");
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<int>("sets");
+        QTest::newRow("tp all-reduces") << QStringLiteral("llama-2-7b")
+                                        << QStringList { QStringLiteral("run.parallelism.tp=2") } << 4 << 1;
+        QTest::newRow("tp sp overlapped, full recompute")
+            << QStringLiteral("llama-2-7b")
+            << QStringList { QStringLiteral("run.parallelism.tp=2"), QStringLiteral("run.parallelism.sp=true"),
+                   QStringLiteral("run.parallelism.tp_comm_overlap=true"),
+                   QStringLiteral("run.training.recompute=full") }
+            << 4 << 1;
+        QTest::newRow("tp and cp") << QStringLiteral("llama-2-7b")
+                                   << QStringList { QStringLiteral("run.parallelism.tp=2"),
+                                          QStringLiteral("run.parallelism.cp=2") }
+                                   << 2 << 2;
+        QTest::newRow("ep") << QStringLiteral("mixtral-8x7b") << QStringList { QStringLiteral("run.parallelism.ep=2") }
+                            << 8 << 1;
+    }
+
+    void inlineProgramsTakeTheirClosedFormTimeWhenNothingOverlaps()
+    {
+        // One stage, one micro-batch: forward, backward, then the gradient reduction alone. The inline collectives
+        // share every GPU link with the reduction, so they run on the network, but never at the same time as it: the
+        // step must be the folded one (up to the nanosecond rounding of each inline program's delays).
+        QFETCH(QString, model);
+        QFETCH(QStringList, overrides);
+        QFETCH(int, dp);
+        QFETCH(int, sets);
+        QTemporaryDir dir;
+        std::vector<std::string> settings { "run.framework=megatron", "run.training.seq_length=1024",
+            "run.parallelism.dp=" + std::to_string(dp), "run.training.global_batch=" + std::to_string(dp) };
+        for (const QString& setting : overrides) {
+            settings.push_back(setting.toStdString());
+        }
+        config::Scenario scenario = test::projectLoader().loadScenario(
+            model.toStdString(), flatSwitch(dir, 8), "llama-2-7b-train-4xa100", settings);
+        sim::StepModel congestion(scenario, sim::NetworkBackend::Congestion);
+        const report::TrainingResult result = congestion.training(false);
+        QCOMPARE(congestion.inlineCollectivesOnNetwork(), sets);
+        sim::StepModel foldedModel(scenario, sim::NetworkBackend::Congestion);
+        foldedModel.setInlineCollectivesOnNetwork(false);
+        const double folded = foldedModel.training(false).stepTimeSeconds;
+        qInfo("co-simulated %.9f s, folded %.9f s", result.stepTimeSeconds, folded);
+        QVERIFY2(std::abs(result.stepTimeSeconds - folded) <= 1e-6 * folded,
+            qPrintable(QStringLiteral("co-simulated %1 s, folded %2 s").arg(result.stepTimeSeconds).arg(folded)));
     }
 
     void cancellationStopsATrainingStep()
