@@ -25,6 +25,7 @@ int gemmCommand(const Invocation& invocation);
 int layerCommand(const Invocation& invocation);
 int validateCommand(const Invocation& invocation);
 int collectiveCommand(const Invocation& invocation);
+int sweepCommand(const Invocation& invocation);
 int chakraCommand(const Invocation& invocation);
 /// `rapid chakra simulate` (chakrasimulatecommand.cpp), dispatched by chakraCommand.
 int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::string>& args);

@@ -8,6 +8,8 @@
 #include "runspec.h"
 #include "sourcemap.h"
 
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,33 @@ public:
 
 private:
     PresetLibrary m_library;
+};
+
+/// One scenario's documents loaded many times with different overrides (a sweep): the same result as
+/// ConfigLoader::loadTexts(model, hardware, run, base overrides + point overrides). Parsing is most of a load's
+/// cost, so the model and hardware are read once and a point whose overrides all write to the run document only
+/// reads that document again; any other point is loaded in full. load() may be called from several threads at once.
+class ScenarioTemplate {
+public:
+    ScenarioTemplate(ConfigLoader loader, DocumentText model, DocumentText hardware, DocumentText run,
+        std::vector<std::string> overrides = {});
+    ~ScenarioTemplate();
+    ScenarioTemplate(const ScenarioTemplate&) = delete;
+    ScenarioTemplate& operator=(const ScenarioTemplate&) = delete;
+
+    Scenario load(const std::vector<std::string>& overrides) const;
+
+private:
+    struct ReadOnce;
+    const ReadOnce& readOnce() const;
+
+    ConfigLoader m_loader;
+    DocumentText m_model;
+    DocumentText m_hardware;
+    DocumentText m_run;
+    std::vector<std::string> m_overrides;
+    mutable std::once_flag m_readOnceFlag;
+    mutable std::unique_ptr<ReadOnce> m_readOnce;
 };
 
 /// Checks that need two documents: tp divides the heads, the parallel degrees use every GPU of the hardware, the

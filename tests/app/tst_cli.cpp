@@ -51,6 +51,7 @@ private Q_SLOTS:
     void chakraExportPerRankReplaysToTheSameStep();
     void collectiveMicrobenchmarkIsByteIdenticalToAstraSims();
     void inferenceExportReplaysToTheRequestLatency();
+    void sweepWritesEveryPointAndRanksTheFeasibleOnes();
 };
 
 void TstCli::modelInfoPrintsPublishedTotals_data()
@@ -121,6 +122,13 @@ void TstCli::usageErrors_data()
     QTest::addRow("missing_value") << QStringList { QStringLiteral("model-info"), QStringLiteral("--model") }
                                    << "--model needs a value";
     QTest::addRow("missing_required") << QStringList { QStringLiteral("model-info") } << "missing --model";
+    QTest::addRow("sweep_axis_without_values") << QStringList { QStringLiteral("sweep"), QStringLiteral("--vary"),
+        QStringLiteral("run.parallelism.tp") } << "--vary: sweep axis \"run.parallelism.tp\": expected KEY=VALUES";
+    QTest::addRow("sweep_bad_range") << QStringList { QStringLiteral("sweep"), QStringLiteral("--vary"),
+        QStringLiteral("run.training.micro_batch=1..8:2") }
+                                     << "a range step is written :xF";
+    QTest::addRow("sweep_unknown_split_axis") << QStringList { QStringLiteral("sweep"), QStringLiteral("--splits"),
+        QStringLiteral("tp,xp") } << "--splits: \"xp\" is not a parallel axis";
 }
 
 void TstCli::usageErrors()
@@ -135,7 +143,7 @@ void TstCli::usageErrors()
 void TstCli::everyCommandHasHelp_data()
 {
     QTest::addColumn<QString>("command");
-    for (const char* command : { "model-info", "import-hf", "run", "presets" }) {
+    for (const char* command : { "model-info", "import-hf", "run", "presets", "sweep" }) {
         QTest::addRow("%s", command) << QString::fromLatin1(command);
     }
 }
@@ -279,6 +287,39 @@ void TstCli::inferenceExportReplaysToTheRequestLatency()
     const double replayed = jsonNumber(replay.out, QStringLiteral("makespan_s"));
     QVERIFY2(predicted > 0 && replayed >= predicted - 1e-4 && replayed <= predicted + 511 * 20e-6,
         qPrintable(QStringLiteral("e2e %1 s, replay %2 s").arg(predicted).arg(replayed)));
+}
+
+void TstCli::sweepWritesEveryPointAndRanksTheFeasibleOnes()
+{
+    // 8 GPUs split over tp and dp (4 splits: 1x8, 2x4, 4x2, 8x1) x 2 batch sizes = 8 points of Llama-3.3-70B serving.
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
+    const Result result
+        = runRapid({ QStringLiteral("sweep"), QStringLiteral("--model"), QStringLiteral("llama-3.3-70b"),
+            QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--run"),
+            QStringLiteral("llama-3.3-70b-serve-8xa100"), QStringLiteral("--splits"), QStringLiteral("tp,dp"),
+            QStringLiteral("--vary"), QStringLiteral("run.inference.batch=1,8"), QStringLiteral("--csv"), csv });
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    QVERIFY2(result.out.contains(QStringLiteral("8 points over 2 axes")), qPrintable(result.out));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 9);
+    QVERIFY(lines[0].startsWith(QStringLiteral("index,split,run.inference.batch,status,step_time_s,ttft_s")));
+    // 70B in bf16 is 141 GB of weights: tp1 (all of it on one 80 GB GPU) cannot fit; tp8 always fits.
+    QVERIFY2(lines[1].contains(QStringLiteral("\"tp1 dp8\",\"1\",does-not-fit")), qPrintable(lines[1]));
+    QVERIFY2(lines[7].contains(QStringLiteral("\"tp8 dp1\",\"1\",ok")), qPrintable(lines[7]));
+    // The tp8 batch-1 point predicts what rapid run predicts for it.
+    const Result single = runRapid({ QStringLiteral("run"), QStringLiteral("--model"), QStringLiteral("llama-3.3-70b"),
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--run"),
+        QStringLiteral("llama-3.3-70b-serve-8xa100"), QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=8"),
+        QStringLiteral("--set"), QStringLiteral("run.parallelism.dp=1"), QStringLiteral("--set"),
+        QStringLiteral("run.inference.batch=1"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(single.exitCode, 0);
+    const double e2e = jsonNumber(single.out, QStringLiteral("e2e_s"));
+    QVERIFY(e2e > 0);
+    const double swept = lines[7].section(QLatin1Char(','), 7, 7).toDouble();
+    QVERIFY2(std::abs(swept / e2e - 1) < 1e-6, qPrintable(QStringLiteral("%1 vs %2").arg(swept).arg(e2e)));
 }
 
 QTEST_GUILESS_MAIN(TstCli)

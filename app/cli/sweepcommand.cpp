@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rapid sweep: evaluates the Cartesian product of override axes (and, optionally, every parallel split of the GPUs)
+// on top of one scenario with the analytical backend, prunes what does not fit, ranks the rest and marks the Pareto
+// front. Tables on stdout, every point in --csv / --json.
+#include "arguments.h"
+#include "clioutput.h"
+#include "commands.h"
+#include "format.h"
+
+#include "config/workspacefile.h"
+#include "sweep/sweeprunner.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace rapid::cli {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+std::vector<std::string> splitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (!item.empty()) {
+            items.push_back(item);
+        }
+    }
+    return items;
+}
+
+std::string label(const sweep::SweepSpace& space, const sweep::SweepRow& row, size_t axis)
+{
+    return space.axes()[axis].values[static_cast<size_t>(row.coordinates[axis])].label;
+}
+
+void writeCsv(std::ostream& out, const sweep::SweepResult& result)
+{
+    out << "index";
+    for (const sweep::SweepAxis& axis : result.space.axes()) {
+        out << "," << axis.name;
+    }
+    out << ",status,step_time_s,ttft_s,itl_s,e2e_s,tokens_per_s,tokens_per_s_per_gpu,mfu,peak_memory_gib,"
+           "capacity_gib,pareto,message\n";
+    for (const sweep::SweepRow& row : result.rows) {
+        out << row.index;
+        for (size_t axis = 0; axis < result.space.axes().size(); ++axis) {
+            out << ",\"" << label(result.space, row, axis) << "\"";
+        }
+        std::string message = row.message;
+        std::replace(message.begin(), message.end(), '"', '\'');
+        char line[400];
+        std::snprintf(line, sizeof line, ",%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.4f,%.4f,%d,\"%s\"\n",
+            sweep::toString(row.status), row.stepTimeSeconds, row.ttftSeconds, row.itlSeconds, row.e2eSeconds,
+            row.tokensPerSecond, row.tokensPerSecondPerGpu, row.mfu, row.peakMemoryBytes / kGiB,
+            row.capacityBytes / kGiB, row.pareto ? 1 : 0, message.c_str());
+        out << line;
+    }
+}
+
+void writeJson(std::ostream& out, const sweep::SweepResult& result)
+{
+    out << "{\n  \"points\": " << result.rows.size() << ",\n  \"seconds\": " << result.seconds
+        << ",\n  \"cancelled\": " << (result.cancelled ? "true" : "false") << ",\n  \"axes\": [";
+    for (size_t a = 0; a < result.space.axes().size(); ++a) {
+        const sweep::SweepAxis& axis = result.space.axes()[a];
+        out << (a ? ", " : "") << "{\"name\": " << jsonString(axis.name) << ", \"values\": [";
+        for (size_t v = 0; v < axis.values.size(); ++v) {
+            out << (v ? ", " : "") << jsonString(axis.values[v].label);
+        }
+        out << "]}";
+    }
+    out << "],\n  \"rows\": [\n";
+    for (size_t i = 0; i < result.rows.size(); ++i) {
+        const sweep::SweepRow& row = result.rows[i];
+        out << "    {\"index\": " << row.index << ", \"values\": [";
+        for (size_t axis = 0; axis < result.space.axes().size(); ++axis) {
+            out << (axis ? ", " : "") << jsonString(label(result.space, row, axis));
+        }
+        out << "], \"status\": " << jsonString(sweep::toString(row.status));
+        if (row.status == sweep::PointStatus::Ok || row.status == sweep::PointStatus::DoesNotFit) {
+            out << ", \"peak_memory_bytes\": " << row.peakMemoryBytes << ", \"capacity_bytes\": " << row.capacityBytes;
+        }
+        if (row.status == sweep::PointStatus::Ok) {
+            if (row.inference) {
+                out << ", \"ttft_s\": " << row.ttftSeconds << ", \"itl_s\": " << row.itlSeconds
+                    << ", \"e2e_s\": " << row.e2eSeconds;
+            } else {
+                out << ", \"step_time_s\": " << row.stepTimeSeconds << ", \"mfu\": " << row.mfu;
+            }
+            out << ", \"tokens_per_s\": " << row.tokensPerSecond
+                << ", \"tokens_per_s_per_gpu\": " << row.tokensPerSecondPerGpu
+                << ", \"pareto\": " << (row.pareto ? "true" : "false");
+        }
+        if (!row.message.empty()) {
+            out << ", \"message\": " << jsonString(row.message);
+        }
+        out << "}" << (i + 1 < result.rows.size() ? "," : "") << "\n";
+    }
+    out << "  ]\n}\n";
+}
+
+void printTable(std::ostream& out, const sweep::SweepResult& result, int top)
+{
+    std::vector<const sweep::SweepRow*> ranked;
+    for (const sweep::SweepRow& row : result.rows) {
+        if (row.status == sweep::PointStatus::Ok) {
+            ranked.push_back(&row);
+        }
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const sweep::SweepRow* a, const sweep::SweepRow* b) {
+        return a->tokensPerSecondPerGpu > b->tokensPerSecondPerGpu;
+    });
+    if (ranked.empty()) {
+        return;
+    }
+    const bool inference = ranked.front()->inference;
+    out << "best " << std::min<size_t>(static_cast<size_t>(top), ranked.size())
+        << " by tokens/s per GPU (* = on the Pareto front of throughput per GPU and "
+        << (inference ? "end-to-end latency" : "memory peak") << ")\n";
+    std::string header = "  ";
+    for (const sweep::SweepAxis& axis : result.space.axes()) {
+        std::string name = axis.name.substr(axis.name.rfind('.') == std::string::npos ? 0 : axis.name.rfind('.') + 1);
+        name.resize(std::max<size_t>(name.size(), 8), ' ');
+        header += name + " ";
+    }
+    out << header << (inference ? "      TTFT s      ITL ms     e2e s" : "      step s     MFU %")
+        << "   tok/s/GPU  mem GiB\n";
+    for (size_t i = 0; i < ranked.size() && static_cast<int>(i) < top; ++i) {
+        const sweep::SweepRow& row = *ranked[i];
+        std::string line = row.pareto ? "* " : "  ";
+        for (size_t axis = 0; axis < result.space.axes().size(); ++axis) {
+            std::string name = result.space.axes()[axis].name;
+            name = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
+            std::string value = label(result.space, row, axis);
+            value.resize(std::max<size_t>(std::max<size_t>(name.size(), 8), value.size()), ' ');
+            line += value + " ";
+        }
+        char numbers[160];
+        if (inference) {
+            std::snprintf(numbers, sizeof numbers, "%12.4g %11.4g %9.4g %11.4g %8.1f", row.ttftSeconds,
+                row.itlSeconds * 1e3, row.e2eSeconds, row.tokensPerSecondPerGpu, row.peakMemoryBytes / kGiB);
+        } else {
+            std::snprintf(numbers, sizeof numbers, "%12.4g %9.1f %11.4g %8.1f", row.stepTimeSeconds, 100 * row.mfu,
+                row.tokensPerSecondPerGpu, row.peakMemoryBytes / kGiB);
+        }
+        out << line << numbers << "\n";
+    }
+}
+
+} // namespace
+
+int sweepCommand(const Invocation& invocation)
+{
+    Arguments arguments("sweep",
+        "Evaluates every combination of the --vary axes (and --splits) on top of one scenario with the analytical "
+        "backend: configurations that are invalid or do not fit in GPU memory are reported and pruned, the rest "
+        "ranked by throughput per GPU, with the Pareto front of throughput against memory (training) or latency "
+        "(inference) marked.",
+        scenarioOptions({ { "vary", "KEY=VALUES",
+                              "an axis: an override key and its values, e.g. run.parallelism.tp=1,2,4,8, "
+                              "run.training.micro_batch=1..8:x2 or run.training.recompute=none,selective,full",
+                              true },
+            { "splits", "AXES",
+                "an axis of every split of the hardware's GPUs over these parallel axes, e.g. tp,pp,dp (their "
+                "product is the GPU count)",
+                false },
+            { "max-tp", "N", "with --splits: largest tensor-parallel degree (default: GPUs per node)", false },
+            { "threads", "N", "worker threads (default: one per hardware thread)", false },
+            { "no-prune", "", "evaluate time even for configurations that do not fit in memory", false },
+            { "top", "N", "rows of the ranking to print (default 10)", false },
+            { "csv", "FILE", "write every point as CSV (- for standard output)", false },
+            { "json", "FILE", "write every point as JSON (- for standard output)", false } }),
+        "[WORKSPACE]");
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    // Axes are parsed before anything is evaluated, so a typo is reported at once.
+    std::vector<sweep::SweepAxis> axes;
+    for (const std::string& specification : arguments.values("vary")) {
+        try {
+            axes.push_back(sweep::parseSweepAxis(specification));
+        } catch (const std::invalid_argument& error) {
+            throw UsageError(std::string("--vary: ") + error.what());
+        }
+    }
+    const long long top = arguments.integer("top", 10);
+    const long long threads = arguments.integer("threads", 0);
+    if (top < 0 || threads < 0) {
+        throw UsageError("--top and --threads take a non-negative number");
+    }
+    // The base scenario must be valid on its own: it names the hardware the splits divide.
+    const config::Scenario base = loadScenario(arguments, loader);
+    if (auto splitAxes = arguments.value("splits")) {
+        const std::vector<std::string> names = splitList(*splitAxes);
+        static const std::set<std::string> kKnown = { "tp", "pp", "dp", "cp", "ep" };
+        for (const std::string& name : names) {
+            if (!kKnown.count(name)) {
+                throw UsageError("--splits: \"" + name + "\" is not a parallel axis (tp, pp, dp, cp, ep)");
+            }
+        }
+        const int maxTp = static_cast<int>(arguments.integer("max-tp", base.hardware.cluster.gpusPerNode));
+        try {
+            axes.insert(axes.begin(), sweep::parallelSplits(base.hardware.cluster.totalGpus(), names, maxTp));
+        } catch (const std::invalid_argument& error) {
+            throw UsageError(std::string("--splits: ") + error.what());
+        }
+    }
+    sweep::SweepSpace space;
+    try {
+        space = sweep::SweepSpace(axes);
+    } catch (const std::invalid_argument& error) {
+        throw UsageError(error.what());
+    }
+    // Each point loads the scenario's documents with its overrides after the command's own (as --set would); the
+    // documents are read once and parsed once per worker (config::ScenarioTemplate).
+    const auto workspace = arguments.positional().empty() ? arguments.value("workspace")
+                                                          : std::optional<std::string>(arguments.positional().front());
+    std::unique_ptr<config::ScenarioTemplate> scenarioTemplate;
+    if (arguments.value("model")) {
+        const config::PresetKind kinds[3]
+            = { config::PresetKind::Model, config::PresetKind::Hardware, config::PresetKind::Run };
+        const std::string references[3]
+            = { arguments.required("model"), arguments.required("hardware"), arguments.required("run") };
+        config::DocumentText texts[3];
+        for (int i = 0; i < 3; ++i) {
+            const auto path = loader.library().resolve(kinds[i], references[i]);
+            std::ifstream in(path.value_or(""), std::ios::binary);
+            if (!path || !in) {
+                throw UsageError("cannot read \"" + references[i] + "\"");
+            }
+            std::ostringstream text;
+            text << in.rdbuf();
+            texts[i] = { text.str(), *path, std::filesystem::path(*path).parent_path().string() };
+        }
+        scenarioTemplate
+            = std::make_unique<config::ScenarioTemplate>(loader, texts[0], texts[1], texts[2], arguments.values("set"));
+    } else {
+        config::WorkspaceDocuments documents
+            = config::readWorkspaceDocuments(workspace.value_or("llama-3.1-70b-64xh100"), loader.library());
+        std::vector<std::string> overrides = documents.overrides;
+        for (const std::string& assignment : arguments.values("set")) {
+            overrides.push_back(assignment);
+        }
+        scenarioTemplate = std::make_unique<config::ScenarioTemplate>(
+            loader, documents.model, documents.hardware, documents.run, overrides);
+    }
+    const sweep::ScenarioFactory factory
+        = [&](const std::vector<std::string>& overrides) { return scenarioTemplate->load(overrides); };
+    sweep::SweepOptions options;
+    options.threads = static_cast<int>(threads);
+    options.pruneByMemory = !arguments.flag("no-prune");
+    const sweep::SweepResult result = sweep::runSweep(space, factory, options);
+
+    std::ostream& out = invocation.out;
+    out << "scenario   " << base.name << "\n";
+    out << "sweep      " << space.size() << " points over " << space.axes().size() << " axes:";
+    for (const sweep::SweepAxis& axis : space.axes()) {
+        out << " " << axis.name << " (" << axis.values.size() << ")";
+    }
+    char line[240];
+    std::snprintf(line, sizeof line,
+        "\nevaluated  %lld ok, %lld do not fit, %lld invalid, %lld failed in %.3f s (%.1f us per point, %lld "
+        "threads)\n",
+        static_cast<long long>(result.count(sweep::PointStatus::Ok)),
+        static_cast<long long>(result.count(sweep::PointStatus::DoesNotFit)),
+        static_cast<long long>(result.count(sweep::PointStatus::Invalid)),
+        static_cast<long long>(result.count(sweep::PointStatus::Failed)), result.seconds,
+        1e6 * result.seconds / static_cast<double>(std::max<std::int64_t>(1, space.size())),
+        threads > 0 ? threads : static_cast<long long>(std::max(1u, std::thread::hardware_concurrency())));
+    out << line;
+    // The distinct reasons points were rejected, so a sweep of mostly invalid points explains itself.
+    std::set<std::string> reasons;
+    for (const sweep::SweepRow& row : result.rows) {
+        if (!row.message.empty() && reasons.size() < 3 && reasons.insert(row.message).second) {
+            out << "  " << sweep::toString(row.status) << ": " << row.message << "\n";
+        }
+    }
+    printTable(out, result, static_cast<int>(top));
+    for (const auto& [option, writer] :
+        { std::pair<const char*, void (*)(std::ostream&, const sweep::SweepResult&)> { "csv", writeCsv },
+            { "json", writeJson } }) {
+        if (auto path = arguments.value(option)) {
+            std::ofstream file;
+            std::ostream* stream = openOutput(*path, file, invocation);
+            if (!stream) {
+                invocation.err << "rapid sweep: cannot write " << *path << "\n";
+                return InputError;
+            }
+            writer(*stream, result);
+        }
+    }
+    return result.count(sweep::PointStatus::Ok) > 0 ? Success : InputError;
+}
+
+} // namespace rapid::cli

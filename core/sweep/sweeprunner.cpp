@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "sweeprunner.h"
+
+#include "config/diagnostic.h"
+#include "memory/memorymodel.h"
+#include "parallel/placement.h"
+#include "sim/stepmodel.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+namespace rapid::sweep {
+
+namespace {
+
+std::string firstDiagnostic(const std::vector<config::Diagnostic>& diagnostics)
+{
+    return diagnostics.empty() ? std::string("invalid configuration") : diagnostics.front().toString();
+}
+
+void evaluatePoint(const config::Scenario& scenario, bool pruneByMemory, SweepRow& row)
+{
+    std::vector<config::Diagnostic> problems;
+    parallel::placeRanks(scenario.hardware, scenario.run, scenario.locations, &problems);
+    if (!problems.empty()) {
+        row.status = PointStatus::Invalid;
+        row.message = firstDiagnostic(problems);
+        return;
+    }
+    const config::RunSpec& run = scenario.run;
+    row.inference = run.mode == config::RunMode::Inference;
+    row.gpus = run.parallelism.tp * run.parallelism.pp * run.parallelism.dp * run.parallelism.cp;
+    const memory::MemoryEstimate memory = memory::estimateMemory(scenario.model, scenario.hardware.gpu, run);
+    row.peakMemoryBytes = memory.peakBytes;
+    row.capacityBytes = memory.capacityBytes;
+    if (!memory.fits && pruneByMemory) {
+        row.status = PointStatus::DoesNotFit;
+        return;
+    }
+    sim::StepModel model(scenario);
+    if (row.inference) {
+        const report::InferenceResult result = model.inference();
+        row.ttftSeconds = result.ttftSeconds;
+        row.itlSeconds = result.itlSeconds;
+        row.e2eSeconds = result.e2eSeconds;
+        row.tokensPerSecond = result.tokensPerSecond;
+    } else {
+        const report::TrainingResult result = model.training(false);
+        row.stepTimeSeconds = result.stepTimeSeconds;
+        row.tokensPerSecond = result.tokensPerSecond;
+        row.mfu = result.mfu;
+    }
+    row.tokensPerSecondPerGpu = row.gpus > 0 ? row.tokensPerSecond / row.gpus : 0;
+    row.status = memory.fits ? PointStatus::Ok : PointStatus::DoesNotFit;
+}
+
+} // namespace
+
+const char* toString(PointStatus status)
+{
+    switch (status) {
+    case PointStatus::Ok:
+        return "ok";
+    case PointStatus::Invalid:
+        return "invalid";
+    case PointStatus::DoesNotFit:
+        return "does-not-fit";
+    case PointStatus::Failed:
+        return "failed";
+    case PointStatus::NotRun:
+        return "not-run";
+    }
+    return "?";
+}
+
+std::int64_t SweepResult::count(PointStatus status) const
+{
+    return std::count_if(rows.begin(), rows.end(), [status](const SweepRow& row) { return row.status == status; });
+}
+
+SweepResult runSweep(const SweepSpace& space, const ScenarioFactory& factory, const SweepOptions& options)
+{
+    const auto started = std::chrono::steady_clock::now();
+    SweepResult result;
+    result.space = space;
+    const std::int64_t total = space.size();
+    result.rows.resize(static_cast<size_t>(total));
+    for (std::int64_t i = 0; i < total; ++i) {
+        result.rows[static_cast<size_t>(i)].index = i;
+        result.rows[static_cast<size_t>(i)].coordinates = space.coordinates(i);
+    }
+
+    std::atomic<std::int64_t> next { 0 };
+    std::atomic<std::int64_t> done { 0 };
+    std::mutex progressMutex;
+    const std::int64_t progressStep = std::max<std::int64_t>(1, total / 100);
+    auto work = [&] {
+        for (;;) {
+            if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+                return;
+            }
+            const std::int64_t index = next.fetch_add(1);
+            if (index >= total) {
+                return;
+            }
+            SweepRow& row = result.rows[static_cast<size_t>(index)];
+            try {
+                evaluatePoint(factory(space.overrides(index)), options.pruneByMemory, row);
+            } catch (const config::ConfigError& error) {
+                row.status = PointStatus::Invalid;
+                row.message = firstDiagnostic(error.diagnostics());
+            } catch (const std::exception& error) {
+                row.status = PointStatus::Failed;
+                row.message = error.what();
+            }
+            const std::int64_t finished = done.fetch_add(1) + 1;
+            if (options.progress && (finished % progressStep == 0 || finished == total)) {
+                const std::lock_guard<std::mutex> lock(progressMutex);
+                options.progress(finished, total);
+            }
+        }
+    };
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const auto threads
+        = static_cast<std::int64_t>(options.threads > 0 ? static_cast<unsigned>(options.threads) : hardware);
+    const std::int64_t workers = std::max<std::int64_t>(1, std::min(threads, total));
+    std::vector<std::thread> pool;
+    for (std::int64_t i = 1; i < workers; ++i) {
+        pool.emplace_back(work);
+    }
+    work();
+    for (std::thread& thread : pool) {
+        thread.join();
+    }
+    result.cancelled = done.load() < total;
+    markParetoFront(result.rows);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+}
+
+void markParetoFront(std::vector<SweepRow>& rows)
+{
+    // Sort the evaluated rows by throughput per GPU (best first); a row is on the front when its cost (memory or
+    // latency) is strictly below every cost seen before it. Ties in throughput are grouped so neither hides the other.
+    std::vector<SweepRow*> evaluated;
+    for (SweepRow& row : rows) {
+        row.pareto = false;
+        if (row.status == PointStatus::Ok) {
+            evaluated.push_back(&row);
+        }
+    }
+    auto cost = [](const SweepRow* row) { return row->inference ? row->e2eSeconds : row->peakMemoryBytes; };
+    std::sort(evaluated.begin(), evaluated.end(), [&](const SweepRow* a, const SweepRow* b) {
+        if (a->tokensPerSecondPerGpu != b->tokensPerSecondPerGpu) {
+            return a->tokensPerSecondPerGpu > b->tokensPerSecondPerGpu;
+        }
+        return cost(a) < cost(b);
+    });
+    double bestCost = std::numeric_limits<double>::infinity();
+    for (SweepRow* row : evaluated) {
+        if (cost(row) < bestCost) {
+            row->pareto = true;
+            bestCost = cost(row);
+        }
+    }
+}
+
+} // namespace rapid::sweep
