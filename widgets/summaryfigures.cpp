@@ -63,7 +63,7 @@ SummaryFigures::SummaryFigures(QWidget* parent)
         boxLayout->addWidget(figure.delta);
         layout->addWidget(box, 0, index);
         // The memory verdict has the most to say.
-        layout->setColumnStretch(index, index == kFigureCount - 1 ? 3 : 2);
+        layout->setColumnStretch(index, index == kMemoryFigure ? 3 : 2);
     }
 }
 
@@ -94,7 +94,32 @@ void SummaryFigures::setEvaluation(const Evaluation& current, const Evaluation* 
         showFigure(2, tr("MFU"), result ? formatPercent(result->mfu) : kNoPrediction,
             figureOf(result, &TrainingResult::mfu), figureOf(base, &TrainingResult::mfu), false);
     }
-    showMemory(3, current, baseline);
+    showEnergy(kEnergyFigure, current, baseline);
+    showMemory(kMemoryFigure, current, baseline);
+}
+
+void SummaryFigures::showEnergy(int index, const Evaluation& current, const Evaluation* baseline)
+{
+    const auto energyOf = [](const Evaluation& evaluation) -> std::optional<report::EnergyEstimate> {
+        if (evaluation.inferenceMode) {
+            return evaluation.inference ? std::optional(evaluation.inference->energy) : std::nullopt;
+        }
+        return evaluation.training ? std::optional(evaluation.training->energy) : std::nullopt;
+    };
+    const std::optional<report::EnergyEstimate> energy = energyOf(current);
+    const std::optional<report::EnergyEstimate> base = baseline ? energyOf(*baseline) : std::nullopt;
+    const bool known = energy && energy->known();
+    const QString caption = current.inferenceMode ? tr("Energy per output token") : tr("Energy per token");
+    showFigure(index, caption, known ? tr("%1 J").arg(energy->joulesPerToken, 0, 'g', 3) : kNoPrediction,
+        known ? std::optional(energy->joulesPerToken) : std::nullopt,
+        base && base->known() ? std::optional(base->joulesPerToken) : std::nullopt, true);
+    const Figure& figure = m_figures[static_cast<size_t>(index)];
+    figure.value->setToolTip(known ? tr("%1 kJ %2 on all GPUs, %3 W per GPU on average (TDP while computing, idle "
+                                        "power otherwise)")
+                                         .arg(energy->joules / 1e3, 0, 'g', 4)
+                                         .arg(current.inferenceMode ? tr("for the request batch") : tr("per step"))
+                                         .arg(energy->averageWattsPerGpu, 0, 'f', 0)
+                                   : tr("The GPU preset gives no power figures"));
 }
 
 void SummaryFigures::showFigure(int index, const QString& caption, const QString& value, std::optional<double> current,

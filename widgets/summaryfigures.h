@@ -21,7 +21,9 @@ public:
 
     void setEvaluation(const Evaluation& current, const Evaluation* baseline);
 
-    static constexpr int kFigureCount = 4;
+    static constexpr int kFigureCount = 5;
+    static constexpr int kEnergyFigure = 3;
+    static constexpr int kMemoryFigure = 4;
     QLabel* captionLabel(int index) const { return m_figures[static_cast<size_t>(index)].caption; }
     QLabel* valueLabel(int index) const { return m_figures[static_cast<size_t>(index)].value; }
     QLabel* deltaLabel(int index) const { return m_figures[static_cast<size_t>(index)].delta; }
@@ -36,6 +38,7 @@ private:
     void showFigure(int index, const QString& caption, const QString& value, std::optional<double> current,
         std::optional<double> baseline, bool lowerIsBetter);
     void showMemory(int index, const Evaluation& current, const Evaluation* baseline);
+    void showEnergy(int index, const Evaluation& current, const Evaluation* baseline);
 
     std::array<Figure, kFigureCount> m_figures;
 };

@@ -210,6 +210,15 @@ int runCommand(const Invocation& invocation)
             r.ttftSeconds, 1e3 * r.itlSeconds, r.e2eSeconds, r.tokensPerSecond);
         out << line;
     }
+    const report::EnergyEstimate& energy = training ? training->energy : inference->energy;
+    if (energy.known()) {
+        std::snprintf(line, sizeof line, "energy     %.4g kJ %s, %.0f W per GPU on average, %.4g J per %s token\n",
+            energy.joules / 1e3, training ? "per step" : "for the request batch", energy.averageWattsPerGpu,
+            energy.joulesPerToken, training ? "trained" : "output");
+        out << line;
+    } else {
+        out << "energy     unknown (the GPU preset gives no power figures)\n";
+    }
 
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
@@ -261,6 +270,11 @@ int runCommand(const Invocation& invocation)
                 }
                 *json << "\n  ]";
             }
+        }
+        if (energy.known()) {
+            *json << ",\n  \"energy\": {\"joules\": " << energy.joules << ", \"busy_joules\": " << energy.busyJoules
+                  << ", \"average_power_w_per_gpu\": " << energy.averageWattsPerGpu
+                  << ", \"joules_per_token\": " << energy.joulesPerToken << "}";
         }
         if (inference) {
             *json << ",\n  \"ttft_s\": " << inference->ttftSeconds << ",\n  \"itl_s\": " << inference->itlSeconds

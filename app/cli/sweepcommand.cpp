@@ -49,8 +49,8 @@ void writeCsv(std::ostream& out, const sweep::SweepResult& result)
     for (const sweep::SweepAxis& axis : result.space.axes()) {
         out << "," << axis.name;
     }
-    out << ",status,step_time_s,ttft_s,itl_s,e2e_s,tokens_per_s,tokens_per_s_per_gpu,mfu,peak_memory_gib,"
-           "capacity_gib,pareto,message\n";
+    out << ",status,step_time_s,ttft_s,itl_s,e2e_s,tokens_per_s,tokens_per_s_per_gpu,mfu,joules_per_token,"
+           "peak_memory_gib,capacity_gib,pareto,message\n";
     for (const sweep::SweepRow& row : result.rows) {
         out << row.index;
         for (size_t axis = 0; axis < result.space.axes().size(); ++axis) {
@@ -59,9 +59,9 @@ void writeCsv(std::ostream& out, const sweep::SweepResult& result)
         std::string message = row.message;
         std::replace(message.begin(), message.end(), '"', '\'');
         char line[400];
-        std::snprintf(line, sizeof line, ",%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.4f,%.4f,%d,\"%s\"\n",
+        std::snprintf(line, sizeof line, ",%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%.4f,%.4f,%d,\"%s\"\n",
             sweep::toString(row.status), row.stepTimeSeconds, row.ttftSeconds, row.itlSeconds, row.e2eSeconds,
-            row.tokensPerSecond, row.tokensPerSecondPerGpu, row.mfu, row.peakMemoryBytes / kGiB,
+            row.tokensPerSecond, row.tokensPerSecondPerGpu, row.mfu, row.joulesPerToken, row.peakMemoryBytes / kGiB,
             row.capacityBytes / kGiB, row.pareto ? 1 : 0, message.c_str());
         out << line;
     }
@@ -96,6 +96,9 @@ void writeJson(std::ostream& out, const sweep::SweepResult& result)
                     << ", \"e2e_s\": " << row.e2eSeconds;
             } else {
                 out << ", \"step_time_s\": " << row.stepTimeSeconds << ", \"mfu\": " << row.mfu;
+            }
+            if (row.joulesPerToken > 0) {
+                out << ", \"joules_per_token\": " << row.joulesPerToken;
             }
             out << ", \"tokens_per_s\": " << row.tokensPerSecond
                 << ", \"tokens_per_s_per_gpu\": " << row.tokensPerSecondPerGpu

@@ -3,6 +3,7 @@
 
 #include "graph/executiongraph.h"
 #include "memory/memorymodel.h"
+#include "report/energy.h"
 
 #include <string>
 #include <vector>
@@ -40,6 +41,7 @@ struct TrainingResult {
     double tokensPerSecond = 0;
     double modelFlopsPerGpu = 0; ///< FLOP/s per GPU of the model's work (6N per token plus attention, no recompute)
     double mfu = 0; ///< modelFlopsPerGpu / dense peak at the compute precision
+    EnergyEstimate energy; ///< one step, every GPU (joulesPerToken: per token trained)
     memory::MemoryEstimate memory;
     std::vector<TimelineEvent> timeline;
     int graphNodes = 0;
@@ -57,6 +59,7 @@ struct InferenceResult {
     double tokensPerSecond = 0; ///< output tokens per second, all requests and replicas
     graph::TimeBreakdown prefill {};
     graph::TimeBreakdown decodeStep {}; ///< the mean decode step
+    EnergyEstimate energy; ///< the whole request batch on every GPU (joulesPerToken: per output token)
     memory::MemoryEstimate memory;
 };
 

@@ -534,6 +534,19 @@ report::TrainingResult StepModel::training(bool timeline)
     result.modelFlopsPerGpu = modelFlops / result.stepTimeSeconds / gpus;
     const double peak = m_scenario.hardware.gpu.tensorPeak(run.precision.compute);
     result.mfu = peak > 0 ? result.modelFlopsPerGpu / peak : 0;
+    // Energy: every GPU of every stage (tp x dp x cp of them run what the stage's representative rank runs), busy while
+    // its compute stream runs operator classes or the optimizer.
+    double busyGpuSeconds = 0;
+    const int gpusPerStage = gpus / run.parallelism.pp;
+    for (int stage = 0; stage < graph.ranks(); ++stage) {
+        for (graph::NodeId id : graph.streamOrder(stage, graph::Stream::Compute)) {
+            const graph::Node& node = graph.node(id);
+            busyGpuSeconds
+                += gpusPerStage * (node.cost >= 0 ? report::computeBusySeconds(graph.parts(id)) : node.seconds);
+        }
+    }
+    result.energy
+        = report::estimateEnergy(m_scenario.hardware.gpu, gpus, result.stepTimeSeconds, busyGpuSeconds, tokensPerStep);
     result.memory = memory::estimateMemory(model, m_scenario.hardware.gpu, run);
     if (timeline) {
         result.timeline.reserve(graph.nodes().size());
@@ -648,6 +661,12 @@ report::InferenceResult StepModel::inference(int decodeSamples)
     result.itlSeconds = sum(mean);
     result.e2eSeconds = result.ttftSeconds + result.itlSeconds * (steps - 1);
     result.tokensPerSecond = parallel.dp * static_cast<double>(run.batch) * steps / result.e2eSeconds;
+    // Energy: the batch passes the stages one after another, so the tp x dp GPUs of each stage compute for their
+    // stage's share of the passes; summed over the stages that is tp x dp x the whole compute time.
+    const double busySeconds
+        = report::computeBusySeconds(result.prefill) + (steps - 1) * report::computeBusySeconds(result.decodeStep);
+    result.energy = report::estimateEnergy(m_scenario.hardware.gpu, parallel.gpuCount(), result.e2eSeconds,
+        parallel.gpuCount() / parallel.pp * busySeconds, parallel.dp * static_cast<double>(run.batch) * steps);
     result.memory = memory::estimateMemory(model, m_scenario.hardware.gpu, run);
     return result;
 }

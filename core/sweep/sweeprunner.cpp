@@ -48,11 +48,13 @@ void evaluatePoint(const config::Scenario& scenario, bool pruneByMemory, SweepRo
         row.itlSeconds = result.itlSeconds;
         row.e2eSeconds = result.e2eSeconds;
         row.tokensPerSecond = result.tokensPerSecond;
+        row.joulesPerToken = result.energy.joulesPerToken;
     } else {
         const report::TrainingResult result = model.training(false);
         row.stepTimeSeconds = result.stepTimeSeconds;
         row.tokensPerSecond = result.tokensPerSecond;
         row.mfu = result.mfu;
+        row.joulesPerToken = result.energy.joulesPerToken;
     }
     row.tokensPerSecondPerGpu = row.gpus > 0 ? row.tokensPerSecond / row.gpus : 0;
     row.status = memory.fits ? PointStatus::Ok : PointStatus::DoesNotFit;

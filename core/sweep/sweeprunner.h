@@ -37,6 +37,7 @@ struct SweepRow {
     double tokensPerSecond = 0; ///< training: tokens trained per second; inference: output tokens per second
     double tokensPerSecondPerGpu = 0;
     double mfu = 0; ///< training only
+    double joulesPerToken = 0; ///< report::EnergyEstimate: per token trained or per output token; 0 when unknown
     double peakMemoryBytes = 0; ///< per GPU, at the worst pipeline stage
     double capacityBytes = 0;
     bool pareto = false; ///< on the front of markParetoFront

@@ -52,6 +52,7 @@ private Q_SLOTS:
     void collectiveMicrobenchmarkIsByteIdenticalToAstraSims();
     void inferenceExportReplaysToTheRequestLatency();
     void sweepWritesEveryPointAndRanksTheFeasibleOnes();
+    void runJsonHasEveryDocumentedKey();
 };
 
 void TstCli::modelInfoPrintsPublishedTotals_data()
@@ -320,6 +321,50 @@ void TstCli::sweepWritesEveryPointAndRanksTheFeasibleOnes()
     QVERIFY(e2e > 0);
     const double swept = lines[7].section(QLatin1Char(','), 7, 7).toDouble();
     QVERIFY2(std::abs(swept / e2e - 1) < 1e-6, qPrintable(QStringLiteral("%1 vs %2").arg(swept).arg(e2e)));
+}
+
+void TstCli::runJsonHasEveryDocumentedKey()
+{
+    // docs/json-output.md lists the keys of `rapid run --json`: the general table, then the training and the
+    // inference tables. Every key listed (its last component) is in the output of a run of that mode.
+    QFile doc(QStringLiteral(RAPID_SOURCE_CONFIG_DIR "/../docs/json-output.md"));
+    QVERIFY(doc.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QString text = QString::fromUtf8(doc.readAll());
+    const QString runSection = text.section(QStringLiteral("## `rapid sweep --json`"), 0, 0);
+    const QStringList parts = runSection.split(QStringLiteral("Training runs add:"));
+    QCOMPARE(parts.size(), 2);
+    const QStringList modes = parts[1].split(QStringLiteral("Inference runs add:"));
+    QCOMPARE(modes.size(), 2);
+    auto keysOf = [](const QString& table) {
+        QStringList keys;
+        for (const QString& line : table.split(QLatin1Char('\n'))) {
+            if (line.startsWith(QStringLiteral("| `"))) {
+                keys << line.section(QLatin1Char('`'), 1, 1).section(QLatin1Char('.'), -1);
+            }
+        }
+        return keys;
+    };
+    const QStringList general = keysOf(parts[0]);
+    const QStringList training = keysOf(modes[0]);
+    const QStringList inference = keysOf(modes[1]);
+    QVERIFY(general.contains(QStringLiteral("peak_bytes")) && training.contains(QStringLiteral("mfu"))
+        && inference.contains(QStringLiteral("e2e_s")));
+    const Result trainingRun = runRapid({ QStringLiteral("run"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(trainingRun.exitCode, 0);
+    for (const QString& key : general + training) {
+        if (key == QStringLiteral("links")) {
+            continue; // congestion backend only
+        }
+        QVERIFY2(trainingRun.out.contains(QStringLiteral("\"") + key + QStringLiteral("\":")), qPrintable(key));
+    }
+    const Result inferenceRun
+        = runRapid({ QStringLiteral("run"), QStringLiteral("--model"), QStringLiteral("llama-3.3-70b"),
+            QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--run"),
+            QStringLiteral("llama-3.3-70b-serve-8xa100"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(inferenceRun.exitCode, 0);
+    for (const QString& key : general + inference) {
+        QVERIFY2(inferenceRun.out.contains(QStringLiteral("\"") + key + QStringLiteral("\":")), qPrintable(key));
+    }
 }
 
 QTEST_GUILESS_MAIN(TstCli)

@@ -230,7 +230,7 @@ void TstDashboard::configThatDoesNotFitIsRed()
     }
     QVERIFY(hatched);
     // The headline figure agrees.
-    QLabel* verdict = window->resultsPanel()->summaryFigures()->deltaLabel(3);
+    QLabel* verdict = window->resultsPanel()->summaryFigures()->deltaLabel(widgets::SummaryFigures::kMemoryFigure);
     QVERIFY2(verdict->text().contains(QLatin1String("does not fit")), qPrintable(verdict->text()));
     QVERIFY(verdict->text().contains(red.name()));
 }
@@ -266,7 +266,7 @@ void TstDashboard::pinnedBaselineAddsBarsAndDeltas()
     const QString expected = QStringLiteral("+%1%").arg(percent, 0, 'f', 1);
     QVERIFY2(chart->currentValueText().contains(expected), qPrintable(chart->currentValueText() + expected));
     QVERIFY(hasItemText(chart->plot(), expected));
-    QLabel* memoryFigure = window->resultsPanel()->summaryFigures()->deltaLabel(3);
+    QLabel* memoryFigure = window->resultsPanel()->summaryFigures()->deltaLabel(widgets::SummaryFigures::kMemoryFigure);
     QVERIFY2(memoryFigure->text().contains(expected), qPrintable(memoryFigure->text()));
     auto* banner = window->findChild<QLabel*>(QStringLiteral("baselineLabel"));
     QVERIFY(banner && banner->isVisible());
@@ -336,7 +336,12 @@ void TstDashboard::noPredictionShowsNoNumbers()
     widgets::SummaryFigures* figures = results->summaryFigures();
     QCOMPARE(figures->captionLabel(0)->text(), QStringLiteral("Step time"));
     QVERIFY(figures->valueLabel(0)->text() != QStringLiteral("—"));
-    QVERIFY(figures->valueLabel(3)->text().contains(QLatin1String("GiB")));
+    QVERIFY(figures->valueLabel(widgets::SummaryFigures::kMemoryFigure)->text().contains(QLatin1String("GiB")));
+    // Energy per trained token: the step's joules over its tokens, as core computed them (H100 presets give power).
+    QVERIFY(training.energy.known());
+    QCOMPARE(figures->captionLabel(widgets::SummaryFigures::kEnergyFigure)->text(), QStringLiteral("Energy per token"));
+    QCOMPARE(figures->valueLabel(widgets::SummaryFigures::kEnergyFigure)->text(),
+        QStringLiteral("%1 J").arg(training.energy.joulesPerToken, 0, 'g', 3));
 }
 
 void TstDashboard::stepBreakdownShowsResultAndDelta()
