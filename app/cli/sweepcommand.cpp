@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 namespace rapid::cli {
 
@@ -69,6 +70,7 @@ void writeCsv(std::ostream& out, const sweep::SweepResult& result)
 
 void writeJson(std::ostream& out, const sweep::SweepResult& result)
 {
+    out.precision(15);
     out << "{\n  \"points\": " << result.rows.size() << ",\n  \"seconds\": " << result.seconds
         << ",\n  \"cancelled\": " << (result.cancelled ? "true" : "false") << ",\n  \"axes\": [";
     for (size_t a = 0; a < result.space.axes().size(); ++a) {
@@ -262,6 +264,21 @@ int sweepCommand(const Invocation& invocation)
     }
     const sweep::ScenarioFactory factory
         = [&](const std::vector<std::string>& overrides) { return scenarioTemplate->load(overrides); };
+    // Output files are opened before the sweep runs, so an unwritable path does not cost the whole sweep.
+    std::ofstream csvFile;
+    std::ofstream jsonFile;
+    std::ostream* csvStream = nullptr;
+    std::ostream* jsonStream = nullptr;
+    for (auto [option, file, stream] :
+        { std::tuple { "csv", &csvFile, &csvStream }, { "json", &jsonFile, &jsonStream } }) {
+        if (auto path = arguments.value(option)) {
+            *stream = openOutput(*path, *file, invocation);
+            if (!*stream) {
+                invocation.err << "rapid sweep: cannot write " << *path << "\n";
+                return InputError;
+            }
+        }
+    }
     sweep::SweepOptions options;
     options.threads = static_cast<int>(threads);
     options.pruneByMemory = !arguments.flag("no-prune");
@@ -292,18 +309,11 @@ int sweepCommand(const Invocation& invocation)
         }
     }
     printTable(out, result, static_cast<int>(top));
-    for (const auto& [option, writer] :
-        { std::pair<const char*, void (*)(std::ostream&, const sweep::SweepResult&)> { "csv", writeCsv },
-            { "json", writeJson } }) {
-        if (auto path = arguments.value(option)) {
-            std::ofstream file;
-            std::ostream* stream = openOutput(*path, file, invocation);
-            if (!stream) {
-                invocation.err << "rapid sweep: cannot write " << *path << "\n";
-                return InputError;
-            }
-            writer(*stream, result);
-        }
+    if (csvStream) {
+        writeCsv(*csvStream, result);
+    }
+    if (jsonStream) {
+        writeJson(*jsonStream, result);
     }
     return result.count(sweep::PointStatus::Ok) > 0 ? Success : InputError;
 }
