@@ -8,6 +8,7 @@
 #include "format.h"
 
 #include "config/workspacefile.h"
+#include "sweep/sweepoutput.h"
 #include "sweep/sweeprunner.h"
 
 #include <algorithm>
@@ -42,76 +43,6 @@ std::vector<std::string> splitList(const std::string& text)
 std::string label(const sweep::SweepSpace& space, const sweep::SweepRow& row, size_t axis)
 {
     return space.axes()[axis].values[static_cast<size_t>(row.coordinates[axis])].label;
-}
-
-void writeCsv(std::ostream& out, const sweep::SweepResult& result)
-{
-    out << "index";
-    for (const sweep::SweepAxis& axis : result.space.axes()) {
-        out << "," << axis.name;
-    }
-    out << ",status,step_time_s,ttft_s,itl_s,e2e_s,tokens_per_s,tokens_per_s_per_gpu,mfu,joules_per_token,"
-           "peak_memory_gib,capacity_gib,pareto,message\n";
-    for (const sweep::SweepRow& row : result.rows) {
-        out << row.index;
-        for (size_t axis = 0; axis < result.space.axes().size(); ++axis) {
-            out << ",\"" << label(result.space, row, axis) << "\"";
-        }
-        std::string message = row.message;
-        std::replace(message.begin(), message.end(), '"', '\'');
-        char line[400];
-        std::snprintf(line, sizeof line, ",%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%.4f,%.4f,%d,\"%s\"\n",
-            sweep::toString(row.status), row.stepTimeSeconds, row.ttftSeconds, row.itlSeconds, row.e2eSeconds,
-            row.tokensPerSecond, row.tokensPerSecondPerGpu, row.mfu, row.joulesPerToken, row.peakMemoryBytes / kGiB,
-            row.capacityBytes / kGiB, row.pareto ? 1 : 0, message.c_str());
-        out << line;
-    }
-}
-
-void writeJson(std::ostream& out, const sweep::SweepResult& result)
-{
-    out.precision(15);
-    out << "{\n  \"points\": " << result.rows.size() << ",\n  \"seconds\": " << result.seconds
-        << ",\n  \"cancelled\": " << (result.cancelled ? "true" : "false") << ",\n  \"axes\": [";
-    for (size_t a = 0; a < result.space.axes().size(); ++a) {
-        const sweep::SweepAxis& axis = result.space.axes()[a];
-        out << (a ? ", " : "") << "{\"name\": " << jsonString(axis.name) << ", \"values\": [";
-        for (size_t v = 0; v < axis.values.size(); ++v) {
-            out << (v ? ", " : "") << jsonString(axis.values[v].label);
-        }
-        out << "]}";
-    }
-    out << "],\n  \"rows\": [\n";
-    for (size_t i = 0; i < result.rows.size(); ++i) {
-        const sweep::SweepRow& row = result.rows[i];
-        out << "    {\"index\": " << row.index << ", \"values\": [";
-        for (size_t axis = 0; axis < result.space.axes().size(); ++axis) {
-            out << (axis ? ", " : "") << jsonString(label(result.space, row, axis));
-        }
-        out << "], \"status\": " << jsonString(sweep::toString(row.status));
-        if (row.status == sweep::PointStatus::Ok || row.status == sweep::PointStatus::DoesNotFit) {
-            out << ", \"peak_memory_bytes\": " << row.peakMemoryBytes << ", \"capacity_bytes\": " << row.capacityBytes;
-        }
-        if (row.status == sweep::PointStatus::Ok) {
-            if (row.inference) {
-                out << ", \"ttft_s\": " << row.ttftSeconds << ", \"itl_s\": " << row.itlSeconds
-                    << ", \"e2e_s\": " << row.e2eSeconds;
-            } else {
-                out << ", \"step_time_s\": " << row.stepTimeSeconds << ", \"mfu\": " << row.mfu;
-            }
-            if (row.joulesPerToken > 0) {
-                out << ", \"joules_per_token\": " << row.joulesPerToken;
-            }
-            out << ", \"tokens_per_s\": " << row.tokensPerSecond
-                << ", \"tokens_per_s_per_gpu\": " << row.tokensPerSecondPerGpu
-                << ", \"pareto\": " << (row.pareto ? "true" : "false");
-        }
-        if (!row.message.empty()) {
-            out << ", \"message\": " << jsonString(row.message);
-        }
-        out << "}" << (i + 1 < result.rows.size() ? "," : "") << "\n";
-    }
-    out << "  ]\n}\n";
 }
 
 void printTable(std::ostream& out, const sweep::SweepResult& result, int top)
@@ -310,10 +241,10 @@ int sweepCommand(const Invocation& invocation)
     }
     printTable(out, result, static_cast<int>(top));
     if (csvStream) {
-        writeCsv(*csvStream, result);
+        sweep::writeSweepCsv(*csvStream, result);
     }
     if (jsonStream) {
-        writeJson(*jsonStream, result);
+        sweep::writeSweepJson(*jsonStream, result);
     }
     return result.count(sweep::PointStatus::Ok) > 0 ? Success : InputError;
 }
