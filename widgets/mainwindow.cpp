@@ -14,6 +14,8 @@
 #include "runspanel.h"
 #include "structureevaluator.h"
 #include "summaryfigures.h"
+#include "sweepchart.h"
+#include "sweeppanel.h"
 #include "topologypanel.h"
 #include "workspacedocument.h"
 #include "workspacesteptraces.h"
@@ -90,6 +92,9 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     // the hardware like the forms do.
     m_topology = new TopologyPanel(m_document, m_tabs);
     m_tabs->addTab(m_topology, tr("Topology"));
+    // Sweeps the workspace's documents as they are at Run; edits meanwhile do not stop it (the panel says so).
+    m_sweep = new SweepPanel(m_document, m_tabs);
+    m_tabs->addTab(m_sweep, tr("Sweep"));
     centralLayout->addWidget(m_tabs);
     setCentralWidget(central);
 
@@ -132,6 +137,7 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     for (ChartWidget* chart : m_results->charts()) {
         connect(chart, &ChartWidget::exportRequested, this, [this](ChartWidget* which) { exportChart(which); });
     }
+    connect(m_sweep->chart(), &ChartWidget::exportRequested, this, [this](ChartWidget* which) { exportChart(which); });
     connect(m_runner, &EvaluationRunner::evaluationFailed, this,
         [this](const QString& message) { statusBar()->showMessage(tr("Evaluation failed: %1").arg(message)); });
     connect(m_document, &WorkspaceDocument::diagnosticsChanged, this, &MainWindow::updateStatus);
@@ -463,6 +469,10 @@ void MainWindow::exportChart(QWidget* chart)
         targets.append({ candidate->title(), candidate });
     }
     targets.append({ tr("Summary figures"), m_results->summaryFigures() });
+    if (chart == m_sweep->chart()) {
+        selected = static_cast<int>(targets.size());
+    }
+    targets.append({ m_sweep->chart()->title(), m_sweep->chart() });
     ExportDialog dialog(targets, selected, this);
     if (dialog.exec() != QDialog::Accepted) {
         return;

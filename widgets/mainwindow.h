@@ -27,6 +27,7 @@ class EvaluationRunner;
 class RestoreBanner;
 class ResultsPanel;
 class RunsPanel;
+class SweepPanel;
 class TopologyPanel;
 class WorkspaceDocument;
 class YamlEditor;
@@ -58,6 +59,7 @@ public:
     EvaluationRunner* evaluationRunner() const { return m_runner; }
     RunsPanel* runsPanel() const { return m_runs; }
     TopologyPanel* topologyPanel() const { return m_topology; }
+    SweepPanel* sweepPanel() const { return m_sweep; }
     /// "Pin as baseline": keeps the shown result as a named run and compares every chart against it.
     QAction* pinAction() const { return m_pinAction; }
     /// Pins the shown result under @p name (a generated one when empty); false when nothing is shown yet.
@@ -93,6 +95,7 @@ private:
     std::array<ConfigForm*, 3> m_forms {};
     YamlEditor* m_yamlEditor = nullptr;
     TopologyPanel* m_topology = nullptr;
+    SweepPanel* m_sweep = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;
     ResultsPanel* m_results = nullptr;
     RunsPanel* m_runs = nullptr;

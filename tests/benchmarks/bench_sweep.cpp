@@ -71,10 +71,10 @@ void BenchSweep::wholeSweeps()
     const config::WorkspaceDocuments documents
         = config::readWorkspaceDocuments("llama-3.1-70b-64xh100", loader.library());
     // The workspace pins dp and pp to InfiniBand; the sweep lets the placement map every split.
-    std::vector<std::string> overrides = documents.overrides;
-    overrides.push_back("run.parallelism.mapping={}");
+    std::vector<std::string> baseOverrides = documents.overrides;
+    baseOverrides.push_back("run.parallelism.mapping={}");
     const config::ScenarioTemplate scenarioTemplate(
-        loader, documents.model, documents.hardware, documents.run, overrides);
+        loader, documents.model, documents.hardware, documents.run, baseOverrides);
     const sweep::ScenarioFactory factory
         = [&](const std::vector<std::string>& overrides) { return scenarioTemplate.load(overrides); };
     const sweep::SweepSpace space = bigSpace();
