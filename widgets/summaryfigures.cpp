@@ -34,6 +34,7 @@ SummaryFigures::SummaryFigures(QWidget* parent)
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setHorizontalSpacing(6);
+    layout->setVerticalSpacing(4);
     for (int index = 0; index < kFigureCount; ++index) {
         auto* box = new QFrame(this);
         box->setFrameShape(QFrame::StyledPanel);
@@ -61,9 +62,18 @@ SummaryFigures::SummaryFigures(QWidget* parent)
         boxLayout->addWidget(figure.caption);
         boxLayout->addWidget(figure.value);
         boxLayout->addWidget(figure.delta);
-        layout->addWidget(box, 0, index);
-        // The memory verdict has the most to say.
-        layout->setColumnStretch(index, index == kMemoryFigure ? 3 : 2);
+        // Two rows, so each figure keeps room for its value at the results column's usual width: time, throughput
+        // and MFU on top; energy and the memory verdict (which has the most to say, two columns) below.
+        if (index < kEnergyFigure) {
+            layout->addWidget(box, 0, index);
+        } else if (index == kEnergyFigure) {
+            layout->addWidget(box, 1, 0);
+        } else {
+            layout->addWidget(box, 1, 1, 1, 2);
+        }
+    }
+    for (int column = 0; column < 3; ++column) {
+        layout->setColumnStretch(column, 1);
     }
 }
 
