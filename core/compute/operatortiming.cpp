@@ -24,6 +24,15 @@ constexpr double kSoftmaxBackwardFlopsPerScore = 3;
 // one byte per score (torch.bool) for the backward.
 constexpr double kDropoutFlopsPerScore = 3;
 constexpr double kMaskBytes = 1;
+// FlashAttention's softmax runs on the SM's special-function units (one exp2 per score) and FP32 pipes, between
+// its two matrix products: FlashAttention-2 issues them in sequence (overlapping them is what FlashAttention-3
+// added on Hopper), so their time adds to the tensor time. Special-function throughput: 16 results per clock per SM
+// for exp2, log2, rcp, rsqrt, sin and cos on every compute capability from 5.0 to 9.0 (CUDA C++ Programming
+// Guide, "Arithmetic Instructions" throughput table). FP32 instructions per score: forward, the running row
+// maximum, the scale-and-subtract before exp2 (one FFMA), the row sum and the conversion of P to 16 bits;
+// backward, the recomputed scale-and-subtract, dP - D, the product with P and the conversion of dS.
+constexpr double kSfuResultsPerClockPerSm = 16;
+constexpr double kSoftmaxFp32OpsPerScore = 4;
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
 {
@@ -181,10 +190,17 @@ OperatorTime timeFlashAttention(const config::GpuSpec& gpu, const Rates& rates, 
         l2Bytes = dkvPerHead + kvBytes * (a.heads > a.kvHeads ? static_cast<double>(a.heads) / a.kvHeads : 1.0)
             + streamedQueries * ((dqk + dv) * e + 2 * kFp32Bytes + 2 * dqk * kFp32Bytes);
     }
-    // The busiest SM runs ceil(CTAs / SMs) CTAs of average work: a partial last wave leaves SMs idle.
+    // The busiest SM runs ceil(CTAs / SMs) CTAs of average work: a partial last wave leaves SMs idle. Each score
+    // costs its share of the matrix products on the tensor cores, then one exp2 and a few FP32 instructions.
     const double smRate = rates.tensor(gpu, op.precision) / gpu.smCount;
+    const double sfuRate = kSfuResultsPerClockPerSm * gpu.clockHz * gpu.effectiveClockScale();
+    const double fp32InstructionRate = rates.vector / 2 / gpu.smCount; // an FFMA counts 2 FLOP
     const double ctasOnBusiestSm = static_cast<double>(ceilDiv(ctas, gpu.smCount));
-    const double computeSeconds = ctasOnBusiestSm * (flops / static_cast<double>(ctas)) / smRate;
+    const double scoresPerCta
+        = static_cast<double>(a.batch) * static_cast<double>(a.heads) * pairs / static_cast<double>(ctas);
+    const double softmaxSecondsPerCta = scoresPerCta * (1 / sfuRate + kSoftmaxFp32OpsPerScore / fp32InstructionRate);
+    const double computeSeconds
+        = ctasOnBusiestSm * ((flops / static_cast<double>(ctas)) / smRate + softmaxSecondsPerCta);
     const double activeSmFraction = static_cast<double>(std::min<std::int64_t>(gpu.smCount, ctas)) / gpu.smCount;
     OperatorTime time
         = roofline(computeSeconds, hbmBytes / rates.hbm, l2Bytes / (rates.l2 * activeSmFraction), rates.launch);

@@ -207,7 +207,7 @@ void TstChartExporter::chartToPng()
 void TstChartExporter::plainWidgetExports()
 {
     widgets::SummaryFigures figures;
-    figures.resize(560, 80);
+    figures.resize(560, 140); // two rows of figures
     figures.setEvaluation(*m_evaluation, nullptr);
     for (ExportFormat format : { ExportFormat::Svg, ExportFormat::Pdf, ExportFormat::Png }) {
         const QString path = m_directory.filePath(QStringLiteral("figures.") + widgets::suffixOf(format));
@@ -225,7 +225,7 @@ void TstChartExporter::plainWidgetExports()
     QVERIFY2(text.contains(QLatin1String("Memory per GPU")), qPrintable(text));
     QCOMPARE(head(m_directory.filePath(QStringLiteral("figures.pdf")), 4), QByteArray("%PDF"));
     QCOMPARE(QImage(m_directory.filePath(QStringLiteral("figures.png"))).width(), 2100);
-    QCOMPARE(figures.size(), QSize(560, 80)); // put back after the render
+    QCOMPARE(figures.size(), QSize(560, 140)); // put back after the render
 }
 
 void TstChartExporter::dialogGathersOptions()

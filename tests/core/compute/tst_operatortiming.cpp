@@ -162,14 +162,19 @@ void TstOperatorTiming::flashAttentionWaves_data()
     QTest::addColumn<bool>("causal");
     QTest::addColumn<double>("flops");
     QTest::addColumn<double>("computeSeconds");
-    // b 1, 256 queries and keys, d 64: 2 query tiles of 128 per head. Per-SM tensor rate 1 TFLOP/s.
-    // 4 heads, full: 2 x 4 x 256 x 256 x 128 = 67,108,864 FLOP over 8 CTAs, 2 per SM: 67.108864 us / 4 = 16.777216 us.
-    QTest::addRow("4_heads_full") << qint64(4) << false << 67108864.0 << 16.777216e-6;
-    // 4 heads, causal: pairs 256 x 257 / 2 = 32,896; 2 x 4 x 32,896 x 128 = 33,685,504 FLOP: 8.421376 us.
-    QTest::addRow("4_heads_causal") << qint64(4) << true << 33685504.0 << 8.421376e-6;
+    // b 1, 256 queries and keys, d 64: 2 query tiles of 128 per head. Per SM: tensor rate 1 TFLOP/s, 16 exp2 per
+    // clock at 1 GHz = 1.6e10/s, FP32 1e12 / 2 / 4 = 1.25e11 instructions/s; each score costs one exp2 and 4 FP32
+    // instructions: 1 / 1.6e10 + 4 / 1.25e11 = 94.5 ps.
+    // 4 heads, full: 2 x 4 x 256 x 256 x 128 = 67,108,864 FLOP over 8 CTAs, 2 per SM: 67.108864 us / 4 = 16.777216 us
+    // of tensor time; 262,144 scores, 65,536 on the busiest SM: 4.096 + 2.097152 us. Total 22.970368 us.
+    QTest::addRow("4_heads_full") << qint64(4) << false << 67108864.0 << 22.970368e-6;
+    // 4 heads, causal: pairs 256 x 257 / 2 = 32,896; 2 x 4 x 32,896 x 128 = 33,685,504 FLOP: 8.421376 us; 131,584
+    // scores, 32,896 on the busiest SM: 2.056 + 1.052672 us. Total 11.530048 us.
+    QTest::addRow("4_heads_causal") << qint64(4) << true << 33685504.0 << 11.530048e-6;
     // 5 heads, full: 83,886,080 FLOP in 10 CTAs of 8,388,608; the busiest SM runs ceil(10 / 4) = 3 of them:
-    // 25.165824 us, not the 20.97 us of a perfect balance (a partial last wave).
-    QTest::addRow("5_heads_partial_wave") << qint64(5) << false << 83886080.0 << 25.165824e-6;
+    // 25.165824 us, not the 20.97 us of a perfect balance (a partial last wave); its 3 x 32,768 scores take
+    // 6.144 + 3.145728 us. Total 34.455552 us.
+    QTest::addRow("5_heads_partial_wave") << qint64(5) << false << 83886080.0 << 34.455552e-6;
 }
 
 void TstOperatorTiming::flashAttentionWaves()
