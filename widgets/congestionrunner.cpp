@@ -21,43 +21,26 @@ using Outcome = std::variant<CongestionOutcome, QString, Cancelled>;
 CongestionRunner::CongestionRunner(QObject* parent)
     : QObject(parent)
 {
-    m_pool.setMaxThreadCount(1);
 }
 
-CongestionRunner::~CongestionRunner()
-{
-    if (m_stop) {
-        m_stop->store(true);
-    }
-    m_pool.waitForDone();
-}
+CongestionRunner::~CongestionRunner() = default; // m_jobs stops the running job and waits for its worker
 
 void CongestionRunner::cancel()
 {
-    if (!m_running) {
-        return;
+    if (m_jobs.cancel()) {
+        Q_EMIT cancelled();
     }
-    m_stop->store(true);
-    ++m_generation; // whatever the worker still returns is dropped
-    m_running = false;
-    Q_EMIT cancelled();
 }
 
 void CongestionRunner::start(const config::Scenario& scenario)
 {
-    if (m_running) {
-        m_stop->store(true);
-    }
-    const quint64 generation = ++m_generation;
-    m_stop = std::make_shared<std::atomic<bool>>(false);
-    m_running = true;
+    const quint64 generation = m_jobs.begin();
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
-        if (generation != m_generation) {
+        if (!m_jobs.finish(generation)) {
             return; // cancelled or superseded
         }
-        m_running = false;
         const Outcome outcome = watcher->result();
         if (const auto* result = std::get_if<CongestionOutcome>(&outcome)) {
             Q_EMIT finished(*result);
@@ -73,13 +56,13 @@ void CongestionRunner::start(const config::Scenario& scenario)
         QMetaObject::invokeMethod(
             self,
             [self, generation, fraction] {
-                if (self && self->m_generation == generation) {
+                if (self && self->m_jobs.isCurrent(generation)) {
                     Q_EMIT self->progressChanged(fraction);
                 }
             },
             Qt::QueuedConnection);
     };
-    watcher->setFuture(QtConcurrent::run(&m_pool, [scenario, stop = m_stop, report]() -> Outcome {
+    watcher->setFuture(QtConcurrent::run(m_jobs.pool(), [scenario, stop = m_jobs.stopFlag(), report]() -> Outcome {
         try {
             CongestionOutcome outcome;
             sim::StepModel congestion(scenario, sim::NetworkBackend::Congestion);

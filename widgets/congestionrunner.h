@@ -4,8 +4,9 @@
 #include "config/configloader.h"
 #include "report/stepresult.h"
 
+#include "jobtracker.h"
+
 #include <QObject>
-#include <QThreadPool>
 
 #include <atomic>
 #include <memory>
@@ -30,7 +31,7 @@ public:
 
     void start(const config::Scenario& scenario);
     void cancel();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
 Q_SIGNALS:
     void progressChanged(double fraction); ///< 0..1, now and then
@@ -39,10 +40,7 @@ Q_SIGNALS:
     void cancelled();
 
 private:
-    QThreadPool m_pool; ///< one worker
-    quint64 m_generation = 0;
-    std::shared_ptr<std::atomic<bool>> m_stop;
-    bool m_running = false;
+    JobTracker m_jobs;
 };
 
 } // namespace rapid::widgets

@@ -17,43 +17,26 @@ using Outcome = std::variant<std::shared_ptr<sweep::SweepResult>, QString>;
 SweepJob::SweepJob(QObject* parent)
     : QObject(parent)
 {
-    m_pool.setMaxThreadCount(1);
 }
 
-SweepJob::~SweepJob()
-{
-    if (m_stop) {
-        m_stop->store(true);
-    }
-    m_pool.waitForDone();
-}
+SweepJob::~SweepJob() = default; // m_jobs stops the running job and waits for its worker
 
 void SweepJob::cancel()
 {
-    if (!m_running) {
-        return;
+    if (m_jobs.cancel()) {
+        Q_EMIT cancelled();
     }
-    m_stop->store(true);
-    ++m_generation; // whatever the worker still returns is dropped
-    m_running = false;
-    Q_EMIT cancelled();
 }
 
 void SweepJob::start(std::shared_ptr<const config::ScenarioTemplate> scenario, sweep::SweepSpace space)
 {
-    if (m_running) {
-        m_stop->store(true);
-    }
-    const quint64 generation = ++m_generation;
-    m_stop = std::make_shared<std::atomic<bool>>(false);
-    m_running = true;
+    const quint64 generation = m_jobs.begin();
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
-        if (generation != m_generation) {
+        if (!m_jobs.finish(generation)) {
             return; // cancelled or superseded
         }
-        m_running = false;
         const Outcome outcome = watcher->result();
         if (const auto* result = std::get_if<std::shared_ptr<sweep::SweepResult>>(&outcome)) {
             if ((*result)->cancelled) {
@@ -72,14 +55,14 @@ void SweepJob::start(std::shared_ptr<const config::ScenarioTemplate> scenario, s
         QMetaObject::invokeMethod(
             self,
             [self, generation, done, total] {
-                if (self && self->m_generation == generation) {
+                if (self && self->m_jobs.isCurrent(generation)) {
                     Q_EMIT self->progressChanged(done, total);
                 }
             },
             Qt::QueuedConnection);
     };
-    watcher->setFuture(QtConcurrent::run(&m_pool,
-        [scenario = std::move(scenario), space = std::move(space), stop = m_stop, report,
+    watcher->setFuture(QtConcurrent::run(m_jobs.pool(),
+        [scenario = std::move(scenario), space = std::move(space), stop = m_jobs.stopFlag(), report,
             threads = m_threads]() -> Outcome {
             try {
                 sweep::SweepOptions options;

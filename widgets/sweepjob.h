@@ -4,8 +4,9 @@
 #include "config/configloader.h"
 #include "sweep/sweeprunner.h"
 
+#include "jobtracker.h"
+
 #include <QObject>
-#include <QThreadPool>
 
 #include <atomic>
 #include <memory>
@@ -25,7 +26,7 @@ public:
 
     void start(std::shared_ptr<const config::ScenarioTemplate> scenario, sweep::SweepSpace space);
     void cancel();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_jobs.isRunning(); }
     /// Worker threads of the sweep; 0 (the default) = one per hardware thread.
     void setThreads(int threads) { m_threads = threads; }
 
@@ -37,10 +38,7 @@ Q_SIGNALS:
     void cancelled();
 
 private:
-    QThreadPool m_pool; ///< one worker; runSweep spreads the points over its own threads
-    quint64 m_generation = 0;
-    std::shared_ptr<std::atomic<bool>> m_stop;
-    bool m_running = false;
+    JobTracker m_jobs;
     int m_threads = 0;
 };
 
