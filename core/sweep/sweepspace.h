@@ -37,7 +37,7 @@ public:
     explicit SweepSpace(std::vector<SweepAxis> axes);
 
     const std::vector<SweepAxis>& axes() const { return m_axes; }
-    /// Number of points (1 for no axes: the base scenario alone). Throws std::invalid_argument above 10^8.
+    /// Number of points (1 for no axes: the base scenario alone). Throws std::invalid_argument above 10^6.
     std::int64_t size() const { return m_size; }
     /// Index of each axis' value at point @p index.
     std::vector<int> coordinates(std::int64_t index) const;
