@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "chakraexportjob.h"
+
 #include "chartexporter.h"
 #include "chartwidget.h"
 #include "configform.h"
@@ -30,9 +32,11 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -221,6 +225,26 @@ void MainWindow::createActions()
         }
     });
     showStep->setObjectName(QStringLiteral("showWorkspaceStepGraphAction"));
+    QAction* exportTraces = file->addAction(tr("Export Step as Chakra &Traces…"), this, [this] {
+        const QString directory = QFileDialog::getExistingDirectory(this, tr("Write the Chakra traces into"));
+        if (directory.isEmpty()) {
+            return;
+        }
+        const QStringList levels
+            = { tr("one node per pipeline pass"), tr("one node per layer"), tr("one node per operator") };
+        bool chosen = false;
+        const QString level
+            = QInputDialog::getItem(this, tr("Export Chakra Traces"), tr("Compute nodes:"), levels, 0, false, &chosen);
+        if (!chosen) {
+            return;
+        }
+        const int index = static_cast<int>(levels.indexOf(level));
+        exportChakraTraces(directory,
+            index == 0       ? sim::ChakraDetail::Chunk
+                : index == 1 ? sim::ChakraDetail::Layer
+                             : sim::ChakraDetail::Operator);
+    });
+    exportTraces->setObjectName(QStringLiteral("exportChakraTracesAction"));
     file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export Chart…"), this, [this] { exportChart(nullptr); });
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -489,6 +513,60 @@ void MainWindow::showLocation(DocumentKind kind, int line, int column)
 {
     m_tabs->setCurrentWidget(m_yamlEditor);
     m_yamlEditor->showLocation(kind, line, column);
+}
+
+bool MainWindow::exportChakraTraces(const QString& directory, sim::ChakraDetail detail)
+{
+    const std::optional<config::Scenario>& scenario = m_document->scenario();
+    if (!scenario) {
+        statusBar()->showMessage(tr("Fix the configuration first: there is no step to export."), kStatusMessageMs);
+        return false;
+    }
+    if (!m_chakraExport) {
+        m_chakraExport = new ChakraExportJob(this);
+        connect(m_chakraExport, &ChakraExportJob::progressChanged, this, [this](double fraction) {
+            if (m_chakraProgress) {
+                m_chakraProgress->setValue(static_cast<int>(fraction * 1000));
+            }
+        });
+        const auto closeProgress = [this] {
+            if (m_chakraProgress) {
+                m_chakraProgress->deleteLater();
+                m_chakraProgress = nullptr;
+            }
+        };
+        connect(m_chakraExport, &ChakraExportJob::finished, this,
+            [this, closeProgress](const sim::ChakraExportSummary& summary, const QString& where) {
+                closeProgress();
+                statusBar()->showMessage(tr("Wrote %1 Chakra trace file(s), %2 nodes, to %3")
+                                             .arg(summary.files)
+                                             .arg(static_cast<qulonglong>(summary.nodes))
+                                             .arg(QDir::toNativeSeparators(where)),
+                    kStatusMessageMs);
+            });
+        connect(m_chakraExport, &ChakraExportJob::failed, this, [this, closeProgress](const QString& message) {
+            closeProgress();
+            QMessageBox::warning(this, tr("Chakra export failed"), message);
+        });
+        connect(m_chakraExport, &ChakraExportJob::cancelled, this, [this, closeProgress] {
+            closeProgress();
+            statusBar()->showMessage(tr("Chakra export cancelled; its files were removed"), kStatusMessageMs);
+        });
+    }
+    // Not modal: the window stays usable while the files are written; Cancel stops the export.
+    if (!m_chakraProgress) {
+        m_chakraProgress = new QProgressDialog(tr("Writing one Chakra trace per rank…"), tr("Cancel"), 0, 1000, this);
+        m_chakraProgress->setObjectName(QStringLiteral("chakraExportProgress"));
+        m_chakraProgress->setWindowModality(Qt::NonModal);
+        m_chakraProgress->setAutoClose(false);
+        m_chakraProgress->setAutoReset(false);
+        m_chakraProgress->setMinimumDuration(0);
+        connect(m_chakraProgress, &QProgressDialog::canceled, m_chakraExport, &ChakraExportJob::cancel);
+    }
+    m_chakraProgress->setValue(0);
+    m_chakraProgress->show();
+    m_chakraExport->start(*scenario, directory, detail);
+    return true;
 }
 
 } // namespace rapid::widgets

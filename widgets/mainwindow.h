@@ -7,6 +7,7 @@
 
 #include "config/presetlibrary.h"
 #include "config/workspacefile.h"
+#include "sim/stepchakraexport.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -16,6 +17,7 @@
 class QAction;
 class QLabel;
 class QMenu;
+class QProgressDialog;
 class QTabWidget;
 
 namespace rapid::widgets {
@@ -28,6 +30,7 @@ class RestoreBanner;
 class ResultsPanel;
 class RunsPanel;
 class SweepPanel;
+class ChakraExportJob;
 class TopologyPanel;
 class WorkspaceDocument;
 class YamlEditor;
@@ -65,6 +68,13 @@ public:
     /// Pins the shown result under @p name (a generated one when empty); false when nothing is shown yet.
     bool pinBaseline(const QString& name = {});
     QTabWidget* mainTabs() const { return m_tabs; }
+    /// Writes the workspace's step (or request) as Chakra traces into @p directory in the background, with a
+    /// progress dialog whose Cancel stops it (File > Export Step as Chakra Traces…); false when there is no valid
+    /// scenario to export.
+    bool exportChakraTraces(const QString& directory, sim::ChakraDetail detail);
+    ChakraExportJob* chakraExportJob() const { return m_chakraExport; }
+    /// The export's progress dialog while one runs (null otherwise).
+    QProgressDialog* chakraExportProgress() const { return m_chakraProgress; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -96,6 +106,8 @@ private:
     YamlEditor* m_yamlEditor = nullptr;
     TopologyPanel* m_topology = nullptr;
     SweepPanel* m_sweep = nullptr;
+    ChakraExportJob* m_chakraExport = nullptr;
+    QProgressDialog* m_chakraProgress = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;
     ResultsPanel* m_results = nullptr;
     RunsPanel* m_runs = nullptr;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
-#include "chakraout.h"
 #include "clioutput.h"
 #include "commands.h"
 #include "format.h"
+#include "sim/stepchakraexport.h"
 
 #include "config/configloader.h"
 #include "config/units.h"
@@ -156,8 +156,14 @@ int runCommand(const Invocation& invocation)
     sim::StepModel stepModel(scenario, congestion ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical);
     out << "network    " << backend << " backend\n";
     if (auto directory = arguments.value("chakra-out")) {
-        writeChakraTraces(*directory, stepModel, out,
-            level == "chunk" ? ChakraDetail::Chunk : (level == "layer" ? ChakraDetail::Layer : ChakraDetail::Operator));
+        const sim::ChakraExportSummary summary = sim::writeStepChakraTraces(*directory, stepModel,
+            level == "chunk"       ? sim::ChakraDetail::Chunk
+                : level == "layer" ? sim::ChakraDetail::Layer
+                                   : sim::ChakraDetail::Operator);
+        out << "chakra     wrote " << summary.files << " trace file(s) (" << summary.nodes << " nodes) "
+            << (summary.groups == 0 ? std::string()
+                                    : "and comm_groups.json (" + std::to_string(summary.groups) + " groups) ")
+            << "to " << *directory << " in " << static_cast<long long>(summary.seconds * 1000 + 0.5) << " ms\n";
     }
     std::optional<report::TrainingResult> training;
     std::optional<report::InferenceResult> inference;

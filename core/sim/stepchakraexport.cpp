@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "chakraout.h"
+#include "stepchakraexport.h"
+
+#include "sim/flowsimulator.h"
 
 #include "compute/operatortimer.h"
 #include "graph/chakracommgroups.h"
@@ -14,8 +16,9 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <stdexcept>
 
-namespace rapid::cli {
+namespace rapid::sim {
 
 namespace {
 
@@ -44,7 +47,7 @@ std::string layerRange(const std::vector<int>& layers)
 /// The pieces a chunk pass is split into (see writeChakraTraces).
 class PassSplitter {
 public:
-    PassSplitter(const sim::StepModel& stepModel, const graph::ExecutionGraph& graph, ChakraDetail detail)
+    PassSplitter(const StepModel& stepModel, const graph::ExecutionGraph& graph, ChakraDetail detail)
         : m_scenario(stepModel.scenario())
         , m_graph(graph)
         , m_detail(detail)
@@ -151,7 +154,8 @@ private:
 
 } // namespace
 
-void writeChakraTraces(const std::string& directory, sim::StepModel& stepModel, std::ostream& out, ChakraDetail detail)
+ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepModel& stepModel, ChakraDetail detail,
+    const std::atomic<bool>* stop, const std::function<void(double)>& progress)
 {
     const auto start = std::chrono::steady_clock::now();
     const config::RunSpec& run = stepModel.scenario().run;
@@ -232,25 +236,43 @@ void writeChakraTraces(const std::string& directory, sim::StepModel& stepModel, 
 
     // Every rank runs its stage's graph with its own peers and communicator (SPMD), written one file at a time.
     std::filesystem::create_directories(directory);
-    size_t nodes = 0;
+    ChakraExportSummary summary;
+    std::vector<std::filesystem::path> written;
+    const auto cancelled = [&] { return stop && stop->load(std::memory_order_relaxed); };
     for (int rank = 0; rank < ranks; ++rank) {
+        if (cancelled()) {
+            // Half a trace set would replay as a different job: take back what this export wrote.
+            for (const std::filesystem::path& path : written) {
+                std::error_code ignored;
+                std::filesystem::remove(path, ignored);
+            }
+            throw SimulationCancelled();
+        }
         const int stage = stageOf(rank);
         const int offset = rank - stage * ppStride;
         const auto rankOfStage = [&](int other) { return other * ppStride + offset; };
         const std::string group = groups.empty() ? std::string() : std::to_string(groupOfBase.at(dpBase(rank)));
         const graph::ChakraTrace trace
             = graph::instantiateRank(representatives[static_cast<size_t>(stage)], rank, rankOfStage, group);
-        nodes += trace.nodes.size();
-        graph::writeChakraFile(std::filesystem::path(directory) / ("rapid." + std::to_string(rank) + ".et"), trace);
+        summary.nodes += trace.nodes.size();
+        written.push_back(std::filesystem::path(directory) / ("rapid." + std::to_string(rank) + ".et"));
+        graph::writeChakraFile(written.back(), trace);
+        if (progress) {
+            progress(static_cast<double>(rank + 1) / ranks);
+        }
     }
     if (!groups.empty()) {
         std::ofstream json(std::filesystem::path(directory) / "comm_groups.json");
         json << graph::chakraCommGroupsJson(groups);
+        if (!json) {
+            throw std::runtime_error(
+                "cannot write " + (std::filesystem::path(directory) / "comm_groups.json").string());
+        }
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out << "chakra     wrote " << ranks << " trace file(s) (" << nodes << " nodes) "
-        << (groups.empty() ? std::string() : "and comm_groups.json (" + std::to_string(groups.size()) + " groups) ")
-        << "to " << directory << " in " << static_cast<long long>(seconds * 1000 + 0.5) << " ms\n";
+    summary.files = ranks;
+    summary.groups = groups.size();
+    summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return summary;
 }
 
-} // namespace rapid::cli
+} // namespace rapid::sim

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "sim/stepmodel.h"
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace rapid::sim {
+
+/// How finely compute is written: one node per chunk pass, per layer, or per operator of each layer.
+enum class ChakraDetail { Chunk, Layer, Operator };
+
+/// What writeStepChakraTraces wrote.
+struct ChakraExportSummary {
+    int files = 0; ///< rapid.<rank>.et files
+    std::size_t nodes = 0; ///< over all files
+    std::size_t groups = 0; ///< communicators in comm_groups.json (0: no file)
+    double seconds = 0;
+};
+
+/// The step (training) or request (inference) of @p stepModel as one Chakra trace per rank (`rapid.<rank>.et`, every
+/// rank of the job) plus `comm_groups.json` with the data-parallel communicators, in @p directory (created). With
+/// Layer or Operator detail each chunk pass becomes a chain of nodes named by stage, pass, micro-batch, layer and
+/// operator, whose durations add up to the pass (operator times from the operator model; the pass's exposed
+/// tensor/context/expert-parallel communication as one node per layer). Used by `rapid run --chakra-out` and the
+/// workbench. @p progress receives the fraction of files written; when @p stop becomes true the export stops,
+/// removes the files it wrote and throws SimulationCancelled. Throws std::filesystem::filesystem_error (or
+/// std::runtime_error) when a file cannot be written.
+ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepModel& stepModel, ChakraDetail detail,
+    const std::atomic<bool>* stop = nullptr, const std::function<void(double)>& progress = {});
+
+} // namespace rapid::sim
