@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <optional>
@@ -156,10 +157,18 @@ int runCommand(const Invocation& invocation)
     sim::StepModel stepModel(scenario, congestion ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical);
     out << "network    " << backend << " backend\n";
     if (auto directory = arguments.value("chakra-out")) {
-        const sim::ChakraExportSummary summary = sim::writeStepChakraTraces(*directory, stepModel,
-            level == "chunk"       ? sim::ChakraDetail::Chunk
-                : level == "layer" ? sim::ChakraDetail::Layer
-                                   : sim::ChakraDetail::Operator);
+        sim::ChakraExportSummary summary;
+        try {
+            summary = sim::writeStepChakraTraces(*directory, stepModel,
+                level == "chunk"       ? sim::ChakraDetail::Chunk
+                    : level == "layer" ? sim::ChakraDetail::Layer
+                                       : sim::ChakraDetail::Operator);
+        } catch (const std::filesystem::filesystem_error& error) {
+            // A place that cannot hold the traces is the user's input, not an internal error.
+            invocation.err << "rapid run: --chakra-out " << *directory << ": cannot write the traces there ("
+                           << error.code().message() << ")\n";
+            return InputError;
+        }
         out << "chakra     wrote " << summary.files << " trace file(s) (" << summary.nodes << " nodes) "
             << (summary.groups == 0 ? std::string()
                                     : "and comm_groups.json (" + std::to_string(summary.groups) + " groups) ")
