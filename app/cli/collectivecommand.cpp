@@ -243,6 +243,17 @@ void writeMicrobenchmark(
     out << "chakra     wrote " << traces.size() << " trace file(s) " << prefix << ".<rank>.et to " << directory << "\n";
 }
 
+/// A non-negative byte size given to option --@p option.
+double parseSize(const std::string& text, const char* option)
+{
+    std::string why;
+    const std::optional<double> bytes = config::parseQuantity(text, config::Dimension::Bytes, &why);
+    if (!bytes || *bytes < 0) {
+        throw UsageError(std::string("--") + option + " \"" + text + "\": " + (bytes ? "must not be negative" : why));
+    }
+    return *bytes;
+}
+
 } // namespace
 
 int collectiveCommand(const Invocation& invocation)
@@ -262,10 +273,17 @@ int collectiveCommand(const Invocation& invocation)
             { "ranks", "LIST", "GPUs taking part, e.g. 0-7,16 (sendrecv: sender,receiver); default all", true },
             { "group", "DIMENSION", "the GPUs of GPU 0's instance of one network dimension, e.g. nvlink", true },
             { "algorithm", "NAME", "force ring, tree, direct, halving-doubling or hierarchical", false },
-            { "backend", "NAME", "analytical (default) or congestion", false },
+            { "backend", "NAME",
+                "analytical (default), congestion (flow-level, max-min fair) or packet (packet-level, "
+                "store-and-forward, "
+                "fair-queued ports; for messages of a few packets per path)",
+                false },
             { "links", "N", "congestion: how many of the busiest links to list (default 5)", false },
             { "packet-bytes", "SIZE",
-                "congestion: store-and-forward switching with packets of this size (default 0: cut-through)", false },
+                "congestion: store-and-forward switching with packets of this size (default 0: cut-through); packet: "
+                "the packet size on the wire, header included (default 4 KiB, the InfiniBand MTU)",
+                false },
+            { "header-bytes", "SIZE", "packet: bytes of every packet that are header, not payload (default 0)", false },
             { "flow-program", "FILE", "congestion: write the simulated flows (docs/flow-program.md)", false },
             { "chakra-out", "DIR",
                 "write the collective as a Chakra microbenchmark (one COMM_COLL_NODE per rank, as ASTRA-sim's "
@@ -281,12 +299,16 @@ int collectiveCommand(const Invocation& invocation)
     const config::HardwareSpec hardware = loader.loadHardware(arguments.required("hardware"), arguments.values("set"));
     const std::vector<network::CollectiveRequest> requests = parseRequests(arguments, hardware);
     const std::string backend = arguments.value("backend").value_or("analytical");
-    if (backend != "analytical" && backend != "congestion") {
-        throw UsageError("--backend \"" + backend + "\": expected analytical or congestion");
+    if (backend != "analytical" && backend != "congestion" && backend != "packet") {
+        throw UsageError("--backend \"" + backend + "\": expected analytical, congestion or packet");
     }
-    const bool congestion = backend == "congestion";
+    const bool packetLevel = backend == "packet";
+    const bool congestion = backend == "congestion" || packetLevel; // both simulate the flows on the topology
     if (!congestion && (requests.size() > 1 || arguments.value("flow-program"))) {
-        throw UsageError("concurrent collectives and --flow-program need --backend congestion");
+        throw UsageError("concurrent collectives and --flow-program need --backend congestion or packet");
+    }
+    if (!packetLevel && arguments.value("header-bytes")) {
+        throw UsageError("--header-bytes is for --backend packet");
     }
 
     if (auto directory = arguments.value("chakra-out")) {
@@ -307,17 +329,28 @@ int collectiveCommand(const Invocation& invocation)
         }
         if (congestion) {
             sim::CongestionOptions options;
+            sim::PacketOptions packetOptions;
             if (auto packet = arguments.value("packet-bytes")) {
-                std::string why;
-                const std::optional<double> bytes = config::parseQuantity(*packet, config::Dimension::Bytes, &why);
-                if (!bytes || *bytes < 0) {
-                    throw UsageError("--packet-bytes \"" + *packet + "\": " + (bytes ? "must not be negative" : why));
+                const double bytes = parseSize(*packet, "packet-bytes");
+                if (packetLevel) {
+                    packetOptions.packetBytes = bytes;
+                } else {
+                    options.packetBytes = bytes;
                 }
-                options.packetBytes = *bytes;
+            }
+            if (auto header = arguments.value("header-bytes")) {
+                packetOptions.headerBytes = parseSize(*header, "header-bytes");
+                if (packetOptions.headerBytes >= packetOptions.packetBytes) {
+                    throw UsageError("--header-bytes \"" + *header + "\": must be smaller than the packet ("
+                        + formatBytes(packetOptions.packetBytes) + ")");
+                }
+            }
+            if (packetLevel && !(packetOptions.packetBytes > 0)) {
+                throw UsageError("--packet-bytes: the packet backend needs a positive packet size");
             }
             simulator = std::make_unique<sim::CongestionNetwork>(hardware, options);
             const auto start = std::chrono::steady_clock::now();
-            run = simulator->run(requests);
+            run = packetLevel ? simulator->runPackets(requests, packetOptions) : simulator->run(requests);
             wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             for (size_t i = 0; i < requests.size(); ++i) {
                 times[i].seconds = run.seconds[i];
@@ -370,8 +403,12 @@ int collectiveCommand(const Invocation& invocation)
     std::vector<LinkUse> uses;
     if (congestion) {
         uses = linkUses(simulator->topology(), run);
-        out << "congestion backend: " << run.flows << " flows, " << run.events << " events, makespan "
-            << config::formatQuantity(run.makespan, config::Dimension::Seconds) << "\n";
+        out << backend << " backend: " << run.flows << " flows, ";
+        if (packetLevel) {
+            out << run.packets << " packets, ";
+        }
+        out << run.events << " events, makespan " << config::formatQuantity(run.makespan, config::Dimension::Seconds)
+            << "\n";
         const auto shown = static_cast<size_t>(std::max(0LL, arguments.integer("links", 5)));
         out << "busiest links (bytes carried / bandwidth x makespan):\n";
         for (size_t i = 0; i < std::min(shown, uses.size()); ++i) {
@@ -413,7 +450,11 @@ int collectiveCommand(const Invocation& invocation)
         *json << "\n  ]";
         if (congestion) {
             *json << ",\n  \"makespan_s\": " << run.makespan << ",\n  \"flows\": " << run.flows
-                  << ",\n  \"events\": " << run.events << ",\n  \"wall_s\": " << wallSeconds << ",\n  \"links\": [";
+                  << ",\n  \"events\": " << run.events << ",\n  \"wall_s\": " << wallSeconds;
+            if (packetLevel) {
+                *json << ",\n  \"packets\": " << run.packets;
+            }
+            *json << ",\n  \"links\": [";
             for (size_t i = 0; i < uses.size(); ++i) {
                 const network::Link& link = simulator->topology().link(uses[i].link);
                 *json << (i ? "," : "") << "\n    {\"id\": " << jsonString(simulator->topology().linkId(uses[i].link))

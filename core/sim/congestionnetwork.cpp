@@ -4,6 +4,7 @@
 #include "sim/collectiveflows.h"
 #include "sim/flowsimulator.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace rapid::sim {
@@ -77,6 +78,28 @@ CongestionRun CongestionNetwork::run(
     result.flows = simulator.flowCount();
     result.events = simulator.eventsProcessed();
     result.rateRecomputations = simulator.rateRecomputations();
+    return result;
+}
+
+CongestionRun CongestionNetwork::runPackets(
+    std::span<const network::CollectiveRequest> requests, const PacketOptions& options, const std::atomic<bool>* stop)
+{
+    for (const network::CollectiveRequest& request : requests) {
+        m_analytical.time(request);
+    }
+    const FlowProgram flows = program(requests);
+    const PacketRun packets = simulatePackets(flows, *m_topology, options, stop);
+    CongestionRun result;
+    result.seconds.assign(requests.size(), 0.0);
+    for (size_t i = 0; i < flows.flows.size(); ++i) {
+        const auto tag = static_cast<size_t>(flows.flows[i].tag);
+        result.seconds[tag] = std::max(result.seconds[tag], packets.finishSeconds[i]);
+        result.makespan = std::max(result.makespan, result.seconds[tag]);
+    }
+    result.linkBytes = packets.linkBytes;
+    result.flows = flows.size();
+    result.events = packets.events;
+    result.packets = packets.packets;
     return result;
 }
 

@@ -6,6 +6,7 @@
 #include "network/collective.h"
 #include "network/topology.h"
 #include "sim/flowprogram.h"
+#include "sim/packetsimulator.h"
 #include "sim/routecache.h"
 
 #include <atomic>
@@ -30,6 +31,7 @@ struct CongestionRun {
     int flows = 0;
     std::uint64_t events = 0;
     std::uint64_t rateRecomputations = 0;
+    std::uint64_t packets = 0; ///< packet-level runs: packets injected
 };
 
 /// The congestion-aware backend: collectives decomposed into point-to-point flows (collectiveflows.h, with the
@@ -49,6 +51,11 @@ public:
     /// Runs @p requests concurrently from time zero (each with its SPMD replicas, see replicaOffsets). Throws
     /// SimulationCancelled when @p stop becomes true.
     CongestionRun run(std::span<const network::CollectiveRequest> requests, const std::atomic<bool>* stop = nullptr);
+    /// The same flows as run(), simulated packet by packet (simulatePackets) instead of as fluid flows: the fidelity
+    /// of a packet-level simulator for messages of a few packets per path. The route cache's store-and-forward term
+    /// is not used (every packet is forwarded whole). Throws SimulationCancelled when @p stop becomes true.
+    CongestionRun runPackets(std::span<const network::CollectiveRequest> requests, const PacketOptions& options,
+        const std::atomic<bool>* stop = nullptr);
     /// Completion time of one request and its replicas, memoised by request.
     double time(const network::CollectiveRequest& request);
     /// The flows run() would simulate, tagged by request index.

@@ -31,6 +31,34 @@ std::vector<FlowId> addProgram(FlowSimulator& simulator, const FlowProgram& prog
     return ids;
 }
 
+std::vector<network::WeightedPath> flowPaths(const FlowProgram& program, int flow, const network::Router& router)
+{
+    const FlowProgram::Flow& f = program.flows[static_cast<size_t>(flow)];
+    std::vector<network::WeightedPath> paths { { {}, 1.0 } };
+    std::vector<int> hops { f.src, f.dst };
+    if (f.chain >= 0) {
+        hops.assign(program.chains.begin() + f.chain, program.chains.begin() + f.chain + f.chainLength);
+    }
+    for (size_t h = 0; h + 1 < hops.size(); ++h) {
+        if (hops[h] == hops[h + 1]) {
+            continue;
+        }
+        for (const network::RouteSegment& segment : router.route(hops[h], hops[h + 1]).segments) {
+            std::vector<network::WeightedPath> extended;
+            extended.reserve(paths.size() * segment.paths.size());
+            for (const network::WeightedPath& prefix : paths) {
+                for (const network::WeightedPath& path : segment.paths) {
+                    network::WeightedPath joined { prefix.links, prefix.fraction * path.fraction };
+                    joined.links.insert(joined.links.end(), path.links.begin(), path.links.end());
+                    extended.push_back(std::move(joined));
+                }
+            }
+            paths = std::move(extended);
+        }
+    }
+    return paths;
+}
+
 namespace {
 
 /// Shortest text that reads back as the same double.
@@ -66,33 +94,11 @@ void writeFlowProgram(std::ostream& out, const FlowProgram& program, const Route
         for (int dependency : dependencies) {
             out << ' ' << dependency;
         }
-        // A multi-dimensional route is a sequence of segments, each with its ECMP paths; the full paths are their
-        // combinations (the fraction multiplies).
-        std::vector<std::pair<double, std::vector<int>>> paths { { 1.0, {} } };
-        std::vector<int> hops { flow.src, flow.dst };
-        if (flow.chain >= 0) {
-            hops.assign(program.chains.begin() + flow.chain, program.chains.begin() + flow.chain + flow.chainLength);
-        }
-        for (size_t h = 0; h + 1 < hops.size(); ++h) {
-            if (hops[h] == hops[h + 1]) {
-                continue;
-            }
-            for (const network::RouteSegment& segment : router.route(hops[h], hops[h + 1]).segments) {
-                std::vector<std::pair<double, std::vector<int>>> extended;
-                for (const auto& [fraction, links] : paths) {
-                    for (const network::WeightedPath& path : segment.paths) {
-                        std::vector<int> joined = links;
-                        joined.insert(joined.end(), path.links.begin(), path.links.end());
-                        extended.push_back({ fraction * path.fraction, std::move(joined) });
-                    }
-                }
-                paths = std::move(extended);
-            }
-        }
+        const std::vector<network::WeightedPath> paths = flowPaths(program, static_cast<int>(i), router);
         out << ' ' << paths.size();
-        for (const auto& [fraction, links] : paths) {
-            out << ' ' << exact(fraction) << ' ' << links.size();
-            for (int link : links) {
+        for (const network::WeightedPath& path : paths) {
+            out << ' ' << exact(path.fraction) << ' ' << path.links.size();
+            for (int link : path.links) {
                 out << ' ' << link;
             }
         }

@@ -40,6 +40,12 @@ struct FlowProgram {
     int size() const { return static_cast<int>(flows.size()); }
 };
 
+/// The explicit paths of flow @p flow of @p program: its route (or forwarding chain) as whole src -> dst link
+/// sequences, each with the fraction of the flow's bytes it carries. A multi-dimensional route is a sequence of
+/// segments, each with its ECMP paths; the full paths are their combinations (fractions multiply). A flow from a GPU
+/// to itself has one path without links. Throws network::UnreachableError like the router.
+std::vector<network::WeightedPath> flowPaths(const FlowProgram& program, int flow, const network::Router& router);
+
 /// Adds every flow of @p program to @p simulator; returns the simulator's id of each (by program index).
 std::vector<FlowId> addProgram(FlowSimulator& simulator, const FlowProgram& program);
 

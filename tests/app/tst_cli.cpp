@@ -4,6 +4,8 @@
 #include "testutils.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTest>
 
@@ -50,6 +52,7 @@ private Q_SLOTS:
     void chakraExportReadsBackWithoutDefects();
     void chakraExportPerRankReplaysToTheSameStep();
     void collectiveMicrobenchmarkIsByteIdenticalToAstraSims();
+    void collectivePacketBackendMatchesTheClosedForm();
     void inferenceExportReplaysToTheRequestLatency();
     void sweepWritesEveryPointAndRanksTheFeasibleOnes();
     void runJsonHasEveryDocumentedKey();
@@ -130,6 +133,14 @@ void TstCli::usageErrors_data()
                                      << "a range step is written :xF";
     QTest::addRow("sweep_unknown_split_axis") << QStringList { QStringLiteral("sweep"), QStringLiteral("--splits"),
         QStringLiteral("tp,xp") } << "--splits: \"xp\" is not a parallel axis";
+    QTest::addRow("header_without_packet_backend") << QStringList { QStringLiteral("collective"),
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--header-bytes"),
+        QStringLiteral("40B") } << "--header-bytes is for --backend packet";
+    QTest::addRow("header_not_smaller_than_packet")
+        << QStringList { QStringLiteral("collective"), QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"),
+               QStringLiteral("--backend"), QStringLiteral("packet"), QStringLiteral("--packet-bytes"),
+               QStringLiteral("1KiB"), QStringLiteral("--header-bytes"), QStringLiteral("2KiB") }
+        << "must be smaller than the packet";
 }
 
 void TstCli::usageErrors()
@@ -365,6 +376,29 @@ void TstCli::runJsonHasEveryDocumentedKey()
     for (const QString& key : general + inference) {
         QVERIFY2(inferenceRun.out.contains(QStringLiteral("\"") + key + QStringLiteral("\":")), qPrintable(key));
     }
+}
+
+void TstCli::collectivePacketBackendMatchesTheClosedForm()
+{
+    // Ring all-reduce of 40,000 bytes on an idle 4-GPU ring (100 GB/s = 100 B/ns, 1 us per hop), 1,000-byte packets:
+    // 2(p-1) = 6 steps of a 10,000-byte chunk (10 packets, one hop): 6 x (100 ns + 1,000 ns) = 6.6 us, plus the
+    // collective launch charged once (6.6 us, kCollectiveLaunchSeconds).
+    QTemporaryDir dir;
+    const std::string hardware = rapid::test::writeFile(dir, "ring4.yaml",
+        "hardware:\n  name: ring of 4\n  gpu: A100-SXM4-80GB\n  cluster:\n    gpus_per_node: 1\n    network:\n"
+        "      - {name: ring, kind: ring, size: 4, link_bandwidth_GBps: 100, latency_ns: 1000}\n");
+    const Result result = runRapid({ QStringLiteral("collective"), QStringLiteral("--hardware"),
+        QString::fromStdString(hardware), QStringLiteral("--op"), QStringLiteral("allreduce"),
+        QStringLiteral("--bytes"), QStringLiteral("40000B"), QStringLiteral("--algorithm"), QStringLiteral("ring"),
+        QStringLiteral("--backend"), QStringLiteral("packet"), QStringLiteral("--packet-bytes"),
+        QStringLiteral("1000B"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.out.contains(QStringLiteral(" flows, 240 packets, ")), qPrintable(result.out));
+    const QString json = result.out.mid(result.out.indexOf(QLatin1Char('{')));
+    const QJsonObject object = QJsonDocument::fromJson(json.toUtf8()).object();
+    QCOMPARE(object.value(QStringLiteral("backend")).toString(), QStringLiteral("packet"));
+    QVERIFY2(std::abs(object.value(QStringLiteral("time_s")).toDouble() - 13.2e-6) < 1e-12, qPrintable(json));
+    QCOMPARE(object.value(QStringLiteral("packets")).toInt(), 4 * 6 * 10);
 }
 
 QTEST_GUILESS_MAIN(TstCli)

@@ -3,7 +3,8 @@
 // under 0.3 s), on a 128x128 torus (16,384 GPUs; under 30 s and 4 GB), and a GPT-3 175B training step on 1,024 GPUs
 // (TP8 PP8 DP16) with every collective simulated (under 10 s), and a Llama-2-7B step on 64 GPUs of one tapered fat tree
 // whose TP all-reduces cross the fabric that the pipeline sends and gradient reductions use, so every one of them joins
-// the step's simulation. Prints wall time, flows, events and peak memory.
+// the step's simulation; and the packet-level backend on a 1 GiB ring all-reduce and a fat-tree all-to-all. Prints wall
+// time, flows, events and peak memory.
 #include "sim/congestionnetwork.h"
 #include "sim/stepmodel.h"
 #include "testutils.h"
@@ -61,12 +62,61 @@ void allReduceOnTorus(int x, int y)
     QVERIFY(run.makespan > 0);
 }
 
+/// A packet-level run of one collective on @p hardware with 9,002-byte packets (ns-3's in tests/ns3).
+void packetLevel(const char* what, const config::HardwareSpec& hardware, network::CollectiveKind kind, double bytes)
+{
+    sim::CongestionNetwork network(hardware);
+    network::CollectiveRequest request;
+    request.kind = kind;
+    request.bytes = bytes;
+    for (int gpu = 0; gpu < hardware.cluster.totalGpus(); ++gpu) {
+        request.gpus.push_back(gpu);
+    }
+    const network::CollectiveRequest requests[] = { request };
+    const auto start = std::chrono::steady_clock::now();
+    const sim::CongestionRun run = network.runPackets(requests, { 9002, 42 });
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    qInfo("packet level, %s: %.3f s wall, %llu packets, %llu events (%.1f M events/s), simulated %.3f ms, peak RSS "
+          "%.0f MiB",
+        what, wall, static_cast<unsigned long long>(run.packets), static_cast<unsigned long long>(run.events),
+        static_cast<double>(run.events) / wall * 1e-6, run.makespan * 1e3, peakResidentMiB());
+    QVERIFY(run.makespan > 0);
+}
+
+config::NetworkDimension oneDimension(config::NetworkKind kind, int size, double gbps, double latencyNs)
+{
+    config::NetworkDimension dimension;
+    dimension.name = "net";
+    dimension.kind = kind;
+    dimension.size = size;
+    dimension.shape = { size };
+    dimension.linkBandwidth = gbps * 1e9;
+    dimension.latencySeconds = latencyNs * 1e-9;
+    return dimension;
+}
+
 } // namespace
 
 class BenchCongestion : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void torus32x32AllReduce() { allReduceOnTorus(32, 32); }
+
+    void packetLevelCollectives()
+    {
+        // The ns-3 cross-check's largest case (ns-3 takes 70-100 s for it here) and a fat-tree all-to-all.
+        config::HardwareSpec ring;
+        ring.cluster.dimensions = { oneDimension(config::NetworkKind::Ring, 16, 50, 500) };
+        packetLevel("1 GiB ring all-reduce on a ring of 16", ring, network::CollectiveKind::AllReduce, 1073741824.0);
+        config::HardwareSpec fatTree;
+        config::NetworkDimension ib = oneDimension(config::NetworkKind::FatTree, 64, 25, 675);
+        ib.tiers = 2;
+        ib.switchRadix = 16;
+        ib.oversubscription = 1;
+        fatTree.cluster.dimensions = { ib };
+        packetLevel(
+            "64 MiB all-to-all on a two-tier fat tree of 64", fatTree, network::CollectiveKind::AllToAll, 67108864.0);
+    }
 
     void gpt3TrainingStepOn1024Gpus()
     {
