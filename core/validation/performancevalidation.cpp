@@ -2,6 +2,7 @@
 #include "performancevalidation.h"
 
 #include "config/configloader.h"
+#include "memory/memorymodel.h"
 #include "sim/stepmodel.h"
 
 #include <chrono>
@@ -23,6 +24,12 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
         caseResult.source = &c;
         try {
             sim::StepModel model(loader.loadScenario(c.model, c.hardware, c.run, c.overrides));
+            const config::Scenario& scenario = model.scenario();
+            const memory::MemoryEstimate memory
+                = memory::estimateMemory(scenario.model, scenario.hardware.gpu, scenario.run);
+            caseResult.fitsInMemory = memory.fits;
+            caseResult.peakMemoryBytes = memory.peakBytes;
+            caseResult.capacityBytes = memory.capacityBytes;
             switch (result.dataset.metric) {
             case Metric::StepTime:
                 caseResult.predicted = model.training(false).stepTimeSeconds;
@@ -36,7 +43,7 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
             }
             case Metric::DecodeTokensPerSecond: {
                 const report::InferenceResult inference = model.inference();
-                caseResult.predicted = model.scenario().run.batch / inference.itlSeconds;
+                caseResult.predicted = scenario.run.batch / inference.itlSeconds;
                 caseResult.predictedTtft = inference.ttftSeconds;
                 caseResult.predictedItl = inference.itlSeconds;
                 break;

@@ -15,6 +15,12 @@ struct CaseResult {
     double errorPercent = 0; ///< signed, 100 * (predicted / measured - 1)
     double predictedTtft = -1;
     double predictedItl = -1;
+    /// Whether the configuration the case assumes fits in GPU memory by our memory model, and its peak. A case that
+    /// does not fit was measured with a setup other than the one assumed (offloading, sharded optimizer states,
+    /// recomputation...), which the dataset does not record: its time is a prediction for a run that cannot happen.
+    bool fitsInMemory = true;
+    double peakMemoryBytes = 0;
+    double capacityBytes = 0;
     std::string failure; ///< non-empty when the case could not be evaluated (the message)
 };
 
