@@ -225,6 +225,24 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan
         }
         // Binomial steps keep the conservative longest pair (pairStepsLatency < 0): summing each step's own pairs costs
         // O(q log q) per plan, a fifth of a sweep's evaluation time, for a flat tree broadcast nothing here issues.
+        // NCCL's rings across nodes run one channel per GPU of the node, each through a different NIC (rail): the
+        // inner links carry every channel, each outer axis only 1/channels of the data per rail. Needs the same
+        // members in every node (a product group) and an inner axis on which every member reaches every other
+        // alike (a switch), so that each channel's rotated ring has the latencies of the ring in GPU order.
+        const Axis& inner = m_axes[static_cast<size_t>(plan.phaseAxes.front())];
+        if (plan.product && (inner.kind == AxisKind::Switch || inner.kind == AxisKind::FullyConnected)) {
+            const AxisCost& node = plan.phases.front();
+            flat.ringChannels = node.members;
+            flat.channelRingBandwidth = node.ringBandwidth;
+            flat.channelRingBottleneck = node.ringBottleneck;
+            for (size_t i = 1; i < plan.phases.size(); ++i) {
+                const double bandwidth = plan.phases[i].ringBandwidth * node.members;
+                if (bandwidth < flat.channelRingBandwidth) {
+                    flat.channelRingBandwidth = bandwidth;
+                    flat.channelRingBottleneck = plan.phases[i].ringBottleneck;
+                }
+            }
+        }
     }
     if (plan.size == 2) {
         PointToPointCost& p2p = plan.pointToPoint;
@@ -332,6 +350,9 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
     const bool hierarchicalForced = forced && *forced == CollectiveAlgorithm::Hierarchical;
     const std::optional<CollectiveAlgorithm> phaseForced = hierarchicalForced ? std::nullopt : forced;
     bool composedChosen = false;
+    auto ringChannels = [&](const PhaseEstimate& flat) {
+        return flat.algorithm == CollectiveAlgorithm::Ring ? group.flat.ringChannels : 1;
+    };
     auto pick = [&](const PhaseEstimate& flat, const PhaseEstimate& composed) {
         if (!multiAxis || !group.product || flatForced) {
             return flat;
@@ -349,7 +370,7 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
         break;
     case CollectiveKind::AllReduce: {
         const PhaseEstimate flat = allReducePhase(group.flat, bytes, forced);
-        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis });
+        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis, ringChannels(flat) });
         PhaseEstimate composed;
         if (multiAxis && group.product) {
             std::vector<CollectivePhase> gathers;
@@ -373,7 +394,7 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
     case CollectiveKind::ReduceScatter:
     case CollectiveKind::AllGather: {
         const PhaseEstimate flat = reduceScatterPhase(group.flat, bytes, forced);
-        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis });
+        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis, ringChannels(flat) });
         PhaseEstimate composed;
         if (multiAxis && group.product) {
             composed = hierarchical([&](const AxisCost& cost, double share, bool, int axis) {

@@ -25,6 +25,9 @@ struct CollectivePhase {
     CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring; ///< ring, direct, halving-doubling, tree, point-to-point
     double bytes = 0; ///< per rank, with CollectiveRequest's meaning for `kind`
     int axis = -1; ///< index into axes(): the phase runs on every line of the group along it; -1: the group flat
+    /// A flat ring's channels (AxisCost::ringChannels): that many rings of bytes / channels run at once, channel j
+    /// entering every node at the node's j-th member (so it leaves through the rail of the member before it).
+    int channels = 1;
     bool operator==(const CollectivePhase&) const = default;
 };
 

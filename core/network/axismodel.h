@@ -73,6 +73,20 @@ struct AxisCost {
     /// Latency of a broadcast chain through the members in order (no closing hop); negative: (q-1) *
     /// ringStepLatency.
     double chainLatency = -1;
+    /// Rings of reductions and gathers over a group spanning several axes whose innermost is a switch (a node): as
+    /// NCCL does across nodes, one ring per member of a node (a channel), each carrying 1/channels of the data and
+    /// leaving every node through a different member's rail, so that the outer axes carry channels x their ring
+    /// bandwidth while every member's inner link carries all channels. 1: a single ring at ringBandwidth.
+    int ringChannels = 1;
+    double channelRingBandwidth = 0; ///< with ringChannels > 1: the bandwidth of the channels together
+    std::string channelRingBottleneck;
+
+    /// The bandwidth of this axis' ring reductions and gathers: the channels' when there are several.
+    double reductionRingBandwidth() const { return ringChannels > 1 ? channelRingBandwidth : ringBandwidth; }
+    const std::string* reductionRingBottleneck() const
+    {
+        return ringChannels > 1 ? &channelRingBottleneck : &ringBottleneck;
+    }
 
     double effectivePairStepsLatency() const;
     double effectiveChainLatency() const;

@@ -66,7 +66,8 @@ PhaseEstimate reduceScatterPhase(const AxisCost& cost, double bytes, std::option
     }
     Choice choice(forced);
     choice.offer(CollectiveAlgorithm::Ring,
-        fraction(cost) * bytes / cost.ringBandwidth + (q - 1) * cost.ringStepLatency, &cost.ringBottleneck);
+        fraction(cost) * bytes / cost.reductionRingBandwidth() + (q - 1) * cost.ringStepLatency,
+        cost.reductionRingBottleneck());
     if (cost.directReductions) {
         choice.offer(CollectiveAlgorithm::Direct, fraction(cost) * bytes / cost.directBandwidth + cost.directLatency,
             &cost.directBottleneck);
@@ -86,7 +87,8 @@ PhaseEstimate allReducePhase(const AxisCost& cost, double bytes, std::optional<C
     }
     Choice choice(forced);
     choice.offer(CollectiveAlgorithm::Ring,
-        2 * (fraction(cost) * bytes / cost.ringBandwidth + (q - 1) * cost.ringStepLatency), &cost.ringBottleneck);
+        2 * (fraction(cost) * bytes / cost.reductionRingBandwidth() + (q - 1) * cost.ringStepLatency),
+        cost.reductionRingBottleneck());
     if (cost.directReductions) {
         choice.offer(CollectiveAlgorithm::Direct,
             2 * (fraction(cost) * bytes / cost.directBandwidth + cost.directLatency), &cost.directBottleneck);

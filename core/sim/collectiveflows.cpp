@@ -38,6 +38,7 @@ private:
     int barrier(int member, std::vector<int> flows, TimeNs delay = 0);
 
     void ring(const std::vector<int>& line, double bytes, int steps);
+    void channelRings(const std::vector<int>& line, int channels, double bytes, int steps);
     void chainBroadcast(const std::vector<int>& line, double bytes);
     void binomialBroadcast(const std::vector<int>& line, double bytes);
     void direct(const std::vector<int>& line, double bytesPerPair);
@@ -111,6 +112,33 @@ void Decomposer::ring(const std::vector<int>& line, double bytes, int steps)
     }
     for (size_t i = 0; i < q; ++i) {
         m_entry[static_cast<size_t>(line[i])] = barrier(line[i], { previousSend[i], previousReceive[i] });
+    }
+}
+
+void Decomposer::channelRings(const std::vector<int>& line, int channels, double bytes, int steps)
+{
+    // The line is in GPU order, so its members come node by node, `channels` per node (network::AxisCost::
+    // ringChannels). Channel j visits every node's members starting at the node's j-th; all channels start together
+    // and the members are done when every channel is.
+    const size_t count = static_cast<size_t>(channels);
+    const std::vector<int> start = m_entry;
+    std::vector<std::vector<int>> ends(m_entry.size());
+    for (size_t j = 0; j < count; ++j) {
+        std::vector<int> channel;
+        channel.reserve(line.size());
+        for (size_t node = 0; node < line.size(); node += count) {
+            for (size_t k = 0; k < count; ++k) {
+                channel.push_back(line[node + (j + k) % count]);
+            }
+        }
+        m_entry = start;
+        ring(channel, bytes / static_cast<double>(count), steps);
+        for (int member : line) {
+            ends[static_cast<size_t>(member)].push_back(m_entry[static_cast<size_t>(member)]);
+        }
+    }
+    for (int member : line) {
+        m_entry[static_cast<size_t>(member)] = barrier(member, std::move(ends[static_cast<size_t>(member)]));
     }
 }
 
@@ -328,7 +356,11 @@ void Decomposer::runPhase(const network::CollectivePhase& phase, const std::vect
                 }
                 [[fallthrough]];
             default:
-                ring(line, phase.bytes, (reduceScatter && allGather ? 2 : 1) * (q - 1));
+                if (phase.channels > 1 && q % phase.channels == 0) {
+                    channelRings(line, phase.channels, phase.bytes, (reduceScatter && allGather ? 2 : 1) * (q - 1));
+                } else {
+                    ring(line, phase.bytes, (reduceScatter && allGather ? 2 : 1) * (q - 1));
+                }
                 break;
             }
             break;

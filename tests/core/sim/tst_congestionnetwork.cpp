@@ -188,6 +188,27 @@ private Q_SLOTS:
         QVERIFY(std::abs(run.linkBytes[static_cast<size_t>(uplink)] - 0.75 * bytes) < 1);
     }
 
+    void channelRingsAcrossNodesShareTheDataOverEveryRail()
+    {
+        // 4 nodes x 8 GPUs (NVSwitch at 450 GB/s inside, a 4-node InfiniBand ring per rail at 50 GB/s): a 1 GiB
+        // all-reduce over all 32 runs NCCL's eight channels, channel j entering every node at GPU j. Each channel's
+        // ring crosses between nodes 4 times per step, on rail j only, so every rail link carries 62 steps of
+        // S / (8 x 32). The time is the analytical closed form: 2(p-1)/p S / min(450, 8 x 50 GB/s) + 62 x 1.6 us.
+        sim::CongestionNetwork network(test::hardware({ test::dimension("nvlink", NetworkKind::Switch, 8, 450, 300),
+            test::dimension("ib", NetworkKind::Ring, 4, 50, 1000) }));
+        const double bytes = 1024 * kMiB;
+        const network::CollectiveRequest requests[] = { request(CollectiveKind::AllReduce, bytes, test::allGpus(32)) };
+        const sim::CongestionRun run = network.run(requests);
+        const double expected = 2 * 31.0 / 32 * bytes / 400e9 + 62 * 1.6e-6 + network::kCollectiveLaunchSeconds;
+        QVERIFY2(std::abs(run.seconds[0] - expected) <= 62e-9, qPrintable(QString::number(run.seconds[0] - expected)));
+        for (int rail = 0; rail < 8; ++rail) {
+            const int link = network.topology().findLink("ib@" + std::to_string(rail) + ":0-1");
+            QVERIFY(link >= 0);
+            QVERIFY2(std::abs(run.linkBytes[static_cast<size_t>(link)] - 62 * bytes / 256) < 1,
+                qPrintable(QString::number(run.linkBytes[static_cast<size_t>(link)])));
+        }
+    }
+
     void agreesWithTheAnalyticalBackendOnAnIdleNetwork_data()
     {
         QTest::addColumn<int>("topology");
