@@ -65,6 +65,7 @@ SweepAxesEditor::SweepAxesEditor(QWidget* parent)
         m_splitAxes.emplace_back(axis, check);
         splitsRow->addWidget(check);
         connect(check, &QCheckBox::toggled, this, &SweepAxesEditor::reparse);
+        connect(check, &QCheckBox::clicked, this, &SweepAxesEditor::edited);
     }
     splitsRow->addWidget(m_maxTp);
     splitsRow->addWidget(m_splitsProblem, 1);
@@ -86,9 +87,11 @@ SweepAxesEditor::SweepAxesEditor(QWidget* parent)
         updateSplitsEnabled();
         reparse();
     });
+    connect(m_splits, &QCheckBox::clicked, this, &SweepAxesEditor::edited);
     connect(m_maxTp, &QSpinBox::valueChanged, this, [this] {
         m_maxTpChosen = true;
         reparse();
+        Q_EMIT edited(); // programmatic changes block the spin box's signals
     });
     addLine();
     updateSplitsEnabled();
@@ -152,6 +155,7 @@ QLineEdit* SweepAxesEditor::addLine()
 
     QWidget* container = row.container;
     connect(row.edit, &QLineEdit::textChanged, this, &SweepAxesEditor::reparse);
+    connect(row.edit, &QLineEdit::textEdited, this, &SweepAxesEditor::edited);
     connect(row.edit, &QLineEdit::returnPressed, this, [this, container] {
         // Enter on the last line opens the next one, as in a list of lines.
         if (!m_rows.empty() && m_rows.back().container == container && !m_rows.back().edit->text().isEmpty()) {
@@ -173,10 +177,56 @@ void SweepAxesEditor::removeLine(QWidget* container)
     }
     if (m_rows.size() == 1) {
         found->edit->clear(); // the editor keeps one line to type into
+        Q_EMIT edited();
         return;
     }
     m_rows.erase(found);
     container->deleteLater();
+    reparse();
+    Q_EMIT edited();
+}
+
+config::SweepSettings SweepAxesEditor::settings() const
+{
+    config::SweepSettings result;
+    for (const Row& row : m_rows) {
+        if (!row.edit->text().trimmed().isEmpty()) {
+            result.axes.push_back(row.edit->text().toStdString());
+        }
+    }
+    result.splits = m_splits->isChecked();
+    result.splitAxes.clear();
+    for (const auto& [name, check] : m_splitAxes) {
+        if (check->isChecked()) {
+            result.splitAxes.push_back(name.toStdString());
+        }
+    }
+    result.maxTp = m_maxTpChosen ? m_maxTp->value() : 0;
+    return result;
+}
+
+void SweepAxesEditor::setSettings(const config::SweepSettings& settings)
+{
+    {
+        const QSignalBlocker quiet(this);
+        QStringList lines;
+        for (const std::string& line : settings.axes) {
+            lines.append(QString::fromStdString(line));
+        }
+        setLines(lines);
+        m_splits->setChecked(settings.splits);
+        for (const auto& [name, check] : m_splitAxes) {
+            const std::string axis = name.toStdString();
+            check->setChecked(
+                std::find(settings.splitAxes.begin(), settings.splitAxes.end(), axis) != settings.splitAxes.end());
+        }
+        if (settings.maxTp > 0) {
+            const QSignalBlocker block(m_maxTp);
+            m_maxTp->setValue(settings.maxTp);
+        }
+        m_maxTpChosen = settings.maxTp > 0;
+    }
+    updateSplitsEnabled();
     reparse();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "config/workspacefile.h"
 #include "sweep/sweepspace.h"
 
 #include <QStringList>
@@ -49,6 +50,12 @@ public:
     /// becomes the max tp until the user picks one.
     void setHardware(std::optional<int> gpus, int gpusPerNode);
 
+    /// The non-empty lines and the splits option, as the workspace file keeps them (maxTp 0 while the largest tp
+    /// follows the hardware).
+    config::SweepSettings settings() const;
+    /// Shows @p settings; one axesChanged at the end.
+    void setSettings(const config::SweepSettings& settings);
+
     /// Whether every line and the splits option are usable.
     bool isValid() const { return m_valid; }
     /// The parsed axes (splits first); meaningful when isValid().
@@ -57,6 +64,8 @@ public:
 Q_SIGNALS:
     /// The axes, their validity or the splits changed.
     void axesChanged();
+    /// The user changed a line or the splits option (not setLines, setSettings or setHardware).
+    void edited();
 
 private:
     struct Row {

@@ -188,6 +188,10 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     layout->addWidget(splitter, 1);
 
     connect(m_axes, &SweepAxesEditor::axesChanged, this, &SweepPanel::updatePointCount);
+    // The axes are part of the workspace: the user's edits are undoable edits of it, saved and autosaved with it.
+    connect(m_axes, &SweepAxesEditor::edited, this, [this] { m_document->setSweepSettings(m_axes->settings()); });
+    connect(m_document, &WorkspaceDocument::sweepSettingsChanged, this, &SweepPanel::showSweepSettings);
+    connect(m_document, &WorkspaceDocument::workspaceLoaded, this, &SweepPanel::showSweepSettings);
     connect(m_run, &QPushButton::clicked, this, &SweepPanel::run);
     connect(m_cancel, &QPushButton::clicked, m_job, &SweepJob::cancel);
     connect(m_copy, &QPushButton::clicked, this, &SweepPanel::copyOverrides);
@@ -226,6 +230,15 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     m_chart->setResult(nullptr, false);
     updateHardware();
     updatePointCount();
+}
+
+void SweepPanel::showSweepSettings()
+{
+    // The document echoes the user's own edits back: those are shown already and must not reset the editor.
+    const config::SweepSettings wanted = m_document->sweepSettings().value_or(config::SweepSettings {});
+    if (m_axes->settings() != wanted) {
+        m_axes->setSettings(wanted);
+    }
 }
 
 void SweepPanel::updateHardware()

@@ -77,6 +77,8 @@ Q_SIGNALS:
     void resultShown();
 
 private:
+    /// Shows the workspace's sweep set-up (the defaults when it has none) unless the editor shows it already.
+    void showSweepSettings();
     void updatePointCount();
     void updateHardware();
     void updateRunEnabled();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "topologypanel.h"
 
+#include "collectiverunbox.h"
 #include "congestionrunbox.h"
 #include "faultlist.h"
 #include "linkhealtheditor.h"
@@ -18,6 +19,8 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -68,6 +71,7 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     , m_view(new TopologyView(m_scene, this))
     , m_editor(new LinkHealthEditor(this))
     , m_congestion(new CongestionRunBox(document, this))
+    , m_collective(new CollectiveRunBox(document, this))
     , m_legend(new TopologyLegend(this))
     , m_status(new QLabel(this))
     , m_problem(new QLabel(this))
@@ -110,13 +114,25 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     sideLayout->addWidget(boldLabel(tr("Congestion"), side));
     sideLayout->addWidget(m_congestion);
     sideLayout->addSpacing(6);
+    sideLayout->addWidget(boldLabel(tr("Collective"), side));
+    sideLayout->addWidget(m_collective);
+    sideLayout->addSpacing(6);
     sideLayout->addWidget(boldLabel(tr("Links"), side));
     sideLayout->addWidget(m_legend);
     sideLayout->addStretch(1);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_view, 1);
-    layout->addWidget(side);
+    // The column outgrew a laptop screen's height with the collective what-if: it scrolls rather than squeezing its
+    // labels until they clip.
+    auto* sideScroll = new QScrollArea(this);
+    sideScroll->setObjectName(QStringLiteral("topologySideScroll"));
+    sideScroll->setFrameShape(QFrame::NoFrame);
+    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sideScroll->setWidgetResizable(true);
+    sideScroll->setWidget(side);
+    sideScroll->setFixedWidth(kSideWidth + sideScroll->verticalScrollBar()->sizeHint().width());
+    layout->addWidget(sideScroll);
 
     connect(m_document, &WorkspaceDocument::scenarioChanged, this, &TopologyPanel::showScenario);
     connect(m_document, &WorkspaceDocument::diagnosticsChanged, this, &TopologyPanel::showValidity);
@@ -140,6 +156,10 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     connect(m_congestion, &CongestionRunBox::utilisationAvailable, this,
         [this](const std::vector<double>& perLink) { setLinkUtilisation(perLink); });
     connect(m_congestion, &CongestionRunBox::utilisationCleared, this, [this] { setLinkUtilisation({}); });
+    // The last run of either box colours the links; one drawing shows one run's utilisation.
+    connect(m_collective, &CollectiveRunBox::utilisationAvailable, this,
+        [this](const std::vector<double>& perLink) { setLinkUtilisation(perLink); });
+    connect(m_collective, &CollectiveRunBox::utilisationCleared, this, [this] { setLinkUtilisation({}); });
     connect(m_editor, &LinkHealthEditor::healthRequested, this, &TopologyPanel::applyHealth);
     connect(m_editor, &LinkHealthEditor::restoreRequested, this, [this] { applyHealth(1.0); });
 

@@ -16,6 +16,7 @@ class QSpinBox;
 
 namespace rapid::widgets {
 
+class CollectiveRunBox;
 class CongestionRunBox;
 class LinkHealthEditor;
 class TopologyLegend;
@@ -37,13 +38,15 @@ public:
     TopologyScene* scene() const { return m_scene; }
     LinkHealthEditor* editor() const { return m_editor; }
     CongestionRunBox* congestionRun() const { return m_congestion; }
+    CollectiveRunBox* collectiveRun() const { return m_collective; }
     TopologyLegend* legend() const { return m_legend; }
     QLabel* statusLabel() const { return m_status; }
     QPushButton* fitButton() const { return m_fit; }
     /// How many instances of an outer switched fabric (rails) are drawn per group; shown only where it matters.
     QSpinBox* instancesSpinBox() const { return m_instances; }
 
-    /// Colours the links by utilisation (see TopologyScene::setLinkUtilisation), for the congestion-aware backend.
+    /// Colours the links by utilisation (see TopologyScene::setLinkUtilisation), for the congestion-aware backend and
+    /// the collective what-if.
     bool setLinkUtilisation(const std::vector<double>& perDirectedLink);
     /// Sets @p health on the links @p ids in the hardware YAML as one undoable step; health >= 1 removes their
     /// faults. False with the reason in @p error when the configuration is invalid or the YAML cannot be edited.
@@ -63,6 +66,7 @@ private:
     TopologyView* m_view;
     LinkHealthEditor* m_editor;
     CongestionRunBox* m_congestion;
+    CollectiveRunBox* m_collective;
     TopologyLegend* m_legend;
     QLabel* m_status;
     QLabel* m_problem;

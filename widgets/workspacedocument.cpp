@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workspacedocument.h"
 
+#include "editsweepcommand.h"
 #include "edittextcommand.h"
 #include "gpupresetinliner.h"
 #include "runsession.h"
@@ -70,6 +71,9 @@ void WorkspaceDocument::load(const config::WorkspaceDocuments& documents, const 
         Q_EMIT documentChanged(kind);
     }
     Q_EMIT workspaceLoaded();
+    if (m_documents.sweep) {
+        Q_EMIT sweepSettingsChanged();
+    }
     Q_EMIT dirtyChanged(false);
     keepRunsPinnedBefore(before);
 }
@@ -247,7 +251,24 @@ void WorkspaceDocument::replaceTexts(const config::WorkspaceDocuments& documents
         m_session->editState(
             { m_session->runsFromDocuments(documents.runs), RunSession::baselineOf(documents.runs) }, description);
     }
+    if (documents.sweep != m_documents.sweep) {
+        m_undoStack.push(new EditSweepCommand(this, m_documents.sweep, documents.sweep));
+    }
     m_undoStack.endMacro();
+}
+
+void WorkspaceDocument::setSweepSettings(const config::SweepSettings& settings)
+{
+    if (m_documents.sweep == settings) {
+        return;
+    }
+    m_undoStack.push(new EditSweepCommand(this, m_documents.sweep, settings));
+}
+
+void WorkspaceDocument::applySweepSettings(const std::optional<config::SweepSettings>& settings)
+{
+    m_documents.sweep = settings;
+    Q_EMIT sweepSettingsChanged();
 }
 
 void WorkspaceDocument::applyText(DocumentKind kind, const QString& text)

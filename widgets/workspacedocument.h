@@ -42,7 +42,7 @@ public:
     QString filePath() const { return m_filePath; }
     QString name() const { return QString::fromStdString(m_documents.name); }
     bool isDirty() const { return !m_undoStack.isClean(); }
-    /// The three texts, name and overrides; runs stays empty (the session holds them).
+    /// The three texts, name, overrides and sweep set-up; runs stays empty (the session holds them).
     const config::WorkspaceDocuments& documents() const { return m_documents; }
     /// The workspace file's text, with the session's runs.
     QString composedText() const;
@@ -62,6 +62,13 @@ public:
     /// Replaces all three texts and the pinned runs in one undo step (restoring an autosave).
     void replaceTexts(const config::WorkspaceDocuments& documents, const QString& description);
 
+    /// The Sweep tab's set-up, saved with the workspace (none until the tab is edited or a file brings one).
+    const std::optional<config::SweepSettings>& sweepSettings() const { return m_documents.sweep; }
+    /// An edit of the sweep set-up, undoable (a burst of edits merges into one step).
+    void setSweepSettings(const config::SweepSettings& settings);
+    /// For the undo command only: sets the sweep set-up and tells the views.
+    void applySweepSettings(const std::optional<config::SweepSettings>& settings);
+
     /// Named runs pinned for comparison, saved with the workspace; their edits are undo steps of this document.
     RunSession* session() const { return m_session; }
 
@@ -79,6 +86,8 @@ Q_SIGNALS:
     void filePathChanged(const QString& filePath);
     /// A different workspace was loaded (not an edit): views reset their state.
     void workspaceLoaded();
+    /// The sweep set-up changed (an edit, its undo, or a loaded workspace that has one).
+    void sweepSettingsChanged();
 
 private:
     config::DocumentText& documentText(DocumentKind kind);

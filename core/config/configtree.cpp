@@ -229,6 +229,7 @@ void ConfigTree::addWorkspace(const std::string& reference)
     // Runs pinned in the workbench play no part in the scenario; they are checked so a damaged list is reported here
     // rather than when the workbench opens the file.
     readPinnedRuns(context, reader.raw("runs"), *path);
+    readSweepSettings(context, reader.raw("sweep"));
     reader.finish();
     expandGpuReference();
     for (const auto& [assignment, where] : overrides) {

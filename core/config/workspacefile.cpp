@@ -168,7 +168,7 @@ bool PinnedRunDocuments::operator==(const PinnedRunDocuments& other) const
 bool WorkspaceDocuments::operator==(const WorkspaceDocuments& other) const
 {
     return name == other.name && model.text == other.model.text && hardware.text == other.hardware.text
-        && run.text == other.run.text && overrides == other.overrides && runs == other.runs;
+        && run.text == other.run.text && overrides == other.overrides && runs == other.runs && sweep == other.sweep;
 }
 
 std::string yamlBlockScalar(const std::string& key, const std::string& text, const std::string& indent)
@@ -262,6 +262,42 @@ std::vector<PinnedRunDocuments> readPinnedRuns(
         result.push_back(std::move(run));
     }
     return result;
+}
+
+std::optional<SweepSettings> readSweepSettings(ReadContext& context, const YAML::Node& sweep)
+{
+    if (!sweep.IsDefined() || isNullNode(sweep)) {
+        return std::nullopt;
+    }
+    MapReader reader(context, sweep, "sweep");
+    if (!reader.valid()) {
+        return std::nullopt;
+    }
+    SweepSettings settings;
+    for (const auto& [itemPath, line] : reader.list("axes", false)) {
+        if (!isScalarNode(line)) {
+            context.error(itemPath, line, "expected an axis line \"KEY=VALUES\", got " + describeNode(line));
+            continue;
+        }
+        settings.axes.push_back(line.Scalar());
+    }
+    settings.splits = reader.boolean("splits", true);
+    if (reader.has("split_axes")) {
+        settings.splitAxes.clear();
+        for (const auto& [itemPath, axis] : reader.list("split_axes", false)) {
+            const std::string word = isScalarNode(axis) ? axis.Scalar() : std::string();
+            if (word != "tp" && word != "pp" && word != "dp" && word != "cp") {
+                context.error(itemPath, axis, "expected one of tp, pp, dp or cp, got " + describeNode(axis));
+                continue;
+            }
+            if (std::find(settings.splitAxes.begin(), settings.splitAxes.end(), word) == settings.splitAxes.end()) {
+                settings.splitAxes.push_back(word);
+            }
+        }
+    }
+    settings.maxTp = static_cast<int>(reader.integer("max_tp", 0, 0, 1 << 20));
+    reader.finish();
+    return settings;
 }
 
 } // namespace detail
@@ -364,6 +400,7 @@ WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const Pr
     detail::ReadContext context { sink, origins, unused };
     const YAML::Node& constRoot = root;
     documents.runs = detail::readPinnedRuns(context, constRoot["runs"], *path);
+    documents.sweep = detail::readSweepSettings(context, constRoot["sweep"]);
     sink.throwIfAny();
     return documents;
 }
@@ -379,6 +416,24 @@ std::string composeWorkspace(const WorkspaceDocuments& documents)
         text += "overrides:\n";
         for (const std::string& assignment : documents.overrides) {
             text += "  - " + yamlQuoted(assignment) + "\n";
+        }
+    }
+    if (const std::optional<SweepSettings>& sweep = documents.sweep) {
+        text += "sweep:\n";
+        if (!sweep->axes.empty()) {
+            text += "  axes:\n";
+            for (const std::string& line : sweep->axes) {
+                text += "    - " + doubleQuoted(line) + "\n";
+            }
+        }
+        text += std::string("  splits: ") + (sweep->splits ? "true" : "false") + "\n";
+        text += "  split_axes: [";
+        for (size_t i = 0; i < sweep->splitAxes.size(); ++i) {
+            text += (i ? ", " : "") + sweep->splitAxes[i];
+        }
+        text += "]\n";
+        if (sweep->maxTp > 0) {
+            text += "  max_tp: " + std::to_string(sweep->maxTp) + "\n";
         }
     }
     if (!documents.runs.empty()) {

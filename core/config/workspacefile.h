@@ -4,6 +4,7 @@
 #include "configloader.h"
 #include "presetlibrary.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,17 @@ struct PinnedRunDocuments {
     bool operator==(const PinnedRunDocuments& other) const;
 };
 
+/// The workbench's sweep set-up, kept with the workspace so that a sweep can be run again after reopening it: the
+/// axis lines as typed (`KEY=VALUES`, see sweep::parseSweepAxis) and the parallel-splits option.
+struct SweepSettings {
+    std::vector<std::string> axes;
+    bool splits = true; ///< add an axis of every split of the GPUs over splitAxes
+    std::vector<std::string> splitAxes { "tp", "pp", "dp" }; ///< of tp, pp, dp, cp
+    int maxTp = 0; ///< largest tensor-parallel degree of the splits; 0: the hardware's GPUs per node
+
+    bool operator==(const SweepSettings&) const = default;
+};
+
 /// A workspace as an editor holds it: three document texts (each with its own root key `model:`, `hardware:`,
 /// `run:`), a name and the workspace's overrides. Referenced presets are read in, so saving embeds them.
 struct WorkspaceDocuments {
@@ -35,6 +47,7 @@ struct WorkspaceDocuments {
     DocumentText run;
     std::vector<std::string> overrides;
     std::vector<PinnedRunDocuments> runs; ///< the optional `runs:` list, in file order
+    std::optional<SweepSettings> sweep; ///< the optional `sweep:` section
 
     bool operator==(const WorkspaceDocuments& other) const;
 };
@@ -43,7 +56,8 @@ struct WorkspaceDocuments {
 /// text (comments included); referenced ones are the referenced files' text. Throws ConfigError.
 WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const PresetLibrary& library);
 
-/// The text of a self-contained workspace file holding the three documents inline, then the pinned runs (if any),
+/// The text of a self-contained workspace file holding the three documents inline, then the sweep set-up and the
+/// pinned runs (if any),
 /// each document text as a literal block scalar (see yamlBlockScalar). readWorkspaceDocuments() of the text gives
 /// back @p documents; a workspace without runs is written as before runs existed.
 std::string composeWorkspace(const WorkspaceDocuments& documents);

@@ -20,4 +20,8 @@ namespace rapid::config::detail {
 std::vector<PinnedRunDocuments> readPinnedRuns(
     ReadContext& context, const YAML::Node& runs, const std::string& workspacePath);
 
+/// Reads the `sweep:` section of a workspace (@p sweep undefined or null: none), reporting problems with their key
+/// paths ("sweep.axes[2]"). The axis lines are taken as written, not parsed (the workbench shows their problems).
+std::optional<SweepSettings> readSweepSettings(ReadContext& context, const YAML::Node& sweep);
+
 } // namespace rapid::config::detail

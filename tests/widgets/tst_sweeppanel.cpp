@@ -171,6 +171,57 @@ private Q_SLOTS:
         QVERIFY(!panel->runButton()->isEnabled());
     }
 
+    void axesAreSavedWithTheWorkspaceAndUndoable()
+    {
+        auto window = openWindow();
+        QVERIFY(window);
+        widgets::SweepPanel* panel = showSweepTab(*window);
+        widgets::SweepAxesEditor* editor = panel->axesEditor();
+        widgets::WorkspaceDocument* document = window->document();
+        // Opening a workspace is not an edit: nothing to save, no sweep section.
+        QVERIFY(!document->isDirty());
+        QVERIFY(!document->sweepSettings());
+
+        typeAxes(editor, { QStringLiteral("run.training.micro_batch=1..8:x2") });
+        QTest::mouseClick(editor->splitAxisCheck(QStringLiteral("dp")), Qt::LeftButton);
+        QVERIFY(document->isDirty());
+        QVERIFY(document->sweepSettings());
+        QCOMPARE(document->sweepSettings()->axes, std::vector<std::string> { "run.training.micro_batch=1..8:x2" });
+        QCOMPARE(document->sweepSettings()->splitAxes, (std::vector<std::string> { "tp", "pp" }));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("swept.rapid.yaml"));
+        QString error;
+        QVERIFY2(document->save(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(text.contains(QStringLiteral("sweep:\n  axes:\n    - \"run.training.micro_batch=1..8:x2\"\n"
+                                              "  splits: true\n  split_axes: [tp, pp]\n")),
+            qPrintable(text));
+
+        // A fresh window opening the file shows the same axes and splits, and the same point count.
+        auto reopened = openWindow(path);
+        QVERIFY(reopened);
+        widgets::SweepPanel* again = showSweepTab(*reopened);
+        QCOMPARE(again->axesEditor()->lines(), QStringList { QStringLiteral("run.training.micro_batch=1..8:x2") });
+        QVERIFY(!again->axesEditor()->splitAxisCheck(QStringLiteral("dp"))->isChecked());
+        QVERIFY(again->axesEditor()->splitAxisCheck(QStringLiteral("pp"))->isChecked());
+        QCOMPARE(again->pointCount(), panel->pointCount());
+        QCOMPARE(
+            again->pointCount(), static_cast<qint64>(sweep::parallelSplits(64, { "tp", "pp" }, 8).values.size()) * 4);
+        QVERIFY(!reopened->document()->isDirty());
+
+        // Undo takes the edits back, in the editor too: the default axes, and nothing left to save.
+        while (document->undoStack()->canUndo()) {
+            document->undoStack()->undo();
+        }
+        QVERIFY(!document->sweepSettings());
+        QCOMPARE(editor->settings(), config::SweepSettings {});
+        QVERIFY(editor->splitAxisCheck(QStringLiteral("dp"))->isChecked());
+        QCOMPARE(panel->pointCount(), static_cast<qint64>(defaultSplits().values.size()));
+    }
+
     void runFillsTheTableAndThePlot()
     {
         auto window = openWindow();

@@ -51,6 +51,9 @@ private Q_SLOTS:
     void handWrittenRunsAreRead();
     void damagedRunsAreReportedByPlace_data();
     void damagedRunsAreReportedByPlace();
+    void sweepSettingsRoundTrip();
+    void damagedSweepIsReportedByPlace_data();
+    void damagedSweepIsReportedByPlace();
 };
 
 void TstWorkspaceFile::roundTripsThroughOneFile()
@@ -295,6 +298,93 @@ void TstWorkspaceFile::damagedRunsAreReportedByPlace()
         "runs:\n"
             + runs.toStdString());
     // The workbench's reader and the loader behind `rapid run --workspace` report the same place.
+    const auto fromReader
+        = test::expectConfigError([&] { config::readWorkspaceDocuments(path, test::projectPresets()); });
+    const auto fromLoader = test::expectConfigError([&] { test::projectLoader().loadWorkspace(path); });
+    for (const auto* diagnostics : { &fromReader, &fromLoader }) {
+        QCOMPARE(diagnostics->size(), size_t(1));
+        const config::Diagnostic& diagnostic = diagnostics->front();
+        QCOMPARE(qs(diagnostic.keyPath), keyPath);
+        QCOMPARE(qs(diagnostic.location.source), qs(path));
+        QCOMPARE(diagnostic.location.line, line);
+        QVERIFY2(qs(diagnostic.message).contains(message), diagnostic.toString().c_str());
+    }
+}
+
+void TstWorkspaceFile::sweepSettingsRoundTrip()
+{
+    const config::PresetLibrary library = test::projectPresets();
+    config::WorkspaceDocuments documents = workspaceWithRuns();
+    config::SweepSettings sweep;
+    sweep.axes = { "run.training.micro_batch=1,2,4", "hardware.gpu.hbm.bandwidth_GBps=1000..4000:x2",
+        "run.name=\"a: b\" # not a comment", "" };
+    sweep.splits = false;
+    sweep.splitAxes = { "tp", "cp" };
+    sweep.maxTp = 4;
+    documents.sweep = sweep;
+    const std::string text = config::composeWorkspace(documents);
+    QVERIFY(text.find("sweep:\n  axes:\n    - \"run.training.micro_batch=1,2,4\"\n") != std::string::npos);
+    QVERIFY(text.find("  splits: false\n  split_axes: [tp, cp]\n  max_tp: 4\n") != std::string::npos);
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "sweep.rapid.yaml", text);
+    const config::WorkspaceDocuments reread = config::readWorkspaceDocuments(path, library);
+    QVERIFY(reread.sweep.has_value());
+    QVERIFY(*reread.sweep == sweep);
+    QVERIFY(reread == documents);
+    QCOMPARE(qs(config::composeWorkspace(reread)), qs(text));
+    // The section plays no part in the scenario, and the loader accepts it.
+    QCOMPARE(test::projectLoader().loadWorkspace(path).run.parallelism.tp, 8);
+    // Defaults: splits over tp, pp and dp with the node's GPUs as the largest tp.
+    const std::string minimal = test::writeFile(dir, "minimal.rapid.yaml",
+        "name: minimal\nmodel: llama-2-7b\nhardware: hgx-a100-8gpu\n"
+        "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
+        "sweep:\n  axes: [\"run.inference.batch=1,2\"]\n");
+    const config::WorkspaceDocuments defaults = config::readWorkspaceDocuments(minimal, library);
+    QVERIFY(defaults.sweep.has_value());
+    QCOMPARE(defaults.sweep->axes, std::vector<std::string> { "run.inference.batch=1,2" });
+    QVERIFY(defaults.sweep->splits);
+    QCOMPARE(defaults.sweep->splitAxes, (std::vector<std::string> { "tp", "pp", "dp" }));
+    QCOMPARE(defaults.sweep->maxTp, 0);
+}
+
+void TstWorkspaceFile::damagedSweepIsReportedByPlace_data()
+{
+    QTest::addColumn<QString>("sweep");
+    QTest::addColumn<QString>("keyPath");
+    QTest::addColumn<int>("line"); // of the workspace file below, where the sweep section starts on line 6
+    QTest::addColumn<QString>("message");
+    QTest::addRow("not_a_mapping") << QStringLiteral("  - a=1\n") << QStringLiteral("sweep") << 6
+                                   << QStringLiteral("expected a mapping");
+    QTest::addRow("axes_not_a_list") << QStringLiteral("  axes: a=1\n") << QStringLiteral("sweep.axes") << 6
+                                     << QStringLiteral("expected a list");
+    QTest::addRow("axis_as_mapping") << QStringLiteral("  axes:\n    - a=1\n    - {a: 1}\n")
+                                     << QStringLiteral("sweep.axes[1]") << 8
+                                     << QStringLiteral("expected an axis line \"KEY=VALUES\"");
+    QTest::addRow("unknown_split_axis") << QStringLiteral("  split_axes: [tp, ep]\n")
+                                        << QStringLiteral("sweep.split_axes[1]") << 6
+                                        << QStringLiteral("expected one of tp, pp, dp or cp");
+    QTest::addRow("negative_max_tp") << QStringLiteral("  splits: true\n  max_tp: -2\n")
+                                     << QStringLiteral("sweep.max_tp") << 7 << QStringLiteral("-2");
+    QTest::addRow("splits_not_boolean") << QStringLiteral("  splits: often\n") << QStringLiteral("sweep.splits") << 6
+                                        << QStringLiteral("often");
+    QTest::addRow("unknown_key") << QStringLiteral("  axes: []\n  colour: red\n") << QStringLiteral("sweep.colour") << 7
+                                 << QStringLiteral("unknown key \"colour\"");
+}
+
+void TstWorkspaceFile::damagedSweepIsReportedByPlace()
+{
+    QFETCH(QString, sweep);
+    QFETCH(QString, keyPath);
+    QFETCH(int, line);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "damaged.rapid.yaml",
+        "name: damaged\n"
+        "model: llama-2-7b\n"
+        "hardware: hgx-a100-8gpu\n"
+        "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
+        "sweep:\n"
+            + sweep.toStdString());
     const auto fromReader
         = test::expectConfigError([&] { config::readWorkspaceDocuments(path, test::projectPresets()); });
     const auto fromLoader = test::expectConfigError([&] { test::projectLoader().loadWorkspace(path); });

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "collectiverunner.h"
+
+#include "network/analyticalnetwork.h"
+#include "network/router.h"
+#include "sim/congestionnetwork.h"
+#include "sim/flowsimulator.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <variant>
+
+namespace rapid::widgets {
+
+namespace {
+
+// Exceptions must not cross the thread boundary: a failure travels as text, a cancellation as this tag.
+struct Cancelled { };
+using Result = std::variant<CollectiveOutcome, QString, Cancelled>;
+
+/// Directed links that carried traffic, busiest first, as `rapid collective` lists them.
+std::vector<LinkLoad> busiestLinks(const network::Topology& topology, const sim::CongestionRun& run, size_t count)
+{
+    std::vector<LinkLoad> loads;
+    for (int link = 0; link < topology.linkCount(); ++link) {
+        const double bytes = run.linkBytes[static_cast<size_t>(link)];
+        if (bytes <= 0) {
+            continue;
+        }
+        const network::Link& directed = topology.link(link);
+        const double capacity = directed.effectiveBandwidth() * run.makespan;
+        const bool forward = directed.from < directed.to;
+        const double utilisation = capacity > 0 ? bytes / capacity : 0.0;
+        loads.push_back({ QString::fromStdString(topology.linkId(link)), forward, bytes, utilisation });
+    }
+    std::stable_sort(
+        loads.begin(), loads.end(), [](const LinkLoad& a, const LinkLoad& b) { return a.utilisation > b.utilisation; });
+    loads.resize(std::min(loads.size(), count));
+    return loads;
+}
+
+std::vector<double> utilisation(const network::Topology& topology, const sim::CongestionRun& run)
+{
+    std::vector<double> perLink(static_cast<size_t>(topology.linkCount()), 0.0);
+    for (int link = 0; link < topology.linkCount(); ++link) {
+        const double capacity = topology.link(link).effectiveBandwidth() * run.makespan;
+        perLink[static_cast<size_t>(link)] = capacity > 0 ? run.linkBytes[static_cast<size_t>(link)] / capacity : 0.0;
+    }
+    return perLink;
+}
+
+CollectiveOutcome simulate(const CollectiveJob& job, const std::atomic<bool>* stop)
+{
+    CollectiveOutcome outcome;
+    outcome.backend = job.backend;
+    // The analytical time names the algorithm (the simulated backends run the same one) and is the whole answer of
+    // the analytical backend.
+    outcome.time = network::AnalyticalNetwork(job.hardware).time(job.request);
+    if (job.backend == CollectiveBackend::Analytical) {
+        return outcome;
+    }
+    sim::CongestionNetwork network(job.hardware);
+    const std::array<network::CollectiveRequest, 1> requests { job.request };
+    const sim::CongestionRun run = job.backend == CollectiveBackend::Packet
+        ? network.runPackets(requests, sim::PacketOptions { job.packetBytes, 0 }, stop)
+        : network.run(requests, stop);
+    const double seconds = run.seconds.front();
+    outcome.time.seconds = seconds;
+    outcome.time.algorithmBandwidth = seconds > 0 ? job.request.bytes / seconds : 0;
+    outcome.time.busBandwidth = outcome.time.algorithmBandwidth
+        * network::busBandwidthFactor(job.request.kind, static_cast<int>(job.request.gpus.size()));
+    outcome.time.bottleneckLink.clear(); // the analytical model's guess; the busiest links replace it
+    outcome.linkUtilisation = utilisation(network.topology(), run);
+    outcome.busiestLinks = busiestLinks(network.topology(), run, CollectiveOutcome::kBusiestLinks);
+    outcome.flows = run.flows;
+    outcome.packets = run.packets;
+    return outcome;
+}
+
+} // namespace
+
+CollectiveRunner::CollectiveRunner(QObject* parent)
+    : QObject(parent)
+{
+}
+
+CollectiveRunner::~CollectiveRunner() = default; // m_jobs stops the running job and waits for its worker
+
+void CollectiveRunner::cancel()
+{
+    if (m_jobs.cancel()) {
+        Q_EMIT cancelled();
+    }
+}
+
+void CollectiveRunner::start(const CollectiveJob& job)
+{
+    const quint64 generation = m_jobs.begin();
+    auto* watcher = new QFutureWatcher<Result>(this);
+    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (!m_jobs.finish(generation)) {
+            return; // cancelled or superseded
+        }
+        const Result result = watcher->result();
+        if (const auto* outcome = std::get_if<CollectiveOutcome>(&result)) {
+            Q_EMIT finished(*outcome);
+        } else if (const auto* message = std::get_if<QString>(&result)) {
+            Q_EMIT failed(*message);
+        } else {
+            Q_EMIT cancelled();
+        }
+    });
+    watcher->setFuture(QtConcurrent::run(m_jobs.pool(), [job, stop = m_jobs.stopFlag()]() -> Result {
+        try {
+            return simulate(job, stop.get());
+        } catch (const sim::SimulationCancelled&) {
+            return Cancelled {};
+        } catch (const network::UnreachableError& error) {
+            // Failed links can cut the group apart: the message names the GPUs.
+            return QString::fromUtf8(error.what());
+        } catch (const std::exception& error) {
+            // std::invalid_argument (a GPU out of range, a packet without payload) and anything else core throws.
+            return QString::fromUtf8(error.what());
+        }
+    }));
+}
+
+} // namespace rapid::widgets
