@@ -60,9 +60,10 @@ void writeJson(std::ostream& json, const config::GpuSpec& gpu, const compute::Ge
          << ",\n  \"bytes\": {\"hbm\": " << estimate.hbmBytes << ", \"l2\": " << estimate.l2Bytes
          << ", \"shared\": " << estimate.sharedBytes << "},\n  \"seconds\": {\"compute\": " << estimate.computeSeconds
          << ", \"hbm\": " << estimate.hbmSeconds << ", \"l2\": " << estimate.l2Seconds
-         << ", \"shared\": " << estimate.sharedSeconds << ", \"pipeline\": " << estimate.pipelineSeconds
-         << ", \"launch\": " << estimate.launchSeconds << ", \"total\": " << estimate.totalSeconds
-         << "},\n  \"bound\": " << jsonString(toString(estimate.bound)) << "\n}\n";
+         << ", \"shared\": " << estimate.sharedSeconds << ", \"latency\": " << estimate.latencySeconds
+         << ", \"pipeline\": " << estimate.pipelineSeconds << ", \"launch\": " << estimate.launchSeconds
+         << ", \"total\": " << estimate.totalSeconds << "},\n  \"memory_latency_s\": " << estimate.memoryLatency
+         << ",\n  \"bound\": " << jsonString(toString(estimate.bound)) << "\n}\n";
 }
 
 } // namespace
@@ -121,6 +122,8 @@ int gemmCommand(const Invocation& invocation)
     out << "  HBM                   " << micros(estimate.hbmSeconds) << "\n";
     out << "  L2                    " << micros(estimate.l2Seconds) << "\n";
     out << "  shared memory         " << micros(estimate.sharedSeconds) << "\n";
+    out << "  memory latency        " << micros(estimate.latencySeconds) << "  (" << tile.stages - 1
+        << " K-slices in flight per CTA, mean load latency " << estimate.memoryLatency * 1e9 << " ns)\n";
     out << "  pipeline fill/drain   " << micros(estimate.pipelineSeconds) << "\n";
     out << "  launch                " << micros(estimate.launchSeconds) << "\n";
     out << "  total                 " << micros(estimate.totalSeconds) << "  (" << toString(estimate.bound)

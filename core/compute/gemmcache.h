@@ -12,7 +12,7 @@ namespace rapid::compute {
 
 /// Memoises estimateGemm: the same GEMM on the same GPU is estimated once (an LLM step repeats a handful of shapes
 /// thousands of times). Keyed by the shape, its precision and every GpuSpec value the model reads
-/// (gemmModelInputs), so a derated or edited GPU never gets a stale answer. A hit costs one hash of 19 numbers and
+/// (gemmModelInputs), so a derated or edited GPU never gets a stale answer. A hit costs one hash of 21 numbers and
 /// one table probe (well under a microsecond).
 ///
 /// Not thread-safe: lookups insert. Give each evaluation thread its own cache.

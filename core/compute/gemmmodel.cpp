@@ -53,6 +53,35 @@ double waveFootprintBytes(const GemmShape& shape, const GemmTile& tile, std::int
     return (spanM + spanN) * static_cast<double>(shape.k) * elementBytes;
 }
 
+/// Mean latency of the main loop's loads: every load reaches L2, and the fraction of the operand bytes L2 serves
+/// from DRAM (@p hbmReadBytes of the @p l2ReadBytes) pays the DRAM latency instead.
+double meanLoadLatency(const config::GpuSpec& gpu, double hbmReadBytes, double l2ReadBytes)
+{
+    const double missFraction = l2ReadBytes > 0 ? std::min(1.0, hbmReadBytes / l2ReadBytes) : 1.0;
+    return gpu.l2LatencySeconds + missFraction * (gpu.hbmLatencySeconds - gpu.l2LatencySeconds);
+}
+
+/// The largest roof names the bound, unless the fixed overheads exceed it.
+GemmBound boundOf(const GemmEstimate& estimate, double roof)
+{
+    if (estimate.pipelineSeconds + estimate.launchSeconds > roof) {
+        return GemmBound::Launch;
+    }
+    if (roof == estimate.computeSeconds) {
+        return GemmBound::Compute;
+    }
+    if (roof == estimate.hbmSeconds) {
+        return GemmBound::Hbm;
+    }
+    if (roof == estimate.l2Seconds) {
+        return GemmBound::L2;
+    }
+    if (roof == estimate.sharedSeconds) {
+        return GemmBound::Shared;
+    }
+    return GemmBound::Latency;
+}
+
 GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const GemmTile& tile, int occupancy)
 {
     const double elementBytes = config::bytesPerElement(shape.precision);
@@ -119,31 +148,30 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
     const double hbmPerSecond = std::min(gpu.hbmBandwidth * gpu.hbmBandwidthScale * gpu.memoryEfficiency, l2PerSecond);
     estimate.hbmSeconds = estimate.hbmBytes / hbmPerSecond;
 
+    // Little's law: a CTA keeps stages - 1 K-slices in flight, so its main loop advances at most stages - 1 steps per
+    // memory latency however idle HBM is. CTAs resident on an SM overlap; the busiest SM runs `rounds` of them in turn.
+    const double rounds = std::ceil(ctasOnBusiestSm / occupancy);
+    estimate.memoryLatency = meanLoadLatency(gpu, batch * readBytes, estimate.l2Bytes - batch * m * n * elementBytes);
+    estimate.latencySeconds
+        = rounds * static_cast<double>(kTiles) / static_cast<double>(tile.stages - 1) * estimate.memoryLatency;
+
     // CTAs of a wave start and finish together, so nothing hides a CTA's prologue (the first stages-1 K-slices must
     // arrive before its first MMA) or its epilogue (the C tile leaves after its last MMA). Both move through the
-    // SM's share of L2 bandwidth, once per CTA the busiest SM runs.
+    // SM's share of L2 bandwidth, once per CTA the busiest SM runs; the first slice of each round also waits one
+    // memory latency.
     const double prologueK = static_cast<double>(std::min<std::int64_t>(kTiles, tile.stages - 1)) * tile.ctaK;
     const double exposedBytesPerCta
         = (static_cast<double>(tile.ctaM + tile.ctaN) * prologueK + static_cast<double>(tile.ctaM) * tile.ctaN)
         * elementBytes;
     estimate.pipelineSeconds
-        = ctasOnBusiestSm * exposedBytesPerCta / (gpu.l2Bandwidth * gpu.effectiveClockScale() / gpu.smCount);
+        = ctasOnBusiestSm * exposedBytesPerCta / (gpu.l2Bandwidth * gpu.effectiveClockScale() / gpu.smCount)
+        + rounds * estimate.memoryLatency;
     estimate.launchSeconds = gpu.kernelLaunchSeconds;
 
-    const double roof
-        = std::max({ estimate.computeSeconds, estimate.hbmSeconds, estimate.l2Seconds, estimate.sharedSeconds });
+    const double roof = std::max({ estimate.computeSeconds, estimate.hbmSeconds, estimate.l2Seconds,
+        estimate.sharedSeconds, estimate.latencySeconds });
     estimate.totalSeconds = roof + estimate.pipelineSeconds + estimate.launchSeconds;
-    if (estimate.pipelineSeconds + estimate.launchSeconds > roof) {
-        estimate.bound = GemmBound::Launch;
-    } else if (roof == estimate.computeSeconds) {
-        estimate.bound = GemmBound::Compute;
-    } else if (roof == estimate.hbmSeconds) {
-        estimate.bound = GemmBound::Hbm;
-    } else if (roof == estimate.l2Seconds) {
-        estimate.bound = GemmBound::L2;
-    } else {
-        estimate.bound = GemmBound::Shared;
-    }
+    estimate.bound = boundOf(estimate, roof);
     return estimate;
 }
 
@@ -160,6 +188,8 @@ const char* toString(GemmBound bound)
         return "L2";
     case GemmBound::Shared:
         return "shared memory";
+    case GemmBound::Latency:
+        return "memory latency";
     case GemmBound::Launch:
         return "launch";
     }
@@ -193,7 +223,7 @@ std::array<double, kGemmModelInputCount> gemmModelInputs(const config::GpuSpec& 
     return { static_cast<double>(gpu.smCount), gpu.clockHz, gpu.tensorPeak(precision), gpu.hbmBandwidth, gpu.l2Bytes,
         gpu.l2Bandwidth, gpu.sharedMemPerSmBytes, static_cast<double>(gpu.registersPerSm),
         static_cast<double>(gpu.maxThreadsPerSm), gpu.kernelLaunchSeconds, gpu.computeEfficiency, gpu.memoryEfficiency,
-        gpu.hbmBandwidthScale, gpu.effectiveClockScale() };
+        gpu.hbmBandwidthScale, gpu.effectiveClockScale(), gpu.hbmLatencySeconds, gpu.l2LatencySeconds };
 }
 
 } // namespace rapid::compute

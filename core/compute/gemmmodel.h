@@ -22,9 +22,9 @@ struct GemmShape {
     bool operator==(const GemmShape&) const = default;
 };
 
-/// Which limit sets the time of a GEMM. Launch: the fixed kernel overheads (launch plus pipeline fill/drain) exceed
-/// every roof.
-enum class GemmBound { Compute, Hbm, L2, Shared, Launch };
+/// Which limit sets the time of a GEMM. Latency: too few K-slices in flight to cover the memory latency (Little's
+/// law). Launch: the fixed kernel overheads (launch plus pipeline fill/drain) exceed every roof.
+enum class GemmBound { Compute, Hbm, L2, Shared, Latency, Launch };
 const char* toString(GemmBound bound);
 
 /// The predicted execution of one GEMM kernel on one GPU. Bytes in bytes, times in seconds.
@@ -43,9 +43,13 @@ struct GemmEstimate {
     double hbmSeconds = 0;
     double l2Seconds = 0;
     double sharedSeconds = 0;
-    double pipelineSeconds = 0; ///< exposed pipeline fill (prologue) and C-tile drain (epilogue), summed over waves
+    /// Little's law: each CTA keeps stages - 1 K-slices in flight, so its main loop advances at most stages - 1 steps
+    /// per memory latency (0 when the GPU has no latency figures).
+    double latencySeconds = 0;
+    double memoryLatency = 0; ///< seconds: mean load latency, L2 hits and DRAM misses weighted by their share
+    double pipelineSeconds = 0; ///< exposed pipeline fill (first-slice latency plus prologue bytes) and C-tile drain
     double launchSeconds = 0;
-    double totalSeconds = 0; ///< max(compute, hbm, l2, shared) + pipeline + launch
+    double totalSeconds = 0; ///< max(compute, hbm, l2, shared, latency) + pipeline + launch
     GemmBound bound = GemmBound::Compute;
 
     bool operator==(const GemmEstimate&) const = default;
@@ -53,19 +57,19 @@ struct GemmEstimate {
 
 /// Predicts one GEMM from first principles: chooses the CTA tile (from gemmTileCandidates) with the least estimated
 /// time, counts waves of CTAs over the SMs, counts traffic at each memory level, and takes the roofline of compute,
-/// HBM, L2 and shared memory plus exposed pipeline overheads and the launch. Every hardware figure comes from @p gpu,
-/// including its calibration (computeEfficiency, memoryEfficiency) and derates (clockScale scales the tensor rate and
-/// the on-chip bandwidths; hbmBandwidthScale scales HBM). Pure and thread-safe.
+/// HBM, L2, shared memory and memory latency (bytes in flight) plus exposed pipeline overheads and the launch. Every
+/// hardware figure comes from @p gpu, including its calibration (computeEfficiency, memoryEfficiency) and derates
+/// (clockScale scales the tensor rate and the on-chip bandwidths; hbmBandwidthScale scales HBM). Pure and thread-safe.
 /// Throws std::invalid_argument for a non-positive dimension, a precision the GPU has no peak for, or a GPU on which
 /// no candidate tile fits.
 GemmEstimate estimateGemm(const config::GpuSpec& gpu, const GemmShape& shape);
 
 /// Number of GpuSpec values estimateGemm reads for one precision.
-constexpr int kGemmModelInputCount = 14;
+constexpr int kGemmModelInputCount = 16;
 
 /// The GpuSpec values estimateGemm reads for @p precision (the tensor peak of that precision, SM count, clock,
-/// bandwidths, capacities, launch overhead, efficiencies, derates). Two specs with equal inputs give equal estimates;
-/// GemmCache keys on this.
+/// bandwidths, memory latencies, capacities, launch overhead, efficiencies, derates). Two specs with equal inputs give
+/// equal estimates; GemmCache keys on this.
 std::array<double, kGemmModelInputCount> gemmModelInputs(const config::GpuSpec& gpu, config::Precision precision);
 
 } // namespace rapid::compute

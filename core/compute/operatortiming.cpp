@@ -82,6 +82,8 @@ OperatorBound fromGemm(GemmBound bound)
         return OperatorBound::L2;
     case GemmBound::Shared:
         return OperatorBound::Shared;
+    case GemmBound::Latency:
+        return OperatorBound::Latency;
     case GemmBound::Launch:
         return OperatorBound::Launch;
     }

@@ -3,6 +3,8 @@
 #include "linkid.h"
 #include "yamlnode_p.h"
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace rapid::config {
@@ -77,6 +79,9 @@ namespace detail {
 namespace {
 
 constexpr double kHuge = 1e30;
+// Loaded DRAM latencies of GPUs are hundreds of nanoseconds; a value near a millisecond is a unit slip.
+constexpr double kMaxMemoryLatency = 1e-4;
+constexpr const char* kTimeSuffixes[] = { "", "_ns", "_us", "_ms", "_s" };
 
 void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
 {
@@ -123,6 +128,30 @@ void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
     rates.finish();
     if (spec.tensorPeak(Precision::Bf16) <= 0 && spec.tensorPeak(Precision::Fp16) <= 0) {
         context.error(rates.path(), rates.node(), "a GPU needs at least a bf16 or fp16 tensor rate");
+    }
+}
+
+/// Whether @p map gives a time quantity @p base in any spelling (`latency: "400 ns"`, `latency_ns: 400`, ...).
+bool givesTime(const MapReader& map, const std::string& base)
+{
+    return std::any_of(
+        std::begin(kTimeSuffixes), std::end(kTimeSuffixes), [&](const char* suffix) { return map.has(base + suffix); });
+}
+
+/// The GEMM model needs both latencies or neither (an L2 miss costs the DRAM latency, a hit the L2 one), and a miss
+/// passes through L2, so it cannot be faster than a hit. A latency given but out of range is reported where it is
+/// read, not again here.
+void checkMemoryLatencies(
+    ReadContext& context, MapReader& gpu, const GpuSpec& spec, bool hbmLatencyGiven, bool l2LatencyGiven)
+{
+    if (hbmLatencyGiven != l2LatencyGiven) {
+        const char* missing = hbmLatencyGiven ? "l2" : "hbm";
+        context.error(gpu.childPath(missing), gpu.node()[missing],
+            std::string("give hbm.latency_ns and l2.latency_ns together (") + missing
+                + ".latency_ns is missing); the GEMM model's memory-latency bound needs both");
+    } else if (spec.hbmLatencySeconds > 0 && spec.l2LatencySeconds > spec.hbmLatencySeconds) {
+        context.error(gpu.childPath("l2"), gpu.node()["l2"],
+            "l2.latency_ns cannot exceed hbm.latency_ns (an access that misses L2 passes through it)");
     }
 }
 
@@ -234,12 +263,16 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
             "sustained_clock cannot exceed clock (the boost clock the tensor rates are quoted at)");
     }
     readTensorRates(context, gpu, spec);
+    bool hbmLatencyGiven = false;
+    bool l2LatencyGiven = false;
     spec.vectorFp32Flops = gpu.quantity("vector_fp32", Dimension::FlopsPerSecond, std::nullopt, 0, kHuge);
     {
         MapReader hbm = gpu.map("hbm", true);
         if (hbm.valid()) {
             spec.hbmCapacityBytes = hbm.quantity("capacity", Dimension::Bytes, std::nullopt, 0, kHuge);
             spec.hbmBandwidth = hbm.quantity("bandwidth", Dimension::BytesPerSecond, std::nullopt, 0, kHuge);
+            hbmLatencyGiven = givesTime(hbm, "latency");
+            spec.hbmLatencySeconds = hbm.quantity("latency", Dimension::Seconds, 0.0, 0.0, kMaxMemoryLatency);
             hbm.finish();
         }
     }
@@ -248,9 +281,12 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
         if (l2.valid()) {
             spec.l2Bytes = l2.quantity("size", Dimension::Bytes, std::nullopt, 0, kHuge);
             spec.l2Bandwidth = l2.quantity("bandwidth", Dimension::BytesPerSecond, std::nullopt, 0, kHuge);
+            l2LatencyGiven = givesTime(l2, "latency");
+            spec.l2LatencySeconds = l2.quantity("latency", Dimension::Seconds, 0.0, 0.0, kMaxMemoryLatency);
             l2.finish();
         }
     }
+    checkMemoryLatencies(context, gpu, spec, hbmLatencyGiven, l2LatencyGiven);
     spec.sharedMemPerSmBytes = gpu.quantity("shared_memory_per_sm", Dimension::Bytes, std::nullopt, 0, 1 << 30);
     spec.registersPerSm = static_cast<int>(gpu.integer("registers_per_sm", 65536, 1024, 1 << 24));
     spec.maxThreadsPerSm = static_cast<int>(gpu.integer("max_threads_per_sm", 2048, 32, 1 << 16));

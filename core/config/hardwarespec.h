@@ -30,6 +30,11 @@ struct GpuSpec {
     double hbmBandwidth = 0; ///< bytes/s, datasheet peak
     double l2Bytes = 0;
     double l2Bandwidth = 0; ///< bytes/s, aggregate over all slices
+    /// Load-to-use latency of one access that misses L2 and goes to DRAM, and of one that hits L2 (pointer-chase
+    /// microbenchmarks), in seconds; the what-if clock derate does not scale them. 0 = unknown: the GEMM model then has
+    /// no memory-latency bound.
+    double hbmLatencySeconds = 0;
+    double l2LatencySeconds = 0;
     double sharedMemPerSmBytes = 0; ///< configurable shared memory available to one SM
     int registersPerSm = 65536; ///< 32-bit registers per SM
     int maxThreadsPerSm = 2048;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The GEMM timing model against hand computations: waves on a tiny synthetic GPU, SM scaling, the memory-bound GEMV,
-// the compute-bound square GEMM and the what-if derates on the A100 preset.
+// the compute-bound square GEMM, the memory-latency (Little's law) bound and the what-if derates on the A100 preset.
 #include "compute/gemmmodel.h"
 #include "testutils.h"
 
@@ -80,6 +80,7 @@ private Q_SLOTS:
     void halvingTheSmsDoublesWaves();
     void gemvIsHbmBound();
     void squareGemmIsComputeBound();
+    void fewSlicesInFlightAreLatencyBound();
     void deratesScaleOnlyTheirRoof_data();
     void deratesScaleOnlyTheirRoof();
     void batchMultipliesCtas();
@@ -183,15 +184,69 @@ void TstGemmModel::squareGemmIsComputeBound()
 {
     const config::GpuSpec gpu = a100();
     const compute::GemmEstimate estimate = compute::estimateGemm(gpu, shape(8192, 8192, 8192, config::Precision::Bf16));
-    // 2 M N K / (312e12 x efficiency) = 3.524 ms / efficiency, times the wave quantisation 38 / 37.926 = 1.00195,
-    // plus 4 us launch: within 1% (the pipeline fill/drain adds tens of microseconds).
-    const double expected
-        = kSquareFlops / (312e12 * gpu.computeEfficiency) * (38.0 / (4096.0 / 108.0)) + gpu.kernelLaunchSeconds;
+    // The model picks 256x128x32, 3 stages, one CTA per SM: 32 x 64 = 2048 CTAs, 19 on the busiest SM.
+    QCOMPARE(estimate.tile.ctaM, 256);
+    QCOMPARE(estimate.tile.ctaN, 128);
+    QCOMPARE(estimate.tile.stages, 3);
+    QCOMPARE(estimate.ctasPerSm, 1);
+    // Compute: 2 M N K / (312e12 x efficiency) = 3.524 ms / efficiency, times the wave quantisation
+    // 19 / (2048 / 108) = 1.00195.
+    const double compute = kSquareFlops / (312e12 * gpu.computeEfficiency) * (19.0 / (2048.0 / 108.0));
+    // Pipeline, once per CTA of the busiest SM (19 rounds of one CTA):
+    // - bytes: the 2-slice prologue (256 + 128) x 64 x 2 B = 49,152 B plus the 256 x 128 x 2 B = 65,536 B C tile,
+    //   114,688 B through 1/108 of the 7,219 GB/s L2: 1.716 us;
+    // - latency: one mean load latency. A and B (256 MiB) overflow L2, so each of the 2048 / 108 = 18.96 waves fetches
+    //   its 11 x 10-tile footprint from HBM, (11 x 256 + 10 x 128) x 8192 x 2 B = 64 MiB, against (64 x 8192 +
+    //   32 x 8192) x 8192 x 2 B of panel reads through L2: a miss fraction of (2048 / 108) x 4096 / (96 x 8192)
+    //   = 8 / 81. Mean latency = L2 + 8/81 x (DRAM - L2) = 200 + 19.9 = 219.9 ns on the preset.
+    // 19 x (1.716 us + 0.220 us) = 36.78 us.
+    const double latency = gpu.l2LatencySeconds + 8.0 / 81.0 * (gpu.hbmLatencySeconds - gpu.l2LatencySeconds);
+    const double pipeline = 19.0 * (114688.0 / (gpu.l2Bandwidth / 108.0) + latency);
+    const double expected = compute + pipeline + gpu.kernelLaunchSeconds;
     QCOMPARE(estimate.bound, compute::GemmBound::Compute);
     QCOMPARE(estimate.flops, kSquareFlops);
-    QVERIFY2(near(estimate.totalSeconds, expected, 0.01), qPrintable(describe(estimate.totalSeconds, expected)));
+    QVERIFY2(near(estimate.memoryLatency, latency, 1e-9), qPrintable(describe(estimate.memoryLatency, latency)));
+    QVERIFY2(near(estimate.pipelineSeconds, pipeline, 1e-9), qPrintable(describe(estimate.pipelineSeconds, pipeline)));
+    QVERIFY2(near(estimate.totalSeconds, expected, 1e-9), qPrintable(describe(estimate.totalSeconds, expected)));
+    // Little's law does not bind a long-K GEMM with many CTAs: 19 rounds x 256 K-steps / 2 slices in flight
+    // x 219.9 ns = 0.53 ms, far under the 3.6 ms of compute.
+    QVERIFY(estimate.latencySeconds < estimate.computeSeconds / 4);
     // A, B and C (3 x 128 MiB) overflow the 40 MiB L2, so HBM sees more than the compulsory 402,653,184 B.
     QVERIFY(estimate.hbmBytes > 3.0 * 8192 * 8192 * 2);
+}
+
+void TstGemmModel::fewSlicesInFlightAreLatencyBound()
+{
+    // Little's law on the tiny GPU (1 PB/s memory, so HBM and L2 bandwidth are idle), given memory latencies of
+    // 0.5 us for an L2 hit and 1.5 us for a DRAM access.
+    config::GpuSpec gpu = tinyGpu();
+    gpu.l2LatencySeconds = 0.5e-6;
+    gpu.hbmLatencySeconds = 1.5e-6;
+    // 128 x 4096 x 64 fp16: four 64x32 CTAs (the only fitting tiles are 3-stage, 32-wide K; see tinyGpu), one per SM,
+    // a single round. Each walks 4096 / 32 = 128 K-steps with 3 - 1 = 2 slices in flight.
+    const compute::GemmEstimate estimate = compute::estimateGemm(gpu, shape(128, 4096, 64, config::Precision::Fp16));
+    QCOMPARE(estimate.tile.ctaM, 64);
+    QCOMPARE(estimate.tile.ctaN, 32);
+    QCOMPARE(estimate.tile.stages, 3);
+    QCOMPARE(estimate.ctaCount, qint64(4));
+    // Mean latency: A and B fit in L2, so HBM reads them once, (128 + 64) x 4096 x 2 B = 1,572,864 B, while L2
+    // serves every CTA's panels, (2 x 128 + 2 x 64) x 4096 x 2 B = 3,145,728 B: half the loads miss.
+    // 0.5 + 0.5 x (1.5 - 0.5) = 1.0 us.
+    QVERIFY2(near(estimate.memoryLatency, 1.0e-6, 1e-12), qPrintable(describe(estimate.memoryLatency, 1.0e-6)));
+    // Latency roof: 1 round x 128 steps / 2 in flight x 1.0 us = 64 us. It beats compute (2 x 64 x 32 x 4096 FLOP at
+    // 1 TFLOP/s per SM = 16.78 us) and shared memory (128 steps x 18,432 B / (128 B x 2 GHz) = 9.22 us).
+    QVERIFY2(near(estimate.latencySeconds, 64e-6, 1e-12), qPrintable(describe(estimate.latencySeconds, 64e-6)));
+    QCOMPARE(estimate.bound, compute::GemmBound::Latency);
+    // Pipeline: one first-slice latency (1.0 us) plus 16,384 B of prologue and C tile through a quarter of 1 PB/s
+    // (65.536 ps). Launch 0. Total 64 + 1 + 0.000065536 us.
+    const double expected = 64e-6 + 1e-6 + 16384.0 / (1e15 / 4);
+    QVERIFY2(near(estimate.totalSeconds, expected, 1e-12), qPrintable(describe(estimate.totalSeconds, expected)));
+
+    // Without latency figures the bound disappears and the same GEMM is compute-bound: 16.78 us.
+    const compute::GemmEstimate unknown
+        = compute::estimateGemm(tinyGpu(), shape(128, 4096, 64, config::Precision::Fp16));
+    QCOMPARE(unknown.latencySeconds, 0.0);
+    QCOMPARE(unknown.bound, compute::GemmBound::Compute);
 }
 
 void TstGemmModel::deratesScaleOnlyTheirRoof_data()

@@ -102,7 +102,49 @@ private Q_SLOTS:
     void reportsFileLineColumnAndKey();
     void reportsEveryProblemOfADocument();
     void unknownPresetListsTheAlternatives();
+    void memoryLatenciesComeTogetherAndInOrder();
 };
+
+void TstConfigErrors::memoryLatenciesComeTogetherAndInOrder()
+{
+    // The GEMM model's latency bound needs both latencies (an L2 miss pays the DRAM one, a hit the L2 one), and a
+    // miss passes through L2, so the DRAM latency cannot be the shorter.
+    QTemporaryDir dir;
+    const config::ConfigLoader loader = test::projectLoader();
+    auto load = [&](const std::string& hbmLatency, const std::string& l2Latency) {
+        // Line 9 is hbm's bandwidth, line 12 l2's (one further down once hbm has gained a line).
+        std::string gpu = replaceLine(kGpu, 9, "    bandwidth_GBps: 1000" + hbmLatency);
+        gpu = replaceLine(gpu, hbmLatency.empty() ? 12 : 13, "    bandwidth_GBps: 4000" + l2Latency);
+        test::writeFile(dir, "gpu.yaml", gpu);
+        return loader.loadScenario(test::writeFile(dir, "model.yaml", kModel),
+            test::writeFile(dir, "hardware.yaml", kHardware), test::writeFile(dir, "run.yaml", kRun));
+    };
+    const config::Scenario both = load("\n    latency_ns: 400", "\n    latency_ns: 200");
+    QCOMPARE(both.hardware.gpu.hbmLatencySeconds, 400e-9);
+    QCOMPARE(both.hardware.gpu.l2LatencySeconds, 200e-9);
+    QCOMPARE(load("", "").hardware.gpu.hbmLatencySeconds, 0.0); // neither: no latency bound
+
+    struct Case {
+        std::string hbm;
+        std::string l2;
+        std::string key;
+        std::string text;
+    };
+    const Case cases[] = {
+        { "\n    latency_ns: 400", "", "hardware.gpu.l2", "together (l2.latency_ns is missing)" },
+        { "", "\n    latency_ns: 200", "hardware.gpu.hbm", "together (hbm.latency_ns is missing)" },
+        { "\n    latency_ns: 400", "\n    latency_ns: 500", "hardware.gpu.l2", "cannot exceed hbm.latency_ns" },
+        { "\n    latency_ns: 1000000", "\n    latency_ns: 200", "hardware.gpu.hbm.latency_ns",
+            "1 ms is out of range; expected more than 0 ns and at most 100 us" },
+    };
+    for (const Case& c : cases) {
+        const auto diagnostics = test::expectConfigError([&] { load(c.hbm, c.l2); });
+        QCOMPARE(diagnostics.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(diagnostics.front().keyPath), QString::fromStdString(c.key));
+        QVERIFY(QString::fromStdString(diagnostics.front().location.source).endsWith(QStringLiteral("gpu.yaml")));
+        QVERIFY2(diagnostics.front().message.find(c.text) != std::string::npos, diagnostics.front().toString().c_str());
+    }
+}
 
 void TstConfigErrors::validScenarioLoads()
 {
