@@ -18,6 +18,8 @@ using TimePs = std::int64_t;
 
 constexpr double kPicosecondsPerSecond = 1e12;
 constexpr TimePs kPicosecondsPerNanosecond = 1000;
+/// Most path hops (streams x links) a run may hold: 40 bytes each, so about 2 GB.
+constexpr std::size_t kMaxHopStates = 50'000'000;
 /// Events between two looks at the stop flag and two progress reports.
 constexpr std::uint64_t kPollInterval = 1 << 16;
 
@@ -108,6 +110,7 @@ public:
             port.latency = static_cast<TimePs>(std::llround(l.latencySeconds * kPicosecondsPerSecond));
         }
         m_linkBytes.assign(m_ports.size(), 0.0);
+        m_maxPacketHops = options.maxPacketHops;
         buildStreams(topology, payload, options.headerBytes);
         buildDependants();
     }
@@ -198,6 +201,14 @@ private:
                 = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(bytes / payload * (1 - 1e-12))));
             stream.fullWire = payload + header;
             stream.lastWire = bytes - static_cast<double>(stream.packets - 1) * payload + header;
+        }
+        // Checked while building: the stream and hop states of an oversized program would exhaust memory first.
+        m_packetHops += static_cast<double>(stream.packets) * static_cast<double>(path.links.size());
+        if (m_packetHops > m_maxPacketHops || m_hops.size() + path.links.size() > kMaxHopStates) {
+            throw std::invalid_argument("the collective is too large to simulate packet by packet (over "
+                + std::to_string(static_cast<long long>(std::min(m_packetHops, m_maxPacketHops))) + " packet-hops or "
+                + std::to_string(kMaxHopStates)
+                + " path hops); the flow-level backend simulates it (--backend congestion)");
         }
         const auto index = static_cast<std::int32_t>(m_streams.size());
         for (int link : path.links) {
@@ -379,6 +390,8 @@ private:
     QuaternaryHeapQueue m_queue;
     TimePs m_now = 0;
     std::uint64_t m_packets = 0;
+    double m_packetHops = 0;
+    double m_maxPacketHops = 0;
     std::size_t m_finishedFlows = 0;
 };
 

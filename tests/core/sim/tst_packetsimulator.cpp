@@ -175,6 +175,15 @@ private Q_SLOTS:
         backwards.flows[0].dependencyCount = 1;
         backwards.dependencies = { 0 };
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim::simulatePackets(backwards, mesh(), kilobytePackets()));
+        // Too big to simulate packet by packet: refused before anything runs. 10 packets over 2 hops are 20
+        // packet-hops.
+        sim::FlowProgram big;
+        addFlow(big, 0, 2, 10000);
+        sim::PacketOptions limited = kilobytePackets();
+        limited.maxPacketHops = 19;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim::simulatePackets(big, mesh(), limited));
+        limited.maxPacketHops = 20;
+        QVERIFY(nanosecondsEqual(sim::simulatePackets(big, mesh(), limited).completionSeconds, 1110));
     }
 };
 
