@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "collectiverunbox.h"
 
+#include "problemcolor.h"
+
 #include "workspacedocument.h"
 
 #include "config/units.h"
@@ -22,11 +24,6 @@ namespace {
 constexpr int kComboCharacters = 12; ///< combos shrink to this many characters so the side column keeps its width
 
 // Red that stays legible on light and dark window backgrounds alike (as the form fields' problems).
-QColor problemColor(const QPalette& palette)
-{
-    return palette.color(QPalette::Window).lightnessF() < 0.5 ? QColor(255, 110, 100) : QColor(200, 30, 30);
-}
-
 QString quantity(double value, config::Dimension dimension)
 {
     return QString::fromStdString(config::formatQuantity(value, dimension));

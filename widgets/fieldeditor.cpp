@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fieldeditor.h"
 
+#include "problemcolor.h"
+
 #include "config/yamledit.h"
 
 #include <QCheckBox>
@@ -18,11 +20,6 @@ namespace rapid::widgets {
 namespace {
 
 // Red that stays legible on light and dark window backgrounds alike.
-QColor problemColor(const QPalette& palette)
-{
-    return palette.color(QPalette::Window).lightnessF() < 0.5 ? QColor(255, 110, 100) : QColor(200, 30, 30);
-}
-
 QString numberYaml(double value)
 {
     return QString::number(value, 'g', 12);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runspanel.h"
 
+#include "problemcolor.h"
+
 #include "runsession.h"
 
 #include <QHBoxLayout>
@@ -32,11 +34,6 @@ public:
         QStyledItemDelegate::setEditorData(editor, index);
     }
 };
-
-QColor problemColor(const QPalette& palette)
-{
-    return palette.color(QPalette::Window).lightnessF() < 0.5 ? QColor(255, 110, 100) : QColor(200, 30, 30);
-}
 
 } // namespace
 

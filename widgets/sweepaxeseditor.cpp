@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweepaxeseditor.h"
 
+#include "problemcolor.h"
+
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -19,11 +21,6 @@ namespace rapid::widgets {
 namespace {
 
 // Red that stays legible on light and dark window backgrounds alike (as the form fields' problems).
-QColor problemColor(const QPalette& palette)
-{
-    return palette.color(QPalette::Window).lightnessF() < 0.5 ? QColor(255, 110, 100) : QColor(200, 30, 30);
-}
-
 const QStringList kSplitAxes
     = { QStringLiteral("tp"), QStringLiteral("pp"), QStringLiteral("dp"), QStringLiteral("cp") };
 
