@@ -302,8 +302,11 @@ private Q_SLOTS:
         const qint64 topRow = top.data(widgets::SweepTableModel::RowIndexRole).toLongLong();
         QCOMPARE(panel->result()->rows[static_cast<size_t>(topRow)].tokensPerSecondPerGpu, best);
 
-        // Clicking a point of the plot selects its row (nothing is applied to the workspace).
+        // Clicking a point of the plot selects its row (nothing is applied to the workspace: the typed axes are its
+        // only edits).
         QVERIFY(!panel->copyButton()->isEnabled());
+        const int edits = window->document()->undoStack()->count();
+        const int editIndex = window->document()->undoStack()->index();
         QCoreApplication::processEvents(); // the plot's queued replot lays it out
         const QPoint pixel = chart->pointPixel(checked);
         QVERIFY(chart->rect().contains(pixel));
@@ -312,7 +315,8 @@ private Q_SLOTS:
         QTest::mouseClick(plotWidget, Qt::LeftButton, {}, plotWidget->mapFrom(chart, pixel));
         QCOMPARE(panel->selectedRowIndex(), checked);
         QCOMPARE(chart->highlightedPoint(), checked);
-        QVERIFY(!window->document()->isDirty());
+        QCOMPARE(window->document()->undoStack()->count(), edits);
+        QCOMPARE(window->document()->undoStack()->index(), editIndex);
 
         // Copy overrides of the selected point: its --set arguments.
         QVERIFY(panel->copyButton()->isEnabled());
