@@ -6,21 +6,12 @@
 #include "sim/congestionnetwork.h"
 #include "sim/flowsimulator.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
-
 #include <algorithm>
 #include <array>
-#include <stdexcept>
-#include <variant>
 
 namespace rapid::widgets {
 
 namespace {
-
-// Exceptions must not cross the thread boundary: a failure travels as text, a cancellation as this tag.
-struct Cancelled { };
-using Result = std::variant<CollectiveOutcome, QString, Cancelled>;
 
 /// Directed links that carried traffic, busiest first, as `rapid collective` lists them.
 std::vector<LinkLoad> busiestLinks(const network::Topology& topology, const sim::CongestionRun& run, size_t count)
@@ -99,35 +90,19 @@ void CollectiveRunner::cancel()
 
 void CollectiveRunner::start(const CollectiveJob& job)
 {
-    const quint64 generation = m_jobs.begin();
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (!m_jobs.finish(generation)) {
-            return; // cancelled or superseded
-        }
-        const Result result = watcher->result();
-        if (const auto* outcome = std::get_if<CollectiveOutcome>(&result)) {
-            Q_EMIT finished(*outcome);
-        } else if (const auto* message = std::get_if<QString>(&result)) {
-            Q_EMIT failed(*message);
-        } else {
-            Q_EMIT cancelled();
-        }
-    });
-    watcher->setFuture(QtConcurrent::run(m_jobs.pool(), [job, stop = m_jobs.stopFlag()]() -> Result {
-        try {
-            return simulate(job, stop.get());
-        } catch (const sim::SimulationCancelled&) {
-            return Cancelled {};
-        } catch (const network::UnreachableError& error) {
-            // Failed links can cut the group apart: the message names the GPUs.
-            return QString::fromUtf8(error.what());
-        } catch (const std::exception& error) {
-            // std::invalid_argument (a GPU out of range, a packet without payload) and anything else core throws.
-            return QString::fromUtf8(error.what());
-        }
-    }));
+    // Failures (std::invalid_argument for a GPU out of range or a packet without payload, network::UnreachableError
+    // naming the GPUs that failed links cut apart) arrive as their message.
+    m_jobs.run<CollectiveOutcome>(
+        this, m_jobs.begin(), [job](const std::atomic<bool>* stop) { return simulate(job, stop); },
+        [this](const JobOutcome<CollectiveOutcome>& outcome) {
+            if (const auto* result = std::get_if<CollectiveOutcome>(&outcome)) {
+                Q_EMIT finished(*result);
+            } else if (const auto* message = std::get_if<QString>(&outcome)) {
+                Q_EMIT failed(*message);
+            } else {
+                Q_EMIT cancelled();
+            }
+        });
 }
 
 } // namespace rapid::widgets

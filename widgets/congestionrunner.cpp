@@ -4,19 +4,7 @@
 #include "sim/flowsimulator.h"
 #include "sim/stepmodel.h"
 
-#include <QFutureWatcher>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
-
-#include <variant>
-
 namespace rapid::widgets {
-
-namespace {
-// Exceptions must not cross the thread boundary: a failure travels as text, a cancellation as this tag.
-struct Cancelled { };
-using Outcome = std::variant<CongestionOutcome, QString, Cancelled>;
-} // namespace
 
 CongestionRunner::CongestionRunner(QObject* parent)
     : QObject(parent)
@@ -35,48 +23,28 @@ void CongestionRunner::cancel()
 void CongestionRunner::start(const config::Scenario& scenario)
 {
     const quint64 generation = m_jobs.begin();
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (!m_jobs.finish(generation)) {
-            return; // cancelled or superseded
-        }
-        const Outcome outcome = watcher->result();
-        if (const auto* result = std::get_if<CongestionOutcome>(&outcome)) {
-            Q_EMIT finished(*result);
-        } else if (const auto* message = std::get_if<QString>(&outcome)) {
-            Q_EMIT failed(*message);
-        } else {
-            Q_EMIT cancelled();
-        }
-    });
-    // Progress is posted to this object's thread, tagged with the generation so a stale run's progress is ignored.
-    QPointer<CongestionRunner> self(this);
-    auto report = [self, generation](double fraction) {
-        QMetaObject::invokeMethod(
-            self,
-            [self, generation, fraction] {
-                if (self && self->m_jobs.isCurrent(generation)) {
-                    Q_EMIT self->progressChanged(fraction);
-                }
-            },
-            Qt::QueuedConnection);
-    };
-    watcher->setFuture(QtConcurrent::run(m_jobs.pool(), [scenario, stop = m_jobs.stopFlag(), report]() -> Outcome {
-        try {
+    auto report = m_jobs.postWhileCurrent<double>(
+        this, generation, [this](double fraction) { Q_EMIT progressChanged(fraction); });
+    m_jobs.run<CongestionOutcome>(
+        this, generation,
+        [scenario, report](const std::atomic<bool>* stop) {
             CongestionOutcome outcome;
             sim::StepModel congestion(scenario, sim::NetworkBackend::Congestion);
-            congestion.setStopFlag(stop.get());
+            congestion.setStopFlag(stop);
             congestion.setProgressCallback(report);
             outcome.congestion = congestion.training(true);
             outcome.analyticalStepSeconds = sim::StepModel(scenario).training(false).stepTimeSeconds;
             return outcome;
-        } catch (const sim::SimulationCancelled&) {
-            return Cancelled {};
-        } catch (const std::exception& error) {
-            return QString::fromUtf8(error.what());
-        }
-    }));
+        },
+        [this](const JobOutcome<CongestionOutcome>& outcome) {
+            if (const auto* result = std::get_if<CongestionOutcome>(&outcome)) {
+                Q_EMIT finished(*result);
+            } else if (const auto* message = std::get_if<QString>(&outcome)) {
+                Q_EMIT failed(*message);
+            } else {
+                Q_EMIT cancelled();
+            }
+        });
 }
 
 } // namespace rapid::widgets
