@@ -57,23 +57,41 @@ FlowProgram CongestionNetwork::program(std::span<const network::CollectiveReques
     return program;
 }
 
-CongestionRun CongestionNetwork::run(
-    std::span<const network::CollectiveRequest> requests, const std::atomic<bool>* stop)
+FlowProgram CongestionNetwork::checkedProgram(std::span<const network::CollectiveRequest> requests)
 {
     for (const network::CollectiveRequest& request : requests) {
         m_analytical.time(request); // validates GPUs, bytes and reachability with the analytical model's messages
     }
-    const FlowProgram flows = program(requests);
-    FlowSimulator simulator(*m_routes);
-    CongestionRun result;
-    result.seconds.assign(requests.size(), 0.0);
-    const std::vector<FlowId> ids = addProgram(simulator, flows);
-    simulator.run(stop);
-    for (size_t i = 0; i < ids.size(); ++i) {
+    return program(requests);
+}
+
+namespace {
+
+/// Each request's completion (its latest flow, by tag) and the makespan, from every flow's finish in seconds.
+template <typename FinishSeconds>
+void collectCompletions(
+    CongestionRun& result, const FlowProgram& flows, size_t requestCount, FinishSeconds&& finishSeconds)
+{
+    result.seconds.assign(requestCount, 0.0);
+    for (size_t i = 0; i < flows.flows.size(); ++i) {
         const auto tag = static_cast<size_t>(flows.flows[i].tag);
-        result.seconds[tag] = std::max(result.seconds[tag], toSeconds(simulator.finishTime(ids[i])));
+        result.seconds[tag] = std::max(result.seconds[tag], finishSeconds(i));
         result.makespan = std::max(result.makespan, result.seconds[tag]);
     }
+}
+
+} // namespace
+
+CongestionRun CongestionNetwork::run(
+    std::span<const network::CollectiveRequest> requests, const std::atomic<bool>* stop)
+{
+    const FlowProgram flows = checkedProgram(requests);
+    FlowSimulator simulator(*m_routes);
+    const std::vector<FlowId> ids = addProgram(simulator, flows);
+    simulator.run(stop);
+    CongestionRun result;
+    collectCompletions(
+        result, flows, requests.size(), [&](size_t i) { return toSeconds(simulator.finishTime(ids[i])); });
     result.linkBytes = simulator.linkBytes();
     result.flows = simulator.flowCount();
     result.events = simulator.eventsProcessed();
@@ -84,19 +102,11 @@ CongestionRun CongestionNetwork::run(
 CongestionRun CongestionNetwork::runPackets(
     std::span<const network::CollectiveRequest> requests, const PacketOptions& options, const std::atomic<bool>* stop)
 {
-    for (const network::CollectiveRequest& request : requests) {
-        m_analytical.time(request);
-    }
-    const FlowProgram flows = program(requests);
-    const PacketRun packets = simulatePackets(flows, *m_topology, options, stop);
+    const FlowProgram flows = checkedProgram(requests);
+    PacketRun packets = simulatePackets(flows, *m_topology, options, stop);
     CongestionRun result;
-    result.seconds.assign(requests.size(), 0.0);
-    for (size_t i = 0; i < flows.flows.size(); ++i) {
-        const auto tag = static_cast<size_t>(flows.flows[i].tag);
-        result.seconds[tag] = std::max(result.seconds[tag], packets.finishSeconds[i]);
-        result.makespan = std::max(result.makespan, result.seconds[tag]);
-    }
-    result.linkBytes = packets.linkBytes;
+    collectCompletions(result, flows, requests.size(), [&](size_t i) { return packets.finishSeconds[i]; });
+    result.linkBytes = std::move(packets.linkBytes);
     result.flows = flows.size();
     result.events = packets.events;
     result.packets = packets.packets;

@@ -72,6 +72,9 @@ public:
     RouteCache& routes() { return *m_routes; }
 
 private:
+    /// program(@p requests), after checking each request with the analytical model (its error messages).
+    FlowProgram checkedProgram(std::span<const network::CollectiveRequest> requests);
+
     CongestionOptions m_options;
     network::AnalyticalNetwork m_analytical;
     std::shared_ptr<const network::Topology> m_topology;

@@ -37,6 +37,23 @@ QString qs(const std::string& text)
     return QString::fromStdString(text);
 }
 
+/// The workbench's reader and the loader behind `rapid run --workspace` both report exactly one problem of the
+/// workspace file @p path, at @p keyPath on @p line, saying @p message.
+void expectOneProblemAt(const std::string& path, const QString& keyPath, int line, const QString& message)
+{
+    const auto fromReader
+        = test::expectConfigError([&] { config::readWorkspaceDocuments(path, test::projectPresets()); });
+    const auto fromLoader = test::expectConfigError([&] { test::projectLoader().loadWorkspace(path); });
+    for (const auto* diagnostics : { &fromReader, &fromLoader }) {
+        QCOMPARE(diagnostics->size(), size_t(1));
+        const config::Diagnostic& diagnostic = diagnostics->front();
+        QCOMPARE(qs(diagnostic.keyPath), keyPath);
+        QCOMPARE(qs(diagnostic.location.source), qs(path));
+        QCOMPARE(diagnostic.location.line, line);
+        QVERIFY2(qs(diagnostic.message).contains(message), diagnostic.toString().c_str());
+    }
+}
+
 } // namespace
 
 class TstWorkspaceFile : public QObject {
@@ -297,18 +314,7 @@ void TstWorkspaceFile::damagedRunsAreReportedByPlace()
         "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
         "runs:\n"
             + runs.toStdString());
-    // The workbench's reader and the loader behind `rapid run --workspace` report the same place.
-    const auto fromReader
-        = test::expectConfigError([&] { config::readWorkspaceDocuments(path, test::projectPresets()); });
-    const auto fromLoader = test::expectConfigError([&] { test::projectLoader().loadWorkspace(path); });
-    for (const auto* diagnostics : { &fromReader, &fromLoader }) {
-        QCOMPARE(diagnostics->size(), size_t(1));
-        const config::Diagnostic& diagnostic = diagnostics->front();
-        QCOMPARE(qs(diagnostic.keyPath), keyPath);
-        QCOMPARE(qs(diagnostic.location.source), qs(path));
-        QCOMPARE(diagnostic.location.line, line);
-        QVERIFY2(qs(diagnostic.message).contains(message), diagnostic.toString().c_str());
-    }
+    expectOneProblemAt(path, keyPath, line, message);
 }
 
 void TstWorkspaceFile::sweepSettingsRoundTrip()
@@ -385,17 +391,7 @@ void TstWorkspaceFile::damagedSweepIsReportedByPlace()
         "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
         "sweep:\n"
             + sweep.toStdString());
-    const auto fromReader
-        = test::expectConfigError([&] { config::readWorkspaceDocuments(path, test::projectPresets()); });
-    const auto fromLoader = test::expectConfigError([&] { test::projectLoader().loadWorkspace(path); });
-    for (const auto* diagnostics : { &fromReader, &fromLoader }) {
-        QCOMPARE(diagnostics->size(), size_t(1));
-        const config::Diagnostic& diagnostic = diagnostics->front();
-        QCOMPARE(qs(diagnostic.keyPath), keyPath);
-        QCOMPARE(qs(diagnostic.location.source), qs(path));
-        QCOMPARE(diagnostic.location.line, line);
-        QVERIFY2(qs(diagnostic.message).contains(message), diagnostic.toString().c_str());
-    }
+    expectOneProblemAt(path, keyPath, line, message);
 }
 
 QTEST_GUILESS_MAIN(TstWorkspaceFile)
