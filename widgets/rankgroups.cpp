@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rankgroups.h"
 
+#include <algorithm>
+
 namespace rapid::widgets {
 
 std::vector<RankAxis> rankAxes(const parallel::Placement& placement, int rank)
 {
     std::vector<RankAxis> axes;
     for (const parallel::AxisPlacement& axis : placement.axes) {
-        const int stride = axis.stride > 0 ? axis.stride : 1;
-        const int degree = axis.degree > 0 ? axis.degree : 1;
         RankAxis result;
-        result.axis = axis.axis;
-        result.degree = degree;
-        result.index = rank / stride % degree;
-        // Removing this axis's digit from the rank numbers the groups densely.
-        result.group = rank % stride + rank / (stride * degree) * stride;
+        result.axis = parallel::toString(axis.axis);
+        result.degree = std::max(1, axis.degree);
+        result.index = placement.coordinate(axis.axis, rank);
+        result.group = placement.groupNumber(axis.axis, rank);
         axes.push_back(result);
     }
     return axes;

@@ -278,7 +278,7 @@ void ResultsPanel::showPlacement(const Evaluation& evaluation)
             networks.append(named ? QString::fromStdString(evaluation.dimensionNames[static_cast<size_t>(dimension)])
                                   : QString::number(dimension));
         }
-        const QStringList cells = { QString::fromStdString(axis.axis), QString::number(axis.degree),
+        const QStringList cells = { QString::fromLatin1(parallel::toString(axis.axis)), QString::number(axis.degree),
             QString::number(axis.stride), networks.join(QStringLiteral(" + ")), joinInts(axis.firstGroup) };
         for (int column = 0; column < cells.size(); ++column) {
             m_placement->setItem(row, column, new QTableWidgetItem(cells[column]));

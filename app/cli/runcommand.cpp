@@ -127,8 +127,8 @@ int runCommand(const Invocation& invocation)
             dims = axis.degree > 1 ? "-" : "(none)";
         }
         char line[160];
-        std::snprintf(line, sizeof line, "  %-4s  %6d  %6d  %-19s  %s\n", axis.axis.c_str(), axis.degree, axis.stride,
-            dims.c_str(), joinRanks(axis.firstGroup).c_str());
+        std::snprintf(line, sizeof line, "  %-4s  %6d  %6d  %-19s  %s\n", parallel::toString(axis.axis), axis.degree,
+            axis.stride, dims.c_str(), joinRanks(axis.firstGroup).c_str());
         out << line;
     }
     const memory::MemoryEstimate memory = memory::estimateMemory(scenario.model, hardware.gpu, run);
@@ -204,7 +204,7 @@ int runCommand(const Invocation& invocation)
                 return r.linkUtilisation[static_cast<size_t>(a)] > r.linkUtilisation[static_cast<size_t>(b)];
             });
             out << "links      busiest over the step (bytes carried / bandwidth x step time)\n";
-            const network::Topology& topology = stepModel.congestionNetwork()->topology();
+            const network::Topology& topology = *stepModel.backend().topology();
             for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
                 const double utilisation = r.linkUtilisation[static_cast<size_t>(order[i])];
                 if (utilisation <= 0) {
@@ -247,8 +247,8 @@ int runCommand(const Invocation& invocation)
               << ",\n  \"placement\": [";
         for (size_t i = 0; i < placement.axes.size(); ++i) {
             const parallel::AxisPlacement& axis = placement.axes[i];
-            *json << (i ? ", " : "") << "{\"axis\": " << jsonString(axis.axis) << ", \"degree\": " << axis.degree
-                  << ", \"stride\": " << axis.stride << "}";
+            *json << (i ? ", " : "") << "{\"axis\": " << jsonString(parallel::toString(axis.axis))
+                  << ", \"degree\": " << axis.degree << ", \"stride\": " << axis.stride << "}";
         }
         *json << "],\n  \"memory\": {\"peak_bytes\": " << memory.peakBytes
               << ", \"peak_allocated_bytes\": " << memory.peakAllocatedBytes
@@ -269,7 +269,7 @@ int runCommand(const Invocation& invocation)
                   << "},\n  \"throughput\": {\"tokens_per_s\": " << training->tokensPerSecond
                   << ", \"model_flops_per_gpu\": " << training->modelFlopsPerGpu << "},\n  \"mfu\": " << training->mfu;
             if (!training->linkUtilisation.empty()) {
-                const network::Topology& topology = stepModel.congestionNetwork()->topology();
+                const network::Topology& topology = *stepModel.backend().topology();
                 *json << ",\n  \"links\": [";
                 bool first = true;
                 for (size_t link = 0; link < training->linkUtilisation.size(); ++link) {

@@ -29,14 +29,15 @@ Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec
         }
         return static_cast<int>(dims.size());
     };
-    struct Axis {
+    struct Layout {
         std::string name;
+        Axis axis;
         int degree;
         int innermostMapped;
     };
-    std::vector<Axis> axes
-        = { { "tp", parallel.tp, 0 }, { "cp", parallel.cp, 0 }, { "dp", parallel.dp, 0 }, { "pp", parallel.pp, 0 } };
-    for (Axis& axis : axes) {
+    std::vector<Layout> axes = { { "tp", Axis::Tp, parallel.tp, 0 }, { "cp", Axis::Cp, parallel.cp, 0 },
+        { "dp", Axis::Dp, parallel.dp, 0 }, { "pp", Axis::Pp, parallel.pp, 0 } };
+    for (Layout& axis : axes) {
         auto found = parallel.mapping.find(axis.name);
         axis.innermostMapped = static_cast<int>(dims.size());
         if (found != parallel.mapping.end()) {
@@ -48,14 +49,15 @@ Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec
     // Axes mapped to inner dimensions are laid out first; unmapped axes keep Megatron's order.
     if (!parallel.mapping.empty()) {
         std::stable_sort(axes.begin(), axes.end(),
-            [](const Axis& a, const Axis& b) { return a.innermostMapped < b.innermostMapped; });
+            [](const Layout& a, const Layout& b) { return a.innermostMapped < b.innermostMapped; });
     }
     Placement placement;
     placement.ranks = parallel.gpuCount();
+    placement.expertDegree = std::max(1, parallel.ep);
     int stride = 1;
-    for (const Axis& axis : axes) {
+    for (const Layout& axis : axes) {
         AxisPlacement result;
-        result.axis = axis.name;
+        result.axis = axis.axis;
         result.degree = axis.degree;
         result.stride = stride;
         std::set<int> spanned;
@@ -92,6 +94,111 @@ Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec
         stride *= axis.degree;
     }
     return placement;
+}
+
+const AxisPlacement* Placement::find(Axis axis) const
+{
+    for (const AxisPlacement& placed : axes) {
+        if (placed.axis == axis) {
+            return &placed;
+        }
+    }
+    return nullptr;
+}
+
+int Placement::degree(Axis axis) const
+{
+    if (axis == Axis::Ep) {
+        return expertDegree;
+    }
+    const AxisPlacement* placed = find(axis);
+    return placed ? placed->degree : 1;
+}
+
+int Placement::coordinate(Axis axis, int rank) const
+{
+    const AxisPlacement* placed = find(axis);
+    return placed ? (rank / placed->stride) % placed->degree : 0;
+}
+
+std::vector<int> Placement::groupOf(Axis axis, int rank) const
+{
+    if (axis == Axis::Ep) {
+        // Experts are spread over ep consecutive members of the data-parallel group (never more than it has).
+        const std::vector<int> dataParallel = groupOf(Axis::Dp, rank);
+        const auto size = std::min(static_cast<size_t>(expertDegree), dataParallel.size());
+        const size_t position
+            = static_cast<size_t>(std::find(dataParallel.begin(), dataParallel.end(), rank) - dataParallel.begin());
+        const size_t first = position / size * size;
+        const size_t last = std::min(dataParallel.size(), first + size);
+        return std::vector<int>(
+            dataParallel.begin() + static_cast<long>(first), dataParallel.begin() + static_cast<long>(last));
+    }
+    const AxisPlacement* placed = find(axis);
+    if (!placed) {
+        return { rank };
+    }
+    const int base = rank - coordinate(axis, rank) * placed->stride;
+    std::vector<int> gpus;
+    gpus.reserve(static_cast<size_t>(placed->degree));
+    for (int i = 0; i < placed->degree; ++i) {
+        gpus.push_back(base + i * placed->stride);
+    }
+    return gpus;
+}
+
+int Placement::groupNumber(Axis axis, int rank) const
+{
+    const AxisPlacement* placed = find(axis);
+    if (!placed) {
+        return rank;
+    }
+    // Removing this axis's digit from the mixed-radix rank numbers the groups densely.
+    return rank % placed->stride + rank / (placed->stride * placed->degree) * placed->stride;
+}
+
+int Placement::representativeRank(int stage) const
+{
+    const AxisPlacement* pipeline = find(Axis::Pp);
+    return pipeline ? stage * pipeline->stride : 0;
+}
+
+std::vector<int> Placement::replicaOffsets(const std::vector<int>& gpus, bool pointToPoint, int totalGpus) const
+{
+    if (gpus.empty()) {
+        return {};
+    }
+    const int stage = stageOf(gpus.front());
+    std::vector<char> covered(static_cast<size_t>(std::max(0, totalGpus)), 0);
+    const auto inCluster = [&](int gpu) { return gpu >= 0 && gpu < totalGpus; };
+    const auto cover = [&](int offset) {
+        if (pointToPoint) {
+            covered[static_cast<size_t>(gpus.front() + offset)] = 1;
+            return;
+        }
+        for (int gpu : gpus) {
+            if (inCluster(gpu + offset)) {
+                covered[static_cast<size_t>(gpu + offset)] = 1;
+            }
+        }
+    };
+    cover(0);
+    std::vector<int> offsets;
+    for (int rank = 0; rank < totalGpus; ++rank) {
+        if (covered[static_cast<size_t>(rank)] || stageOf(rank) != stage) {
+            continue;
+        }
+        const int offset = rank - gpus.front();
+        const bool fits = std::all_of(gpus.begin(), gpus.end(), [&](int gpu) {
+            const int moved = gpu + offset;
+            return inCluster(moved) && (pointToPoint || !covered[static_cast<size_t>(moved)]);
+        });
+        if (fits) {
+            offsets.push_back(offset);
+            cover(offset);
+        }
+    }
+    return offsets;
 }
 
 } // namespace rapid::parallel

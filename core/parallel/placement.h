@@ -5,6 +5,7 @@
 #include "config/hardwarespec.h"
 #include "config/runspec.h"
 #include "config/sourcemap.h"
+#include "parallel/axis.h"
 
 #include <string>
 #include <vector>
@@ -13,7 +14,7 @@ namespace rapid::parallel {
 
 /// How one parallel axis (tp, cp, dp, pp) is laid out over the ranks and the network.
 struct AxisPlacement {
-    std::string axis;
+    Axis axis = Axis::Tp;
     int degree = 1;
     int stride = 1; ///< rank distance between neighbours of one group
     std::vector<int> dimensions; ///< network dimensions (indices) its groups span
@@ -25,10 +26,36 @@ struct AxisPlacement {
 /// Ranks laid out innermost axis first (Megatron order tp, cp, dp, pp unless a mapping reorders them), GPU g of the
 /// cluster being rank g, and GPUs numbered innermost network dimension first.
 struct Placement {
-    std::vector<AxisPlacement> axes; ///< innermost first
+    std::vector<AxisPlacement> axes; ///< innermost first: tp, cp, dp, pp in some order
     int ranks = 0;
+    int expertDegree = 1; ///< ep: expert-parallel groups are consecutive slices of ep members of a dp group
 
     bool operator==(const Placement&) const = default;
+
+    /// The placement of a layout axis (tp, cp, dp, pp), or null (Ep, or a placement without that axis).
+    const AxisPlacement* find(Axis axis) const;
+    /// The degree of @p axis (1 when absent).
+    int degree(Axis axis) const;
+
+    /// The ranks of @p rank's group along @p axis, ascending: the ranks that differ from it in that coordinate only.
+    /// Ep: the slice of ep consecutive members of @p rank's dp group that holds it. An absent axis gives { rank }.
+    /// This is the only group-of-rank arithmetic of the project: everything else asks here.
+    std::vector<int> groupOf(Axis axis, int rank) const;
+    /// @p rank's coordinate along @p axis (0 for an absent axis).
+    int coordinate(Axis axis, int rank) const;
+    /// Which group of @p axis holds @p rank: groups numbered densely 0..ranks/degree-1 in order of their lowest rank.
+    int groupNumber(Axis axis, int rank) const;
+    /// The pipeline stage @p rank belongs to.
+    int stageOf(int rank) const { return coordinate(Axis::Pp, rank); }
+    /// The lowest rank of pipeline stage @p stage (all other coordinates 0): the rank a stage's costs are taken on.
+    int representativeRank(int stage) const;
+
+    /// SPMD replicas of a collective among @p gpus: every rank of the same pipeline stage runs the same collective at
+    /// the same time, so the other groups are @p gpus translated to start at each rank not covered yet (ascending).
+    /// A point-to-point message (@p pointToPoint) is replicated by its sender only: every rank of the stage sends.
+    /// Returns the offsets (rank differences) of the replicas besides @p gpus itself; ranks beyond @p totalGpus (the
+    /// GPUs of the cluster) are never used.
+    std::vector<int> replicaOffsets(const std::vector<int>& gpus, bool pointToPoint, int totalGpus) const;
 };
 
 /// Coordinates of GPU @p gpu in each network dimension (innermost first).

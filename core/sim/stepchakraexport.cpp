@@ -22,16 +22,6 @@ namespace rapid::sim {
 
 namespace {
 
-const parallel::AxisPlacement* axisNamed(const parallel::Placement& placement, const std::string& name)
-{
-    for (const parallel::AxisPlacement& axis : placement.axes) {
-        if (axis.axis == name) {
-            return &axis;
-        }
-    }
-    return nullptr;
-}
-
 /// "layers 12-23" (or "layer 7") of a chunk.
 std::string layerRange(const std::vector<int>& layers)
 {
@@ -164,17 +154,13 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
                                                  : graph::buildInferenceRequest(stepModel.inferenceRequestCosts());
     const parallel::Placement& placement = stepModel.placement();
     const int ranks = run.parallelism.gpuCount();
-    const parallel::AxisPlacement* pp = axisNamed(placement, "pp");
-    const parallel::AxisPlacement* dp = axisNamed(placement, "dp");
-    const int ppStride = pp ? pp->stride : 1;
-    const int ppDegree = pp ? pp->degree : 1;
-    const auto stageOf = [&](int rank) { return (rank / ppStride) % ppDegree; };
+    const auto stageOf = [&](int rank) { return placement.stageOf(rank); };
 
     // Data-parallel communicators, numbered from 1 in order of their first rank.
     std::map<int, int> groupOfBase;
     graph::ChakraCommGroups groups;
-    const auto dpBase = [&](int rank) { return dp ? rank - ((rank / dp->stride) % dp->degree) * dp->stride : rank; };
-    if (training && dp && dp->degree > 1) {
+    const auto dpBase = [&](int rank) { return placement.groupOf(parallel::Axis::Dp, rank).front(); };
+    if (training && placement.degree(parallel::Axis::Dp) > 1) {
         for (int rank = 0; rank < ranks; ++rank) {
             auto [it, added] = groupOfBase.emplace(dpBase(rank), static_cast<int>(groupOfBase.size()) + 1);
             groups[std::to_string(it->second)].push_back(rank);
@@ -249,8 +235,10 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
             throw SimulationCancelled();
         }
         const int stage = stageOf(rank);
-        const int offset = rank - stage * ppStride;
-        const auto rankOfStage = [&](int other) { return other * ppStride + offset; };
+        // The same position in another stage: that stage's representative rank plus this rank's offset in its own.
+        const int offset = rank - placement.representativeRank(stage);
+        const std::function<int(int)> rankOfStage
+            = [&](int other) { return placement.representativeRank(other) + offset; };
         const std::string group = groups.empty() ? std::string() : std::to_string(groupOfBase.at(dpBase(rank)));
         const graph::ChakraTrace trace
             = graph::instantiateRank(representatives[static_cast<size_t>(stage)], rank, rankOfStage, group);

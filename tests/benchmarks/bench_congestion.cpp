@@ -6,6 +6,7 @@
 // the step's simulation; and the packet-level backend on a 1 GiB ring all-reduce and a fat-tree all-to-all. Prints wall
 // time, flows, events and peak memory.
 #include "sim/congestionnetwork.h"
+#include "sim/congestionstepbackend.h"
 #include "sim/stepmodel.h"
 #include "testutils.h"
 
@@ -123,14 +124,15 @@ private Q_SLOTS:
         config::Scenario scenario = test::projectLoader().loadScenario(
             "gpt-3-175b", "dgx-a100", "gpt-3-175b-train-1024", { "hardware.cluster.network[ib].size=128" });
         const auto start = std::chrono::steady_clock::now();
-        sim::StepModel congestion(scenario, sim::NetworkBackend::Congestion);
+        const auto congestionBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel congestion(scenario, congestionBackend);
         const report::TrainingResult result = congestion.training(false);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         sim::StepModel analytical(scenario);
         qInfo("GPT-3 175B on 1024 A100 (TP8 PP8 DP16), congestion backend: step %.3f s (analytical %.3f s), %.3f s "
               "wall, %d inline collective sets on the network",
             result.stepTimeSeconds, analytical.training(false).stepTimeSeconds, wall,
-            congestion.inlineCollectivesOnNetwork());
+            congestionBackend->inlineCollectivesOnNetwork());
         QVERIFY(result.stepTimeSeconds > 0);
     }
 
@@ -160,18 +162,20 @@ private Q_SLOTS:
                 { "run.framework=megatron", "run.parallelism.tp=4", "run.parallelism.pp=2", "run.parallelism.dp=8",
                     "run.training.global_batch=256" });
         const auto start = std::chrono::steady_clock::now();
-        sim::StepModel congestion(scenario, sim::NetworkBackend::Congestion);
+        const auto congestionBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel congestion(scenario, congestionBackend);
         const report::TrainingResult result = congestion.training(false);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        sim::StepModel folded(scenario, sim::NetworkBackend::Congestion);
-        folded.setInlineCollectivesOnNetwork(false);
+        const auto foldedBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel folded(scenario, foldedBackend);
+        foldedBackend->setInlineCollectivesOnNetwork(false);
         const double foldedStep = folded.training(false).stepTimeSeconds;
         qInfo("Llama-2-7B on 64 A100, TP4 across a 2:1 fat tree (PP2 DP8, 32 micro-batches): step %.3f s with TP "
               "co-simulated (%d inline collective sets), %.3f s folded, analytical %.3f s; %.3f s wall, peak RSS %.0f "
               "MiB",
-            result.stepTimeSeconds, congestion.inlineCollectivesOnNetwork(), foldedStep,
+            result.stepTimeSeconds, congestionBackend->inlineCollectivesOnNetwork(), foldedStep,
             sim::StepModel(scenario).training(false).stepTimeSeconds, wall, peakResidentMiB());
-        QVERIFY(congestion.inlineCollectivesOnNetwork() > 0);
+        QVERIFY(congestionBackend->inlineCollectivesOnNetwork() > 0);
         QVERIFY(result.stepTimeSeconds >= foldedStep);
     }
 

@@ -4,6 +4,7 @@
 // data-parallel groups share oversubscribed uplinks it is slower, by the amount the collective-level closed forms
 // (tst_congestionnetwork) give; cancellation stops it.
 #include "sim/congestionnetwork.h"
+#include "sim/congestionstepbackend.h"
 #include "sim/flowsimulator.h"
 #include "sim/stepmodel.h"
 #include "testutils.h"
@@ -123,10 +124,11 @@ private Q_SLOTS:
         // step can only differ by the nanosecond rounding of the simulator and the sends it overlaps differently.
         const config::Scenario scenario = test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100");
         const double analytical = sim::StepModel(scenario).training(false).stepTimeSeconds;
-        sim::StepModel model(scenario, sim::NetworkBackend::Congestion);
+        const auto modelBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel model(scenario, modelBackend);
         const double congestion = model.training(false).stepTimeSeconds;
         qInfo("default workspace: analytical %.6f s, congestion %.6f s, %d inline collective sets on the network",
-            analytical, congestion, model.inlineCollectivesOnNetwork());
+            analytical, congestion, modelBackend->inlineCollectivesOnNetwork());
         QVERIFY2(std::abs(congestion - analytical) <= 1e-3 * analytical,
             qPrintable(QStringLiteral("analytical %1 s, congestion %2 s").arg(analytical).arg(congestion)));
     }
@@ -145,7 +147,8 @@ private Q_SLOTS:
         const config::Scenario tapered = fatTreeScenario(dir, 2.0, 1);
         sim::StepModel analyticalModel(tapered);
         const report::TrainingResult analytical = analyticalModel.training(false);
-        sim::StepModel congestionModel(tapered, sim::NetworkBackend::Congestion);
+        const auto congestionModelBackend = std::make_shared<sim::CongestionStepBackend>(tapered.hardware);
+        sim::StepModel congestionModel(tapered, congestionModelBackend);
         const report::TrainingResult congestion = congestionModel.training(false);
         const auto dp = static_cast<size_t>(graph::TimeClass::DataParallel);
         qInfo("2:1 tree: analytical step %.6f s (DP exposed %.6f s), congestion %.6f s (DP exposed %.6f s)",
@@ -179,11 +182,12 @@ private Q_SLOTS:
         // data-parallel rings cross; progress is reported as a growing fraction.
         QTemporaryDir dir;
         const config::Scenario scenario = fatTreeScenario(dir, 2.0, 2);
-        sim::StepModel model(scenario, sim::NetworkBackend::Congestion);
+        const auto modelBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel model(scenario, modelBackend);
         std::vector<double> fractions;
         model.setProgressCallback([&](double fraction) { fractions.push_back(fraction); });
         const report::TrainingResult result = model.training(false);
-        QCOMPARE(static_cast<int>(result.linkUtilisation.size()), model.congestionNetwork()->topology().linkCount());
+        QCOMPARE(static_cast<int>(result.linkUtilisation.size()), modelBackend->network().topology().linkCount());
         double busiest = 0;
         for (double utilisation : result.linkUtilisation) {
             QVERIFY(utilisation >= 0 && utilisation <= 1 + 1e-9);
@@ -201,11 +205,13 @@ private Q_SLOTS:
         // InfiniBand): they stay folded, so the step is exactly the one with every inline collective folded.
         QTemporaryDir dir;
         const config::Scenario scenario = nvlinkScenario(dir);
-        sim::StepModel model(scenario, sim::NetworkBackend::Congestion);
+        const auto modelBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel model(scenario, modelBackend);
         const report::TrainingResult result = model.training(false);
-        QCOMPARE(model.inlineCollectivesOnNetwork(), 0);
-        sim::StepModel foldedModel(scenario, sim::NetworkBackend::Congestion);
-        foldedModel.setInlineCollectivesOnNetwork(false);
+        QCOMPARE(modelBackend->inlineCollectivesOnNetwork(), 0);
+        const auto foldedModelBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel foldedModel(scenario, foldedModelBackend);
+        foldedModelBackend->setInlineCollectivesOnNetwork(false);
         const report::TrainingResult folded = foldedModel.training(false);
         QVERIFY(std::abs(result.stepTimeSeconds - folded.stepTimeSeconds) <= 1e-9 * folded.stepTimeSeconds);
         QVERIFY(result.linkUtilisation == folded.linkUtilisation);
@@ -216,7 +222,7 @@ private Q_SLOTS:
         const double hidden = 4096.0 * 4096.0 * 2.0;
         const double bytes = 2 * 32 * 4 * 1.5 * hidden;
         const double expected = bytes / (300e9 * result.stepTimeSeconds);
-        const network::Topology& topology = model.congestionNetwork()->topology();
+        const network::Topology& topology = modelBackend->network().topology();
         int nvlinkLinks = 0;
         for (int link = 0; link < topology.linkCount(); ++link) {
             if (topology.link(link).dimension != 0) {
@@ -238,11 +244,13 @@ private Q_SLOTS:
         // all-gather {0,2} (and likewise on every GPU link), so both run in the step's simulation.
         QTemporaryDir dir;
         const config::Scenario scenario = flatSwitchScenario(dir);
-        sim::StepModel model(scenario, sim::NetworkBackend::Congestion);
+        const auto modelBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel model(scenario, modelBackend);
         const report::TrainingResult result = model.training(true);
-        QCOMPARE(model.inlineCollectivesOnNetwork(), 2); // TP and the ZeRO-3 gathers of the one stage
-        sim::StepModel foldedModel(scenario, sim::NetworkBackend::Congestion);
-        foldedModel.setInlineCollectivesOnNetwork(false);
+        QCOMPARE(modelBackend->inlineCollectivesOnNetwork(), 2); // TP and the ZeRO-3 gathers of the one stage
+        const auto foldedModelBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel foldedModel(scenario, foldedModelBackend);
+        foldedModelBackend->setInlineCollectivesOnNetwork(false);
         const report::TrainingResult folded = foldedModel.training(false);
         const double analytical = sim::StepModel(scenario).training(false).stepTimeSeconds;
         QVERIFY(std::abs(folded.stepTimeSeconds - analytical) <= 1e-6 * analytical);
@@ -313,11 +321,13 @@ private Q_SLOTS:
         }
         config::Scenario scenario = test::projectLoader().loadScenario(
             model.toStdString(), flatSwitch(dir, 8), "llama-2-7b-train-4xa100", settings);
-        sim::StepModel congestion(scenario, sim::NetworkBackend::Congestion);
+        const auto congestionBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel congestion(scenario, congestionBackend);
         const report::TrainingResult result = congestion.training(false);
-        QCOMPARE(congestion.inlineCollectivesOnNetwork(), sets);
-        sim::StepModel foldedModel(scenario, sim::NetworkBackend::Congestion);
-        foldedModel.setInlineCollectivesOnNetwork(false);
+        QCOMPARE(congestionBackend->inlineCollectivesOnNetwork(), sets);
+        const auto foldedModelBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel foldedModel(scenario, foldedModelBackend);
+        foldedModelBackend->setInlineCollectivesOnNetwork(false);
         const double folded = foldedModel.training(false).stepTimeSeconds;
         qInfo("co-simulated %.9f s, folded %.9f s", result.stepTimeSeconds, folded);
         QVERIFY2(std::abs(result.stepTimeSeconds - folded) <= 1e-6 * folded,
@@ -327,7 +337,8 @@ private Q_SLOTS:
     void cancellationStopsATrainingStep()
     {
         const config::Scenario scenario = test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100");
-        sim::StepModel model(scenario, sim::NetworkBackend::Congestion);
+        const auto modelBackend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        sim::StepModel model(scenario, modelBackend);
         std::atomic<bool> stop { true };
         model.setStopFlag(&stop);
         QVERIFY_THROWS_EXCEPTION(sim::SimulationCancelled, model.training(false));

@@ -1,24 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// StepModel, congestion backend: which collectives inline with compute (TP, CP, EP, ZeRO-3 gathers) join the step's
+// CongestionStepBackend: which collectives inline with compute (TP, CP, EP, ZeRO-3 gathers) join the step's
 // co-simulation, and the inline programs of the compute nodes that carry them.
-#include "stepmodel.h"
-#include "stepmodel_p.h"
-
-#include "sim/congestionnetwork.h"
-#include "sim/networkedexecutor.h"
+#include "congestionstepbackend.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 
 namespace rapid::sim {
 
 using graph::TimeBreakdown;
 using graph::TimeClass;
-using network::CollectiveKind;
-using stepdetail::chunkLayers;
-using stepdetail::isMoe;
-using stepdetail::sum;
 
 namespace {
 
@@ -44,26 +35,26 @@ bool onNetwork(const network::CollectiveRequest& request)
     return request.gpus.size() >= 2 && request.bytes > 0;
 }
 
+double sum(const TimeBreakdown& parts)
+{
+    return std::accumulate(parts.begin(), parts.end(), 0.0);
+}
+
 } // namespace
 
-std::vector<double> StepModel::planInlineCollectives(const std::vector<graph::StageCost>& stages)
+std::vector<double> CongestionStepBackend::planInlineCollectives(const TrainingStepInput& input)
 {
-    const config::ModelSpec& model = m_scenario.model;
-    const config::RunSpec& run = m_scenario.run;
-    const config::ParallelismSpec& parallel = run.parallelism;
-    const int virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
+    const parallel::StepPlan& plan = input.plan;
+    const config::RunSpec& run = input.run;
     const double microBatches = std::max(1, run.microBatchesPerStep());
-    const double activationBytes = config::bytesPerElement(run.precision.activations);
-    const double tokens = static_cast<double>(run.microBatch) * run.seqLength / parallel.cp;
-    const double hiddenBytes = tokens * model.hiddenSize * activationBytes;
-    const auto linkCount = static_cast<size_t>(m_congestion->topology().linkCount());
-    RouteCache& routes = m_congestion->routes();
+    const auto linkCount = static_cast<size_t>(m_network->topology().linkCount());
+    RouteCache& routes = m_network->routes();
 
     // The bytes one occurrence of a collective (with its replicas) puts on each directed link: its flows, decomposed
     // as the simulation would, times their routes' weights.
     auto loadsOf = [&](const network::CollectiveRequest& request, double times, LinkBytes& into) {
         FlowProgram scratch;
-        m_congestion->appendFlows(scratch, request, 0);
+        m_network->appendFlows(scratch, request, 0);
         for (const FlowProgram::Flow& flow : scratch.flows) {
             if (flow.bytes <= 0) {
                 continue;
@@ -88,7 +79,7 @@ std::vector<double> StepModel::planInlineCollectives(const std::vector<graph::St
             background[static_cast<size_t>(load.first)] = 1;
         }
     };
-    for (const StageRequests& requests : m_stageRequests) {
+    for (const StageRequests& requests : m_stages) {
         markBackground(requests.sendForward);
         markBackground(requests.sendBackward);
         for (const network::CollectiveRequest& reduction : requests.dataParallel) {
@@ -104,55 +95,39 @@ std::vector<double> StepModel::planInlineCollectives(const std::vector<graph::St
         LinkBytes bytes;
     };
     std::vector<Unit> units;
-    m_inline.assign(static_cast<size_t>(parallel.pp), {});
-    const double tensorPerLayer = 4.0 + (run.recompute == config::Recompute::Full ? 2.0 : 0.0);
-    for (int stage = 0; stage < parallel.pp; ++stage) {
-        StageInline& inlined = m_inline[static_cast<size_t>(stage)];
-        const int rank = representativeRank(stage);
+    const int stages = static_cast<int>(plan.stages.size());
+    for (int stage = 0; stage < stages; ++stage) {
+        const parallel::StagePlan& stagePlan = plan.stages[static_cast<size_t>(stage)];
+        StageRequests& requests = m_stages[static_cast<size_t>(stage)];
+        requests.onNetwork = {};
         double layers = 0;
         double moeLayers = 0;
-        for (const std::vector<int>& chunk : chunkLayers(model, run, stage)) {
-            for (int layer : chunk) {
+        for (const parallel::ChunkPlan& chunk : stagePlan.chunks) {
+            for (int layer : chunk.layers) {
                 layers += 1;
-                moeLayers += isMoe(model, layer) ? 1 : 0;
+                moeLayers += parallel::isMoeLayer(input.model, layer) ? 1 : 0;
             }
         }
-        if (parallel.tp > 1) {
-            const std::vector<int> tpGroup = group("tp", rank);
-            if (parallel.sequenceParallel) {
-                inlined.tensorPair = { request(CollectiveKind::AllGather, hiddenBytes, tpGroup),
-                    request(CollectiveKind::ReduceScatter, hiddenBytes, tpGroup) };
-            } else {
-                inlined.tensorPair = { request(CollectiveKind::AllReduce, hiddenBytes, tpGroup) };
-            }
+        const parallel::LayerCollectives& layer = stagePlan.layer;
+        if (!requests.tensorPair.empty()) {
+            const double perLayer = layer.tensorPairsForward + layer.tensorPairsBackward;
             Unit unit { stage, InlineTensor, {} };
-            for (const network::CollectiveRequest& part : inlined.tensorPair) {
-                loadsOf(part, microBatches * layers * tensorPerLayer, unit.bytes);
+            for (const network::CollectiveRequest& part : requests.tensorPair) {
+                loadsOf(part, microBatches * layers * perLayer, unit.bytes);
             }
             units.push_back(std::move(unit));
         }
-        if (parallel.cp > 1) {
-            const std::vector<int> cpGroup = group("cp", rank);
-            const double kvHeads = std::max(1.0, static_cast<double>(model.numKvHeads) / parallel.tp);
-            const double kvBytes = 2 * tokens * kvHeads * model.headDim * activationBytes;
-            inlined.contextStep = request(CollectiveKind::SendRecv, kvBytes, { cpGroup[0], cpGroup[1] });
+        if (layer.contextStep) {
+            const double perLayer = layer.contextStepsForward + layer.contextStepsBackward;
             Unit unit { stage, InlineContext, {} };
-            loadsOf(inlined.contextStep, microBatches * layers * 3.0 * (parallel.cp - 1), unit.bytes);
+            loadsOf(requests.contextStep, microBatches * layers * perLayer, unit.bytes);
             units.push_back(std::move(unit));
         }
-        if (model.moe && parallel.ep > 1 && moeLayers > 0) {
-            const std::vector<int> dpGroup = group("dp", rank);
-            const std::vector<int> epGroup(
-                dpGroup.begin(), dpGroup.begin() + std::min<long>(parallel.ep, static_cast<long>(dpGroup.size())));
-            const double routed = tokens * model.moe->topK * model.hiddenSize * activationBytes;
-            inlined.expertAllToAll = request(CollectiveKind::AllToAll, routed, epGroup);
-            if (onNetwork(inlined.expertAllToAll)) {
-                Unit unit { stage, InlineExpert, {} };
-                loadsOf(inlined.expertAllToAll, microBatches * moeLayers * 4.0, unit.bytes);
-                units.push_back(std::move(unit));
-            }
+        if (layer.expertAllToAll && moeLayers > 0 && onNetwork(requests.expertAllToAll)) {
+            Unit unit { stage, InlineExpert, {} };
+            loadsOf(requests.expertAllToAll, microBatches * moeLayers * 2.0 * layer.expertAllToAllsPerPass, unit.bytes);
+            units.push_back(std::move(unit));
         }
-        const StageRequests& requests = m_stageRequests[static_cast<size_t>(stage)];
         if (!requests.chunkGather.empty()) {
             Unit unit { stage, InlineGather, {} };
             for (const network::CollectiveRequest& gather : requests.chunkGather) {
@@ -194,7 +169,7 @@ std::vector<double> StepModel::planInlineCollectives(const std::vector<graph::St
             }
         }
         if (shared && m_inlineOnNetwork) {
-            m_inline[static_cast<size_t>(unit.stage)].onNetwork[static_cast<size_t>(unit.kind)] = true;
+            m_stages[static_cast<size_t>(unit.stage)].onNetwork[static_cast<size_t>(unit.kind)] = true;
             ++m_inlineUnitsOnNetwork;
         } else {
             for (const auto& load : unit.bytes) {
@@ -203,29 +178,28 @@ std::vector<double> StepModel::planInlineCollectives(const std::vector<graph::St
         }
     }
 
-    m_inlinePrograms.assign(static_cast<size_t>(parallel.pp) * static_cast<size_t>(virtualStages) * 2, {});
-    for (int stage = 0; stage < parallel.pp; ++stage) {
-        const auto& flags = m_inline[static_cast<size_t>(stage)].onNetwork;
+    m_inlinePrograms.assign(plan.stages.size() * static_cast<size_t>(plan.virtualStages) * 2, {});
+    for (int stage = 0; stage < stages; ++stage) {
+        const auto& flags = m_stages[static_cast<size_t>(stage)].onNetwork;
         if (std::any_of(flags.begin(), flags.end(), [](bool flag) { return flag; })) {
-            buildInlinePrograms(stage, stages[static_cast<size_t>(stage)]);
+            buildInlinePrograms(input, stage);
         }
     }
     return folded;
 }
 
-void StepModel::buildInlinePrograms(int stage, const graph::StageCost& cost)
+void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, int stage)
 {
-    const config::ModelSpec& model = m_scenario.model;
-    const config::RunSpec& run = m_scenario.run;
-    const config::ParallelismSpec& parallel = run.parallelism;
+    const config::RunSpec& run = input.run;
+    const graph::StageCost& cost = input.stages[static_cast<size_t>(stage)];
+    const parallel::StagePlan& stagePlan = input.plan.stages[static_cast<size_t>(stage)];
+    const int stages = static_cast<int>(input.plan.stages.size());
     const int virtualStages = static_cast<int>(cost.chunks.size());
-    const StageInline& inlined = m_inline[static_cast<size_t>(stage)];
-    const StageRequests& requests = m_stageRequests[static_cast<size_t>(stage)];
-    const bool tensor = inlined.onNetwork[InlineTensor];
-    const bool context = inlined.onNetwork[InlineContext];
-    const bool expert = inlined.onNetwork[InlineExpert];
-    const bool gather = inlined.onNetwork[InlineGather];
-    const auto layersOfChunks = chunkLayers(model, run, stage);
+    const StageRequests& requests = m_stages[static_cast<size_t>(stage)];
+    const bool tensor = requests.onNetwork[InlineTensor];
+    const bool context = requests.onNetwork[InlineContext];
+    const bool expert = requests.onNetwork[InlineExpert];
+    const bool gather = requests.onNetwork[InlineGather];
     for (int chunk = 0; chunk < virtualStages; ++chunk) {
         for (const bool backward : { false, true }) {
             InlineProgram& program = m_inlinePrograms[(static_cast<size_t>(stage) * static_cast<size_t>(virtualStages)
@@ -235,9 +209,9 @@ void StepModel::buildInlinePrograms(int stage, const graph::StageCost& cost)
             const graph::ChunkCost& chunkCost = cost.chunks[static_cast<size_t>(chunk)];
             double rest = sum(backward ? chunkCost.backward : chunkCost.forward);
             std::vector<InlineBlock> layerBlocks;
-            for (int layer : layersOfChunks[static_cast<size_t>(chunk)]) {
-                const bool moe = isMoe(model, layer);
-                const LayerPass& pass = layerPass(moe);
+            for (int layer : stagePlan.chunks[static_cast<size_t>(chunk)].layers) {
+                const bool moe = parallel::isMoeLayer(input.model, layer);
+                const LayerTimes& pass = input.layerTimes(moe);
                 const TimeBreakdown& parts = backward ? pass.backward : pass.forward;
                 rest -= sum(parts);
                 double compute = sum(parts);
@@ -246,9 +220,10 @@ void StepModel::buildInlinePrograms(int stage, const graph::StageCost& cost)
                 std::vector<const network::CollectiveRequest*> tensorCollectives;
                 if (tensor) {
                     compute -= parts[static_cast<size_t>(TimeClass::TensorParallel)];
-                    const int pairs = 2 + (backward && run.recompute == config::Recompute::Full ? 2 : 0);
+                    const int pairs
+                        = backward ? stagePlan.layer.tensorPairsBackward : stagePlan.layer.tensorPairsForward;
                     for (int i = 0; i < pairs; ++i) {
-                        for (const network::CollectiveRequest& part : inlined.tensorPair) {
+                        for (const network::CollectiveRequest& part : requests.tensorPair) {
                             tensorCollectives.push_back(&part);
                         }
                     }
@@ -257,11 +232,12 @@ void StepModel::buildInlinePrograms(int stage, const graph::StageCost& cost)
                     compute -= parts[static_cast<size_t>(TimeClass::ContextParallel)];
                     const double attention = backward ? pass.backwardAttention : pass.forwardAttention;
                     compute -= attention;
-                    const int steps = (backward ? 2 : 1) * (parallel.cp - 1);
+                    const int steps
+                        = backward ? stagePlan.layer.contextStepsBackward : stagePlan.layer.contextStepsForward;
                     layerBlocks.push_back({ attention,
-                        std::vector<const network::CollectiveRequest*>(steps, &inlined.contextStep), true });
+                        std::vector<const network::CollectiveRequest*>(steps, &requests.contextStep), true });
                 }
-                if (tensor && parallel.tpCommOverlap) {
+                if (tensor && run.parallelism.tpCommOverlap) {
                     const double gemm = backward ? pass.backwardGemm : pass.forwardGemm;
                     compute -= gemm;
                     layerBlocks.push_back({ gemm, tensorCollectives, true });
@@ -271,7 +247,7 @@ void StepModel::buildInlinePrograms(int stage, const graph::StageCost& cost)
                 if (expert && moe) {
                     compute -= parts[static_cast<size_t>(TimeClass::ExpertParallel)];
                     const auto middle = blocking.begin() + static_cast<long>(blocking.size() / 2);
-                    blocking.insert(middle, 2, &inlined.expertAllToAll);
+                    blocking.insert(middle, 2, &requests.expertAllToAll);
                 }
                 compute = std::max(0.0, compute);
                 if (blocking.empty()) {
@@ -285,11 +261,12 @@ void StepModel::buildInlinePrograms(int stage, const graph::StageCost& cost)
             // model's first chunk forward and its last chunk backward, else last.
             program.alongside.clear();
             if (gather && static_cast<size_t>(chunk) < requests.chunkGather.size()) {
-                rest -= requests.chunkGatherExposed[static_cast<size_t>(chunk)][backward ? 1 : 0];
+                rest -= input.exposedChunkGather[static_cast<size_t>(stage)][static_cast<size_t>(chunk)]
+                                                [backward ? 1 : 0];
                 program.alongside.push_back(&requests.chunkGather[static_cast<size_t>(chunk)]);
             }
             rest = std::max(0.0, rest);
-            const bool lastChunk = stage == parallel.pp - 1 && chunk == virtualStages - 1;
+            const bool lastChunk = stage == stages - 1 && chunk == virtualStages - 1;
             const bool restFirst = backward ? lastChunk : (stage == 0 && chunk == 0);
             program.blocks.clear();
             if (restFirst) {
@@ -303,13 +280,14 @@ void StepModel::buildInlinePrograms(int stage, const graph::StageCost& cost)
     }
 }
 
-const InlineProgram* StepModel::inlineProgramOfNode(const graph::ExecutionGraph& graph, graph::NodeId id) const
+const InlineProgram* CongestionStepBackend::inlineProgramOfNode(
+    const graph::ExecutionGraph& graph, graph::NodeId id) const
 {
     const graph::Node& node = graph.node(id);
     if (node.kind != graph::NodeKind::Compute || node.chunk < 0 || m_inlinePrograms.empty()) {
         return nullptr;
     }
-    const size_t virtualStages = m_inlinePrograms.size() / 2 / m_inline.size();
+    const size_t virtualStages = m_inlinePrograms.size() / 2 / m_stages.size();
     const size_t index = (static_cast<size_t>(node.rank) * virtualStages + static_cast<size_t>(node.chunk)) * 2
         + (node.backward ? 1 : 0);
     const InlineProgram& program = m_inlinePrograms[index];

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "stepplan.h"
+
+#include "model/layeroperators.h"
+#include "model/modelstats.h"
+#include "parallel/pipelineschedule.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace rapid::parallel {
+
+using network::CollectiveKind;
+
+namespace {
+
+PlannedCollective planned(Axis axis, CollectiveKind kind, double bytes, std::vector<int> group)
+{
+    return { axis, kind, bytes, std::move(group) };
+}
+
+/// The sizes every collective of a training step is derived from.
+struct TrainingSizes {
+    double tokens = 0; ///< of one micro-batch on one rank (split over cp)
+    double activationBytes = 0;
+    double weightBytes = 0;
+    double gradientBytes = 0;
+    double hiddenBytes = 0; ///< one micro-batch's hidden state on one rank
+};
+
+TrainingSizes trainingSizes(const config::ModelSpec& model, const config::RunSpec& run)
+{
+    TrainingSizes sizes;
+    sizes.tokens = static_cast<double>(run.microBatch) * run.seqLength / run.parallelism.cp;
+    sizes.activationBytes = config::bytesPerElement(run.precision.activations);
+    sizes.weightBytes = config::bytesPerElement(run.precision.weights);
+    sizes.gradientBytes = config::bytesPerElement(run.precision.gradients);
+    sizes.hiddenBytes = sizes.tokens * model.hiddenSize * sizes.activationBytes;
+    return sizes;
+}
+
+LayerCollectives layerCollectives(
+    const config::Scenario& scenario, const Placement& placement, const TrainingSizes& sizes, int rank)
+{
+    const config::ModelSpec& model = scenario.model;
+    const config::RunSpec& run = scenario.run;
+    const config::ParallelismSpec& parallel = run.parallelism;
+    LayerCollectives layer;
+    if (parallel.tp > 1) {
+        const std::vector<int> group = placement.groupOf(Axis::Tp, rank);
+        if (parallel.sequenceParallel) {
+            layer.tensorPair = { planned(Axis::Tp, CollectiveKind::AllGather, sizes.hiddenBytes, group),
+                planned(Axis::Tp, CollectiveKind::ReduceScatter, sizes.hiddenBytes, group) };
+        } else {
+            layer.tensorPair = { planned(Axis::Tp, CollectiveKind::AllReduce, sizes.hiddenBytes, group) };
+        }
+        layer.tensorPairsForward = 2;
+        layer.tensorPairsBackward = 2 + (run.recompute == config::Recompute::Full ? 2 : 0);
+    }
+    if (parallel.cp > 1) {
+        const std::vector<int> group = placement.groupOf(Axis::Cp, rank);
+        const double kvHeads = std::max(1.0, static_cast<double>(model.numKvHeads) / parallel.tp);
+        const double kvBytes = 2 * sizes.tokens * kvHeads * model.headDim * sizes.activationBytes;
+        layer.contextStep = planned(Axis::Cp, CollectiveKind::SendRecv, kvBytes, { group[0], group[1] });
+        layer.contextStepsForward = parallel.cp - 1;
+        layer.contextStepsBackward = 2 * (parallel.cp - 1);
+    }
+    if (model.moe && parallel.ep > 1) {
+        const double routed = sizes.tokens * model.moe->topK * model.hiddenSize * sizes.activationBytes;
+        layer.expertAllToAll = planned(Axis::Ep, CollectiveKind::AllToAll, routed, placement.groupOf(Axis::Ep, rank));
+        layer.expertAllToAllsPerPass = 2;
+    }
+    return layer;
+}
+
+StagePlan stagePlan(const config::Scenario& scenario, const Placement& placement, const TrainingSizes& sizes, int stage,
+    const std::array<double, 2>& layerParameters)
+{
+    const config::ModelSpec& model = scenario.model;
+    const config::RunSpec& run = scenario.run;
+    const config::ParallelismSpec& parallel = run.parallelism;
+    const int zero = parallel.zeroStage;
+    StagePlan plan;
+    plan.stage = stage;
+    plan.representativeRank = placement.representativeRank(stage);
+    plan.layer = layerCollectives(scenario, placement, sizes, plan.representativeRank);
+    const std::vector<int> dpGroup = placement.groupOf(Axis::Dp, plan.representativeRank);
+    const double embeddingParams = static_cast<double>(model::countParameters(model).embedding) / parallel.tp;
+    const std::vector<std::vector<int>> chunks = chunkLayersOfStage(model, run, stage);
+    for (size_t chunk = 0; chunk < chunks.size(); ++chunk) {
+        ChunkPlan chunkPlan;
+        chunkPlan.layers = chunks[chunk];
+        for (int layer : chunkPlan.layers) {
+            chunkPlan.parameters += layerParameters[isMoeLayer(model, layer) ? 1 : 0];
+        }
+        chunkPlan.holdsEmbedding = stage == 0 && chunk == 0;
+        chunkPlan.holdsHead = stage == parallel.pp - 1 && chunk + 1 == chunks.size();
+        if (chunkPlan.holdsEmbedding) {
+            chunkPlan.parameters += embeddingParams;
+        }
+        if (chunkPlan.holdsHead && (!chunkPlan.holdsEmbedding || !model.tiedEmbeddings)) {
+            chunkPlan.parameters += static_cast<double>(model.vocabSize * model.hiddenSize) / parallel.tp;
+        }
+        if (zero >= 3 && parallel.dp > 1) {
+            chunkPlan.parameterGather
+                = planned(Axis::Dp, CollectiveKind::AllGather, chunkPlan.parameters * sizes.weightBytes, dpGroup);
+        }
+        const CollectiveKind reduction = zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
+        chunkPlan.gradientReduction = planned(Axis::Dp, reduction, chunkPlan.parameters * sizes.gradientBytes, dpGroup);
+        plan.parameters += chunkPlan.parameters;
+        plan.chunks.push_back(std::move(chunkPlan));
+    }
+    if (parallel.pp > 1) {
+        const int rank = plan.representativeRank;
+        const double bytes = sizes.tokens * model.hiddenSize * sizes.activationBytes / parallel.tp;
+        const int next = placement.representativeRank((stage + 1) % parallel.pp);
+        const int previous = placement.representativeRank((stage + parallel.pp - 1) % parallel.pp);
+        plan.sendForward = planned(Axis::Pp, CollectiveKind::SendRecv, bytes, { rank, next });
+        plan.sendBackward = planned(Axis::Pp, CollectiveKind::SendRecv, bytes, { rank, previous });
+    }
+    plan.optimizerParameters = zero >= 1 ? plan.parameters / parallel.dp : plan.parameters;
+    if ((zero == 1 || zero == 2) && parallel.dp > 1) {
+        plan.parameterGather
+            = planned(Axis::Dp, CollectiveKind::AllGather, plan.parameters * sizes.weightBytes, dpGroup);
+    }
+    return plan;
+}
+
+InferencePlan inferencePlan(const config::Scenario& scenario, const Placement& placement)
+{
+    const config::RunSpec& run = scenario.run;
+    InferencePlan plan;
+    plan.tensorGroup = placement.groupOf(Axis::Tp, 0);
+    plan.stages = run.parallelism.pp;
+    plan.pipelineHop = { placement.representativeRank(0), placement.representativeRank(plan.stages > 1 ? 1 : 0) };
+    plan.returnHop = { placement.representativeRank(plan.stages - 1), placement.representativeRank(0) };
+    plan.hiddenSize = static_cast<double>(scenario.model.hiddenSize);
+    plan.activationBytes = config::bytesPerElement(run.precision.activations);
+    plan.batch = run.batch;
+    return plan;
+}
+
+} // namespace
+
+bool isMoeLayer(const config::ModelSpec& model, int layer)
+{
+    return model.moe && layer >= model.moe->denseLayers;
+}
+
+PlannedCollective InferencePlan::tensorAllReduce(double tokens) const
+{
+    return planned(Axis::Tp, CollectiveKind::AllReduce, tokens * hiddenSize * activationBytes, tensorGroup);
+}
+
+PlannedCollective InferencePlan::pipelineSend(double tokens) const
+{
+    return planned(Axis::Pp, CollectiveKind::SendRecv, tokens * hiddenSize * activationBytes, pipelineHop);
+}
+
+PlannedCollective InferencePlan::tokenReturn() const
+{
+    return planned(Axis::Pp, CollectiveKind::SendRecv, 4.0 * batch, returnHop);
+}
+
+network::CollectiveRequest StepPlan::withReplicas(const PlannedCollective& collective) const
+{
+    network::CollectiveRequest request = collective.request();
+    if (collective.group.size() >= 2) {
+        request.replicaOffsets
+            = placement.replicaOffsets(collective.group, collective.kind == CollectiveKind::SendRecv, totalGpus);
+    }
+    return request;
+}
+
+std::vector<std::vector<int>> chunkLayersOfStage(const config::ModelSpec& model, const config::RunSpec& run, int stage)
+{
+    const config::ParallelismSpec& parallel = run.parallelism;
+    const int virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
+    const std::vector<int> perChunk
+        = layersPerChunk(model.numLayers, parallel.pp, virtualStages, parallel.layersPerStage);
+    std::vector<std::vector<int>> result;
+    for (int v = 0; v < virtualStages; ++v) {
+        const int chunk = v * parallel.pp + stage;
+        const int start = std::accumulate(perChunk.begin(), perChunk.begin() + chunk, 0);
+        std::vector<int> layers(static_cast<size_t>(perChunk[static_cast<size_t>(chunk)]));
+        std::iota(layers.begin(), layers.end(), start);
+        result.push_back(layers);
+    }
+    return result;
+}
+
+StepPlan planStep(const config::Scenario& scenario)
+{
+    const config::RunSpec& run = scenario.run;
+    StepPlan plan;
+    plan.placement = placeRanks(scenario.hardware, run, scenario.locations, nullptr);
+    plan.totalGpus = scenario.hardware.cluster.totalGpus();
+    plan.virtualStages
+        = run.parallelism.schedule == config::PipelineSchedule::Interleaved ? run.parallelism.virtualStages : 1;
+    if (run.mode == config::RunMode::Training) {
+        const TrainingSizes sizes = trainingSizes(scenario.model, run);
+        // Parameters of one dense and one MoE layer on one rank (the operator lists of the layer hold the shapes).
+        const std::array<double, 2> layerParameters = { model::localLayerParameters(scenario.model, run, false),
+            scenario.model.moe ? model::localLayerParameters(scenario.model, run, true) : 0.0 };
+        for (int stage = 0; stage < run.parallelism.pp; ++stage) {
+            plan.stages.push_back(stagePlan(scenario, plan.placement, sizes, stage, layerParameters));
+        }
+    } else {
+        // Inference: the stages' layers (what a request's Chakra traces are split by); its collectives are per pass.
+        for (int stage = 0; stage < run.parallelism.pp; ++stage) {
+            StagePlan stagePlan;
+            stagePlan.stage = stage;
+            stagePlan.representativeRank = plan.placement.representativeRank(stage);
+            for (std::vector<int>& layers : chunkLayersOfStage(scenario.model, run, stage)) {
+                stagePlan.chunks.push_back({ std::move(layers), false, false, 0.0, {}, std::nullopt });
+            }
+            plan.stages.push_back(std::move(stagePlan));
+        }
+    }
+    plan.inference = inferencePlan(scenario, plan.placement);
+    return plan;
+}
+
+} // namespace rapid::parallel

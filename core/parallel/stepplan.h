@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "config/configloader.h"
+#include "network/collective.h"
+#include "parallel/placement.h"
+
+#include <optional>
+#include <vector>
+
+namespace rapid::parallel {
+
+/// One collective the parallel layout implies, on the group that holds a stage's representative rank. Its SPMD
+/// replicas (the same collective on every other group of the stage at the same time) come from
+/// Placement::replicaOffsets; `bytes` follows network::CollectiveRequest's per-rank convention.
+struct PlannedCollective {
+    Axis axis = Axis::Dp;
+    network::CollectiveKind kind = network::CollectiveKind::AllReduce;
+    double bytes = 0;
+    std::vector<int> group;
+
+    /// Whether it moves anything: two or more members and bytes to move.
+    bool onNetwork() const { return group.size() >= 2 && bytes > 0; }
+    network::CollectiveRequest request() const { return { kind, bytes, group, std::nullopt, {} }; }
+};
+
+/// The collectives inside every transformer layer of a stage, per micro-batch (Megatron-LM's placement):
+/// - tp: per block (attention, MLP) one all-reduce of the hidden state, or with sequence parallelism an all-gather
+///   before and a reduce-scatter after it (same volume): `tensorPair` is that pair, issued twice per pass and twice
+///   more in the backward under full recomputation;
+/// - cp: a ring passes each rank's K/V chunk around the group, cp - 1 steps forward and 2(cp - 1) backward (dK, dV
+///   return), each step one send of `contextStep`;
+/// - ep: MoE layers dispatch and combine the routed tokens with two all-to-alls per pass.
+struct LayerCollectives {
+    std::vector<PlannedCollective> tensorPair;
+    int tensorPairsForward = 0;
+    int tensorPairsBackward = 0;
+    std::optional<PlannedCollective> contextStep;
+    int contextStepsForward = 0;
+    int contextStepsBackward = 0;
+    std::optional<PlannedCollective> expertAllToAll; ///< MoE layers only
+    int expertAllToAllsPerPass = 0;
+};
+
+/// One model chunk of a stage (one virtual stage; the whole stage unless interleaved).
+struct ChunkPlan {
+    std::vector<int> layers; ///< global layer indices
+    bool holdsEmbedding = false; ///< the model's first chunk
+    bool holdsHead = false; ///< the model's last chunk (final norm, LM head, loss)
+    double parameters = 0; ///< parameters one rank holds for this chunk (tp-sharded; before ZeRO sharding)
+    /// Gradient reduction after the chunk's last backward: all-reduce, or reduce-scatter when ZeRO shards the
+    /// gradients or the optimizer states (dp).
+    PlannedCollective gradientReduction;
+    /// ZeRO-3/FSDP: the chunk's parameters gathered before its forward and again before its backward (dp).
+    std::optional<PlannedCollective> parameterGather;
+};
+
+/// What one pipeline stage runs, with every collective its parallel axes imply.
+struct StagePlan {
+    int stage = 0;
+    int representativeRank = 0; ///< the rank whose groups are listed
+    std::vector<ChunkPlan> chunks;
+    LayerCollectives layer;
+    double parameters = 0; ///< over the chunks
+    double optimizerParameters = 0; ///< the parameters this rank's optimizer updates (ZeRO >= 1: a 1/dp shard)
+    /// Point-to-point to the next stage (activations) and the previous one (gradients), one micro-batch's hidden
+    /// state split over tp (Megatron's scatter/gather optimisation); empty at pp = 1.
+    std::optional<PlannedCollective> sendForward;
+    std::optional<PlannedCollective> sendBackward;
+    /// ZeRO-1/2: the updated parameter shards gathered after the optimizer step (dp).
+    std::optional<PlannedCollective> parameterGather;
+};
+
+/// Inference: the collectives of one request batch's pass over @p tokens tokens (the prompts of the batch in
+/// prefill, one per sequence in decode). The batch passes the stages one after another.
+struct InferencePlan {
+    std::vector<int> tensorGroup; ///< tp group of rank 0
+    std::vector<int> pipelineHop; ///< stage 0 to stage 1 (every hop costs the same on the representative ranks)
+    std::vector<int> returnHop; ///< last stage to stage 0
+    double hiddenSize = 0;
+    double activationBytes = 0;
+    int stages = 1;
+    int batch = 1;
+
+    /// Per layer, twice (attention and MLP blocks): an all-reduce of the tokens' hidden states (tp).
+    PlannedCollective tensorAllReduce(double tokens) const;
+    /// Stage to stage, (pp - 1) times per pass: the tokens' hidden states (pp).
+    PlannedCollective pipelineSend(double tokens) const;
+    /// The sampled tokens (4 bytes per sequence) from the last stage back to the first (pp).
+    PlannedCollective tokenReturn() const;
+};
+
+/// The step plan: built once per evaluation from the scenario, it is the one place that interprets tp, cp, dp, pp and
+/// ep. Timing, the congestion backend, Chakra export and the workbench's rank groups read it.
+struct StepPlan {
+    Placement placement;
+    int virtualStages = 1;
+    std::vector<StagePlan> stages; ///< training: one per pipeline stage
+    InferencePlan inference;
+    int totalGpus = 0; ///< GPUs of the cluster (replicas never go beyond)
+
+    /// @p collective with its SPMD replicas (Placement::replicaOffsets), as a backend that simulates them needs it.
+    network::CollectiveRequest withReplicas(const PlannedCollective& collective) const;
+};
+
+/// Builds the plan of @p scenario. Ranks are placed as parallel::placeRanks does (problems are not reported here:
+/// the loader has reported them).
+StepPlan planStep(const config::Scenario& scenario);
+
+/// Whether layer @p layer (global index) is a mixture-of-experts layer (after the model's leading dense layers).
+bool isMoeLayer(const config::ModelSpec& model, int layer);
+
+/// The layers (global indices) of each virtual chunk of pipeline stage @p stage.
+std::vector<std::vector<int>> chunkLayersOfStage(const config::ModelSpec& model, const config::RunSpec& run, int stage);
+
+} // namespace rapid::parallel

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The congestion backend of the step model: the step's collectives as one flow program, and which collectives inline
+// with compute (TP, CP, EP, ZeRO-3 gathers) join it, split around the compute of the nodes that carry them.
+#include "congestionstepbackend.h"
+
+#include <algorithm>
+
+namespace rapid::sim {
+
+using graph::TimeClass;
+
+namespace {
+
+bool onNetwork(const network::CollectiveRequest& request)
+{
+    return request.gpus.size() >= 2 && request.bytes > 0;
+}
+
+} // namespace
+
+CongestionStepBackend::CongestionStepBackend(const config::HardwareSpec& hardware)
+    : m_network(std::make_shared<CongestionNetwork>(hardware))
+{
+}
+
+void CongestionStepBackend::buildRequests(const parallel::StepPlan& plan)
+{
+    m_stages.assign(plan.stages.size(), {});
+    for (size_t s = 0; s < plan.stages.size(); ++s) {
+        const parallel::StagePlan& stage = plan.stages[s];
+        StageRequests& requests = m_stages[s];
+        if (stage.sendForward) {
+            requests.sendForward = plan.withReplicas(*stage.sendForward);
+            requests.sendBackward = plan.withReplicas(*stage.sendBackward);
+        }
+        for (const parallel::ChunkPlan& chunk : stage.chunks) {
+            requests.dataParallel.push_back(plan.withReplicas(chunk.gradientReduction));
+            if (chunk.parameterGather) {
+                requests.chunkGather.push_back(plan.withReplicas(*chunk.parameterGather));
+            }
+        }
+        if (stage.parameterGather) {
+            requests.parameterGather = plan.withReplicas(*stage.parameterGather);
+        }
+        for (const parallel::PlannedCollective& part : stage.layer.tensorPair) {
+            requests.tensorPair.push_back(plan.withReplicas(part));
+        }
+        if (stage.layer.contextStep) {
+            requests.contextStep = plan.withReplicas(*stage.layer.contextStep);
+        }
+        if (stage.layer.expertAllToAll) {
+            requests.expertAllToAll = plan.withReplicas(*stage.layer.expertAllToAll);
+        }
+    }
+}
+
+const network::CollectiveRequest* CongestionStepBackend::collectiveOfNode(
+    const graph::ExecutionGraph& graph, graph::NodeId id) const
+{
+    const graph::Node& node = graph.node(id);
+    if (node.rank < 0 || static_cast<size_t>(node.rank) >= m_stages.size()) {
+        return nullptr;
+    }
+    const StageRequests& stage = m_stages[static_cast<size_t>(node.rank)];
+    const network::CollectiveRequest* result = nullptr;
+    switch (node.kind) {
+    case graph::NodeKind::PipelineSend:
+        result = node.backward ? &stage.sendBackward : &stage.sendForward;
+        break;
+    case graph::NodeKind::DataParallel:
+        if (node.chunk >= 0 && static_cast<size_t>(node.chunk) < stage.dataParallel.size()) {
+            result = &stage.dataParallel[static_cast<size_t>(node.chunk)];
+        }
+        break;
+    case graph::NodeKind::ParameterGather:
+        result = &stage.parameterGather;
+        break;
+    default:
+        break;
+    }
+    return result && onNetwork(*result) ? result : nullptr;
+}
+
+StepExecution CongestionStepBackend::executeTraining(const TrainingStepInput& input)
+{
+    buildRequests(input.plan);
+    const graph::ExecutionGraph& graph = input.graph;
+    const std::vector<double> foldedLinkBytes = planInlineCollectives(input);
+    StepExecution execution;
+    execution.schedule = executeGraphOnNetwork(
+        graph, *m_network, [&](graph::NodeId id) { return collectiveOfNode(graph, id); }, m_stop, m_progress,
+        &execution.linkBytes, [&](graph::NodeId id) { return inlineProgramOfNode(graph, id); });
+    // Folded inline collectives are not in the simulation: their bytes (per occurrence x occurrences) are added.
+    std::vector<double>& linkBytes = execution.linkBytes;
+    linkBytes.resize(std::max(linkBytes.size(), foldedLinkBytes.size()), 0.0);
+    for (size_t link = 0; link < foldedLinkBytes.size(); ++link) {
+        linkBytes[link] += foldedLinkBytes[link];
+    }
+    if (m_inlinePrograms.empty()) {
+        return execution;
+    }
+    execution.stretchedNodes.assign(graph.nodes().size(), 0);
+    for (size_t id = 0; id < graph.nodes().size(); ++id) {
+        execution.stretchedNodes[id] = inlineProgramOfNode(graph, static_cast<graph::NodeId>(id)) != nullptr;
+    }
+    const std::array<TimeClass, kInlineKinds> classes
+        = { TimeClass::TensorParallel, TimeClass::ContextParallel, TimeClass::ExpertParallel, TimeClass::DataParallel };
+    for (const StageRequests& stage : m_stages) {
+        std::vector<TimeClass> stretched;
+        for (size_t kind = 0; kind < classes.size(); ++kind) {
+            if (stage.onNetwork[kind]) {
+                stretched.push_back(classes[kind]);
+            }
+        }
+        execution.stretchedClasses.push_back(std::move(stretched));
+    }
+    return execution;
+}
+
+} // namespace rapid::sim

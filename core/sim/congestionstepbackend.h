@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "sim/congestionnetwork.h"
+#include "sim/networkedexecutor.h"
+#include "sim/stepbackend.h"
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace rapid::sim {
+
+/// The congestion backend of the step model: every collective is simulated flow by flow with its SPMD replicas (the
+/// other groups of its stage running it at the same time), and a training step runs the whole step's pipeline sends,
+/// gradient reductions and parameter gathers together on one simulated network (executeGraphOnNetwork), so they
+/// contend where they share links. Collectives inline with compute (TP, CP, EP, ZeRO-3 parameter gathers) join that
+/// simulation, at the times they occur inside each layer, wherever their links (all replicas) meet links of any other
+/// traffic of the step; inline collectives on links nothing else uses stay folded into the compute nodes, timed with
+/// their replicas on an otherwise idle network, which in the max-min fluid model is exact.
+class CongestionStepBackend final : public StepBackend {
+public:
+    explicit CongestionStepBackend(const config::HardwareSpec& hardware);
+
+    double collectiveSeconds(const network::CollectiveRequest& request) override { return m_network->time(request); }
+    bool simulatesReplicas() const override { return true; }
+    StepExecution executeTraining(const TrainingStepInput& input) override;
+    const network::Topology* topology() const override { return &m_network->topology(); }
+
+    /// False keeps every inline collective folded into its compute node even where it shares links with other
+    /// traffic (faster, but blind to that contention). Default true.
+    void setInlineCollectivesOnNetwork(bool onNetwork) { m_inlineOnNetwork = onNetwork; }
+    /// After executeTraining(): how many (stage, kind) sets of inline collectives (kinds: TP, CP, EP, ZeRO-3 gathers)
+    /// ran on the simulated network rather than folded.
+    int inlineCollectivesOnNetwork() const { return m_inlineUnitsOnNetwork; }
+    CongestionNetwork& network() { return *m_network; }
+
+private:
+    /// Kinds of collectives inline with a compute node.
+    enum InlineKind { InlineTensor, InlineContext, InlineExpert, InlineGather, kInlineKinds };
+    /// The requests (with replicas) of one stage's collectives.
+    struct StageRequests {
+        network::CollectiveRequest sendForward;
+        network::CollectiveRequest sendBackward;
+        std::vector<network::CollectiveRequest> dataParallel; ///< per chunk
+        network::CollectiveRequest parameterGather;
+        std::vector<network::CollectiveRequest> chunkGather; ///< ZeRO-3/FSDP: per chunk, before each pass
+        std::vector<network::CollectiveRequest> tensorPair;
+        network::CollectiveRequest contextStep;
+        network::CollectiveRequest expertAllToAll;
+        std::array<bool, kInlineKinds> onNetwork {};
+    };
+
+    void buildRequests(const parallel::StepPlan& plan);
+    const network::CollectiveRequest* collectiveOfNode(const graph::ExecutionGraph& graph, graph::NodeId id) const;
+    /// Decides which inline collectives run on the network (those sharing a link with other traffic of the step),
+    /// builds the inline programs of their compute nodes, and returns the bytes the folded ones put on each directed
+    /// link over the step.
+    std::vector<double> planInlineCollectives(const TrainingStepInput& input);
+    void buildInlinePrograms(const TrainingStepInput& input, int stage);
+    const InlineProgram* inlineProgramOfNode(const graph::ExecutionGraph& graph, graph::NodeId id) const;
+
+    std::shared_ptr<CongestionNetwork> m_network;
+    std::vector<StageRequests> m_stages;
+    std::vector<InlineProgram> m_inlinePrograms; ///< per (stage, chunk, pass) of stages with collectives on the network
+    bool m_inlineOnNetwork = true;
+    int m_inlineUnitsOnNetwork = 0;
+};
+
+} // namespace rapid::sim

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "stepbackend.h"
+
+#include "network/analyticalnetwork.h"
+#include "sim/congestionstepbackend.h"
+
+namespace rapid::sim {
+
+namespace {
+
+/// The analytical backend: every collective in closed form, the step as a critical-path DAG.
+class AnalyticalBackend final : public StepBackend {
+public:
+    explicit AnalyticalBackend(CollectiveCost cost)
+        : m_cost(std::move(cost))
+    {
+    }
+    double collectiveSeconds(const network::CollectiveRequest& request) override { return m_cost(request); }
+
+private:
+    CollectiveCost m_cost;
+};
+
+} // namespace
+
+StepExecution StepBackend::executeTraining(const TrainingStepInput& input)
+{
+    StepExecution execution;
+    execution.schedule = executeGraph(input.graph);
+    return execution;
+}
+
+std::shared_ptr<StepBackend> makeAnalyticalBackend(const config::HardwareSpec& hardware, CollectiveCost cost)
+{
+    if (!cost) {
+        auto network = std::make_shared<network::AnalyticalNetwork>(hardware);
+        cost = [network](const network::CollectiveRequest& request) { return network->time(request).seconds; };
+    }
+    return std::make_shared<AnalyticalBackend>(std::move(cost));
+}
+
+std::shared_ptr<StepBackend> makeStepBackend(NetworkBackend backend, const config::HardwareSpec& hardware)
+{
+    switch (backend) {
+    case NetworkBackend::Congestion:
+        return std::make_shared<CongestionStepBackend>(hardware);
+    case NetworkBackend::Analytical:
+        break;
+    }
+    return makeAnalyticalBackend(hardware);
+}
+
+} // namespace rapid::sim

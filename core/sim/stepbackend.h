@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "config/hardwarespec.h"
+#include "graph/executiongraph.h"
+#include "graph/trainingstep.h"
+#include "network/collective.h"
+#include "network/topology.h"
+#include "parallel/stepplan.h"
+#include "sim/graphexecutor.h"
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace rapid::sim {
+
+/// The time of one transformer layer's pass on one rank, with the parts an overlapped collective can hide behind.
+struct LayerTimes {
+    graph::TimeBreakdown forward {};
+    graph::TimeBreakdown backward {};
+    double forwardGemm = 0; ///< GEMM time a TP overlap can hide communication behind
+    double backwardGemm = 0;
+    double forwardAttention = 0; ///< attention core time a CP ring exchange can hide behind
+    double backwardAttention = 0;
+};
+
+/// What a backend executes a training step from: the plan, the per-stage costs and graph built from it, and the layer
+/// times (for backends that split compute nodes around the collectives inside them).
+struct TrainingStepInput {
+    const parallel::StepPlan& plan;
+    const config::ModelSpec& model;
+    const config::RunSpec& run;
+    const std::vector<graph::StageCost>& stages;
+    const graph::ExecutionGraph& graph;
+    std::function<const LayerTimes&(bool moe)> layerTimes;
+    /// ZeRO-3/FSDP: per stage and chunk the closed-form exposed seconds of the chunk's gather, forward and backward.
+    const std::vector<std::vector<std::array<double, 2>>>& exposedChunkGather;
+};
+
+/// How a backend ran a training step.
+struct StepExecution {
+    Schedule schedule;
+    /// Per directed link of topology(): bytes carried over the step. Empty when the backend does not track links.
+    std::vector<double> linkBytes;
+    /// Compute nodes that ran longer than their closed-form seconds because collectives inside them were simulated
+    /// (indexed by node id; empty when none), and per stage the breakdown classes of those collectives: the excess is
+    /// exposed communication of those classes, not pipeline bubble.
+    std::vector<char> stretchedNodes;
+    std::vector<std::vector<graph::TimeClass>> stretchedClasses;
+};
+
+/// A network backend of the step model: times the plan's collectives and executes a step's graph. The step model
+/// calls nothing else, so a new backend is a new implementation of this interface (and a line in makeStepBackend).
+class StepBackend {
+public:
+    virtual ~StepBackend() = default;
+
+    /// Seconds of one collective on the otherwise idle network (with its SPMD replicas where simulatesReplicas()).
+    virtual double collectiveSeconds(const network::CollectiveRequest& request) = 0;
+    /// Whether replicas change a collective's time here (then the step model passes them, StepPlan::withReplicas).
+    virtual bool simulatesReplicas() const { return false; }
+    /// Executes a training step's graph. The default runs it as a critical-path DAG with each node's seconds.
+    virtual StepExecution executeTraining(const TrainingStepInput& input);
+    /// The explicit network whose links StepExecution::linkBytes counts, or null.
+    virtual const network::Topology* topology() const { return nullptr; }
+
+    /// Cancels a running executeTraining() from another thread (SimulationCancelled is thrown), where the backend
+    /// takes long enough to need it.
+    void setStopFlag(const std::atomic<bool>* stop) { m_stop = stop; }
+    /// Receives the fraction done of a long executeTraining() now and then (on the calling thread).
+    void setProgressCallback(std::function<void(double)> progress) { m_progress = std::move(progress); }
+
+protected:
+    const std::atomic<bool>* m_stop = nullptr;
+    std::function<void(double)> m_progress;
+};
+
+/// How long a collective takes (a custom cost: tests, what-ifs).
+using CollectiveCost = std::function<double(const network::CollectiveRequest&)>;
+
+/// The backends a user can choose by name.
+enum class NetworkBackend { Analytical, Congestion };
+
+/// Closed-form collectives (network::AnalyticalNetwork) or @p cost when given, and the critical-path executor.
+std::shared_ptr<StepBackend> makeAnalyticalBackend(const config::HardwareSpec& hardware, CollectiveCost cost = {});
+/// The backend named @p backend on @p hardware.
+std::shared_ptr<StepBackend> makeStepBackend(NetworkBackend backend, const config::HardwareSpec& hardware);
+
+} // namespace rapid::sim
