@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "analysis/collectivewhatif.h"
 #include "config/hardwarespec.h"
 #include "network/collective.h"
 
@@ -14,12 +15,8 @@
 
 namespace rapid::widgets {
 
-/// How one collective is timed: the closed form, or its flows simulated on the explicit topology.
-enum class CollectiveBackend {
-    Analytical, ///< network::AnalyticalNetwork, an idle network
-    Congestion, ///< flow level, max-min fair link sharing (sim::CongestionNetwork::run)
-    Packet, ///< packet level, store-and-forward, fair-queued ports (sim::CongestionNetwork::runPackets)
-};
+/// How one collective is timed (the facade's choice: closed form, flow level or packet level).
+using CollectiveBackend = analysis::CollectiveBackend;
 
 /// One collective to time on a hardware's network (faults included).
 struct CollectiveJob {

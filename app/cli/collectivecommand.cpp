@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "format.h"
 
+#include "analysis/collectivewhatif.h"
 #include "config/configloader.h"
 #include "config/units.h"
 #include "graph/chakracommgroups.h"
@@ -159,29 +160,6 @@ std::vector<network::CollectiveRequest> parseRequests(const Arguments& arguments
     return requests;
 }
 
-struct LinkUse {
-    int link = 0;
-    double bytes = 0;
-    double utilisation = 0; ///< bytes / (bandwidth * makespan)
-};
-
-/// Directed links that carried traffic, busiest first.
-std::vector<LinkUse> linkUses(const network::Topology& topology, const sim::CongestionRun& run)
-{
-    std::vector<LinkUse> uses;
-    for (int link = 0; link < topology.linkCount(); ++link) {
-        const double bytes = run.linkBytes[static_cast<size_t>(link)];
-        if (bytes <= 0) {
-            continue;
-        }
-        const double capacity = topology.link(link).effectiveBandwidth() * run.makespan;
-        uses.push_back({ link, bytes, capacity > 0 ? bytes / capacity : 0.0 });
-    }
-    std::stable_sort(
-        uses.begin(), uses.end(), [](const LinkUse& a, const LinkUse& b) { return a.utilisation > b.utilisation; });
-    return uses;
-}
-
 std::string describeGroup(const std::vector<int>& gpus)
 {
     if (gpus.empty()) {
@@ -318,55 +296,32 @@ int collectiveCommand(const Invocation& invocation)
         writeMicrobenchmark(*directory, requests.front(), hardware.cluster.totalGpus(), invocation.out);
     }
 
-    std::vector<network::CollectiveTime> times;
-    sim::CongestionRun run;
-    std::unique_ptr<sim::CongestionNetwork> simulator;
-    double wallSeconds = 0;
-    try {
-        const network::AnalyticalNetwork analytical(hardware);
-        for (const network::CollectiveRequest& request : requests) {
-            times.push_back(analytical.time(request));
+    analysis::CollectiveWhatIf whatIf { hardware, requests, *analysis::parseCollectiveBackend(backend), {}, {} };
+    if (auto packet = arguments.value("packet-bytes")) {
+        const double bytes = parseSize(*packet, "packet-bytes");
+        (packetLevel ? whatIf.packets.packetBytes : whatIf.congestion.packetBytes) = bytes;
+    }
+    if (auto header = arguments.value("header-bytes")) {
+        whatIf.packets.headerBytes = parseSize(*header, "header-bytes");
+        if (whatIf.packets.headerBytes >= whatIf.packets.packetBytes) {
+            throw UsageError("--header-bytes \"" + *header + "\": must be smaller than the packet ("
+                + formatBytes(whatIf.packets.packetBytes) + ")");
         }
-        if (congestion) {
-            sim::CongestionOptions options;
-            sim::PacketOptions packetOptions;
-            if (auto packet = arguments.value("packet-bytes")) {
-                const double bytes = parseSize(*packet, "packet-bytes");
-                if (packetLevel) {
-                    packetOptions.packetBytes = bytes;
-                } else {
-                    options.packetBytes = bytes;
-                }
+    }
+    if (packetLevel && !(whatIf.packets.packetBytes > 0)) {
+        throw UsageError("--packet-bytes: the packet backend needs a positive packet size");
+    }
+    analysis::CollectiveWhatIfResult whatIfResult;
+    try {
+        whatIfResult = analysis::runCollectiveWhatIf(whatIf);
+        if (auto path = arguments.value("flow-program")) {
+            std::ofstream file;
+            std::ostream* programOut = openOutput(*path, file, invocation);
+            if (!programOut) {
+                invocation.err << "rapid collective: cannot write " << *path << "\n";
+                return InputError;
             }
-            if (auto header = arguments.value("header-bytes")) {
-                packetOptions.headerBytes = parseSize(*header, "header-bytes");
-                if (packetOptions.headerBytes >= packetOptions.packetBytes) {
-                    throw UsageError("--header-bytes \"" + *header + "\": must be smaller than the packet ("
-                        + formatBytes(packetOptions.packetBytes) + ")");
-                }
-            }
-            if (packetLevel && !(packetOptions.packetBytes > 0)) {
-                throw UsageError("--packet-bytes: the packet backend needs a positive packet size");
-            }
-            simulator = std::make_unique<sim::CongestionNetwork>(hardware, options);
-            const auto start = std::chrono::steady_clock::now();
-            run = packetLevel ? simulator->runPackets(requests, packetOptions) : simulator->run(requests);
-            wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            for (size_t i = 0; i < requests.size(); ++i) {
-                times[i].seconds = run.seconds[i];
-                times[i].algorithmBandwidth = run.seconds[i] > 0 ? requests[i].bytes / run.seconds[i] : 0;
-                times[i].busBandwidth = times[i].algorithmBandwidth
-                    * network::busBandwidthFactor(requests[i].kind, static_cast<int>(requests[i].gpus.size()));
-            }
-            if (auto path = arguments.value("flow-program")) {
-                std::ofstream file;
-                std::ostream* programOut = openOutput(*path, file, invocation);
-                if (!programOut) {
-                    invocation.err << "rapid collective: cannot write " << *path << "\n";
-                    return InputError;
-                }
-                sim::writeFlowProgram(*programOut, simulator->program(requests), simulator->routes());
-            }
+            sim::writeFlowProgram(*programOut, whatIfResult.network->program(requests), whatIfResult.network->routes());
         }
     } catch (const std::invalid_argument& error) {
         invocation.err << "rapid collective: " << error.what() << "\n";
@@ -375,6 +330,9 @@ int collectiveCommand(const Invocation& invocation)
         invocation.err << "rapid collective: " << error.what() << "\n";
         return InputError;
     }
+    const std::vector<network::CollectiveTime>& times = whatIfResult.times;
+    const sim::CongestionRun& run = whatIfResult.run;
+    const double wallSeconds = whatIfResult.wallSeconds;
 
     std::ostream& out = invocation.out;
     for (size_t i = 0; i < requests.size(); ++i) {
@@ -400,9 +358,8 @@ int collectiveCommand(const Invocation& invocation)
     }
     out << "  launch (once)         "
         << config::formatQuantity(network::kCollectiveLaunchSeconds, config::Dimension::Seconds) << "\n";
-    std::vector<LinkUse> uses;
+    const std::vector<network::LinkUse>& uses = whatIfResult.busiestLinks;
     if (congestion) {
-        uses = linkUses(simulator->topology(), run);
         out << backend << " backend: " << run.flows << " flows, ";
         if (packetLevel) {
             out << run.packets << " packets, ";
@@ -412,10 +369,10 @@ int collectiveCommand(const Invocation& invocation)
         const auto shown = static_cast<size_t>(std::max(0LL, arguments.integer("links", 5)));
         out << "busiest links (bytes carried / bandwidth x makespan):\n";
         for (size_t i = 0; i < std::min(shown, uses.size()); ++i) {
-            const network::Link& link = simulator->topology().link(uses[i].link);
-            out << "  " << std::left << std::setw(28) << simulator->topology().linkId(uses[i].link) << std::right << " "
-                << (link.from < link.to ? "a->b" : "b->a") << "  " << std::fixed << std::setprecision(1) << std::setw(5)
-                << uses[i].utilisation * 100 << "%  " << formatBytes(uses[i].bytes) << std::defaultfloat
+            const network::Link& link = whatIfResult.network->topology().link(uses[i].link);
+            out << "  " << std::left << std::setw(28) << whatIfResult.network->topology().linkId(uses[i].link) << std::right
+                << " " << (link.from < link.to ? "a->b" : "b->a") << "  " << std::fixed << std::setprecision(1)
+                << std::setw(5) << uses[i].utilisation * 100 << "%  " << formatBytes(uses[i].bytes) << std::defaultfloat
                 << std::setprecision(6) << "\n";
         }
     }
@@ -456,8 +413,9 @@ int collectiveCommand(const Invocation& invocation)
             }
             *json << ",\n  \"links\": [";
             for (size_t i = 0; i < uses.size(); ++i) {
-                const network::Link& link = simulator->topology().link(uses[i].link);
-                *json << (i ? "," : "") << "\n    {\"id\": " << jsonString(simulator->topology().linkId(uses[i].link))
+                const network::Link& link = whatIfResult.network->topology().link(uses[i].link);
+                *json << (i ? "," : "")
+                      << "\n    {\"id\": " << jsonString(whatIfResult.network->topology().linkId(uses[i].link))
                       << ", \"link\": " << uses[i].link << ", \"from\": " << link.from << ", \"to\": " << link.to
                       << ", \"bytes\": " << uses[i].bytes << ", \"utilisation\": " << uses[i].utilisation << "}";
             }

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "config/hardwarespec.h"
+#include "network/collective.h"
+#include "network/linkload.h"
+#include "sim/congestionnetwork.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace rapid::analysis {
+
+/// How a collective what-if is timed: the closed form, or its flows simulated on the explicit topology.
+enum class CollectiveBackend {
+    Analytical, ///< network::AnalyticalNetwork, an idle network
+    Congestion, ///< flow level, max-min fair link sharing (sim::CongestionNetwork::run)
+    Packet, ///< packet level, store-and-forward, fair-queued ports (sim::CongestionNetwork::runPackets)
+};
+const char* toString(CollectiveBackend backend);
+/// "analytical", "congestion" or "packet".
+std::optional<CollectiveBackend> parseCollectiveBackend(std::string_view name);
+
+/// One or several concurrent collectives on a hardware's network (faults included).
+struct CollectiveWhatIf {
+    config::HardwareSpec hardware;
+    std::vector<network::CollectiveRequest> requests;
+    CollectiveBackend backend = CollectiveBackend::Analytical;
+    sim::CongestionOptions congestion; ///< flow level: store-and-forward packet size (0: cut-through)
+    sim::PacketOptions packets; ///< packet level: packet and header size
+};
+
+/// What the what-if gave: `rapid collective`'s report and the workbench's Collective box.
+struct CollectiveWhatIfResult {
+    CollectiveBackend backend = CollectiveBackend::Analytical;
+    /// Per request. The analytical time names the algorithm (the simulated backends run the same one) and its
+    /// bottleneck link; the simulated backends replace seconds and bandwidths by the simulation's.
+    std::vector<network::CollectiveTime> times;
+    sim::CongestionRun run; ///< simulated backends: flows, events, packets, makespan, bytes per link
+    std::vector<double> linkUtilisation; ///< simulated backends: per directed link over the makespan
+    std::vector<network::LinkUse> busiestLinks; ///< simulated backends: every link that carried, busiest first
+    double wallSeconds = 0; ///< of the simulation
+    /// Simulated backends: the network the flows ran on (its topology names the links; it writes the flow program).
+    std::shared_ptr<sim::CongestionNetwork> network;
+
+    bool simulated() const { return backend != CollectiveBackend::Analytical; }
+};
+
+/// Times @p whatIf. Throws std::invalid_argument for requests the network cannot run, network::UnreachableError when
+/// faults cut members apart, sim::SimulationCancelled when @p stop becomes true.
+CollectiveWhatIfResult runCollectiveWhatIf(const CollectiveWhatIf& whatIf, const std::atomic<bool>* stop = nullptr);
+
+} // namespace rapid::analysis
