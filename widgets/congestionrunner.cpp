@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "congestionrunner.h"
 
+#include "analysis/evaluation.h"
 #include "sim/flowsimulator.h"
-#include "sim/stepmodel.h"
 
 namespace rapid::widgets {
 
@@ -29,11 +29,14 @@ void CongestionRunner::start(const config::Scenario& scenario)
         this, generation,
         [scenario, report](const std::atomic<bool>* stop) {
             CongestionOutcome outcome;
-            sim::StepModel congestion(scenario, sim::NetworkBackend::Congestion);
-            congestion.setStopFlag(stop);
-            congestion.setProgressCallback(report);
-            outcome.congestion = congestion.training(true);
-            outcome.analyticalStepSeconds = sim::StepModel(scenario).training(false).stepTimeSeconds;
+            analysis::EvaluationOptions options;
+            options.backend = sim::NetworkBackend::Congestion;
+            options.stop = stop;
+            options.progress = report;
+            outcome.congestion = *analysis::evaluateScenario(scenario, options).training;
+            options = {};
+            options.timeline = false;
+            outcome.analyticalStepSeconds = analysis::evaluateScenario(scenario, options).training->stepTimeSeconds;
             return outcome;
         },
         [this](const JobOutcome<CongestionOutcome>& outcome) {

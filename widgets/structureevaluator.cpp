@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "structureevaluator.h"
 
+#include "analysis/evaluation.h"
 #include "compute/operatortimer.h"
 #include "model/layeroperators.h"
-#include "sim/stepmodel.h"
 
 #include <iterator>
 #include <sstream>
@@ -97,12 +97,9 @@ Evaluation StructureEvaluator::evaluate(const config::Scenario& scenario) const
     // unreachable pair after link faults, say) shows its message instead of a time, never a made-up number.
     if (evaluation.placementProblems.empty()) {
         try {
-            sim::StepModel model(scenario);
-            if (evaluation.inferenceMode) {
-                evaluation.inference = model.inference();
-            } else {
-                evaluation.training = model.training(true);
-            }
+            analysis::ScenarioEvaluation result = analysis::evaluateScenario(scenario);
+            evaluation.training = std::move(result.training);
+            evaluation.inference = std::move(result.inference);
         } catch (const std::exception& error) {
             evaluation.timeProblem = error.what();
         }
