@@ -2,7 +2,7 @@
 #include "arguments.h"
 #include "commands.h"
 
-#include "model/hfimport.h"
+#include "config/hfimport.h"
 
 #include <fstream>
 #include <ostream>
@@ -33,11 +33,11 @@ int importHfCommand(const Invocation& invocation)
         throw UsageError("expected exactly one config.json path");
     }
     const std::string input = arguments.positional().front();
-    config::ModelSpec model = model::importHuggingFaceConfig(input);
+    config::ModelSpec model = config::importHuggingFaceConfig(input);
     if (auto name = arguments.value("name")) {
         model.name = *name;
     }
-    const std::string yaml = model::modelToYaml(model, "converted by rapid import-hf from " + input);
+    const std::string yaml = config::modelToYaml(model, "converted by rapid import-hf from " + input);
     const auto output = arguments.value("o") ? arguments.value("o") : arguments.value("output");
     if (!output || *output == "-") {
         invocation.out << yaml;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hugging Face config.json import: the converted model has the parameter count of the published model, and bad
 // files give located errors. The JSON fixtures hold the fields of the public config.json files they are named after.
-#include "model/hfimport.h"
+#include "config/hfimport.h"
 #include "model/modelstats.h"
 #include "testutils.h"
 
@@ -87,7 +87,7 @@ void TstHfImport::importsFamilies()
     QFETCH(qint64, expectedTotal);
     QTemporaryDir dir;
     const config::ModelSpec imported
-        = model::importHuggingFaceConfig(test::writeFile(dir, "config.json", json.toStdString()));
+        = config::importHuggingFaceConfig(test::writeFile(dir, "config.json", json.toStdString()));
     const std::int64_t total = model::countParameters(imported).total();
     if (!preset.isEmpty()) {
         const config::ModelSpec reference = test::projectLoader().loadModel(preset.toStdString());
@@ -101,8 +101,8 @@ void TstHfImport::importsFamilies()
 void TstHfImport::exportedYamlLoadsBack()
 {
     QTemporaryDir dir;
-    const config::ModelSpec imported = model::importHuggingFaceConfig(test::writeFile(dir, "config.json", kDeepSeekV3));
-    const std::string yaml = test::writeFile(dir, "model.yaml", model::modelToYaml(imported, "test"));
+    const config::ModelSpec imported = config::importHuggingFaceConfig(test::writeFile(dir, "config.json", kDeepSeekV3));
+    const std::string yaml = test::writeFile(dir, "model.yaml", config::modelToYaml(imported, "test"));
     QVERIFY(test::projectLoader().loadModel(yaml) == imported);
 }
 
@@ -130,7 +130,7 @@ void TstHfImport::reportsBadFiles()
     QFETCH(QString, expectedText);
     QTemporaryDir dir;
     const std::string path = test::writeFile(dir, "config.json", json.toStdString());
-    const auto diagnostics = test::expectConfigError([&] { model::importHuggingFaceConfig(path); });
+    const auto diagnostics = test::expectConfigError([&] { config::importHuggingFaceConfig(path); });
     QVERIFY(!diagnostics.empty());
     QCOMPARE(QString::fromStdString(diagnostics.front().location.source), QString::fromStdString(path));
     QCOMPARE(diagnostics.front().location.line, line);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "hfimport.h"
-#include "config/yamlnode_p.h"
+#include "yamlnode_p.h"
 
 #include "config/diagnostic.h"
 #include "config/yamledit.h"
@@ -12,7 +12,7 @@
 #include <optional>
 #include <sstream>
 
-namespace rapid::model {
+namespace rapid::config {
 
 using config::detail::isMapNode;
 using config::detail::isNullNode;
@@ -228,4 +228,4 @@ std::string modelToYaml(const config::ModelSpec& model, const std::string& sourc
     return out.str();
 }
 
-} // namespace rapid::model
+} // namespace rapid::config
