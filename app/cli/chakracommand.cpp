@@ -6,8 +6,8 @@
 
 #include "graph/chakradot.h"
 #include "graph/chakrainspect.h"
-#include "graph/chakrainspectreport.h"
 #include "graph/chakrareader.h"
+#include "report/chakrainspectreport.h"
 
 #include <chrono>
 #include <filesystem>
@@ -57,7 +57,7 @@ int inspect(const Invocation& invocation, const std::vector<std::string>& args)
     const double inspectMs = millisecondsSince(inspectStart);
 
     std::ostream& out = invocation.out;
-    graph::writeChakraInspectionText(out, inspection, traces, arguments.flag("all") ? 0 : 20);
+    report::writeChakraInspectionText(out, inspection, traces, arguments.flag("all") ? 0 : 20);
     out << "\n";
     if (groups) {
         out << "communicator groups: " << groups->size() << " from " << groupsOrigin << "\n";
@@ -72,7 +72,7 @@ int inspect(const Invocation& invocation, const std::vector<std::string>& args)
             invocation.err << "rapid chakra: cannot write " << *jsonPath << "\n";
             return InputError;
         }
-        graph::writeChakraInspectionJson(*json, inspection);
+        report::writeChakraInspectionJson(*json, inspection);
     }
     return Success;
 }

@@ -370,10 +370,10 @@ int collectiveCommand(const Invocation& invocation)
         out << "busiest links (bytes carried / bandwidth x makespan):\n";
         for (size_t i = 0; i < std::min(shown, uses.size()); ++i) {
             const network::Link& link = whatIfResult.network->topology().link(uses[i].link);
-            out << "  " << std::left << std::setw(28) << whatIfResult.network->topology().linkId(uses[i].link) << std::right
-                << " " << (link.from < link.to ? "a->b" : "b->a") << "  " << std::fixed << std::setprecision(1)
-                << std::setw(5) << uses[i].utilisation * 100 << "%  " << formatBytes(uses[i].bytes) << std::defaultfloat
-                << std::setprecision(6) << "\n";
+            out << "  " << std::left << std::setw(28) << whatIfResult.network->topology().linkId(uses[i].link)
+                << std::right << " " << (link.from < link.to ? "a->b" : "b->a") << "  " << std::fixed
+                << std::setprecision(1) << std::setw(5) << uses[i].utilisation * 100 << "%  "
+                << formatBytes(uses[i].bytes) << std::defaultfloat << std::setprecision(6) << "\n";
         }
     }
 

@@ -4,8 +4,8 @@
 #include "chakratestutils.h"
 
 #include "graph/chakrainspect.h"
-#include "graph/chakrainspectreport.h"
 #include "graph/chakrareader.h"
+#include "report/chakrainspectreport.h"
 
 #include <QTest>
 
@@ -236,9 +236,9 @@ private Q_SLOTS:
         }
         const auto inspection = graph::inspectChakra(traces, groups ? &*groups : nullptr);
         std::ostringstream text;
-        graph::writeChakraInspectionText(text, inspection, traces);
+        report::writeChakraInspectionText(text, inspection, traces);
         std::ostringstream json;
-        graph::writeChakraInspectionJson(json, inspection);
+        report::writeChakraInspectionJson(json, inspection);
         QVERIFY(json.str().find("\"defects\"") != std::string::npos);
         const size_t found = inspection.count(graph::ChakraSeverity::Error);
         if (errors >= 0) {

@@ -101,7 +101,8 @@ void TstHfImport::importsFamilies()
 void TstHfImport::exportedYamlLoadsBack()
 {
     QTemporaryDir dir;
-    const config::ModelSpec imported = config::importHuggingFaceConfig(test::writeFile(dir, "config.json", kDeepSeekV3));
+    const config::ModelSpec imported
+        = config::importHuggingFaceConfig(test::writeFile(dir, "config.json", kDeepSeekV3));
     const std::string yaml = test::writeFile(dir, "model.yaml", config::modelToYaml(imported, "test"));
     QVERIFY(test::projectLoader().loadModel(yaml) == imported);
 }

@@ -8,7 +8,9 @@
 #include <ostream>
 #include <unordered_map>
 
-namespace rapid::graph {
+namespace rapid::report {
+
+using namespace graph; // the inspection and trace types this file writes out
 
 namespace {
 
@@ -86,8 +88,8 @@ std::string rankBody(const ChakraRankReport& report, const ChakraTrace* trace)
 
 } // namespace
 
-void writeChakraInspectionText(std::ostream& out, const ChakraInspection& inspection,
-    const std::vector<ChakraTrace>& traces, std::size_t maxDefectsPerKind)
+void writeChakraInspectionText(std::ostream& out, const graph::ChakraInspection& inspection,
+    const std::vector<graph::ChakraTrace>& traces, std::size_t maxDefectsPerKind)
 {
     std::size_t nodes = 0;
     for (const ChakraRankReport& report : inspection.ranks) {
@@ -149,7 +151,7 @@ void writeChakraInspectionText(std::ostream& out, const ChakraInspection& inspec
     }
 }
 
-void writeChakraInspectionJson(std::ostream& out, const ChakraInspection& inspection)
+void writeChakraInspectionJson(std::ostream& out, const graph::ChakraInspection& inspection)
 {
     out << "{\n  \"ranks\": [";
     for (std::size_t r = 0; r < inspection.ranks.size(); ++r) {
@@ -196,4 +198,4 @@ void writeChakraInspectionJson(std::ostream& out, const ChakraInspection& inspec
     out << (inspection.defects.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
 
-} // namespace rapid::graph
+} // namespace rapid::report
