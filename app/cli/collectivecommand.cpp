@@ -277,11 +277,12 @@ int collectiveCommand(const Invocation& invocation)
     const config::HardwareSpec hardware = loader.loadHardware(arguments.required("hardware"), arguments.values("set"));
     const std::vector<network::CollectiveRequest> requests = parseRequests(arguments, hardware);
     const std::string backend = arguments.value("backend").value_or("analytical");
-    if (backend != "analytical" && backend != "congestion" && backend != "packet") {
+    const std::optional<analysis::CollectiveBackend> chosen = analysis::parseCollectiveBackend(backend);
+    if (!chosen) {
         throw UsageError("--backend \"" + backend + "\": expected analytical, congestion or packet");
     }
-    const bool packetLevel = backend == "packet";
-    const bool congestion = backend == "congestion" || packetLevel; // both simulate the flows on the topology
+    const bool packetLevel = *chosen == analysis::CollectiveBackend::Packet;
+    const bool congestion = *chosen != analysis::CollectiveBackend::Analytical; // the flows simulated on the topology
     if (!congestion && (requests.size() > 1 || arguments.value("flow-program"))) {
         throw UsageError("concurrent collectives and --flow-program need --backend congestion or packet");
     }
@@ -296,7 +297,7 @@ int collectiveCommand(const Invocation& invocation)
         writeMicrobenchmark(*directory, requests.front(), hardware.cluster.totalGpus(), invocation.out);
     }
 
-    analysis::CollectiveWhatIf whatIf { hardware, requests, *analysis::parseCollectiveBackend(backend), {}, {} };
+    analysis::CollectiveWhatIf whatIf { hardware, requests, *chosen, {}, {} };
     if (auto packet = arguments.value("packet-bytes")) {
         const double bytes = parseSize(*packet, "packet-bytes");
         (packetLevel ? whatIf.packets.packetBytes : whatIf.congestion.packetBytes) = bytes;

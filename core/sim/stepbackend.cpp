@@ -30,6 +30,32 @@ StepExecution StepBackend::executeTraining(const TrainingStepInput& input)
     return execution;
 }
 
+const char* toString(NetworkBackend backend)
+{
+    switch (backend) {
+    case NetworkBackend::Analytical:
+        return "analytical";
+    case NetworkBackend::Congestion:
+        return "congestion";
+    }
+    return "?";
+}
+
+std::vector<NetworkBackend> networkBackends()
+{
+    return { NetworkBackend::Analytical, NetworkBackend::Congestion };
+}
+
+std::optional<NetworkBackend> parseNetworkBackend(std::string_view name)
+{
+    for (NetworkBackend backend : networkBackends()) {
+        if (name == toString(backend)) {
+            return backend;
+        }
+    }
+    return std::nullopt;
+}
+
 std::shared_ptr<StepBackend> makeAnalyticalBackend(const config::HardwareSpec& hardware, CollectiveCost cost)
 {
     if (!cost) {

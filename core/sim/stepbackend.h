@@ -13,6 +13,8 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace rapid::sim {
@@ -83,6 +85,11 @@ using CollectiveCost = std::function<double(const network::CollectiveRequest&)>;
 
 /// The backends a user can choose by name.
 enum class NetworkBackend { Analytical, Congestion };
+/// "analytical", "congestion": the names `--backend` and the workbench use.
+const char* toString(NetworkBackend backend);
+std::optional<NetworkBackend> parseNetworkBackend(std::string_view name);
+/// Every backend, in the order they are offered.
+std::vector<NetworkBackend> networkBackends();
 
 /// Closed-form collectives (network::AnalyticalNetwork) or @p cost when given, and the critical-path executor.
 std::shared_ptr<StepBackend> makeAnalyticalBackend(const config::HardwareSpec& hardware, CollectiveCost cost = {});
