@@ -232,11 +232,9 @@ double parseSize(const std::string& text, const char* option)
     return *bytes;
 }
 
-} // namespace
-
-int collectiveCommand(const Invocation& invocation)
+Arguments collectiveArguments()
 {
-    Arguments arguments("collective",
+    return Arguments("collective",
         "Completion time of one or several concurrent collectives on a hardware's network (faults included). The "
         "analytical backend gives the closed form on an idle network; the congestion backend simulates every flow "
         "with max-min fair link sharing, so concurrent collectives contend where they share links.",
@@ -268,14 +266,12 @@ int collectiveCommand(const Invocation& invocation)
                 "generator; a group that is not every GPU gets comm_groups.json)",
                 false },
             { "json", "FILE", "also write the result as JSON (- for standard output)", false } });
-    arguments.parse(invocation.args);
-    if (arguments.helpRequested()) {
-        invocation.out << arguments.help();
-        return Success;
-    }
-    const config::ConfigLoader loader(config::PresetLibrary::standard());
-    const config::HardwareSpec hardware = loader.loadHardware(arguments.required("hardware"), arguments.values("set"));
-    const std::vector<network::CollectiveRequest> requests = parseRequests(arguments, hardware);
+}
+
+/// The what-if the options describe (backend and packet sizes checked).
+analysis::CollectiveWhatIf whatIfOf(const Arguments& arguments, const config::HardwareSpec& hardware,
+    const std::vector<network::CollectiveRequest>& requests)
+{
     const std::string backend = arguments.value("backend").value_or("analytical");
     const std::optional<analysis::CollectiveBackend> chosen = analysis::parseCollectiveBackend(backend);
     if (!chosen) {
@@ -288,13 +284,6 @@ int collectiveCommand(const Invocation& invocation)
     }
     if (!packetLevel && arguments.value("header-bytes")) {
         throw UsageError("--header-bytes is for --backend packet");
-    }
-
-    if (auto directory = arguments.value("chakra-out")) {
-        if (requests.size() != 1 || requests.front().kind == network::CollectiveKind::SendRecv) {
-            throw UsageError("--chakra-out writes one collective (not send/recv)");
-        }
-        writeMicrobenchmark(*directory, requests.front(), hardware.cluster.totalGpus(), invocation.out);
     }
 
     analysis::CollectiveWhatIf whatIf { hardware, requests, *chosen, {}, {} };
@@ -312,30 +301,20 @@ int collectiveCommand(const Invocation& invocation)
     if (packetLevel && !(whatIf.packets.packetBytes > 0)) {
         throw UsageError("--packet-bytes: the packet backend needs a positive packet size");
     }
-    analysis::CollectiveWhatIfResult whatIfResult;
-    try {
-        whatIfResult = analysis::runCollectiveWhatIf(whatIf);
-        if (auto path = arguments.value("flow-program")) {
-            std::ofstream file;
-            std::ostream* programOut = openOutput(*path, file, invocation);
-            if (!programOut) {
-                invocation.err << "rapid collective: cannot write " << *path << "\n";
-                return InputError;
-            }
-            sim::writeFlowProgram(*programOut, whatIfResult.network->program(requests), whatIfResult.network->routes());
-        }
-    } catch (const std::invalid_argument& error) {
-        invocation.err << "rapid collective: " << error.what() << "\n";
-        return InputError;
-    } catch (const network::UnreachableError& error) {
-        invocation.err << "rapid collective: " << error.what() << "\n";
-        return InputError;
-    }
+    return whatIf;
+}
+
+/// The human summary: per collective its time, algorithm and bandwidths; with a simulated backend the busiest links.
+void writeCollectiveText(std::ostream& out, const analysis::CollectiveWhatIf& whatIf,
+    const analysis::CollectiveWhatIfResult& whatIfResult, size_t shownLinks)
+{
+    const config::HardwareSpec& hardware = whatIf.hardware;
+    const std::vector<network::CollectiveRequest>& requests = whatIf.requests;
     const std::vector<network::CollectiveTime>& times = whatIfResult.times;
     const sim::CongestionRun& run = whatIfResult.run;
-    const double wallSeconds = whatIfResult.wallSeconds;
-
-    std::ostream& out = invocation.out;
+    const bool congestion = whatIfResult.simulated();
+    const bool packetLevel = whatIf.backend == analysis::CollectiveBackend::Packet;
+    const std::string backend = analysis::toString(whatIf.backend);
     for (size_t i = 0; i < requests.size(); ++i) {
         const network::CollectiveRequest& request = requests[i];
         const network::CollectiveTime& result = times[i];
@@ -367,7 +346,7 @@ int collectiveCommand(const Invocation& invocation)
         }
         out << run.events << " events, makespan " << config::formatQuantity(run.makespan, config::Dimension::Seconds)
             << "\n";
-        const auto shown = static_cast<size_t>(std::max(0LL, arguments.integer("links", 5)));
+        const size_t shown = shownLinks;
         out << "busiest links (bytes carried / bandwidth x makespan):\n";
         for (size_t i = 0; i < std::min(shown, uses.size()); ++i) {
             const network::Link& link = whatIfResult.network->topology().link(uses[i].link);
@@ -377,7 +356,104 @@ int collectiveCommand(const Invocation& invocation)
                 << formatBytes(uses[i].bytes) << std::defaultfloat << std::setprecision(6) << "\n";
         }
     }
+}
 
+/// The result as JSON (docs/json-output.md): the first collective's fields at the top level, every collective, and
+/// with a simulated backend the simulation's counts and every link that carried traffic.
+void writeCollectiveJson(std::ostream& jsonOut, const analysis::CollectiveWhatIf& whatIf,
+    const analysis::CollectiveWhatIfResult& whatIfResult)
+{
+    const config::HardwareSpec& hardware = whatIf.hardware;
+    const std::vector<network::CollectiveRequest>& requests = whatIf.requests;
+    const std::vector<network::CollectiveTime>& times = whatIfResult.times;
+    const sim::CongestionRun& run = whatIfResult.run;
+    const bool congestion = whatIfResult.simulated();
+    const bool packetLevel = whatIf.backend == analysis::CollectiveBackend::Packet;
+    const std::string backend = analysis::toString(whatIf.backend);
+    const std::vector<network::LinkUse>& uses = whatIfResult.busiestLinks;
+    const double wallSeconds = whatIfResult.wallSeconds;
+    std::ostream* json = &jsonOut;
+    *json << std::setprecision(10) << "{\n  \"hardware\": " << jsonString(hardware.name)
+          << ",\n  \"backend\": " << jsonString(backend);
+    // The first collective's fields at the top level (single-collective scripts read these).
+    const network::CollectiveTime& first = times.front();
+    *json << ",\n  \"op\": " << jsonString(network::toString(requests.front().kind))
+          << ",\n  \"bytes\": " << requests.front().bytes << ",\n  \"ranks\": " << requests.front().gpus.size()
+          << ",\n  \"time_s\": " << first.seconds
+          << ",\n  \"algorithm\": " << jsonString(network::toString(first.algorithm))
+          << ",\n  \"algorithm_bandwidth_Bps\": " << first.algorithmBandwidth
+          << ",\n  \"bus_bandwidth_Bps\": " << first.busBandwidth
+          << ",\n  \"bottleneck_link\": " << jsonString(first.bottleneckLink);
+    *json << ",\n  \"collectives\": [";
+    for (size_t i = 0; i < requests.size(); ++i) {
+        *json << (i ? "," : "") << "\n    {\"op\": " << jsonString(network::toString(requests[i].kind))
+              << ", \"bytes\": " << requests[i].bytes << ", \"gpus\": " << jsonString(describeGroup(requests[i].gpus))
+              << ", \"time_s\": " << times[i].seconds
+              << ", \"algorithm\": " << jsonString(network::toString(times[i].algorithm))
+              << ", \"algorithm_bandwidth_Bps\": " << times[i].algorithmBandwidth << "}";
+    }
+    *json << "\n  ]";
+    if (congestion) {
+        *json << ",\n  \"makespan_s\": " << run.makespan << ",\n  \"flows\": " << run.flows
+              << ",\n  \"events\": " << run.events << ",\n  \"wall_s\": " << wallSeconds;
+        if (packetLevel) {
+            *json << ",\n  \"packets\": " << run.packets;
+        }
+        *json << ",\n  \"links\": [";
+        for (size_t i = 0; i < uses.size(); ++i) {
+            const network::Link& link = whatIfResult.network->topology().link(uses[i].link);
+            *json << (i ? "," : "")
+                  << "\n    {\"id\": " << jsonString(whatIfResult.network->topology().linkId(uses[i].link))
+                  << ", \"link\": " << uses[i].link << ", \"from\": " << link.from << ", \"to\": " << link.to
+                  << ", \"bytes\": " << uses[i].bytes << ", \"utilisation\": " << uses[i].utilisation << "}";
+        }
+        *json << "\n  ]";
+    }
+    *json << "\n}\n";
+}
+
+} // namespace
+
+int collectiveCommand(const Invocation& invocation)
+{
+    Arguments arguments = collectiveArguments();
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    const config::HardwareSpec hardware = loader.loadHardware(arguments.required("hardware"), arguments.values("set"));
+    const std::vector<network::CollectiveRequest> requests = parseRequests(arguments, hardware);
+    const analysis::CollectiveWhatIf whatIf = whatIfOf(arguments, hardware, requests);
+    if (auto directory = arguments.value("chakra-out")) {
+        if (requests.size() != 1 || requests.front().kind == network::CollectiveKind::SendRecv) {
+            throw UsageError("--chakra-out writes one collective (not send/recv)");
+        }
+        writeMicrobenchmark(*directory, requests.front(), hardware.cluster.totalGpus(), invocation.out);
+    }
+
+    analysis::CollectiveWhatIfResult whatIfResult;
+    try {
+        whatIfResult = analysis::runCollectiveWhatIf(whatIf);
+        if (auto path = arguments.value("flow-program")) {
+            std::ofstream file;
+            std::ostream* programOut = openOutput(*path, file, invocation);
+            if (!programOut) {
+                invocation.err << "rapid collective: cannot write " << *path << "\n";
+                return InputError;
+            }
+            sim::writeFlowProgram(*programOut, whatIfResult.network->program(requests), whatIfResult.network->routes());
+        }
+    } catch (const std::invalid_argument& error) {
+        invocation.err << "rapid collective: " << error.what() << "\n";
+        return InputError;
+    } catch (const network::UnreachableError& error) {
+        invocation.err << "rapid collective: " << error.what() << "\n";
+        return InputError;
+    }
+    writeCollectiveText(
+        invocation.out, whatIf, whatIfResult, static_cast<size_t>(std::max(0LL, arguments.integer("links", 5))));
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
         std::ostream* json = openOutput(*jsonPath, file, invocation);
@@ -385,44 +461,7 @@ int collectiveCommand(const Invocation& invocation)
             invocation.err << "rapid collective: cannot write " << *jsonPath << "\n";
             return InputError;
         }
-        *json << std::setprecision(10) << "{\n  \"hardware\": " << jsonString(hardware.name)
-              << ",\n  \"backend\": " << jsonString(backend);
-        // The first collective's fields at the top level (single-collective scripts read these).
-        const network::CollectiveTime& first = times.front();
-        *json << ",\n  \"op\": " << jsonString(network::toString(requests.front().kind))
-              << ",\n  \"bytes\": " << requests.front().bytes << ",\n  \"ranks\": " << requests.front().gpus.size()
-              << ",\n  \"time_s\": " << first.seconds
-              << ",\n  \"algorithm\": " << jsonString(network::toString(first.algorithm))
-              << ",\n  \"algorithm_bandwidth_Bps\": " << first.algorithmBandwidth
-              << ",\n  \"bus_bandwidth_Bps\": " << first.busBandwidth
-              << ",\n  \"bottleneck_link\": " << jsonString(first.bottleneckLink);
-        *json << ",\n  \"collectives\": [";
-        for (size_t i = 0; i < requests.size(); ++i) {
-            *json << (i ? "," : "") << "\n    {\"op\": " << jsonString(network::toString(requests[i].kind))
-                  << ", \"bytes\": " << requests[i].bytes
-                  << ", \"gpus\": " << jsonString(describeGroup(requests[i].gpus))
-                  << ", \"time_s\": " << times[i].seconds
-                  << ", \"algorithm\": " << jsonString(network::toString(times[i].algorithm))
-                  << ", \"algorithm_bandwidth_Bps\": " << times[i].algorithmBandwidth << "}";
-        }
-        *json << "\n  ]";
-        if (congestion) {
-            *json << ",\n  \"makespan_s\": " << run.makespan << ",\n  \"flows\": " << run.flows
-                  << ",\n  \"events\": " << run.events << ",\n  \"wall_s\": " << wallSeconds;
-            if (packetLevel) {
-                *json << ",\n  \"packets\": " << run.packets;
-            }
-            *json << ",\n  \"links\": [";
-            for (size_t i = 0; i < uses.size(); ++i) {
-                const network::Link& link = whatIfResult.network->topology().link(uses[i].link);
-                *json << (i ? "," : "")
-                      << "\n    {\"id\": " << jsonString(whatIfResult.network->topology().linkId(uses[i].link))
-                      << ", \"link\": " << uses[i].link << ", \"from\": " << link.from << ", \"to\": " << link.to
-                      << ", \"bytes\": " << uses[i].bytes << ", \"utilisation\": " << uses[i].utilisation << "}";
-            }
-            *json << "\n  ]";
-        }
-        *json << "\n}\n";
+        writeCollectiveJson(*json, whatIf, whatIfResult);
     }
     return Success;
 }

@@ -51,7 +51,23 @@ private:
         std::array<bool, kInlineKinds> onNetwork {};
     };
 
+    /// Directed link -> bytes.
+    using LinkBytes = std::vector<std::pair<int, double>>;
+    /// One stage's inline collectives of one kind: the bytes they put on each link over the whole step.
+    struct InlineUnit {
+        int stage = 0;
+        InlineKind kind = InlineTensor;
+        LinkBytes bytes;
+    };
+
     void buildRequests(const parallel::StepPlan& plan);
+    /// Appends the bytes @p times occurrences of @p request (with its replicas) put on each directed link: its flows,
+    /// decomposed as the simulation would, times their routes' weights.
+    void addLoads(const network::CollectiveRequest& request, double times, LinkBytes& into);
+    /// The links of the traffic that always runs on the network: pipeline sends, gradient reductions and ZeRO-1/2
+    /// parameter gathers of every stage, with their replicas.
+    std::vector<char> backgroundLinks();
+    std::vector<InlineUnit> inlineUnits(const TrainingStepInput& input);
     const network::CollectiveRequest* collectiveOfNode(const graph::ExecutionGraph& graph, graph::NodeId id) const;
     /// Decides which inline collectives run on the network (those sharing a link with other traffic of the step),
     /// builds the inline programs of their compute nodes, and returns the bytes the folded ones put on each directed

@@ -13,10 +13,7 @@ using graph::TimeClass;
 
 namespace {
 
-/// Directed link -> bytes, sorted by link.
-using LinkBytes = std::vector<std::pair<int, double>>;
-
-void mergeLinkBytes(LinkBytes& loads)
+void mergeLinkBytes(std::vector<std::pair<int, double>>& loads)
 {
     std::sort(loads.begin(), loads.end());
     size_t out = 0;
@@ -42,39 +39,31 @@ double sum(const TimeBreakdown& parts)
 
 } // namespace
 
-std::vector<double> CongestionStepBackend::planInlineCollectives(const TrainingStepInput& input)
+void CongestionStepBackend::addLoads(const network::CollectiveRequest& request, double times, LinkBytes& into)
 {
-    const parallel::StepPlan& plan = input.plan;
-    const config::RunSpec& run = input.run;
-    const double microBatches = std::max(1, run.microBatchesPerStep());
-    const auto linkCount = static_cast<size_t>(m_network->topology().linkCount());
+    FlowProgram scratch;
+    m_network->appendFlows(scratch, request, 0);
     RouteCache& routes = m_network->routes();
-
-    // The bytes one occurrence of a collective (with its replicas) puts on each directed link: its flows, decomposed
-    // as the simulation would, times their routes' weights.
-    auto loadsOf = [&](const network::CollectiveRequest& request, double times, LinkBytes& into) {
-        FlowProgram scratch;
-        m_network->appendFlows(scratch, request, 0);
-        for (const FlowProgram::Flow& flow : scratch.flows) {
-            if (flow.bytes <= 0) {
-                continue;
-            }
-            for (const LinkLoad& load : routes.loads(flow.route)) {
-                into.emplace_back(load.link, times * flow.bytes * load.weight);
-            }
+    for (const FlowProgram::Flow& flow : scratch.flows) {
+        if (flow.bytes <= 0) {
+            continue;
         }
-    };
+        for (const LinkLoad& load : routes.loads(flow.route)) {
+            into.emplace_back(load.link, times * flow.bytes * load.weight);
+        }
+    }
+}
 
-    // The links of the traffic that always runs on the network: pipeline sends, gradient reductions and ZeRO-1/2
-    // parameter gathers of every stage, with their replicas.
-    std::vector<char> background(linkCount, 0);
+std::vector<char> CongestionStepBackend::backgroundLinks()
+{
+    std::vector<char> background(static_cast<size_t>(m_network->topology().linkCount()), 0);
     LinkBytes scratchLoads;
     auto markBackground = [&](const network::CollectiveRequest& request) {
         if (!onNetwork(request)) {
             return;
         }
         scratchLoads.clear();
-        loadsOf(request, 1.0, scratchLoads);
+        addLoads(request, 1.0, scratchLoads);
         for (const auto& load : scratchLoads) {
             background[static_cast<size_t>(load.first)] = 1;
         }
@@ -87,19 +76,17 @@ std::vector<double> CongestionStepBackend::planInlineCollectives(const TrainingS
         }
         markBackground(requests.parameterGather);
     }
+    return background;
+}
 
-    // One unit per (stage, kind): the bytes its collectives put on each link over the whole step.
-    struct Unit {
-        int stage = 0;
-        InlineKind kind = InlineTensor;
-        LinkBytes bytes;
-    };
-    std::vector<Unit> units;
-    const int stages = static_cast<int>(plan.stages.size());
+std::vector<CongestionStepBackend::InlineUnit> CongestionStepBackend::inlineUnits(const TrainingStepInput& input)
+{
+    const double microBatches = std::max(1, input.run.microBatchesPerStep());
+    std::vector<InlineUnit> units;
+    const int stages = static_cast<int>(input.plan.stages.size());
     for (int stage = 0; stage < stages; ++stage) {
-        const parallel::StagePlan& stagePlan = plan.stages[static_cast<size_t>(stage)];
+        const parallel::StagePlan& stagePlan = input.plan.stages[static_cast<size_t>(stage)];
         StageRequests& requests = m_stages[static_cast<size_t>(stage)];
-        requests.onNetwork = {};
         double layers = 0;
         double moeLayers = 0;
         for (const parallel::ChunkPlan& chunk : stagePlan.chunks) {
@@ -111,33 +98,47 @@ std::vector<double> CongestionStepBackend::planInlineCollectives(const TrainingS
         const parallel::LayerCollectives& layer = stagePlan.layer;
         if (!requests.tensorPair.empty()) {
             const double perLayer = layer.tensorPairsForward + layer.tensorPairsBackward;
-            Unit unit { stage, InlineTensor, {} };
+            InlineUnit unit { stage, InlineTensor, {} };
             for (const network::CollectiveRequest& part : requests.tensorPair) {
-                loadsOf(part, microBatches * layers * perLayer, unit.bytes);
+                addLoads(part, microBatches * layers * perLayer, unit.bytes);
             }
             units.push_back(std::move(unit));
         }
         if (layer.contextStep) {
             const double perLayer = layer.contextStepsForward + layer.contextStepsBackward;
-            Unit unit { stage, InlineContext, {} };
-            loadsOf(requests.contextStep, microBatches * layers * perLayer, unit.bytes);
+            InlineUnit unit { stage, InlineContext, {} };
+            addLoads(requests.contextStep, microBatches * layers * perLayer, unit.bytes);
             units.push_back(std::move(unit));
         }
         if (layer.expertAllToAll && moeLayers > 0 && onNetwork(requests.expertAllToAll)) {
-            Unit unit { stage, InlineExpert, {} };
-            loadsOf(requests.expertAllToAll, microBatches * moeLayers * 2.0 * layer.expertAllToAllsPerPass, unit.bytes);
+            InlineUnit unit { stage, InlineExpert, {} };
+            addLoads(
+                requests.expertAllToAll, microBatches * moeLayers * 2.0 * layer.expertAllToAllsPerPass, unit.bytes);
             units.push_back(std::move(unit));
         }
         if (!requests.chunkGather.empty()) {
-            Unit unit { stage, InlineGather, {} };
+            InlineUnit unit { stage, InlineGather, {} };
             for (const network::CollectiveRequest& gather : requests.chunkGather) {
                 if (onNetwork(gather)) {
-                    loadsOf(gather, microBatches * 2.0, unit.bytes);
+                    addLoads(gather, microBatches * 2.0, unit.bytes);
                 }
             }
             units.push_back(std::move(unit));
         }
     }
+    return units;
+}
+
+std::vector<double> CongestionStepBackend::planInlineCollectives(const TrainingStepInput& input)
+{
+    const parallel::StepPlan& plan = input.plan;
+    const auto linkCount = static_cast<size_t>(m_network->topology().linkCount());
+    const std::vector<char> background = backgroundLinks();
+    for (StageRequests& requests : m_stages) {
+        requests.onNetwork = {};
+    }
+    std::vector<InlineUnit> units = inlineUnits(input);
+    const int stages = static_cast<int>(plan.stages.size());
 
     // A unit stays folded when none of its links carries anything else that can run at the same time: background
     // traffic, inline collectives of another stage, or (ZeRO-3 gathers run beside the whole pass) any other inline
@@ -153,13 +154,13 @@ std::vector<double> CongestionStepBackend::planInlineCollectives(const TrainingS
     std::vector<double> folded(linkCount, 0.0);
     m_inlineUnitsOnNetwork = 0;
     for (size_t u = 0; u < units.size(); ++u) {
-        const Unit& unit = units[u];
+        const InlineUnit& unit = units[u];
         bool shared = false;
         for (const auto& load : unit.bytes) {
             const auto link = static_cast<size_t>(load.first);
             shared = shared || background[link];
             for (int other : users[link]) {
-                const Unit& v = units[static_cast<size_t>(other)];
+                const InlineUnit& v = units[static_cast<size_t>(other)];
                 shared = shared
                     || (other != static_cast<int>(u)
                         && (v.stage != unit.stage || v.kind == InlineGather || unit.kind == InlineGather));
