@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chakraexportjob.h"
 
+#include "analysis/stepexport.h"
+
 namespace rapid::widgets {
 
 ChakraExportJob::ChakraExportJob(QObject* parent)
@@ -24,10 +26,8 @@ void ChakraExportJob::start(const config::Scenario& scenario, const QString& dir
         this, generation, [this](double fraction) { Q_EMIT progressChanged(fraction); });
     m_jobs.run<sim::ChakraExportSummary>(
         this, generation,
-        [scenario, path = directory.toStdString(), detail, report](const std::atomic<bool>* stop) {
-            sim::StepModel model(scenario);
-            return sim::writeStepChakraTraces(path, model, detail, stop, report);
-        },
+        [scenario, path = directory.toStdString(), detail, report](
+            const std::atomic<bool>* stop) { return analysis::exportStepTraces(scenario, path, detail, stop, report); },
         [this, directory](const JobOutcome<sim::ChakraExportSummary>& outcome) {
             if (const auto* summary = std::get_if<sim::ChakraExportSummary>(&outcome)) {
                 Q_EMIT finished(*summary, directory);

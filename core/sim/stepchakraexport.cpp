@@ -144,14 +144,35 @@ private:
 
 } // namespace
 
+graph::ExecutionGraph stepExecutionGraph(StepModel& stepModel)
+{
+    const config::RunSpec& run = stepModel.scenario().run;
+    return run.mode == config::RunMode::Training ? graph::buildTrainingStep(run, stepModel.trainingStageCosts())
+                                                 : graph::buildInferenceRequest(stepModel.inferenceRequestCosts());
+}
+
+graph::ChakraExportOptions stepChakraOptions(const config::RunSpec& run, const graph::ExecutionGraph& graph)
+{
+    graph::ChakraExportOptions options;
+    options.commBytes = [&graph](graph::NodeId id) { return static_cast<std::uint64_t>(graph.node(id).bytes); };
+    options.dataParallelCollective
+        = run.parallelism.zeroStage >= 1 ? graph::ChakraCollective::ReduceScatter : graph::ChakraCollective::AllReduce;
+    return options;
+}
+
+std::vector<graph::ChakraTrace> stepChakraTraces(StepModel& stepModel)
+{
+    const graph::ExecutionGraph graph = stepExecutionGraph(stepModel);
+    return graph::exportExecutionGraph(graph, stepChakraOptions(stepModel.scenario().run, graph));
+}
+
 ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepModel& stepModel, ChakraDetail detail,
     const std::atomic<bool>* stop, const std::function<void(double)>& progress)
 {
     const auto start = std::chrono::steady_clock::now();
     const config::RunSpec& run = stepModel.scenario().run;
     const bool training = run.mode == config::RunMode::Training;
-    const graph::ExecutionGraph graph = training ? graph::buildTrainingStep(run, stepModel.trainingStageCosts())
-                                                 : graph::buildInferenceRequest(stepModel.inferenceRequestCosts());
+    const graph::ExecutionGraph graph = stepExecutionGraph(stepModel);
     const parallel::Placement& placement = stepModel.placement();
     const int ranks = run.parallelism.gpuCount();
     const auto stageOf = [&](int rank) { return placement.stageOf(rank); };
@@ -171,10 +192,7 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     for (int stage = 0; stage < graph.ranks(); ++stage) {
         layersOfStage.push_back(stepModel.chunkLayersOfStage(stage));
     }
-    graph::ChakraExportOptions options;
-    options.commBytes = [&graph](graph::NodeId id) { return static_cast<std::uint64_t>(graph.node(id).bytes); };
-    options.dataParallelCollective
-        = run.parallelism.zeroStage >= 1 ? graph::ChakraCollective::ReduceScatter : graph::ChakraCollective::AllReduce;
+    graph::ChakraExportOptions options = stepChakraOptions(run, graph);
     options.dataParallelGroup = [](int) { return std::string("1"); }; // replaced per rank below
     options.nodeName = [&](graph::NodeId id) {
         const graph::Node& node = graph.node(id);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "graph/chakraexport.h"
 #include "sim/stepmodel.h"
 
 #include <atomic>
@@ -20,6 +21,14 @@ struct ChakraExportSummary {
     std::size_t groups = 0; ///< communicators in comm_groups.json (0: no file)
     double seconds = 0;
 };
+
+/// The execution graph of @p stepModel's training step or inference request (one rank per pipeline stage).
+graph::ExecutionGraph stepExecutionGraph(StepModel& stepModel);
+/// How that graph's nodes become Chakra nodes: communication sizes from the graph, the data-parallel reduction as the
+/// run's ZeRO stage performs it.
+graph::ChakraExportOptions stepChakraOptions(const config::RunSpec& run, const graph::ExecutionGraph& graph);
+/// One trace per pipeline stage (its representative rank), in memory: what the workbench's Graph tab shows.
+std::vector<graph::ChakraTrace> stepChakraTraces(StepModel& stepModel);
 
 /// The step (training) or request (inference) of @p stepModel as one Chakra trace per rank (`rapid.<rank>.et`, every
 /// rank of the job) plus `comm_groups.json` with the data-parallel communicators, in @p directory (created). With

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "stepexport.h"
+
+namespace rapid::analysis {
+
+sim::ChakraExportSummary exportStepTraces(const config::Scenario& scenario, const std::string& directory,
+    sim::ChakraDetail detail, const std::atomic<bool>* stop, const std::function<void(double)>& progress)
+{
+    sim::StepModel model(scenario);
+    return sim::writeStepChakraTraces(directory, model, detail, stop, progress);
+}
+
+std::vector<graph::ChakraTrace> stepTraces(const config::Scenario& scenario)
+{
+    sim::StepModel model(scenario);
+    return sim::stepChakraTraces(model);
+}
+
+} // namespace rapid::analysis
