@@ -5,6 +5,7 @@
 // preset's documented computeEfficiency. Prints the table and the mean absolute percentage error (ctest -V).
 #include "compute/gemmmodel.h"
 #include "testutils.h"
+#include "validationfigure.h"
 
 #include <QFile>
 #include <QTest>
@@ -125,13 +126,13 @@ void TstGemmValidation::ncuA100Gemms()
         preset.computeEfficiency, achievedFractions.size(),
         achievedFractions.empty() ? 0.0 : median(achievedFractions));
 
-    QVERIFY2(mapeMatrix <= 12.0, qPrintable(QStringLiteral("MAPE (n > 1) %1% exceeds 12%").arg(mapeMatrix)));
+    test::checkValidationFigure({ QStringLiteral("GEMM MAPE (n > 1) %"), mapeMatrix, 12.0, std::nullopt, false });
     // The six n = 1 rows ran a 2-stage 64x64 tile kernel that streams A at 3-33% of HBM bandwidth (one 4 KiB K-slice
     // in flight per CTA). The model's memory-latency bound does not reach them: the best candidate keeps 2-3 slices in
     // flight, and even cuBLAS's own tile and grid under Little's law with the published latencies (0.2-0.4 us) give a
-    // third of the measured 1.2-1.7 us per K-step. A model that picks the best kernel predicts 2-8x faster.
-    QEXPECT_FAIL("", "GEMV rows (n = 1): cuBLAS's kernel spends ~3 DRAM latencies per K-step; not modelled", Continue);
-    QVERIFY2(mape <= 12.0, qPrintable(QStringLiteral("MAPE over all rows %1% exceeds 12%").arg(mape)));
+    // third of the measured 1.2-1.7 us per K-step. The bar (12%) is not met over all rows: held at 14.85% (the figure
+    // on 2026-11-24) plus one point.
+    test::checkValidationFigure({ QStringLiteral("GEMM MAPE (all rows) %"), mape, 12.0, 15.9, false });
 }
 
 QTEST_GUILESS_MAIN(TstGemmValidation)

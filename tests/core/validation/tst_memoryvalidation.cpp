@@ -4,6 +4,7 @@
 #include "model/modelstats.h"
 #include "testutils.h"
 #include "validation/memorydataset.h"
+#include "validationfigure.h"
 
 #include <QFileInfo>
 #include <QTest>
@@ -50,8 +51,13 @@ void TstMemoryValidation::meetsTheIssueBars()
         100 * summary.accuracy(), summary.known(), 100 * summary.falseFitRate(), summary.meanAbsolutePercentageError,
         summary.errorRuns);
     QCOMPARE(summary.known(), 3682); // 1,765 Success + 1,917 OOM; 422 "Other" have no known outcome
-    QVERIFY(summary.accuracy() >= 0.97);
-    QVERIFY(summary.meanAbsolutePercentageError <= 10.0);
+    test::checkValidationFigure(
+        { QStringLiteral("fit/OOM accuracy %"), 100 * summary.accuracy(), 97.0, std::nullopt, true });
+    test::checkValidationFigure(
+        { QStringLiteral("peak allocated MAPE %"), summary.meanAbsolutePercentageError, 10.0, std::nullopt, false });
+    // No bar was set for false "fits" (runs predicted to fit that ran out of memory): held at the 0.87% of
+    // `rapid validate` on 2026-11-24 plus half a point, the figure users pay for most.
+    test::checkValidationFigure({ QStringLiteral("false fits %"), 100 * summary.falseFitRate(), 0.0, 1.4, false });
 }
 
 QTEST_GUILESS_MAIN(TstMemoryValidation)

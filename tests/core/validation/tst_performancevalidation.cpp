@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The step and serving models against the published measurements in ../shared/validation (the same runs as
 // `rapid validate`): every case evaluates, and each dataset's mean absolute percentage error meets the issue's bar.
-// Datasets that do not meet their bar yet are expected failures that name the figure, so a regression on a met bar
-// fails and an improvement past a missed bar shows up as XPASS (then move it to the met list).
+// Datasets that do not meet their bar yet are held at a ceiling (today's figure plus a margin), so a regression fails
+// either way and an improvement past a missed bar is reported (then move it to the met list).
 #include "testutils.h"
 #include "validation/performancevalidation.h"
+#include "validationfigure.h"
 
 #include <QFileInfo>
 #include <QTest>
 
 #include <cmath>
-#include <set>
+#include <map>
 
 using namespace rapid;
 
@@ -46,17 +47,14 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     qInfo("%s: mean absolute error %.2f%% (bar %.0f%%)", qPrintable(name), result.meanAbsolutePercentageError,
         result.dataset.barPercent);
     // Bars not met yet (issues #3/#4 say why): the lab's PyTorch stack for uci-llama2, NeMo's per-layer overheads at
-    // high TP for imec, the long-context batch-8/32 decode rows for koyeb.
-    static const std::set<QString> kMissed
-        = { QStringLiteral("uci-llama2"), QStringLiteral("imec"), QStringLiteral("koyeb") };
-    if (kMissed.count(name)) {
-        QEXPECT_FAIL("", "bar not met yet (see the issue notes)", Continue);
-    }
-    QVERIFY2(result.meetsBar(),
-        qPrintable(QStringLiteral("%1: %2% > bar %3%")
-                       .arg(name)
-                       .arg(result.meanAbsolutePercentageError, 0, 'f', 2)
-                       .arg(result.dataset.barPercent)));
+    // high TP for imec, the long-context batch-8/32 decode rows for koyeb. Each is held at its figure of
+    // `rapid validate` on 2026-11-24 (50.37%, 16.86%, 7.75%) plus one percentage point, so it cannot get worse unseen.
+    static const std::map<QString, double> kCeilings = { { QStringLiteral("uci-llama2"), 51.4 },
+        { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 } };
+    const auto ceiling = kCeilings.find(name);
+    test::checkValidationFigure({ name + QStringLiteral(" mean absolute error %"), result.meanAbsolutePercentageError,
+        result.dataset.barPercent, ceiling == kCeilings.end() ? std::nullopt : std::optional<double>(ceiling->second),
+        false });
 }
 
 QTEST_GUILESS_MAIN(TstPerformanceValidation)
