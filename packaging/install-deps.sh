@@ -10,7 +10,7 @@ set -euo pipefail
 packages=(
     build-essential cmake ninja-build pkg-config ccache
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libgraphviz-dev
-    libyaml-cpp-dev libprotobuf-dev protobuf-compiler
+    libyaml-cpp-dev libprotobuf-dev protobuf-compiler nlohmann-json3-dev
     fonts-dejavu-core clang-format
     libns3-dev
 )

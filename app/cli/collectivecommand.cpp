@@ -160,27 +160,6 @@ std::vector<network::CollectiveRequest> parseRequests(const Arguments& arguments
     return requests;
 }
 
-std::string describeGroup(const std::vector<int>& gpus)
-{
-    if (gpus.empty()) {
-        return "-";
-    }
-    std::string text;
-    size_t i = 0;
-    while (i < gpus.size()) {
-        size_t j = i;
-        while (j + 1 < gpus.size() && gpus[j + 1] == gpus[j] + 1) {
-            ++j;
-        }
-        text += (text.empty() ? "" : ",") + std::to_string(gpus[i]);
-        if (j > i) {
-            text += "-" + std::to_string(gpus[j]);
-        }
-        i = j + 1;
-    }
-    return text;
-}
-
 graph::ChakraCollective chakraType(network::CollectiveKind kind)
 {
     switch (kind) {
@@ -322,7 +301,7 @@ void writeCollectiveText(std::ostream& out, const analysis::CollectiveWhatIf& wh
         out << hardware.name << ": " << network::toString(request.kind) << " of " << formatBytes(request.bytes)
             << " over " << ranks << " GPU" << (ranks == 1 ? "" : "s");
         if (requests.size() > 1) {
-            out << " (" << describeGroup(request.gpus) << ")";
+            out << " (" << analysis::describeRanks(request.gpus) << ")";
         }
         out << "\n";
         out << "  completion time       " << config::formatQuantity(result.seconds, config::Dimension::Seconds) << "\n";
@@ -356,60 +335,6 @@ void writeCollectiveText(std::ostream& out, const analysis::CollectiveWhatIf& wh
                 << formatBytes(uses[i].bytes) << std::defaultfloat << std::setprecision(6) << "\n";
         }
     }
-}
-
-/// The result as JSON (docs/json-output.md): the first collective's fields at the top level, every collective, and
-/// with a simulated backend the simulation's counts and every link that carried traffic.
-void writeCollectiveJson(std::ostream& jsonOut, const analysis::CollectiveWhatIf& whatIf,
-    const analysis::CollectiveWhatIfResult& whatIfResult)
-{
-    const config::HardwareSpec& hardware = whatIf.hardware;
-    const std::vector<network::CollectiveRequest>& requests = whatIf.requests;
-    const std::vector<network::CollectiveTime>& times = whatIfResult.times;
-    const sim::CongestionRun& run = whatIfResult.run;
-    const bool congestion = whatIfResult.simulated();
-    const bool packetLevel = whatIf.backend == analysis::CollectiveBackend::Packet;
-    const std::string backend = analysis::toString(whatIf.backend);
-    const std::vector<network::LinkUse>& uses = whatIfResult.busiestLinks;
-    const double wallSeconds = whatIfResult.wallSeconds;
-    std::ostream* json = &jsonOut;
-    *json << std::setprecision(10) << "{\n  \"hardware\": " << jsonString(hardware.name)
-          << ",\n  \"backend\": " << jsonString(backend);
-    // The first collective's fields at the top level (single-collective scripts read these).
-    const network::CollectiveTime& first = times.front();
-    *json << ",\n  \"op\": " << jsonString(network::toString(requests.front().kind))
-          << ",\n  \"bytes\": " << requests.front().bytes << ",\n  \"ranks\": " << requests.front().gpus.size()
-          << ",\n  \"time_s\": " << first.seconds
-          << ",\n  \"algorithm\": " << jsonString(network::toString(first.algorithm))
-          << ",\n  \"algorithm_bandwidth_Bps\": " << first.algorithmBandwidth
-          << ",\n  \"bus_bandwidth_Bps\": " << first.busBandwidth
-          << ",\n  \"bottleneck_link\": " << jsonString(first.bottleneckLink);
-    *json << ",\n  \"collectives\": [";
-    for (size_t i = 0; i < requests.size(); ++i) {
-        *json << (i ? "," : "") << "\n    {\"op\": " << jsonString(network::toString(requests[i].kind))
-              << ", \"bytes\": " << requests[i].bytes << ", \"gpus\": " << jsonString(describeGroup(requests[i].gpus))
-              << ", \"time_s\": " << times[i].seconds
-              << ", \"algorithm\": " << jsonString(network::toString(times[i].algorithm))
-              << ", \"algorithm_bandwidth_Bps\": " << times[i].algorithmBandwidth << "}";
-    }
-    *json << "\n  ]";
-    if (congestion) {
-        *json << ",\n  \"makespan_s\": " << run.makespan << ",\n  \"flows\": " << run.flows
-              << ",\n  \"events\": " << run.events << ",\n  \"wall_s\": " << wallSeconds;
-        if (packetLevel) {
-            *json << ",\n  \"packets\": " << run.packets;
-        }
-        *json << ",\n  \"links\": [";
-        for (size_t i = 0; i < uses.size(); ++i) {
-            const network::Link& link = whatIfResult.network->topology().link(uses[i].link);
-            *json << (i ? "," : "")
-                  << "\n    {\"id\": " << jsonString(whatIfResult.network->topology().linkId(uses[i].link))
-                  << ", \"link\": " << uses[i].link << ", \"from\": " << link.from << ", \"to\": " << link.to
-                  << ", \"bytes\": " << uses[i].bytes << ", \"utilisation\": " << uses[i].utilisation << "}";
-        }
-        *json << "\n  ]";
-    }
-    *json << "\n}\n";
 }
 
 } // namespace
@@ -461,7 +386,7 @@ int collectiveCommand(const Invocation& invocation)
             invocation.err << "rapid collective: cannot write " << *jsonPath << "\n";
             return InputError;
         }
-        writeCollectiveJson(*json, whatIf, whatIfResult);
+        report::writeJson(*json, analysis::collectiveResultJson(whatIf, whatIfResult));
     }
     return Success;
 }

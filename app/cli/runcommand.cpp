@@ -3,8 +3,10 @@
 #include "clioutput.h"
 #include "commands.h"
 #include "format.h"
-#include "sim/stepchakraexport.h"
 
+#include "analysis/evaluation.h"
+#include "analysis/resultjson.h"
+#include "analysis/stepexport.h"
 #include "config/configloader.h"
 #include "config/units.h"
 #include "graph/chakraexport.h"
@@ -43,11 +45,9 @@ std::string joinRanks(const std::vector<int>& ranks)
     return text;
 }
 
-} // namespace
-
-int runCommand(const Invocation& invocation)
+Arguments runArguments()
 {
-    Arguments arguments("run",
+    return Arguments("run",
         "Loads a scenario (a workspace, or --model, --hardware and --run), checks it and places its "
         "ranks on the network. With no scenario it runs the default workspace "
         "llama-3.1-70b-64xh100.",
@@ -64,32 +64,13 @@ int runCommand(const Invocation& invocation)
                 "compute nodes of the Chakra traces: chunk (default; one per pipeline pass), layer or operator",
                 false } }),
         "[WORKSPACE]");
-    arguments.parse(invocation.args);
-    if (arguments.helpRequested()) {
-        invocation.out << arguments.help();
-        return Success;
-    }
-    const config::ConfigLoader loader(config::PresetLibrary::standard());
-    // Option values are checked before any work, so a typo does not come after a page of output.
-    const std::string backend = arguments.value("backend").value_or("analytical");
-    if (backend != "analytical" && backend != "congestion") {
-        throw UsageError("--backend \"" + backend + "\": expected analytical or congestion");
-    }
-    const std::string level = arguments.value("chakra-detail").value_or("chunk");
-    if (level != "chunk" && level != "layer" && level != "operator") {
-        throw UsageError("--chakra-detail \"" + level + "\": expected chunk, layer or operator");
-    }
-    const config::Scenario scenario = loadScenario(arguments, loader);
-    std::vector<config::Diagnostic> problems;
-    const parallel::Placement placement
-        = parallel::placeRanks(scenario.hardware, scenario.run, scenario.locations, &problems);
-    if (!problems.empty()) {
-        throw config::ConfigError(problems);
-    }
+}
 
+/// The scenario as loaded: model, hardware with its network and faults, the run, and where its ranks sit.
+void printScenario(std::ostream& out, const config::Scenario& scenario, const parallel::Placement& placement)
+{
     const config::RunSpec& run = scenario.run;
     const config::HardwareSpec& hardware = scenario.hardware;
-    std::ostream& out = invocation.out;
     out << "scenario   " << scenario.name << "\n";
     out << "model      " << scenario.model.name << "  ("
         << formatCount(static_cast<double>(model::countParameters(scenario.model).total())) << " parameters)\n";
@@ -131,7 +112,11 @@ int runCommand(const Invocation& invocation)
             axis.stride, dims.c_str(), joinRanks(axis.firstGroup).c_str());
         out << line;
     }
-    const memory::MemoryEstimate memory = memory::estimateMemory(scenario.model, hardware.gpu, run);
+}
+
+/// The memory verdict and the peak by category.
+void printMemory(std::ostream& out, const memory::MemoryEstimate& memory, const config::RunSpec& run)
+{
     const double gib = 1024.0 * 1024.0 * 1024.0;
     char line[200];
     std::snprintf(line, sizeof line,
@@ -152,17 +137,123 @@ int runCommand(const Invocation& invocation)
             out << line;
         }
     }
+}
 
-    const bool congestion = backend == "congestion";
-    sim::StepModel stepModel(scenario, congestion ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical);
-    out << "network    " << backend << " backend\n";
+/// The training step: time, throughput, MFU, the breakdown of its busiest stage, and the busiest links when the
+/// backend simulated the network.
+void printTraining(std::ostream& out, const report::TrainingResult& r, const network::Topology* topology)
+{
+    char line[200];
+    std::snprintf(line, sizeof line,
+        "step       %.4g s  (%.4g tokens/s, %.1f TFLOP/s of model work per GPU, MFU %.1f%%)\n", r.stepTimeSeconds,
+        r.tokensPerSecond, r.modelFlopsPerGpu / 1e12, 100 * r.mfu);
+    out << line;
+    std::snprintf(line, sizeof line, "breakdown  (pipeline stage %d, exposed time)\n", r.breakdown.stage);
+    out << line;
+    for (int i = 0; i < graph::kTimeClassCount; ++i) {
+        const double seconds = r.breakdown.parts[static_cast<size_t>(i)];
+        if (seconds > 0) {
+            std::snprintf(line, sizeof line, "             %-22s %10.4g s  %5.1f%%\n",
+                graph::toString(static_cast<graph::TimeClass>(i)), seconds, 100 * seconds / r.stepTimeSeconds);
+            out << line;
+        }
+    }
+    std::snprintf(line, sizeof line, "             %-22s %10.4g s  %5.1f%%\n", "pipeline bubble",
+        r.breakdown.bubbleSeconds, 100 * r.breakdown.bubbleSeconds / r.stepTimeSeconds);
+    out << line;
+    if (!r.linkUtilisation.empty() && topology) {
+        // The busiest links of the step's simulated traffic (sends, reductions, gathers), averaged over the step.
+        std::vector<int> order(r.linkUtilisation.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+            return r.linkUtilisation[static_cast<size_t>(a)] > r.linkUtilisation[static_cast<size_t>(b)];
+        });
+        out << "links      busiest over the step (bytes carried / bandwidth x step time)\n";
+        for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
+            const double utilisation = r.linkUtilisation[static_cast<size_t>(order[i])];
+            if (utilisation <= 0) {
+                break;
+            }
+            const network::Link& link = topology->link(order[i]);
+            std::snprintf(line, sizeof line, "             %-28s %-10s %6.2f%%\n", topology->linkId(order[i]).c_str(),
+                link.from < link.to ? "a->b" : "b->a", 100 * utilisation);
+            out << line;
+        }
+    }
+}
+
+void printInference(std::ostream& out, const report::InferenceResult& r)
+{
+    char line[200];
+    std::snprintf(line, sizeof line,
+        "latency    TTFT %.4g s, ITL %.4g ms (mean over the decode), end-to-end %.4g s, %.4g output "
+        "tokens/s\n",
+        r.ttftSeconds, 1e3 * r.itlSeconds, r.e2eSeconds, r.tokensPerSecond);
+    out << line;
+}
+
+void printEnergy(std::ostream& out, const report::EnergyEstimate& energy, bool training)
+{
+    char line[200];
+    if (energy.known()) {
+        std::snprintf(line, sizeof line, "energy     %.4g kJ %s, %.0f W per GPU on average, %.4g J per %s token\n",
+            energy.joules / 1e3, training ? "per step" : "for the request batch", energy.averageWattsPerGpu,
+            energy.joulesPerToken, training ? "trained" : "output");
+        out << line;
+    } else {
+        out << "energy     unknown (the GPU preset gives no power figures)\n";
+    }
+}
+
+sim::ChakraDetail chakraDetail(const std::string& level)
+{
+    if (level == "chunk") {
+        return sim::ChakraDetail::Chunk;
+    }
+    if (level == "layer") {
+        return sim::ChakraDetail::Layer;
+    }
+    if (level == "operator") {
+        return sim::ChakraDetail::Operator;
+    }
+    throw UsageError("--chakra-detail \"" + level + "\": expected chunk, layer or operator");
+}
+
+} // namespace
+
+int runCommand(const Invocation& invocation)
+{
+    Arguments arguments = runArguments();
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    // Option values are checked before any work, so a typo does not come after a page of output.
+    const std::string backendName = arguments.value("backend").value_or("analytical");
+    const std::optional<sim::NetworkBackend> backend = sim::parseNetworkBackend(backendName);
+    if (!backend) {
+        throw UsageError("--backend \"" + backendName + "\": expected analytical or congestion");
+    }
+    const sim::ChakraDetail detail = chakraDetail(arguments.value("chakra-detail").value_or("chunk"));
+    const config::Scenario scenario = loadScenario(arguments, loader);
+    std::vector<config::Diagnostic> problems;
+    const parallel::Placement placement
+        = parallel::placeRanks(scenario.hardware, scenario.run, scenario.locations, &problems);
+    if (!problems.empty()) {
+        throw config::ConfigError(problems);
+    }
+
+    std::ostream& out = invocation.out;
+    printScenario(out, scenario, placement);
+    const memory::MemoryEstimate memory = memory::estimateMemory(scenario.model, scenario.hardware.gpu, scenario.run);
+    printMemory(out, memory, scenario.run);
+    out << "network    " << backendName << " backend\n";
     if (auto directory = arguments.value("chakra-out")) {
         sim::ChakraExportSummary summary;
         try {
-            summary = sim::writeStepChakraTraces(*directory, stepModel,
-                level == "chunk"       ? sim::ChakraDetail::Chunk
-                    : level == "layer" ? sim::ChakraDetail::Layer
-                                       : sim::ChakraDetail::Operator);
+            summary = analysis::exportStepTraces(scenario, *directory, detail, nullptr, {}, *backend);
         } catch (const std::filesystem::filesystem_error& error) {
             // A place that cannot hold the traces is the user's input, not an internal error.
             invocation.err << "rapid run: --chakra-out " << *directory << ": cannot write the traces there ("
@@ -174,66 +265,17 @@ int runCommand(const Invocation& invocation)
                                     : "and comm_groups.json (" + std::to_string(summary.groups) + " groups) ")
             << "to " << *directory << " in " << static_cast<long long>(summary.seconds * 1000 + 0.5) << " ms\n";
     }
-    std::optional<report::TrainingResult> training;
-    std::optional<report::InferenceResult> inference;
-    if (run.mode == config::RunMode::Training) {
-        training = stepModel.training(false);
-        const report::TrainingResult& r = *training;
-        std::snprintf(line, sizeof line,
-            "step       %.4g s  (%.4g tokens/s, %.1f TFLOP/s of model work per GPU, MFU %.1f%%)\n", r.stepTimeSeconds,
-            r.tokensPerSecond, r.modelFlopsPerGpu / 1e12, 100 * r.mfu);
-        out << line;
-        std::snprintf(line, sizeof line, "breakdown  (pipeline stage %d, exposed time)\n", r.breakdown.stage);
-        out << line;
-        for (int i = 0; i < graph::kTimeClassCount; ++i) {
-            const double seconds = r.breakdown.parts[static_cast<size_t>(i)];
-            if (seconds > 0) {
-                std::snprintf(line, sizeof line, "             %-22s %10.4g s  %5.1f%%\n",
-                    graph::toString(static_cast<graph::TimeClass>(i)), seconds, 100 * seconds / r.stepTimeSeconds);
-                out << line;
-            }
-        }
-        std::snprintf(line, sizeof line, "             %-22s %10.4g s  %5.1f%%\n", "pipeline bubble",
-            r.breakdown.bubbleSeconds, 100 * r.breakdown.bubbleSeconds / r.stepTimeSeconds);
-        out << line;
-        if (!r.linkUtilisation.empty()) {
-            // The busiest links of the step's simulated traffic (sends, reductions, gathers), averaged over the step.
-            std::vector<int> order(r.linkUtilisation.size());
-            std::iota(order.begin(), order.end(), 0);
-            std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-                return r.linkUtilisation[static_cast<size_t>(a)] > r.linkUtilisation[static_cast<size_t>(b)];
-            });
-            out << "links      busiest over the step (bytes carried / bandwidth x step time)\n";
-            const network::Topology& topology = *stepModel.backend().topology();
-            for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) {
-                const double utilisation = r.linkUtilisation[static_cast<size_t>(order[i])];
-                if (utilisation <= 0) {
-                    break;
-                }
-                const network::Link& link = topology.link(order[i]);
-                std::snprintf(line, sizeof line, "             %-28s %-10s %6.2f%%\n",
-                    topology.linkId(order[i]).c_str(), link.from < link.to ? "a->b" : "b->a", 100 * utilisation);
-                out << line;
-            }
-        }
+    analysis::EvaluationOptions options;
+    options.backend = *backend;
+    options.timeline = false;
+    const analysis::ScenarioEvaluation evaluation = analysis::evaluateScenario(scenario, options);
+    if (evaluation.training) {
+        printTraining(out, *evaluation.training, evaluation.backend->topology());
     } else {
-        inference = stepModel.inference();
-        const report::InferenceResult& r = *inference;
-        std::snprintf(line, sizeof line,
-            "latency    TTFT %.4g s, ITL %.4g ms (mean over the decode), end-to-end %.4g s, %.4g output "
-            "tokens/s\n",
-            r.ttftSeconds, 1e3 * r.itlSeconds, r.e2eSeconds, r.tokensPerSecond);
-        out << line;
+        printInference(out, *evaluation.inference);
     }
-    const report::EnergyEstimate& energy = training ? training->energy : inference->energy;
-    if (energy.known()) {
-        std::snprintf(line, sizeof line, "energy     %.4g kJ %s, %.0f W per GPU on average, %.4g J per %s token\n",
-            energy.joules / 1e3, training ? "per step" : "for the request batch", energy.averageWattsPerGpu,
-            energy.joulesPerToken, training ? "trained" : "output");
-        out << line;
-    } else {
-        out << "energy     unknown (the GPU preset gives no power figures)\n";
-    }
+    printEnergy(out, evaluation.training ? evaluation.training->energy : evaluation.inference->energy,
+        evaluation.training.has_value());
 
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
@@ -242,61 +284,7 @@ int runCommand(const Invocation& invocation)
             invocation.err << "rapid run: cannot write " << *jsonPath << "\n";
             return InputError;
         }
-        json->precision(15);
-        *json << "{\n  \"scenario\": " << jsonString(scenario.name) << ",\n  \"gpus\": " << placement.ranks
-              << ",\n  \"placement\": [";
-        for (size_t i = 0; i < placement.axes.size(); ++i) {
-            const parallel::AxisPlacement& axis = placement.axes[i];
-            *json << (i ? ", " : "") << "{\"axis\": " << jsonString(parallel::toString(axis.axis))
-                  << ", \"degree\": " << axis.degree << ", \"stride\": " << axis.stride << "}";
-        }
-        *json << "],\n  \"memory\": {\"peak_bytes\": " << memory.peakBytes
-              << ", \"peak_allocated_bytes\": " << memory.peakAllocatedBytes
-              << ", \"capacity_bytes\": " << memory.capacityBytes << ", \"fits\": " << (memory.fits ? "true" : "false")
-              << ", \"peak_stage\": " << memory.peakStage << ", \"breakdown_bytes\": {";
-        for (int i = 0; i < memory::kMemoryCategoryCount; ++i) {
-            *json << (i ? ", " : "") << jsonString(memory::toString(static_cast<memory::MemoryCategory>(i))) << ": "
-                  << memory.breakdown[static_cast<size_t>(i)];
-        }
-        *json << "}}";
-        if (training) {
-            *json << ",\n  \"step_time_s\": " << training->stepTimeSeconds << ",\n  \"breakdown_s\": {";
-            for (int i = 0; i < graph::kTimeClassCount; ++i) {
-                *json << (i ? ", " : "") << jsonString(graph::toString(static_cast<graph::TimeClass>(i))) << ": "
-                      << training->breakdown.parts[static_cast<size_t>(i)];
-            }
-            *json << ", \"pipeline_bubble\": " << training->breakdown.bubbleSeconds
-                  << "},\n  \"throughput\": {\"tokens_per_s\": " << training->tokensPerSecond
-                  << ", \"model_flops_per_gpu\": " << training->modelFlopsPerGpu << "},\n  \"mfu\": " << training->mfu;
-            if (!training->linkUtilisation.empty()) {
-                const network::Topology& topology = *stepModel.backend().topology();
-                *json << ",\n  \"links\": [";
-                bool first = true;
-                for (size_t link = 0; link < training->linkUtilisation.size(); ++link) {
-                    if (training->linkUtilisation[link] <= 0) {
-                        continue;
-                    }
-                    const network::Link& l = topology.link(static_cast<int>(link));
-                    *json << (first ? "" : ",")
-                          << "\n    {\"id\": " << jsonString(topology.linkId(static_cast<int>(link)))
-                          << ", \"link\": " << link << ", \"from\": " << l.from << ", \"to\": " << l.to
-                          << ", \"utilisation\": " << training->linkUtilisation[link] << "}";
-                    first = false;
-                }
-                *json << "\n  ]";
-            }
-        }
-        if (energy.known()) {
-            *json << ",\n  \"energy\": {\"joules\": " << energy.joules << ", \"busy_joules\": " << energy.busyJoules
-                  << ", \"average_power_w_per_gpu\": " << energy.averageWattsPerGpu
-                  << ", \"joules_per_token\": " << energy.joulesPerToken << "}";
-        }
-        if (inference) {
-            *json << ",\n  \"ttft_s\": " << inference->ttftSeconds << ",\n  \"itl_s\": " << inference->itlSeconds
-                  << ",\n  \"e2e_s\": " << inference->e2eSeconds
-                  << ",\n  \"throughput\": {\"tokens_per_s\": " << inference->tokensPerSecond << "}";
-        }
-        *json << "\n}\n";
+        report::writeJson(*json, analysis::runResultJson(scenario, evaluation, memory));
     }
     return Success;
 }

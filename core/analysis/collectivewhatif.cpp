@@ -62,4 +62,63 @@ CollectiveWhatIfResult runCollectiveWhatIf(const CollectiveWhatIf& whatIf, const
     return result;
 }
 
+std::string describeRanks(const std::vector<int>& ranks)
+{
+    if (ranks.empty()) {
+        return "-";
+    }
+    std::string text;
+    size_t i = 0;
+    while (i < ranks.size()) {
+        size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) {
+            ++j;
+        }
+        text += (text.empty() ? "" : ",") + std::to_string(ranks[i]);
+        if (j > i) {
+            text += "-" + std::to_string(ranks[j]);
+        }
+        i = j + 1;
+    }
+    return text;
+}
+
+report::Json collectiveResultJson(const CollectiveWhatIf& whatIf, const CollectiveWhatIfResult& result)
+{
+    const std::vector<network::CollectiveRequest>& requests = whatIf.requests;
+    const network::CollectiveTime& first = result.times.front();
+    report::Json document = { { "hardware", whatIf.hardware.name }, { "backend", toString(whatIf.backend) },
+        { "op", network::toString(requests.front().kind) }, { "bytes", requests.front().bytes },
+        { "ranks", requests.front().gpus.size() }, { "time_s", first.seconds },
+        { "algorithm", network::toString(first.algorithm) }, { "algorithm_bandwidth_Bps", first.algorithmBandwidth },
+        { "bus_bandwidth_Bps", first.busBandwidth }, { "bottleneck_link", first.bottleneckLink } };
+    report::Json collectives = report::Json::array();
+    for (size_t i = 0; i < requests.size(); ++i) {
+        collectives.push_back({ { "op", network::toString(requests[i].kind) }, { "bytes", requests[i].bytes },
+            { "gpus", describeRanks(requests[i].gpus) }, { "time_s", result.times[i].seconds },
+            { "algorithm", network::toString(result.times[i].algorithm) },
+            { "algorithm_bandwidth_Bps", result.times[i].algorithmBandwidth } });
+    }
+    document["collectives"] = collectives;
+    if (!result.simulated()) {
+        return document;
+    }
+    document["makespan_s"] = result.run.makespan;
+    document["flows"] = result.run.flows;
+    document["events"] = result.run.events;
+    document["wall_s"] = result.wallSeconds;
+    if (whatIf.backend == CollectiveBackend::Packet) {
+        document["packets"] = result.run.packets;
+    }
+    report::Json links = report::Json::array();
+    const network::Topology& topology = result.network->topology();
+    for (const network::LinkUse& use : result.busiestLinks) {
+        const network::Link& link = topology.link(use.link);
+        links.push_back({ { "id", use.id }, { "link", use.link }, { "from", link.from }, { "to", link.to },
+            { "bytes", use.bytes }, { "utilisation", use.utilisation } });
+    }
+    document["links"] = links;
+    return document;
+}
+
 } // namespace rapid::analysis

@@ -4,11 +4,13 @@
 #include "config/hardwarespec.h"
 #include "network/collective.h"
 #include "network/linkload.h"
+#include "report/json.h"
 #include "sim/congestionnetwork.h"
 
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -48,6 +50,14 @@ struct CollectiveWhatIfResult {
 
     bool simulated() const { return backend != CollectiveBackend::Analytical; }
 };
+
+/// The result as JSON (docs/json-output.md, `rapid collective --json`): the first collective's fields at the top level
+/// (single-collective scripts read these), every collective, and with a simulated backend the simulation's counts and
+/// every link that carried traffic, busiest first.
+report::Json collectiveResultJson(const CollectiveWhatIf& whatIf, const CollectiveWhatIfResult& result);
+
+/// Ranks as ranges: "0-7,16" ("-" for none).
+std::string describeRanks(const std::vector<int>& ranks);
 
 /// Times @p whatIf. Throws std::invalid_argument for requests the network cannot run, network::UnreachableError when
 /// faults cut members apart, sim::SimulationCancelled when @p stop becomes true.

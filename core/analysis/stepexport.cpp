@@ -4,9 +4,10 @@
 namespace rapid::analysis {
 
 sim::ChakraExportSummary exportStepTraces(const config::Scenario& scenario, const std::string& directory,
-    sim::ChakraDetail detail, const std::atomic<bool>* stop, const std::function<void(double)>& progress)
+    sim::ChakraDetail detail, const std::atomic<bool>* stop, const std::function<void(double)>& progress,
+    sim::NetworkBackend backend)
 {
-    sim::StepModel model(scenario);
+    sim::StepModel model(scenario, backend);
     return sim::writeStepChakraTraces(directory, model, detail, stop, progress);
 }
 

@@ -13,11 +13,11 @@
 namespace rapid::analysis {
 
 /// Writes @p scenario's training step or inference request as Chakra traces, one per rank, with comm_groups.json
-/// (sim::writeStepChakraTraces on the analytical step model): `rapid run --chakra-out` and File > Export Step as
-/// Chakra Traces.
+/// (sim::writeStepChakraTraces on the step model with @p backend's collective times): `rapid run --chakra-out` and File
+/// > Export Step as Chakra Traces.
 sim::ChakraExportSummary exportStepTraces(const config::Scenario& scenario, const std::string& directory,
-    sim::ChakraDetail detail, const std::atomic<bool>* stop = nullptr,
-    const std::function<void(double)>& progress = {});
+    sim::ChakraDetail detail, const std::atomic<bool>* stop = nullptr, const std::function<void(double)>& progress = {},
+    sim::NetworkBackend backend = sim::NetworkBackend::Analytical);
 
 /// The same step as one in-memory trace per pipeline stage: what the workbench's Graph tab lays out.
 std::vector<graph::ChakraTrace> stepTraces(const config::Scenario& scenario);
