@@ -45,48 +45,62 @@ void writeSweepCsv(std::ostream& out, const SweepResult& result)
     }
 }
 
+namespace {
+
+/// One row of the JSON document: its figures where the point has them.
+report::Json rowJson(const SweepResult& result, const SweepRow& row)
+{
+    report::Json values = report::Json::array();
+    for (size_t axis = 0; axis < result.space.axes().size(); ++axis) {
+        values.push_back(valueLabel(result, row, axis));
+    }
+    report::Json json = { { "index", row.index }, { "values", values }, { "status", toString(row.status) } };
+    if (row.status == PointStatus::Ok || row.status == PointStatus::DoesNotFit) {
+        json["peak_memory_bytes"] = row.peakMemoryBytes;
+        json["capacity_bytes"] = row.capacityBytes;
+    }
+    if (row.status == PointStatus::Ok) {
+        if (row.inference) {
+            json["ttft_s"] = row.ttftSeconds;
+            json["itl_s"] = row.itlSeconds;
+            json["e2e_s"] = row.e2eSeconds;
+        } else {
+            json["step_time_s"] = row.stepTimeSeconds;
+            json["mfu"] = row.mfu;
+        }
+        if (row.joulesPerToken > 0) {
+            json["joules_per_token"] = row.joulesPerToken;
+        }
+        json["tokens_per_s"] = row.tokensPerSecond;
+        json["tokens_per_s_per_gpu"] = row.tokensPerSecondPerGpu;
+        json["pareto"] = row.pareto;
+    }
+    if (!row.message.empty()) {
+        json["message"] = row.message;
+    }
+    return json;
+}
+
+} // namespace
+
 void writeSweepJson(std::ostream& out, const SweepResult& result)
 {
-    out.precision(15);
-    out << "{\n  \"points\": " << result.rows.size() << ",\n  \"seconds\": " << result.seconds
-        << ",\n  \"cancelled\": " << (result.cancelled ? "true" : "false") << ",\n  \"axes\": [";
-    for (size_t a = 0; a < result.space.axes().size(); ++a) {
-        const SweepAxis& axis = result.space.axes()[a];
-        out << (a ? ", " : "") << "{\"name\": " << report::jsonString(axis.name) << ", \"values\": [";
-        for (size_t v = 0; v < axis.values.size(); ++v) {
-            out << (v ? ", " : "") << report::jsonString(axis.values[v].label);
+    report::Json axes = report::Json::array();
+    for (const SweepAxis& axis : result.space.axes()) {
+        report::Json values = report::Json::array();
+        for (const AxisValue& value : axis.values) {
+            values.push_back(value.label);
         }
-        out << "]}";
+        axes.push_back({ { "name", axis.name }, { "values", values } });
     }
-    out << "],\n  \"rows\": [\n";
+    // The rows are streamed one per line (a sweep may hold a million points): the head is one document, each row
+    // another, joined into one valid JSON document.
+    out << "{\n  \"points\": " << result.rows.size() << ",\n  \"seconds\": " << report::jsonText(result.seconds, -1)
+        << ",\n  \"cancelled\": " << (result.cancelled ? "true" : "false")
+        << ",\n  \"axes\": " << report::jsonText(axes, -1) << ",\n  \"rows\": [\n";
     for (size_t i = 0; i < result.rows.size(); ++i) {
-        const SweepRow& row = result.rows[i];
-        out << "    {\"index\": " << row.index << ", \"values\": [";
-        for (size_t axis = 0; axis < result.space.axes().size(); ++axis) {
-            out << (axis ? ", " : "") << report::jsonString(valueLabel(result, row, axis));
-        }
-        out << "], \"status\": " << report::jsonString(toString(row.status));
-        if (row.status == PointStatus::Ok || row.status == PointStatus::DoesNotFit) {
-            out << ", \"peak_memory_bytes\": " << row.peakMemoryBytes << ", \"capacity_bytes\": " << row.capacityBytes;
-        }
-        if (row.status == PointStatus::Ok) {
-            if (row.inference) {
-                out << ", \"ttft_s\": " << row.ttftSeconds << ", \"itl_s\": " << row.itlSeconds
-                    << ", \"e2e_s\": " << row.e2eSeconds;
-            } else {
-                out << ", \"step_time_s\": " << row.stepTimeSeconds << ", \"mfu\": " << row.mfu;
-            }
-            if (row.joulesPerToken > 0) {
-                out << ", \"joules_per_token\": " << row.joulesPerToken;
-            }
-            out << ", \"tokens_per_s\": " << row.tokensPerSecond
-                << ", \"tokens_per_s_per_gpu\": " << row.tokensPerSecondPerGpu
-                << ", \"pareto\": " << (row.pareto ? "true" : "false");
-        }
-        if (!row.message.empty()) {
-            out << ", \"message\": " << report::jsonString(row.message);
-        }
-        out << "}" << (i + 1 < result.rows.size() ? "," : "") << "\n";
+        out << "    " << report::jsonText(rowJson(result, result.rows[i]), -1)
+            << (i + 1 < result.rows.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
 }

@@ -3,6 +3,9 @@
 // whole with its quotes made single, figures only where the point has them.
 #include "sweep/sweepoutput.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <sstream>
@@ -69,15 +72,25 @@ void TstSweepOutput::jsonFiguresOnlyWhereMeasured()
 {
     std::ostringstream out;
     sweep::writeSweepJson(out, handMade());
-    const std::string json = out.str();
-    QVERIFY(json.find("\"points\": 2") != std::string::npos);
-    QVERIFY(json.find("{\"name\": \"run.parallelism.tp\", \"values\": [\"2\", \"4\"]}") != std::string::npos);
-    QVERIFY(json.find("\"step_time_s\": 1.5, \"mfu\": 0.5, \"joules_per_token\": 2.25") != std::string::npos);
-    // The invalid point has its status and message, and no figures.
-    const std::string invalid = json.substr(json.find("\"index\": 1"));
-    QVERIFY(invalid.find("\"status\": \"invalid\"") != std::string::npos);
-    QVERIFY(invalid.find("step_time_s") == std::string::npos);
-    QVERIFY(invalid.find("\\\"tp\\\"") != std::string::npos); // JSON-escaped quotes
+    QJsonParseError error {};
+    const QJsonObject json = QJsonDocument::fromJson(QByteArray::fromStdString(out.str()), &error).object();
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    QCOMPARE(json.value(QStringLiteral("points")).toInt(), 2);
+    const QJsonObject axis = json.value(QStringLiteral("axes")).toArray().at(0).toObject();
+    QCOMPARE(axis.value(QStringLiteral("name")).toString(), QStringLiteral("run.parallelism.tp"));
+    QCOMPARE(axis.value(QStringLiteral("values")).toArray(), (QJsonArray { QStringLiteral("2"), QStringLiteral("4") }));
+    const QJsonArray rows = json.value(QStringLiteral("rows")).toArray();
+    const QJsonObject ok = rows.at(0).toObject();
+    QCOMPARE(ok.value(QStringLiteral("step_time_s")).toDouble(), 1.5);
+    QCOMPARE(ok.value(QStringLiteral("mfu")).toDouble(), 0.5);
+    QCOMPARE(ok.value(QStringLiteral("joules_per_token")).toDouble(), 2.25);
+    // The invalid point has its status and message (quotes and all), and no figures.
+    const QJsonObject invalid = rows.at(1).toObject();
+    QCOMPARE(invalid.value(QStringLiteral("index")).toInt(), 1);
+    QCOMPARE(invalid.value(QStringLiteral("status")).toString(), QStringLiteral("invalid"));
+    QVERIFY(!invalid.contains(QStringLiteral("step_time_s")));
+    QCOMPARE(invalid.value(QStringLiteral("message")).toString(),
+        QStringLiteral("run.parallelism: \"tp\" ") + QString(600, QLatin1Char('x')));
 }
 
 QTEST_GUILESS_MAIN(TstSweepOutput)
