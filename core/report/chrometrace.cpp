@@ -4,7 +4,6 @@
 #include "json.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <set>
 #include <utility>
@@ -14,15 +13,6 @@ namespace rapid::report {
 namespace {
 
 constexpr double kMicrosecondsPerSecond = 1e6;
-
-/// Shortest text that reads back to the same double: a step of seconds at nanosecond detail needs ~10 digits, and
-/// a fixed precision would either lose them or pad every number.
-std::string number(double value)
-{
-    char buffer[32];
-    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return error == std::errc() ? std::string(buffer, end) : std::string("0");
-}
 
 // Ids start at 1: Perfetto treats pid 0 as the kernel's idle task and merges tid 0 with another thread.
 int processId(int stage)
@@ -35,36 +25,34 @@ int threadId(graph::Stream stream)
     return static_cast<int>(stream) + 1;
 }
 
-void appendMetadata(
-    std::string& out, const char* name, int pid, int tid, const std::string& argName, const std::string& argValue)
+Json metadata(const char* name, int pid, int tid, const char* argName, const Json& argValue)
 {
-    out += "{\"name\":\"";
-    out += name;
-    out += "\",\"ph\":\"M\",\"pid\":" + std::to_string(pid);
+    Json event = { { "name", name }, { "ph", "M" }, { "pid", pid } };
     if (tid > 0) {
-        out += ",\"tid\":" + std::to_string(tid);
+        event["tid"] = tid;
     }
-    out += ",\"args\":{\"" + argName + "\":" + argValue + "}},\n";
+    event["args"] = { { argName, argValue } };
+    return event;
 }
 
-void appendEvent(std::string& out, const TimelineEvent& event)
+Json completeEvent(const TimelineEvent& event)
 {
     const double duration = std::max(0.0, event.finish - event.start);
-    out += "{\"name\":" + jsonString(timelineEventName(event)) + ",\"cat\":" + jsonString(graph::toString(event.kind))
-        + ",\"ph\":\"X\",\"ts\":" + number(event.start * kMicrosecondsPerSecond)
-        + ",\"dur\":" + number(duration * kMicrosecondsPerSecond) + ",\"pid\":" + std::to_string(processId(event.rank))
-        + ",\"tid\":" + std::to_string(threadId(event.stream)) + ",\"args\":{\"stage\":" + std::to_string(event.rank);
+    Json args = { { "stage", event.rank } };
     if (event.microBatch >= 0) {
-        out += ",\"micro_batch\":" + std::to_string(event.microBatch);
-        out += event.backward ? ",\"pass\":\"backward\"" : ",\"pass\":\"forward\"";
+        args["micro_batch"] = event.microBatch;
+        args["pass"] = event.backward ? "backward" : "forward";
     }
     if (event.chunk >= 0) {
-        out += ",\"chunk\":" + std::to_string(event.chunk);
+        args["chunk"] = event.chunk;
     }
-    out += "}},\n";
+    return { { "name", timelineEventName(event) }, { "cat", graph::toString(event.kind) }, { "ph", "X" },
+        { "ts", event.start * kMicrosecondsPerSecond }, { "dur", duration * kMicrosecondsPerSecond },
+        { "pid", processId(event.rank) }, { "tid", threadId(event.stream) }, { "args", args } };
 }
 
-std::string traceJson(const std::vector<TimelineEvent>& timeline, const std::string& otherData)
+/// The trace document, one event per line (a step's timeline may hold millions of events).
+std::string traceJson(const std::vector<TimelineEvent>& timeline, const Json& otherData)
 {
     std::set<int> stages;
     std::set<std::pair<int, int>> threads;
@@ -72,21 +60,24 @@ std::string traceJson(const std::vector<TimelineEvent>& timeline, const std::str
         stages.insert(event.rank);
         threads.insert({ event.rank, static_cast<int>(event.stream) });
     }
-    std::string out = "{\"displayTimeUnit\":\"ms\",\"otherData\":{" + otherData + "},\n\"traceEvents\":[\n";
+    std::vector<Json> events;
     // Sort indices keep stages and streams in pipeline order; the viewers otherwise order tracks by name or size.
     for (int stage : stages) {
-        appendMetadata(out, "process_name", processId(stage), 0, "name", jsonString("stage " + std::to_string(stage)));
-        appendMetadata(out, "process_sort_index", processId(stage), 0, "sort_index", std::to_string(stage));
+        events.push_back(metadata("process_name", processId(stage), 0, "name", "stage " + std::to_string(stage)));
+        events.push_back(metadata("process_sort_index", processId(stage), 0, "sort_index", stage));
     }
     for (const auto& [stage, streamIndex] : threads) {
         const auto stream = static_cast<graph::Stream>(streamIndex);
-        appendMetadata(out, "thread_name", processId(stage), threadId(stream), "name", jsonString(streamName(stream)));
-        appendMetadata(
-            out, "thread_sort_index", processId(stage), threadId(stream), "sort_index", std::to_string(streamIndex));
+        events.push_back(metadata("thread_name", processId(stage), threadId(stream), "name", streamName(stream)));
+        events.push_back(metadata("thread_sort_index", processId(stage), threadId(stream), "sort_index", streamIndex));
     }
+    std::string out = "{\"displayTimeUnit\":\"ms\",\"otherData\":" + jsonText(otherData, -1) + ",\n\"traceEvents\":[\n";
+    const auto append = [&out](const Json& event) { out += jsonText(event, -1) + ",\n"; };
+    std::for_each(events.begin(), events.end(), append);
     for (const TimelineEvent& event : timeline) {
+        // An event that never ran (cancelled or unreachable) has no place on the time axis.
         if (std::isfinite(event.start) && std::isfinite(event.finish)) {
-            appendEvent(out, event);
+            append(completeEvent(event));
         }
     }
     if (out.ends_with(",\n")) {
@@ -126,15 +117,14 @@ std::string streamName(graph::Stream stream)
 
 std::string chromeTraceJson(const std::vector<TimelineEvent>& timeline, const std::string& title)
 {
-    return traceJson(timeline, "\"title\":" + jsonString(title));
+    return traceJson(timeline, Json { { "title", title } });
 }
 
 std::string chromeTraceJson(const TrainingResult& result, const std::string& title)
 {
     const double stepMicroseconds
         = std::isfinite(result.stepTimeSeconds) ? result.stepTimeSeconds * kMicrosecondsPerSecond : 0.0;
-    return traceJson(
-        result.timeline, "\"title\":" + jsonString(title) + ",\"step_time_us\":" + number(stepMicroseconds));
+    return traceJson(result.timeline, Json { { "title", title }, { "step_time_us", stepMicroseconds } });
 }
 
 } // namespace rapid::report
