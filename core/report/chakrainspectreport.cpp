@@ -151,51 +151,45 @@ void writeChakraInspectionText(std::ostream& out, const graph::ChakraInspection&
     }
 }
 
+namespace {
+
+Json rankJson(const ChakraRankReport& rank)
+{
+    Json byType = Json::object();
+    for (int type = 0; type < kChakraNodeTypeCount; ++type) {
+        byType[toString(static_cast<ChakraNodeType>(type))] = rank.nodesByType[static_cast<std::size_t>(type)];
+    }
+    byType["UNKNOWN"] = rank.unknownTypeNodes;
+    Json collectives = Json::array();
+    for (const ChakraCollectiveCount& collective : rank.collectives) {
+        collectives.push_back({ { "comm_type", collective.commType },
+            { "kind", toString(static_cast<ChakraCollective>(collective.commType)) },
+            { "comm_size", collective.commSize }, { "group", collective.group }, { "count", collective.count } });
+    }
+    return { { "rank", rank.rank }, { "path", rank.path }, { "version", rank.version }, { "nodes", rank.nodeCount },
+        { "nodes_by_type", byType }, { "ctrl_edges", rank.ctrlEdges }, { "data_edges", rank.dataEdges },
+        { "collectives", collectives }, { "sends", rank.sends }, { "send_bytes", rank.sendBytes },
+        { "recvs", rank.recvs }, { "recv_bytes", rank.recvBytes },
+        { "total_duration_micros", rank.totalDurationMicros }, { "critical_path_micros", rank.criticalPathMicros },
+        { "critical_path", rank.criticalPath } };
+}
+
+} // namespace
+
 void writeChakraInspectionJson(std::ostream& out, const graph::ChakraInspection& inspection)
 {
-    out << "{\n  \"ranks\": [";
-    for (std::size_t r = 0; r < inspection.ranks.size(); ++r) {
-        const ChakraRankReport& report = inspection.ranks[r];
-        out << (r ? "," : "") << "\n    {\"rank\": " << report.rank << ", \"path\": " << report::jsonString(report.path)
-            << ", \"version\": " << report::jsonString(report.version) << ", \"nodes\": " << report.nodeCount
-            << ", \"nodes_by_type\": {";
-        bool first = true;
-        for (int type = 0; type < kChakraNodeTypeCount; ++type) {
-            out << (first ? "" : ", ") << report::jsonString(toString(static_cast<ChakraNodeType>(type))) << ": "
-                << report.nodesByType[static_cast<std::size_t>(type)];
-            first = false;
-        }
-        out << ", \"UNKNOWN\": " << report.unknownTypeNodes << "}, \"ctrl_edges\": " << report.ctrlEdges
-            << ", \"data_edges\": " << report.dataEdges << ", \"collectives\": [";
-        for (std::size_t c = 0; c < report.collectives.size(); ++c) {
-            const ChakraCollectiveCount& collective = report.collectives[c];
-            out << (c ? ", " : "") << "{\"comm_type\": " << collective.commType
-                << ", \"kind\": " << report::jsonString(toString(static_cast<ChakraCollective>(collective.commType)))
-                << ", \"comm_size\": " << collective.commSize << ", \"group\": " << report::jsonString(collective.group)
-                << ", \"count\": " << collective.count << "}";
-        }
-        out << "], \"sends\": " << report.sends << ", \"send_bytes\": " << report.sendBytes
-            << ", \"recvs\": " << report.recvs << ", \"recv_bytes\": " << report.recvBytes
-            << ", \"total_duration_micros\": " << report.totalDurationMicros
-            << ", \"critical_path_micros\": " << report.criticalPathMicros << ", \"critical_path\": [";
-        for (std::size_t k = 0; k < report.criticalPath.size(); ++k) {
-            out << (k ? ", " : "") << report.criticalPath[k];
-        }
-        out << "]}";
+    Json ranks = Json::array();
+    for (const ChakraRankReport& rank : inspection.ranks) {
+        ranks.push_back(rankJson(rank));
     }
-    out << "\n  ],\n  \"errors\": " << inspection.count(ChakraSeverity::Error)
-        << ",\n  \"warnings\": " << inspection.count(ChakraSeverity::Warning) << ",\n  \"defects\": [";
-    for (std::size_t d = 0; d < inspection.defects.size(); ++d) {
-        const ChakraDefect& defect = inspection.defects[d];
-        out << (d ? "," : "") << "\n    {\"kind\": " << report::jsonString(toString(defect.kind))
-            << ", \"severity\": " << report::jsonString(toString(defect.severity)) << ", \"rank\": " << defect.rank
-            << ", \"nodes\": [";
-        for (std::size_t k = 0; k < defect.nodeIds.size(); ++k) {
-            out << (k ? ", " : "") << defect.nodeIds[k];
-        }
-        out << "], \"message\": " << report::jsonString(defect.message) << "}";
+    Json defects = Json::array();
+    for (const ChakraDefect& defect : inspection.defects) {
+        defects.push_back({ { "kind", toString(defect.kind) }, { "severity", toString(defect.severity) },
+            { "rank", defect.rank }, { "nodes", defect.nodeIds }, { "message", defect.message } });
     }
-    out << (inspection.defects.empty() ? "]\n}\n" : "\n  ]\n}\n");
+    writeJson(out,
+        { { "ranks", ranks }, { "errors", inspection.count(ChakraSeverity::Error) },
+            { "warnings", inspection.count(ChakraSeverity::Warning) }, { "defects", defects } });
 }
 
 } // namespace rapid::report
