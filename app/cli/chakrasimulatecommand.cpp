@@ -106,22 +106,16 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
             invocation.err << "rapid chakra simulate: cannot write " << *jsonPath << "\n";
             return InputError;
         }
-        *json << std::setprecision(10) << "{\n  \"hardware\": " << jsonString(hardware.name)
-              << ",\n  \"backend\": " << jsonString(backendName) << ",\n  \"makespan_s\": " << result.makespan
-              << ",\n  \"collectives\": " << result.collectives << ",\n  \"send_recv_pairs\": " << result.pointToPoint
-              << ",\n  \"flows\": " << result.flows << ",\n  \"wall_s\": " << wall << ",\n  \"ranks\": [";
-        for (size_t i = 0; i < result.ranks.size(); ++i) {
-            const sim::ReplayRank& rank = result.ranks[i];
-            *json << (i ? "," : "") << "\n    {\"rank\": " << rank.rank << ", \"nodes\": " << rank.nodes
-                  << ", \"finish_s\": " << rank.finish << ", \"compute_s\": " << rank.computeBusy
-                  << ", \"communication_s\": " << rank.communication
-                  << ", \"exposed_communication_s\": " << rank.exposedCommunication << "}";
+        report::Json ranks = report::Json::array();
+        for (const sim::ReplayRank& rank : result.ranks) {
+            ranks.push_back({ { "rank", rank.rank }, { "nodes", rank.nodes }, { "finish_s", rank.finish },
+                { "compute_s", rank.computeBusy }, { "communication_s", rank.communication },
+                { "exposed_communication_s", rank.exposedCommunication } });
         }
-        *json << "\n  ],\n  \"notes\": [";
-        for (size_t i = 0; i < result.notes.size(); ++i) {
-            *json << (i ? ", " : "") << jsonString(result.notes[i]);
-        }
-        *json << "]\n}\n";
+        report::writeJson(*json,
+            { { "hardware", hardware.name }, { "backend", backendName }, { "makespan_s", result.makespan },
+                { "collectives", result.collectives }, { "send_recv_pairs", result.pointToPoint },
+                { "flows", result.flows }, { "wall_s", wall }, { "ranks", ranks }, { "notes", result.notes } });
     }
     return Success;
 }

@@ -14,6 +14,5 @@ std::string formatCount(double count);
 std::string formatFlops(double flops);
 /// Bytes with a binary prefix ("320 KiB").
 std::string formatBytes(double bytes);
-using report::jsonString;
 
 } // namespace rapid::cli

@@ -48,22 +48,26 @@ void writeJson(std::ostream& json, const config::GpuSpec& gpu, const compute::Ge
     const compute::GemmEstimate& estimate)
 {
     const compute::GemmTile& tile = estimate.tile;
-    json << "{\n  \"gpu\": " << jsonString(gpu.name) << ",\n  \"shape\": {\"m\": " << shape.m << ", \"k\": " << shape.k
-         << ", \"n\": " << shape.n << ", \"batch\": " << shape.batch
-         << ", \"precision\": " << jsonString(config::toString(shape.precision))
-         << "},\n  \"tile\": {\"cta_m\": " << tile.ctaM << ", \"cta_n\": " << tile.ctaN << ", \"cta_k\": " << tile.ctaK
-         << ", \"stages\": " << tile.stages << ", \"threads\": " << tile.threads
-         << ", \"registers_per_thread\": " << tile.registersPerThread << ", \"shared_bytes\": " << tile.sharedBytes
-         << "},\n  \"ctas\": " << estimate.ctaCount << ",\n  \"ctas_per_sm\": " << estimate.ctasPerSm
-         << ",\n  \"waves\": " << estimate.waves << ",\n  \"full_waves\": " << estimate.fullWaves
-         << ",\n  \"last_wave_fraction\": " << estimate.lastWaveFraction << ",\n  \"flops\": " << estimate.flops
-         << ",\n  \"bytes\": {\"hbm\": " << estimate.hbmBytes << ", \"l2\": " << estimate.l2Bytes
-         << ", \"shared\": " << estimate.sharedBytes << "},\n  \"seconds\": {\"compute\": " << estimate.computeSeconds
-         << ", \"hbm\": " << estimate.hbmSeconds << ", \"l2\": " << estimate.l2Seconds
-         << ", \"shared\": " << estimate.sharedSeconds << ", \"latency\": " << estimate.latencySeconds
-         << ", \"pipeline\": " << estimate.pipelineSeconds << ", \"launch\": " << estimate.launchSeconds
-         << ", \"total\": " << estimate.totalSeconds << "},\n  \"memory_latency_s\": " << estimate.memoryLatency
-         << ",\n  \"bound\": " << jsonString(toString(estimate.bound)) << "\n}\n";
+    report::writeJson(json,
+        { { "gpu", gpu.name },
+            { "shape",
+                { { "m", shape.m }, { "k", shape.k }, { "n", shape.n }, { "batch", shape.batch },
+                    { "precision", config::toString(shape.precision) } } },
+            { "tile",
+                { { "cta_m", tile.ctaM }, { "cta_n", tile.ctaN }, { "cta_k", tile.ctaK }, { "stages", tile.stages },
+                    { "threads", tile.threads }, { "registers_per_thread", tile.registersPerThread },
+                    { "shared_bytes", tile.sharedBytes } } },
+            { "ctas", estimate.ctaCount }, { "ctas_per_sm", estimate.ctasPerSm }, { "waves", estimate.waves },
+            { "full_waves", estimate.fullWaves }, { "last_wave_fraction", estimate.lastWaveFraction },
+            { "flops", estimate.flops },
+            { "bytes",
+                { { "hbm", estimate.hbmBytes }, { "l2", estimate.l2Bytes }, { "shared", estimate.sharedBytes } } },
+            { "seconds",
+                { { "compute", estimate.computeSeconds }, { "hbm", estimate.hbmSeconds }, { "l2", estimate.l2Seconds },
+                    { "shared", estimate.sharedSeconds }, { "latency", estimate.latencySeconds },
+                    { "pipeline", estimate.pipelineSeconds }, { "launch", estimate.launchSeconds },
+                    { "total", estimate.totalSeconds } } },
+            { "memory_latency_s", estimate.memoryLatency }, { "bound", toString(estimate.bound) } });
 }
 
 } // namespace

@@ -161,26 +161,20 @@ int layerCommand(const Invocation& invocation)
             invocation.err << "rapid layer: cannot write " << *jsonPath << "\n";
             return InputError;
         }
-        *json << "{\n  \"model\": " << jsonString(model.name)
-              << ",\n  \"gpu\": " << jsonString(scenario.hardware.gpu.name) << ",\n  \"phase\": " << jsonString(phase)
-              << ",\n  \"moe_layer\": " << (moeLayer ? "true" : "false") << ",\n  \"operators\": [\n";
-        for (size_t i = 0; i < rows.size(); ++i) {
-            const Row& row = rows[i];
-            *json << "    {\"phase\": " << jsonString(model::toString(row.op.phase))
-                  << ", \"name\": " << jsonString(row.op.name) << ", \"kind\": " << jsonString(toString(row.op.kind))
-                  << ", \"class\": " << jsonString(toString(row.op.opClass))
-                  << ", \"shape\": " << jsonString(shapeOf(row.op)) << ", \"flops\": " << row.time.flops
-                  << ", \"bytes\": " << row.time.bytes << ", \"seconds\": " << row.time.seconds
-                  << ", \"bound\": " << jsonString(compute::toString(row.time.bound)) << "}"
-                  << (i + 1 < rows.size() ? "," : "") << "\n";
+        report::Json operators = report::Json::array();
+        for (const Row& row : rows) {
+            operators.push_back({ { "phase", model::toString(row.op.phase) }, { "name", row.op.name },
+                { "kind", toString(row.op.kind) }, { "class", toString(row.op.opClass) }, { "shape", shapeOf(row.op) },
+                { "flops", row.time.flops }, { "bytes", row.time.bytes }, { "seconds", row.time.seconds },
+                { "bound", compute::toString(row.time.bound) } });
         }
-        *json << "  ],\n  \"totals_seconds\": {";
-        bool first = true;
+        report::Json totalSeconds = report::Json::object();
         for (const auto& [layerPhase, seconds] : totals) {
-            *json << (first ? "" : ", ") << jsonString(model::toString(layerPhase)) << ": " << seconds;
-            first = false;
+            totalSeconds[model::toString(layerPhase)] = seconds;
         }
-        *json << "}\n}\n";
+        report::writeJson(*json,
+            { { "model", model.name }, { "gpu", scenario.hardware.gpu.name }, { "phase", phase },
+                { "moe_layer", moeLayer }, { "operators", operators }, { "totals_seconds", totalSeconds } });
     }
     return Success;
 }

@@ -95,12 +95,15 @@ int modelInfoCommand(const Invocation& invocation)
             invocation.err << "rapid model-info: cannot write " << *jsonPath << "\n";
             return InputError;
         }
-        *json << "{\n  \"model\": " << jsonString(model.name) << ",\n  \"parameters\": {\"total\": " << counts.total()
-              << ", \"per_dense_layer\": " << counts.denseLayer.total()
-              << ", \"per_moe_layer\": " << counts.moeLayer.total() << ", \"embedding\": " << counts.embedding
-              << ", \"positional\": " << counts.positional << ", \"lm_head\": " << counts.lmHead
-              << ", \"active_per_token\": " << counts.activePerToken() << "},\n  \"forward_flops_per_token\": " << flops
-              << ",\n  \"context\": " << context << ",\n  \"kv_cache_bytes_per_token\": " << kvBytes << "\n}\n";
+        report::writeJson(*json,
+            { { "model", model.name },
+                { "parameters",
+                    { { "total", counts.total() }, { "per_dense_layer", counts.denseLayer.total() },
+                        { "per_moe_layer", counts.moeLayer.total() }, { "embedding", counts.embedding },
+                        { "positional", counts.positional }, { "lm_head", counts.lmHead },
+                        { "active_per_token", counts.activePerToken() } } },
+                { "forward_flops_per_token", flops }, { "context", context },
+                { "kv_cache_bytes_per_token", kvBytes } });
     }
     return Success;
 }

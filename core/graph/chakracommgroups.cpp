@@ -3,6 +3,7 @@
 
 #include "graph/chakraerror.h"
 
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 namespace rapid::graph {
@@ -39,18 +40,11 @@ ChakraCommGroups readChakraCommGroups(const std::filesystem::path& path)
 
 std::string chakraCommGroupsJson(const ChakraCommGroups& groups)
 {
-    std::string text = "{";
-    bool first = true;
+    nlohmann::ordered_json document = nlohmann::ordered_json::object();
     for (const auto& [id, members] : groups) {
-        text += (first ? "\n  \"" : ",\n  \"") + id + "\": [";
-        first = false;
-        for (size_t i = 0; i < members.size(); ++i) {
-            text += (i ? ", " : "") + std::to_string(members[i]);
-        }
-        text += "]";
+        document[id] = members;
     }
-    text += first ? "}\n" : "\n}\n";
-    return text;
+    return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 } // namespace rapid::graph

@@ -47,9 +47,4 @@ void writeJson(std::ostream& out, const Json& document, int indent)
     out << jsonText(document, indent) << "\n";
 }
 
-std::string jsonString(const std::string& text)
-{
-    return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 } // namespace rapid::report

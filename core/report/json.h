@@ -29,7 +29,4 @@ std::string jsonText(const Json& document, int indent = 2);
 /// Writes jsonText(@p document) and a newline to @p out.
 void writeJson(std::ostream& out, const Json& document, int indent = 2);
 
-/// @p text as a JSON string literal (quotes, backslashes and control characters escaped).
-std::string jsonString(const std::string& text);
-
 } // namespace rapid::report

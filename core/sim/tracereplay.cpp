@@ -484,23 +484,20 @@ ReplayResult replayChakra(const std::vector<graph::ChakraTrace>& traces, const g
 
 std::string replayChromeTraceJson(const std::vector<graph::ChakraTrace>& traces, const ReplayResult& result)
 {
-    std::ostringstream out;
-    out.precision(12);
-    out << "{\"traceEvents\": [";
+    // One event per line: a replayed trace set may hold millions of nodes.
+    std::string out = "{\"traceEvents\": [";
     bool first = true;
-    auto separator = [&] {
-        out << (first ? "\n" : ",\n");
+    auto append = [&](const report::Json& event) {
+        out += (first ? "\n" : ",\n") + report::jsonText(event, -1);
         first = false;
     };
     for (size_t t = 0; t < traces.size() && t < result.nodeTimes.size(); ++t) {
         const int pid = traces[t].rank + 1;
-        separator();
-        out << R"({"ph": "M", "name": "process_name", "pid": )" << pid << R"(, "args": {"name": "rank )"
-            << traces[t].rank << "\"}}";
+        append({ { "ph", "M" }, { "name", "process_name" }, { "pid", pid },
+            { "args", { { "name", "rank " + std::to_string(traces[t].rank) } } } });
         for (int tid : { 1, 2 }) {
-            separator();
-            out << R"({"ph": "M", "name": "thread_name", "pid": )" << pid << ", \"tid\": " << tid
-                << R"(, "args": {"name": ")" << (tid == 1 ? "compute" : "communication") << "\"}}";
+            append({ { "ph", "M" }, { "name", "thread_name" }, { "pid", pid }, { "tid", tid },
+                { "args", { { "name", tid == 1 ? "compute" : "communication" } } } });
         }
         for (size_t i = 0; i < traces[t].nodes.size() && i < result.nodeTimes[t].size(); ++i) {
             const ChakraNode& node = traces[t].nodes[i];
@@ -511,17 +508,15 @@ std::string replayChromeTraceJson(const std::vector<graph::ChakraTrace>& traces,
             if ((!communication && !compute) || !std::isfinite(time.start) || !std::isfinite(time.finish)) {
                 continue;
             }
-            separator();
-            out << R"({"ph": "X", "pid": )" << pid << ", \"tid\": " << (communication ? 2 : 1)
-                << ", \"ts\": " << time.start * 1e6 << ", \"dur\": " << std::max(0.0, time.finish - time.start) * 1e6
-                << ", \"name\": "
-                << report::jsonString(node.name.empty() ? std::string(graph::toString(node.type)) : node.name)
-                << ", \"cat\": " << report::jsonString(graph::toString(node.type)) << R"(, "args": {"id": )" << node.id
-                << "}}";
+            append({ { "ph", "X" }, { "pid", pid }, { "tid", communication ? 2 : 1 }, { "ts", time.start * 1e6 },
+                { "dur", std::max(0.0, time.finish - time.start) * 1e6 },
+                { "name", node.name.empty() ? std::string(graph::toString(node.type)) : node.name },
+                { "cat", graph::toString(node.type) }, { "args", { { "id", node.id } } } });
         }
     }
-    out << "\n], \"displayTimeUnit\": \"ms\", \"otherData\": {\"makespan_s\": " << result.makespan << "}}\n";
-    return out.str();
+    out += "\n], \"displayTimeUnit\": \"ms\", \"otherData\": "
+        + report::jsonText(report::Json { { "makespan_s", result.makespan } }, -1) + "}\n";
+    return out;
 }
 
 } // namespace rapid::sim
