@@ -93,11 +93,9 @@ void printTable(std::ostream& out, const sweep::SweepResult& result, int top)
     }
 }
 
-} // namespace
-
-int sweepCommand(const Invocation& invocation)
+Arguments sweepArguments()
 {
-    Arguments arguments("sweep",
+    return Arguments("sweep",
         "Evaluates every combination of the --vary axes (and --splits) on top of one scenario with the analytical "
         "backend: configurations that are invalid or do not fit in GPU memory are reported and pruned, the rest "
         "ranked by throughput per GPU, with the Pareto front of throughput against memory (training) or latency "
@@ -117,12 +115,11 @@ int sweepCommand(const Invocation& invocation)
             { "csv", "FILE", "write every point as CSV (- for standard output)", false },
             { "json", "FILE", "write every point as JSON (- for standard output)", false } }),
         "[WORKSPACE]");
-    arguments.parse(invocation.args);
-    if (arguments.helpRequested()) {
-        invocation.out << arguments.help();
-        return Success;
-    }
-    const config::ConfigLoader loader(config::PresetLibrary::standard());
+}
+
+/// The space the options describe: the --splits axis (every split of the hardware's GPUs) first, then the --vary axes.
+sweep::SweepSpace sweepSpaceOf(const Arguments& arguments, const config::Scenario& base)
+{
     // Axes are parsed before anything is evaluated, so a typo is reported at once.
     std::vector<sweep::SweepAxis> axes;
     for (const std::string& specification : arguments.values("vary")) {
@@ -132,13 +129,6 @@ int sweepCommand(const Invocation& invocation)
             throw UsageError(std::string("--vary: ") + error.what());
         }
     }
-    const long long top = arguments.integer("top", 10);
-    const long long threads = arguments.integer("threads", 0);
-    if (top < 0 || threads < 0) {
-        throw UsageError("--top and --threads take a non-negative number");
-    }
-    // The base scenario must be valid on its own: it names the hardware the splits divide.
-    const config::Scenario base = loadScenario(arguments, loader);
     if (auto splitAxes = arguments.value("splits")) {
         const std::vector<std::string> names = splitList(*splitAxes);
         static const std::set<std::string> kKnown = { "tp", "pp", "dp", "cp", "ep" };
@@ -160,6 +150,13 @@ int sweepCommand(const Invocation& invocation)
     } catch (const std::invalid_argument& error) {
         throw UsageError(error.what());
     }
+    return space;
+}
+
+/// The scenario every point starts from, read once: the --model/--hardware/--run documents or the workspace's.
+std::unique_ptr<config::ScenarioTemplate> scenarioTemplateOf(
+    const Arguments& arguments, const config::ConfigLoader& loader)
+{
     // Each point loads the scenario's documents with its overrides after the command's own (as --set would); the
     // documents are read once and parsed once per worker (config::ScenarioTemplate).
     const auto workspace = arguments.positional().empty() ? arguments.value("workspace")
@@ -193,29 +190,13 @@ int sweepCommand(const Invocation& invocation)
         scenarioTemplate = std::make_unique<config::ScenarioTemplate>(
             loader, documents.model, documents.hardware, documents.run, overrides);
     }
-    const sweep::ScenarioFactory factory
-        = [&](const std::vector<std::string>& overrides) { return scenarioTemplate->load(overrides); };
-    // Output files are opened before the sweep runs, so an unwritable path does not cost the whole sweep.
-    std::ofstream csvFile;
-    std::ofstream jsonFile;
-    std::ostream* csvStream = nullptr;
-    std::ostream* jsonStream = nullptr;
-    for (auto [option, file, stream] :
-        { std::tuple { "csv", &csvFile, &csvStream }, { "json", &jsonFile, &jsonStream } }) {
-        if (auto path = arguments.value(option)) {
-            *stream = openOutput(*path, *file, invocation);
-            if (!*stream) {
-                invocation.err << "rapid sweep: cannot write " << *path << "\n";
-                return InputError;
-            }
-        }
-    }
-    sweep::SweepOptions options;
-    options.threads = static_cast<int>(threads);
-    options.pruneByMemory = !arguments.flag("no-prune");
-    const sweep::SweepResult result = sweep::runSweep(space, factory, options);
+    return scenarioTemplate;
+}
 
-    std::ostream& out = invocation.out;
+/// What ran: the points, how they ended, how long it took, and the distinct reasons points were rejected.
+void printSummary(std::ostream& out, const config::Scenario& base, const sweep::SweepSpace& space,
+    const sweep::SweepResult& result, long long threads)
+{
     out << "scenario   " << base.name << "\n";
     out << "sweep      " << space.size() << " points over " << space.axes().size() << " axes:";
     for (const sweep::SweepAxis& axis : space.axes()) {
@@ -239,6 +220,52 @@ int sweepCommand(const Invocation& invocation)
             out << "  " << sweep::toString(row.status) << ": " << row.message << "\n";
         }
     }
+}
+
+} // namespace
+
+int sweepCommand(const Invocation& invocation)
+{
+    Arguments arguments = sweepArguments();
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    const long long top = arguments.integer("top", 10);
+    const long long threads = arguments.integer("threads", 0);
+    if (top < 0 || threads < 0) {
+        throw UsageError("--top and --threads take a non-negative number");
+    }
+    // The base scenario must be valid on its own: it names the hardware the splits divide.
+    const config::Scenario base = loadScenario(arguments, loader);
+    const sweep::SweepSpace space = sweepSpaceOf(arguments, base);
+    const std::unique_ptr<config::ScenarioTemplate> scenarioTemplate = scenarioTemplateOf(arguments, loader);
+    const sweep::ScenarioFactory factory
+        = [&](const std::vector<std::string>& overrides) { return scenarioTemplate->load(overrides); };
+    // Output files are opened before the sweep runs, so an unwritable path does not cost the whole sweep.
+    std::ofstream csvFile;
+    std::ofstream jsonFile;
+    std::ostream* csvStream = nullptr;
+    std::ostream* jsonStream = nullptr;
+    for (auto [option, file, stream] :
+        { std::tuple { "csv", &csvFile, &csvStream }, { "json", &jsonFile, &jsonStream } }) {
+        if (auto path = arguments.value(option)) {
+            *stream = openOutput(*path, *file, invocation);
+            if (!*stream) {
+                invocation.err << "rapid sweep: cannot write " << *path << "\n";
+                return InputError;
+            }
+        }
+    }
+    sweep::SweepOptions options;
+    options.threads = static_cast<int>(threads);
+    options.pruneByMemory = !arguments.flag("no-prune");
+    const sweep::SweepResult result = sweep::runSweep(space, factory, options);
+
+    std::ostream& out = invocation.out;
+    printSummary(out, base, space, result, threads);
     printTable(out, result, static_cast<int>(top));
     if (csvStream) {
         sweep::writeSweepCsv(*csvStream, result);
