@@ -277,6 +277,46 @@ void ConfigTree::applyOverrides(const std::vector<std::string>& assignments)
     }
 }
 
+namespace {
+
+/// One step of a key path: a key, or a list selector by index or by the item's name.
+struct PathStep {
+    std::string key;
+    bool selector = false;
+    std::string selectorText;
+};
+
+/// Splits "a.b[2].c[name]" into @p steps; false for an unclosed '['.
+bool splitKeyPath(const std::string& keyPath, std::vector<PathStep>& steps)
+{
+    std::string current;
+    for (size_t i = 0; i < keyPath.size(); ++i) {
+        const char c = keyPath[i];
+        if (c == '.' || c == '[') {
+            if (!current.empty()) {
+                steps.push_back({ current, false, {} });
+            }
+            current.clear();
+        }
+        if (c == '[') {
+            const size_t close = keyPath.find(']', i);
+            if (close == std::string::npos) {
+                return false;
+            }
+            steps.push_back({ {}, true, keyPath.substr(i + 1, close - i - 1) });
+            i = close;
+        } else if (c != '.') {
+            current.push_back(c);
+        }
+    }
+    if (!current.empty()) {
+        steps.push_back({ current, false, {} });
+    }
+    return true;
+}
+
+} // namespace
+
 void ConfigTree::applyOverride(const std::string& assignment, const SourceLocation& where)
 {
     const size_t equals = assignment.find('=');
@@ -297,39 +337,10 @@ void ConfigTree::applyOverride(const std::string& assignment, const SourceLocati
         value = YAML::Node(YAML::NodeType::Null);
     }
 
-    // Split "a.b[2].c[name]" into steps: keys, and list selectors by index or by the item's name.
-    struct Step {
-        std::string key;
-        bool selector = false;
-        std::string selectorText;
-    };
-    std::vector<Step> steps;
-    std::string current;
-    for (size_t i = 0; i < keyPath.size(); ++i) {
-        const char c = keyPath[i];
-        if (c == '.') {
-            if (!current.empty()) {
-                steps.push_back({ current, false, {} });
-            }
-            current.clear();
-        } else if (c == '[') {
-            if (!current.empty()) {
-                steps.push_back({ current, false, {} });
-            }
-            current.clear();
-            const size_t close = keyPath.find(']', i);
-            if (close == std::string::npos) {
-                m_sink.add(where, keyPath, "unclosed '[' in the key path");
-                return;
-            }
-            steps.push_back({ {}, true, keyPath.substr(i + 1, close - i - 1) });
-            i = close;
-        } else {
-            current.push_back(c);
-        }
-    }
-    if (!current.empty()) {
-        steps.push_back({ current, false, {} });
+    std::vector<PathStep> steps;
+    if (!splitKeyPath(keyPath, steps)) {
+        m_sink.add(where, keyPath, "unclosed '[' in the key path");
+        return;
     }
     if (steps.empty() || steps.front().selector) {
         m_sink.add(where, keyPath, "the key path must start with model, hardware or run");
@@ -349,7 +360,7 @@ void ConfigTree::applyOverride(const std::string& assignment, const SourceLocati
     node.reset(m_root);
     std::string normalized;
     for (size_t i = 0; i < steps.size(); ++i) {
-        const Step& step = steps[i];
+        const PathStep& step = steps[i];
         const bool last = i + 1 == steps.size();
         if (!step.selector) {
             if (!isMapNode(node)) {
