@@ -147,6 +147,14 @@ template <typename Out, typename In> void fillList(Out* list, const std::vector<
     }
 }
 
+/// fillList for the narrower wire types (float, 32-bit integers): each value converted to @p Narrow.
+template <typename Narrow, typename Out, typename In> void fillNarrowed(Out* list, const std::vector<In>& values)
+{
+    for (const In value : values) {
+        list->add_values(static_cast<Narrow>(value));
+    }
+}
+
 void toWire(const ChakraAttribute& in, WireAttribute& out)
 {
     out.set_name(in.name);
@@ -163,23 +171,15 @@ void toWire(const ChakraAttribute& in, WireAttribute& out)
     case Type::Float:
         out.set_float_val(static_cast<float>(held<double>(in)));
         break;
-    case Type::FloatList: {
-        auto* list = out.mutable_float_list();
-        for (const double value : held<std::vector<double>>(in)) {
-            list->add_values(static_cast<float>(value));
-        }
+    case Type::FloatList:
+        fillNarrowed<float>(out.mutable_float_list(), held<std::vector<double>>(in));
         break;
-    }
     case Type::Int32:
         out.set_int32_val(static_cast<std::int32_t>(held<std::int64_t>(in)));
         break;
-    case Type::Int32List: {
-        auto* list = out.mutable_int32_list();
-        for (const std::int64_t value : held<std::vector<std::int64_t>>(in)) {
-            list->add_values(static_cast<std::int32_t>(value));
-        }
+    case Type::Int32List:
+        fillNarrowed<std::int32_t>(out.mutable_int32_list(), held<std::vector<std::int64_t>>(in));
         break;
-    }
     case Type::Int64:
         out.set_int64_val(held<std::int64_t>(in));
         break;
@@ -189,13 +189,9 @@ void toWire(const ChakraAttribute& in, WireAttribute& out)
     case Type::Uint32:
         out.set_uint32_val(static_cast<std::uint32_t>(held<std::uint64_t>(in)));
         break;
-    case Type::Uint32List: {
-        auto* list = out.mutable_uint32_list();
-        for (const std::uint64_t value : held<std::vector<std::uint64_t>>(in)) {
-            list->add_values(static_cast<std::uint32_t>(value));
-        }
+    case Type::Uint32List:
+        fillNarrowed<std::uint32_t>(out.mutable_uint32_list(), held<std::vector<std::uint64_t>>(in));
         break;
-    }
     case Type::Uint64:
         out.set_uint64_val(held<std::uint64_t>(in));
         break;
@@ -205,13 +201,9 @@ void toWire(const ChakraAttribute& in, WireAttribute& out)
     case Type::Sint32:
         out.set_sint32_val(static_cast<std::int32_t>(held<std::int64_t>(in)));
         break;
-    case Type::Sint32List: {
-        auto* list = out.mutable_sint32_list();
-        for (const std::int64_t value : held<std::vector<std::int64_t>>(in)) {
-            list->add_values(static_cast<std::int32_t>(value));
-        }
+    case Type::Sint32List:
+        fillNarrowed<std::int32_t>(out.mutable_sint32_list(), held<std::vector<std::int64_t>>(in));
         break;
-    }
     case Type::Sint64:
         out.set_sint64_val(held<std::int64_t>(in));
         break;
@@ -221,13 +213,9 @@ void toWire(const ChakraAttribute& in, WireAttribute& out)
     case Type::Fixed32:
         out.set_fixed32_val(static_cast<std::uint32_t>(held<std::uint64_t>(in)));
         break;
-    case Type::Fixed32List: {
-        auto* list = out.mutable_fixed32_list();
-        for (const std::uint64_t value : held<std::vector<std::uint64_t>>(in)) {
-            list->add_values(static_cast<std::uint32_t>(value));
-        }
+    case Type::Fixed32List:
+        fillNarrowed<std::uint32_t>(out.mutable_fixed32_list(), held<std::vector<std::uint64_t>>(in));
         break;
-    }
     case Type::Fixed64:
         out.set_fixed64_val(held<std::uint64_t>(in));
         break;
@@ -237,13 +225,9 @@ void toWire(const ChakraAttribute& in, WireAttribute& out)
     case Type::Sfixed32:
         out.set_sfixed32_val(static_cast<std::int32_t>(held<std::int64_t>(in)));
         break;
-    case Type::Sfixed32List: {
-        auto* list = out.mutable_sfixed32_list();
-        for (const std::int64_t value : held<std::vector<std::int64_t>>(in)) {
-            list->add_values(static_cast<std::int32_t>(value));
-        }
+    case Type::Sfixed32List:
+        fillNarrowed<std::int32_t>(out.mutable_sfixed32_list(), held<std::vector<std::int64_t>>(in));
         break;
-    }
     case Type::Sfixed64:
         out.set_sfixed64_val(held<std::int64_t>(in));
         break;
@@ -253,13 +237,9 @@ void toWire(const ChakraAttribute& in, WireAttribute& out)
     case Type::Bool:
         out.set_bool_val(held<bool>(in));
         break;
-    case Type::BoolList: {
-        auto* list = out.mutable_bool_list();
-        for (const bool value : held<std::vector<bool>>(in)) {
-            list->add_values(value);
-        }
+    case Type::BoolList:
+        fillNarrowed<bool>(out.mutable_bool_list(), held<std::vector<bool>>(in));
         break;
-    }
     case Type::String:
         out.set_string_val(held<std::string>(in));
         break;
