@@ -23,6 +23,66 @@ TimeBreakdown single(TimeClass timeClass, double seconds)
     return parts;
 }
 
+/// After a stage's last backward: its gradient reductions (per chunk, in the order chunks finish; each after its
+/// chunk's last backward when they overlap, else after the last compute), the optimizer step once they have all
+/// finished, then the ZeRO-1/2 parameter gather.
+void addReductionsAndOptimizer(ExecutionGraph& graph, const config::ParallelismSpec& parallel,
+    const std::vector<StageCost>& stages, const std::vector<std::vector<NodeId>>& lastBackwardOfChunk)
+{
+    const int pp = parallel.pp;
+    const int virtualStages = static_cast<int>(lastBackwardOfChunk.front().size());
+    for (int stage = 0; stage < pp; ++stage) {
+        const StageCost& cost = stages[static_cast<size_t>(stage)];
+        const auto& computeOrder = graph.streamOrder(stage, Stream::Compute);
+        const NodeId lastCompute = computeOrder.back();
+        std::vector<NodeId> reductions;
+        // Chunks finish their backward in reverse order; reduce in that order.
+        for (int chunk = virtualStages - 1; chunk >= 0; --chunk) {
+            const double seconds = static_cast<size_t>(chunk) < cost.dataParallelSeconds.size()
+                ? cost.dataParallelSeconds[static_cast<size_t>(chunk)]
+                : 0.0;
+            if (seconds <= 0) {
+                continue;
+            }
+            Node reduce;
+            reduce.kind = NodeKind::DataParallel;
+            reduce.rank = stage;
+            reduce.stream = Stream::DataParallelComm;
+            reduce.seconds = seconds;
+            reduce.bytes = static_cast<size_t>(chunk) < cost.dataParallelBytes.size()
+                ? cost.dataParallelBytes[static_cast<size_t>(chunk)]
+                : 0.0;
+            reduce.cost = graph.addCost(single(TimeClass::DataParallel, seconds));
+            reduce.chunk = chunk;
+            const NodeId reduceId = graph.add(std::move(reduce));
+            graph.addDependency(reduceId,
+                parallel.dpOverlap ? lastBackwardOfChunk[static_cast<size_t>(stage)][static_cast<size_t>(chunk)]
+                                   : lastCompute);
+            reductions.push_back(reduceId);
+        }
+        Node optimizer;
+        optimizer.kind = NodeKind::Optimizer;
+        optimizer.rank = stage;
+        optimizer.stream = Stream::Compute;
+        optimizer.seconds = cost.optimizerSeconds;
+        optimizer.cost = graph.addCost(single(TimeClass::Optimizer, cost.optimizerSeconds));
+        const NodeId optimizerId = graph.add(std::move(optimizer));
+        for (NodeId reduction : reductions) {
+            graph.addDependency(optimizerId, reduction);
+        }
+        if (cost.parameterGatherSeconds > 0) {
+            Node gather;
+            gather.kind = NodeKind::ParameterGather;
+            gather.rank = stage;
+            gather.stream = Stream::DataParallelComm;
+            gather.seconds = cost.parameterGatherSeconds;
+            gather.bytes = cost.parameterGatherBytes;
+            gather.cost = graph.addCost(single(TimeClass::DataParallel, cost.parameterGatherSeconds));
+            graph.addDependency(graph.add(std::move(gather)), optimizerId);
+        }
+    }
+}
+
 } // namespace
 
 ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<StageCost>& stages)
@@ -138,57 +198,7 @@ ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<S
         }
     }
 
-    // Gradient reduction, optimizer and parameter gather per stage.
-    for (int stage = 0; stage < pp; ++stage) {
-        const StageCost& cost = stages[static_cast<size_t>(stage)];
-        const auto& computeOrder = graph.streamOrder(stage, Stream::Compute);
-        const NodeId lastCompute = computeOrder.back();
-        std::vector<NodeId> reductions;
-        // Chunks finish their backward in reverse order; reduce in that order.
-        for (int chunk = virtualStages - 1; chunk >= 0; --chunk) {
-            const double seconds = static_cast<size_t>(chunk) < cost.dataParallelSeconds.size()
-                ? cost.dataParallelSeconds[static_cast<size_t>(chunk)]
-                : 0.0;
-            if (seconds <= 0) {
-                continue;
-            }
-            Node reduce;
-            reduce.kind = NodeKind::DataParallel;
-            reduce.rank = stage;
-            reduce.stream = Stream::DataParallelComm;
-            reduce.seconds = seconds;
-            reduce.bytes = static_cast<size_t>(chunk) < cost.dataParallelBytes.size()
-                ? cost.dataParallelBytes[static_cast<size_t>(chunk)]
-                : 0.0;
-            reduce.cost = graph.addCost(single(TimeClass::DataParallel, seconds));
-            reduce.chunk = chunk;
-            const NodeId reduceId = graph.add(std::move(reduce));
-            graph.addDependency(reduceId,
-                parallel.dpOverlap ? lastBackwardOfChunk[static_cast<size_t>(stage)][static_cast<size_t>(chunk)]
-                                   : lastCompute);
-            reductions.push_back(reduceId);
-        }
-        Node optimizer;
-        optimizer.kind = NodeKind::Optimizer;
-        optimizer.rank = stage;
-        optimizer.stream = Stream::Compute;
-        optimizer.seconds = cost.optimizerSeconds;
-        optimizer.cost = graph.addCost(single(TimeClass::Optimizer, cost.optimizerSeconds));
-        const NodeId optimizerId = graph.add(std::move(optimizer));
-        for (NodeId reduction : reductions) {
-            graph.addDependency(optimizerId, reduction);
-        }
-        if (cost.parameterGatherSeconds > 0) {
-            Node gather;
-            gather.kind = NodeKind::ParameterGather;
-            gather.rank = stage;
-            gather.stream = Stream::DataParallelComm;
-            gather.seconds = cost.parameterGatherSeconds;
-            gather.bytes = cost.parameterGatherBytes;
-            gather.cost = graph.addCost(single(TimeClass::DataParallel, cost.parameterGatherSeconds));
-            graph.addDependency(graph.add(std::move(gather)), optimizerId);
-        }
-    }
+    addReductionsAndOptimizer(graph, parallel, stages, lastBackwardOfChunk);
     return graph;
 }
 
