@@ -185,6 +185,152 @@ MemoryEstimate estimateInference(
     return estimate;
 }
 
+/// What one GPU of a stage holds from the first step to the last: weights, gradients, master weights and optimizer
+/// states (each sharded over dp by the ZeRO stage that shards it), and the communication buffers.
+std::array<double, kMemoryCategoryCount> staticMemory(
+    const ModelSpec& model, const RunSpec& run, const FrameworkProfile& profile, double params, double tokens)
+{
+    const config::ParallelismSpec& parallel = run.parallelism;
+    const config::PrecisionSpec& precision = run.precision;
+    const double weightBytes = config::bytesPerElement(precision.weights);
+    const double gradientBytes = config::bytesPerElement(precision.gradients);
+    const double optimizerBytes = config::bytesPerElement(precision.optimizer);
+    const double activationBytes = config::bytesPerElement(precision.activations);
+    const double dp = parallel.dp;
+    const int zero = parallel.zeroStage;
+    std::array<double, kMemoryCategoryCount> base {};
+    auto at = [&base](MemoryCategory c) -> double& { return base[static_cast<size_t>(c)]; };
+    at(MemoryCategory::Weights) = params * weightBytes / (zero >= 3 ? dp : 1);
+    at(MemoryCategory::Gradients) = params * gradientBytes / (zero >= 2 ? dp : 1);
+    if (precision.masterWeights && optimizerBytes > weightBytes) {
+        at(MemoryCategory::MasterWeights) = params * optimizerBytes / (zero >= 1 ? dp : 1);
+    }
+    at(MemoryCategory::OptimizerStates) = 2 * params * optimizerBytes / (zero >= 1 ? dp : 1);
+    double buffers = 0;
+    if (profile.ddpBucketWithoutZero && zero == 0 && parallel.dp > 1) {
+        buffers += params * weightBytes;
+    }
+    if (parallel.tp > 1) {
+        buffers += profile.tpGatherBuffers * tokens * model.hiddenSize * activationBytes;
+    }
+    at(MemoryCategory::CommunicationBuffers) = buffers;
+    return base;
+}
+
+/// What the replay of one stage's schedule needs to know.
+struct StageReplayInputs {
+    const std::array<double, kMemoryCategoryCount>& base;
+    double staticBytes = 0;
+    const std::vector<double>& chunkActivations;
+    const std::vector<double>& chunkParams;
+    double layerBackwardTransient = 0;
+    double logitsKept = 0;
+    double lossTransient = 0;
+    bool last = false;
+    int virtualStages = 1;
+    double weightBytes = 0;
+};
+
+/// Replays the stage's forward and backward passes in schedule order: activations saved and freed, the loss's logits,
+/// the transients of the backward. Returns the compute-phase peak (static bytes included); fills the breakdown at that
+/// peak, the micro-batches in flight then, the allocated bytes after each step and the peak above static memory.
+double replaySchedule(const StageReplayInputs& in, const std::vector<parallel::PipelineStep>& steps,
+    const FrameworkProfile& profile, StageMemory& memory, std::array<double, kMemoryCategoryCount>& breakdown,
+    std::vector<MemorySample>& timeline, double& dynamicPeak)
+{
+    auto at = [](std::array<double, kMemoryCategoryCount>& b, MemoryCategory c) -> double& {
+        return b[static_cast<size_t>(c)];
+    };
+    double activations = 0;
+    double logitsLive = 0;
+    int inFlight = 0;
+    double computePeak = in.staticBytes;
+    auto consider = [&](double transient) {
+        const double now = in.staticBytes + activations + logitsLive + transient;
+        dynamicPeak = std::max(dynamicPeak, now - in.staticBytes);
+        if (now > computePeak) {
+            computePeak = now;
+            breakdown = in.base;
+            at(breakdown, MemoryCategory::Activations) = activations;
+            at(breakdown, MemoryCategory::Logits) = logitsLive;
+            at(breakdown, MemoryCategory::Transient) = transient;
+            memory.inFlightMicroBatches = inFlight;
+        }
+    };
+    int index = 0;
+    for (const parallel::PipelineStep& step : steps) {
+        const size_t chunk = static_cast<size_t>(step.chunk);
+        const bool lossChunk = in.last && step.chunk == in.virtualStages - 1;
+        if (step.pass == parallel::Pass::Forward) {
+            ++inFlight;
+            activations += in.chunkActivations[chunk];
+            if (lossChunk) {
+                logitsLive += in.logitsKept;
+                consider(in.lossTransient);
+            } else {
+                consider(0);
+            }
+        } else {
+            // Early in the backward pass one layer's activation gradients sit on top of everything saved; at its end
+            // the chunk's activations are gone but its gradients in the weight precision are not yet accumulated.
+            consider(in.layerBackwardTransient);
+            activations -= in.chunkActivations[chunk];
+            if (lossChunk) {
+                logitsLive -= in.logitsKept;
+            }
+            consider(profile.weightPrecisionGradientTransient ? in.chunkParams[chunk] * in.weightBytes : 0.0);
+            --inFlight;
+        }
+        timeline.push_back({ index++, in.staticBytes + activations + logitsLive });
+    }
+    return computePeak;
+}
+
+/// One layer's figures on one GPU: what its forward saves, its backward's transient, its parameters.
+struct LayerFigures {
+    double savedActivations = 0;
+    double backwardTransient = 0;
+    double parameters = 0;
+};
+
+/// Per chunk of a stage: the activations its forward saves and its parameters (embedding and LM head included in the
+/// first and last chunks); the largest layer's parameters and backward transient.
+struct ChunkFigures {
+    std::vector<double> activations;
+    std::vector<double> parameters;
+    double largestLayerParameters = 0;
+    double layerBackwardTransient = 0;
+};
+
+template <typename LayerFiguresOf>
+ChunkFigures chunkFigures(const StageLayers& stageLayers, const LayerFiguresOf& layerFigures, double stageParameters)
+{
+    ChunkFigures result;
+    for (const auto& chunk : stageLayers.chunks) {
+        double bytes = 0;
+        double chunkParameterCount = 0;
+        for (int layer : chunk) {
+            const LayerFigures& figures = layerFigures(layer);
+            bytes += figures.savedActivations;
+            result.layerBackwardTransient = std::max(result.layerBackwardTransient, figures.backwardTransient);
+            result.largestLayerParameters = std::max(result.largestLayerParameters, figures.parameters);
+            chunkParameterCount += figures.parameters;
+        }
+        result.activations.push_back(bytes);
+        result.parameters.push_back(chunkParameterCount);
+    }
+    // Embedding and LM head parameters belong to the first and last chunks.
+    if (!result.parameters.empty()) {
+        double layerTotal = 0;
+        for (double value : result.parameters) {
+            layerTotal += value;
+        }
+        result.parameters.front() += stageLayers.first ? (stageParameters - layerTotal) : 0;
+        result.parameters.back() += !stageLayers.first && stageLayers.last ? (stageParameters - layerTotal) : 0;
+    }
+    return result;
+}
+
 MemoryEstimate estimateTraining(
     const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run, const FrameworkProfile& profile)
 {
@@ -193,8 +339,6 @@ MemoryEstimate estimateTraining(
     const config::ParallelismSpec& parallel = run.parallelism;
     const config::PrecisionSpec& precision = run.precision;
     const double weightBytes = config::bytesPerElement(precision.weights);
-    const double gradientBytes = config::bytesPerElement(precision.gradients);
-    const double optimizerBytes = config::bytesPerElement(precision.optimizer);
     const double activationBytes = config::bytesPerElement(precision.activations);
     const double dp = parallel.dp;
     const int zero = parallel.zeroStage;
@@ -208,13 +352,9 @@ MemoryEstimate estimateTraining(
 
     // A layer's figures depend only on whether it is a MoE layer: compute each kind once, not per layer and stage
     // (the saved-tensor lists are the costly part of an evaluation otherwise).
-    struct LayerFigures {
-        double savedActivations = 0;
-        double backwardTransient = 0;
-        double parameters = 0;
-    };
     std::array<std::optional<LayerFigures>, 2> figuresByKind;
-    auto layerFigures = [&](bool moe) -> const LayerFigures& {
+    auto layerFigures = [&](int layer) -> const LayerFigures& {
+        const bool moe = isMoeLayer(model, layer);
         std::optional<LayerFigures>& figures = figuresByKind[moe ? 1 : 0];
         if (!figures) {
             figures = LayerFigures { savedActivationsPerLayer(model, run, moe, profile).total(),
@@ -226,51 +366,14 @@ MemoryEstimate estimateTraining(
     double worst = -1;
     for (int stage = 0; stage < parallel.pp; ++stage) {
         // Static memory: held from the first step to the last.
-        std::array<double, kMemoryCategoryCount> base {};
         const double params = parametersOnStage(model, run, stage);
-        at(base, MemoryCategory::Weights) = params * weightBytes / (zero >= 3 ? dp : 1);
-        at(base, MemoryCategory::Gradients) = params * gradientBytes / (zero >= 2 ? dp : 1);
-        if (precision.masterWeights && optimizerBytes > weightBytes) {
-            at(base, MemoryCategory::MasterWeights) = params * optimizerBytes / (zero >= 1 ? dp : 1);
-        }
-        at(base, MemoryCategory::OptimizerStates) = 2 * params * optimizerBytes / (zero >= 1 ? dp : 1);
-        double buffers = 0;
-        if (profile.ddpBucketWithoutZero && zero == 0 && parallel.dp > 1) {
-            buffers += params * weightBytes;
-        }
-        if (parallel.tp > 1) {
-            buffers += profile.tpGatherBuffers * tokens * model.hiddenSize * activationBytes;
-        }
-        at(base, MemoryCategory::CommunicationBuffers) = buffers;
-
+        std::array<double, kMemoryCategoryCount> base = staticMemory(model, run, profile, params, tokens);
         const StageLayers stageLayers = layersOfStage(model, run, stage);
-        std::vector<double> chunkActivations;
-        std::vector<double> chunkParams;
-        double largestLayerParams = 0;
-        double layerBackwardTransient = 0;
-        for (const auto& chunk : stageLayers.chunks) {
-            double bytes = 0;
-            double chunkParameterCount = 0;
-            for (int layer : chunk) {
-                const LayerFigures& figures = layerFigures(isMoeLayer(model, layer));
-                bytes += figures.savedActivations;
-                layerBackwardTransient = std::max(layerBackwardTransient, figures.backwardTransient);
-                const double layerParams = figures.parameters;
-                largestLayerParams = std::max(largestLayerParams, layerParams);
-                chunkParameterCount += layerParams;
-            }
-            chunkActivations.push_back(bytes);
-            chunkParams.push_back(chunkParameterCount);
-        }
-        // Embedding and LM head parameters belong to the first and last chunks.
-        if (!chunkParams.empty()) {
-            double layerTotal = 0;
-            for (double value : chunkParams) {
-                layerTotal += value;
-            }
-            chunkParams.front() += stageLayers.first ? (params - layerTotal) : 0;
-            chunkParams.back() += !stageLayers.first && stageLayers.last ? (params - layerTotal) : 0;
-        }
+        const ChunkFigures chunks = chunkFigures(stageLayers, layerFigures, params);
+        const std::vector<double>& chunkActivations = chunks.activations;
+        const std::vector<double>& chunkParams = chunks.parameters;
+        const double largestLayerParams = chunks.largestLayerParameters;
+        const double layerBackwardTransient = chunks.layerBackwardTransient;
         if (zero >= 3) {
             // The layer being computed and the next one (prefetch) are gathered in full.
             at(base, MemoryCategory::GatheredParameters) = 2 * largestLayerParams * weightBytes;
@@ -291,55 +394,15 @@ MemoryEstimate estimateTraining(
         StageMemory memory;
         memory.stage = stage;
         memory.staticBytes = staticBytes;
-        double activations = 0;
-        double logitsLive = 0;
-        int inFlight = 0;
-        double computePeak = staticBytes;
+        const StageReplayInputs inputs { base, staticBytes, chunkActivations, chunkParams, layerBackwardTransient,
+            logitsKept, lossTransient, stageLayers.last, virtualStages, weightBytes };
+        std::vector<MemorySample> timeline;
         double dynamicPeak = 0;
         std::array<double, kMemoryCategoryCount> computeBreakdown = base;
-        std::vector<MemorySample> timeline;
-        auto consider = [&](double extraActivations, double transient, double activationsNow) {
-            const double now = staticBytes + activationsNow + logitsLive + transient + extraActivations;
-            dynamicPeak = std::max(dynamicPeak, now - staticBytes);
-            if (now > computePeak) {
-                computePeak = now;
-                computeBreakdown = base;
-                at(computeBreakdown, MemoryCategory::Activations) = activationsNow + extraActivations;
-                at(computeBreakdown, MemoryCategory::Logits) = logitsLive;
-                at(computeBreakdown, MemoryCategory::Transient) = transient;
-                memory.inFlightMicroBatches = inFlight;
-            }
-        };
-        const auto steps = parallel::pipelineSteps(parallel.schedule, parallel.pp, stage, microBatches, virtualStages);
-        int index = 0;
-        for (const parallel::PipelineStep& step : steps) {
-            const size_t chunk = static_cast<size_t>(step.chunk);
-            const bool lossChunk = stageLayers.last && step.chunk == virtualStages - 1;
-            if (step.pass == parallel::Pass::Forward) {
-                ++inFlight;
-                activations += chunkActivations[chunk];
-                if (lossChunk) {
-                    logitsLive += logitsKept;
-                    consider(0, lossTransient, activations);
-                } else {
-                    consider(0, 0, activations);
-                }
-            } else {
-                // Early in the backward pass one layer's activation gradients sit on top of everything saved; at
-                // its end the chunk's activations are gone but its gradients in the weight precision are not yet
-                // accumulated.
-                consider(0, layerBackwardTransient, activations);
-                activations -= chunkActivations[chunk];
-                if (lossChunk) {
-                    logitsLive -= logitsKept;
-                }
-                const double gradientTransient
-                    = profile.weightPrecisionGradientTransient ? chunkParams[chunk] * weightBytes : 0.0;
-                consider(0, gradientTransient, activations);
-                --inFlight;
-            }
-            timeline.push_back({ index++, staticBytes + activations + logitsLive });
-        }
+        const double computePeak = replaySchedule(inputs,
+            parallel::pipelineSteps(parallel.schedule, parallel.pp, stage, microBatches, virtualStages), profile,
+            memory, computeBreakdown, timeline, dynamicPeak);
+        const int index = static_cast<int>(timeline.size());
         memory.computePeakBytes = computePeak;
 
         // Optimizer phase: activations are freed; ZeRO-1/2 gathers the updated parameters through flat buffers.
