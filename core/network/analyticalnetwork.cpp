@@ -181,6 +181,15 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan
     }
     plan.product = productSize == plan.size;
     // The flat view: a ring through every member is as slow as its slowest axis; a pair crosses every axis.
+    buildFlatView(plan, gpus);
+    if (plan.size == 2) {
+        plan.pointToPoint = pointToPointCost(gpus[0], gpus[1]);
+    }
+    return result;
+}
+
+void AnalyticalNetwork::buildFlatView(GroupPlan& plan, const std::vector<int>& gpus) const
+{
     if (plan.phases.size() == 1) {
         plan.flat = plan.phases.front();
         plan.flat.members = plan.size;
@@ -244,52 +253,54 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::buildPlan
             }
         }
     }
-    if (plan.size == 2) {
-        PointToPointCost& p2p = plan.pointToPoint;
-        p2p.bandwidth = std::numeric_limits<double>::infinity();
-        if (m_topology) {
-            const Router router(*m_topology);
-            for (const RouteSegment& segment : router.route(gpus[0], gpus[1]).segments) {
-                const double rate = router.flowBandwidth(segment);
-                if (rate < p2p.bandwidth) {
-                    p2p.bandwidth = rate;
-                    // The first link of the segment's slowest path names the bottleneck.
-                    double slowest = std::numeric_limits<double>::infinity();
-                    for (const WeightedPath& path : segment.paths) {
-                        for (int link : path.links) {
-                            const double bandwidth = m_topology->link(link).effectiveBandwidth();
-                            if (bandwidth < slowest) {
-                                slowest = bandwidth;
-                                p2p.bottleneck = m_topology->linkId(link);
-                            }
+}
+
+PointToPointCost AnalyticalNetwork::pointToPointCost(int fromGpu, int toGpu) const
+{
+    PointToPointCost p2p;
+    p2p.bandwidth = std::numeric_limits<double>::infinity();
+    if (m_topology) {
+        const Router router(*m_topology);
+        for (const RouteSegment& segment : router.route(fromGpu, toGpu).segments) {
+            const double rate = router.flowBandwidth(segment);
+            if (rate < p2p.bandwidth) {
+                p2p.bandwidth = rate;
+                // The first link of the segment's slowest path names the bottleneck.
+                double slowest = std::numeric_limits<double>::infinity();
+                for (const WeightedPath& path : segment.paths) {
+                    for (int link : path.links) {
+                        const double bandwidth = m_topology->link(link).effectiveBandwidth();
+                        if (bandwidth < slowest) {
+                            slowest = bandwidth;
+                            p2p.bottleneck = m_topology->linkId(link);
                         }
                     }
                 }
-                p2p.latency += router.latencySeconds(segment);
-                p2p.hops += segment.hops();
             }
-        } else {
-            int current = gpus[0];
-            for (const Axis& axis : m_axes) {
-                const int from = (current / axis.gpuStride) % axis.extent;
-                const int to = (gpus[1] / axis.gpuStride) % axis.extent;
-                if (from == to) {
-                    continue;
-                }
-                const int localBase = localIndex(current, axis.dimension) - from * axis.localStride;
-                const PointToPointCost step
-                    = healthyPointToPoint(axis, replicaOf(current, axis.dimension), localBase, from, to);
-                if (step.bandwidth < p2p.bandwidth) {
-                    p2p.bandwidth = step.bandwidth;
-                    p2p.bottleneck = step.bottleneck;
-                }
-                p2p.latency += step.latency;
-                p2p.hops += step.hops;
-                current += (to - from) * axis.gpuStride;
+            p2p.latency += router.latencySeconds(segment);
+            p2p.hops += segment.hops();
+        }
+    } else {
+        int current = fromGpu;
+        for (const Axis& axis : m_axes) {
+            const int from = (current / axis.gpuStride) % axis.extent;
+            const int to = (toGpu / axis.gpuStride) % axis.extent;
+            if (from == to) {
+                continue;
             }
+            const int localBase = localIndex(current, axis.dimension) - from * axis.localStride;
+            const PointToPointCost step
+                = healthyPointToPoint(axis, replicaOf(current, axis.dimension), localBase, from, to);
+            if (step.bandwidth < p2p.bandwidth) {
+                p2p.bandwidth = step.bandwidth;
+                p2p.bottleneck = step.bottleneck;
+            }
+            p2p.latency += step.latency;
+            p2p.hops += step.hops;
+            current += (to - from) * axis.gpuStride;
         }
     }
-    return result;
+    return p2p;
 }
 
 CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
@@ -297,7 +308,53 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
     return time(request, nullptr);
 }
 
-CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::vector<CollectivePhase>* phases) const
+namespace {
+
+/// Hierarchical composition of a group's phases: each phase (costed by @p phaseCost(cost, share, last, axis)) runs
+/// after the previous one on the share it leaves; the slowest phase names the bottleneck.
+template <typename Group, typename PhaseCost>
+PhaseEstimate composeHierarchically(const Group& group, double bytes, PhaseCost& phaseCost)
+{
+    PhaseEstimate total { 0, CollectiveAlgorithm::Hierarchical, nullptr };
+    double slowest = -1;
+    double share = bytes;
+    for (size_t i = 0; i < group.phases.size(); ++i) {
+        const PhaseEstimate phase = phaseCost(group.phases[i], share, i + 1 == group.phases.size(), group.phaseAxes[i]);
+        total.seconds += phase.seconds;
+        if (phase.seconds > slowest) {
+            slowest = phase.seconds;
+            total.bottleneck = phase.bottleneck;
+        }
+        share /= group.phases[i].members;
+    }
+    return total;
+}
+
+/// A group of one GPU moves nothing and launches nothing.
+CollectiveTime nothingToDo()
+{
+    CollectiveTime result;
+    result.algorithm = CollectiveAlgorithm::Direct;
+    return result;
+}
+
+/// The collective's time from its chosen estimate: the launch once, bandwidths by NCCL's conventions.
+CollectiveTime timeOf(const PhaseEstimate& estimate, double launchSeconds, const CollectiveRequest& request)
+{
+    CollectiveTime result;
+    result.seconds = estimate.seconds + launchSeconds;
+    result.algorithm = estimate.algorithm;
+    if (estimate.bottleneck) {
+        result.bottleneckLink = *estimate.bottleneck;
+    }
+    result.algorithmBandwidth = request.bytes / result.seconds;
+    result.busBandwidth
+        = result.algorithmBandwidth * busBandwidthFactor(request.kind, static_cast<int>(request.gpus.size()));
+    return result;
+}
+
+/// Throws std::invalid_argument for a request no network can run; false for a group of one GPU (nothing to do).
+bool checkRequest(const CollectiveRequest& request, int gpuCount)
 {
     if (!(request.bytes >= 0) || !std::isfinite(request.bytes)) {
         throw std::invalid_argument("a collective needs a finite, non-negative size in bytes");
@@ -306,16 +363,23 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
     if (request.kind == CollectiveKind::SendRecv && (p != 2 || request.gpus[0] == request.gpus[1])) {
         throw std::invalid_argument("send/recv needs exactly two different GPUs (sender, receiver)");
     }
-    CollectiveTime result;
     if (p <= 1) {
-        // A group of one GPU moves nothing and launches nothing.
         for (int gpu : request.gpus) {
-            if (gpu < 0 || gpu >= m_gpuCount) {
+            if (gpu < 0 || gpu >= gpuCount) {
                 throw std::invalid_argument("GPU " + std::to_string(gpu) + " is outside the network");
             }
         }
-        result.algorithm = CollectiveAlgorithm::Direct;
-        return result;
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::vector<CollectivePhase>* phases) const
+{
+    if (!checkRequest(request, m_gpuCount)) {
+        return nothingToDo();
     }
     const std::shared_ptr<const GroupPlan> shared = plan(request.gpus);
     const GroupPlan& group = *shared;
@@ -328,23 +392,7 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
     const int flatAxis = group.phases.size() == 1 ? group.phaseAxes.front() : -1;
 
     // Hierarchical composition: each phase picks its own algorithm; the slowest phase names the bottleneck.
-    // phaseCost(cost, share, last, axis) returns the phase's estimate and records its phases.
-    auto hierarchical = [&](auto&& phaseCost) {
-        PhaseEstimate total { 0, CollectiveAlgorithm::Hierarchical, nullptr };
-        double slowest = -1;
-        double share = bytes;
-        for (size_t i = 0; i < group.phases.size(); ++i) {
-            const PhaseEstimate phase
-                = phaseCost(group.phases[i], share, i + 1 == group.phases.size(), group.phaseAxes[i]);
-            total.seconds += phase.seconds;
-            if (phase.seconds > slowest) {
-                slowest = phase.seconds;
-                total.bottleneck = phase.bottleneck;
-            }
-            share /= group.phases[i].members;
-        }
-        return total;
-    };
+    auto hierarchical = [&](auto&& phaseCost) { return composeHierarchically(group, bytes, phaseCost); };
     const bool multiAxis = group.phases.size() > 1;
     const bool flatForced = forced && (*forced == CollectiveAlgorithm::Ring || *forced == CollectiveAlgorithm::Tree);
     const bool hierarchicalForced = forced && *forced == CollectiveAlgorithm::Hierarchical;
@@ -444,14 +492,7 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
         const std::vector<CollectivePhase>& chosen = composedChosen ? composedPhases : flatPhases;
         phases->insert(phases->end(), chosen.begin(), chosen.end());
     }
-    result.seconds = estimate.seconds + m_options.launchSeconds;
-    result.algorithm = estimate.algorithm;
-    if (estimate.bottleneck) {
-        result.bottleneckLink = *estimate.bottleneck;
-    }
-    result.algorithmBandwidth = bytes / result.seconds;
-    result.busBandwidth = result.algorithmBandwidth * busBandwidthFactor(request.kind, p);
-    return result;
+    return timeOf(estimate, m_options.launchSeconds, request);
 }
 
 } // namespace rapid::network

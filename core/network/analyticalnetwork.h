@@ -71,6 +71,11 @@ public:
 private:
     std::shared_ptr<const GroupPlan> plan(const std::vector<int>& gpus) const;
     std::shared_ptr<const GroupPlan> buildPlan(const std::vector<int>& gpus) const;
+    /// The plan's flat view of a group spanning several axes (a ring or chain through every member, NCCL's channel
+    /// rings across nodes).
+    void buildFlatView(GroupPlan& plan, const std::vector<int>& gpus) const;
+    /// A pair's route: bandwidth of its slowest segment (and the link that limits it), latency and hops.
+    PointToPointCost pointToPointCost(int fromGpu, int toGpu) const;
     int replicaOf(int gpu, int dimension) const;
     int localIndex(int gpu, int dimension) const;
     /// Latency of the healthy closed-form route between two GPUs, in seconds.
