@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chakrainspect.h"
+#include "chakrainspect_p.h"
 
 #include <algorithm>
 #include <limits>
@@ -66,9 +67,12 @@ std::size_t ChakraInspection::count(ChakraSeverity severity) const
 
 namespace {
 
-using Kind = ChakraDefectKind;
-constexpr auto kError = ChakraSeverity::Error;
-constexpr auto kWarning = ChakraSeverity::Warning;
+using detail::DefectSink;
+using detail::idList;
+using detail::kError;
+using detail::Kind;
+using detail::kWarning;
+using detail::nodeLabel;
 
 enum class Expect { Integer, BoolList, String, StringList };
 
@@ -133,54 +137,6 @@ const char* describe(Expect expect)
     return "?";
 }
 
-std::string idList(const std::vector<std::uint64_t>& ids, std::size_t limit = 10)
-{
-    std::string text;
-    for (std::size_t i = 0; i < ids.size() && i < limit; ++i) {
-        text += (i ? ", " : "") + std::to_string(ids[i]);
-    }
-    if (ids.size() > limit) {
-        text += ", ... (" + std::to_string(ids.size()) + " in all)";
-    }
-    return text;
-}
-
-/// Collects one rank's defects, merging those of the same key (e.g. one unknown attribute name) into one entry
-/// that lists every node id.
-class DefectSink {
-public:
-    DefectSink(std::vector<ChakraDefect>& out, int rank)
-        : m_out(out)
-        , m_rank(rank)
-    {
-    }
-
-    void add(Kind kind, ChakraSeverity severity, std::vector<std::uint64_t> ids, std::string message)
-    {
-        m_out.push_back({ kind, severity, m_rank, std::move(ids), std::move(message) });
-    }
-
-    /// Adds @p id to the defect under @p key, creating it with @p message first.
-    void merge(const std::string& key, Kind kind, ChakraSeverity severity, std::uint64_t id, const std::string& message)
-    {
-        auto [found, inserted] = m_merged.try_emplace(key, m_out.size());
-        if (inserted) {
-            m_out.push_back({ kind, severity, m_rank, {}, message });
-        }
-        m_out[found->second].nodeIds.push_back(id);
-    }
-
-private:
-    std::vector<ChakraDefect>& m_out;
-    int m_rank;
-    std::map<std::string, std::size_t> m_merged;
-};
-
-std::string nodeLabel(const ChakraNode& node)
-{
-    return "node " + std::to_string(node.id) + " \"" + node.name + "\"";
-}
-
 /// One collective as issued by one rank, for the cross-rank order check.
 struct IssuedCollective {
     std::uint64_t start = 0;
@@ -202,194 +158,6 @@ struct SetState {
     std::map<std::string, std::map<int, std::vector<IssuedCollective>>> collectives; // group -> rank -> issued
     std::set<int> ranks;
 };
-
-/// Dependency structure of one file: resolved parents per node (compressed rows), with defects for what does not
-/// resolve, and the ASAP schedule / critical path.
-void analyseGraph(
-    const ChakraTrace& trace, ChakraRankReport& report, DefectSink& sink, std::vector<std::uint64_t>& start)
-{
-    const std::vector<ChakraNode>& nodes = trace.nodes;
-    const auto n = static_cast<std::uint32_t>(nodes.size());
-    std::unordered_map<std::uint64_t, std::uint32_t> indexOf;
-    indexOf.reserve(nodes.size());
-    std::map<std::uint64_t, int> duplicates;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        auto [found, inserted] = indexOf.try_emplace(nodes[i].id, i);
-        if (!inserted) {
-            found->second = i; // ASTRA-sim's index keeps the later frame
-            ++duplicates[nodes[i].id];
-        }
-    }
-    if (!duplicates.empty()) {
-        std::vector<std::uint64_t> ids;
-        for (const auto& [id, extra] : duplicates) {
-            ids.push_back(id);
-        }
-        sink.add(Kind::DuplicateId, kError, ids,
-            std::to_string(ids.size()) + " node ids are used more than once: " + idList(ids));
-    }
-
-    std::vector<std::uint32_t> parentStart(n + 1, 0);
-    std::vector<std::uint32_t> parents;
-    std::vector<std::uint32_t> local;
-    std::vector<std::uint64_t> missing;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        const ChakraNode& node = nodes[i];
-        report.ctrlEdges += node.ctrlDeps.size();
-        report.dataEdges += node.dataDeps.size();
-        local.clear();
-        missing.clear();
-        for (const auto* deps : { &node.ctrlDeps, &node.dataDeps }) {
-            for (const std::uint64_t dep : *deps) {
-                const auto found = indexOf.find(dep);
-                if (found == indexOf.end()) {
-                    missing.push_back(dep);
-                } else {
-                    local.push_back(found->second);
-                }
-            }
-        }
-        std::sort(local.begin(), local.end());
-        local.erase(std::unique(local.begin(), local.end()), local.end());
-        parents.insert(parents.end(), local.begin(), local.end());
-        parentStart[i + 1] = static_cast<std::uint32_t>(parents.size());
-        if (!missing.empty()) {
-            sink.add(Kind::MissingDependency, kError, { node.id },
-                nodeLabel(node) + " depends on " + idList(missing) + ", not in the file");
-        }
-    }
-
-    // Children (compressed rows) and in-degrees for Kahn's algorithm.
-    std::vector<std::uint32_t> childStart(n + 1, 0);
-    for (const std::uint32_t parent : parents) {
-        ++childStart[parent + 1];
-    }
-    for (std::uint32_t i = 0; i < n; ++i) {
-        childStart[i + 1] += childStart[i];
-    }
-    std::vector<std::uint32_t> children(parents.size());
-    {
-        std::vector<std::uint32_t> fill(childStart.begin(), childStart.end() - 1);
-        for (std::uint32_t i = 0; i < n; ++i) {
-            for (std::uint32_t p = parentStart[i]; p < parentStart[i + 1]; ++p) {
-                children[fill[parents[p]]++] = i;
-            }
-        }
-    }
-    std::vector<std::uint32_t> pending(n);
-    std::vector<std::uint32_t> queue;
-    queue.reserve(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-        pending[i] = parentStart[i + 1] - parentStart[i];
-        if (pending[i] == 0) {
-            queue.push_back(i);
-        }
-    }
-    if (n > 0 && queue.empty()) {
-        sink.add(Kind::NoRootNode, kError, {}, "every node has a parent: nothing can start (ASTRA-sim: deadlock)");
-    }
-    constexpr auto kNone = std::numeric_limits<std::uint32_t>::max();
-    start.assign(n, std::numeric_limits<std::uint64_t>::max());
-    std::vector<std::uint64_t> finish(n, 0);
-    std::vector<std::uint32_t> bestParent(n, kNone);
-    std::vector<char> processed(n, 0);
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-        const std::uint32_t v = queue[head];
-        processed[v] = 1;
-        std::uint64_t earliest = 0;
-        for (std::uint32_t p = parentStart[v]; p < parentStart[v + 1]; ++p) {
-            if (bestParent[v] == kNone || finish[parents[p]] > earliest) {
-                earliest = finish[parents[p]];
-                bestParent[v] = parents[p];
-            }
-        }
-        start[v] = earliest;
-        finish[v] = earliest + nodes[v].durationMicros;
-        for (std::uint32_t c = childStart[v]; c < childStart[v + 1]; ++c) {
-            if (--pending[children[c]] == 0) {
-                queue.push_back(children[c]);
-            }
-        }
-    }
-    std::uint32_t last = kNone;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        report.totalDurationMicros += nodes[i].durationMicros;
-        if (processed[i] && (last == kNone || finish[i] >= finish[last])) {
-            last = i;
-        }
-    }
-    if (last != kNone) {
-        report.criticalPathMicros = finish[last];
-        for (std::uint32_t v = last; v != kNone; v = bestParent[v]) {
-            report.criticalPath.push_back(nodes[v].id);
-        }
-        std::reverse(report.criticalPath.begin(), report.criticalPath.end());
-    }
-    if (queue.size() == n) {
-        return;
-    }
-
-    // Some nodes never became ready: find the cycles among them (Tarjan's strongly connected components, iterative).
-    std::vector<std::uint32_t> order(n, kNone);
-    std::vector<std::uint32_t> low(n, 0);
-    std::vector<char> onStack(n, 0);
-    std::vector<std::uint32_t> stack;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> calls; // node, next child position
-    std::uint32_t counter = 0;
-    for (std::uint32_t s = 0; s < n; ++s) {
-        if (processed[s] || order[s] != kNone) {
-            continue;
-        }
-        order[s] = low[s] = counter++;
-        stack.push_back(s);
-        onStack[s] = 1;
-        calls.emplace_back(s, childStart[s]);
-        while (!calls.empty()) {
-            const std::uint32_t v = calls.back().first;
-            if (calls.back().second < childStart[v + 1]) {
-                const std::uint32_t w = children[calls.back().second++];
-                if (processed[w]) {
-                    continue;
-                }
-                if (order[w] == kNone) {
-                    order[w] = low[w] = counter++;
-                    stack.push_back(w);
-                    onStack[w] = 1;
-                    calls.emplace_back(w, childStart[w]);
-                } else if (onStack[w]) {
-                    low[v] = std::min(low[v], order[w]);
-                }
-                continue;
-            }
-            calls.pop_back();
-            if (!calls.empty()) {
-                low[calls.back().first] = std::min(low[calls.back().first], low[v]);
-            }
-            if (low[v] != order[v]) {
-                continue;
-            }
-            std::vector<std::uint64_t> ids;
-            bool selfLoop = false;
-            std::uint32_t w = kNone;
-            do {
-                w = stack.back();
-                stack.pop_back();
-                onStack[w] = 0;
-                ids.push_back(nodes[w].id);
-            } while (w != v);
-            for (std::uint32_t c = childStart[v]; c < childStart[v + 1]; ++c) {
-                selfLoop = selfLoop || children[c] == v;
-            }
-            if (ids.size() > 1 || selfLoop) {
-                std::sort(ids.begin(), ids.end());
-                sink.add(Kind::Cycle, kError, ids,
-                    selfLoop && ids.size() == 1
-                        ? "node " + std::to_string(ids.front()) + " depends on itself"
-                        : std::to_string(ids.size()) + " nodes depend on each other: " + idList(ids));
-            }
-        }
-    }
-}
 
 void checkAttributes(const ChakraNode& node, DefectSink& sink)
 {
@@ -494,7 +262,7 @@ ChakraRankReport inspectRank(
     report.nodeCount = trace.nodes.size();
     DefectSink sink(defects, trace.rank);
     std::vector<std::uint64_t> start;
-    analyseGraph(trace, report, sink, start);
+    detail::analyseGraph(trace, report, sink, start);
 
     std::map<std::tuple<std::string, std::int64_t, std::uint64_t>, std::size_t> counts;
     for (std::size_t i = 0; i < trace.nodes.size(); ++i) {
