@@ -3,22 +3,21 @@
 
 #include "evaluation.h"
 
+#include "jobtracker.h"
+
 #include "config/configloader.h"
 
 #include <QObject>
-#include <QThreadPool>
 
-#include <functional>
 #include <memory>
 
 namespace rapid::widgets {
 
 class ScenarioEvaluator;
 
-/// Runs a ScenarioEvaluator off the GUI thread. Every request bumps a generation counter; a result that arrives
-/// after a newer request is dropped, so a slow evaluation never overwrites the display of a later edit. Keyed
-/// requests (pinned runs restored from a file, each needing its own result) share the same worker but are never
-/// dropped: each comes back with its key.
+/// Runs a ScenarioEvaluator off the GUI thread (JobTracker): a result that arrives after a newer request is dropped,
+/// so a slow evaluation never overwrites the display of a later edit. Keyed requests (pinned runs restored from a
+/// file, each needing its own result) share the same worker but are never dropped: each comes back with its key.
 class EvaluationRunner : public QObject {
     Q_OBJECT
 public:
@@ -29,8 +28,8 @@ public:
     /// Evaluates @p scenario without superseding anything or being superseded; the result carries @p key.
     void requestKeyed(quint64 key, const config::Scenario& scenario);
     /// Evaluations still running (keyed ones too), including superseded ones whose results will be dropped.
-    bool isBusy() const { return m_pending > 0; }
-    quint64 generation() const { return m_generation; }
+    bool isBusy() const { return m_jobs.jobsInFlight() > 0; }
+    quint64 generation() const { return m_jobs.generation(); }
 
 Q_SIGNALS:
     void evaluationAvailable(const rapid::widgets::Evaluation& evaluation);
@@ -39,14 +38,8 @@ Q_SIGNALS:
     void keyedEvaluationFailed(quint64 key, const QString& message);
 
 private:
-    /// Runs the evaluator on the pool and hands its result (or failure) to @p deliver on this object's thread.
-    void start(const config::Scenario& scenario,
-        std::function<void(bool canceled, const Evaluation* evaluation, const QString& failure)> deliver);
-
     std::shared_ptr<const ScenarioEvaluator> m_evaluator;
-    QThreadPool m_pool; ///< one worker: requests queue up rather than compete for the two cores
-    quint64 m_generation = 0;
-    int m_pending = 0;
+    JobTracker m_jobs; ///< one worker: requests queue up rather than compete for the two cores
 };
 
 } // namespace rapid::widgets

@@ -15,7 +15,6 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -28,7 +27,6 @@
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <exception>
@@ -63,7 +61,6 @@ bool contains(const std::string& haystack, const std::string& lowerNeedle)
 
 GraphView::GraphView(QWidget* parent)
     : QWidget(parent)
-    , m_latest(std::make_shared<std::atomic<quint64>>(0))
     , m_openAction(new QAction(tr("Open Traces…"), this))
     , m_message(new QLabel(this))
     , m_progress(new QProgressBar(this))
@@ -134,11 +131,9 @@ GraphView::GraphView(QWidget* parent)
     showMessage(tr("Open a Chakra trace set (File > Open Chakra Traces…) to draw a rank's execution graph."), false);
 }
 
-GraphView::~GraphView()
-{
-    // A running layout holds only shared copies of its inputs; its result is dropped with the watcher.
-    *m_latest = ++m_generation;
-}
+// A running layout holds only shared copies of its inputs; the tracker stops a queued one and the result of a running
+// one is dropped with its watcher.
+GraphView::~GraphView() = default;
 
 QWidget* GraphView::createToolRows()
 {
@@ -273,8 +268,7 @@ void GraphView::rebuildRankChooser()
 
 void GraphView::relayout()
 {
-    const quint64 generation = ++m_generation;
-    *m_latest = generation;
+    m_layouts.cancel();
     m_filterDelay->stop();
     showNode(std::nullopt);
     m_canvas->clearGraph();
@@ -313,21 +307,24 @@ void GraphView::relayout()
     m_summary->setText(m_drawnSummary);
     showMessage({}, false);
     setBusy(true);
-    auto* watcher = new QFutureWatcher<GraphLayout>(this);
-    connect(watcher, &QFutureWatcher<GraphLayout>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation == m_generation) {
-            finishLayout(watcher->result());
-        }
-    });
+    const quint64 generation = m_layouts.begin();
     // The job gets its own reference to the trace: the user may open other traces while Graphviz works.
-    watcher->setFuture(QtConcurrent::run([trace = m_traces[static_cast<std::size_t>(m_rank->currentIndex())],
-                                             selection = *filter, generation, latest = m_latest] {
-        if (latest->load() != generation) {
-            return GraphLayout {}; // superseded while queued: skip Graphviz
-        }
-        return layoutChakraGraph(*trace, selection);
-    }));
+    m_layouts.run<GraphLayout>(
+        this, generation,
+        [trace = m_traces[static_cast<std::size_t>(m_rank->currentIndex())], selection = *filter](
+            const std::atomic<bool>* stop) {
+            if (stop->load()) {
+                return GraphLayout {}; // superseded while queued: skip Graphviz
+            }
+            return layoutChakraGraph(*trace, selection);
+        },
+        [this](const JobOutcome<GraphLayout>& outcome) {
+            if (const auto* layout = std::get_if<GraphLayout>(&outcome)) {
+                finishLayout(*layout);
+            } else if (const auto* failure = std::get_if<QString>(&outcome)) {
+                refuse(tr("Graphviz could not draw this graph: %1").arg(*failure));
+            }
+        });
 }
 
 void GraphView::finishLayout(const GraphLayout& layout)
@@ -350,7 +347,7 @@ void GraphView::cancelLayout()
         return;
     }
     // Graphviz cannot be interrupted: the job finishes in the background and its result is dropped.
-    *m_latest = ++m_generation;
+    m_layouts.cancel();
     setBusy(false);
     showMessage(tr("Layout cancelled. Choose a rank or change the filter to lay out again."), false);
 }

@@ -4,6 +4,8 @@
 // button) or from memory (setTraces, for the workbench's own exported step).
 #pragma once
 
+#include "jobtracker.h"
+
 #include "graph/chakradot.h"
 #include "graph/chakratrace.h"
 
@@ -99,9 +101,10 @@ private:
 
     std::vector<std::shared_ptr<const graph::ChakraTrace>> m_traces;
     QString m_source;
-    quint64 m_generation = 0;
-    /// The newest request, read by queued jobs so that superseded ones skip Graphviz altogether.
-    std::shared_ptr<std::atomic<quint64>> m_latest;
+    /// Layouts, latest wins: a superseded job still queued skips Graphviz (its stop flag), a running one finishes in
+    /// the background (Graphviz cannot be interrupted) and its result is dropped. On the global pool, so closing the
+    /// view never waits for Graphviz.
+    JobTracker m_layouts { QThreadPool::globalInstance() };
     bool m_busy = false;
     std::optional<std::uint64_t> m_shownNode;
     QString m_drawnSummary;
