@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "autosavestore.h"
-#include "documentkind.h"
-#include "recentfiles.h"
+#include "editors/autosavestore.h"
+#include "editors/documentkind.h"
+#include "editors/recentfiles.h"
 
 #include "config/presetlibrary.h"
 #include "config/workspacefile.h"

@@ -5,10 +5,10 @@
 // from the edit until the results panel has applied the new evaluation (ResultsPanel::evaluationShown), and,
 // separately, until the event loop has also processed the repaint that follows. Ten repetitions, each after restoring
 // TP 8 / DP 2 (not timed). Prints min / median / max; asserts nothing about time.
-#include "evaluationrunner.h"
-#include "resultspanel.h"
+#include "editors/workspacedocument.h"
+#include "evaluation/evaluationrunner.h"
+#include "results/resultspanel.h"
 #include "widgets/widgettestutils.h"
-#include "workspacedocument.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

@@ -4,9 +4,9 @@
 // removes what it wrote and reports no result.
 #include "widgettestutils.h"
 
-#include "chakraexportjob.h"
+#include "editors/workspacedocument.h"
 #include "mainwindow.h"
-#include "workspacedocument.h"
+#include "tracegraph/chakraexportjob.h"
 
 #include "graph/chakrareader.h"
 

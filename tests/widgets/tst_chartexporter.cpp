@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Paper exports: a memory chart (QCustomPlot) and the summary figures (a plain widget) written to SVG, PDF and PNG at
 // column widths. The SVG must be XML carrying the chart's own text, the PDF a PDF, the PNG exactly width × DPI pixels.
-#include "chartexporter.h"
-#include "exportdialog.h"
-#include "memorychart.h"
-#include "structureevaluator.h"
-#include "summaryfigures.h"
-#include "workspacedocument.h"
+#include "common/chartexporter.h"
+#include "common/exportdialog.h"
+#include "editors/workspacedocument.h"
+#include "evaluation/structureevaluator.h"
+#include "results/memorychart.h"
+#include "results/summaryfigures.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -5,12 +5,12 @@
 // shows the slower link); failed links that cut the ring apart are reported inline.
 #include "widgettestutils.h"
 
-#include "collectiverunbox.h"
-#include "linkitem.h"
+#include "editors/workspacedocument.h"
 #include "mainwindow.h"
-#include "topologypanel.h"
-#include "topologyscene.h"
-#include "workspacedocument.h"
+#include "topology/collectiverunbox.h"
+#include "topology/linkitem.h"
+#include "topology/topologypanel.h"
+#include "topology/topologyscene.h"
 
 #include "config/units.h"
 #include "network/analyticalnetwork.h"

@@ -4,12 +4,12 @@
 // responsive and applies nothing; an edit forgets a result that no longer describes the workspace.
 #include "widgettestutils.h"
 
-#include "congestionrunbox.h"
-#include "linkitem.h"
+#include "editors/workspacedocument.h"
 #include "mainwindow.h"
-#include "topologypanel.h"
-#include "topologyscene.h"
-#include "workspacedocument.h"
+#include "topology/congestionrunbox.h"
+#include "topology/linkitem.h"
+#include "topology/topologypanel.h"
+#include "topology/topologyscene.h"
 
 #include <QLabel>
 #include <QProgressBar>

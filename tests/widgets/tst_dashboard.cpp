@@ -2,20 +2,20 @@
 // The dashboard driven like a user would: keyboard edits in the form and the YAML tab change the memory chart's bars
 // (read back from QCustomPlot's data containers), a configuration that does not fit turns red, pinning a baseline
 // puts a second bar and a delta beside every chart, and the time charts show a prediction only when there is one.
-#include "figureformat.h"
-#include "inferencechart.h"
+#include "common/figureformat.h"
+#include "common/plotstyle.h"
+#include "editors/runsession.h"
+#include "editors/workspacedocument.h"
+#include "editors/yamleditor.h"
 #include "mainwindow.h"
-#include "memorychart.h"
-#include "operatortablemodel.h"
-#include "plotstyle.h"
-#include "resultspanel.h"
-#include "runsession.h"
-#include "runspanel.h"
-#include "stepbreakdownchart.h"
-#include "summaryfigures.h"
+#include "results/inferencechart.h"
+#include "results/memorychart.h"
+#include "results/operatortablemodel.h"
+#include "results/resultspanel.h"
+#include "results/runspanel.h"
+#include "results/stepbreakdownchart.h"
+#include "results/summaryfigures.h"
 #include "widgettestutils.h"
-#include "workspacedocument.h"
-#include "yamleditor.h"
 
 #include <QAction>
 #include <QApplication>

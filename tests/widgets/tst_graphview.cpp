@@ -3,12 +3,12 @@
 // errors, the rank chooser, filters counted against the trace, search outlines, a click on a node showing its
 // attributes, the size limit on the 3,664-node PyTorch trace, Cancel and stale layouts, the reader's errors, the
 // main window's Graph tab and File action, and the screenshot.
-#include "graphcanvas.h"
-#include "graphselection.h"
-#include "graphview.h"
-#include "graphvizrenderer.h"
-#include "resultspanel.h"
-#include "svgnodeindex.h"
+#include "results/resultspanel.h"
+#include "tracegraph/graphcanvas.h"
+#include "tracegraph/graphselection.h"
+#include "tracegraph/graphview.h"
+#include "tracegraph/graphvizrenderer.h"
+#include "tracegraph/svgnodeindex.h"
 #include "widgettestutils.h"
 
 #include "graph/chakrareader.h"

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The workbench window driven like a user would: keyboard edits in forms and YAML tabs, inline errors, the
 // diagnostics list, save and reload, the autosave banner, and screenshots of the result.
-#include "configform.h"
-#include "diagnosticspanel.h"
-#include "fieldeditor.h"
+#include "editors/configform.h"
+#include "editors/diagnosticspanel.h"
+#include "editors/fieldeditor.h"
+#include "editors/restorebanner.h"
+#include "editors/workspacedocument.h"
+#include "editors/yamleditor.h"
 #include "mainwindow.h"
-#include "restorebanner.h"
-#include "resultspanel.h"
-#include "summaryfigures.h"
+#include "results/resultspanel.h"
+#include "results/summaryfigures.h"
 #include "widgettestutils.h"
-#include "workspacedocument.h"
-#include "yamleditor.h"
 
 #include <QApplication>
 #include <QDir>

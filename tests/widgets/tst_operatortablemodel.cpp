@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // OperatorTableModel under QAbstractItemModelTester (alone and behind the sorting proxy the results panel uses), and
 // numeric sorting through its SortRole.
-#include "operatortablemodel.h"
+#include "results/operatortablemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>

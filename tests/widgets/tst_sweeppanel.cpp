@@ -6,15 +6,15 @@
 // changes it, and the status line says the result is from the documents at its start.
 #include "widgettestutils.h"
 
-#include "chartexporter.h"
-#include "figureformat.h"
+#include "common/chartexporter.h"
+#include "common/figureformat.h"
+#include "editors/workspacedocument.h"
 #include "mainwindow.h"
-#include "sweepaxeseditor.h"
-#include "sweepchart.h"
-#include "sweepjob.h"
-#include "sweeppanel.h"
-#include "sweeptablemodel.h"
-#include "workspacedocument.h"
+#include "sweeps/sweepaxeseditor.h"
+#include "sweeps/sweepchart.h"
+#include "sweeps/sweepjob.h"
+#include "sweeps/sweeppanel.h"
+#include "sweeps/sweeptablemodel.h"
 
 #include "config/configloader.h"
 #include "sim/stepmodel.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SweepTableModel under QAbstractItemModelTester, alone and behind a sorting proxy as the Sweep tab uses it, while it
 // is filled with a training sweep, refilled with an inference one (other columns), sorted and cleared.
-#include "sweeptablemodel.h"
+#include "sweeps/sweeptablemodel.h"
 #include "testutils.h"
 
 #include "sweep/sweepspace.h"

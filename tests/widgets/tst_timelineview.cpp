@@ -2,9 +2,9 @@
 // The Timeline view on a real prediction (Llama-3.1-70B on 64 H100, pp 4 with 5 virtual stages, ~2*10^4 events):
 // rows per stage and stream counted from the timeline, wheel zoom around the cursor, drag to pan, hover details of
 // a known bar, folding a stage, the Chrome trace export, repaint time, and screenshots.
-#include "timelineaxis.h"
-#include "timelinecanvas.h"
-#include "timelineview.h"
+#include "timeline/timelineaxis.h"
+#include "timeline/timelinecanvas.h"
+#include "timeline/timelineview.h"
 #include "widgettestutils.h"
 
 #include "sim/stepmodel.h"

@@ -3,19 +3,19 @@
 // topology (counted by hand below), big clusters are drawn in part, links are selected with mouse clicks and
 // Shift+clicks, the health editor writes faults into the hardware YAML as one undoable step and the evaluation
 // follows, made-up utilisation colours the links, and screenshots of the result.
-#include "evaluationrunner.h"
-#include "faultlist.h"
-#include "linkhealtheditor.h"
-#include "linkitem.h"
+#include "editors/workspacedocument.h"
+#include "evaluation/evaluationrunner.h"
 #include "mainwindow.h"
-#include "resultspanel.h"
-#include "topologyitems.h"
-#include "topologylegend.h"
-#include "topologypanel.h"
-#include "topologyscene.h"
-#include "topologyview.h"
+#include "results/resultspanel.h"
+#include "topology/faultlist.h"
+#include "topology/linkhealtheditor.h"
+#include "topology/linkitem.h"
+#include "topology/topologyitems.h"
+#include "topology/topologylegend.h"
+#include "topology/topologypanel.h"
+#include "topology/topologyscene.h"
+#include "topology/topologyview.h"
 #include "widgettestutils.h"
-#include "workspacedocument.h"
 
 #include "network/topology.h"
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // WorkspaceDocument without the main window: edits through the undo stack, GPU preset inlining, save and reload, the
 // evaluation runner dropping stale results, and pinned runs saved with the workspace and evaluated again on opening.
-#include "evaluationrunner.h"
-#include "gpupresetinliner.h"
-#include "runsession.h"
-#include "runspanel.h"
-#include "scenarioevaluator.h"
-#include "structureevaluator.h"
-#include "workspacedocument.h"
+#include "editors/gpupresetinliner.h"
+#include "editors/runsession.h"
+#include "editors/workspacedocument.h"
+#include "evaluation/evaluationrunner.h"
+#include "evaluation/scenarioevaluator.h"
+#include "evaluation/structureevaluator.h"
+#include "results/runspanel.h"
 
 #include "config/workspacefile.h"
 #include "config/yamledit.h"

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "editors/workspacedocument.h"
+
+#include "editors/editsweepcommand.h"
+#include "editors/edittextcommand.h"
+#include "editors/gpupresetinliner.h"
+#include "editors/runsession.h"
+#include "editors/setvaluecommand.h"
+
+#include "config/yamledit.h"
+
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace rapid::widgets {
+
+namespace {
+
+const QString kGpuPrefix = QStringLiteral("hardware.gpu.");
+
+std::optional<std::string> readWholeFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return std::nullopt;
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+QString firstMessage(const config::ConfigError& error)
+{
+    return error.diagnostics().empty() ? QString::fromUtf8(error.what())
+                                       : QString::fromStdString(error.diagnostics().front().toString());
+}
+
+} // namespace
+
+WorkspaceDocument::WorkspaceDocument(config::PresetLibrary library, QObject* parent)
+    : QObject(parent)
+    , m_loader(std::move(library))
+    , m_session(new RunSession(m_loader, this))
+{
+    m_session->setUndoStack(&m_undoStack);
+    connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { Q_EMIT dirtyChanged(!clean); });
+}
+
+void WorkspaceDocument::load(const config::WorkspaceDocuments& documents, const QString& filePath)
+{
+    const RunSession::State before = m_session->state();
+    m_documents = documents;
+    m_documents.runs.clear(); // the session holds them
+    m_undoStack.clear();
+    m_undoStack.setClean();
+    m_session->setState({ m_session->runsFromDocuments(documents.runs), RunSession::baselineOf(documents.runs) });
+    m_presetTextCache.clear();
+    for (DocumentKind kind : kAllDocumentKinds) {
+        updateParses(kind);
+    }
+    if (m_filePath != filePath) {
+        m_filePath = filePath;
+        Q_EMIT filePathChanged(m_filePath);
+    }
+    revalidate();
+    for (DocumentKind kind : kAllDocumentKinds) {
+        Q_EMIT documentChanged(kind);
+    }
+    Q_EMIT workspaceLoaded();
+    if (m_documents.sweep) {
+        Q_EMIT sweepSettingsChanged();
+    }
+    Q_EMIT dirtyChanged(false);
+    keepRunsPinnedBefore(before);
+}
+
+void WorkspaceDocument::keepRunsPinnedBefore(const RunSession::State& before)
+{
+    // Runs pinned before another workspace is opened stay, ahead of the opened file's own runs: comparing one
+    // workspace against a run of another is what the runs list is for, and replacing the list would throw away
+    // runs that were perhaps never saved. They now belong to this workspace's list and would be saved with it, so
+    // keeping them is an edit: the workspace shows as modified and Undo takes them out, back to the file as saved.
+    const RunSession::State opened = m_session->state();
+    const auto inOpened = [&opened](const NamedRun& run) {
+        return std::any_of(
+            opened.runs.begin(), opened.runs.end(), [&run](const NamedRun& own) { return own.id == run.id; });
+    };
+    RunSession::State merged;
+    for (const NamedRun& run : before.runs) {
+        if (!inOpened(run)) { // reopening the same file brings its runs back once
+            merged.runs.append(run);
+        }
+    }
+    if (merged.runs.isEmpty()) {
+        return;
+    }
+    const qsizetype kept = merged.runs.size();
+    for (const NamedRun& run : opened.runs) {
+        NamedRun renamed = run;
+        const auto taken = [&merged](const QString& name) {
+            return std::any_of(
+                merged.runs.begin(), merged.runs.end(), [&name](const NamedRun& other) { return other.name == name; });
+        };
+        for (int number = 2; taken(renamed.name); ++number) {
+            renamed.name = QStringLiteral("%1 (%2)").arg(run.name).arg(number);
+        }
+        merged.runs.append(renamed);
+    }
+    // The baseline compared against so far stays the baseline; without one, the file's applies.
+    const quint64 baselineId = before.baseline >= 0 ? before.runs[before.baseline].id : 0;
+    merged.baseline = opened.baseline >= 0 ? static_cast<int>(kept) + opened.baseline : -1;
+    for (int index = 0; baselineId != 0 && index < merged.runs.size(); ++index) {
+        if (merged.runs[index].id == baselineId) {
+            merged.baseline = index;
+        }
+    }
+    m_session->editState(
+        merged, tr("Keep %n run(s) pinned before opening %1", nullptr, static_cast<int>(kept)).arg(name()));
+}
+
+bool WorkspaceDocument::open(const QString& reference, QString* error)
+{
+    try {
+        const config::WorkspaceDocuments documents
+            = config::readWorkspaceDocuments(reference.toStdString(), m_loader.library());
+        // A reference that is not an existing file is a preset name: it opens untitled.
+        const QFileInfo info(reference);
+        load(documents, info.isFile() ? info.absoluteFilePath() : QString());
+        return true;
+    } catch (const config::ConfigError& problem) {
+        if (error) {
+            *error = firstMessage(problem);
+        }
+    }
+    return false;
+}
+
+bool WorkspaceDocument::save(const QString& filePath, QString* error)
+{
+    QSaveFile file(filePath);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error) {
+            *error = file.errorString();
+        }
+        return false;
+    }
+    file.write(composedText().toUtf8());
+    if (!file.commit()) {
+        if (error) {
+            *error = file.errorString();
+        }
+        return false;
+    }
+    const QString absolute = QFileInfo(filePath).absoluteFilePath();
+    if (m_filePath != absolute) {
+        m_filePath = absolute;
+        Q_EMIT filePathChanged(m_filePath);
+    }
+    m_undoStack.setClean();
+    return true;
+}
+
+QString WorkspaceDocument::composedText() const
+{
+    config::WorkspaceDocuments documents = m_documents;
+    documents.runs = m_session->pinnedRunDocuments();
+    return QString::fromStdString(config::composeWorkspace(documents));
+}
+
+QString WorkspaceDocument::text(DocumentKind kind) const
+{
+    return QString::fromStdString(documentText(kind).text);
+}
+
+std::optional<QString> WorkspaceDocument::valueAt(const QString& keyPath) const
+{
+    const std::string& text = documentText(documentOfKeyPath(keyPath)).text;
+    if (const auto value = config::yamlScalarAt(text, keyPath.toStdString())) {
+        return QString::fromStdString(*value);
+    }
+    if (keyPath.startsWith(kGpuPrefix)) {
+        if (const auto preset = gpuPresetText()) {
+            const std::string presetPath = "gpu." + keyPath.mid(kGpuPrefix.size()).toStdString();
+            if (const auto value = config::yamlScalarAt(*preset, presetPath)) {
+                return QString::fromStdString(*value);
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+bool WorkspaceDocument::setValue(const QString& keyPath, const QString& valueYaml, QString* error)
+{
+    const DocumentKind kind = documentOfKeyPath(keyPath);
+    const std::string oldText = documentText(kind).text;
+    std::string base = oldText;
+    std::string why;
+    if (keyPath.startsWith(kGpuPrefix)) {
+        if (const auto preset = gpuPresetText()) {
+            const auto inlined = inlineGpuPreset(base, *preset, &why);
+            if (!inlined) {
+                if (error) {
+                    *error = QString::fromStdString(why);
+                }
+                return false;
+            }
+            base = *inlined;
+        }
+    }
+    const auto newText = config::setYamlValue(base, keyPath.toStdString(), valueYaml.toStdString(), &why);
+    if (!newText) {
+        if (error) {
+            *error = QString::fromStdString(why);
+        }
+        return false;
+    }
+    if (*newText == oldText) {
+        return true;
+    }
+    const QString leaf = keyPath.section(QLatin1Char('.'), -1);
+    m_undoStack.push(new SetValueCommand(this, kind, QString::fromStdString(oldText), QString::fromStdString(*newText),
+        tr("Set %1 = %2").arg(leaf, valueYaml)));
+    return true;
+}
+
+void WorkspaceDocument::setText(DocumentKind kind, const QString& text)
+{
+    const QString oldText = this->text(kind);
+    if (oldText == text) {
+        return;
+    }
+    m_undoStack.push(new EditTextCommand(this, kind, oldText, text));
+}
+
+void WorkspaceDocument::replaceTexts(const config::WorkspaceDocuments& documents, const QString& description)
+{
+    const config::DocumentText* replacements[] = { &documents.model, &documents.hardware, &documents.run };
+    m_undoStack.beginMacro(description);
+    for (DocumentKind kind : kAllDocumentKinds) {
+        const QString oldText = text(kind);
+        const QString newText = QString::fromStdString(replacements[static_cast<int>(kind)]->text);
+        if (oldText != newText) {
+            m_undoStack.push(new SetValueCommand(this, kind, oldText, newText, description));
+        }
+    }
+    if (m_session->pinnedRunDocuments() != documents.runs) {
+        m_session->editState(
+            { m_session->runsFromDocuments(documents.runs), RunSession::baselineOf(documents.runs) }, description);
+    }
+    if (documents.sweep != m_documents.sweep) {
+        m_undoStack.push(new EditSweepCommand(this, m_documents.sweep, documents.sweep));
+    }
+    m_undoStack.endMacro();
+}
+
+void WorkspaceDocument::setSweepSettings(const config::SweepSettings& settings)
+{
+    if (m_documents.sweep == settings) {
+        return;
+    }
+    m_undoStack.push(new EditSweepCommand(this, m_documents.sweep, settings));
+}
+
+void WorkspaceDocument::applySweepSettings(const std::optional<config::SweepSettings>& settings)
+{
+    m_documents.sweep = settings;
+    Q_EMIT sweepSettingsChanged();
+}
+
+void WorkspaceDocument::applyText(DocumentKind kind, const QString& text)
+{
+    documentText(kind).text = text.toStdString();
+    updateParses(kind);
+    revalidate();
+    Q_EMIT documentChanged(kind);
+}
+
+config::DocumentText& WorkspaceDocument::documentText(DocumentKind kind)
+{
+    switch (kind) {
+    case DocumentKind::Model:
+        return m_documents.model;
+    case DocumentKind::Hardware:
+        return m_documents.hardware;
+    case DocumentKind::Run:
+        break;
+    }
+    return m_documents.run;
+}
+
+const config::DocumentText& WorkspaceDocument::documentText(DocumentKind kind) const
+{
+    return const_cast<WorkspaceDocument*>(this)->documentText(kind);
+}
+
+std::optional<std::string> WorkspaceDocument::gpuPresetText() const
+{
+    const config::DocumentText& hardware = m_documents.hardware;
+    const auto reference = config::yamlScalarAt(hardware.text, "hardware.gpu");
+    if (!reference) {
+        return std::nullopt;
+    }
+    const auto path = m_loader.library().resolve(config::PresetKind::Gpu, *reference, hardware.baseDir);
+    if (!path) {
+        return std::nullopt;
+    }
+    const QString key = QString::fromStdString(*path);
+    if (const auto cached = m_presetTextCache.constFind(key); cached != m_presetTextCache.constEnd()) {
+        return *cached;
+    }
+    auto text = readWholeFile(*path);
+    if (text) {
+        m_presetTextCache.insert(key, *text);
+    }
+    return text;
+}
+
+void WorkspaceDocument::updateParses(DocumentKind kind)
+{
+    // core has no "does this parse" call; setYamlValue documents that it fails exactly when the text does not parse
+    // (or a parent is not a mapping, which no form could show either). Inserting a top-level key is cheap.
+    m_parses[static_cast<size_t>(kind)]
+        = config::setYamlValue(documentText(kind).text, "__rapid_parse_probe__", "0").has_value();
+}
+
+void WorkspaceDocument::revalidate()
+{
+    // Each text is checked under its root key as source name, so a diagnostic's line refers to the editor's text
+    // (the documents of a workspace file are slices of it, and their own line numbers start at 1).
+    auto named = [](const config::DocumentText& document, DocumentKind kind) {
+        config::DocumentText copy = document;
+        copy.sourceName = rootKeyOf(kind).toStdString();
+        return copy;
+    };
+    std::vector<config::Diagnostic> diagnostics;
+    std::optional<config::Scenario> scenario;
+    try {
+        scenario = m_loader.loadTexts(named(m_documents.model, DocumentKind::Model),
+            named(m_documents.hardware, DocumentKind::Hardware), named(m_documents.run, DocumentKind::Run),
+            m_documents.overrides);
+        scenario->name = m_documents.name;
+    } catch (const config::ConfigError& error) {
+        diagnostics = error.diagnostics();
+    } catch (const std::exception& error) {
+        // The loader promises ConfigError only; anything else still must not take the editor down.
+        diagnostics.push_back({ {}, {}, std::string("internal error while checking: ") + error.what() });
+    }
+    const bool diagnosticsDiffer = diagnostics != m_diagnostics;
+    m_diagnostics = std::move(diagnostics);
+    m_scenario = std::move(scenario);
+    if (diagnosticsDiffer) {
+        Q_EMIT diagnosticsChanged();
+    }
+    if (m_scenario) {
+        Q_EMIT scenarioChanged(*m_scenario);
+    }
+}
+
+} // namespace rapid::widgets

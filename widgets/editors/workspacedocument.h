@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "editors/documentkind.h"
+#include "editors/runsession.h"
+
+#include "config/configloader.h"
+#include "config/diagnostic.h"
+#include "config/presetlibrary.h"
+#include "config/workspacefile.h"
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace rapid::widgets {
+
+/// The open workspace: three YAML texts, the file they came from, the undo stack every edit goes through, and the
+/// result of checking them (diagnostics, or the loaded Scenario). The texts are the truth; forms and YAML tabs are
+/// views of them. Checking runs on every change on the calling thread, because the loader takes well under 1 ms.
+class WorkspaceDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit WorkspaceDocument(config::PresetLibrary library, QObject* parent = nullptr);
+
+    /// Replaces everything (a newly opened file): clears the undo history and marks the workspace clean. The file's
+    /// pinned runs are evaluated again in the background; runs pinned before are kept ahead of them as one undoable
+    /// edit (so the workspace then shows as modified).
+    void load(const config::WorkspaceDocuments& documents, const QString& filePath);
+    /// Opens a workspace file or a workspace preset name. A preset opens untitled, so saving asks for a path instead
+    /// of overwriting the shipped preset.
+    bool open(const QString& reference, QString* error = nullptr);
+    /// Writes the composed workspace (all three documents inline, comments kept, then the pinned runs) and marks it
+    /// clean.
+    bool save(const QString& filePath, QString* error = nullptr);
+
+    QString filePath() const { return m_filePath; }
+    QString name() const { return QString::fromStdString(m_documents.name); }
+    bool isDirty() const { return !m_undoStack.isClean(); }
+    /// The three texts, name, overrides and sweep set-up; runs stays empty (the session holds them).
+    const config::WorkspaceDocuments& documents() const { return m_documents; }
+    /// The workspace file's text, with the session's runs.
+    QString composedText() const;
+    QString text(DocumentKind kind) const;
+    /// Whether @p kind's text is well-formed YAML. Views keep showing the last values while it is not (half-typed).
+    bool parses(DocumentKind kind) const { return m_parses[static_cast<size_t>(kind)]; }
+    const config::PresetLibrary& library() const { return m_loader.library(); }
+    QUndoStack* undoStack() { return &m_undoStack; }
+
+    /// The scalar at @p keyPath as written, looking through a GPU given by preset name ("hardware.gpu.sm_count").
+    std::optional<QString> valueAt(const QString& keyPath) const;
+    /// A form edit, undoable. A GPU field of a GPU given by preset name first copies the preset into the
+    /// hardware document, so the edit changes this workspace and not the shared preset.
+    bool setValue(const QString& keyPath, const QString& valueYaml, QString* error = nullptr);
+    /// A YAML tab edit; consecutive calls for one document merge into one undo step.
+    void setText(DocumentKind kind, const QString& text);
+    /// Replaces all three texts and the pinned runs in one undo step (restoring an autosave).
+    void replaceTexts(const config::WorkspaceDocuments& documents, const QString& description);
+
+    /// The Sweep tab's set-up, saved with the workspace (none until the tab is edited or a file brings one).
+    const std::optional<config::SweepSettings>& sweepSettings() const { return m_documents.sweep; }
+    /// An edit of the sweep set-up, undoable (a burst of edits merges into one step).
+    void setSweepSettings(const config::SweepSettings& settings);
+    /// For the undo command only: sets the sweep set-up and tells the views.
+    void applySweepSettings(const std::optional<config::SweepSettings>& settings);
+
+    /// Named runs pinned for comparison, saved with the workspace; their edits are undo steps of this document.
+    RunSession* session() const { return m_session; }
+
+    const std::vector<config::Diagnostic>& diagnostics() const { return m_diagnostics; }
+    const std::optional<config::Scenario>& scenario() const { return m_scenario; }
+
+    /// For the undo commands only: sets one text and re-checks.
+    void applyText(DocumentKind kind, const QString& text);
+
+Q_SIGNALS:
+    void documentChanged(rapid::widgets::DocumentKind kind);
+    void diagnosticsChanged();
+    void scenarioChanged(const rapid::config::Scenario& scenario);
+    void dirtyChanged(bool dirty);
+    void filePathChanged(const QString& filePath);
+    /// A different workspace was loaded (not an edit): views reset their state.
+    void workspaceLoaded();
+    /// The sweep set-up changed (an edit, its undo, or a loaded workspace that has one).
+    void sweepSettingsChanged();
+
+private:
+    config::DocumentText& documentText(DocumentKind kind);
+    const config::DocumentText& documentText(DocumentKind kind) const;
+    std::optional<std::string> gpuPresetText() const;
+    void revalidate();
+    void keepRunsPinnedBefore(const RunSession::State& before);
+    void updateParses(DocumentKind kind);
+
+    config::ConfigLoader m_loader;
+    config::WorkspaceDocuments m_documents;
+    QString m_filePath;
+    QUndoStack m_undoStack;
+    RunSession* m_session; ///< child object
+    std::vector<config::Diagnostic> m_diagnostics;
+    std::optional<config::Scenario> m_scenario;
+    std::array<bool, 3> m_parses { true, true, true };
+    mutable QHash<QString, std::string> m_presetTextCache; ///< GPU preset texts by resolved path
+};
+
+} // namespace rapid::widgets

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "topology/topologyitems.h"
+
+#include "topology/topologystyle.h"
+
+#include <QApplication>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <QWidget>
+
+namespace rapid::widgets {
+
+namespace {
+
+constexpr double kNodePointSize = 7.5;
+constexpr double kTitlePointSize = 8;
+constexpr double kTitleBand = 20; ///< the top of a group box that holds its title (the layout's box header)
+/// Below this zoom text would be a few pixels high; the shapes alone carry the picture then (and painting is faster).
+constexpr double kMinTextDetail = 0.45;
+
+QPalette paletteOf(const QWidget* widget)
+{
+    return widget ? widget->palette() : QApplication::palette();
+}
+
+double detailOf(const QStyleOptionGraphicsItem* option, const QPainter* painter)
+{
+    return option->levelOfDetailFromTransform(painter->worldTransform());
+}
+
+} // namespace
+
+NodeItem::NodeItem(int node, bool isSwitch, const QString& label, const QSizeF& size)
+    : m_node(node)
+    , m_isSwitch(isSwitch)
+    , m_label(label)
+    , m_size(size)
+{
+    setZValue(2); // above the links, which end at the node's centre
+    setAcceptHoverEvents(true); // tooltips
+}
+
+QRectF NodeItem::boundingRect() const
+{
+    return QRectF(-m_size.width() / 2 - 1, -m_size.height() / 2 - 1, m_size.width() + 2, m_size.height() + 2);
+}
+
+void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
+{
+    const QPalette palette = paletteOf(widget);
+    const QRectF box(-m_size.width() / 2, -m_size.height() / 2, m_size.width(), m_size.height());
+    painter->setPen(QPen(m_isSwitch ? topologystyle::switchBorder() : topologystyle::gpuBorder(), 1.2));
+    painter->setBrush(m_isSwitch ? topologystyle::switchFill(palette) : topologystyle::gpuFill(palette));
+    painter->drawRoundedRect(box, m_isSwitch ? 2 : 5, m_isSwitch ? 2 : 5);
+    if (detailOf(option, painter) < kMinTextDetail) {
+        return;
+    }
+    painter->setFont(topologystyle::font(kNodePointSize, !m_isSwitch));
+    painter->setPen(topologystyle::text(palette));
+    painter->drawText(box, Qt::AlignCenter, m_label);
+}
+
+GroupItem::GroupItem(const QRectF& rect, const QString& title)
+    : m_rect(rect)
+    , m_title(title)
+{
+    setZValue(-10);
+    setAcceptHoverEvents(true); // tooltips
+}
+
+void GroupItem::setTitle(const QString& title)
+{
+    m_title = title;
+    if (m_titleItem) {
+        m_titleItem->setText(title);
+        m_titleItem->setToolTip(title); // the whole title, when the box is too narrow for it
+    }
+}
+
+LabelItem* GroupItem::createTitleItem()
+{
+    m_titleItem = new LabelItem(QPointF(m_rect.left() + 6, m_rect.top() + kTitleBand / 2 + 2), m_title,
+        LabelItem::Kind::Title, m_rect.width() - 12);
+    return m_titleItem;
+}
+
+void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* /*option*/, QWidget* widget)
+{
+    const QPalette palette = paletteOf(widget);
+    painter->setPen(QPen(topologystyle::groupBorder(palette), 1));
+    painter->setBrush(topologystyle::groupFill(palette));
+    painter->drawRoundedRect(m_rect, 6, 6);
+}
+
+LabelItem::LabelItem(const QPointF& anchor, const QString& text, Kind kind, double maxWidth)
+    : m_kind(kind)
+    , m_anchor(anchor)
+    , m_maxWidth(maxWidth)
+{
+    // Titles sit above the links (z 0) and below the nodes (z 2); the others just above the links.
+    setZValue(kind == Kind::Title ? 1.5 : 1);
+    setText(text);
+}
+
+QFont LabelItem::font() const
+{
+    return topologystyle::font(kTitlePointSize, m_kind != Kind::Marker, m_kind == Kind::Marker);
+}
+
+void LabelItem::setText(const QString& text)
+{
+    prepareGeometryChange();
+    const QFontMetricsF metrics(font());
+    m_text = m_kind == Kind::Title && m_maxWidth > 0 ? metrics.elidedText(text, Qt::ElideRight, m_maxWidth - 8) : text;
+    const double height = metrics.height();
+    m_rect = QRectF(m_anchor.x(), m_anchor.y() - height / 2, metrics.horizontalAdvance(m_text) + 8, height);
+    update();
+}
+
+void LabelItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
+{
+    if (detailOf(option, painter) < kMinTextDetail) {
+        return;
+    }
+    const QPalette palette = paletteOf(widget);
+    if (m_kind == Kind::Title) {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(topologystyle::groupFill(palette));
+        painter->drawRoundedRect(m_rect, 3, 3);
+    }
+    painter->setFont(font());
+    painter->setPen(m_kind == Kind::Marker ? topologystyle::mutedText(palette) : topologystyle::text(palette));
+    painter->drawText(m_rect.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, m_text);
+}
+
+} // namespace rapid::widgets

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "topology/topologylegend.h"
+
+#include "topology/topologystyle.h"
+
+#include <QLinearGradient>
+#include <QPainter>
+
+namespace rapid::widgets {
+
+namespace {
+
+constexpr int kSampleWidth = 36;
+constexpr int kHealthRows = 4;
+constexpr int kScaleRows = 3; ///< caption, bar, tick labels
+
+} // namespace
+
+TopologyLegend::TopologyLegend(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("topologyLegend"));
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+}
+
+void TopologyLegend::setShowsUtilisation(bool shows)
+{
+    if (m_utilisation == shows) {
+        return;
+    }
+    m_utilisation = shows;
+    updateGeometry();
+    update();
+}
+
+int TopologyLegend::rowHeight() const
+{
+    return fontMetrics().height() + 4;
+}
+
+QSize TopologyLegend::sizeHint() const
+{
+    const int rows = kHealthRows + (m_utilisation ? kScaleRows : 0);
+    return QSize(200, rows * rowHeight() + 4);
+}
+
+void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QPalette colours = palette();
+    const int row = rowHeight();
+    const int textLeft = kSampleWidth + 10;
+    auto sample = [&](int index, const QPen& pen, const QString& text, bool halo) {
+        const int y = index * row + row / 2;
+        if (halo) {
+            painter.setPen(QPen(topologystyle::selection(colours), pen.widthF() + 6, Qt::SolidLine, Qt::RoundCap));
+            painter.drawLine(4, y, kSampleWidth, y);
+        }
+        painter.setPen(pen);
+        painter.drawLine(4, y, kSampleWidth, y);
+        painter.setPen(colours.color(QPalette::WindowText));
+        painter.drawText(QRect(textLeft, index * row, width() - textLeft, row), Qt::AlignLeft | Qt::AlignVCenter, text);
+    };
+    sample(0, topologystyle::linkPen(colours, 1.0, std::nullopt), tr("healthy"), false);
+    sample(1, topologystyle::linkPen(colours, 0.5, std::nullopt), tr("degraded (health shown)"), false);
+    sample(2, topologystyle::linkPen(colours, 0.0, std::nullopt), tr("failed"), false);
+    sample(3, topologystyle::linkPen(colours, 1.0, std::nullopt), tr("selected"), true);
+    if (!m_utilisation) {
+        return;
+    }
+    int y = kHealthRows * row;
+    painter.setPen(colours.color(QPalette::WindowText));
+    painter.drawText(
+        QRect(4, y, width() - 8, row), Qt::AlignLeft | Qt::AlignVCenter, tr("utilisation (busier direction)"));
+    y += row;
+    const QRect bar(4, y + 3, width() - 12, row - 6);
+    QLinearGradient gradient(bar.topLeft(), bar.topRight());
+    for (double t : { 0.0, 0.25, 0.5, 0.75, 1.0 }) {
+        gradient.setColorAt(t, topologystyle::utilisation(t));
+    }
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(gradient);
+    painter.drawRect(bar);
+    y += row;
+    painter.setPen(colours.color(QPalette::WindowText));
+    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("0%"));
+    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignHCenter | Qt::AlignVCenter, QStringLiteral("50%"));
+    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("100%"));
+}
+
+} // namespace rapid::widgets

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "common/pannablegraphicsview.h"
+
+namespace rapid::widgets {
+
+class LinkItem;
+class TopologyScene;
+
+/// The topology view: shows a TopologyScene, zooms with Ctrl+wheel (or Ctrl++, Ctrl+-, Ctrl+0 to fit), pans by
+/// dragging, and selects links: a click selects the link under the cursor, Shift+click adds or removes one, a click
+/// on empty space clears the selection, Escape too. Until the user zooms or pans, the view keeps the whole network
+/// fitted (also when the window is resized or the network changes); fitToView() returns to that.
+class TopologyView : public PannableGraphicsView {
+    Q_OBJECT
+public:
+    explicit TopologyView(TopologyScene* scene, QWidget* parent = nullptr);
+
+    TopologyScene* topologyScene() const { return m_scene; }
+    /// Fits the whole network and keeps it fitted until the next zoom or pan.
+    void fitToView();
+    /// Multiplies the zoom by @p factor (clamped to a sensible range) around the viewport's centre.
+    void zoomBy(double factor);
+    /// Sets the zoom (1 = one scene unit per pixel) and stops fitting.
+    void setZoom(double zoom);
+    double zoom() const;
+    bool isFitting() const { return m_fitting; }
+    /// The link that a click at @p viewportPos would select: the topmost link within a few pixels, unless a node or
+    /// nothing selectable is there.
+    LinkItem* linkAt(const QPoint& viewportPos) const;
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void clicked(const QPoint& viewportPos, Qt::KeyboardModifiers modifiers) override;
+    void panStarted() override { m_fitting = false; }
+    void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void applyFit();
+
+    TopologyScene* m_scene;
+    bool m_fitting = true;
+};
+
+} // namespace rapid::widgets
