@@ -176,6 +176,24 @@ std::optional<std::string> yamlScalarAt(const std::string& text, const std::stri
     return std::nullopt;
 }
 
+bool yamlEditable(const std::string& text, std::string* why)
+{
+    try {
+        const YAML::Node root = YAML::Load(text);
+        if (!root.IsDefined() || root.IsNull() || root.IsMap()) {
+            return true;
+        }
+        if (why) {
+            *why = "the document is not a mapping of keys";
+        }
+    } catch (const YAML::Exception& error) {
+        if (why) {
+            *why = "the YAML does not parse (" + error.msg + ")";
+        }
+    }
+    return false;
+}
+
 std::optional<std::string> setYamlValue(
     const std::string& text, const std::string& keyPath, const std::string& valueYaml, std::string* why)
 {

@@ -14,6 +14,10 @@ namespace rapid::config {
 std::optional<std::string> setYamlValue(
     const std::string& text, const std::string& keyPath, const std::string& valueYaml, std::string* why = nullptr);
 
+/// Whether @p text is YAML that setYamlValue can edit: it parses and its root is a mapping (or empty). The reason
+/// when not is written to @p why.
+bool yamlEditable(const std::string& text, std::string* why = nullptr);
+
 /// The scalar text at @p keyPath, if the text parses and holds a scalar there.
 std::optional<std::string> yamlScalarAt(const std::string& text, const std::string& keyPath);
 

@@ -227,6 +227,14 @@ bool WorkspaceDocument::setValue(const QString& keyPath, const QString& valueYam
     return true;
 }
 
+void WorkspaceDocument::replaceText(DocumentKind kind, const QString& text, const QString& description)
+{
+    const QString oldText = this->text(kind);
+    if (oldText != text) {
+        m_undoStack.push(new SetValueCommand(this, kind, oldText, text, description));
+    }
+}
+
 void WorkspaceDocument::setText(DocumentKind kind, const QString& text)
 {
     const QString oldText = this->text(kind);
@@ -321,10 +329,8 @@ std::optional<std::string> WorkspaceDocument::gpuPresetText() const
 
 void WorkspaceDocument::updateParses(DocumentKind kind)
 {
-    // core has no "does this parse" call; setYamlValue documents that it fails exactly when the text does not parse
-    // (or a parent is not a mapping, which no form could show either). Inserting a top-level key is cheap.
-    m_parses[static_cast<size_t>(kind)]
-        = config::setYamlValue(documentText(kind).text, "__rapid_parse_probe__", "0").has_value();
+    // A text the forms can show and edit: it parses and its root is a mapping.
+    m_parses[static_cast<size_t>(kind)] = config::yamlEditable(documentText(kind).text);
 }
 
 void WorkspaceDocument::revalidate()

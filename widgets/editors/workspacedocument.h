@@ -57,6 +57,8 @@ public:
     /// A form edit, undoable. A GPU field of a GPU given by preset name first copies the preset into the
     /// hardware document, so the edit changes this workspace and not the shared preset.
     bool setValue(const QString& keyPath, const QString& valueYaml, QString* error = nullptr);
+    /// An edit of a whole text computed elsewhere (a fault list written back), one undo step named @p description.
+    void replaceText(DocumentKind kind, const QString& text, const QString& description);
     /// A YAML tab edit; consecutive calls for one document merge into one undo step.
     void setText(DocumentKind kind, const QString& text);
     /// Replaces all three texts and the pinned runs in one undo step (restoring an autosave).

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "topology/topologypanel.h"
 
-#include "editors/setvaluecommand.h"
 #include "editors/workspacedocument.h"
 #include "topology/collectiverunbox.h"
 #include "topology/congestionrunbox.h"
@@ -283,8 +282,7 @@ bool TopologyPanel::setLinkHealth(const QStringList& ids, double health, QString
     if (!m_document->scenario()) {
         return fail(tr("the configuration has problems; fix them first"));
     }
-    const QString oldText = m_document->text(DocumentKind::Hardware);
-    const std::string before = oldText.toStdString();
+    const std::string before = m_document->text(DocumentKind::Hardware).toStdString();
     std::vector<std::string> links;
     for (const QString& id : ids) {
         links.push_back(id.toStdString());
@@ -303,8 +301,7 @@ bool TopologyPanel::setLinkHealth(const QStringList& ids, double health, QString
     const QString description = health <= 0 ? tr("Fail %1").arg(subject)
         : health >= 1                       ? tr("Restore %1").arg(subject)
                       : tr("Set health of %1 to %2").arg(subject, QString::fromStdString(formatHealth(health)));
-    m_document->undoStack()->push(
-        new SetValueCommand(m_document, DocumentKind::Hardware, oldText, QString::fromStdString(*after), description));
+    m_document->replaceText(DocumentKind::Hardware, QString::fromStdString(*after), description);
     return true;
 }
 

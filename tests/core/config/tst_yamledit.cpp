@@ -29,6 +29,7 @@ private Q_SLOTS:
     void createsMissingSections();
     void rejectsUnparsableText();
     void readsScalars();
+    void editableIsAParsingMapping();
 };
 
 void TstYamlEdit::replacesScalarsInPlace_data()
@@ -99,6 +100,19 @@ void TstYamlEdit::readsScalars()
     QCOMPARE(yamlScalarAt(kRun, "run.parallelism.schedule").value_or(""), std::string("1f1b"));
     QVERIFY(!yamlScalarAt(kRun, "run.parallelism").has_value()); // a mapping, not a scalar
     QVERIFY(!yamlScalarAt(kRun, "run.nothing").has_value());
+}
+
+void TstYamlEdit::editableIsAParsingMapping()
+{
+    QVERIFY(rapid::config::yamlEditable("run:\n  name: x\n"));
+    QVERIFY(rapid::config::yamlEditable("")); // an empty document: keys can be added
+    QVERIFY(rapid::config::yamlEditable("# only a comment\n"));
+    std::string why;
+    QVERIFY(!rapid::config::yamlEditable("run: [1, 2\n", &why)); // half-typed
+    QVERIFY2(why.find("does not parse") != std::string::npos, why.c_str());
+    QVERIFY(!rapid::config::yamlEditable("- a\n- b\n", &why)); // a list, not keys
+    QVERIFY2(why.find("not a mapping") != std::string::npos, why.c_str());
+    QVERIFY(!rapid::config::yamlEditable("just text\n"));
 }
 
 QTEST_GUILESS_MAIN(TstYamlEdit)
