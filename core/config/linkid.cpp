@@ -49,7 +49,39 @@ std::string formatEnd(const LinkEnd& end)
     return end.isSwitch ? "s" + std::to_string(end.tier) + "." + std::to_string(end.index) : std::to_string(end.index);
 }
 
+/// "<dimension>:<a>-<b>" split into its dimension text and its parsed ends.
+struct LinkIdText {
+    std::string_view dimension;
+    LinkEnd a;
+    LinkEnd b;
+};
+
+std::optional<LinkIdText> splitLinkIdText(std::string_view id)
+{
+    const size_t colon = id.find(':');
+    const size_t dash = colon == std::string_view::npos ? std::string_view::npos : id.find('-', colon + 1);
+    if (dash == std::string_view::npos) {
+        return std::nullopt;
+    }
+    const auto a = parseEnd(id.substr(colon + 1, dash - colon - 1));
+    const auto b = parseEnd(id.substr(dash + 1));
+    if (!a || !b) {
+        return std::nullopt;
+    }
+    return LinkIdText { id.substr(0, colon), *a, *b };
+}
+
 } // namespace
+
+bool sameLinkId(const std::string& a, const std::string& b)
+{
+    const auto x = splitLinkIdText(a);
+    const auto y = splitLinkIdText(b);
+    if (!x || !y) {
+        return a == b;
+    }
+    return x->dimension == y->dimension && ((x->a == y->a && x->b == y->b) || (x->a == y->b && x->b == y->a));
+}
 
 std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpec& cluster, std::string* why)
 {

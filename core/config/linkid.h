@@ -34,6 +34,11 @@ struct LinkIdParts {
 /// model.
 std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpec& cluster, std::string* why);
 
+/// Whether link ids @p a and @p b name the same link as written, without a cluster to check them against: the same
+/// dimension (and copy) and the same two ends in either order ("nvlink@2:3-s1.0" and "nvlink@2:s1.0-3"). Text that
+/// is not a link id compares as text.
+bool sameLinkId(const std::string& a, const std::string& b);
+
 /// The canonical text of a link id.
 std::string formatLinkId(const LinkIdParts& parts, const ClusterSpec& cluster);
 

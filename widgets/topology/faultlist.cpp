@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "topology/faultlist.h"
 
+#include "config/linkid.h"
 #include "config/yamledit.h"
 
 #include <algorithm>
@@ -200,23 +201,6 @@ bool readsBack(const std::string& before, const std::string& after, const std::v
     return true;
 }
 
-/// "nvlink@2:3-s1.0" -> {"nvlink@2", "3", "s1.0"}; false without a ':' or a '-' after it.
-bool splitLinkId(std::string_view id, std::string_view* dimension, std::string_view* a, std::string_view* b)
-{
-    const size_t colon = id.find(':');
-    if (colon == std::string_view::npos) {
-        return false;
-    }
-    const size_t dash = id.find('-', colon + 1);
-    if (dash == std::string_view::npos) {
-        return false;
-    }
-    *dimension = id.substr(0, colon);
-    *a = id.substr(colon + 1, dash - colon - 1);
-    *b = id.substr(dash + 1);
-    return true;
-}
-
 } // namespace
 
 std::vector<FaultEntry> faultsInText(const std::string& hardwareText)
@@ -236,11 +220,7 @@ std::vector<FaultEntry> faultsInText(const std::string& hardwareText)
 
 bool sameLink(const std::string& a, const std::string& b)
 {
-    std::string_view dimensionA, a1, a2, dimensionB, b1, b2;
-    if (!splitLinkId(a, &dimensionA, &a1, &a2) || !splitLinkId(b, &dimensionB, &b1, &b2)) {
-        return a == b;
-    }
-    return dimensionA == dimensionB && ((a1 == b1 && a2 == b2) || (a1 == b2 && a2 == b1));
+    return config::sameLinkId(a, b);
 }
 
 std::vector<FaultEntry> withLinkHealth(
