@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rapid::config {
 
@@ -13,6 +14,14 @@ namespace rapid::config {
 /// "[1, 2]"). Returns std::nullopt with the reason in @p why when the text does not parse or the path cannot exist.
 std::optional<std::string> setYamlValue(
     const std::string& text, const std::string& keyPath, const std::string& valueYaml, std::string* why = nullptr);
+
+/// Replaces the list at @p keyPath, a key of a top-level mapping ("hardware.faults"), by @p items (each one YAML
+/// value, e.g. "{link: \"ib:3-s1.0\", health: 0.5}") written as a block list, editing only those lines: an existing
+/// block or flow list is replaced where it stands, a missing one goes after the mapping's last line, no items remove
+/// the key. Comments, key order and layout of everything else stay as written. std::nullopt for layouts this does not
+/// cover (a flow mapping as the parent, anchors or tags on the list, a deeper path): use setYamlValue for those.
+std::optional<std::string> replaceYamlListInPlace(
+    const std::string& text, const std::string& keyPath, const std::vector<std::string>& items);
 
 /// Whether @p text is YAML that setYamlValue can edit: it parses and its root is a mapping (or empty). The reason
 /// when not is written to @p why.

@@ -16,58 +16,6 @@ namespace {
 
 constexpr double kHealthTolerance = 1e-9;
 
-struct Line {
-    size_t begin = 0; ///< first character
-    size_t end = 0; ///< one past the last character before '\n'
-    size_t next = 0; ///< start of the following line
-};
-
-std::vector<Line> splitLines(const std::string& text)
-{
-    std::vector<Line> lines;
-    size_t begin = 0;
-    while (begin < text.size()) {
-        const size_t newline = text.find('\n', begin);
-        const size_t end = newline == std::string::npos ? text.size() : newline;
-        lines.push_back({ begin, end, newline == std::string::npos ? text.size() : newline + 1 });
-        begin = lines.back().next;
-    }
-    return lines;
-}
-
-size_t indentOf(std::string_view line)
-{
-    const size_t first = line.find_first_not_of(' ');
-    return first == std::string_view::npos ? line.size() : first;
-}
-
-/// Blank lines and comment lines belong to no key: they neither end a block nor start one.
-bool isBlankOrComment(std::string_view line)
-{
-    const size_t first = line.find_first_not_of(" \t\r");
-    return first == std::string_view::npos || line[first] == '#';
-}
-
-/// Whether @p content (a line without its indentation) starts the mapping key @p key.
-bool startsKey(std::string_view content, std::string_view key)
-{
-    if (content.substr(0, key.size()) != key || content.size() <= key.size() || content[key.size()] != ':') {
-        return false;
-    }
-    const std::string_view rest = content.substr(key.size() + 1);
-    return rest.empty() || rest.front() == ' ' || rest.front() == '\t' || rest.front() == '\r';
-}
-
-/// What follows "key:" on its line, without a trailing comment: empty for a block value.
-std::string_view inlineValue(std::string_view content, std::string_view key)
-{
-    std::string_view rest = content.substr(key.size() + 1);
-    const size_t comment = rest.find(" #");
-    rest = rest.substr(0, comment);
-    const size_t first = rest.find_first_not_of(" \t\r");
-    return first == std::string_view::npos ? std::string_view() : rest.substr(first);
-}
-
 std::string quoted(const std::string& text)
 {
     std::string out = "\"";
@@ -80,13 +28,14 @@ std::string quoted(const std::string& text)
     return out + "\"";
 }
 
-std::string faultsBlock(const std::vector<FaultEntry>& faults, const std::string& indent)
+/// One YAML flow mapping per fault: {link: "...", health: 0.5}.
+std::vector<std::string> faultItems(const std::vector<FaultEntry>& faults)
 {
-    std::string block = indent + "faults:\n";
+    std::vector<std::string> items;
     for (const FaultEntry& fault : faults) {
-        block += indent + "  - {link: " + quoted(fault.link) + ", health: " + formatHealth(fault.health) + "}\n";
+        items.push_back("{link: " + quoted(fault.link) + ", health: " + formatHealth(fault.health) + "}");
     }
-    return block;
+    return items;
 }
 
 std::string flowList(const std::vector<FaultEntry>& faults)
@@ -97,81 +46,6 @@ std::string flowList(const std::vector<FaultEntry>& faults)
             + ", health: " + formatHealth(fault.health) + "}";
     }
     return list + "]";
-}
-
-/// The text with the lines of the faults list replaced, by scanning lines: the `hardware:` root key at column 0, its
-/// children's indentation, and the `faults:` child with every line below it that is indented deeper (or is a "- "
-/// item at the key's own indentation, which YAML also allows). std::nullopt for layouts this does not cover (a flow
-/// mapping under `hardware:`, no hardware root), which the caller hands to setYamlValue instead.
-std::optional<std::string> replaceByLines(const std::string& text, const std::vector<FaultEntry>& faults)
-{
-    const std::vector<Line> lines = splitLines(text);
-    auto view = [&](size_t index) {
-        return std::string_view(text).substr(lines[index].begin, lines[index].end - lines[index].begin);
-    };
-    size_t root = lines.size();
-    for (size_t i = 0; i < lines.size(); ++i) {
-        if (!isBlankOrComment(view(i)) && indentOf(view(i)) == 0 && startsKey(view(i), "hardware")) {
-            root = i;
-            break;
-        }
-    }
-    if (root == lines.size() || !inlineValue(view(root), "hardware").empty()) {
-        return std::nullopt;
-    }
-    // The hardware mapping runs to the next line at column 0 that holds something (another root key, "---").
-    size_t rootEnd = lines.size();
-    size_t childIndent = 0;
-    size_t lastContent = root;
-    for (size_t i = root + 1; i < lines.size(); ++i) {
-        if (isBlankOrComment(view(i))) {
-            continue;
-        }
-        const size_t indent = indentOf(view(i));
-        if (indent == 0) {
-            rootEnd = i;
-            break;
-        }
-        childIndent = childIndent == 0 ? indent : childIndent;
-        lastContent = i;
-    }
-    if (childIndent == 0) {
-        return std::nullopt;
-    }
-    const std::string indent(childIndent, ' ');
-    const std::string block = faults.empty() ? std::string() : faultsBlock(faults, indent);
-    for (size_t i = root + 1; i < rootEnd; ++i) {
-        const std::string_view line = view(i);
-        if (isBlankOrComment(line) || indentOf(line) != childIndent || !startsKey(line.substr(childIndent), "faults")) {
-            continue;
-        }
-        const std::string_view value = inlineValue(line.substr(childIndent), "faults");
-        if (!value.empty() && value.front() != '[') {
-            return std::nullopt; // an anchor, alias or tag: leave it to the YAML library
-        }
-        size_t last = i; // the last line of the list itself; comments after it stay where they are
-        for (size_t j = i + 1; j < rootEnd; ++j) {
-            const std::string_view below = view(j);
-            if (isBlankOrComment(below)) {
-                continue;
-            }
-            const size_t belowIndent = indentOf(below);
-            const std::string_view content = below.substr(belowIndent);
-            const bool item = belowIndent == childIndent && (content == "-" || content.substr(0, 2) == "- ");
-            if (belowIndent < childIndent || (belowIndent == childIndent && !item)) {
-                break;
-            }
-            last = j;
-        }
-        return text.substr(0, lines[i].begin) + block + text.substr(lines[last].next);
-    }
-    if (faults.empty()) {
-        return text; // nothing to remove
-    }
-    // No faults yet: the list goes after the hardware mapping's last line, before the comments that follow it.
-    const Line& after = lines[lastContent];
-    const bool endsWithNewline = after.next > after.end;
-    return text.substr(0, after.next) + (endsWithNewline ? "" : "\n") + block + text.substr(after.next);
 }
 
 bool sameFaults(const std::vector<FaultEntry>& a, const std::vector<FaultEntry>& b)
@@ -249,7 +123,8 @@ std::vector<FaultEntry> withLinkHealth(
 std::optional<std::string> replaceFaults(
     const std::string& hardwareText, const std::vector<FaultEntry>& faults, std::string* why)
 {
-    if (auto edited = replaceByLines(hardwareText, faults); edited && readsBack(hardwareText, *edited, faults)) {
+    if (auto edited = config::replaceYamlListInPlace(hardwareText, "hardware.faults", faultItems(faults));
+        edited && readsBack(hardwareText, *edited, faults)) {
         return edited;
     }
     std::string reason;

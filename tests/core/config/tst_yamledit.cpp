@@ -30,6 +30,7 @@ private Q_SLOTS:
     void rejectsUnparsableText();
     void readsScalars();
     void editableIsAParsingMapping();
+    void replacesAListInPlace();
 };
 
 void TstYamlEdit::replacesScalarsInPlace_data()
@@ -113,6 +114,26 @@ void TstYamlEdit::editableIsAParsingMapping()
     QVERIFY(!rapid::config::yamlEditable("- a\n- b\n", &why)); // a list, not keys
     QVERIFY2(why.find("not a mapping") != std::string::npos, why.c_str());
     QVERIFY(!rapid::config::yamlEditable("just text\n"));
+}
+
+void TstYamlEdit::replacesAListInPlace()
+{
+    using rapid::config::replaceYamlListInPlace;
+    const std::string text = "# cluster\nhardware:\n  name: x  # keep me\n  faults:\n    - {link: a, health: 0.5}\n"
+                             "    - {link: b, health: 0}\n  gpu: A100\n# tail\n";
+    // The old list's two lines give way to one item; every other line stays byte for byte.
+    QCOMPARE(*replaceYamlListInPlace(text, "hardware.faults", { "{link: c, health: 0.25}" }),
+        std::string("# cluster\nhardware:\n  name: x  # keep me\n  faults:\n    - {link: c, health: 0.25}\n"
+                    "  gpu: A100\n# tail\n"));
+    // No items: the key goes.
+    QCOMPARE(*replaceYamlListInPlace(text, "hardware.faults", {}),
+        std::string("# cluster\nhardware:\n  name: x  # keep me\n  gpu: A100\n# tail\n"));
+    // A missing list goes after the mapping's last line, before the comments that follow it.
+    QCOMPARE(*replaceYamlListInPlace("hardware:\n  name: x\n# tail\n", "hardware.faults", { "1" }),
+        std::string("hardware:\n  name: x\n  faults:\n    - 1\n# tail\n"));
+    // Layouts the line scan does not cover are left to setYamlValue.
+    QVERIFY(!replaceYamlListInPlace("hardware: {name: x}\n", "hardware.faults", { "1" }));
+    QVERIFY(!replaceYamlListInPlace(text, "hardware.cluster.faults", { "1" }));
 }
 
 QTEST_GUILESS_MAIN(TstYamlEdit)
