@@ -25,6 +25,15 @@ inline config::ConfigLoader projectLoader()
     return config::ConfigLoader(projectPresets());
 }
 
+/// Llama-2-7B training on one 8-GPU A100 node (sequence 2048) with @p overrides after those: the small scenario the
+/// step model's and step plan's hand-derived byte counts are written for.
+inline config::Scenario llama7bOn8(const std::vector<std::string>& overrides)
+{
+    std::vector<std::string> all = { "hardware.cluster.network[0].size=8", "run.training.seq_length=2048" };
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    return projectLoader().loadScenario("llama-2-7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100", all);
+}
+
 /// Writes @p text to @p name inside @p dir and returns the full path.
 inline std::string writeFile(const QTemporaryDir& dir, const std::string& name, const std::string& text)
 {

@@ -16,6 +16,26 @@
 
 namespace rapid::network {
 
+namespace {
+
+/// Dimension-order routing from @p fromGpu to @p toGpu: calls @p hop(axis, gpu, from, to) for every axis on which
+/// they differ, innermost first, with the GPU the message is on and its coordinates before and after the hop.
+template <typename Axes, typename Hop> void walkHops(const Axes& axes, int fromGpu, int toGpu, Hop&& hop)
+{
+    int current = fromGpu;
+    for (const auto& axis : axes) {
+        const int from = (current / axis.gpuStride) % axis.extent;
+        const int to = (toGpu / axis.gpuStride) % axis.extent;
+        if (from == to) {
+            continue;
+        }
+        hop(axis, current, from, to);
+        current += (to - from) * axis.gpuStride;
+    }
+}
+
+} // namespace
+
 struct AnalyticalNetwork::GroupPlan {
     int size = 0;
     bool product = false; ///< the group is the Cartesian product of its per-axis members
@@ -99,16 +119,8 @@ std::shared_ptr<const AnalyticalNetwork::GroupPlan> AnalyticalNetwork::plan(cons
 double AnalyticalNetwork::healthyLatency(int fromGpu, int toGpu) const
 {
     double seconds = 0;
-    int current = fromGpu;
-    for (const Axis& axis : m_axes) {
-        const int from = (current / axis.gpuStride) % axis.extent;
-        const int to = (toGpu / axis.gpuStride) % axis.extent;
-        if (from == to) {
-            continue;
-        }
-        seconds += healthyPointToPointLatency(axis, from, to);
-        current += (to - from) * axis.gpuStride;
-    }
+    walkHops(m_axes, fromGpu, toGpu,
+        [&](const Axis& axis, int, int from, int to) { seconds += healthyPointToPointLatency(axis, from, to); });
     return seconds;
 }
 
@@ -281,13 +293,7 @@ PointToPointCost AnalyticalNetwork::pointToPointCost(int fromGpu, int toGpu) con
             p2p.hops += segment.hops();
         }
     } else {
-        int current = fromGpu;
-        for (const Axis& axis : m_axes) {
-            const int from = (current / axis.gpuStride) % axis.extent;
-            const int to = (toGpu / axis.gpuStride) % axis.extent;
-            if (from == to) {
-                continue;
-            }
+        walkHops(m_axes, fromGpu, toGpu, [&](const Axis& axis, int current, int from, int to) {
             const int localBase = localIndex(current, axis.dimension) - from * axis.localStride;
             const PointToPointCost step
                 = healthyPointToPoint(axis, replicaOf(current, axis.dimension), localBase, from, to);
@@ -297,8 +303,7 @@ PointToPointCost AnalyticalNetwork::pointToPointCost(int fromGpu, int toGpu) con
             }
             p2p.latency += step.latency;
             p2p.hops += step.hops;
-            current += (to - from) * axis.gpuStride;
-        }
+        });
     }
     return p2p;
 }

@@ -36,12 +36,7 @@ struct Recorder {
     }
 };
 
-config::Scenario llama7bOn8(const std::vector<std::string>& overrides)
-{
-    std::vector<std::string> all = { "hardware.cluster.network[0].size=8", "run.training.seq_length=2048" };
-    all.insert(all.end(), overrides.begin(), overrides.end());
-    return test::projectLoader().loadScenario("llama-2-7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100", all);
-}
+using test::llama7bOn8;
 
 } // namespace
 
