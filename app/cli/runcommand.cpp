@@ -45,6 +45,20 @@ std::string joinRanks(const std::vector<int>& ranks)
     return text;
 }
 
+/// "network backend: analytical (...), congestion (...) or ideal (...)", from the backends the step model has.
+std::string backendHelp()
+{
+    std::string text = "network backend: ";
+    const std::vector<sim::NetworkBackend> backends = sim::networkBackends();
+    for (size_t i = 0; i < backends.size(); ++i) {
+        text += (i == 0                            ? ""
+                        : i + 1 == backends.size() ? " or "
+                                                   : ", ")
+            + std::string(sim::toString(backends[i])) + " (" + sim::describe(backends[i]) + ")";
+    }
+    return text;
+}
+
 Arguments runArguments()
 {
     return Arguments("run",
@@ -52,10 +66,7 @@ Arguments runArguments()
         "ranks on the network. With no scenario it runs the default workspace "
         "llama-3.1-70b-64xh100.",
         scenarioOptions({ { "json", "FILE", "write the result as JSON (- for standard output)", false },
-            { "backend", "NAME",
-                "network backend: analytical (default; closed forms) or congestion (every group's collectives "
-                "simulated flow by flow with max-min fair link sharing)",
-                false },
+            { "backend", "NAME", backendHelp(), false },
             { "chakra-out", "DIR",
                 "write the training step's (or the inference request's) execution graph as Chakra traces: "
                 "rapid.<rank>.et for every rank and comm_groups.json",
@@ -234,7 +245,7 @@ int runCommand(const Invocation& invocation)
     const std::string backendName = arguments.value("backend").value_or("analytical");
     const std::optional<sim::NetworkBackend> backend = sim::parseNetworkBackend(backendName);
     if (!backend) {
-        throw UsageError("--backend \"" + backendName + "\": expected analytical or congestion");
+        throw UsageError("--backend \"" + backendName + "\": expected " + sim::networkBackendChoices());
     }
     const sim::ChakraDetail detail = chakraDetail(arguments.value("chakra-detail").value_or("chunk"));
     const config::Scenario scenario = loadScenario(arguments, loader);

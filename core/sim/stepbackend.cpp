@@ -21,6 +21,13 @@ private:
     CollectiveCost m_cost;
 };
 
+/// The ideal network: every collective takes no time (no launch either), so the step shows what compute and the
+/// pipeline schedule cost alone: the upper bound any network improvement can reach.
+class IdealBackend final : public StepBackend {
+public:
+    double collectiveSeconds(const network::CollectiveRequest&) override { return 0.0; }
+};
+
 } // namespace
 
 StepExecution StepBackend::executeTraining(const TrainingStepInput& input)
@@ -37,13 +44,38 @@ const char* toString(NetworkBackend backend)
         return "analytical";
     case NetworkBackend::Congestion:
         return "congestion";
+    case NetworkBackend::Ideal:
+        return "ideal";
     }
     return "?";
 }
 
+const char* describe(NetworkBackend backend)
+{
+    switch (backend) {
+    case NetworkBackend::Analytical:
+        return "closed-form collectives on the topology with its faults; the default";
+    case NetworkBackend::Congestion:
+        return "every group's collectives simulated flow by flow with max-min fair link sharing";
+    case NetworkBackend::Ideal:
+        return "an infinitely fast network where every collective is free: the bound compute and the pipeline set";
+    }
+    return "?";
+}
+
+std::string networkBackendChoices()
+{
+    const std::vector<NetworkBackend> backends = networkBackends();
+    std::string text;
+    for (size_t i = 0; i < backends.size(); ++i) {
+        text += (i == 0 ? "" : i + 1 == backends.size() ? " or " : ", ") + std::string(toString(backends[i]));
+    }
+    return text;
+}
+
 std::vector<NetworkBackend> networkBackends()
 {
-    return { NetworkBackend::Analytical, NetworkBackend::Congestion };
+    return { NetworkBackend::Analytical, NetworkBackend::Congestion, NetworkBackend::Ideal };
 }
 
 std::optional<NetworkBackend> parseNetworkBackend(std::string_view name)
@@ -70,6 +102,8 @@ std::shared_ptr<StepBackend> makeStepBackend(NetworkBackend backend, const confi
     switch (backend) {
     case NetworkBackend::Congestion:
         return std::make_shared<CongestionStepBackend>(hardware);
+    case NetworkBackend::Ideal:
+        return std::make_shared<IdealBackend>();
     case NetworkBackend::Analytical:
         break;
     }

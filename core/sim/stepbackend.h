@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -84,9 +85,17 @@ protected:
 using CollectiveCost = std::function<double(const network::CollectiveRequest&)>;
 
 /// The backends a user can choose by name.
-enum class NetworkBackend { Analytical, Congestion };
-/// "analytical", "congestion": the names `--backend` and the workbench use.
+enum class NetworkBackend {
+    Analytical, ///< closed-form collectives, critical-path DAG
+    Congestion, ///< every collective simulated flow by flow, the step's traffic together (CongestionStepBackend)
+    Ideal, ///< an infinitely fast network: the bound that compute and the pipeline schedule set alone
+};
+/// "analytical", "congestion", "ideal": the names `--backend` and the workbench use.
 const char* toString(NetworkBackend backend);
+/// One line saying what the backend does, for help texts.
+const char* describe(NetworkBackend backend);
+/// "analytical, congestion or ideal": the names, for help texts and error messages.
+std::string networkBackendChoices();
 std::optional<NetworkBackend> parseNetworkBackend(std::string_view name);
 /// Every backend, in the order they are offered.
 std::vector<NetworkBackend> networkBackends();

@@ -47,6 +47,7 @@ private Q_SLOTS:
     void zero3GathersAndReducesEveryParameter();
     void accumulationScalesLinearlyAtPpOne();
     void decodeSamplingErrorIsBounded();
+    void idealNetworkRemovesExactlyTheCommunication();
 };
 
 void TstStepModel::tensorParallelAllReduceBytesPerLayer()
@@ -117,6 +118,22 @@ void TstStepModel::decodeSamplingErrorIsBounded()
     const double sampled = model.inference(9).itlSeconds;
     const double exact = model.inference(0).itlSeconds;
     QVERIFY2(std::fabs(sampled / exact - 1) < 1e-3, qPrintable(QString::number(sampled / exact - 1)));
+}
+
+void TstStepModel::idealNetworkRemovesExactlyTheCommunication()
+{
+    // tp 8, pp 1, dp 1, no overlap: the step is its compute, its tensor-parallel all-reduces and the optimizer one
+    // after another, so on an infinitely fast network it is shorter by exactly the tp_comm of the breakdown.
+    const config::Scenario scenario
+        = llama7bOn8({ "run.parallelism.tp=8", "run.parallelism.dp=1", "run.training.global_batch=4" });
+    const report::TrainingResult analytical = sim::StepModel(scenario).training(false);
+    const report::TrainingResult ideal = sim::StepModel(scenario, sim::NetworkBackend::Ideal).training(false);
+    const double tensor = analytical.breakdown.parts[static_cast<size_t>(graph::TimeClass::TensorParallel)];
+    QVERIFY(tensor > 0);
+    QVERIFY(
+        std::fabs(ideal.stepTimeSeconds - (analytical.stepTimeSeconds - tensor)) < 1e-12 * analytical.stepTimeSeconds);
+    QCOMPARE(ideal.breakdown.parts[static_cast<size_t>(graph::TimeClass::TensorParallel)], 0.0);
+    QVERIFY(ideal.mfu > analytical.mfu && ideal.mfu <= 1);
 }
 
 QTEST_GUILESS_MAIN(TstStepModel)
