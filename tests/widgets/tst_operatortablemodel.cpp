@@ -50,6 +50,9 @@ void TstOperatorTableModel::passesModelTester()
     model.setRows({});
     QCOMPARE(proxy.rowCount(), 0);
     model.setRows(sampleRows());
+    // A header click while filled: the proxy reorders under the testers.
+    proxy.sort(OperatorTableModel::Name, Qt::AscendingOrder);
+    QCOMPARE(proxy.index(0, OperatorTableModel::Name).data().toString(), QStringLiteral("attention.norm"));
     QCOMPARE(model.index(0, OperatorTableModel::Phase).data().toString(), QStringLiteral("forward"));
     QCOMPARE(model.index(1, OperatorTableModel::Bound).data().toString().isEmpty(), false);
     QCOMPARE(model.index(0, OperatorTableModel::Time).data().toString(), QStringLiteral("0.900"));

@@ -20,6 +20,7 @@
 #include "sim/stepmodel.h"
 #include "sweep/sweepspace.h"
 
+#include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QFile>
@@ -33,6 +34,9 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
+#include <limits>
 
 using namespace rapid;
 using rapid::test::openWindow;
@@ -227,6 +231,11 @@ private Q_SLOTS:
         auto window = openWindow();
         QVERIFY(window);
         widgets::SweepPanel* panel = showSweepTab(*window);
+        // The table's model and the panel's own sorting proxy stay consistent through the fill and the sorts.
+        QAbstractItemModelTester modelTester(
+            panel->tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(
+            panel->table()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(panel->tableModel()->rowCount(), 0);
         typeAxes(panel->axesEditor(), { QStringLiteral("run.training.micro_batch=1,2,4") });
         const qint64 points = panel->pointCount();
@@ -301,6 +310,22 @@ private Q_SLOTS:
         }
         const qint64 topRow = top.data(widgets::SweepTableModel::RowIndexRole).toLongLong();
         QCOMPARE(panel->result()->rows[static_cast<size_t>(topRow)].tokensPerSecondPerGpu, best);
+        // Sorted by step time, shortest first (a header click): the fastest point on top, points without a step time
+        // (not fitting, invalid) last.
+        const auto pointAt = [panel](int row) -> const sweep::SweepRow& {
+            const qint64 index
+                = panel->table()->model()->index(row, 0).data(widgets::SweepTableModel::RowIndexRole).toLongLong();
+            return panel->result()->rows[static_cast<size_t>(index)];
+        };
+        panel->table()->sortByColumn(model->column(widgets::SweepTableModel::Figure::StepTime), Qt::AscendingOrder);
+        double fastest = std::numeric_limits<double>::infinity();
+        for (qint64 row : ok) {
+            fastest = std::min(fastest, panel->result()->rows[static_cast<size_t>(row)].stepTimeSeconds);
+        }
+        QCOMPARE(pointAt(0).stepTimeSeconds, fastest);
+        QCOMPARE(pointAt(static_cast<int>(points) - 1).status == sweep::PointStatus::Ok, ok.size() == points);
+        panel->table()->sortByColumn(
+            model->column(widgets::SweepTableModel::Figure::TokensPerGpu), Qt::DescendingOrder);
 
         // Clicking a point of the plot selects its row (nothing is applied to the workspace: the typed axes are its
         // only edits).
