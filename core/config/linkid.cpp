@@ -49,9 +49,10 @@ std::string formatEnd(const LinkEnd& end)
     return end.isSwitch ? "s" + std::to_string(end.tier) + "." + std::to_string(end.index) : std::to_string(end.index);
 }
 
-/// "<dimension>:<a>-<b>" split into its dimension text and its parsed ends.
+/// "<dimension>[@<copy>]:<a>-<b>" split into its dimension (with the copy as formatLinkId writes it: none for copy 0)
+/// and its parsed ends.
 struct LinkIdText {
-    std::string_view dimension;
+    std::string dimension;
     LinkEnd a;
     LinkEnd b;
 };
@@ -68,7 +69,15 @@ std::optional<LinkIdText> splitLinkIdText(std::string_view id)
     if (!a || !b) {
         return std::nullopt;
     }
-    return LinkIdText { id.substr(0, colon), *a, *b };
+    std::string dimension(id.substr(0, colon));
+    if (const size_t at = dimension.find('@'); at != std::string::npos) {
+        const auto copy = parseIndex(std::string_view(dimension).substr(at + 1));
+        if (!copy) {
+            return std::nullopt;
+        }
+        dimension = dimension.substr(0, at) + (*copy > 0 ? "@" + std::to_string(*copy) : std::string());
+    }
+    return LinkIdText { dimension, *a, *b };
 }
 
 } // namespace
