@@ -21,6 +21,7 @@ int modelInfoCommand(const Invocation& invocation);
 int importHfCommand(const Invocation& invocation);
 int runCommand(const Invocation& invocation);
 int presetsCommand(const Invocation& invocation);
+int schemaCommand(const Invocation& invocation);
 int gemmCommand(const Invocation& invocation);
 int layerCommand(const Invocation& invocation);
 int validateCommand(const Invocation& invocation);

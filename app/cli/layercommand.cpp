@@ -7,6 +7,7 @@
 #include "compute/operatortimer.h"
 #include "config/configloader.h"
 #include "model/layeroperators.h"
+#include "parallel/shardingplan.h"
 
 #include <cstdio>
 #include <fstream>
@@ -100,21 +101,22 @@ int layerCommand(const Invocation& invocation)
     const bool moeLayer = model.moe.has_value() && !arguments.flag("dense");
     std::vector<model::Operator> ops;
     long long kvLength = 0;
+    const parallel::ShardingPlan sharding = parallel::planSharding(model, run);
     if (phase == "training") {
-        ops = model::trainingForward(model, run, moeLayer);
-        const auto backward = model::trainingBackward(model, run, moeLayer);
+        ops = model::trainingForward(model, run, sharding.layer, moeLayer);
+        const auto backward = model::trainingBackward(model, run, sharding.layer, moeLayer);
         ops.insert(ops.end(), backward.begin(), backward.end());
         // ZeRO stage 1 and above shard the optimizer state over the data-parallel ranks.
-        const double shard = run.parallelism.zeroStage >= 1 ? run.parallelism.dp : 1;
-        ops.push_back(model::optimizerUpdate(model::localLayerParameters(model, run, moeLayer) / shard, run));
+        ops.push_back(
+            model::optimizerUpdate(sharding.layerParameters[moeLayer ? 1 : 0] / sharding.optimizerShards(), run));
     } else if (phase == "prefill") {
-        ops = model::prefillLayer(model, run, moeLayer);
+        ops = model::prefillLayer(model, run, sharding.layer, moeLayer);
     } else if (phase == "decode") {
         kvLength = arguments.integer("kv-length", static_cast<long long>(run.promptLength) + run.decodeLength);
         if (kvLength < 1) {
             throw UsageError("--kv-length must be at least 1 (or give the run a prompt length)");
         }
-        ops = model::decodeLayer(model, run, moeLayer, kvLength);
+        ops = model::decodeLayer(model, run, sharding.layer, moeLayer, kvLength);
     } else {
         throw UsageError("--phase must be training, prefill or decode");
     }

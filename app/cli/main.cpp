@@ -28,6 +28,7 @@ const std::map<std::string, Command>& commands()
         { "import-hf", { rapid::cli::importHfCommand, "convert a local Hugging Face config.json to a model YAML" } },
         { "run", { rapid::cli::runCommand, "load and check a scenario, place its ranks (workspace or three files)" } },
         { "presets", { rapid::cli::presetsCommand, "list the model, GPU, hardware, run and workspace presets" } },
+        { "schema", { rapid::cli::schemaCommand, "the keys of the configuration documents: type, range, default" } },
         { "sweep",
             { rapid::cli::sweepCommand,
                 "evaluate every combination of override axes or parallel splits; rank, prune, Pareto front" } },

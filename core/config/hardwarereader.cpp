@@ -27,42 +27,12 @@ double bytesPerElement(Precision precision)
 
 const char* toString(Precision precision)
 {
-    switch (precision) {
-    case Precision::Fp32:
-        return "fp32";
-    case Precision::Tf32:
-        return "tf32";
-    case Precision::Bf16:
-        return "bf16";
-    case Precision::Fp16:
-        return "fp16";
-    case Precision::Fp8:
-        return "fp8";
-    case Precision::Int8:
-        return "int8";
-    }
-    return "?";
+    return detail::enumWord(precision);
 }
 
 const char* toString(NetworkKind kind)
 {
-    switch (kind) {
-    case NetworkKind::Ring:
-        return "ring";
-    case NetworkKind::FullyConnected:
-        return "fully-connected";
-    case NetworkKind::Switch:
-        return "switch";
-    case NetworkKind::Torus2d:
-        return "torus2d";
-    case NetworkKind::Torus3d:
-        return "torus3d";
-    case NetworkKind::Mesh2d:
-        return "mesh2d";
-    case NetworkKind::FatTree:
-        return "fat-tree";
-    }
-    return "?";
+    return detail::enumWord(kind);
 }
 
 int ClusterSpec::totalGpus() const
@@ -78,9 +48,6 @@ namespace detail {
 
 namespace {
 
-constexpr double kHuge = 1e30;
-// Loaded DRAM latencies of GPUs are hundreds of nanoseconds; a value near a millisecond is a unit slip.
-constexpr double kMaxMemoryLatency = 1e-4;
 constexpr const char* kTimeSuffixes[] = { "", "_ns", "_us", "_ms", "_s" };
 
 void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
@@ -89,6 +56,7 @@ void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
     const bool suffixed = gpu.has("tensor_TFLOPs");
     const std::string key = suffixed || !gpu.has("tensor") ? "tensor_TFLOPs" : "tensor";
     MapReader rates = gpu.map(key, true);
+    rates.setScope(SchemaScope { schema::Document::Gpu, "tensor_TFLOPs." }); // both spellings hold the same keys
     if (suffixed && gpu.has("tensor")) {
         gpu.raw("tensor");
         context.error(gpu.childPath("tensor"), gpu.node()["tensor"], "give tensor rates once, as tensor_TFLOPs");
@@ -96,15 +64,7 @@ void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
     if (!rates.valid()) {
         return;
     }
-    static const std::pair<const char*, Precision> kNames[] = {
-        { "fp32", Precision::Fp32 },
-        { "tf32", Precision::Tf32 },
-        { "bf16", Precision::Bf16 },
-        { "fp16", Precision::Fp16 },
-        { "fp8", Precision::Fp8 },
-        { "int8", Precision::Int8 },
-    };
-    for (const auto& [name, precision] : kNames) {
+    for (const auto& [name, precision] : enumWords<Precision>()) {
         if (!rates.has(name)) {
             rates.raw(name);
             continue;
@@ -158,23 +118,19 @@ void checkMemoryLatencies(
 NetworkDimension readDimension(ReadContext& context, const std::string& path, const YAML::Node& node, int index)
 {
     NetworkDimension dimension;
-    MapReader reader(context, node, path);
+    MapReader reader(context, node, path, SchemaScope { schema::Document::Hardware, "cluster.network[]." });
     if (!reader.valid()) {
         context.error(path, node, "expected a network dimension mapping (name, kind, size, link_bandwidth_GBps, ...)");
         return dimension;
     }
     dimension.name = reader.text("name", "dim" + std::to_string(index));
-    dimension.kind = reader.choice<NetworkKind>("kind",
-        { { "ring", NetworkKind::Ring }, { "fully-connected", NetworkKind::FullyConnected },
-            { "switch", NetworkKind::Switch }, { "torus2d", NetworkKind::Torus2d }, { "torus3d", NetworkKind::Torus3d },
-            { "mesh2d", NetworkKind::Mesh2d }, { "fat-tree", NetworkKind::FatTree } },
-        std::nullopt);
+    dimension.kind = reader.choice<NetworkKind>("kind");
     const bool needsShape = dimension.kind == NetworkKind::Torus2d || dimension.kind == NetworkKind::Torus3d
         || dimension.kind == NetworkKind::Mesh2d;
     const size_t shapeRank = dimension.kind == NetworkKind::Torus3d ? 3 : 2;
     int shapeProduct = 1;
     if (needsShape) {
-        auto items = reader.list("shape", true);
+        auto items = reader.list("shape", needsShape);
         if (!items.empty() && items.size() != shapeRank) {
             context.error(reader.childPath("shape"), reader.raw("shape"),
                 std::string(toString(dimension.kind)) + " needs a shape of " + std::to_string(shapeRank)
@@ -192,7 +148,7 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
     }
     const bool sizeGiven = reader.has("size");
     dimension.size = static_cast<int>(
-        reader.integer("size", needsShape ? std::optional<std::int64_t>(shapeProduct) : std::nullopt, 2, 1 << 20));
+        reader.integer("size", needsShape ? std::optional<std::int64_t>(shapeProduct) : std::nullopt));
     if (needsShape && sizeGiven && dimension.shape.size() == shapeRank && dimension.size != shapeProduct) {
         context.error(reader.childPath("size"), reader.raw("size"),
             "size " + std::to_string(dimension.size) + " does not match the shape (product "
@@ -201,12 +157,12 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
     if (!needsShape) {
         dimension.shape = { dimension.size };
     }
-    dimension.linkBandwidth = reader.quantity("link_bandwidth", Dimension::BytesPerSecond, std::nullopt, 0, kHuge);
-    dimension.latencySeconds = reader.quantity("latency", Dimension::Seconds, std::nullopt, -1e-30, 1.0);
+    dimension.linkBandwidth = reader.quantity("link_bandwidth");
+    dimension.latencySeconds = reader.quantity("latency");
     if (dimension.kind == NetworkKind::FatTree) {
-        dimension.tiers = static_cast<int>(reader.integer("tiers", std::nullopt, 1, 4));
-        dimension.switchRadix = static_cast<int>(reader.integer("switch_radix", std::nullopt, 2, 4096));
-        dimension.oversubscription = reader.number("oversubscription", 1.0, 1.0, 64.0);
+        dimension.tiers = static_cast<int>(reader.integer("tiers"));
+        dimension.switchRadix = static_cast<int>(reader.integer("switch_radix"));
+        dimension.oversubscription = reader.number("oversubscription");
     } else {
         for (const char* key : { "tiers", "switch_radix", "oversubscription" }) {
             if (reader.has(key)) {
@@ -222,15 +178,15 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
 
 void readFaults(ReadContext& context, MapReader& reader, HardwareSpec& spec)
 {
-    for (const auto& [path, node] : reader.list("faults", false)) {
-        MapReader fault(context, node, path);
+    for (const auto& [path, node] : reader.list("faults")) {
+        MapReader fault(context, node, path, SchemaScope { schema::Document::Hardware, "faults[]." });
         if (!fault.valid()) {
             context.error(path, node, "expected {link: \"<dimension>:<a>-<b>\", health: 0..1}");
             continue;
         }
         LinkFault value;
-        value.linkId = fault.text("link", std::nullopt);
-        value.health = fault.number("health", std::nullopt, 0.0, 1.0);
+        value.linkId = fault.text("link");
+        value.health = fault.number("health");
         fault.finish();
         if (!value.linkId.empty()) {
             std::string why;
@@ -247,17 +203,17 @@ void readFaults(ReadContext& context, MapReader& reader, HardwareSpec& spec)
 GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string& path)
 {
     GpuSpec spec;
-    MapReader gpu(context, node, path);
+    MapReader gpu(context, node, path, SchemaScope { schema::Document::Gpu, "" });
     if (!gpu.valid()) {
         if (!node.IsDefined() || isNullNode(node)) {
             context.error(path, node, "missing GPU; expected a GPU preset name or a gpu mapping");
         }
         return spec;
     }
-    spec.name = gpu.text("name", std::nullopt);
-    spec.smCount = static_cast<int>(gpu.integer("sm_count", std::nullopt, 1, 1 << 16));
-    spec.clockHz = gpu.quantity("clock", Dimension::Hertz, std::nullopt, 1e6, 1e11);
-    spec.sustainedClockHz = gpu.quantity("sustained_clock", Dimension::Hertz, 0.0, -1.0, 1e11);
+    spec.name = gpu.text("name");
+    spec.smCount = static_cast<int>(gpu.integer("sm_count"));
+    spec.clockHz = gpu.quantity("clock");
+    spec.sustainedClockHz = gpu.quantity("sustained_clock", 0.0) /* 0 = the boost clock */;
     if (spec.sustainedClockHz > spec.clockHz && spec.clockHz > 0) {
         context.error(gpu.childPath("sustained_clock_GHz"), gpu.raw("sustained_clock_GHz"),
             "sustained_clock cannot exceed clock (the boost clock the tensor rates are quoted at)");
@@ -265,55 +221,55 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
     readTensorRates(context, gpu, spec);
     bool hbmLatencyGiven = false;
     bool l2LatencyGiven = false;
-    spec.vectorFp32Flops = gpu.quantity("vector_fp32", Dimension::FlopsPerSecond, std::nullopt, 0, kHuge);
+    spec.vectorFp32Flops = gpu.quantity("vector_fp32");
     {
-        MapReader hbm = gpu.map("hbm", true);
+        MapReader hbm = gpu.map("hbm");
         if (hbm.valid()) {
-            spec.hbmCapacityBytes = hbm.quantity("capacity", Dimension::Bytes, std::nullopt, 0, kHuge);
-            spec.hbmBandwidth = hbm.quantity("bandwidth", Dimension::BytesPerSecond, std::nullopt, 0, kHuge);
+            spec.hbmCapacityBytes = hbm.quantity("capacity");
+            spec.hbmBandwidth = hbm.quantity("bandwidth");
             hbmLatencyGiven = givesTime(hbm, "latency");
-            spec.hbmLatencySeconds = hbm.quantity("latency", Dimension::Seconds, 0.0, 0.0, kMaxMemoryLatency);
+            spec.hbmLatencySeconds = hbm.quantity("latency", 0.0) /* 0 = not given */;
             hbm.finish();
         }
     }
     {
-        MapReader l2 = gpu.map("l2", true);
+        MapReader l2 = gpu.map("l2");
         if (l2.valid()) {
-            spec.l2Bytes = l2.quantity("size", Dimension::Bytes, std::nullopt, 0, kHuge);
-            spec.l2Bandwidth = l2.quantity("bandwidth", Dimension::BytesPerSecond, std::nullopt, 0, kHuge);
+            spec.l2Bytes = l2.quantity("size");
+            spec.l2Bandwidth = l2.quantity("bandwidth");
             l2LatencyGiven = givesTime(l2, "latency");
-            spec.l2LatencySeconds = l2.quantity("latency", Dimension::Seconds, 0.0, 0.0, kMaxMemoryLatency);
+            spec.l2LatencySeconds = l2.quantity("latency", 0.0) /* 0 = not given */;
             l2.finish();
         }
     }
     checkMemoryLatencies(context, gpu, spec, hbmLatencyGiven, l2LatencyGiven);
-    spec.sharedMemPerSmBytes = gpu.quantity("shared_memory_per_sm", Dimension::Bytes, std::nullopt, 0, 1 << 30);
-    spec.registersPerSm = static_cast<int>(gpu.integer("registers_per_sm", 65536, 1024, 1 << 24));
-    spec.maxThreadsPerSm = static_cast<int>(gpu.integer("max_threads_per_sm", 2048, 32, 1 << 16));
-    spec.kernelLaunchSeconds = gpu.quantity("kernel_launch", Dimension::Seconds, std::nullopt, -1e-30, 1.0);
+    spec.sharedMemPerSmBytes = gpu.quantity("shared_memory_per_sm");
+    spec.registersPerSm = static_cast<int>(gpu.integer("registers_per_sm"));
+    spec.maxThreadsPerSm = static_cast<int>(gpu.integer("max_threads_per_sm"));
+    spec.kernelLaunchSeconds = gpu.quantity("kernel_launch");
     {
-        MapReader efficiency = gpu.map("efficiency", false);
+        MapReader efficiency = gpu.map("efficiency");
         if (efficiency.valid()) {
-            spec.computeEfficiency = efficiency.number("compute", 1.0, 0.01, 1.0);
-            spec.memoryEfficiency = efficiency.number("memory", 1.0, 0.01, 1.0);
+            spec.computeEfficiency = efficiency.number("compute");
+            spec.memoryEfficiency = efficiency.number("memory");
             efficiency.finish();
         }
     }
     {
-        MapReader derate = gpu.map("derate", false);
+        MapReader derate = gpu.map("derate");
         if (derate.valid()) {
-            spec.hbmBandwidthScale = derate.number("hbm_bandwidth", 1.0, 0.01, 4.0);
-            spec.clockScale = derate.number("clock", 1.0, 0.01, 4.0);
+            spec.hbmBandwidthScale = derate.number("hbm_bandwidth");
+            spec.clockScale = derate.number("clock");
             derate.finish();
         }
     }
     {
-        MapReader power = gpu.map("power", false);
+        MapReader power = gpu.map("power");
         if (power.valid()) {
-            spec.tdpWatts = power.quantity("tdp", Dimension::Watts, std::nullopt, 0, 1e5);
-            spec.idleWatts = power.quantity("idle", Dimension::Watts, 0.0, -1e-30, 1e5);
-            spec.joulesPerFlop = power.quantity("energy_per_flop", Dimension::Joules, 0.0, -1e-30, 1e-6);
-            spec.joulesPerHbmByte = power.quantity("energy_per_hbm_byte", Dimension::Joules, 0.0, -1e-30, 1e-6);
+            spec.tdpWatts = power.quantity("tdp");
+            spec.idleWatts = power.quantity("idle");
+            spec.joulesPerFlop = power.quantity("energy_per_flop");
+            spec.joulesPerHbmByte = power.quantity("energy_per_hbm_byte");
             power.finish();
             if (spec.idleWatts > spec.tdpWatts) {
                 context.error(power.childPath("idle_W"), power.raw("idle_W"), "idle power cannot exceed the TDP");
@@ -327,7 +283,7 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
 HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const std::string& path)
 {
     HardwareSpec spec;
-    MapReader reader(context, node, path);
+    MapReader reader(context, node, path, SchemaScope { schema::Document::Hardware, "" });
     if (!reader.valid()) {
         if (!node.IsDefined() || isNullNode(node)) {
             context.error(path, node, "the hardware document is empty; expected a mapping with gpu and cluster");
@@ -339,13 +295,13 @@ HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const st
         context.error(reader.childPath("gpu"), node, "required key \"gpu\" is missing; expected a GPU preset name");
     }
     spec.name = reader.text("name", spec.gpu.name);
-    MapReader cluster = reader.map("cluster", false);
+    MapReader cluster = reader.map("cluster");
     if (cluster.valid()) {
         spec.cluster.name = spec.name;
-        spec.cluster.gpusPerNode = static_cast<int>(cluster.integer("gpus_per_node", std::nullopt, 1, 1 << 16));
+        spec.cluster.gpusPerNode = static_cast<int>(cluster.integer("gpus_per_node"));
         std::set<std::string> names;
         int index = 0;
-        for (const auto& [itemPath, item] : cluster.list("network", true)) {
+        for (const auto& [itemPath, item] : cluster.list("network")) {
             NetworkDimension dimension = readDimension(context, itemPath, item, index++);
             if (!names.insert(dimension.name).second) {
                 context.error(

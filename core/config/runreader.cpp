@@ -6,50 +6,22 @@ namespace rapid::config {
 
 const char* toString(RunMode value)
 {
-    return value == RunMode::Training ? "training" : "inference";
+    return detail::enumWord(value);
 }
 
 const char* toString(PipelineSchedule value)
 {
-    switch (value) {
-    case PipelineSchedule::Gpipe:
-        return "gpipe";
-    case PipelineSchedule::OneFOneB:
-        return "1f1b";
-    case PipelineSchedule::Interleaved:
-        return "interleaved";
-    }
-    return "?";
+    return detail::enumWord(value);
 }
 
 const char* toString(Framework value)
 {
-    switch (value) {
-    case Framework::Megatron:
-        return "megatron";
-    case Framework::Nanotron:
-        return "nanotron";
-    case Framework::DeepSpeed:
-        return "deepspeed";
-    case Framework::PytorchFsdp:
-        return "pytorch-fsdp";
-    case Framework::Vllm:
-        return "vllm";
-    }
-    return "?";
+    return detail::enumWord(value);
 }
 
 const char* toString(Recompute value)
 {
-    switch (value) {
-    case Recompute::None:
-        return "none";
-    case Recompute::Selective:
-        return "selective";
-    case Recompute::Full:
-        return "full";
-    }
-    return "?";
+    return detail::enumWord(value);
 }
 
 int RunSpec::microBatchesPerStep() const
@@ -65,34 +37,25 @@ namespace detail {
 
 namespace {
 
-const std::vector<std::pair<std::string, Precision>> kPrecisions = {
-    { "fp32", Precision::Fp32 },
-    { "tf32", Precision::Tf32 },
-    { "bf16", Precision::Bf16 },
-    { "fp16", Precision::Fp16 },
-    { "fp8", Precision::Fp8 },
-    { "int8", Precision::Int8 },
-};
-
 void readPrecision(MapReader& reader, PrecisionSpec& spec)
 {
-    MapReader precision = reader.map("precision", false);
+    MapReader precision = reader.map("precision");
     if (!precision.valid()) {
         return;
     }
-    spec.compute = precision.choice("compute", kPrecisions, std::optional<Precision>(Precision::Bf16));
-    spec.weights = precision.choice("weights", kPrecisions, std::optional<Precision>(spec.compute));
-    spec.activations = precision.choice("activations", kPrecisions, std::optional<Precision>(spec.compute));
-    spec.gradients = precision.choice("gradients", kPrecisions, std::optional<Precision>(spec.weights));
-    spec.optimizer = precision.choice("optimizer", kPrecisions, std::optional<Precision>(Precision::Fp32));
-    spec.kvCache = precision.choice("kv_cache", kPrecisions, std::optional<Precision>(spec.activations));
-    spec.masterWeights = precision.boolean("master_weights", true);
+    spec.compute = precision.choice<Precision>("compute");
+    spec.weights = precision.choice<Precision>("weights", spec.compute);
+    spec.activations = precision.choice<Precision>("activations", spec.compute);
+    spec.gradients = precision.choice<Precision>("gradients", spec.weights);
+    spec.optimizer = precision.choice<Precision>("optimizer");
+    spec.kvCache = precision.choice<Precision>("kv_cache", spec.activations);
+    spec.masterWeights = precision.boolean("master_weights");
     precision.finish();
 }
 
 void readMapping(ReadContext& context, MapReader& parallelism, ParallelismSpec& spec)
 {
-    MapReader mapping = parallelism.map("mapping", false);
+    MapReader mapping = parallelism.map("mapping");
     if (!mapping.valid()) {
         return;
     }
@@ -125,28 +88,24 @@ void readMapping(ReadContext& context, MapReader& parallelism, ParallelismSpec& 
 
 void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& spec)
 {
-    MapReader parallelism = reader.map("parallelism", false);
+    MapReader parallelism = reader.map("parallelism");
     if (!parallelism.valid()) {
         return;
     }
-    constexpr std::int64_t kMaxDegree = 1 << 20;
-    spec.tp = static_cast<int>(parallelism.integer("tp", 1, 1, kMaxDegree));
-    spec.sequenceParallel = parallelism.boolean("sp", false);
-    spec.pp = static_cast<int>(parallelism.integer("pp", 1, 1, kMaxDegree));
-    spec.schedule = parallelism.choice<PipelineSchedule>("schedule",
-        { { "1f1b", PipelineSchedule::OneFOneB }, { "gpipe", PipelineSchedule::Gpipe },
-            { "interleaved", PipelineSchedule::Interleaved } },
-        PipelineSchedule::OneFOneB);
-    spec.virtualStages = static_cast<int>(parallelism.integer("virtual_stages", 1, 1, 1024));
-    for (const auto& [itemPath, item] : parallelism.list("layers_per_stage", false)) {
+    spec.tp = static_cast<int>(parallelism.integer("tp"));
+    spec.sequenceParallel = parallelism.boolean("sp");
+    spec.pp = static_cast<int>(parallelism.integer("pp"));
+    spec.schedule = parallelism.choice<PipelineSchedule>("schedule");
+    spec.virtualStages = static_cast<int>(parallelism.integer("virtual_stages"));
+    for (const auto& [itemPath, item] : parallelism.list("layers_per_stage")) {
         spec.layersPerStage.push_back(static_cast<int>(readInteger(context, itemPath, item, 1, 1 << 20).value_or(1)));
     }
-    spec.dp = static_cast<int>(parallelism.integer("dp", 1, 1, kMaxDegree));
-    spec.cp = static_cast<int>(parallelism.integer("cp", 1, 1, kMaxDegree));
-    spec.ep = static_cast<int>(parallelism.integer("ep", 1, 1, kMaxDegree));
+    spec.dp = static_cast<int>(parallelism.integer("dp"));
+    spec.cp = static_cast<int>(parallelism.integer("cp"));
+    spec.ep = static_cast<int>(parallelism.integer("ep"));
     const bool zeroGiven = parallelism.has("zero_stage");
-    spec.zeroStage = static_cast<int>(parallelism.integer("zero_stage", 0, 0, 3));
-    if (parallelism.boolean("fsdp", false)) {
+    spec.zeroStage = static_cast<int>(parallelism.integer("zero_stage"));
+    if (parallelism.boolean("fsdp")) {
         spec.sharding = ShardingStrategy::Fsdp;
         if (zeroGiven && spec.zeroStage != 3) {
             context.error(parallelism.childPath("zero_stage"), parallelism.raw("zero_stage"),
@@ -155,8 +114,8 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
         }
         spec.zeroStage = 3;
     }
-    spec.tpCommOverlap = parallelism.boolean("tp_comm_overlap", false);
-    spec.dpOverlap = parallelism.boolean("dp_overlap", true);
+    spec.tpCommOverlap = parallelism.boolean("tp_comm_overlap");
+    spec.dpOverlap = parallelism.boolean("dp_overlap");
     readMapping(context, parallelism, spec);
     parallelism.finish();
 
@@ -181,7 +140,7 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
 RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string& path)
 {
     RunSpec spec;
-    MapReader reader(context, node, path);
+    MapReader reader(context, node, path, SchemaScope { schema::Document::Run, "" });
     if (!reader.valid()) {
         if (!node.IsDefined() || isNullNode(node)) {
             context.error(path, node,
@@ -190,34 +149,28 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
         }
         return spec;
     }
-    spec.name = reader.text("name", std::string());
-    spec.mode = reader.choice<RunMode>(
-        "mode", { { "training", RunMode::Training }, { "inference", RunMode::Inference } }, std::nullopt);
-    spec.framework = reader.choice<Framework>("framework",
-        { { "megatron", Framework::Megatron }, { "nanotron", Framework::Nanotron },
-            { "deepspeed", Framework::DeepSpeed }, { "pytorch-fsdp", Framework::PytorchFsdp },
-            { "vllm", Framework::Vllm } },
-        spec.mode == RunMode::Inference ? Framework::Vllm : Framework::Megatron);
-    MapReader training = reader.map("training", spec.mode == RunMode::Training);
+    spec.name = reader.text("name");
+    spec.mode = reader.choice<RunMode>("mode");
+    spec.framework = reader.choice<Framework>(
+        "framework", spec.mode == RunMode::Inference ? Framework::Vllm : Framework::Megatron);
+    MapReader training = reader.mapRequiredIf("training", spec.mode == RunMode::Training);
     if (training.valid()) {
-        spec.globalBatch = static_cast<int>(training.integer("global_batch", std::nullopt, 1, 1 << 30));
-        spec.microBatch = static_cast<int>(training.integer("micro_batch", 1, 1, 1 << 20));
-        spec.seqLength = static_cast<int>(training.integer("seq_length", std::nullopt, 1, 1 << 30));
-        spec.gradAccumSteps = static_cast<int>(training.integer("grad_accum_steps", 0, 1, 1 << 30));
-        spec.recompute = training.choice<Recompute>("recompute",
-            { { "none", Recompute::None }, { "selective", Recompute::Selective }, { "full", Recompute::Full } },
-            Recompute::None);
-        spec.dropout = training.boolean("dropout", false);
+        spec.globalBatch = static_cast<int>(training.integer("global_batch"));
+        spec.microBatch = static_cast<int>(training.integer("micro_batch"));
+        spec.seqLength = static_cast<int>(training.integer("seq_length"));
+        spec.gradAccumSteps = static_cast<int>(training.integer("grad_accum_steps", 0)); // 0 = derived
+        spec.recompute = training.choice<Recompute>("recompute");
+        spec.dropout = training.boolean("dropout");
         training.finish();
     }
-    MapReader inference = reader.map("inference", spec.mode == RunMode::Inference);
+    MapReader inference = reader.mapRequiredIf("inference", spec.mode == RunMode::Inference);
     if (inference.valid()) {
-        spec.batch = static_cast<int>(inference.integer("batch", 1, 1, 1 << 24));
-        spec.promptLength = static_cast<int>(inference.integer("prompt_length", std::nullopt, 1, 1 << 30));
-        spec.decodeLength = static_cast<int>(inference.integer("decode_length", std::nullopt, 0, 1 << 30));
+        spec.batch = static_cast<int>(inference.integer("batch"));
+        spec.promptLength = static_cast<int>(inference.integer("prompt_length"));
+        spec.decodeLength = static_cast<int>(inference.integer("decode_length"));
         inference.finish();
     }
-    spec.flashAttention = reader.boolean("flash_attention", true);
+    spec.flashAttention = reader.boolean("flash_attention");
     readPrecision(reader, spec.precision);
     readParallelism(context, reader, spec.parallelism);
     reader.finish();

@@ -163,10 +163,11 @@ std::optional<std::int64_t> readInteger(
     return value;
 }
 
-MapReader::MapReader(ReadContext& context, YAML::Node node, std::string path)
+MapReader::MapReader(ReadContext& context, YAML::Node node, std::string path, std::optional<SchemaScope> scope)
     : m_context(context)
     , m_node(std::move(node))
     , m_path(std::move(path))
+    , m_scope(std::move(scope))
 {
     if (!m_node.IsDefined()) {
         return;
@@ -212,6 +213,7 @@ YAML::Node MapReader::valueOf(const std::string& key)
 
 void MapReader::record(const std::string& key)
 {
+    checkDeclared(key);
     m_known.insert(key);
 }
 
@@ -343,6 +345,9 @@ double MapReader::quantity(
     const std::string& base, Dimension dimension, std::optional<double> fallback, double minExclusive, double max)
 {
     // Find every spelling of this quantity the document uses: `base` (unit string) or `base_<unit>`.
+    if (m_scope) {
+        schemaKey(base);
+    }
     std::vector<std::pair<std::string, const KeyUnit*>> spellings;
     if (has(base)) {
         spellings.emplace_back(base, nullptr);
@@ -411,7 +416,7 @@ MapReader MapReader::map(const std::string& key, bool required)
     if ((!value.IsDefined() || isNullNode(value)) && required) {
         missing(key, "a mapping");
     }
-    return MapReader(m_context, value, childPath(key));
+    return MapReader(m_context, value, childPath(key), childScope(key));
 }
 
 std::vector<std::pair<std::string, YAML::Node>> MapReader::list(const std::string& key, bool required)

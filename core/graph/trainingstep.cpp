@@ -26,10 +26,10 @@ TimeBreakdown single(TimeClass timeClass, double seconds)
 /// After a stage's last backward: its gradient reductions (per chunk, in the order chunks finish; each after its
 /// chunk's last backward when they overlap, else after the last compute), the optimizer step once they have all
 /// finished, then the ZeRO-1/2 parameter gather.
-void addReductionsAndOptimizer(ExecutionGraph& graph, const config::ParallelismSpec& parallel,
+void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPlan& plan,
     const std::vector<StageCost>& stages, const std::vector<std::vector<NodeId>>& lastBackwardOfChunk)
 {
-    const int pp = parallel.pp;
+    const int pp = plan.stages;
     const int virtualStages = static_cast<int>(lastBackwardOfChunk.front().size());
     for (int stage = 0; stage < pp; ++stage) {
         const StageCost& cost = stages[static_cast<size_t>(stage)];
@@ -56,8 +56,9 @@ void addReductionsAndOptimizer(ExecutionGraph& graph, const config::ParallelismS
             reduce.chunk = chunk;
             const NodeId reduceId = graph.add(std::move(reduce));
             graph.addDependency(reduceId,
-                parallel.dpOverlap ? lastBackwardOfChunk[static_cast<size_t>(stage)][static_cast<size_t>(chunk)]
-                                   : lastCompute);
+                plan.overlapGradientReduction
+                    ? lastBackwardOfChunk[static_cast<size_t>(stage)][static_cast<size_t>(chunk)]
+                    : lastCompute);
             reductions.push_back(reduceId);
         }
         Node optimizer;
@@ -85,15 +86,14 @@ void addReductionsAndOptimizer(ExecutionGraph& graph, const config::ParallelismS
 
 } // namespace
 
-ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<StageCost>& stages)
+ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::vector<StageCost>& stages)
 {
-    const config::ParallelismSpec& parallel = run.parallelism;
-    const int pp = parallel.pp;
+    const int pp = plan.stages;
     if (static_cast<int>(stages.size()) != pp) {
         throw std::invalid_argument("training step: one StageCost per pipeline stage is needed");
     }
-    const int virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
-    const int microBatches = std::max(1, run.microBatchesPerStep());
+    const int virtualStages = plan.virtualStages;
+    const int microBatches = plan.microBatches;
     const int modelChunks = pp * virtualStages;
     ExecutionGraph graph(pp);
 
@@ -144,8 +144,7 @@ ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<S
         const StageCost& cost = stages[static_cast<size_t>(stage)];
         const StageCostIds& ids = costIds[static_cast<size_t>(stage)];
         lastBackwardOfChunk[static_cast<size_t>(stage)].assign(static_cast<size_t>(virtualStages), -1);
-        for (const parallel::PipelineStep& step :
-            parallel::pipelineSteps(parallel.schedule, pp, stage, microBatches, virtualStages)) {
+        for (const parallel::PipelineStep& step : plan.steps(stage)) {
             const bool backward = step.pass == parallel::Pass::Backward;
             const size_t chunk = static_cast<size_t>(step.chunk);
             Node node;
@@ -198,7 +197,7 @@ ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<S
         }
     }
 
-    addReductionsAndOptimizer(graph, parallel, stages, lastBackwardOfChunk);
+    addReductionsAndOptimizer(graph, plan, stages, lastBackwardOfChunk);
     return graph;
 }
 

@@ -3,6 +3,7 @@
 
 #include "config/runspec.h"
 #include "graph/executiongraph.h"
+#include "parallel/shardingplan.h"
 
 #include <vector>
 
@@ -33,8 +34,8 @@ struct StageCost {
 /// Builds the execution graph of one training step: one representative rank per pipeline stage (ranks of a stage
 /// behave alike), its compute nodes in the pipeline schedule's order (parallel::pipelineSteps), point-to-point
 /// sends between model chunks on the pipeline stream, gradient reductions on the data-parallel stream — each after
-/// its chunk's last backward when run.parallelism.dpOverlap, else after the stage's last backward — then the
-/// optimizer and the parameter gather.
-ExecutionGraph buildTrainingStep(const config::RunSpec& run, const std::vector<StageCost>& stages);
+/// its chunk's last backward when ShardingPlan::overlapGradientReduction, else after the stage's last backward — then
+/// the optimizer and the parameter gather.
+ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::vector<StageCost>& stages);
 
 } // namespace rapid::graph

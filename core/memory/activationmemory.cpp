@@ -16,12 +16,12 @@ double SavedActivations::total() const
     return sum;
 }
 
-double localSequence(const RunSpec& run)
+double localSequence(const RunSpec& run, const model::LayerSharding& sharding)
 {
     if (run.mode == config::RunMode::Inference) {
         return run.promptLength;
     }
-    return static_cast<double>(run.seqLength) / run.parallelism.cp;
+    return static_cast<double>(run.seqLength) / sharding.context;
 }
 
 namespace {
@@ -35,15 +35,15 @@ struct Shape {
     double sp; ///< divisor outside it (tp with sequence parallelism, else 1)
 };
 
-Shape shapeOf(const ModelSpec& model, const RunSpec& run)
+Shape shapeOf(const ModelSpec& model, const RunSpec& run, const model::LayerSharding& sharding)
 {
     Shape shape;
-    shape.s = localSequence(run);
+    shape.s = localSequence(run, sharding);
     shape.b = run.mode == config::RunMode::Inference ? run.batch : run.microBatch;
     shape.h = static_cast<double>(model.hiddenSize);
     shape.e = config::bytesPerElement(run.precision.activations);
-    shape.tp = run.parallelism.tp;
-    shape.sp = run.parallelism.sequenceParallel ? run.parallelism.tp : 1;
+    shape.tp = sharding.tensor;
+    shape.sp = sharding.sequenceSplit ? sharding.tensor : 1;
     return shape;
 }
 
@@ -126,10 +126,10 @@ void mlpTensors(const ModelSpec& model, const RunSpec& run, const Shape& x, bool
 
 } // namespace
 
-SavedActivations savedActivationsPerLayer(
-    const ModelSpec& model, const RunSpec& run, bool moeLayer, const FrameworkProfile& profile)
+SavedActivations savedActivationsPerLayer(const ModelSpec& model, const RunSpec& run,
+    const model::LayerSharding& sharding, bool moeLayer, const FrameworkProfile& profile)
 {
-    const Shape x = shapeOf(model, run);
+    const Shape x = shapeOf(model, run, sharding);
     SavedActivations saved;
     if (run.mode == config::RunMode::Training && run.recompute == Recompute::Full) {
         saved.tensors.push_back({ "layer input (checkpoint)", x.s * x.b * x.h * x.e / x.sp });
@@ -140,12 +140,12 @@ SavedActivations savedActivationsPerLayer(
     return saved;
 }
 
-double backwardTransientPerLayer(
-    const ModelSpec& model, const RunSpec& run, bool moeLayer, const FrameworkProfile& profile)
+double backwardTransientPerLayer(const ModelSpec& model, const RunSpec& run, const model::LayerSharding& sharding,
+    bool moeLayer, const FrameworkProfile& profile)
 {
     // The widest gradients of a layer's backward are those of the MLP intermediates (gate, up and their product)
     // and of its full-sequence input; under full recomputation the layer's activations are rebuilt first.
-    const Shape x = shapeOf(model, run);
+    const Shape x = shapeOf(model, run, sharding);
     const double tokens = x.s * x.b;
     const double ffn = moeLayer && model.moe
         ? static_cast<double>(model.moe->expertFfnSize) * (model.moe->topK + model.moe->sharedExperts)
@@ -154,7 +154,7 @@ double backwardTransientPerLayer(
     if (run.mode == config::RunMode::Training && run.recompute == Recompute::Full) {
         RunSpec rebuilt = run;
         rebuilt.recompute = Recompute::Selective;
-        transient += savedActivationsPerLayer(model, rebuilt, moeLayer, profile).total();
+        transient += savedActivationsPerLayer(model, rebuilt, sharding, moeLayer, profile).total();
     }
     return transient;
 }

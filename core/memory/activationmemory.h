@@ -4,6 +4,7 @@
 #include "config/modelspec.h"
 #include "config/runspec.h"
 #include "memory/frameworkprofile.h"
+#include "model/layersharding.h"
 
 #include <string>
 #include <vector>
@@ -32,15 +33,15 @@ struct SavedActivations {
 /// For a GPT layer with naive attention, dropout, no recomputation and tp = 1 the total is 34sbh + 5as^2b bytes
 /// at 2-byte activations. @p profile adds what a framework's implementation keeps beyond that (rotary copies of K
 /// and V, separately kept gated-MLP products).
-SavedActivations savedActivationsPerLayer(
-    const config::ModelSpec& model, const config::RunSpec& run, bool moeLayer, const FrameworkProfile& profile);
+SavedActivations savedActivationsPerLayer(const config::ModelSpec& model, const config::RunSpec& run,
+    const model::LayerSharding& sharding, bool moeLayer, const FrameworkProfile& profile);
 
 /// The largest transient buffer of a layer's backward pass: the layer's activation gradients, plus under full
 /// recomputation the rematerialised activations of that layer.
-double backwardTransientPerLayer(
-    const config::ModelSpec& model, const config::RunSpec& run, bool moeLayer, const FrameworkProfile& profile);
+double backwardTransientPerLayer(const config::ModelSpec& model, const config::RunSpec& run,
+    const model::LayerSharding& sharding, bool moeLayer, const FrameworkProfile& profile);
 
 /// Sequence length each GPU holds (seq_length / cp for training, prompt length for inference prefill).
-double localSequence(const config::RunSpec& run);
+double localSequence(const config::RunSpec& run, const model::LayerSharding& sharding);
 
 } // namespace rapid::memory

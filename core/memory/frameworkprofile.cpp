@@ -39,7 +39,6 @@ FrameworkProfile frameworkProfile(config::Framework framework)
         profile.logitsSavedBytes = 4;
         profile.logitsTransientBytes = 2 + 4 + 4;
         profile.zeroGatherBytesPerParameter = 4;
-        profile.costBalancedPipeline = true; // models/base.py, build_model
         break;
     case config::Framework::Megatron:
         // Megatron-LM: fp32 main gradients accumulate directly (no bf16 .grad transient); the fused SwiGLU keeps its

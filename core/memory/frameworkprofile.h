@@ -26,8 +26,6 @@ struct FrameworkProfile {
     /// Parameter-sized buffers of the ZeRO-1/2 all-gather after the optimizer step, in bytes per local parameter
     /// (plus 1/dp of that for the flattened input shard).
     double zeroGatherBytesPerParameter = 0;
-    /// Pipeline stages are balanced by parameter cost with the LM head counted (nanotron), not by layer count.
-    bool costBalancedPipeline = false;
     /// Memory outside the caching allocator: CUDA context, NCCL and cuBLAS workspaces.
     double nonAllocatorBytes = 0;
     /// Reserved / allocated of the caching allocator for short-lived memory (activations, transients).

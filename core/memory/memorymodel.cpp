@@ -4,6 +4,7 @@
 #include "memory/activationmemory.h"
 #include "model/modelstats.h"
 #include "parallel/pipelineschedule.h"
+#include "parallel/shardingplan.h"
 
 #include <algorithm>
 #include <optional>
@@ -42,125 +43,36 @@ const char* toString(MemoryCategory category)
     return "?";
 }
 
-namespace {
-
-/// The layers (global indices) of each chunk this stage runs, in chunk order.
-struct StageLayers {
-    std::vector<std::vector<int>> chunks;
-    bool first = false; ///< holds the embedding (first chunk of the model)
-    bool last = false; ///< holds the LM head (last chunk of the model)
-};
-
-StageLayers layersOfStage(const ModelSpec& model, const RunSpec& run, int stage)
-{
-    const config::ParallelismSpec& parallel = run.parallelism;
-    const int virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
-    std::vector<int> perChunk
-        = parallel::layersPerChunk(model.numLayers, parallel.pp, virtualStages, parallel.layersPerStage);
-    if (parallel.layersPerStage.empty() && virtualStages == 1 && frameworkProfile(run.framework).costBalancedPipeline) {
-        const double h = static_cast<double>(model.hiddenSize);
-        const double layerCost = 4.0 * model.numHeads * model.headDim * h + 3.0 * model.ffnSize * h;
-        perChunk = parallel::costBalancedLayersPerStage(
-            model.numLayers, parallel.pp, layerCost, static_cast<double>(model.vocabSize) * h);
-    }
-    StageLayers result;
-    for (int v = 0; v < virtualStages; ++v) {
-        const int chunk = v * parallel.pp + stage;
-        int start = 0;
-        for (int c = 0; c < chunk; ++c) {
-            start += perChunk[static_cast<size_t>(c)];
-        }
-        std::vector<int> layers;
-        for (int i = 0; i < perChunk[static_cast<size_t>(chunk)]; ++i) {
-            layers.push_back(start + i);
-        }
-        result.chunks.push_back(layers);
-    }
-    result.first = stage == 0;
-    result.last = stage == parallel.pp - 1;
-    return result;
-}
-
-bool isMoeLayer(const ModelSpec& model, int layer)
-{
-    return model.moe && layer >= model.moe->denseLayers;
-}
-
-double layerParametersPerGpu(const ModelSpec& model, const RunSpec& run, bool moeLayer)
-{
-    const model::ParameterCounts counts = model::countParameters(model);
-    const double tp = run.parallelism.tp;
-    const model::LayerParameters& layer = moeLayer ? counts.moeLayer : counts.denseLayer;
-    double params = layer.attention / tp + static_cast<double>(layer.norms);
-    if (moeLayer && model.moe) {
-        const config::MoeSpec& moe = *model.moe;
-        const double expert = (model.ffnGated ? 3.0 : 2.0) * model.hiddenSize * moe.expertFfnSize;
-        params += moe.numExperts * expert / (tp * run.parallelism.ep) + moe.sharedExperts * expert / tp
-            + static_cast<double>(model.hiddenSize) * moe.numExperts;
-    } else {
-        params += layer.mlp / tp;
-    }
-    return params;
-}
-
-} // namespace
-
 double parametersOnStage(const ModelSpec& model, const RunSpec& run, int stage)
 {
-    const StageLayers stageLayers = layersOfStage(model, run, stage);
-    const model::ParameterCounts counts = model::countParameters(model);
-    const double tp = run.parallelism.tp;
-    double params = 0;
-    for (const auto& chunk : stageLayers.chunks) {
-        for (int layer : chunk) {
-            params += layerParametersPerGpu(model, run, isMoeLayer(model, layer));
-        }
-    }
-    if (stageLayers.first) {
-        params += counts.embedding / tp + static_cast<double>(counts.positional);
-    }
-    if (stageLayers.last) {
-        params += static_cast<double>(counts.finalNorm);
-        // A tied LM head still needs the embedding matrix on the last stage: frameworks keep a copy there.
-        const bool tiedCopy = model.tiedEmbeddings && !stageLayers.first;
-        params += (counts.lmHead > 0 || tiedCopy ? static_cast<double>(model.vocabSize * model.hiddenSize) : 0.0) / tp;
-    }
-    return params;
+    return parallel::planSharding(model, run).stageShares.at(static_cast<size_t>(stage)).parameters;
 }
 
 namespace {
 
-MemoryEstimate estimateInference(
-    const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run, const FrameworkProfile& profile)
+MemoryEstimate estimateInference(const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run,
+    const parallel::ShardingPlan& plan, const FrameworkProfile& profile)
 {
     MemoryEstimate estimate;
     estimate.capacityBytes = gpu.hbmCapacityBytes;
-    const int stages = run.parallelism.pp;
     double worst = -1;
-    for (int stage = 0; stage < stages; ++stage) {
+    for (const parallel::StageShare& share : plan.stageShares) {
+        const int stage = share.stage;
         std::array<double, kMemoryCategoryCount> breakdown {};
         auto set = [&](MemoryCategory category, double bytes) { breakdown[static_cast<size_t>(category)] = bytes; };
-        const StageLayers stageLayers = layersOfStage(model, run, stage);
-        int layers = 0;
-        bool anyMoe = false;
-        for (const auto& chunk : stageLayers.chunks) {
-            layers += static_cast<int>(chunk.size());
-            for (int layer : chunk) {
-                anyMoe = anyMoe || isMoeLayer(model, layer);
-            }
-        }
-        set(MemoryCategory::Weights,
-            parametersOnStage(model, run, stage) * config::bytesPerElement(run.precision.weights));
+        const int layers = share.layerCount();
+        set(MemoryCategory::Weights, share.parameters * config::bytesPerElement(run.precision.weights));
         // KV heads split over tp, replicated when tp exceeds them; MLA's latent cache is replicated over tp.
         const double perTokenAllLayers = model::kvCacheBytesPerToken(model, run.precision.kvCache);
         const double kvShare = model.mla
             ? 1.0
-            : std::max(1.0, static_cast<double>(model.numKvHeads) / run.parallelism.tp) / model.numKvHeads;
+            : std::max(1.0, static_cast<double>(model.numKvHeads) / plan.layer.tensor) / model.numKvHeads;
         const double tokens = static_cast<double>(run.batch) * (run.promptLength + run.decodeLength);
         set(MemoryCategory::KvCache, tokens * perTokenAllLayers * layers / model.numLayers * kvShare);
-        set(MemoryCategory::Transient, savedActivationsPerLayer(model, run, anyMoe, profile).total());
-        if (stageLayers.last) {
-            set(MemoryCategory::Logits, static_cast<double>(run.batch) * model.vocabSize / run.parallelism.tp * 4);
+        set(MemoryCategory::Transient,
+            savedActivationsPerLayer(model, run, plan.layer, share.anyMoeLayer, profile).total());
+        if (share.last) {
+            set(MemoryCategory::Logits, static_cast<double>(run.batch) * model.vocabSize / plan.layer.tensor * 4);
         }
         double allocated = 0;
         for (double bytes : breakdown) {
@@ -187,30 +99,27 @@ MemoryEstimate estimateInference(
 
 /// What one GPU of a stage holds from the first step to the last: weights, gradients, master weights and optimizer
 /// states (each sharded over dp by the ZeRO stage that shards it), and the communication buffers.
-std::array<double, kMemoryCategoryCount> staticMemory(
-    const ModelSpec& model, const RunSpec& run, const FrameworkProfile& profile, double params, double tokens)
+std::array<double, kMemoryCategoryCount> staticMemory(const ModelSpec& model, const RunSpec& run,
+    const parallel::ShardingPlan& plan, const FrameworkProfile& profile, double params, double tokens)
 {
-    const config::ParallelismSpec& parallel = run.parallelism;
     const config::PrecisionSpec& precision = run.precision;
     const double weightBytes = config::bytesPerElement(precision.weights);
     const double gradientBytes = config::bytesPerElement(precision.gradients);
     const double optimizerBytes = config::bytesPerElement(precision.optimizer);
     const double activationBytes = config::bytesPerElement(precision.activations);
-    const double dp = parallel.dp;
-    const int zero = parallel.zeroStage;
     std::array<double, kMemoryCategoryCount> base {};
     auto at = [&base](MemoryCategory c) -> double& { return base[static_cast<size_t>(c)]; };
-    at(MemoryCategory::Weights) = params * weightBytes / (zero >= 3 ? dp : 1);
-    at(MemoryCategory::Gradients) = params * gradientBytes / (zero >= 2 ? dp : 1);
+    at(MemoryCategory::Weights) = params * weightBytes / plan.weightShards();
+    at(MemoryCategory::Gradients) = params * gradientBytes / plan.gradientShards();
     if (precision.masterWeights && optimizerBytes > weightBytes) {
-        at(MemoryCategory::MasterWeights) = params * optimizerBytes / (zero >= 1 ? dp : 1);
+        at(MemoryCategory::MasterWeights) = params * optimizerBytes / plan.optimizerShards();
     }
-    at(MemoryCategory::OptimizerStates) = 2 * params * optimizerBytes / (zero >= 1 ? dp : 1);
+    at(MemoryCategory::OptimizerStates) = 2 * params * optimizerBytes / plan.optimizerShards();
     double buffers = 0;
-    if (profile.ddpBucketWithoutZero && zero == 0 && parallel.dp > 1) {
+    if (profile.ddpBucketWithoutZero && plan.allReducesFullGradients()) {
         buffers += params * weightBytes;
     }
-    if (parallel.tp > 1) {
+    if (plan.layer.tensor > 1) {
         buffers += profile.tpGatherBuffers * tokens * model.hiddenSize * activationBytes;
     }
     at(MemoryCategory::CommunicationBuffers) = buffers;
@@ -303,49 +212,34 @@ struct ChunkFigures {
 };
 
 template <typename LayerFiguresOf>
-ChunkFigures chunkFigures(const StageLayers& stageLayers, const LayerFiguresOf& layerFigures, double stageParameters)
+ChunkFigures chunkFigures(const parallel::StageShare& share, const LayerFiguresOf& layerFigures)
 {
     ChunkFigures result;
-    for (const auto& chunk : stageLayers.chunks) {
+    for (const auto& chunk : share.chunks) {
         double bytes = 0;
-        double chunkParameterCount = 0;
         for (int layer : chunk) {
             const LayerFigures& figures = layerFigures(layer);
             bytes += figures.savedActivations;
             result.layerBackwardTransient = std::max(result.layerBackwardTransient, figures.backwardTransient);
             result.largestLayerParameters = std::max(result.largestLayerParameters, figures.parameters);
-            chunkParameterCount += figures.parameters;
         }
         result.activations.push_back(bytes);
-        result.parameters.push_back(chunkParameterCount);
     }
-    // Embedding and LM head parameters belong to the first and last chunks.
-    if (!result.parameters.empty()) {
-        double layerTotal = 0;
-        for (double value : result.parameters) {
-            layerTotal += value;
-        }
-        result.parameters.front() += stageLayers.first ? (stageParameters - layerTotal) : 0;
-        result.parameters.back() += !stageLayers.first && stageLayers.last ? (stageParameters - layerTotal) : 0;
-    }
+    result.parameters = share.chunkParameters; // embedding and LM head in the model's first and last chunks
     return result;
 }
 
-MemoryEstimate estimateTraining(
-    const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run, const FrameworkProfile& profile)
+MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run,
+    const parallel::ShardingPlan& plan, const FrameworkProfile& profile)
 {
     MemoryEstimate estimate;
     estimate.capacityBytes = gpu.hbmCapacityBytes;
-    const config::ParallelismSpec& parallel = run.parallelism;
     const config::PrecisionSpec& precision = run.precision;
     const double weightBytes = config::bytesPerElement(precision.weights);
     const double activationBytes = config::bytesPerElement(precision.activations);
-    const double dp = parallel.dp;
-    const int zero = parallel.zeroStage;
-    const int microBatches = std::max(1, run.microBatchesPerStep());
-    const int virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
-    const double sp = parallel.sequenceParallel ? parallel.tp : 1;
-    const double tokens = localSequence(run) * run.microBatch;
+    const double dp = plan.dataParallel;
+    const double sp = plan.layer.sequenceSplit ? plan.layer.tensor : 1;
+    const double tokens = localSequence(run, plan.layer) * run.microBatch;
     auto at = [](std::array<double, kMemoryCategoryCount>& b, MemoryCategory c) -> double& {
         return b[static_cast<size_t>(c)];
     };
@@ -354,27 +248,27 @@ MemoryEstimate estimateTraining(
     // (the saved-tensor lists are the costly part of an evaluation otherwise).
     std::array<std::optional<LayerFigures>, 2> figuresByKind;
     auto layerFigures = [&](int layer) -> const LayerFigures& {
-        const bool moe = isMoeLayer(model, layer);
+        const bool moe = model.moe && layer >= model.moe->denseLayers;
         std::optional<LayerFigures>& figures = figuresByKind[moe ? 1 : 0];
         if (!figures) {
-            figures = LayerFigures { savedActivationsPerLayer(model, run, moe, profile).total(),
-                backwardTransientPerLayer(model, run, moe, profile), layerParametersPerGpu(model, run, moe) };
+            figures = LayerFigures { savedActivationsPerLayer(model, run, plan.layer, moe, profile).total(),
+                backwardTransientPerLayer(model, run, plan.layer, moe, profile), plan.layerParameters[moe ? 1 : 0] };
         }
         return *figures;
     };
 
     double worst = -1;
-    for (int stage = 0; stage < parallel.pp; ++stage) {
+    for (const parallel::StageShare& share : plan.stageShares) {
+        const int stage = share.stage;
         // Static memory: held from the first step to the last.
-        const double params = parametersOnStage(model, run, stage);
-        std::array<double, kMemoryCategoryCount> base = staticMemory(model, run, profile, params, tokens);
-        const StageLayers stageLayers = layersOfStage(model, run, stage);
-        const ChunkFigures chunks = chunkFigures(stageLayers, layerFigures, params);
+        const double params = share.parameters;
+        std::array<double, kMemoryCategoryCount> base = staticMemory(model, run, plan, profile, params, tokens);
+        const ChunkFigures chunks = chunkFigures(share, layerFigures);
         const std::vector<double>& chunkActivations = chunks.activations;
         const std::vector<double>& chunkParams = chunks.parameters;
         const double largestLayerParams = chunks.largestLayerParameters;
         const double layerBackwardTransient = chunks.layerBackwardTransient;
-        if (zero >= 3) {
+        if (plan.gathersLayerParameters()) {
             // The layer being computed and the next one (prefetch) are gathered in full.
             at(base, MemoryCategory::GatheredParameters) = 2 * largestLayerParams * weightBytes;
         }
@@ -385,29 +279,28 @@ MemoryEstimate estimateTraining(
 
         // The last stage keeps the final norm and LM-head inputs and the softmax of the loss; computing the loss
         // needs the logits in higher precision for a moment.
-        const double vocabularyElements = tokens * model.vocabSize / parallel.tp;
-        const double logitsKept = stageLayers.last
+        const double vocabularyElements = tokens * model.vocabSize / plan.layer.tensor;
+        const double logitsKept = share.last
             ? vocabularyElements * profile.logitsSavedBytes + 2 * tokens * model.hiddenSize * activationBytes / sp
             : 0.0;
-        const double lossTransient = stageLayers.last ? vocabularyElements * profile.logitsTransientBytes : 0.0;
+        const double lossTransient = share.last ? vocabularyElements * profile.logitsTransientBytes : 0.0;
 
         StageMemory memory;
         memory.stage = stage;
         memory.staticBytes = staticBytes;
         const StageReplayInputs inputs { base, staticBytes, chunkActivations, chunkParams, layerBackwardTransient,
-            logitsKept, lossTransient, stageLayers.last, virtualStages, weightBytes };
+            logitsKept, lossTransient, share.last, plan.virtualStages, weightBytes };
         std::vector<MemorySample> timeline;
         double dynamicPeak = 0;
         std::array<double, kMemoryCategoryCount> computeBreakdown = base;
-        const double computePeak = replaySchedule(inputs,
-            parallel::pipelineSteps(parallel.schedule, parallel.pp, stage, microBatches, virtualStages), profile,
-            memory, computeBreakdown, timeline, dynamicPeak);
+        const double computePeak
+            = replaySchedule(inputs, plan.steps(stage), profile, memory, computeBreakdown, timeline, dynamicPeak);
         const int index = static_cast<int>(timeline.size());
         memory.computePeakBytes = computePeak;
 
         // Optimizer phase: activations are freed; ZeRO-1/2 gathers the updated parameters through flat buffers.
         double optimizerTransient = 0;
-        if (zero >= 1 && zero <= 2 && parallel.dp > 1) {
+        if (plan.gathersAfterOptimizer()) {
             optimizerTransient = params * (profile.zeroGatherBytesPerParameter + weightBytes / dp);
         }
         memory.optimizerPeakBytes = staticBytes + optimizerTransient;
@@ -438,9 +331,15 @@ MemoryEstimate estimateTraining(
 
 MemoryEstimate estimateMemory(const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run)
 {
+    return estimateMemory(model, gpu, run, parallel::planSharding(model, run));
+}
+
+MemoryEstimate estimateMemory(
+    const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run, const parallel::ShardingPlan& plan)
+{
     const FrameworkProfile profile = frameworkProfile(run.framework);
-    MemoryEstimate estimate = run.mode == config::RunMode::Training ? estimateTraining(model, gpu, run, profile)
-                                                                    : estimateInference(model, gpu, run, profile);
+    MemoryEstimate estimate = run.mode == config::RunMode::Training ? estimateTraining(model, gpu, run, plan, profile)
+                                                                    : estimateInference(model, gpu, run, plan, profile);
     const StageMemory& worst = estimate.stages[static_cast<size_t>(estimate.peakStage)];
     const double reserved = std::max(worst.reservedPeakBytes, estimate.peakAllocatedBytes);
     const double overhead = profile.nonAllocatorBytes + (reserved - estimate.peakAllocatedBytes);

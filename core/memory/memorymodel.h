@@ -5,6 +5,7 @@
 #include "config/modelspec.h"
 #include "config/runspec.h"
 #include "memory/frameworkprofile.h"
+#include "parallel/shardingplan.h"
 
 #include <array>
 #include <string>
@@ -74,7 +75,7 @@ struct MemoryEstimate {
 /// and final norm on the last; sharded by tp, experts by ep as well).
 double parametersOnStage(const config::ModelSpec& model, const config::RunSpec& run, int stage);
 
-/// Replays allocations and frees of every pipeline stage along its schedule (config::RunSpec::parallelism) and
+/// Replays allocations and frees of every pipeline stage along its schedule (parallel::ShardingPlan) and
 /// returns the worst stage's peak. Training: static weights, gradients and optimizer states (ZeRO/FSDP sharding)
 /// and persistent communication buffers; then, step by step, activations saved per micro-batch until their
 /// backward, the logits of the last stage, the backward transients; then the optimizer phase with its gather
@@ -82,5 +83,9 @@ double parametersOnStage(const config::ModelSpec& model, const config::RunSpec& 
 /// with the capacity. Inference: weights, KV cache of the batch at full length, the prefill activations of one
 /// layer.
 MemoryEstimate estimateMemory(const config::ModelSpec& model, const config::GpuSpec& gpu, const config::RunSpec& run);
+/// The same with the sharding already planned (the step model has it): nothing about the run's parallel degrees is
+/// read but what @p plan says.
+MemoryEstimate estimateMemory(const config::ModelSpec& model, const config::GpuSpec& gpu, const config::RunSpec& run,
+    const parallel::ShardingPlan& plan);
 
 } // namespace rapid::memory

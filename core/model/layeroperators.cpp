@@ -61,15 +61,14 @@ struct Shape {
     double grad = 2;
 };
 
-Shape makeShape(const RunSpec& run, Workload workload, std::int64_t kvLength)
+Shape makeShape(const RunSpec& run, const LayerSharding& sharding, Workload workload, std::int64_t kvLength)
 {
-    const config::ParallelismSpec& parallel = run.parallelism;
-    if (parallel.tp < 1 || parallel.cp < 1 || parallel.ep < 1) {
-        throw std::invalid_argument("tp, cp and ep must be at least 1");
+    if (sharding.tensor < 1 || sharding.context < 1 || sharding.expert < 1) {
+        throw std::invalid_argument("tensor, context and expert shard counts must be at least 1");
     }
     Shape shape;
-    shape.tp = parallel.tp;
-    shape.ep = parallel.ep;
+    shape.tp = sharding.tensor;
+    shape.ep = sharding.expert;
     shape.flash = run.flashAttention;
     shape.precision = run.precision;
     shape.act = config::bytesPerElement(run.precision.activations);
@@ -101,11 +100,11 @@ Shape makeShape(const RunSpec& run, Workload workload, std::int64_t kvLength)
         shape.queries = 1;
         shape.keys = kvLength;
     } else {
-        shape.queries = ceilDiv(sequence, parallel.cp);
+        shape.queries = ceilDiv(sequence, sharding.context);
         shape.keys = sequence;
     }
     shape.tokens = shape.batch * shape.queries;
-    shape.normTokens = parallel.sequenceParallel ? ceilDiv(shape.tokens, parallel.tp) : shape.tokens;
+    shape.normTokens = sharding.sequenceSplit ? ceilDiv(shape.tokens, sharding.tensor) : shape.tokens;
     return shape;
 }
 
@@ -378,10 +377,10 @@ private:
     std::vector<Entry> m_entries;
 };
 
-std::vector<Entry> layerEntries(
-    const ModelSpec& model, const RunSpec& run, bool moeLayer, Workload workload, std::int64_t kvLength = 0)
+std::vector<Entry> layerEntries(const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding,
+    bool moeLayer, Workload workload, std::int64_t kvLength = 0)
 {
-    LayerBuilder builder(model, makeShape(run, workload, kvLength), workload, run.dropout);
+    LayerBuilder builder(model, makeShape(run, sharding, workload, kvLength), workload, run.dropout);
     return builder.build(moeLayer);
 }
 
@@ -425,14 +424,16 @@ void appendBackward(const std::vector<Entry>& entries, std::vector<Operator>& op
 
 } // namespace
 
-std::vector<Operator> trainingForward(const ModelSpec& model, const RunSpec& run, bool moeLayer)
+std::vector<Operator> trainingForward(
+    const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, bool moeLayer)
 {
-    return forwardOf(layerEntries(model, run, moeLayer, Workload::Training), Phase::Forward);
+    return forwardOf(layerEntries(model, run, sharding, moeLayer, Workload::Training), Phase::Forward);
 }
 
-std::vector<Operator> trainingBackward(const ModelSpec& model, const RunSpec& run, bool moeLayer)
+std::vector<Operator> trainingBackward(
+    const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, bool moeLayer)
 {
-    const std::vector<Entry> entries = layerEntries(model, run, moeLayer, Workload::Training);
+    const std::vector<Entry> entries = layerEntries(model, run, sharding, moeLayer, Workload::Training);
     std::vector<Operator> ops;
     if (run.recompute == config::Recompute::Full) {
         ops = forwardOf(entries, Phase::Recompute);
@@ -448,20 +449,23 @@ std::vector<Operator> trainingBackward(const ModelSpec& model, const RunSpec& ru
     return ops;
 }
 
-std::vector<Operator> prefillLayer(const ModelSpec& model, const RunSpec& run, bool moeLayer)
+std::vector<Operator> prefillLayer(
+    const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, bool moeLayer)
 {
-    return forwardOf(layerEntries(model, run, moeLayer, Workload::Prefill), Phase::Forward);
+    return forwardOf(layerEntries(model, run, sharding, moeLayer, Workload::Prefill), Phase::Forward);
 }
 
-std::vector<Operator> decodeLayer(const ModelSpec& model, const RunSpec& run, bool moeLayer, std::int64_t kvLength)
+std::vector<Operator> decodeLayer(
+    const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, bool moeLayer, std::int64_t kvLength)
 {
-    return forwardOf(layerEntries(model, run, moeLayer, Workload::Decode, kvLength), Phase::Forward);
+    return forwardOf(layerEntries(model, run, sharding, moeLayer, Workload::Decode, kvLength), Phase::Forward);
 }
 
-std::vector<Operator> embeddingOperators(const ModelSpec& model, const RunSpec& run, Workload workload)
+std::vector<Operator> embeddingOperators(
+    const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, Workload workload)
 {
     // Decode embeds one token per sequence; its "KV length" only has to be valid.
-    const Shape shape = makeShape(run, workload, 1);
+    const Shape shape = makeShape(run, sharding, workload, 1);
     const double elements = static_cast<double>(shape.tokens) * static_cast<double>(model.hiddenSize);
     const bool learned = model.positionEmbedding == config::PositionEmbedding::Learned;
     Operator op;
@@ -484,9 +488,10 @@ std::vector<Operator> embeddingOperators(const ModelSpec& model, const RunSpec& 
     return ops;
 }
 
-std::vector<Operator> lmHeadOperators(const ModelSpec& model, const RunSpec& run, Workload workload)
+std::vector<Operator> lmHeadOperators(
+    const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, Workload workload)
 {
-    const Shape shape = makeShape(run, workload, 1);
+    const Shape shape = makeShape(run, sharding, workload, 1);
     const bool training = workload == Workload::Training;
     // Inference needs the logits of each sequence's last token only.
     const std::int64_t rows = training ? shape.tokens : shape.batch;
@@ -552,10 +557,12 @@ std::vector<Operator> lmHeadOperators(const ModelSpec& model, const RunSpec& run
     return ops;
 }
 
-double localLayerParameters(const ModelSpec& model, const RunSpec& run, bool moeLayer)
+double localLayerParameters(const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, bool moeLayer)
 {
     double parameters = 0;
-    for (const Entry& entry : layerEntries(model, run, moeLayer, Workload::Training)) {
+    // Parameters do not depend on the tokens; the shapes are the run's own (training or prefill).
+    const Workload workload = run.mode == config::RunMode::Training ? Workload::Training : Workload::Prefill;
+    for (const Entry& entry : layerEntries(model, run, sharding, moeLayer, workload)) {
         parameters += entry.weights;
     }
     return parameters;

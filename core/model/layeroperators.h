@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "layersharding.h"
 #include "operator.h"
 
 #include "config/modelspec.h"
@@ -11,9 +12,9 @@
 
 namespace rapid::model {
 
-/// The kernels of one transformer layer (and of the model's ends) on ONE GPU, with the per-GPU shapes under the run's
-/// parallelism. No communication appears here: the collectives that tensor, sequence, context and expert parallelism
-/// imply are added by `parallel/`.
+/// The kernels of one transformer layer (and of the model's ends) on ONE GPU, with the per-GPU shapes of the shards
+/// @p sharding gives (tp, cp and ep below are its tensor, context and expert counts). No communication appears here:
+/// the collectives that tensor, sequence, context and expert parallelism imply are added by `parallel/`.
 ///
 /// Shapes (b sequences, s = the sequence length, T = tokens computed on this GPU):
 /// - Training: b = run.microBatch, queries per sequence s / cp (rounded up), keys per sequence s (the whole sequence,
@@ -25,7 +26,7 @@ namespace rapid::model {
 ///   and KV heads too, but never below one per GPU (replicated when tp > KV heads). MLA's down-projections and the
 ///   MoE router are replicated. Non-divisible shards round up.
 /// - Norms, residual adds and dropout run on T / tp tokens with sequence parallelism
-/// (run.parallelism.sequenceParallel),
+/// (LayerSharding::sequenceSplit),
 ///   else on all T tokens; everything between the column- and row-parallel GEMMs runs on T tokens and the local shard.
 /// - MoE layers: the router GEMM [T_norm x h] . [h x E] and its softmax/top-k in fp32; every token visits topK of E
 ///   experts; expert parallelism over ep GPUs puts E / ep experts on each GPU and sends each the tokens of all ep
@@ -55,38 +56,44 @@ namespace rapid::model {
 /// parallel degree, or for moeLayer on a model without MoE.
 
 /// A training layer's forward pass (phase Forward).
-std::vector<Operator> trainingForward(const config::ModelSpec& model, const config::RunSpec& run, bool moeLayer);
+std::vector<Operator> trainingForward(
+    const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, bool moeLayer);
 
 /// A training layer's backward pass: first what run.recompute re-runs (phase Recompute: the attention core for
 /// selective, the whole forward for full recomputation), then the gradients (phase Backward) in reverse order: each
 /// GEMM as its dX and dW GEMMs, attention backward (FlashAttention recomputing its scores, naive attention reading the
 /// stored ones), and the backward of every norm and element-wise operator.
-std::vector<Operator> trainingBackward(const config::ModelSpec& model, const config::RunSpec& run, bool moeLayer);
+std::vector<Operator> trainingBackward(
+    const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, bool moeLayer);
 
 /// One layer of inference prefill at run.promptLength for run.batch sequences (phase Forward), including the write of
 /// the prompt's keys and values into the KV cache at run.precision.kvCache.
-std::vector<Operator> prefillLayer(const config::ModelSpec& model, const config::RunSpec& run, bool moeLayer);
+std::vector<Operator> prefillLayer(
+    const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, bool moeLayer);
 
 /// One layer of one decode step (phase Forward): run.batch sequences each add one token and attend to @p kvLength
 /// keys (the cache including the new token's entry, which "attention.kv_cache_write" appends).
-std::vector<Operator> decodeLayer(
-    const config::ModelSpec& model, const config::RunSpec& run, bool moeLayer, std::int64_t kvLength);
+std::vector<Operator> decodeLayer(const config::ModelSpec& model, const config::RunSpec& run,
+    const LayerSharding& sharding, bool moeLayer, std::int64_t kvLength);
 
 /// What the non-layer operators are built for.
 enum class Workload { Training, Prefill, Decode };
 
 /// Token embedding lookup of the first pipeline stage ("embedding.lookup", plus the learned positions when the model
 /// has them); for Training also its backward (gradient scatter-add into the table).
-std::vector<Operator> embeddingOperators(const config::ModelSpec& model, const config::RunSpec& run, Workload workload);
+std::vector<Operator> embeddingOperators(
+    const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, Workload workload);
 
 /// The last pipeline stage's head: final norm, LM head GEMM over the vocabulary shard (n = vocab / tp) and, for
 /// Training, the vocabulary-parallel cross-entropy followed by the backward of all three. Inference computes logits of
 /// the last token of each sequence only (m = batch) and no loss.
-std::vector<Operator> lmHeadOperators(const config::ModelSpec& model, const config::RunSpec& run, Workload workload);
+std::vector<Operator> lmHeadOperators(
+    const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, Workload workload);
 
 /// Parameters of one layer held by one GPU: the weights of its local GEMM shards (experts: E / ep of them, each
 /// divided by tp; replicated projections whole) plus its norm weights. Biases are ignored (< 0.01% of a layer).
-double localLayerParameters(const config::ModelSpec& model, const config::RunSpec& run, bool moeLayer);
+double localLayerParameters(
+    const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, bool moeLayer);
 
 /// Bytes one parameter costs in an Adam step: with master weights it reads the optimizer-precision master weight and
 /// both moments and the gradient, writes master and moments back and writes the working weight (6 o + g + w);

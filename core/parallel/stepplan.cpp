@@ -73,9 +73,10 @@ LayerCollectives layerCollectives(
     return layer;
 }
 
-StagePlan stagePlan(const config::Scenario& scenario, const Placement& placement, const TrainingSizes& sizes, int stage,
-    const std::array<double, 2>& layerParameters)
+StagePlan stagePlan(
+    const config::Scenario& scenario, const Placement& placement, const TrainingSizes& sizes, const StageShare& share)
 {
+    const int stage = share.stage;
     const config::ModelSpec& model = scenario.model;
     const config::RunSpec& run = scenario.run;
     const config::ParallelismSpec& parallel = run.parallelism;
@@ -85,22 +86,12 @@ StagePlan stagePlan(const config::Scenario& scenario, const Placement& placement
     plan.representativeRank = placement.representativeRank(stage);
     plan.layer = layerCollectives(scenario, placement, sizes, plan.representativeRank);
     const std::vector<int> dpGroup = placement.groupOf(Axis::Dp, plan.representativeRank);
-    const double embeddingParams = static_cast<double>(model::countParameters(model).embedding) / parallel.tp;
-    const std::vector<std::vector<int>> chunks = chunkLayersOfStage(model, run, stage);
-    for (size_t chunk = 0; chunk < chunks.size(); ++chunk) {
+    for (size_t chunk = 0; chunk < share.chunks.size(); ++chunk) {
         ChunkPlan chunkPlan;
-        chunkPlan.layers = chunks[chunk];
-        for (int layer : chunkPlan.layers) {
-            chunkPlan.parameters += layerParameters[isMoeLayer(model, layer) ? 1 : 0];
-        }
-        chunkPlan.holdsEmbedding = stage == 0 && chunk == 0;
-        chunkPlan.holdsHead = stage == parallel.pp - 1 && chunk + 1 == chunks.size();
-        if (chunkPlan.holdsEmbedding) {
-            chunkPlan.parameters += embeddingParams;
-        }
-        if (chunkPlan.holdsHead && (!chunkPlan.holdsEmbedding || !model.tiedEmbeddings)) {
-            chunkPlan.parameters += static_cast<double>(model.vocabSize * model.hiddenSize) / parallel.tp;
-        }
+        chunkPlan.layers = share.chunks[chunk];
+        chunkPlan.parameters = share.chunkParameters[chunk];
+        chunkPlan.holdsEmbedding = share.first && chunk == 0;
+        chunkPlan.holdsHead = share.last && chunk + 1 == share.chunks.size();
         if (zero >= 3 && parallel.dp > 1) {
             chunkPlan.parameterGather
                 = planned(Axis::Dp, CollectiveKind::AllGather, chunkPlan.parameters * sizes.weightBytes, dpGroup);
@@ -172,23 +163,6 @@ network::CollectiveRequest StepPlan::withReplicas(const PlannedCollective& colle
     return request;
 }
 
-std::vector<std::vector<int>> chunkLayersOfStage(const config::ModelSpec& model, const config::RunSpec& run, int stage)
-{
-    const config::ParallelismSpec& parallel = run.parallelism;
-    const int virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
-    const std::vector<int> perChunk
-        = layersPerChunk(model.numLayers, parallel.pp, virtualStages, parallel.layersPerStage);
-    std::vector<std::vector<int>> result;
-    for (int v = 0; v < virtualStages; ++v) {
-        const int chunk = v * parallel.pp + stage;
-        const int start = std::accumulate(perChunk.begin(), perChunk.begin() + chunk, 0);
-        std::vector<int> layers(static_cast<size_t>(perChunk[static_cast<size_t>(chunk)]));
-        std::iota(layers.begin(), layers.end(), start);
-        result.push_back(layers);
-    }
-    return result;
-}
-
 StepPlan planStep(const config::Scenario& scenario)
 {
     const config::RunSpec& run = scenario.run;
@@ -197,22 +171,20 @@ StepPlan planStep(const config::Scenario& scenario)
     plan.totalGpus = scenario.hardware.cluster.totalGpus();
     plan.virtualStages
         = run.parallelism.schedule == config::PipelineSchedule::Interleaved ? run.parallelism.virtualStages : 1;
+    plan.sharding = planSharding(scenario.model, run);
     if (run.mode == config::RunMode::Training) {
         const TrainingSizes sizes = trainingSizes(scenario.model, run);
-        // Parameters of one dense and one MoE layer on one rank (the operator lists of the layer hold the shapes).
-        const std::array<double, 2> layerParameters = { model::localLayerParameters(scenario.model, run, false),
-            scenario.model.moe ? model::localLayerParameters(scenario.model, run, true) : 0.0 };
-        for (int stage = 0; stage < run.parallelism.pp; ++stage) {
-            plan.stages.push_back(stagePlan(scenario, plan.placement, sizes, stage, layerParameters));
+        for (const StageShare& share : plan.sharding.stageShares) {
+            plan.stages.push_back(stagePlan(scenario, plan.placement, sizes, share));
         }
     } else {
         // Inference: the stages' layers (what a request's Chakra traces are split by); its collectives are per pass.
-        for (int stage = 0; stage < run.parallelism.pp; ++stage) {
+        for (const StageShare& share : plan.sharding.stageShares) {
             StagePlan stagePlan;
-            stagePlan.stage = stage;
-            stagePlan.representativeRank = plan.placement.representativeRank(stage);
-            for (std::vector<int>& layers : chunkLayersOfStage(scenario.model, run, stage)) {
-                stagePlan.chunks.push_back({ std::move(layers), false, false, 0.0, {}, std::nullopt });
+            stagePlan.stage = share.stage;
+            stagePlan.representativeRank = plan.placement.representativeRank(share.stage);
+            for (const std::vector<int>& layers : share.chunks) {
+                stagePlan.chunks.push_back({ layers, false, false, 0.0, {}, std::nullopt });
             }
             plan.stages.push_back(std::move(stagePlan));
         }

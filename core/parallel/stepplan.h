@@ -4,6 +4,7 @@
 #include "config/configloader.h"
 #include "network/collective.h"
 #include "parallel/placement.h"
+#include "parallel/shardingplan.h"
 
 #include <optional>
 #include <vector>
@@ -93,6 +94,7 @@ struct InferencePlan {
 /// The step plan: built once per evaluation from the scenario, it is the one place that interprets tp, cp, dp, pp and
 /// ep. Timing, the congestion backend, Chakra export and the workbench's rank groups read it.
 struct StepPlan {
+    ShardingPlan sharding; ///< the layer split and shards (what memory and the operator lists read)
     Placement placement;
     int virtualStages = 1;
     std::vector<StagePlan> stages; ///< training: one per pipeline stage
@@ -109,8 +111,5 @@ StepPlan planStep(const config::Scenario& scenario);
 
 /// Whether layer @p layer (global index) is a mixture-of-experts layer (after the model's leading dense layers).
 bool isMoeLayer(const config::ModelSpec& model, int layer);
-
-/// The layers (global indices) of each virtual chunk of pipeline stage @p stage.
-std::vector<std::vector<int>> chunkLayersOfStage(const config::ModelSpec& model, const config::RunSpec& run, int stage);
 
 } // namespace rapid::parallel

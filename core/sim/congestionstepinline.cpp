@@ -191,7 +191,6 @@ std::vector<double> CongestionStepBackend::planInlineCollectives(const TrainingS
 
 void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, int stage)
 {
-    const config::RunSpec& run = input.run;
     const graph::StageCost& cost = input.stages[static_cast<size_t>(stage)];
     const parallel::StagePlan& stagePlan = input.plan.stages[static_cast<size_t>(stage)];
     const int stages = static_cast<int>(input.plan.stages.size());
@@ -238,7 +237,7 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                     layerBlocks.push_back({ attention,
                         std::vector<const network::CollectiveRequest*>(steps, &requests.contextStep), true });
                 }
-                if (tensor && run.parallelism.tpCommOverlap) {
+                if (tensor && input.plan.sharding.overlapTensorCollectives) {
                     const double gemm = backward ? pass.backwardGemm : pass.forwardGemm;
                     compute -= gemm;
                     layerBlocks.push_back({ gemm, tensorCollectives, true });

@@ -39,6 +39,7 @@ class PassSplitter {
 public:
     PassSplitter(const StepModel& stepModel, const graph::ExecutionGraph& graph, ChakraDetail detail)
         : m_scenario(stepModel.scenario())
+        , m_sharding(stepModel.plan().sharding.layer)
         , m_graph(graph)
         , m_detail(detail)
         , m_timer(m_scenario.hardware.gpu)
@@ -90,8 +91,8 @@ public:
         };
         auto endOperators = [&](bool embedding) {
             const std::vector<model::Operator> all = embedding
-                ? model::embeddingOperators(model, m_scenario.run, model::Workload::Training)
-                : model::lmHeadOperators(model, m_scenario.run, model::Workload::Training);
+                ? model::embeddingOperators(model, m_scenario.run, m_sharding, model::Workload::Training)
+                : model::lmHeadOperators(model, m_scenario.run, m_sharding, model::Workload::Training);
             std::vector<model::Operator> selected;
             for (const model::Operator& op : all) {
                 if ((op.phase == model::Phase::Forward) != pass.backward) {
@@ -102,8 +103,8 @@ public:
         };
         auto layer = [&](int index) {
             const bool moe = model.moe && index >= model.moe->denseLayers;
-            addOperators(pass.backward ? model::trainingBackward(model, m_scenario.run, moe)
-                                       : model::trainingForward(model, m_scenario.run, moe),
+            addOperators(pass.backward ? model::trainingBackward(model, m_scenario.run, m_sharding, moe)
+                                       : model::trainingForward(model, m_scenario.run, m_sharding, moe),
                 "layer " + std::to_string(index));
             if (perLayerCommunication > 0) {
                 pieces.push_back(
@@ -136,6 +137,7 @@ public:
 
 private:
     const config::Scenario& m_scenario;
+    model::LayerSharding m_sharding;
     const graph::ExecutionGraph& m_graph;
     ChakraDetail m_detail;
     compute::OperatorTimer m_timer;
@@ -147,23 +149,24 @@ private:
 graph::ExecutionGraph stepExecutionGraph(StepModel& stepModel)
 {
     const config::RunSpec& run = stepModel.scenario().run;
-    return run.mode == config::RunMode::Training ? graph::buildTrainingStep(run, stepModel.trainingStageCosts())
-                                                 : graph::buildInferenceRequest(stepModel.inferenceRequestCosts());
+    return run.mode == config::RunMode::Training
+        ? graph::buildTrainingStep(stepModel.plan().sharding, stepModel.trainingStageCosts())
+        : graph::buildInferenceRequest(stepModel.inferenceRequestCosts());
 }
 
-graph::ChakraExportOptions stepChakraOptions(const config::RunSpec& run, const graph::ExecutionGraph& graph)
+graph::ChakraExportOptions stepChakraOptions(const parallel::StepPlan& plan, const graph::ExecutionGraph& graph)
 {
     graph::ChakraExportOptions options;
     options.commBytes = [&graph](graph::NodeId id) { return static_cast<std::uint64_t>(graph.node(id).bytes); };
-    options.dataParallelCollective
-        = run.parallelism.zeroStage >= 1 ? graph::ChakraCollective::ReduceScatter : graph::ChakraCollective::AllReduce;
+    options.dataParallelCollective = plan.sharding.reduceScattersGradients() ? graph::ChakraCollective::ReduceScatter
+                                                                             : graph::ChakraCollective::AllReduce;
     return options;
 }
 
 std::vector<graph::ChakraTrace> stepChakraTraces(StepModel& stepModel)
 {
     const graph::ExecutionGraph graph = stepExecutionGraph(stepModel);
-    return graph::exportExecutionGraph(graph, stepChakraOptions(stepModel.scenario().run, graph));
+    return graph::exportExecutionGraph(graph, stepChakraOptions(stepModel.plan(), graph));
 }
 
 ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepModel& stepModel, ChakraDetail detail,
@@ -174,7 +177,7 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     const bool training = run.mode == config::RunMode::Training;
     const graph::ExecutionGraph graph = stepExecutionGraph(stepModel);
     const parallel::Placement& placement = stepModel.placement();
-    const int ranks = run.parallelism.gpuCount();
+    const int ranks = placement.ranks;
     const auto stageOf = [&](int rank) { return placement.stageOf(rank); };
 
     // Data-parallel communicators, numbered from 1 in order of their first rank.
@@ -192,8 +195,9 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     for (int stage = 0; stage < graph.ranks(); ++stage) {
         layersOfStage.push_back(stepModel.chunkLayersOfStage(stage));
     }
-    graph::ChakraExportOptions options = stepChakraOptions(run, graph);
+    graph::ChakraExportOptions options = stepChakraOptions(stepModel.plan(), graph);
     options.dataParallelGroup = [](int) { return std::string("1"); }; // replaced per rank below
+    const bool reduceScatters = stepModel.plan().sharding.reduceScattersGradients();
     options.nodeName = [&](graph::NodeId id) {
         const graph::Node& node = graph.node(id);
         if (!training) {
@@ -221,8 +225,7 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
         case graph::NodeKind::PipelineSend:
             return name + (node.backward ? "send input gradients" : "send activations") + microBatch + " of " + layers;
         case graph::NodeKind::DataParallel:
-            return name + "gradient " + (run.parallelism.zeroStage >= 1 ? "reduce-scatter" : "all-reduce") + " of "
-                + layers;
+            return name + "gradient " + (reduceScatters ? "reduce-scatter" : "all-reduce") + " of " + layers;
         case graph::NodeKind::Optimizer:
             return name + "optimizer step";
         case graph::NodeKind::ParameterGather:

@@ -26,7 +26,7 @@ struct ChakraExportSummary {
 graph::ExecutionGraph stepExecutionGraph(StepModel& stepModel);
 /// How that graph's nodes become Chakra nodes: communication sizes from the graph, the data-parallel reduction as the
 /// run's ZeRO stage performs it.
-graph::ChakraExportOptions stepChakraOptions(const config::RunSpec& run, const graph::ExecutionGraph& graph);
+graph::ChakraExportOptions stepChakraOptions(const parallel::StepPlan& plan, const graph::ExecutionGraph& graph);
 /// One trace per pipeline stage (its representative rank), in memory: what the workbench's Graph tab shows.
 std::vector<graph::ChakraTrace> stepChakraTraces(StepModel& stepModel);
 

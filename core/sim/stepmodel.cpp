@@ -147,9 +147,10 @@ const LayerTimes& StepModel::layerTimes(bool moe)
     const config::ModelSpec& model = m_scenario.model;
     const config::RunSpec& run = m_scenario.run;
     auto pass = std::make_unique<LayerTimes>();
-    pass->forward = timeOperators(model::trainingForward(model, run, moe), &pass->forwardGemm, &pass->forwardAttention);
-    pass->backward
-        = timeOperators(model::trainingBackward(model, run, moe), &pass->backwardGemm, &pass->backwardAttention);
+    pass->forward = timeOperators(
+        model::trainingForward(model, run, m_plan.sharding.layer, moe), &pass->forwardGemm, &pass->forwardAttention);
+    pass->backward = timeOperators(
+        model::trainingBackward(model, run, m_plan.sharding.layer, moe), &pass->backwardGemm, &pass->backwardAttention);
 
     // Every stage's layers are costed on the groups of stage 0's representative rank.
     const parallel::LayerCollectives& layer = m_plan.stages.front().layer;
@@ -161,7 +162,7 @@ const LayerTimes& StepModel::layerTimes(bool moe)
         const double forward = layer.tensorPairsForward * pair;
         const double backward = layer.tensorPairsBackward * pair;
         // With tp_comm_overlap the collectives run under the layer's GEMMs (at most their length).
-        const bool overlap = run.parallelism.tpCommOverlap;
+        const bool overlap = m_plan.sharding.overlapTensorCollectives;
         at(pass->forward, TimeClass::TensorParallel) += overlap ? exposed(forward, pass->forwardGemm) : forward;
         at(pass->backward, TimeClass::TensorParallel) += overlap ? exposed(backward, pass->backwardGemm) : backward;
     }
@@ -189,8 +190,10 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
     const config::RunSpec& run = m_scenario.run;
     // Ends of the model: embedding (first chunk of stage 0) and final norm + LM head + loss (last chunk of the last
     // stage), split into their forward and backward operators.
-    const auto embedding = splitByPhase(model::embeddingOperators(model, run, model::Workload::Training));
-    const auto head = splitByPhase(model::lmHeadOperators(model, run, model::Workload::Training));
+    const auto embedding
+        = splitByPhase(model::embeddingOperators(model, run, m_plan.sharding.layer, model::Workload::Training));
+    const auto head
+        = splitByPhase(model::lmHeadOperators(model, run, m_plan.sharding.layer, model::Workload::Training));
     const std::pair<TimeBreakdown, TimeBreakdown> embeddingTimes
         = { timeOperators(embedding.first, nullptr, nullptr), timeOperators(embedding.second, nullptr, nullptr) };
     const std::pair<TimeBreakdown, TimeBreakdown> headTimes
@@ -285,7 +288,7 @@ report::TrainingResult StepModel::training(bool timeline)
     report::TrainingResult result;
     ExposedGathers exposedGathers;
     const std::vector<graph::StageCost> stages = stageCosts(&exposedGathers);
-    const graph::ExecutionGraph graph = graph::buildTrainingStep(run, stages);
+    const graph::ExecutionGraph graph = graph::buildTrainingStep(m_plan.sharding, stages);
     const TrainingStepInput input { m_plan, m_scenario.model, run, stages, graph,
         [this](bool moe) -> const LayerTimes& { return layerTimes(moe); }, exposedGathers };
     const StepExecution execution = m_backend->executeTraining(input);
@@ -312,7 +315,7 @@ report::TrainingResult StepModel::training(bool timeline)
     result.breakdown = report::breakdownOfStage(graph, schedule.start, schedule.finish, schedule.makespan, busiest);
     attributeStretch(execution, graph, schedule, result.breakdown);
     addThroughputAndEnergy(result, graph);
-    result.memory = memory::estimateMemory(m_scenario.model, m_scenario.hardware.gpu, run);
+    result.memory = memory::estimateMemory(m_scenario.model, m_scenario.hardware.gpu, run, m_plan.sharding);
     if (timeline) {
         result.timeline.reserve(graph.nodes().size());
         for (size_t i = 0; i < graph.nodes().size(); ++i) {
@@ -332,14 +335,14 @@ void StepModel::addThroughputAndEnergy(report::TrainingResult& result, const gra
     // Model FLOPs: forward + backward (3x forward) of every token with attention over the full sequence (the
     // Megatron/PaLM convention), no recomputation.
     const double modelFlops = 3 * model::forwardFlopsPerToken(m_scenario.model, run.seqLength) * tokensPerStep;
-    const int gpus = run.parallelism.gpuCount();
+    const int gpus = m_plan.placement.ranks;
     result.modelFlopsPerGpu = modelFlops / result.stepTimeSeconds / gpus;
     const double peak = m_scenario.hardware.gpu.tensorPeak(run.precision.compute);
     result.mfu = peak > 0 ? result.modelFlopsPerGpu / peak : 0;
     // Energy: every GPU of every stage (tp x dp x cp of them run what the stage's representative rank runs), busy while
     // its compute stream runs operator classes or the optimizer.
     double busyGpuSeconds = 0;
-    const int gpusPerStage = gpus / run.parallelism.pp;
+    const int gpusPerStage = gpus / m_plan.sharding.stages;
     for (int stage = 0; stage < graph.ranks(); ++stage) {
         for (graph::NodeId id : graph.streamOrder(stage, graph::Stream::Compute)) {
             const graph::Node& node = graph.node(id);
@@ -355,7 +358,7 @@ graph::InferenceRequestCosts StepModel::inferenceRequestCosts()
 {
     const config::ModelSpec& model = m_scenario.model;
     const config::RunSpec& run = m_scenario.run;
-    const int pp = run.parallelism.pp;
+    const int pp = m_plan.sharding.stages;
     const report::InferenceResult result = inference();
     const auto pipeline = static_cast<size_t>(TimeClass::PipelineParallel);
     const double prefillSends = result.prefill[pipeline];
@@ -364,10 +367,7 @@ graph::InferenceRequestCosts StepModel::inferenceRequestCosts()
     costs.outputTokens = std::max(1, run.decodeLength);
     const double activationBytes = config::bytesPerElement(run.precision.activations);
     for (int stage = 0; stage < pp; ++stage) {
-        double layers = 0;
-        for (const std::vector<int>& chunk : parallel::chunkLayersOfStage(model, run, stage)) {
-            layers += static_cast<double>(chunk.size());
-        }
+        const double layers = m_plan.sharding.stageShares.at(static_cast<size_t>(stage)).layerCount();
         const double share = model.numLayers > 0 ? layers / model.numLayers : 1.0 / pp;
         costs.prefillSeconds.push_back((result.ttftSeconds - prefillSends) * share);
         costs.decodeSeconds.push_back((result.itlSeconds - decodeSends) * share);
@@ -387,7 +387,6 @@ report::InferenceResult StepModel::inference(int decodeSamples)
 {
     const config::ModelSpec& model = m_scenario.model;
     const config::RunSpec& run = m_scenario.run;
-    const config::ParallelismSpec& parallelism = run.parallelism;
     const parallel::InferencePlan& plan = m_plan.inference;
     report::InferenceResult result;
 
@@ -402,8 +401,10 @@ report::InferenceResult StepModel::inference(int decodeSamples)
             add(parts, parallel::isMoeLayer(model, layer) ? moe : dense);
             at(parts, TimeClass::TensorParallel) += tpPerLayer;
         }
-        add(parts, timeOperators(model::embeddingOperators(model, run, workload), nullptr, nullptr));
-        add(parts, timeOperators(model::lmHeadOperators(model, run, workload), nullptr, nullptr));
+        add(parts,
+            timeOperators(model::embeddingOperators(model, run, m_plan.sharding.layer, workload), nullptr, nullptr));
+        add(parts,
+            timeOperators(model::lmHeadOperators(model, run, m_plan.sharding.layer, workload), nullptr, nullptr));
         if (plan.stages > 1) {
             at(parts, TimeClass::PipelineParallel) += (plan.stages - 1) * collective(plan.pipelineSend(tokens));
         }
@@ -411,8 +412,9 @@ report::InferenceResult StepModel::inference(int decodeSamples)
     };
 
     const double promptTokens = static_cast<double>(run.batch) * run.promptLength;
-    result.prefill = forwardPass(promptTokens, model::prefillLayer(model, run, false),
-        model.moe ? model::prefillLayer(model, run, true) : std::vector<model::Operator> {}, model::Workload::Prefill);
+    result.prefill = forwardPass(promptTokens, model::prefillLayer(model, run, m_plan.sharding.layer, false),
+        model.moe ? model::prefillLayer(model, run, m_plan.sharding.layer, true) : std::vector<model::Operator> {},
+        model::Workload::Prefill);
     result.ttftSeconds = sum(result.prefill);
 
     // Decode steps: the KV length grows from prompt + 1 to prompt + decode. Step time is affine in the KV length
@@ -428,8 +430,10 @@ report::InferenceResult StepModel::inference(int decodeSamples)
     std::vector<TimeBreakdown> sampled;
     for (double length : lengths) {
         const auto kv = static_cast<std::int64_t>(length);
-        sampled.push_back(forwardPass(static_cast<double>(run.batch), model::decodeLayer(model, run, false, kv),
-            model.moe ? model::decodeLayer(model, run, true, kv) : std::vector<model::Operator> {},
+        sampled.push_back(forwardPass(static_cast<double>(run.batch),
+            model::decodeLayer(model, run, m_plan.sharding.layer, false, kv),
+            model.moe ? model::decodeLayer(model, run, m_plan.sharding.layer, true, kv)
+                      : std::vector<model::Operator> {},
             model::Workload::Decode));
     }
     TimeBreakdown mean {};
@@ -445,14 +449,17 @@ report::InferenceResult StepModel::inference(int decodeSamples)
     result.decodeStep = mean;
     result.itlSeconds = sum(mean);
     result.e2eSeconds = result.ttftSeconds + result.itlSeconds * (steps - 1);
-    result.tokensPerSecond = parallelism.dp * static_cast<double>(run.batch) * steps / result.e2eSeconds;
+    const int replicas = m_plan.sharding.dataParallel; // each serves its own request batch
+    const int gpus = m_plan.placement.ranks;
+    result.tokensPerSecond = replicas * static_cast<double>(run.batch) * steps / result.e2eSeconds;
     // Energy: the batch passes the stages one after another, so the tp x dp GPUs of each stage compute for their
     // stage's share of the passes; summed over the stages that is tp x dp x the whole compute time.
     const double busySeconds
         = report::computeBusySeconds(result.prefill) + (steps - 1) * report::computeBusySeconds(result.decodeStep);
-    result.energy = report::estimateEnergy(m_scenario.hardware.gpu, parallelism.gpuCount(), result.e2eSeconds,
-        parallelism.gpuCount() / parallelism.pp * busySeconds, parallelism.dp * static_cast<double>(run.batch) * steps);
-    result.memory = memory::estimateMemory(model, m_scenario.hardware.gpu, run);
+    result.energy = report::estimateEnergy(m_scenario.hardware.gpu, gpus, result.e2eSeconds,
+        static_cast<double>(gpus) / m_plan.sharding.stages * busySeconds,
+        replicas * static_cast<double>(run.batch) * steps);
+    result.memory = memory::estimateMemory(model, m_scenario.hardware.gpu, run, m_plan.sharding);
     return result;
 }
 

@@ -4,6 +4,7 @@
 // the operator lists is included in both, as the step model rebuilds them per configuration.
 #include "compute/operatortimer.h"
 #include "model/layeroperators.h"
+#include "parallel/shardingplan.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -35,8 +36,8 @@ void BenchLayer::initTestCase()
 
 double BenchLayer::timeLayer(compute::OperatorTimer& timer) const
 {
-    return timer.layerTime(model::trainingForward(m_model, m_run, false))
-        + timer.layerTime(model::trainingBackward(m_model, m_run, false));
+    return timer.layerTime(model::trainingForward(m_model, m_run, parallel::layerSharding(m_run), false))
+        + timer.layerTime(model::trainingBackward(m_model, m_run, parallel::layerSharding(m_run), false));
 }
 
 void BenchLayer::coldLayer()

@@ -12,7 +12,10 @@
 #include "results/summaryfigures.h"
 #include "widgettestutils.h"
 
+#include "config/schema.h"
+
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFontDatabase>
@@ -73,6 +76,7 @@ private Q_SLOTS:
     void formEditWritesYamlAndUndoes();
     void saveThenReloadInNewWindow();
     void invalidTpShowsInlineErrorAndDiagnostic();
+    void formFieldsFollowTheSchema();
     void typingYamlUpdatesForm();
     void autosaveOffersRestoreInNewWindow();
     void screenshots();
@@ -148,6 +152,36 @@ void TstMainWindow::saveThenReloadInNewWindow()
     QVERIFY(b->run == a->run);
     QCOMPARE(spinBox(*second, QStringLiteral("run.training.micro_batch"))->value(), 2);
     QVERIFY(!second->restoreBanner()->isVisible());
+}
+
+void TstMainWindow::formFieldsFollowTheSchema()
+{
+    // The form takes range, choices, default and tooltip from core/config's schema (the readers' table), so a
+    // schema change reaches the form with no edit in widgets/.
+    auto window = openWindow();
+    QVERIFY(window);
+    const config::schema::Key& zero = config::schema::at(config::schema::Document::Run, "parallelism.zero_stage");
+    QSpinBox* zeroSpin = spinBox(*window, QStringLiteral("run.parallelism.zero_stage"));
+    QCOMPARE(zeroSpin->maximum(), static_cast<int>(zero.maximum)); // 3
+    QCOMPARE(zeroSpin->minimum(), static_cast<int>(zero.minimum) - 1); // one below: "absent, default 0"
+    QCOMPARE(zeroSpin->specialValueText(), QStringLiteral("default: ") + QString::fromStdString(zero.defaultValue));
+    QVERIFY(zeroSpin->toolTip().contains(QString::fromStdString(zero.doc)));
+
+    widgets::FieldEditor* schedule
+        = window->form(DocumentKind::Run)->fieldEditor(QStringLiteral("run.parallelism.schedule"));
+    QVERIFY(schedule);
+    auto* combo = qobject_cast<QComboBox*>(schedule->editorWidget());
+    QVERIFY(combo);
+    const auto& words = config::schema::at(config::schema::Document::Run, "parallelism.schedule").choices;
+    QCOMPARE(combo->count(), static_cast<int>(words.size()));
+    for (int i = 0; i < combo->count(); ++i) {
+        QCOMPARE(combo->itemText(i).toStdString(), words[static_cast<size_t>(i)]);
+    }
+    // A quantity field edits the key under the unit suffix the schema documents.
+    QVERIFY(window->form(DocumentKind::Hardware)
+                ->fieldEditor(QStringLiteral("hardware.gpu.")
+                    + QString::fromStdString(
+                        config::schema::at(config::schema::Document::Gpu, "hbm.bandwidth").writtenPath())));
 }
 
 void TstMainWindow::invalidTpShowsInlineErrorAndDiagnostic()

@@ -1,37 +1,76 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The forms' fields: which schema keys each form shows, under which label and heading. Everything else about a
+// field (how it is edited, its range, choices, default and tooltip) comes from core/config's schema, the table the
+// readers check documents against.
 #include "editors/fieldtables.h"
 
 #include "editors/workspacedocument.h"
 
+#include "config/schema.h"
+
 #include <QCoreApplication>
+
+#include <algorithm>
+#include <climits>
 
 namespace rapid::widgets {
 
 namespace {
+
+using config::schema::Document;
 
 QString tr(const char* text)
 {
     return QCoreApplication::translate("rapid::widgets::FieldTables", text);
 }
 
-FieldSpec field(const char* keyPath, const QString& label, FieldKind kind, const QString& section,
-    const QString& defaultValue = {}, int minimum = 0)
+FieldKind kindOf(config::schema::Type type)
 {
-    FieldSpec spec;
-    spec.keyPath = QString::fromLatin1(keyPath);
-    spec.label = label;
-    spec.kind = kind;
-    spec.section = section;
-    spec.defaultValue = defaultValue;
-    spec.minimum = minimum;
-    return spec;
+    switch (type) {
+    case config::schema::Type::Integer:
+        return FieldKind::Int;
+    case config::schema::Type::Number:
+        return FieldKind::Double;
+    case config::schema::Type::Boolean:
+        return FieldKind::Bool;
+    case config::schema::Type::Choice:
+        return FieldKind::Choice;
+    case config::schema::Type::Quantity:
+        return FieldKind::Quantity;
+    default:
+        return FieldKind::Text;
+    }
 }
 
-FieldSpec choice(const char* keyPath, const QString& label, const QString& section, const QStringList& choices,
-    const QString& defaultValue = {})
+/// The root of @p document's keys in a workspace ("hardware.gpu." for the GPU inside the hardware document).
+QString rootOf(Document document)
 {
-    FieldSpec spec = field(keyPath, label, FieldKind::Choice, section, defaultValue);
-    spec.choices = choices;
+    return document == Document::Gpu ? QStringLiteral("hardware.gpu.")
+                                     : QString::fromLatin1(config::schema::toString(document)) + QLatin1Char('.');
+}
+
+/// The field of schema key @p path; @p listIndex replaces the `[]` of a key inside list items.
+FieldSpec field(Document document, const char* path, const QString& label, const QString& section, int listIndex = -1)
+{
+    const config::schema::Key& key = config::schema::at(document, path);
+    FieldSpec spec;
+    QString written = QString::fromStdString(key.writtenPath());
+    if (listIndex >= 0) {
+        written.replace(QStringLiteral("[]"), QStringLiteral("[%1]").arg(listIndex));
+    }
+    spec.keyPath = rootOf(document) + written;
+    spec.label = label;
+    spec.kind = kindOf(key.type);
+    spec.section = section;
+    for (const std::string& choice : key.choices) {
+        spec.choices.append(QString::fromStdString(choice));
+    }
+    spec.defaultValue = QString::fromStdString(key.defaultValue.empty() ? key.defaultNote : key.defaultValue);
+    if (key.type == config::schema::Type::Integer || key.type == config::schema::Type::Number) {
+        spec.minimum = static_cast<int>(key.minimum);
+        spec.maximum = static_cast<int>(std::min(key.maximum, double(INT_MAX)));
+    }
+    spec.toolTip = QStringLiteral("%1\n%2").arg(spec.keyPath, QString::fromStdString(key.doc));
     return spec;
 }
 
@@ -39,44 +78,44 @@ QList<FieldSpec> modelFields()
 {
     const QString shape = tr("Shape");
     const QString blocks = tr("Blocks");
+    const Document model = Document::Model;
     return {
-        field("model.name", tr("Name"), FieldKind::Text, shape),
-        field("model.num_layers", tr("Layers"), FieldKind::Int, shape, {}, 1),
-        field("model.hidden_size", tr("Hidden size"), FieldKind::Int, shape, {}, 1),
-        field("model.num_heads", tr("Attention heads"), FieldKind::Int, shape, {}, 1),
-        field("model.num_kv_heads", tr("KV heads"), FieldKind::Int, shape, tr("= heads"), 1),
-        field("model.ffn_size", tr("FFN size"), FieldKind::Int, shape, {}, 1),
-        field("model.vocab_size", tr("Vocabulary"), FieldKind::Int, shape, {}, 1),
-        field("model.max_context", tr("Max context"), FieldKind::Int, shape, {}, 1),
-        field("model.ffn_gated", tr("Gated FFN"), FieldKind::Bool, blocks, QStringLiteral("false")),
-        choice("model.activation", tr("Activation"), blocks,
-            { QStringLiteral("gelu"), QStringLiteral("silu"), QStringLiteral("relu"), QStringLiteral("squared_relu") }),
-        choice("model.norm", tr("Norm"), blocks, { QStringLiteral("layernorm"), QStringLiteral("rmsnorm") }),
-        choice("model.position_embedding", tr("Positions"), blocks,
-            { QStringLiteral("rope"), QStringLiteral("learned"), QStringLiteral("alibi"), QStringLiteral("none") },
-            QStringLiteral("rope")),
-        field("model.tied_embeddings", tr("Tied embeddings"), FieldKind::Bool, blocks, QStringLiteral("false")),
-        field("model.linear_bias", tr("Linear biases"), FieldKind::Bool, blocks, QStringLiteral("false")),
+        field(model, "name", tr("Name"), shape),
+        field(model, "num_layers", tr("Layers"), shape),
+        field(model, "hidden_size", tr("Hidden size"), shape),
+        field(model, "num_heads", tr("Attention heads"), shape),
+        field(model, "num_kv_heads", tr("KV heads"), shape),
+        field(model, "ffn_size", tr("FFN size"), shape),
+        field(model, "vocab_size", tr("Vocabulary"), shape),
+        field(model, "max_context", tr("Max context"), shape),
+        field(model, "ffn_gated", tr("Gated FFN"), blocks),
+        field(model, "activation", tr("Activation"), blocks),
+        field(model, "norm", tr("Norm"), blocks),
+        field(model, "position_embedding", tr("Positions"), blocks),
+        field(model, "tied_embeddings", tr("Tied embeddings"), blocks),
+        field(model, "linear_bias", tr("Linear biases"), blocks),
     };
 }
 
 QList<FieldSpec> hardwareFields(const WorkspaceDocument& document)
 {
-    const QString gpu = tr("GPU");
+    const QString gpuSection = tr("GPU");
     const QString cluster = tr("Cluster");
+    const Document gpu = Document::Gpu;
+    const Document hardware = Document::Hardware;
     QList<FieldSpec> fields = {
-        field("hardware.name", tr("Name"), FieldKind::Text, cluster),
-        field("hardware.cluster.gpus_per_node", tr("GPUs per node"), FieldKind::Int, cluster, {}, 1),
-        field("hardware.gpu.name", tr("GPU"), FieldKind::Text, gpu),
-        field("hardware.gpu.sm_count", tr("SMs"), FieldKind::Int, gpu, {}, 1),
-        field("hardware.gpu.clock_GHz", tr("Clock (GHz)"), FieldKind::Quantity, gpu),
-        field("hardware.gpu.tensor_TFLOPs.bf16", tr("BF16 (TFLOP/s)"), FieldKind::Quantity, gpu),
-        field("hardware.gpu.tensor_TFLOPs.fp8", tr("FP8 (TFLOP/s)"), FieldKind::Quantity, gpu),
-        field("hardware.gpu.vector_fp32_TFLOPs", tr("FP32 vector (TFLOP/s)"), FieldKind::Quantity, gpu),
-        field("hardware.gpu.hbm.capacity_GiB", tr("HBM (GiB)"), FieldKind::Quantity, gpu),
-        field("hardware.gpu.hbm.bandwidth_GBps", tr("HBM (GB/s)"), FieldKind::Quantity, gpu),
-        field("hardware.gpu.l2.size_MiB", tr("L2 (MiB)"), FieldKind::Quantity, gpu),
-        field("hardware.gpu.kernel_launch_us", tr("Launch (µs)"), FieldKind::Quantity, gpu),
+        field(hardware, "name", tr("Name"), cluster),
+        field(hardware, "cluster.gpus_per_node", tr("GPUs per node"), cluster),
+        field(gpu, "name", tr("GPU"), gpuSection),
+        field(gpu, "sm_count", tr("SMs"), gpuSection),
+        field(gpu, "clock", tr("Clock (GHz)"), gpuSection),
+        field(gpu, "tensor_TFLOPs.bf16", tr("BF16 (TFLOP/s)"), gpuSection),
+        field(gpu, "tensor_TFLOPs.fp8", tr("FP8 (TFLOP/s)"), gpuSection),
+        field(gpu, "vector_fp32", tr("FP32 vector (TFLOP/s)"), gpuSection),
+        field(gpu, "hbm.capacity", tr("HBM (GiB)"), gpuSection),
+        field(gpu, "hbm.bandwidth", tr("HBM (GB/s)"), gpuSection),
+        field(gpu, "l2.size", tr("L2 (MiB)"), gpuSection),
+        field(gpu, "kernel_launch", tr("Launch (µs)"), gpuSection),
     };
     // One group per network dimension present in the text; a dimension appears once it has a name or a size.
     for (int i = 0; i < 16; ++i) {
@@ -86,65 +125,58 @@ QList<FieldSpec> hardwareFields(const WorkspaceDocument& document)
             break;
         }
         const QString section = tr("Network: %1").arg(name.value_or(QString::number(i)));
-        auto add = [&](const QString& key, const QString& label, FieldKind kind, int minimum) {
-            FieldSpec spec;
-            spec.keyPath = prefix + key;
-            spec.label = label;
-            spec.kind = kind;
-            spec.section = section;
-            spec.minimum = minimum;
-            fields.append(spec);
-        };
-        add(QStringLiteral("size"), tr("Size"), FieldKind::Int, 2);
-        add(QStringLiteral("link_bandwidth_GBps"), tr("Link (GB/s)"), FieldKind::Quantity, 0);
-        add(QStringLiteral("latency_ns"), tr("Latency (ns)"), FieldKind::Quantity, 0);
+        fields.append(field(hardware, "cluster.network[].size", tr("Size"), section, i));
+        fields.append(field(hardware, "cluster.network[].link_bandwidth", tr("Link (GB/s)"), section, i));
+        fields.append(field(hardware, "cluster.network[].latency", tr("Latency (ns)"), section, i));
     }
     return fields;
 }
 
-QList<FieldSpec> runFields()
+QList<FieldSpec> runGeneralAndParallelism()
 {
     const QString general = tr("Run");
     const QString parallelism = tr("Parallelism");
+    const Document run = Document::Run;
+    return {
+        field(run, "name", tr("Name"), general),
+        field(run, "mode", tr("Mode"), general),
+        field(run, "flash_attention", tr("Flash attention"), general),
+        field(run, "parallelism.tp", tr("Tensor (tp)"), parallelism),
+        field(run, "parallelism.sp", tr("Sequence parallel"), parallelism),
+        field(run, "parallelism.pp", tr("Pipeline (pp)"), parallelism),
+        field(run, "parallelism.schedule", tr("Schedule"), parallelism),
+        field(run, "parallelism.virtual_stages", tr("Virtual stages"), parallelism),
+        field(run, "parallelism.dp", tr("Data (dp)"), parallelism),
+        field(run, "parallelism.cp", tr("Context (cp)"), parallelism),
+        field(run, "parallelism.ep", tr("Expert (ep)"), parallelism),
+        field(run, "parallelism.zero_stage", tr("ZeRO stage"), parallelism),
+    };
+}
+
+QList<FieldSpec> runFields()
+{
     const QString training = tr("Training");
     const QString inference = tr("Inference");
     const QString precision = tr("Precision");
-    const QStringList precisions = { QStringLiteral("fp32"), QStringLiteral("tf32"), QStringLiteral("bf16"),
-        QStringLiteral("fp16"), QStringLiteral("fp8"), QStringLiteral("int8") };
-    FieldSpec zero
-        = field("run.parallelism.zero_stage", tr("ZeRO stage"), FieldKind::Int, parallelism, QStringLiteral("0"));
-    zero.maximum = 3;
-    return {
-        field("run.name", tr("Name"), FieldKind::Text, general),
-        choice("run.mode", tr("Mode"), general, { QStringLiteral("training"), QStringLiteral("inference") }),
-        field("run.flash_attention", tr("Flash attention"), FieldKind::Bool, general, QStringLiteral("true")),
-        field("run.parallelism.tp", tr("Tensor (tp)"), FieldKind::Int, parallelism, QStringLiteral("1"), 1),
-        field("run.parallelism.sp", tr("Sequence parallel"), FieldKind::Bool, parallelism, QStringLiteral("false")),
-        field("run.parallelism.pp", tr("Pipeline (pp)"), FieldKind::Int, parallelism, QStringLiteral("1"), 1),
-        choice("run.parallelism.schedule", tr("Schedule"), parallelism,
-            { QStringLiteral("gpipe"), QStringLiteral("1f1b"), QStringLiteral("interleaved") }, QStringLiteral("1f1b")),
-        field("run.parallelism.virtual_stages", tr("Virtual stages"), FieldKind::Int, parallelism, QStringLiteral("1"),
-            1),
-        field("run.parallelism.dp", tr("Data (dp)"), FieldKind::Int, parallelism, QStringLiteral("1"), 1),
-        field("run.parallelism.cp", tr("Context (cp)"), FieldKind::Int, parallelism, QStringLiteral("1"), 1),
-        field("run.parallelism.ep", tr("Expert (ep)"), FieldKind::Int, parallelism, QStringLiteral("1"), 1),
-        zero,
-        field("run.training.global_batch", tr("Global batch"), FieldKind::Int, training, {}, 1),
-        field("run.training.micro_batch", tr("Micro batch"), FieldKind::Int, training, QStringLiteral("1"), 1),
-        field("run.training.seq_length", tr("Sequence length"), FieldKind::Int, training, {}, 1),
-        choice("run.training.recompute", tr("Recompute"), training,
-            { QStringLiteral("none"), QStringLiteral("selective"), QStringLiteral("full") }, QStringLiteral("none")),
-        field("run.inference.batch", tr("Batch"), FieldKind::Int, inference, QStringLiteral("1"), 1),
-        field("run.inference.prompt_length", tr("Prompt length"), FieldKind::Int, inference, {}, 1),
-        field("run.inference.decode_length", tr("Decode length"), FieldKind::Int, inference, {}, 1),
-        choice("run.precision.compute", tr("Compute"), precision, precisions, QStringLiteral("bf16")),
-        choice("run.precision.weights", tr("Weights"), precision, precisions, QStringLiteral("bf16")),
-        choice("run.precision.activations", tr("Activations"), precision, precisions, QStringLiteral("bf16")),
-        choice("run.precision.gradients", tr("Gradients"), precision, precisions, QStringLiteral("bf16")),
-        choice("run.precision.optimizer", tr("Optimizer"), precision, precisions, QStringLiteral("fp32")),
-        choice("run.precision.kv_cache", tr("KV cache"), precision, precisions, QStringLiteral("bf16")),
-        field("run.precision.master_weights", tr("Master weights"), FieldKind::Bool, precision, QStringLiteral("true")),
+    const Document run = Document::Run;
+    QList<FieldSpec> fields = runGeneralAndParallelism();
+    fields += {
+        field(run, "training.global_batch", tr("Global batch"), training),
+        field(run, "training.micro_batch", tr("Micro batch"), training),
+        field(run, "training.seq_length", tr("Sequence length"), training),
+        field(run, "training.recompute", tr("Recompute"), training),
+        field(run, "inference.batch", tr("Batch"), inference),
+        field(run, "inference.prompt_length", tr("Prompt length"), inference),
+        field(run, "inference.decode_length", tr("Decode length"), inference),
+        field(run, "precision.compute", tr("Compute"), precision),
+        field(run, "precision.weights", tr("Weights"), precision),
+        field(run, "precision.activations", tr("Activations"), precision),
+        field(run, "precision.gradients", tr("Gradients"), precision),
+        field(run, "precision.optimizer", tr("Optimizer"), precision),
+        field(run, "precision.kv_cache", tr("KV cache"), precision),
+        field(run, "precision.master_weights", tr("Master weights"), precision),
     };
+    return fields;
 }
 
 } // namespace

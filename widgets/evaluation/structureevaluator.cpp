@@ -4,6 +4,7 @@
 #include "analysis/evaluation.h"
 #include "compute/operatortimer.h"
 #include "model/layeroperators.h"
+#include "parallel/shardingplan.h"
 
 #include <iterator>
 #include <sstream>
@@ -54,12 +55,14 @@ std::string shapeOf(const model::Operator& op)
 std::vector<OperatorRow> operatorRows(const config::Scenario& scenario)
 {
     const bool moeLayer = scenario.model.moe.has_value();
+    const model::LayerSharding sharding = parallel::layerSharding(scenario.run);
     std::vector<model::Operator> ops;
     if (scenario.run.mode == config::RunMode::Inference) {
-        ops = model::prefillLayer(scenario.model, scenario.run, moeLayer);
+        ops = model::prefillLayer(scenario.model, scenario.run, sharding, moeLayer);
     } else {
-        ops = model::trainingForward(scenario.model, scenario.run, moeLayer);
-        std::vector<model::Operator> backward = model::trainingBackward(scenario.model, scenario.run, moeLayer);
+        ops = model::trainingForward(scenario.model, scenario.run, sharding, moeLayer);
+        std::vector<model::Operator> backward
+            = model::trainingBackward(scenario.model, scenario.run, sharding, moeLayer);
         ops.insert(ops.end(), std::make_move_iterator(backward.begin()), std::make_move_iterator(backward.end()));
     }
     compute::OperatorTimer timer(scenario.hardware.gpu);

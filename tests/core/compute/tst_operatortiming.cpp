@@ -4,6 +4,7 @@
 #include "compute/operatortimer.h"
 #include "compute/operatortiming.h"
 #include "model/layeroperators.h"
+#include "parallel/shardingplan.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -367,8 +368,8 @@ void TstOperatorTiming::timerHitsItsCacheOnASecondLayer()
 {
     const config::ModelSpec model = test::projectLoader().loadModel("llama-3.1-70b");
     const config::RunSpec run = llama70bTraining();
-    auto ops = model::trainingForward(model, run, false);
-    const auto backward = model::trainingBackward(model, run, false);
+    auto ops = model::trainingForward(model, run, parallel::layerSharding(run), false);
+    const auto backward = model::trainingBackward(model, run, parallel::layerSharding(run), false);
     ops.insert(ops.end(), backward.begin(), backward.end());
     std::uint64_t gemms = 0;
     for (const model::Operator& op : ops) {
@@ -410,8 +411,8 @@ void TstOperatorTiming::wholeLayerOnPresets()
     const config::GpuSpec gpu = preset(gpuName.toStdString());
     const config::ModelSpec model = test::projectLoader().loadModel("llama-3.1-70b");
     const config::RunSpec run = llama70bTraining();
-    const auto forward = model::trainingForward(model, run, false);
-    const auto backward = model::trainingBackward(model, run, false);
+    const auto forward = model::trainingForward(model, run, parallel::layerSharding(run), false);
+    const auto backward = model::trainingBackward(model, run, parallel::layerSharding(run), false);
     compute::OperatorTimer timer(gpu);
     double gemmFlops = 0;
     for (const model::Operator& op : forward) {

@@ -13,16 +13,15 @@ using graph::TimeClass;
 
 namespace {
 
-config::RunSpec pipelineRun(int pp, int microBatches, config::PipelineSchedule schedule, int virtualStages = 1)
+/// The pipeline part of a sharding plan: what the training-step graph reads.
+parallel::ShardingPlan pipelineRun(int pp, int microBatches, config::PipelineSchedule schedule, int virtualStages = 1)
 {
-    config::RunSpec run;
-    run.mode = config::RunMode::Training;
-    run.microBatch = 1;
-    run.parallelism.pp = pp;
-    run.parallelism.schedule = schedule;
-    run.parallelism.virtualStages = virtualStages;
-    run.globalBatch = microBatches;
-    return run;
+    parallel::ShardingPlan plan;
+    plan.stages = pp;
+    plan.schedule = schedule;
+    plan.virtualStages = virtualStages;
+    plan.microBatches = microBatches;
+    return plan;
 }
 
 /// Every stage: forward f and backward b seconds per chunk (all attributed to the MLP class), nothing else.
@@ -78,7 +77,7 @@ void TstTrainingStep::pipelineBubbleClosedForms()
     QFETCH(int, virtualStages);
     QFETCH(double, expectedStep);
     QFETCH(double, expectedBubble);
-    const config::RunSpec run = pipelineRun(pp, microBatches, config::PipelineSchedule(schedule), virtualStages);
+    const parallel::ShardingPlan run = pipelineRun(pp, microBatches, config::PipelineSchedule(schedule), virtualStages);
     const int chunks = schedule == int(config::PipelineSchedule::Interleaved) ? virtualStages : 1;
     const graph::ExecutionGraph graph = graph::buildTrainingStep(run, uniformCosts(pp, chunks, 1.0, 2.0));
     const sim::Schedule schedule_ = sim::executeGraph(graph);
@@ -93,7 +92,7 @@ void TstTrainingStep::singleStageRunsEveryMicroBatch()
 {
     // pp = 1 with 6 micro-batches: 6 * (1 + 2) = 18 s of compute plus a 0.5 s optimizer. The reference tool
     // reported the first micro-batch only.
-    const config::RunSpec run = pipelineRun(1, 6, config::PipelineSchedule::OneFOneB);
+    const parallel::ShardingPlan run = pipelineRun(1, 6, config::PipelineSchedule::OneFOneB);
     std::vector<graph::StageCost> costs = uniformCosts(1, 1, 1.0, 2.0);
     costs[0].optimizerSeconds = 0.5;
     const graph::ExecutionGraph graph = graph::buildTrainingStep(run, costs);
@@ -107,8 +106,8 @@ void TstTrainingStep::gradientReductionHidesBehindBackward()
     // Interleaved, 2 stages, 2 chunks, 4 micro-batches (step 27 s without reduction). Stage 0's chunk 1 finishes its
     // backward before chunk 0's last backwards, so a 1 s reduction of chunk 1 hides; chunk 0's 1 s reduction runs
     // after the last backward and is exposed: 28 s.
-    config::RunSpec run = pipelineRun(2, 4, config::PipelineSchedule::Interleaved, 2);
-    run.parallelism.dpOverlap = true;
+    parallel::ShardingPlan run = pipelineRun(2, 4, config::PipelineSchedule::Interleaved, 2);
+    run.overlapGradientReduction = true;
     std::vector<graph::StageCost> costs = uniformCosts(2, 2, 1.0, 2.0);
     for (graph::StageCost& stage : costs) {
         stage.dataParallelSeconds = { 1.0, 1.0 };
@@ -120,7 +119,7 @@ void TstTrainingStep::gradientReductionHidesBehindBackward()
         = report::breakdownOfStage(overlapped, schedule.start, schedule.finish, schedule.makespan, 0);
     QCOMPARE(breakdown.parts[size_t(TimeClass::DataParallel)], 1.0);
     // Without overlap both reductions wait for the last backward: 2 s exposed.
-    run.parallelism.dpOverlap = false;
+    run.overlapGradientReduction = false;
     QCOMPARE(sim::executeGraph(graph::buildTrainingStep(run, costs)).makespan, 29.0);
 }
 

@@ -2,6 +2,7 @@
 // Activation memory per layer against Korthikanti et al. 2022 (Table 2 and section 4): 34sbh + 5as^2b bytes per
 // layer without parallelism, and its forms with tensor and sequence parallelism and selective recomputation.
 #include "memory/activationmemory.h"
+#include "parallel/shardingplan.h"
 
 #include <QTest>
 
@@ -49,7 +50,9 @@ config::RunSpec gptRun(int tp, bool sp, config::Recompute recompute)
 double perLayer(int tp, bool sp, config::Recompute recompute)
 {
     const config::RunSpec run = gptRun(tp, sp, recompute);
-    return memory::savedActivationsPerLayer(gptLayer(), run, false, memory::frameworkProfile(run.framework)).total();
+    return memory::savedActivationsPerLayer(
+        gptLayer(), run, parallel::layerSharding(run), false, memory::frameworkProfile(run.framework))
+        .total();
 }
 } // namespace
 
@@ -103,8 +106,9 @@ void TstActivationMemory::flashAttentionHasNoQuadraticTerm()
     config::RunSpec run = gptRun(1, false, config::Recompute::None);
     run.flashAttention = true;
     run.dropout = false;
-    const double total
-        = memory::savedActivationsPerLayer(gptLayer(), run, false, memory::frameworkProfile(run.framework)).total();
+    const double total = memory::savedActivationsPerLayer(
+        gptLayer(), run, parallel::layerSharding(run), false, memory::frameworkProfile(run.framework))
+                             .total();
     // Without dropout masks and the S x S tensors: norm inputs 4sbh, QKV input 2sbh, Q and K 4sbh, V 2sbh, output
     // 2sbh, fp32 log-sum-exp 4*s*b*a, MLP inputs 2sbh + 8sbh + 8sbh = 32sbh + 4sba.
     QCOMPARE(total, 32 * s * b * h + 4 * s * b * a);

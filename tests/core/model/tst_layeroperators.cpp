@@ -4,6 +4,7 @@
 // MLA and the non-layer operators.
 #include "model/layeroperators.h"
 #include "model/modelstats.h"
+#include "parallel/shardingplan.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -119,7 +120,8 @@ void TstLayerOperators::forwardGemmFlopsMatchWeights()
     // The hand count agrees with the project's parameter counter.
     const model::LayerParameters counted = model::countParameters(model).denseLayer;
     QCOMPARE(static_cast<double>(counted.attention + counted.mlp), kTinyLayerWeights);
-    const auto ops = model::trainingForward(model, trainingRun(microBatch, seqLength, tp), false);
+    const auto ops = model::trainingForward(model, trainingRun(microBatch, seqLength, tp),
+        parallel::layerSharding(trainingRun(microBatch, seqLength, tp)), false);
     QCOMPARE(gemmFlops(ops, model::Phase::Forward), expected);
     // The FLOPs field of each GEMM carries the same number.
     double fieldFlops = 0;
@@ -133,8 +135,8 @@ void TstLayerOperators::backwardGemmsAreDxAndDw()
 {
     const config::ModelSpec model = tinyLlama();
     const config::RunSpec run = trainingRun(2, 512, 1);
-    const auto forward = model::trainingForward(model, run, false);
-    const auto backward = model::trainingBackward(model, run, false);
+    const auto forward = model::trainingForward(model, run, parallel::layerSharding(run), false);
+    const auto backward = model::trainingBackward(model, run, parallel::layerSharding(run), false);
     // dX and dW each cost what the forward GEMM costs: backward GEMM FLOPs are twice the forward's.
     QCOMPARE(gemmFlops(backward, model::Phase::Backward), 2 * gemmFlops(forward, model::Phase::Forward));
     // Y[2048 x 1536] = X[2048 x 1024] W[1024 x 1536] (QKV: (16 + 2 x 4) x 64 = 1536):
@@ -175,9 +177,9 @@ void TstLayerOperators::recompute()
     QFETCH(int, recomputed);
     config::RunSpec run = trainingRun(1, 1024, 2);
     run.recompute = static_cast<config::Recompute>(recompute);
-    const auto forward = model::trainingForward(tinyLlama(), run, false);
+    const auto forward = model::trainingForward(tinyLlama(), run, parallel::layerSharding(run), false);
     QCOMPARE(forward.size(), size_t(11));
-    const auto backward = model::trainingBackward(tinyLlama(), run, false);
+    const auto backward = model::trainingBackward(tinyLlama(), run, parallel::layerSharding(run), false);
     QCOMPARE(countPhase(backward, model::Phase::Recompute), recomputed);
     if (recomputed == 1) {
         QCOMPARE(backward.front().name, std::string("attention.core"));
@@ -213,7 +215,8 @@ void TstLayerOperators::tensorParallelShards()
     QFETCH(qint64, gateUpN);
     QFETCH(qint64, downK);
     const config::ModelSpec model = test::projectLoader().loadModel("llama-3.1-70b");
-    const auto ops = model::trainingForward(model, trainingRun(1, 4096, tp), false);
+    const auto ops = model::trainingForward(
+        model, trainingRun(1, 4096, tp), parallel::layerSharding(trainingRun(1, 4096, tp)), false);
     const model::Operator* qkv = find(ops, "attention.qkv_projection");
     const model::Operator* output = find(ops, "attention.output_projection");
     const model::Operator* gateUp = find(ops, "mlp.gate_up_projection");
@@ -234,8 +237,10 @@ void TstLayerOperators::sequenceParallelNorms()
     // RMSNorm of 2 x 512 tokens x 1024 in bf16 reads and writes the activation and reads 1024 weights:
     // 2 x 1024 x 1024 x 2 + 1024 x 2 = 4,196,352 B. Sequence parallelism at tp 4 leaves 256 tokens per GPU:
     // 2 x 256 x 1024 x 2 + 2048 = 1,050,624 B. The QKV GEMM still sees all 1024 tokens.
-    const auto plain = model::trainingForward(tinyLlama(), trainingRun(2, 512, 4, false), false);
-    const auto sp = model::trainingForward(tinyLlama(), trainingRun(2, 512, 4, true), false);
+    const auto plain = model::trainingForward(
+        tinyLlama(), trainingRun(2, 512, 4, false), parallel::layerSharding(trainingRun(2, 512, 4, false)), false);
+    const auto sp = model::trainingForward(
+        tinyLlama(), trainingRun(2, 512, 4, true), parallel::layerSharding(trainingRun(2, 512, 4, true)), false);
     QCOMPARE(find(plain, "attention.norm")->bytes, 4196352.0);
     QCOMPARE(find(sp, "attention.norm")->bytes, 1050624.0);
     QCOMPARE(find(sp, "attention.qkv_projection")->gemm.m, std::int64_t(1024));
@@ -268,9 +273,9 @@ void TstLayerOperators::causalAttentionFlops()
     QFETCH(double, expected);
     config::RunSpec run = trainingRun(microBatch, seqLength, tp);
     run.parallelism.cp = cp;
-    const auto flash = model::trainingForward(tinyLlama(), run, false);
+    const auto flash = model::trainingForward(tinyLlama(), run, parallel::layerSharding(run), false);
     run.flashAttention = false;
-    const auto naive = model::trainingForward(tinyLlama(), run, false);
+    const auto naive = model::trainingForward(tinyLlama(), run, parallel::layerSharding(run), false);
     const model::Operator* flashCore = find(flash, "attention.core");
     const model::Operator* naiveCore = find(naive, "attention.core");
     QCOMPARE(flashCore->kind, model::OperatorKind::FlashAttention);
@@ -289,7 +294,7 @@ void TstLayerOperators::decodeAttentsToTheCache()
     run.batch = 8;
     run.promptLength = 1000;
     run.parallelism.tp = 2;
-    const auto ops = model::decodeLayer(tinyLlama(), run, false, 1500);
+    const auto ops = model::decodeLayer(tinyLlama(), run, parallel::layerSharding(run), false, 1500);
     const model::Operator* core = find(ops, "attention.core");
     QVERIFY(core);
     QCOMPARE(core->kind, model::OperatorKind::DecodeAttention);
@@ -306,7 +311,7 @@ void TstLayerOperators::decodeAttentsToTheCache()
     // 8 x 256 x (2 + 2) = 8192 B.
     QCOMPARE(find(ops, "attention.kv_cache_write")->bytes, 8192.0);
     // Prefill writes the whole prompt: 8 x 1000 x 256 x 4 = 8,192,000 B, and attends causally.
-    const auto prefill = model::prefillLayer(tinyLlama(), run, false);
+    const auto prefill = model::prefillLayer(tinyLlama(), run, parallel::layerSharding(run), false);
     QCOMPARE(find(prefill, "attention.kv_cache_write")->bytes, 8192000.0);
     QVERIFY(find(prefill, "attention.core")->attention.causal);
     QCOMPARE(find(prefill, "attention.qkv_projection")->gemm.m, std::int64_t(8000));
@@ -321,7 +326,7 @@ void TstLayerOperators::moeExpertsPerGpu()
     QCOMPARE(model.moe->expertFfnSize, std::int64_t(14336));
     config::RunSpec run = trainingRun(1, 4096, 2);
     run.parallelism.ep = 4;
-    const auto ops = model::trainingForward(model, run, true);
+    const auto ops = model::trainingForward(model, run, parallel::layerSharding(run), true);
     // 4096 tokens per rank, 4 EP ranks, top-2 of 8 experts: each expert gets 4096 x 4 x 2 / 8 = 4096 tokens; each
     // GPU holds 8 / 4 = 2 experts as one batched GEMM, FFN width 14336 / tp 2 = 7168 (gate and up: 14336).
     const model::Operator* gateUp = find(ops, "moe.expert_gate_up_projection");
@@ -335,15 +340,16 @@ void TstLayerOperators::moeExpertsPerGpu()
     // Local parameters count both local experts whatever runs: 2 x 3 x 4096 x 7168 of experts, the replicated
     // router 4096 x 8, attention (4096 x (4096 + 2 x 1024) + 4096 x 4096) / 2 = 20,971,520, norms 2 x 4096:
     // 176,160,768 + 32,768 + 20,971,520 + 8192 = 197,173,248.
-    QCOMPARE(model::localLayerParameters(model, run, true), 197173248.0);
+    QCOMPARE(model::localLayerParameters(model, run, parallel::layerSharding(run), true), 197173248.0);
 
     // Decode of 2 sequences at ep 1: 2 x 2 = 4 routed rows but 8 local experts: only 4 experts run, one row each.
     config::RunSpec serve;
     serve.mode = config::RunMode::Inference;
     serve.batch = 2;
-    const auto decode = model::decodeLayer(model, serve, true, 100);
+    const auto decode = model::decodeLayer(model, serve, parallel::layerSharding(serve), true, 100);
     QCOMPARE(find(decode, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 1, 4096, 28672, 4 }));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model::trainingForward(tinyLlama(), run, true));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument, model::trainingForward(tinyLlama(), run, parallel::layerSharding(run), true));
 }
 
 void TstLayerOperators::mlaExplicitAndAbsorbedPaths()
@@ -352,7 +358,8 @@ void TstLayerOperators::mlaExplicitAndAbsorbedPaths()
     // Dense layer (one of the first three), tp 1: forward GEMM FLOPs = 2 x tokens x (attention + MLP weights), the
     // attention count less its two norm weights (q_lora_rank 1536 + kv_lora_rank 512).
     const model::LayerParameters dense = model::countParameters(model).denseLayer;
-    const auto forward = model::trainingForward(model, trainingRun(1, 1024, 1), false);
+    const auto forward = model::trainingForward(
+        model, trainingRun(1, 1024, 1), parallel::layerSharding(trainingRun(1, 1024, 1)), false);
     QCOMPARE(gemmFlops(forward, model::Phase::Forward),
         2.0 * 1024 * static_cast<double>(dense.attention - 1536 - 512 + dense.mlp));
     const model::Operator* core = find(forward, "attention.core");
@@ -366,7 +373,7 @@ void TstLayerOperators::mlaExplicitAndAbsorbedPaths()
     run.batch = 4;
     run.promptLength = 512;
     run.parallelism.tp = 8;
-    const auto decode = model::decodeLayer(model, run, true, 4096);
+    const auto decode = model::decodeLayer(model, run, parallel::layerSharding(run), true, 4096);
     const model::Operator* latent = find(decode, "attention.core");
     // Absorbed path: 16 heads per GPU share the latent cache of 512 + 64 elements per token; values are its first
     // 512 elements.
@@ -387,7 +394,7 @@ void TstLayerOperators::lmHeadAndOptimizer()
 {
     const config::ModelSpec model = test::projectLoader().loadModel("llama-3.1-70b");
     const config::RunSpec run = trainingRun(1, 8192, 8, true);
-    const auto head = model::lmHeadOperators(model, run, model::Workload::Training);
+    const auto head = model::lmHeadOperators(model, run, parallel::layerSharding(run), model::Workload::Training);
     // LM head sharded over tp: [8192 x 8192] . [8192 x 128256 / 8 = 16032].
     QCOMPARE(find(head, "lm_head.projection")->gemm, (model::GemmDims { 8192, 8192, 16032, 1 }));
     QVERIFY(find(head, "lm_head.projection.dx"));
@@ -401,7 +408,8 @@ void TstLayerOperators::lmHeadAndOptimizer()
     serve.batch = 16;
     serve.promptLength = 1000;
     serve.parallelism.tp = 8;
-    const auto servingHead = model::lmHeadOperators(model, serve, model::Workload::Prefill);
+    const auto servingHead
+        = model::lmHeadOperators(model, serve, parallel::layerSharding(serve), model::Workload::Prefill);
     QCOMPARE(servingHead.size(), size_t(2));
     QCOMPARE(find(servingHead, "lm_head.projection")->gemm.m, std::int64_t(16));
 
@@ -418,16 +426,23 @@ void TstLayerOperators::localParameters()
 {
     // tp 4: a quarter of the tiny Llama's 15,204,352 GEMM weights plus both RMSNorm weights (2 x 1024), replicated:
     // 3,801,088 + 2048 = 3,803,136.
-    QCOMPARE(model::localLayerParameters(tinyLlama(), trainingRun(1, 128, 4), false), 3803136.0);
+    QCOMPARE(model::localLayerParameters(
+                 tinyLlama(), trainingRun(1, 128, 4), parallel::layerSharding(trainingRun(1, 128, 4)), false),
+        3803136.0);
 }
 
 void TstLayerOperators::rejectsBadInput()
 {
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model::trainingForward(tinyLlama(), trainingRun(0, 512, 1), false));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model::trainingForward(tinyLlama(), trainingRun(1, 512, 0), false));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        model::trainingForward(
+            tinyLlama(), trainingRun(0, 512, 1), parallel::layerSharding(trainingRun(0, 512, 1)), false));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        model::trainingForward(
+            tinyLlama(), trainingRun(1, 512, 0), parallel::layerSharding(trainingRun(1, 512, 0)), false));
     config::RunSpec run;
     run.mode = config::RunMode::Inference;
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model::decodeLayer(tinyLlama(), run, false, 0));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument, model::decodeLayer(tinyLlama(), run, parallel::layerSharding(run), false, 0));
 }
 
 QTEST_GUILESS_MAIN(TstLayerOperators)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The step plan: the collectives each parallel axis implies, with bytes, groups and counts derived by hand.
+#include "memory/memorymodel.h"
 #include "model/modelstats.h"
+#include "parallel/shardingplan.h"
 #include "parallel/stepplan.h"
 #include "testutils.h"
 
@@ -22,6 +24,8 @@ class TstStepPlan : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void tensorParallelLayerCollectives();
+    void shardedParametersAddUpToTheModel();
+    void costBalancedFrameworksSplitTimingAndMemoryAlike();
     void pipelineSendsAndGradientReductions();
     void zero3GathersEveryChunk();
 };
@@ -43,6 +47,57 @@ void TstStepPlan::tensorParallelLayerCollectives()
     QVERIFY(!layer.contextStep && !layer.expertAllToAll);
     // tp 8 fills the node: no other tp group to replicate.
     QVERIFY(plan.withReplicas(layer.tensorPair[0]).replicaOffsets.empty());
+}
+
+void TstStepPlan::shardedParametersAddUpToTheModel()
+{
+    // Llama-2-7B (no biases, RoPE, untied head) over tp 2 x pp 4: every matrix is split over tp, the norms are
+    // replicated. Summed over the stages, one GPU's shares times tp give the model back, with the norms counted once
+    // per tp rank: sum = (P - N) / tp + N, N = the layers' two norms plus the final norm.
+    const config::Scenario scenario = llama7bOn8(
+        { "run.parallelism.tp=2", "run.parallelism.pp=4", "run.parallelism.dp=1", "run.training.global_batch=4" });
+    const parallel::ShardingPlan plan = parallel::planSharding(scenario.model, scenario.run);
+    const model::ParameterCounts counts = model::countParameters(scenario.model);
+    const double norms
+        = static_cast<double>(counts.denseLayers) * counts.denseLayer.norms + static_cast<double>(counts.finalNorm);
+    const double expected = (static_cast<double>(counts.total()) - norms) / 2 + norms;
+    double sum = 0;
+    QCOMPARE(plan.stageShares.size(), size_t(4));
+    for (const parallel::StageShare& share : plan.stageShares) {
+        QCOMPARE(share.chunks.size(), size_t(1));
+        QCOMPARE(share.layerCount(), 8); // 32 layers / 4 stages
+        sum += share.parameters;
+    }
+    QCOMPARE(sum, expected);
+    // The step plan's chunks are the sharding plan's: the DP gradient of a chunk is its parameters.
+    const parallel::StepPlan step = parallel::planStep(scenario);
+    QCOMPARE(step.stages[3].chunks[0].parameters, plan.stageShares[3].parameters);
+    QCOMPARE(step.stages[3].chunks[0].gradientReduction.bytes,
+        plan.stageShares[3].parameters * config::bytesPerElement(scenario.run.precision.gradients));
+}
+
+void TstStepPlan::costBalancedFrameworksSplitTimingAndMemoryAlike()
+{
+    // nanotron balances stages by parameter cost with the LM head counted, so its last stage takes fewer layers than
+    // an even split; the step's chunks (timing, Chakra) and the memory model read that same split.
+    const config::Scenario scenario = llama7bOn8({ "run.framework=nanotron", "run.parallelism.tp=2",
+        "run.parallelism.pp=4", "run.parallelism.dp=1", "run.training.global_batch=4" });
+    const parallel::StepPlan step = parallel::planStep(scenario);
+    const std::vector<int> expected
+        = parallel::costBalancedLayersPerStage(32, 4, 4.0 * 32 * 128 * 4096.0 + 3.0 * 11008 * 4096.0, 32000.0 * 4096);
+    int total = 0;
+    for (size_t stage = 0; stage < 4; ++stage) {
+        QCOMPARE(static_cast<int>(step.stages[stage].chunks[0].layers.size()), expected[stage]);
+        total += expected[stage];
+    }
+    QCOMPARE(total, 32);
+    QVERIFY(expected.back() < 8);
+    const memory::MemoryEstimate memory = memory::estimateMemory(scenario.model, scenario.hardware.gpu, scenario.run);
+    for (size_t stage = 0; stage < 4; ++stage) {
+        // Weights on a stage: its parameters at 2 bytes (bf16, no ZeRO), the same split as the step's.
+        QCOMPARE(memory.stages[stage].breakdown[static_cast<size_t>(memory::MemoryCategory::Weights)],
+            step.stages[stage].parameters * 2);
+    }
 }
 
 void TstStepPlan::pipelineSendsAndGradientReductions()

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Internal to core/config: the YAML word of every configuration enum, written once. The readers, toString() and the
+// schema's choices (schema.h) all read these tables, so a new enum value is one line here.
+#pragma once
+
+#include "hardwarespec.h"
+#include "modelspec.h"
+#include "runspec.h"
+
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rapid::config::detail {
+
+template <typename Enum> using EnumWord = std::pair<const char*, Enum>;
+
+/// The words of @p Enum in the order documents and the GUI list them.
+template <typename Enum> std::span<const EnumWord<Enum>> enumWords();
+
+#define RAPID_ENUM_WORDS(Enum, ...)                                                                                    \
+    template <> inline std::span<const EnumWord<Enum>> enumWords<Enum>()                                               \
+    {                                                                                                                  \
+        static constexpr EnumWord<Enum> kWords[] = { __VA_ARGS__ };                                                    \
+        return kWords;                                                                                                 \
+    }
+
+RAPID_ENUM_WORDS(Precision, { "fp32", Precision::Fp32 }, { "tf32", Precision::Tf32 }, { "bf16", Precision::Bf16 },
+    { "fp16", Precision::Fp16 }, { "fp8", Precision::Fp8 }, { "int8", Precision::Int8 })
+RAPID_ENUM_WORDS(NetworkKind, { "ring", NetworkKind::Ring }, { "fully-connected", NetworkKind::FullyConnected },
+    { "switch", NetworkKind::Switch }, { "torus2d", NetworkKind::Torus2d }, { "torus3d", NetworkKind::Torus3d },
+    { "mesh2d", NetworkKind::Mesh2d }, { "fat-tree", NetworkKind::FatTree })
+RAPID_ENUM_WORDS(Activation, { "gelu", Activation::Gelu }, { "silu", Activation::Silu }, { "relu", Activation::Relu },
+    { "squared_relu", Activation::SquaredRelu })
+RAPID_ENUM_WORDS(NormKind, { "layernorm", NormKind::LayerNorm }, { "rmsnorm", NormKind::RmsNorm })
+RAPID_ENUM_WORDS(PositionEmbedding, { "rope", PositionEmbedding::Rope }, { "learned", PositionEmbedding::Learned },
+    { "alibi", PositionEmbedding::Alibi }, { "none", PositionEmbedding::None })
+RAPID_ENUM_WORDS(RunMode, { "training", RunMode::Training }, { "inference", RunMode::Inference })
+RAPID_ENUM_WORDS(Framework, { "megatron", Framework::Megatron }, { "nanotron", Framework::Nanotron },
+    { "deepspeed", Framework::DeepSpeed }, { "pytorch-fsdp", Framework::PytorchFsdp }, { "vllm", Framework::Vllm })
+RAPID_ENUM_WORDS(PipelineSchedule, { "gpipe", PipelineSchedule::Gpipe }, { "1f1b", PipelineSchedule::OneFOneB },
+    { "interleaved", PipelineSchedule::Interleaved })
+RAPID_ENUM_WORDS(
+    Recompute, { "none", Recompute::None }, { "selective", Recompute::Selective }, { "full", Recompute::Full })
+
+#undef RAPID_ENUM_WORDS
+
+/// The YAML word of @p value ("?" for a value outside the table, which a switch over the enum would also miss).
+template <typename Enum> const char* enumWord(Enum value)
+{
+    for (const auto& [word, candidate] : enumWords<Enum>()) {
+        if (candidate == value) {
+            return word;
+        }
+    }
+    return "?";
+}
+
+template <typename Enum> std::vector<std::string> enumWordList()
+{
+    std::vector<std::string> words;
+    for (const auto& entry : enumWords<Enum>()) {
+        words.emplace_back(entry.first);
+    }
+    return words;
+}
+
+} // namespace rapid::config::detail

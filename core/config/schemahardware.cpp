@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The GPU and hardware documents' keys (configs/README.md, "gpu" and "hardware").
+#include "schemabuilder_p.h"
+
+namespace rapid::config::schema::detail {
+
+namespace {
+constexpr double kHuge = 1e30;
+// Loaded DRAM latencies of GPUs are hundreds of nanoseconds; a value near a millisecond is a unit slip.
+constexpr double kMaxMemoryLatency = 1e-4;
+// Quantities that may be zero: the exclusive lower bound sits just below it.
+constexpr double kZeroAllowed = -1e-30;
+
+void addTensorRates(std::vector<Key>& keys)
+{
+    keys.push_back(mapping("tensor_TFLOPs", required(),
+        "dense peak per precision in TFLOP/s (or `tensor:` with unit strings); omit a precision the GPU lacks; "
+        "needs bf16 or fp16"));
+    const char* notes[] = { "non-tensor FP32 if the GPU has no FP32 tensor path", "", "", "", "", "in TOPS" };
+    int index = 0;
+    for (const std::string& word : config::detail::enumWordList<Precision>()) {
+        Key rate = quantity("tensor_TFLOPs." + word, Dimension::FlopsPerSecond, "", 0, kHuge, optional(),
+            word + " tensor-core peak" + (notes[index][0] ? std::string(" (") + notes[index] + ")" : ""));
+        keys.push_back(rate);
+        ++index;
+    }
+    keys.push_back(mapping(
+        "tensor", optional(), "the same rates as unit strings (`bf16: \"989 TFLOP/s\"`), instead of tensor_TFLOPs"));
+}
+
+void addMemories(std::vector<Key>& keys)
+{
+    keys.push_back(mapping("hbm", required(), "device memory"));
+    keys.push_back(quantity("hbm.capacity", Dimension::Bytes, "GiB", 0, kHuge, required(), "capacity"));
+    keys.push_back(
+        quantity("hbm.bandwidth", Dimension::BytesPerSecond, "GBps", 0, kHuge, required(), "datasheet peak bandwidth"));
+    keys.push_back(quantity("hbm.latency", Dimension::Seconds, "ns", 0, kMaxMemoryLatency, optional(),
+        "load-to-use latency of an access that misses L2 (pointer-chase microbenchmarks); give with l2.latency"));
+    keys.push_back(mapping("l2", required(), "last-level cache"));
+    keys.push_back(quantity("l2.size", Dimension::Bytes, "MiB", 0, kHuge, required(), "capacity"));
+    keys.push_back(
+        quantity("l2.bandwidth", Dimension::BytesPerSecond, "GBps", 0, kHuge, required(), "aggregate bandwidth"));
+    keys.push_back(quantity("l2.latency", Dimension::Seconds, "ns", 0, kMaxMemoryLatency, optional(),
+        "mean L2-hit latency; give both latencies or neither: without them the GEMM model has no memory-latency bound "
+        "(CTAs x (stages - 1) K-slices in flight per latency) and no latency in its pipeline fill"));
+}
+
+void addCalibrationAndPower(std::vector<Key>& keys)
+{
+    keys.push_back(mapping("efficiency", optional(), "documented calibration factors"));
+    keys.push_back(number("efficiency.compute", 0.01, 1.0, value("1"), "fraction of the tensor peak reached"));
+    keys.push_back(number("efficiency.memory", 0.01, 1.0, value("1"), "fraction of the HBM bandwidth reached"));
+    keys.push_back(mapping("derate", optional(), "what-if scale factors"));
+    keys.push_back(number("derate.hbm_bandwidth", 0.01, 4.0, value("1"), "scales the HBM bandwidth"));
+    keys.push_back(number("derate.clock", 0.01, 4.0, value("1"), "scales the clock and the compute rates"));
+    keys.push_back(mapping("power", optional(), "power and energy figures"));
+    keys.push_back(quantity("power.tdp", Dimension::Watts, "W", 0, 1e5, required(), "board power limit"));
+    keys.push_back(
+        quantity("power.idle", Dimension::Watts, "W", kZeroAllowed, 1e5, value("0"), "idle power; at most tdp"));
+    keys.push_back(quantity("power.energy_per_flop", Dimension::Joules, "pJ", kZeroAllowed, 1e-6, value("0"),
+        "dynamic energy of one tensor FLOP"));
+    keys.push_back(quantity("power.energy_per_hbm_byte", Dimension::Joules, "pJ", kZeroAllowed, 1e-6, value("0"),
+        "dynamic energy of one HBM byte"));
+}
+} // namespace
+
+std::vector<Key> gpuKeys()
+{
+    std::vector<Key> keys = {
+        text("name", required(), "display name"),
+        integer("sm_count", 1, 1 << 16, required(), "streaming multiprocessors"),
+        quantity(
+            "clock", Dimension::Hertz, "GHz", 1e6, 1e11, required(), "boost clock at which tensor_TFLOPs are quoted"),
+        quantity("sustained_clock", Dimension::Hertz, "GHz", -1.0, 1e11, derived("clock"),
+            "clock held under sustained dense tensor load when the power limit caps it (compute and on-chip rates use "
+            "the "
+            "lower of the two); at most clock"),
+    };
+    addTensorRates(keys);
+    keys.push_back(
+        quantity("vector_fp32", Dimension::FlopsPerSecond, "TFLOPs", 0, kHuge, required(), "CUDA-core FP32 peak"));
+    addMemories(keys);
+    keys.push_back(quantity("shared_memory_per_sm", Dimension::Bytes, "KiB", 0, 1 << 30, required(),
+        "largest shared-memory carve-out per SM"));
+    keys.push_back(integer("registers_per_sm", 1024, 1 << 24, value("65536"), "32-bit registers per SM"));
+    keys.push_back(integer("max_threads_per_sm", 32, 1 << 16, value("2048"), "resident threads per SM"));
+    keys.push_back(quantity(
+        "kernel_launch", Dimension::Seconds, "us", kZeroAllowed, 1.0, required(), "per-kernel launch overhead"));
+    addCalibrationAndPower(keys);
+    return keys;
+}
+
+std::vector<Key> hardwareKeys()
+{
+    return {
+        text("name", derived("the GPU's name"), "display name"),
+        text("gpu", required(), "a GPU preset name or an inline gpu mapping (see gpu)"),
+        mapping("cluster", optional(), "the GPUs and their network"),
+        integer("cluster.gpus_per_node", 1, 1 << 16, required(), "GPUs per node; divides the GPU count"),
+        list("cluster.network", required(), "network dimensions, innermost first; GPU count = product of their sizes"),
+        text("cluster.network[].name", derived("dim0, dim1, ... by position"),
+            "unique; used by link ids and run.parallelism.mapping"),
+        choice<NetworkKind>("cluster.network[].kind", required(), "topology of this dimension"),
+        integer("cluster.network[].size", 2, 1 << 20, derived("product of shape"),
+            "endpoints in this dimension; for tori and meshes the product of shape"),
+        list("cluster.network[].shape", derived("[size]"),
+            "torus2d/mesh2d `[x, y]`, torus3d `[x, y, z]`; each 2..65536"),
+        quantity("cluster.network[].link_bandwidth", Dimension::BytesPerSecond, "GBps", 0, kHuge, required(),
+            "per link, per direction"),
+        quantity("cluster.network[].latency", Dimension::Seconds, "ns", kZeroAllowed, 1.0, required(), "per hop"),
+        integer("cluster.network[].tiers", 1, 4, required(), "fat-tree only: switch levels"),
+        integer("cluster.network[].switch_radix", 2, 4096, required(), "fat-tree only: ports per switch"),
+        number("cluster.network[].oversubscription", 1.0, 64.0, value("1"),
+            "fat-tree only: down:up bandwidth ratio above the leaf"),
+        list("faults", optional(), "degraded or failed links"),
+        text("faults[].link", required(),
+            "`<dimension>:<a>-<b>`, or `<dimension>@<copy>:<a>-<b>` for another copy of a replicated dimension"),
+        number("faults[].health", 0.0, 1.0, required(),
+            "multiplies the link bandwidth; 0 = failed (traffic reroutes; a pair left without a path is an error)"),
+    };
+}
+
+} // namespace rapid::config::schema::detail

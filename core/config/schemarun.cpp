@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run document's keys (configs/README.md, "run").
+#include "schemabuilder_p.h"
+
+namespace rapid::config::schema::detail {
+
+namespace {
+constexpr std::int64_t kMaxDegree = 1 << 20;
+constexpr std::int64_t kMaxTokens = 1 << 30;
+
+void addTrainingAndInference(std::vector<Key>& keys)
+{
+    keys.push_back(mapping("training", derived("required when mode is training"), "the training step"));
+    keys.push_back(integer("training.global_batch", 1, kMaxTokens, required(),
+        "sequences per optimizer step; a multiple of micro_batch * dp"));
+    keys.push_back(
+        integer("training.micro_batch", 1, kMaxDegree, value("1"), "sequences per micro-batch per data-parallel rank"));
+    keys.push_back(integer("training.seq_length", 1, kMaxTokens, required(), "tokens per sequence"));
+    keys.push_back(integer("training.grad_accum_steps", 1, kMaxTokens, derived("global_batch / (micro_batch * dp)"),
+        "micro-batches per step; when given, must equal the derived value"));
+    keys.push_back(choice<Recompute>("training.recompute", value("none"), "activation recomputation"));
+    keys.push_back(
+        boolean("training.dropout", value("false"), "dropout layers active: their masks add to activation memory"));
+    keys.push_back(mapping("inference", derived("required when mode is inference"), "the served batch"));
+    keys.push_back(integer("inference.batch", 1, 1 << 24, value("1"), "concurrent requests"));
+    keys.push_back(integer("inference.prompt_length", 1, kMaxTokens, required(), "prompt tokens per request"));
+    keys.push_back(integer("inference.decode_length", 0, kMaxTokens, required(), "generated tokens per request"));
+}
+
+void addPrecision(std::vector<Key>& keys)
+{
+    keys.push_back(mapping("precision", optional(), "numeric format of each tensor family"));
+    keys.push_back(choice<Precision>("precision.compute", value("bf16"), "tensor-core math of the GEMMs"));
+    keys.push_back(choice<Precision>("precision.weights", derived("compute"), "stored weights"));
+    keys.push_back(choice<Precision>("precision.activations", derived("compute"), "stored activations"));
+    keys.push_back(choice<Precision>("precision.gradients", derived("weights"), "gradients"));
+    keys.push_back(choice<Precision>("precision.optimizer", value("fp32"), "Adam moments and master weights"));
+    keys.push_back(choice<Precision>("precision.kv_cache", derived("activations"), "inference KV cache"));
+    keys.push_back(
+        boolean("precision.master_weights", value("true"), "keep an optimizer-precision copy of the weights"));
+}
+
+void addParallelism(std::vector<Key>& keys)
+{
+    keys.push_back(mapping("parallelism", optional(), "how the model is split over the GPUs; tp*pp*dp*cp = GPU count"));
+    keys.push_back(integer("parallelism.tp", 1, kMaxDegree, value("1"), "tensor-parallel degree; divides num_heads"));
+    keys.push_back(boolean("parallelism.sp", value("false"), "sequence parallelism over the tp group"));
+    keys.push_back(integer("parallelism.pp", 1, kMaxDegree, value("1"), "pipeline stages"));
+    keys.push_back(choice<PipelineSchedule>("parallelism.schedule", value("1f1b"), "pipeline schedule"));
+    keys.push_back(integer("parallelism.virtual_stages", 1, 1024, value("1"),
+        "model chunks per pipeline rank; 2 or more with the interleaved schedule, else 1"));
+    keys.push_back(list("parallelism.layers_per_stage", derived("even split"),
+        "layers of each of the pp*virtual_stages stages; sums to num_layers"));
+    keys.push_back(integer("parallelism.dp", 1, kMaxDegree, value("1"), "data-parallel replicas"));
+    keys.push_back(integer("parallelism.cp", 1, kMaxDegree, value("1"), "context-parallel degree; divides seq_length"));
+    keys.push_back(
+        integer("parallelism.ep", 1, kMaxDegree, value("1"), "expert-parallel degree; divides num_experts and dp*tp"));
+    keys.push_back(integer("parallelism.zero_stage", 0, 3, value("0"),
+        "ZeRO: 1 shards optimizer states, 2 also gradients, 3 also parameters"));
+    keys.push_back(boolean("parallelism.fsdp", value("false"), "PyTorch FSDP: shards like ZeRO-3"));
+    keys.push_back(boolean("parallelism.tp_comm_overlap", value("false"), "overlap TP collectives with GEMMs"));
+    keys.push_back(boolean("parallelism.dp_overlap", value("true"), "overlap the gradient reduction with backward"));
+    keys.push_back(mapping("parallelism.mapping", derived("default placement"),
+        "axis to network dimension name or list of names: `{tp: nvlink, dp: ib}`"));
+    for (const char* axis : { "tp", "pp", "dp", "cp", "ep" }) {
+        keys.push_back(list(std::string("parallelism.mapping.") + axis, optional(),
+            std::string("network dimension(s) the ") + axis + " groups use"));
+    }
+}
+} // namespace
+
+std::vector<Key> runKeys()
+{
+    std::vector<Key> keys = {
+        text("name", value(""), "display name"),
+        choice<RunMode>("mode", required(), "train a step or serve requests"),
+        choice<Framework>("framework", derived("megatron for training, vllm for inference"),
+            "selects documented memory conventions (optimizer state layout, logits, allocator overhead)"),
+    };
+    addTrainingAndInference(keys);
+    keys.push_back(boolean("flash_attention", value("true"), "fused attention that never stores the score matrix"));
+    addPrecision(keys);
+    addParallelism(keys);
+    return keys;
+}
+
+} // namespace rapid::config::schema::detail

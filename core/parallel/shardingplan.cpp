@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "parallel/shardingplan.h"
+
+#include "model/modelstats.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace rapid::parallel {
+
+namespace {
+
+bool isMoeLayerIndex(const config::ModelSpec& model, int layer)
+{
+    return model.moe && layer >= model.moe->denseLayers;
+}
+
+/// Layers of each chunk in model order: the explicit split, a framework's cost-balanced split, or an even one.
+std::vector<int> layersOfChunks(const config::ModelSpec& model, const config::RunSpec& run, int virtualStages)
+{
+    const config::ParallelismSpec& parallel = run.parallelism;
+    if (parallel.layersPerStage.empty() && virtualStages == 1 && balancesPipelineByCost(run.framework)) {
+        const double h = static_cast<double>(model.hiddenSize);
+        const double layerCost = 4.0 * model.numHeads * model.headDim * h + 3.0 * model.ffnSize * h;
+        return costBalancedLayersPerStage(
+            model.numLayers, parallel.pp, layerCost, static_cast<double>(model.vocabSize) * h);
+    }
+    return layersPerChunk(model.numLayers, parallel.pp, virtualStages, parallel.layersPerStage);
+}
+
+/// One GPU's parameters of a layer: attention and MLP matrices and biases split over the tensor shards, routed
+/// experts over tensor x expert shards, norms and the router replicated.
+double layerParametersPerGpu(const config::ModelSpec& model, const model::LayerSharding& sharding, bool moeLayer)
+{
+    const model::ParameterCounts counts = model::countParameters(model);
+    const double tp = sharding.tensor;
+    const model::LayerParameters& layer = moeLayer ? counts.moeLayer : counts.denseLayer;
+    double params = layer.attention / tp + static_cast<double>(layer.norms);
+    if (moeLayer && model.moe) {
+        const config::MoeSpec& moe = *model.moe;
+        const double expert = (model.ffnGated ? 3.0 : 2.0) * model.hiddenSize * moe.expertFfnSize;
+        params += moe.numExperts * expert / (tp * sharding.expert) + moe.sharedExperts * expert / tp
+            + static_cast<double>(model.hiddenSize) * moe.numExperts;
+    } else {
+        params += layer.mlp / tp;
+    }
+    return params;
+}
+
+/// Parameters of the model's ends on one GPU: the embedding (and learned positions) and the final norm and LM head.
+struct EndParameters {
+    double embedding = 0;
+    double head = 0; ///< final norm and LM head (a copy of a tied embedding when the head is on another stage)
+};
+
+EndParameters endParameters(
+    const config::ModelSpec& model, const model::LayerSharding& sharding, bool headWithEmbedding)
+{
+    const model::ParameterCounts counts = model::countParameters(model);
+    const double tp = sharding.tensor;
+    EndParameters ends;
+    ends.embedding = static_cast<double>(counts.embedding) / tp + static_cast<double>(counts.positional);
+    // A tied LM head still needs the embedding matrix on the last stage: frameworks keep a copy there.
+    const bool tiedCopy = model.tiedEmbeddings && !headWithEmbedding;
+    ends.head = static_cast<double>(counts.finalNorm)
+        + (counts.lmHead > 0 || tiedCopy ? static_cast<double>(model.vocabSize * model.hiddenSize) : 0.0) / tp;
+    return ends;
+}
+
+StageShare stageShare(
+    const config::ModelSpec& model, const ShardingPlan& plan, const std::vector<int>& perChunk, int stage)
+{
+    StageShare share;
+    share.stage = stage;
+    share.first = stage == 0;
+    share.last = stage == plan.stages - 1;
+    const EndParameters ends = endParameters(model, plan.layer, share.first && share.last);
+    for (int v = 0; v < plan.virtualStages; ++v) {
+        const int chunk = v * plan.stages + stage;
+        const int start = std::accumulate(perChunk.begin(), perChunk.begin() + chunk, 0);
+        std::vector<int> layers(static_cast<size_t>(perChunk[static_cast<size_t>(chunk)]));
+        std::iota(layers.begin(), layers.end(), start);
+        double parameters = 0;
+        for (int layer : layers) {
+            const bool moe = isMoeLayerIndex(model, layer);
+            share.anyMoeLayer = share.anyMoeLayer || moe;
+            parameters += plan.layerParameters[moe ? 1 : 0];
+        }
+        if (share.first && v == 0) {
+            parameters += ends.embedding;
+        }
+        if (share.last && v == plan.virtualStages - 1) {
+            parameters += ends.head;
+        }
+        share.chunks.push_back(std::move(layers));
+        share.chunkParameters.push_back(parameters);
+        share.parameters += parameters;
+    }
+    return share;
+}
+
+} // namespace
+
+int StageShare::layerCount() const
+{
+    int count = 0;
+    for (const std::vector<int>& chunk : chunks) {
+        count += static_cast<int>(chunk.size());
+    }
+    return count;
+}
+
+std::vector<PipelineStep> ShardingPlan::steps(int stage) const
+{
+    return pipelineSteps(schedule, stages, stage, microBatches, virtualStages);
+}
+
+model::LayerSharding layerSharding(const config::RunSpec& run)
+{
+    const config::ParallelismSpec& parallel = run.parallelism;
+    return { parallel.tp, parallel.cp, parallel.ep, parallel.sequenceParallel };
+}
+
+bool balancesPipelineByCost(config::Framework framework)
+{
+    // nanotron's build_model (models/base.py) assigns blocks to pipeline ranks by their parameter cost with the LM
+    // head counted; Megatron-LM, DeepSpeed and FSDP split by layer count unless told otherwise.
+    return framework == config::Framework::Nanotron;
+}
+
+ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec& run)
+{
+    const config::ParallelismSpec& parallel = run.parallelism;
+    ShardingPlan plan;
+    plan.layer = layerSharding(run);
+    plan.stages = std::max(1, parallel.pp);
+    plan.virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
+    plan.schedule = parallel.schedule;
+    plan.dataParallel = parallel.dp;
+    plan.zeroStage = parallel.zeroStage;
+    plan.microBatches = std::max(1, run.microBatchesPerStep());
+    plan.overlapGradientReduction = parallel.dpOverlap;
+    plan.overlapTensorCollectives = parallel.tpCommOverlap;
+    plan.layerParameters = { layerParametersPerGpu(model, plan.layer, false),
+        model.moe ? layerParametersPerGpu(model, plan.layer, true) : 0.0 };
+    const std::vector<int> perChunk = layersOfChunks(model, run, plan.virtualStages);
+    for (int stage = 0; stage < plan.stages; ++stage) {
+        plan.stageShares.push_back(stageShare(model, plan, perChunk, stage));
+    }
+    return plan;
+}
+
+} // namespace rapid::parallel

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "config/modelspec.h"
+#include "config/runspec.h"
+#include "model/layersharding.h"
+#include "parallel/pipelineschedule.h"
+
+#include <array>
+#include <vector>
+
+namespace rapid::parallel {
+
+/// What one GPU of a pipeline stage holds of the model.
+struct StageShare {
+    int stage = 0;
+    std::vector<std::vector<int>> chunks; ///< global layer indices of each model chunk (virtual stage), in order
+    bool first = false; ///< holds the embedding (the model's first chunk)
+    bool last = false; ///< holds the final norm, the LM head and the loss (the model's last chunk)
+    /// Parameters one GPU holds per chunk: its layers (tp- and ep-sharded), the embedding in the model's first chunk,
+    /// the final norm and LM head in its last. Before any ZeRO/FSDP sharding over dp.
+    std::vector<double> chunkParameters;
+    double parameters = 0; ///< over the chunks
+    bool anyMoeLayer = false;
+
+    int layerCount() const;
+};
+
+/// How the parallel axes cut the model for one GPU, without the cluster: the layer split over pipeline stages and
+/// chunks, the shards of every layer, how weights, gradients and optimizer states are sharded over data parallelism,
+/// and the pipeline schedule. Built once from model and run by planSharding(); the step plan (StepPlan::sharding),
+/// the memory model and the operator lists read it, so tp, sp, pp, dp, cp, ep and the ZeRO stage are interpreted
+/// here and nowhere else.
+struct ShardingPlan {
+    model::LayerSharding layer;
+    int stages = 1; ///< pipeline stages
+    int virtualStages = 1; ///< model chunks per stage (interleaved schedule), else 1
+    config::PipelineSchedule schedule = config::PipelineSchedule::OneFOneB;
+    int dataParallel = 1;
+    int zeroStage = 0; ///< 0-3; FSDP is 3
+    int microBatches = 1; ///< per pipeline per step
+    bool overlapGradientReduction = true; ///< each chunk's gradient reduction starts after its last backward
+    bool overlapTensorCollectives = false; ///< TP collectives overlap the GEMMs (Megatron tp-comm-overlap)
+    std::array<double, 2> layerParameters {}; ///< one GPU's parameters of a dense and of a MoE layer
+    std::vector<StageShare> stageShares;
+
+    /// Data-parallel shards of the weights (ZeRO-3/FSDP), the gradients (ZeRO >= 2) and the optimizer states and
+    /// master weights (ZeRO >= 1); 1 when not sharded.
+    double weightShards() const { return zeroStage >= 3 ? dataParallel : 1; }
+    double gradientShards() const { return zeroStage >= 2 ? dataParallel : 1; }
+    double optimizerShards() const { return zeroStage >= 1 ? dataParallel : 1; }
+    /// ZeRO-3/FSDP gather each layer's parameters before use.
+    bool gathersLayerParameters() const { return zeroStage >= 3; }
+    /// ZeRO-1/2 gather the updated parameter shards after the optimizer step.
+    bool gathersAfterOptimizer() const { return (zeroStage == 1 || zeroStage == 2) && dataParallel > 1; }
+    /// Gradients are reduce-scattered (ZeRO >= 1: each rank updates its shard) rather than all-reduced.
+    bool reduceScattersGradients() const { return zeroStage >= 1; }
+    /// Every data-parallel rank holds the whole gradient and all-reduces it (no ZeRO, dp > 1).
+    bool allReducesFullGradients() const { return zeroStage == 0 && dataParallel > 1; }
+    /// Forward and backward passes of @p stage in schedule order.
+    std::vector<PipelineStep> steps(int stage) const;
+};
+
+/// The one interpretation of the run's parallel degrees for a transformer layer.
+model::LayerSharding layerSharding(const config::RunSpec& run);
+
+/// Whether @p framework splits pipeline stages by parameter cost (LM head included) rather than by layer count.
+bool balancesPipelineByCost(config::Framework framework);
+
+ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec& run);
+
+} // namespace rapid::parallel
