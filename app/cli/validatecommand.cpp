@@ -109,6 +109,8 @@ const char* metricUnit(validation::Metric metric)
         return "end-to-end latency (s)";
     case validation::Metric::DecodeTokensPerSecond:
         return "decode tokens/s";
+    case validation::Metric::ModelTflopsPerGpu:
+        return "model TFLOP/s per GPU";
     }
     return "";
 }

@@ -259,9 +259,15 @@ std::vector<Diagnostic> checkScenario(
         }
     }
     if (hardware.gpu.tensorPeak(run.precision.compute) <= 0) {
+        std::string available;
+        for (int i = 0; i < kPrecisionCount; ++i) {
+            if (hardware.gpu.tensorFlops[static_cast<size_t>(i)] > 0) {
+                available += std::string(available.empty() ? "" : ", ") + toString(static_cast<Precision>(i));
+            }
+        }
         report("run.precision.compute",
             std::string("the GPU ") + hardware.gpu.name + " has no " + toString(run.precision.compute)
-                + " tensor rate in its preset");
+                + " tensor rate in its preset; expected one it has: " + available);
     }
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {

@@ -59,7 +59,9 @@ void addParallelism(std::vector<Key>& keys)
         "ZeRO: 1 shards optimizer states, 2 also gradients, 3 also parameters"));
     keys.push_back(boolean("parallelism.fsdp", value("false"), "PyTorch FSDP: shards like ZeRO-3"));
     keys.push_back(boolean("parallelism.tp_comm_overlap", value("false"), "overlap TP collectives with GEMMs"));
-    keys.push_back(boolean("parallelism.dp_overlap", value("true"), "overlap the gradient reduction with backward"));
+    keys.push_back(boolean("parallelism.dp_overlap", value("true"),
+        "reduce gradients in buckets under the backward (the framework's bucket size); with megatron also gather "
+        "ZeRO-1/2's updated parameters under the next forward"));
     keys.push_back(mapping("parallelism.mapping", derived("default placement"),
         "axis to network dimension name or list of names: `{tp: nvlink, dp: ib}`"));
     for (const char* axis : { "tp", "pp", "dp", "cp", "ep" }) {

@@ -26,9 +26,31 @@ TimeBreakdown single(TimeClass timeClass, double seconds)
 /// After a stage's last backward: its gradient reductions (per chunk, in the order chunks finish; each after its
 /// chunk's last backward when they overlap, else after the last compute), the optimizer step once they have all
 /// finished, then the ZeRO-1/2 parameter gather.
-void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPlan& plan,
-    const std::vector<StageCost>& stages, const std::vector<std::vector<NodeId>>& lastBackwardOfChunk)
+/// The compute nodes that bound a chunk's gradient reduction: its last backward, and the compute node before it (when
+/// the reduction's buckets may start leaving).
+struct ChunkBackwardEnds {
+    std::vector<std::vector<NodeId>> last;
+    std::vector<std::vector<NodeId>> beforeLast;
+};
+
+/// A data-parallel communication node of @p stage.
+NodeId addDataParallelNode(ExecutionGraph& graph, NodeKind kind, int stage, int chunk, double seconds, double bytes)
 {
+    Node node;
+    node.kind = kind;
+    node.rank = stage;
+    node.stream = Stream::DataParallelComm;
+    node.seconds = seconds;
+    node.bytes = bytes;
+    node.cost = graph.addCost(single(TimeClass::DataParallel, seconds));
+    node.chunk = chunk;
+    return graph.add(std::move(node));
+}
+
+void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPlan& plan,
+    const std::vector<StageCost>& stages, const ChunkBackwardEnds& ends)
+{
+    const std::vector<std::vector<NodeId>>& lastBackwardOfChunk = ends.last;
     const int pp = plan.stages;
     const int virtualStages = static_cast<int>(lastBackwardOfChunk.front().size());
     for (int stage = 0; stage < pp; ++stage) {
@@ -44,22 +66,26 @@ void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPl
             if (seconds <= 0) {
                 continue;
             }
-            Node reduce;
-            reduce.kind = NodeKind::DataParallel;
-            reduce.rank = stage;
-            reduce.stream = Stream::DataParallelComm;
-            reduce.seconds = seconds;
-            reduce.bytes = static_cast<size_t>(chunk) < cost.dataParallelBytes.size()
-                ? cost.dataParallelBytes[static_cast<size_t>(chunk)]
-                : 0.0;
-            reduce.cost = graph.addCost(single(TimeClass::DataParallel, seconds));
-            reduce.chunk = chunk;
-            const NodeId reduceId = graph.add(std::move(reduce));
-            graph.addDependency(reduceId,
-                plan.overlapGradientReduction
-                    ? lastBackwardOfChunk[static_cast<size_t>(stage)][static_cast<size_t>(chunk)]
-                    : lastCompute);
+            const auto c = static_cast<size_t>(chunk);
+            const auto s = static_cast<size_t>(stage);
+            const double bytes = c < cost.dataParallelBytes.size() ? cost.dataParallelBytes[c] : 0.0;
+            const double lastBucket
+                = c < cost.dataParallelLastBucketSeconds.size() ? cost.dataParallelLastBucketSeconds[c] : 0.0;
+            const NodeId reduceId = addDataParallelNode(graph, NodeKind::DataParallel, stage, chunk, seconds, bytes);
             reductions.push_back(reduceId);
+            if (!plan.overlapGradientReduction) {
+                graph.addDependency(reduceId, lastCompute);
+            } else if (lastBucket <= 0 || ends.beforeLast[s][c] < 0) {
+                graph.addDependency(reduceId, lastBackwardOfChunk[s][c]);
+            } else {
+                // Buckets leave while the last backward runs; the last one only after it.
+                graph.addDependency(reduceId, ends.beforeLast[s][c]);
+                const NodeId lastId = addDataParallelNode(
+                    graph, NodeKind::DataParallel, stage, chunk, lastBucket, cost.dataParallelLastBucketBytes[c]);
+                graph.addDependency(lastId, lastBackwardOfChunk[s][c]);
+                graph.addDependency(lastId, reduceId);
+                reductions.push_back(lastId);
+            }
         }
         Node optimizer;
         optimizer.kind = NodeKind::Optimizer;
@@ -72,16 +98,42 @@ void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPl
             graph.addDependency(optimizerId, reduction);
         }
         if (cost.parameterGatherSeconds > 0) {
-            Node gather;
-            gather.kind = NodeKind::ParameterGather;
-            gather.rank = stage;
-            gather.stream = Stream::DataParallelComm;
-            gather.seconds = cost.parameterGatherSeconds;
-            gather.bytes = cost.parameterGatherBytes;
-            gather.cost = graph.addCost(single(TimeClass::DataParallel, cost.parameterGatherSeconds));
-            graph.addDependency(graph.add(std::move(gather)), optimizerId);
+            const NodeId gather = addDataParallelNode(
+                graph, NodeKind::ParameterGather, stage, -1, cost.parameterGatherSeconds, cost.parameterGatherBytes);
+            graph.addDependency(gather, optimizerId);
         }
     }
+}
+
+/// The breakdowns once per (stage, chunk, pass) and per kind of communication node, shared by the nodes.
+struct StageCostIds {
+    std::vector<CostId> forward;
+    std::vector<CostId> backward;
+    std::vector<double> forwardSeconds;
+    std::vector<double> backwardSeconds;
+    CostId sendActivation = -1;
+    CostId sendGradient = -1;
+};
+
+std::vector<StageCostIds> addStageCosts(ExecutionGraph& graph, const std::vector<StageCost>& stages, int virtualStages)
+{
+    std::vector<StageCostIds> costIds(stages.size());
+    for (size_t stage = 0; stage < stages.size(); ++stage) {
+        const StageCost& cost = stages[stage];
+        if (static_cast<int>(cost.chunks.size()) != virtualStages) {
+            throw std::invalid_argument("training step: one ChunkCost per virtual stage is needed");
+        }
+        StageCostIds& ids = costIds[stage];
+        for (const ChunkCost& chunk : cost.chunks) {
+            ids.forward.push_back(graph.addCost(chunk.forward));
+            ids.backward.push_back(graph.addCost(chunk.backward));
+            ids.forwardSeconds.push_back(total(chunk.forward));
+            ids.backwardSeconds.push_back(total(chunk.backward));
+        }
+        ids.sendActivation = graph.addCost(single(TimeClass::PipelineParallel, cost.sendActivationSeconds));
+        ids.sendGradient = graph.addCost(single(TimeClass::PipelineParallel, cost.sendGradientSeconds));
+    }
+    return costIds;
 }
 
 } // namespace
@@ -109,41 +161,26 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
     };
     std::vector<NodeId> compute(static_cast<size_t>(pp) * perStage, -1);
     std::vector<NodeId> sends(static_cast<size_t>(pp) * perStage, -1);
-    std::vector<std::vector<NodeId>> lastBackwardOfChunk(static_cast<size_t>(pp));
+    ChunkBackwardEnds ends;
+    ends.last.resize(static_cast<size_t>(pp));
+    ends.beforeLast.resize(static_cast<size_t>(pp));
     // Every compute node has a send but the model's first forward and last backward; each (micro-batch, model chunk)
     // adds up to three edges, each send one; reductions, optimizers and gathers a few per stage.
     const size_t computeNodes = static_cast<size_t>(pp) * perStage;
     graph.reserve(2 * computeNodes + static_cast<size_t>(pp) * static_cast<size_t>(virtualStages + 2),
         3 * computeNodes + static_cast<size_t>(pp) * static_cast<size_t>(2 * virtualStages + 1));
-    // The breakdowns once per (stage, chunk, pass) and per kind of communication node, shared by the nodes.
-    struct StageCostIds {
-        std::vector<CostId> forward;
-        std::vector<CostId> backward;
-        std::vector<double> forwardSeconds;
-        std::vector<double> backwardSeconds;
-        CostId sendActivation = -1;
-        CostId sendGradient = -1;
-    };
-    std::vector<StageCostIds> costIds(static_cast<size_t>(pp));
-    for (int stage = 0; stage < pp; ++stage) {
-        const StageCost& cost = stages[static_cast<size_t>(stage)];
-        if (static_cast<int>(cost.chunks.size()) != virtualStages) {
-            throw std::invalid_argument("training step: one ChunkCost per virtual stage is needed");
-        }
-        StageCostIds& ids = costIds[static_cast<size_t>(stage)];
-        for (const ChunkCost& chunk : cost.chunks) {
-            ids.forward.push_back(graph.addCost(chunk.forward));
-            ids.backward.push_back(graph.addCost(chunk.backward));
-            ids.forwardSeconds.push_back(total(chunk.forward));
-            ids.backwardSeconds.push_back(total(chunk.backward));
-        }
-        ids.sendActivation = graph.addCost(single(TimeClass::PipelineParallel, cost.sendActivationSeconds));
-        ids.sendGradient = graph.addCost(single(TimeClass::PipelineParallel, cost.sendGradientSeconds));
-    }
+    const std::vector<StageCostIds> costIds = addStageCosts(graph, stages, virtualStages);
     for (int stage = 0; stage < pp; ++stage) {
         const StageCost& cost = stages[static_cast<size_t>(stage)];
         const StageCostIds& ids = costIds[static_cast<size_t>(stage)];
-        lastBackwardOfChunk[static_cast<size_t>(stage)].assign(static_cast<size_t>(virtualStages), -1);
+        ends.last[static_cast<size_t>(stage)].assign(static_cast<size_t>(virtualStages), -1);
+        ends.beforeLast[static_cast<size_t>(stage)].assign(static_cast<size_t>(virtualStages), -1);
+        if (cost.parameterGatherHiddenSeconds > 0) {
+            // Overlapped ZeRO-1/2 gather: the buckets the forward does not wait for run beside it.
+            addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1, cost.parameterGatherHiddenSeconds,
+                cost.parameterGatherHiddenBytes);
+        }
+        NodeId previousCompute = -1;
         for (const parallel::PipelineStep& step : plan.steps(stage)) {
             const bool backward = step.pass == parallel::Pass::Backward;
             const size_t chunk = static_cast<size_t>(step.chunk);
@@ -159,8 +196,10 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
             const NodeId id = graph.add(std::move(node));
             compute[slot(stage, step.microBatch, step.chunk, backward)] = id;
             if (backward) {
-                lastBackwardOfChunk[static_cast<size_t>(stage)][chunk] = id;
+                ends.last[static_cast<size_t>(stage)][chunk] = id;
+                ends.beforeLast[static_cast<size_t>(stage)][chunk] = previousCompute;
             }
+            previousCompute = id;
             const int k = step.chunk * pp + stage;
             if ((!backward && k + 1 < modelChunks) || (backward && k > 0)) {
                 Node send;
@@ -197,7 +236,7 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
         }
     }
 
-    addReductionsAndOptimizer(graph, plan, stages, lastBackwardOfChunk);
+    addReductionsAndOptimizer(graph, plan, stages, ends);
     return graph;
 }
 

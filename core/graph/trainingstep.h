@@ -22,9 +22,19 @@ struct StageCost {
     std::vector<ChunkCost> chunks; ///< per virtual chunk on this stage (1 unless interleaved)
     double sendActivationSeconds = 0; ///< one micro-batch's activations to the next model chunk
     double sendGradientSeconds = 0; ///< one micro-batch's input gradients to the previous model chunk
-    std::vector<double> dataParallelSeconds; ///< gradient reduction per chunk (empty or zeros when dp = 1)
+    /// Gradient reduction per chunk (empty or zeros when dp = 1). When the chunk's last bucket is given below, this is
+    /// the part before it: reduced bucket by bucket while the chunk's last backward runs.
+    std::vector<double> dataParallelSeconds;
+    /// Overlapped reduction: the chunk's last gradient bucket, which can leave only after the last backward (empty or
+    /// zeros: the whole reduction waits for the last backward).
+    std::vector<double> dataParallelLastBucketSeconds;
+    std::vector<double> dataParallelLastBucketBytes;
     double optimizerSeconds = 0;
     double parameterGatherSeconds = 0; ///< ZeRO-1/2 all-gather of updated parameters after the step
+    /// Overlapped ZeRO-1/2 gather: the part the next step's forward hides, bucket by bucket (in a one-step graph it
+    /// runs beside this step's forward); parameterGatherSeconds is then the first bucket, which the forward waits for.
+    double parameterGatherHiddenSeconds = 0;
+    double parameterGatherHiddenBytes = 0;
     // What the communication nodes move per rank, for trace export (bytes).
     double sendBytes = 0; ///< one pipeline message (activations or input gradients)
     std::vector<double> dataParallelBytes; ///< gradient buffer reduced per chunk

@@ -241,7 +241,9 @@ private:
             ? OperatorKind::DecodeAttention
             : (m_shape.flash ? OperatorKind::FlashAttention : OperatorKind::NaiveAttention);
         Entry& entry = add("attention.core", kind, OperatorClass::Attention);
-        entry.op.precision = m_shape.decode ? m_shape.precision.kvCache : m_shape.precision.compute;
+        // Attention runs at the activation precision, not the GEMMs' compute precision: Transformer Engine keeps
+        // FlashAttention in BF16/FP16 under FP8 training unless FP8 attention is asked for (activations: fp8).
+        entry.op.precision = m_shape.decode ? m_shape.precision.kvCache : m_shape.precision.activations;
         entry.op.attention = dims;
         entry.op.flops = attentionForwardFlops(dims);
         entry.backwardFlops = attentionBackwardFlops(dims, kind == OperatorKind::FlashAttention);

@@ -51,6 +51,8 @@ namespace rapid::model {
 /// are the vector operations per element named in layeroperators.cpp. Bytes are filled for memory-bound operators
 /// (HBM reads + writes at the run's activation, weight, gradient and KV-cache precisions); GEMMs and attention leave
 /// them 0 as their timing models count their own traffic. Biases are folded into GEMM epilogues (no operator).
+/// GEMMs run at run.precision.compute; the attention core at run.precision.activations (FP8 training keeps
+/// FlashAttention in BF16 unless the activations are FP8 too), decode attention at the KV-cache precision.
 ///
 /// All functions are pure and thread-safe. They throw std::invalid_argument for a non-positive batch, sequence or
 /// parallel degree, or for moeLayer on a model without MoE.

@@ -121,6 +121,25 @@ model::LayerSharding layerSharding(const config::RunSpec& run)
     return { parallel.tp, parallel.cp, parallel.ep, parallel.sequenceParallel };
 }
 
+double gradientBucketParameters(config::Framework framework, int dataParallel, double gradientBytes)
+{
+    switch (framework) {
+    case config::Framework::Megatron:
+        // Megatron-Core DistributedDataParallel: bucket_size defaults to max(40M, 1M x dp size) parameters
+        // (megatron/core/distributed/distributed_data_parallel.py).
+        return std::max(40e6, 1e6 * dataParallel);
+    case config::Framework::DeepSpeed:
+        // DeepSpeed ZeRO-1/2: reduce_bucket_size defaults to 5e8 elements (runtime/zero/config.py).
+        return 5e8;
+    case config::Framework::Nanotron:
+    case config::Framework::PytorchFsdp:
+    case config::Framework::Vllm:
+        break;
+    }
+    // PyTorch DistributedDataParallel (nanotron wraps its model in it): bucket_cap_mb = 25 MiB.
+    return 25.0 * (1 << 20) / gradientBytes;
+}
+
 bool balancesPipelineByCost(config::Framework framework)
 {
     // nanotron's build_model (models/base.py) assigns blocks to pipeline ranks by their parameter cost with the LM
@@ -140,6 +159,11 @@ ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec&
     plan.zeroStage = parallel.zeroStage;
     plan.microBatches = std::max(1, run.microBatchesPerStep());
     plan.overlapGradientReduction = parallel.dpOverlap;
+    plan.gradientBucketParameters
+        = gradientBucketParameters(run.framework, parallel.dp, config::bytesPerElement(run.precision.gradients));
+    // Only Megatron-Core's distributed optimizer gathers the updated parameters under the next forward; DeepSpeed
+    // and nanotron gather them right after the step.
+    plan.overlapParameterGather = parallel.dpOverlap && run.framework == config::Framework::Megatron;
     plan.overlapTensorCollectives = parallel.tpCommOverlap;
     plan.layerParameters = { layerParametersPerGpu(model, plan.layer, false),
         model.moe ? layerParametersPerGpu(model, plan.layer, true) : 0.0 };

@@ -39,7 +39,15 @@ struct ShardingPlan {
     int dataParallel = 1;
     int zeroStage = 0; ///< 0-3; FSDP is 3
     int microBatches = 1; ///< per pipeline per step
-    bool overlapGradientReduction = true; ///< each chunk's gradient reduction starts after its last backward
+    /// Gradients are reduced in buckets while the chunk's last backward still runs (Megatron --overlap-grad-reduce,
+    /// PyTorch DDP); otherwise after the stage's last backward.
+    bool overlapGradientReduction = true;
+    /// Parameters per gradient bucket (the framework's default; see gradientBucketParameters).
+    double gradientBucketParameters = 25.0 * (1 << 20) / 4;
+    /// ZeRO-1/2: the updated parameters are gathered bucket by bucket under the next step's first forward
+    /// (Megatron-Core
+    /// --overlap-param-gather with the distributed optimizer) rather than after the optimizer step.
+    bool overlapParameterGather = false;
     bool overlapTensorCollectives = false; ///< TP collectives overlap the GEMMs (Megatron tp-comm-overlap)
     std::array<double, 2> layerParameters {}; ///< one GPU's parameters of a dense and of a MoE layer
     std::vector<StageShare> stageShares;
@@ -63,6 +71,10 @@ struct ShardingPlan {
 
 /// The one interpretation of the run's parallel degrees for a transformer layer.
 model::LayerSharding layerSharding(const config::RunSpec& run);
+
+/// Parameters per data-parallel gradient bucket of @p framework at data-parallel degree @p dataParallel, with
+/// @p gradientBytes bytes per gradient element (sources in shardingplan.cpp).
+double gradientBucketParameters(config::Framework framework, int dataParallel, double gradientBytes);
 
 /// Whether @p framework splits pipeline stages by parameter cost (LM head included) rather than by layer count.
 bool balancesPipelineByCost(config::Framework framework);

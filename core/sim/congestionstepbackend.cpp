@@ -4,6 +4,7 @@
 #include "congestionstepbackend.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rapid::sim {
 
@@ -78,12 +79,22 @@ const network::CollectiveRequest* CongestionStepBackend::collectiveOfNode(
     default:
         break;
     }
-    return result && onNetwork(*result) ? result : nullptr;
+    if (!result || !onNetwork(*result)) {
+        return nullptr;
+    }
+    // Bucketed reductions and gathers split a chunk's collective over two nodes: each moves its part of the bytes.
+    if (node.bytes > 0 && std::abs(node.bytes - result->bytes) > 1e-9 * result->bytes) {
+        auto [scaled, inserted] = m_partialRequests.try_emplace(id, *result);
+        scaled->second.bytes = node.bytes;
+        return &scaled->second;
+    }
+    return result;
 }
 
 StepExecution CongestionStepBackend::executeTraining(const TrainingStepInput& input)
 {
     buildRequests(input.plan);
+    m_partialRequests.clear();
     const graph::ExecutionGraph& graph = input.graph;
     const std::vector<double> foldedLinkBytes = planInlineCollectives(input);
     StepExecution execution;

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace rapid::sim {
@@ -78,6 +79,8 @@ private:
 
     std::shared_ptr<CongestionNetwork> m_network;
     std::vector<StageRequests> m_stages;
+    /// Nodes that move part of a chunk's collective (a bucket, or all buckets but one), by node id.
+    mutable std::unordered_map<graph::NodeId, network::CollectiveRequest> m_partialRequests;
     std::vector<InlineProgram> m_inlinePrograms; ///< per (stage, chunk, pass) of stages with collectives on the network
     bool m_inlineOnNetwork = true;
     int m_inlineUnitsOnNetwork = 0;

@@ -66,6 +66,13 @@ double exposed(double communication, double hideable)
     return std::max(0.0, communication - hideable);
 }
 
+/// @p collective with @p share of its bytes (one bucket, or all buckets but one).
+parallel::PlannedCollective part(parallel::PlannedCollective collective, double share)
+{
+    collective.bytes *= share;
+    return collective;
+}
+
 /// The forward and backward operators of @p ops, apart.
 std::pair<std::vector<model::Operator>, std::vector<model::Operator>> splitByPhase(
     const std::vector<model::Operator>& ops)
@@ -199,6 +206,11 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
     const std::pair<TimeBreakdown, TimeBreakdown> headTimes
         = { timeOperators(head.first, nullptr, nullptr), timeOperators(head.second, nullptr, nullptr) };
 
+    // The share of a gradient buffer (or of a ZeRO-1/2 gather) of @p parameters that one bucket carries.
+    const double bucketParameters = m_plan.sharding.gradientBucketParameters;
+    auto lastBucketShare = [bucketParameters](double parameters) {
+        return parameters > 0 ? std::min(1.0, bucketParameters / parameters) : 1.0;
+    };
     std::vector<graph::StageCost> stages;
     for (const parallel::StagePlan& stage : m_plan.stages) {
         graph::StageCost cost;
@@ -229,8 +241,15 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
                 stageGathers.push_back(exposedGather);
             }
             cost.chunks.push_back(chunkCost);
-            cost.dataParallelSeconds.push_back(collective(chunk.gradientReduction));
-            cost.dataParallelBytes.push_back(chunk.gradientReduction.onNetwork() ? chunk.gradientReduction.bytes : 0.0);
+            // Overlapped, the chunk's gradients leave bucket by bucket while its last backward runs; only the last
+            // bucket waits for its end (the training-step graph places the two parts).
+            const double bucket = m_plan.sharding.overlapGradientReduction ? lastBucketShare(chunk.parameters) : 1.0;
+            const double bytes = chunk.gradientReduction.onNetwork() ? chunk.gradientReduction.bytes : 0.0;
+            const bool split = bucket < 1 && bytes > 0;
+            cost.dataParallelSeconds.push_back(collective(part(chunk.gradientReduction, split ? 1 - bucket : 1.0)));
+            cost.dataParallelBytes.push_back(bytes * (split ? 1 - bucket : 1.0));
+            cost.dataParallelLastBucketSeconds.push_back(split ? collective(part(chunk.gradientReduction, bucket)) : 0);
+            cost.dataParallelLastBucketBytes.push_back(split ? bytes * bucket : 0);
         }
         if (stage.sendForward) {
             cost.sendActivationSeconds = collective(*stage.sendForward);
@@ -239,8 +258,14 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
         }
         cost.optimizerSeconds = m_timer.time(model::optimizerUpdate(stage.optimizerParameters, run)).seconds;
         if (stage.parameterGather) {
-            cost.parameterGatherSeconds = collective(*stage.parameterGather);
-            cost.parameterGatherBytes = stage.parameterGather->bytes;
+            // Overlapped, the next step's forward waits for the first bucket only; the rest arrives under it.
+            const double bucket = m_plan.sharding.overlapParameterGather ? lastBucketShare(stage.parameters) : 1.0;
+            cost.parameterGatherSeconds = collective(part(*stage.parameterGather, bucket));
+            cost.parameterGatherBytes = stage.parameterGather->bytes * bucket;
+            if (bucket < 1) {
+                cost.parameterGatherHiddenSeconds = collective(part(*stage.parameterGather, 1 - bucket));
+                cost.parameterGatherHiddenBytes = stage.parameterGather->bytes * (1 - bucket);
+            }
         }
         stages.push_back(cost);
         if (exposedGathers) {

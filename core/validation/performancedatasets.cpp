@@ -264,11 +264,60 @@ Dataset koyeb(const std::string& shared)
     return dataset;
 }
 
+/// Megatron-Core r0.8.0 weak scaling on H100 (the Megatron-LM README's model table, 2024): GPT 1.7B-462B on 48-6,144
+/// GPUs with TP/PP/DP given, achieved model TFLOP/s per GPU. The rows leave out what the README does not print, so one
+/// fixed rule fills it for every row (none of it is chosen per row or by looking at a result):
+/// - stated flags and what they imply: --tp-comm-overlap (needs --sequence-parallel: sp on when tp > 1),
+///   --overlap-grad-reduce (dp_overlap), --overlap-param-gather (needs the distributed optimizer: zero_stage 1);
+/// - GPT as Megatron-Core builds it by default: FFN 4 x hidden with GeLU, LayerNorm, linear biases, learned absolute
+///   positions, untied output layer; vocabulary 131,072 and sequence 4,096 (README); BF16 (MFU = TFLOP/s / 989),
+///   gradient buffers and their reduction in BF16 (DistributedDataParallelConfig.grad_reduce_in_fp32 = False), buckets
+///   of max(40M, 1M x dp) parameters (its bucket_size default);
+/// - not stated, fixed: micro-batch 1, no activation recomputation, no interleaving (1F1B), no dropout, FlashAttention.
+/// The two strong-scaling rows give no parallel split and are not evaluated.
+Dataset megatronCoreH100(const std::string& shared)
+{
+    Dataset dataset { "megatron-core-h100", "megatron_core_readme/megatron_core_h100_scaling.csv",
+        "Megatron-Core GPT 1.7B-462B weak scaling on 48-6,144 H100: model TFLOP/s per GPU (Megatron-LM README, 2024)",
+        Metric::ModelTflopsPerGpu, 8.0, {} };
+    const CsvTable table = CsvTable::read(shared + "/validation/" + dataset.file);
+    for (size_t row = 0; row < table.rows(); ++row) {
+        if (table.cell(row, "tp").empty() || !table.number(row, "tflops_per_gpu")) {
+            continue; // strong-scaling end points: no split given
+        }
+        const int tp = integer(table, row, "tp");
+        const int pp = integer(table, row, "pp");
+        const int dp = integer(table, row, "dp");
+        const int hidden = integer(table, row, "hidden_size");
+        ValidationCase c;
+        c.label = table.cell(row, "model_label") + " tp" + std::to_string(tp) + " pp" + std::to_string(pp) + " dp"
+            + std::to_string(dp) + " (" + table.cell(row, "num_gpus") + " GPUs)";
+        c.model = "megatron-gpt-22b";
+        c.hardware = "dgx-h100-superpod";
+        c.run = "megatron-gpt-train";
+        c.overrides = { "model.name=" + table.cell(row, "model_label"),
+            "model.num_layers=" + table.cell(row, "num_layers"), "model.hidden_size=" + std::to_string(hidden),
+            "model.num_heads=" + table.cell(row, "attention_heads"), "model.ffn_size=" + std::to_string(4 * hidden),
+            "model.vocab_size=" + table.cell(row, "vocab_size"), "model.max_context=" + table.cell(row, "seq_len"),
+            "model.tied_embeddings=false", "hardware.cluster.network[ib].size=" + std::to_string(tp * pp * dp / 8),
+            "run.precision={compute: bf16, weights: bf16, activations: bf16, gradients: bf16, optimizer: fp32}",
+            "run.flash_attention=true", "run.training.seq_length=" + table.cell(row, "seq_len"),
+            "run.training.micro_batch=1", "run.training.global_batch=" + table.cell(row, "global_batch_size"),
+            "run.training.recompute=none", "run.training.dropout=false",
+            "run.parallelism={tp: " + std::to_string(tp) + ", sp: " + (tp > 1 ? "true" : "false")
+                + ", pp: " + std::to_string(pp) + ", dp: " + std::to_string(dp)
+                + ", zero_stage: 1, tp_comm_overlap: true, dp_overlap: true, mapping: {tp: nvlink}}" };
+        c.measured = *table.number(row, "tflops_per_gpu");
+        dataset.cases.push_back(c);
+    }
+    return dataset;
+}
+
 } // namespace
 
 std::vector<std::string> performanceDatasetNames()
 {
-    return { "megatron", "uci-llama2", "imec", "nim", "koyeb" };
+    return { "megatron", "uci-llama2", "imec", "nim", "koyeb", "megatron-core-h100" };
 }
 
 Dataset readPerformanceDataset(const std::string& name, const std::string& sharedDir)
@@ -287,6 +336,9 @@ Dataset readPerformanceDataset(const std::string& name, const std::string& share
     }
     if (name == "koyeb") {
         return koyeb(sharedDir);
+    }
+    if (name == "megatron-core-h100") {
+        return megatronCoreH100(sharedDir);
     }
     throw std::runtime_error("unknown dataset \"" + name + "\"");
 }

@@ -11,6 +11,7 @@ enum class Metric {
     StepTime, ///< training iteration time, seconds
     EndToEndLatency, ///< one request, seconds: TTFT + ITL * (output tokens - 1)
     DecodeTokensPerSecond, ///< aggregate output tokens per second over the batch
+    ModelTflopsPerGpu, ///< training: achieved model TFLOP/s per GPU (model FLOPs without recomputation / step / GPUs)
 };
 
 /// Another tool's prediction of the same case.

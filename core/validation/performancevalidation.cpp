@@ -34,6 +34,9 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
             case Metric::StepTime:
                 caseResult.predicted = model.training(false).stepTimeSeconds;
                 break;
+            case Metric::ModelTflopsPerGpu:
+                caseResult.predicted = model.training(false).modelFlopsPerGpu / 1e12;
+                break;
             case Metric::EndToEndLatency: {
                 const report::InferenceResult inference = model.inference();
                 caseResult.predicted = inference.e2eSeconds;

@@ -102,6 +102,7 @@ private Q_SLOTS:
     void reportsFileLineColumnAndKey();
     void reportsEveryProblemOfADocument();
     void unknownPresetListsTheAlternatives();
+    void precisionTheGpuLacksListsWhatItHas();
     void memoryLatenciesComeTogetherAndInOrder();
 };
 
@@ -293,6 +294,21 @@ void TstConfigErrors::unknownPresetListsTheAlternatives()
     QCOMPARE(diagnostics.size(), size_t(1));
     QVERIFY(diagnostics[0].message.find("no model preset named \"llama-9\"") != std::string::npos);
     QVERIFY(diagnostics[0].message.find("llama-3.1-70b") != std::string::npos);
+}
+
+void TstConfigErrors::precisionTheGpuLacksListsWhatItHas()
+{
+    // FP8 on an A100 (no FP8 tensor cores): an error at the key, naming the precisions the GPU does have, never a
+    // silent fallback to another rate.
+    const config::ConfigLoader loader = test::projectLoader();
+    const auto diagnostics = test::expectConfigError([&] {
+        loader.loadScenario("llama-2-7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+            { "run.parallelism.dp=8", "run.training.global_batch=128", "run.precision.compute=fp8" });
+    });
+    QCOMPARE(diagnostics.size(), size_t(1));
+    QCOMPARE(diagnostics[0].keyPath, std::string("run.precision.compute"));
+    QVERIFY2(diagnostics[0].message.find("no fp8 tensor rate") != std::string::npos, diagnostics[0].message.c_str());
+    QVERIFY2(diagnostics[0].message.find("tf32, bf16, fp16") != std::string::npos, diagnostics[0].message.c_str());
 }
 
 QTEST_GUILESS_MAIN(TstConfigErrors)

@@ -39,7 +39,8 @@ config::Scenario fatTreeScenario(const QTemporaryDir& dir, double oversubscripti
               "        latency_ns: 700\n");
     return test::projectLoader().loadScenario("llama-2-7b", hardware, "llama-2-7b-train-4xa100",
         { "run.framework=megatron", "run.parallelism.tp=4", "run.parallelism.dp=" + std::to_string(8 / pp),
-            "run.parallelism.pp=" + std::to_string(pp), "run.training.global_batch=64" });
+            "run.parallelism.pp=" + std::to_string(pp), "run.training.global_batch=64",
+            "run.parallelism.dp_overlap=false" }); // reductions after the backward: only the uplinks are shared
 }
 
 /// 8 A100: two nodes of 4 on an NVLink switch (300 GB/s per direction), the nodes joined by an InfiniBand switch
@@ -87,7 +88,8 @@ config::Scenario flatSwitchScenario(const QTemporaryDir& dir)
         "        latency_ns: 500\n");
     return test::projectLoader().loadScenario("llama-2-7b", hardware, "llama-2-7b-train-4xa100",
         { "run.framework=megatron", "run.parallelism.tp=2", "run.parallelism.dp=2", "run.parallelism.zero_stage=3",
-            "run.training.global_batch=2", "run.training.seq_length=1024" });
+            "run.training.global_batch=2", "run.training.seq_length=1024",
+            "run.parallelism.dp_overlap=false" }); // the reduction runs alone after the backward
 }
 
 /// @p gpus A100 on one flat switch (25 GB/s, 500 ns): all traffic of a GPU shares its one uplink and downlink.
@@ -315,7 +317,8 @@ private Q_SLOTS:
         QFETCH(int, sets);
         QTemporaryDir dir;
         std::vector<std::string> settings { "run.framework=megatron", "run.training.seq_length=1024",
-            "run.parallelism.dp=" + std::to_string(dp), "run.training.global_batch=" + std::to_string(dp) };
+            "run.parallelism.dp=" + std::to_string(dp), "run.training.global_batch=" + std::to_string(dp),
+            "run.parallelism.dp_overlap=false" }; // no gradient buckets under the backward
         for (const QString& setting : overrides) {
             settings.push_back(setting.toStdString());
         }

@@ -45,6 +45,7 @@ class TstStepModel : public QObject {
 private Q_SLOTS:
     void tensorParallelAllReduceBytesPerLayer();
     void zero3GathersAndReducesEveryParameter();
+    void gradientBucketsHideBehindTheLastBackward();
     void accumulationScalesLinearlyAtPpOne();
     void decodeSamplingErrorIsBounded();
     void idealNetworkRemovesExactlyTheCommunication();
@@ -91,6 +92,65 @@ void TstStepModel::zero3GathersAndReducesEveryParameter()
     const double params = static_cast<double>(model::countParameters(model.scenario().model).total());
     QVERIFY(std::fabs(recorder.bytes(CollectiveKind::AllGather) / (2 * params) - 1) < 1e-6);
     QVERIFY(std::fabs(recorder.bytes(CollectiveKind::ReduceScatter) / (4 * params) - 1) < 1e-6);
+}
+
+void TstStepModel::gradientBucketsHideBehindTheLastBackward()
+{
+    // tp 4 x dp 2, pp 1, one micro-batch (forward F, backward B): the DP all-reduce of the chunk's P parameters costs
+    // c = bytes / rate (everything else is free). Overlapped, its buckets of b parameters leave while the backward
+    // runs; only the last one (share f = b / P) waits for the backward's end. Without overlap the whole c follows the
+    // backward. So the step shrinks by min(c (1 - f), B): what the backward can cover of all buckets but the last.
+    // Megatron-Core buckets hold max(40M, 1M x dp) = 40M parameters; PyTorch DDP's 25 MiB hold 25 MiB / 4 B of fp32
+    // gradients (nanotron).
+    struct Step {
+        double seconds = 0;
+        double backward = 0;
+        double reductionSeconds = 0; ///< c
+        double bucketShare = 0; ///< f
+        double lastBucketBytes = 0;
+        double allBytes = 0;
+        double bufferBytes = 0;
+    };
+    auto step = [](const std::string& framework, bool overlap, double rate) {
+        sim::StepModel model(llama7bOn8({ "run.framework=" + framework, "run.parallelism.tp=4", "run.parallelism.dp=2",
+                                 "run.training.global_batch=2",
+                                 std::string("run.parallelism.dp_overlap=") + (overlap ? "true" : "false") }),
+            [rate](const network::CollectiveRequest& request) {
+                return request.kind == CollectiveKind::AllReduce && request.gpus.size() == 2 ? request.bytes / rate
+                                                                                             : 0.0;
+            });
+        const std::vector<graph::StageCost> stages = model.trainingStageCosts();
+        const parallel::ChunkPlan& chunk = model.plan().stages[0].chunks[0];
+        Step result;
+        result.seconds = model.training(false).stepTimeSeconds;
+        for (double seconds : stages[0].chunks[0].backward) {
+            result.backward += seconds;
+        }
+        result.reductionSeconds = chunk.gradientReduction.bytes / rate;
+        result.bucketShare = (framework == "megatron" ? 40e6 : 25.0 * (1 << 20) / 4) / chunk.parameters;
+        result.lastBucketBytes = stages[0].dataParallelLastBucketBytes[0];
+        result.allBytes = stages[0].dataParallelBytes[0] + result.lastBucketBytes;
+        result.bufferBytes = chunk.gradientReduction.bytes;
+        return result;
+    };
+    for (const std::string framework : { "megatron", "nanotron" }) {
+        for (double rate : { 1e12, 1e9 }) { // a reduction shorter than the backward, and a much longer one
+            const Step overlapped = step(framework, true, rate);
+            const Step plain = step(framework, false, rate);
+            const double f = overlapped.bucketShare;
+            QVERIFY(f > 0 && f < 0.05); // 40M (or 6.5M) of ~1.7B parameters per GPU
+            QCOMPARE(overlapped.allBytes, overlapped.bufferBytes); // the parts add up to the buffer
+            QCOMPARE(overlapped.lastBucketBytes, overlapped.allBytes * f);
+            const double c = overlapped.reductionSeconds;
+            const double saved = std::min(c * (1 - f), overlapped.backward);
+            QVERIFY2(std::fabs((plain.seconds - overlapped.seconds) / saved - 1) < 1e-9,
+                qPrintable(QStringLiteral("%1 rate %2: saved %3 s, expected %4 s")
+                               .arg(QString::fromStdString(framework))
+                               .arg(rate)
+                               .arg(plain.seconds - overlapped.seconds)
+                               .arg(saved)));
+        }
+    }
 }
 
 void TstStepModel::accumulationScalesLinearlyAtPpOne()

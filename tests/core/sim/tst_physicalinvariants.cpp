@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Physical invariants over thousands of random valid configurations (every model and cluster preset, random
+// parallel splits, micro-batches, sequence lengths, precisions, recomputation, ZeRO stages, schedules, frameworks,
+// training and inference): no operator faster than the GPU's peak for its precision or moving HBM bytes faster than
+// the HBM, no collective faster than the GPU's links can inject its bytes, MFU in (0, 1], no GPU's compute longer
+// than the step, memory categories never negative and adding up to the peak, every number finite. A violation is a
+// bug in a model, never something to clamp. The draw is seeded, so a failure names a configuration that reproduces.
+#include "compute/operatortimer.h"
+#include "model/layeroperators.h"
+#include "network/analyticalnetwork.h"
+#include "parallel/shardingplan.h"
+#include "sim/stepmodel.h"
+#include "testutils.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <sstream>
+
+#ifndef RAPID_PROPERTY_CASES
+#define RAPID_PROPERTY_CASES 10000
+#endif
+
+using namespace rapid;
+
+namespace {
+
+/// Relative slack for floating-point rounding only: a model that breaks a bound by more is wrong.
+constexpr double kRounding = 1e-9;
+
+struct Draw {
+    std::string model;
+    std::string hardware;
+    std::string runYaml;
+    std::string describe() const { return "model " + model + ", hardware " + hardware + ", run:\n" + runYaml; }
+};
+
+template <typename T> const T& pick(std::mt19937& random, const std::vector<T>& choices)
+{
+    return choices[std::uniform_int_distribution<size_t>(0, choices.size() - 1)(random)];
+}
+
+std::vector<int> divisorsOf(int n, int atMost)
+{
+    std::vector<int> result;
+    for (int d = 1; d <= std::min(n, atMost); ++d) {
+        if (n % d == 0) {
+            result.push_back(d);
+        }
+    }
+    return result;
+}
+
+/// Draws configurations; the loader decides which are valid.
+class ConfigurationDrawer {
+public:
+    explicit ConfigurationDrawer(const config::ConfigLoader& loader)
+        : m_loader(loader)
+    {
+        const config::PresetLibrary& library = loader.library();
+        for (const std::string& name : library.names(config::PresetKind::Model)) {
+            m_models.emplace(name, loader.loadModel(name));
+        }
+        for (config::PresetKind kind : { config::PresetKind::Hardware, config::PresetKind::Gpu }) {
+            for (const std::string& name : library.names(kind)) {
+                m_hardware.emplace(name, loader.loadHardware(name));
+            }
+        }
+        for (const auto& entry : m_models) {
+            m_modelNames.push_back(entry.first);
+        }
+        for (const auto& entry : m_hardware) {
+            m_hardwareNames.push_back(entry.first);
+        }
+    }
+
+    Draw draw(std::mt19937& random) const
+    {
+        Draw result;
+        result.model = pick(random, m_modelNames);
+        result.hardware = pick(random, m_hardwareNames);
+        const config::ModelSpec& model = m_models.at(result.model);
+        const config::HardwareSpec& hardware = m_hardware.at(result.hardware);
+        const bool training = std::bernoulli_distribution(0.7)(random);
+        result.runYaml = training ? trainingRun(random, model, hardware) : inferenceRun(random, model, hardware);
+        return result;
+    }
+
+private:
+    static std::string precisionYaml(std::mt19937& random, const config::HardwareSpec& hardware, bool training)
+    {
+        std::vector<std::string> computes = { "bf16", "fp16" };
+        if (hardware.gpu.tensorPeak(config::Precision::Fp8) > 0) {
+            computes.push_back("fp8");
+        }
+        const std::string compute = pick(random, computes);
+        const std::string stored = compute == "fp8" ? "bf16" : compute;
+        std::string yaml = "  precision: {compute: " + compute + ", weights: " + stored + ", activations: " + stored;
+        if (training) {
+            yaml += ", gradients: " + pick(random, std::vector<std::string> { stored, std::string("fp32") });
+        } else {
+            yaml += ", kv_cache: " + pick(random, std::vector<std::string> { stored, std::string("fp8") });
+        }
+        return yaml + "}\n";
+    }
+
+    static std::string trainingRun(
+        std::mt19937& random, const config::ModelSpec& model, const config::HardwareSpec& hardware)
+    {
+        const int gpus = hardware.cluster.totalGpus();
+        const int tp = pick(random, divisorsOf(gpus, 8));
+        const int pp = pick(random, divisorsOf(gpus / tp, std::min(16, model.numLayers)));
+        const int cp = pick(random, divisorsOf(gpus / tp / pp, 4));
+        const int dp = gpus / tp / pp / cp;
+        const int microBatch = pick(random, std::vector<int> { 1, 1, 2, 4 });
+        const int accumulation = pick(random, std::vector<int> { 1, 2, 4, 8, 16 });
+        std::vector<int> lengths;
+        for (int length : { 512, 1024, 2048, 4096, 8192 }) {
+            if (length <= model.maxContext) {
+                lengths.push_back(length);
+            }
+        }
+        const bool interleave = pp > 1 && model.numLayers >= 2 * pp && std::bernoulli_distribution(0.3)(random);
+        std::ostringstream yaml;
+        yaml << "run:\n  mode: training\n  framework: "
+             << pick(random, std::vector<std::string> { "megatron", "nanotron", "deepspeed", "pytorch-fsdp" }) << "\n"
+             << "  training: {global_batch: " << microBatch * dp * accumulation << ", micro_batch: " << microBatch
+             << ", seq_length: " << pick(random, lengths)
+             << ", recompute: " << pick(random, std::vector<std::string> { "none", "selective", "full" }) << "}\n"
+             << "  flash_attention: " << (std::bernoulli_distribution(0.8)(random) ? "true" : "false") << "\n"
+             << precisionYaml(random, hardware, true) << "  parallelism: {tp: " << tp
+             << ", sp: " << (tp > 1 && std::bernoulli_distribution(0.5)(random) ? "true" : "false") << ", pp: " << pp
+             << ", schedule: "
+             << (interleave ? "interleaved, virtual_stages: 2"
+                            : pick(random, std::vector<std::string> { "1f1b", "gpipe" }))
+             << ", dp: " << dp << ", cp: " << cp
+             << ", ep: " << (model.moe ? pick(random, std::vector<int> { 1, 2, 4, 8 }) : 1)
+             << ", zero_stage: " << std::uniform_int_distribution<int>(0, 3)(random)
+             << ", tp_comm_overlap: " << (std::bernoulli_distribution(0.3)(random) ? "true" : "false") << "}\n";
+        return yaml.str();
+    }
+
+    static std::string inferenceRun(
+        std::mt19937& random, const config::ModelSpec& model, const config::HardwareSpec& hardware)
+    {
+        const int gpus = hardware.cluster.totalGpus();
+        const int tp = pick(random, divisorsOf(gpus, 8));
+        const int pp = pick(random, divisorsOf(gpus / tp, std::min(8, model.numLayers)));
+        const int dp = gpus / tp / pp;
+        const int prompt = pick(random, std::vector<int> { 16, 128, 1000, 2048, 4096 });
+        std::ostringstream yaml;
+        yaml << "run:\n  mode: inference\n  inference: {batch: " << pick(random, std::vector<int> { 1, 2, 8, 32, 64 })
+             << ", prompt_length: " << std::min<std::int64_t>(prompt, model.maxContext / 2)
+             << ", decode_length: " << pick(random, std::vector<int> { 1, 16, 200, 512 }) << "}\n"
+             << "  flash_attention: true\n"
+             << precisionYaml(random, hardware, false) << "  parallelism: {tp: " << tp << ", pp: " << pp
+             << ", dp: " << dp << "}\n";
+        return yaml.str();
+    }
+
+    const config::ConfigLoader& m_loader;
+    std::map<std::string, config::ModelSpec> m_models;
+    std::map<std::string, config::HardwareSpec> m_hardware;
+    std::vector<std::string> m_modelNames;
+    std::vector<std::string> m_hardwareNames;
+};
+
+/// What one GPU can push into the network at once: every link it has in every dimension, at full health.
+double injectionBandwidth(const config::ClusterSpec& cluster)
+{
+    double total = 0;
+    for (const config::NetworkDimension& dimension : cluster.dimensions) {
+        double links = 1; // switch, fat-tree: one link up
+        switch (dimension.kind) {
+        case config::NetworkKind::Ring:
+            links = 2;
+            break;
+        case config::NetworkKind::FullyConnected:
+            links = dimension.size - 1;
+            break;
+        case config::NetworkKind::Torus2d:
+        case config::NetworkKind::Mesh2d:
+            links = 4;
+            break;
+        case config::NetworkKind::Torus3d:
+            links = 6;
+            break;
+        case config::NetworkKind::Switch:
+        case config::NetworkKind::FatTree:
+            break;
+        }
+        total += links * dimension.linkBandwidth;
+    }
+    return total;
+}
+
+bool isTensorCoreOperator(model::OperatorKind kind)
+{
+    return kind == model::OperatorKind::Gemm || kind == model::OperatorKind::FlashAttention
+        || kind == model::OperatorKind::NaiveAttention || kind == model::OperatorKind::DecodeAttention;
+}
+
+/// Every layer operator of the scenario against the GPU's peaks: FLOP/s at most the tensor peak of its precision,
+/// HBM bytes/s at most the HBM bandwidth.
+QString operatorViolation(const config::Scenario& scenario, compute::OperatorTimer& timer)
+{
+    const config::GpuSpec& gpu = scenario.hardware.gpu;
+    const model::LayerSharding sharding = parallel::layerSharding(scenario.run);
+    std::vector<model::Operator> ops;
+    for (bool moe : { false, true }) {
+        if (moe && !scenario.model.moe) {
+            continue;
+        }
+        auto append = [&ops](std::vector<model::Operator> more) { ops.insert(ops.end(), more.begin(), more.end()); };
+        if (scenario.run.mode == config::RunMode::Training) {
+            append(model::trainingForward(scenario.model, scenario.run, sharding, moe));
+            append(model::trainingBackward(scenario.model, scenario.run, sharding, moe));
+        } else {
+            append(model::prefillLayer(scenario.model, scenario.run, sharding, moe));
+            append(model::decodeLayer(
+                scenario.model, scenario.run, sharding, moe, scenario.run.promptLength + scenario.run.decodeLength));
+        }
+    }
+    for (const model::Operator& op : ops) {
+        const compute::OperatorTime time = timer.time(op);
+        if (!(time.seconds > 0) || !std::isfinite(time.seconds)) {
+            return QStringLiteral("%1 takes %2 s").arg(QString::fromStdString(op.name)).arg(time.seconds);
+        }
+        if (isTensorCoreOperator(op.kind)) {
+            // A precision the GPU has no tensor path for (an fp8 KV cache on A100) is converted to bf16 first.
+            const double tensorPeak = gpu.tensorPeak(op.precision);
+            const double peak = tensorPeak > 0 ? tensorPeak : gpu.tensorPeak(config::Precision::Bf16);
+            if (time.flops / time.seconds > peak * (1 + kRounding)) {
+                return QStringLiteral("%1 (%2) runs at %3 TFLOP/s, above the %4 TFLOP/s peak")
+                    .arg(QString::fromStdString(op.name), QString::fromLatin1(config::toString(op.precision)))
+                    .arg(time.flops / time.seconds / 1e12)
+                    .arg(peak / 1e12);
+            }
+        }
+        if (time.bytes / time.seconds > gpu.hbmBandwidth * (1 + kRounding)) {
+            return QStringLiteral("%1 moves %2 GB/s of HBM traffic, above the %3 GB/s HBM")
+                .arg(QString::fromStdString(op.name))
+                .arg(time.bytes / time.seconds / 1e9)
+                .arg(gpu.hbmBandwidth / 1e9);
+        }
+    }
+    return {};
+}
+
+QString memoryViolation(const memory::MemoryEstimate& memory)
+{
+    double sum = 0;
+    for (size_t i = 0; i < memory.breakdown.size(); ++i) {
+        const double bytes = memory.breakdown[i];
+        if (!(bytes >= 0) || !std::isfinite(bytes)) {
+            return QStringLiteral("memory category %1 is %2 bytes")
+                .arg(QString::fromLatin1(memory::toString(static_cast<memory::MemoryCategory>(i))))
+                .arg(bytes);
+        }
+        sum += bytes;
+    }
+    if (std::abs(sum - memory.peakBytes) > 1e-6 * std::max(1.0, memory.peakBytes) || !(memory.peakBytes > 0)) {
+        return QStringLiteral("memory categories add up to %1 bytes, the peak is %2").arg(sum).arg(memory.peakBytes);
+    }
+    return {};
+}
+
+QString trainingViolation(const config::Scenario& scenario, const report::TrainingResult& result)
+{
+    const double peak = scenario.hardware.gpu.tensorPeak(scenario.run.precision.compute);
+    if (!(result.stepTimeSeconds > 0) || !std::isfinite(result.stepTimeSeconds)) {
+        return QStringLiteral("step time %1 s").arg(result.stepTimeSeconds);
+    }
+    if (!(result.mfu > 0) || result.mfu > 1 + kRounding || result.modelFlopsPerGpu > peak * (1 + kRounding)) {
+        return QStringLiteral("MFU %1 (%2 TFLOP/s per GPU of a %3 TFLOP/s peak)")
+            .arg(result.mfu)
+            .arg(result.modelFlopsPerGpu / 1e12)
+            .arg(peak / 1e12);
+    }
+    std::map<int, double> computeOfRank;
+    for (const report::TimelineEvent& event : result.timeline) {
+        if (event.stream == graph::Stream::Compute) {
+            computeOfRank[event.rank] += event.finish - event.start;
+        }
+    }
+    for (const auto& [rank, seconds] : computeOfRank) {
+        if (seconds > result.stepTimeSeconds * (1 + kRounding)) {
+            return QStringLiteral("stage %1 computes for %2 s of a %3 s step")
+                .arg(rank)
+                .arg(seconds)
+                .arg(result.stepTimeSeconds);
+        }
+    }
+    return memoryViolation(result.memory);
+}
+
+QString inferenceViolation(const report::InferenceResult& result)
+{
+    for (double value : { result.ttftSeconds, result.itlSeconds, result.e2eSeconds, result.tokensPerSecond }) {
+        if (!(value > 0) || !std::isfinite(value)) {
+            return QStringLiteral("TTFT %1 s, ITL %2 s, end to end %3 s, %4 tokens/s")
+                .arg(result.ttftSeconds)
+                .arg(result.itlSeconds)
+                .arg(result.e2eSeconds)
+                .arg(result.tokensPerSecond);
+        }
+    }
+    if (result.e2eSeconds < result.ttftSeconds * (1 - kRounding)) {
+        return QStringLiteral("end to end %1 s is shorter than TTFT %2 s")
+            .arg(result.e2eSeconds)
+            .arg(result.ttftSeconds);
+    }
+    return memoryViolation(result.memory);
+}
+
+} // namespace
+
+class TstPhysicalInvariants : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void randomConfigurationsObeyPhysics();
+};
+
+void TstPhysicalInvariants::randomConfigurationsObeyPhysics()
+{
+    const config::ConfigLoader loader = test::projectLoader();
+    const ConfigurationDrawer drawer(loader);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    std::mt19937 random(20261125);
+    int valid = 0;
+    int attempts = 0;
+    int training = 0;
+    int collectives = 0;
+    std::map<std::string, compute::OperatorTimer> timers;
+    while (valid < RAPID_PROPERTY_CASES && attempts < 20 * RAPID_PROPERTY_CASES) {
+        ++attempts;
+        const Draw draw = drawer.draw(random);
+        const std::string runPath = test::writeFile(dir, "run.yaml", draw.runYaml);
+        config::Scenario scenario;
+        try {
+            scenario = loader.loadScenario(draw.model, draw.hardware, runPath);
+        } catch (const config::ConfigError&) {
+            continue; // not a valid configuration (the loader names why); draw another
+        }
+        ++valid;
+        const network::AnalyticalNetwork network(scenario.hardware);
+        const double injection = injectionBandwidth(scenario.hardware.cluster);
+        QString violation;
+        auto collective = [&](const network::CollectiveRequest& request) {
+            const double seconds = network.time(request).seconds;
+            ++collectives;
+            const double bytes
+                = network::busBandwidthFactor(request.kind, static_cast<int>(request.gpus.size())) * request.bytes;
+            if (!(seconds >= 0) || seconds * injection < bytes * (1 - kRounding)) {
+                violation
+                    = QStringLiteral("%1 of %2 bytes over %3 GPUs takes %4 s: faster than the GPU's %5 GB/s of links")
+                          .arg(QString::fromLatin1(network::toString(request.kind)))
+                          .arg(request.bytes)
+                          .arg(request.gpus.size())
+                          .arg(seconds)
+                          .arg(injection / 1e9);
+            }
+            return seconds;
+        };
+        sim::StepModel model(scenario, collective);
+        if (scenario.run.mode == config::RunMode::Training) {
+            ++training;
+            const report::TrainingResult result = model.training();
+            if (violation.isEmpty()) {
+                violation = trainingViolation(scenario, result);
+            }
+        } else if (violation.isEmpty()) {
+            violation = inferenceViolation(model.inference());
+        }
+        if (violation.isEmpty()) {
+            auto [timer, inserted] = timers.try_emplace(draw.hardware, scenario.hardware.gpu);
+            violation = operatorViolation(scenario, timer->second);
+        }
+        QVERIFY2(violation.isEmpty(),
+            qPrintable(violation + QStringLiteral("\n") + QString::fromStdString(draw.describe())));
+    }
+    qInfo("%d valid configurations of %d drawn (%d training, %d inference), %d collectives checked", valid, attempts,
+        training, valid - training, collectives);
+    QCOMPARE(valid, RAPID_PROPERTY_CASES);
+    QVERIFY(training > valid / 2 && training < valid); // both modes covered
+}
+
+QTEST_GUILESS_MAIN(TstPhysicalInvariants)
+#include "tst_physicalinvariants.moc"
