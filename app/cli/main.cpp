@@ -5,6 +5,7 @@
 #include "commands.h"
 
 #include "config/diagnostic.h"
+#include "network/router.h"
 
 #include <functional>
 #include <iostream>
@@ -84,6 +85,11 @@ int main(int argc, char** argv)
         for (const rapid::config::Diagnostic& diagnostic : error.diagnostics()) {
             std::cerr << diagnostic.toString() << "\n";
         }
+        return rapid::cli::InputError;
+    } catch (const rapid::network::UnreachableError& error) {
+        // Failed links that cut GPUs apart are a problem of the input (hardware.faults), wherever the GPUs are.
+        std::cerr << "rapid " << name << ": hardware.faults: " << error.what()
+                  << "; raise the health of a failed link or remove it\n";
         return rapid::cli::InputError;
     } catch (const std::exception& error) {
         std::cerr << "rapid " << name << ": internal error: " << error.what() << "\n";

@@ -4,6 +4,8 @@
 #include "network/analyticalnetwork.h"
 #include "sim/congestionstepbackend.h"
 
+#include <algorithm>
+
 namespace rapid::sim {
 
 namespace {
@@ -11,15 +13,35 @@ namespace {
 /// The analytical backend: every collective in closed form, the step as a critical-path DAG.
 class AnalyticalBackend final : public StepBackend {
 public:
-    explicit AnalyticalBackend(CollectiveCost cost)
+    explicit AnalyticalBackend(CollectiveCost cost, bool costsReplicas = false)
         : m_cost(std::move(cost))
+        , m_costsReplicas(costsReplicas)
     {
     }
     double collectiveSeconds(const network::CollectiveRequest& request) override { return m_cost(request); }
+    bool simulatesReplicas() const override { return m_costsReplicas; }
 
 private:
     CollectiveCost m_cost;
+    bool m_costsReplicas = false;
 };
+
+/// The slowest of a collective's SPMD replicas on the analytical network: with faulty links the groups are no longer
+/// alike, and every rank waits for its own group, so the step waits for the slowest. Each replica is costed alone
+/// (the analytical network has no contention between groups).
+double slowestReplicaSeconds(const network::AnalyticalNetwork& network, const network::CollectiveRequest& request)
+{
+    network::CollectiveRequest replica = request;
+    replica.replicaOffsets.clear();
+    double slowest = network.time(replica).seconds;
+    for (int offset : request.replicaOffsets) {
+        for (size_t i = 0; i < request.gpus.size(); ++i) {
+            replica.gpus[i] = request.gpus[i] + offset;
+        }
+        slowest = std::max(slowest, network.time(replica).seconds);
+    }
+    return slowest;
+}
 
 /// The ideal network: every collective takes no time (no launch either), so the step shows what compute and the
 /// pipeline schedule cost alone: the upper bound any network improvement can reach.
@@ -90,11 +112,18 @@ std::optional<NetworkBackend> parseNetworkBackend(std::string_view name)
 
 std::shared_ptr<StepBackend> makeAnalyticalBackend(const config::HardwareSpec& hardware, CollectiveCost cost)
 {
-    if (!cost) {
-        auto network = std::make_shared<network::AnalyticalNetwork>(hardware);
-        cost = [network](const network::CollectiveRequest& request) { return network->time(request).seconds; };
+    if (cost) {
+        return std::make_shared<AnalyticalBackend>(std::move(cost));
     }
-    return std::make_shared<AnalyticalBackend>(std::move(cost));
+    auto network = std::make_shared<network::AnalyticalNetwork>(hardware);
+    if (hardware.faults.empty()) {
+        // Healthy: every replica of a group is alike by symmetry; the representative's time is everyone's.
+        return std::make_shared<AnalyticalBackend>(
+            [network](const network::CollectiveRequest& request) { return network->time(request).seconds; });
+    }
+    return std::make_shared<AnalyticalBackend>(
+        [network](const network::CollectiveRequest& request) { return slowestReplicaSeconds(*network, request); },
+        true);
 }
 
 std::shared_ptr<StepBackend> makeStepBackend(NetworkBackend backend, const config::HardwareSpec& hardware)

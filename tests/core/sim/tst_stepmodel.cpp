@@ -2,6 +2,7 @@
 // The analytical step model: the collectives each parallel axis implies (bytes and groups derived by hand), linear
 // scaling with gradient accumulation at pp = 1, and the bounded error of sampling decode steps.
 #include "model/modelstats.h"
+#include "network/router.h"
 #include "sim/stepmodel.h"
 #include "testutils.h"
 
@@ -46,6 +47,7 @@ private Q_SLOTS:
     void tensorParallelAllReduceBytesPerLayer();
     void zero3GathersAndReducesEveryParameter();
     void gradientBucketsHideBehindTheLastBackward();
+    void faultsOutsideGpuZerosGroupsCountToo();
     void accumulationScalesLinearlyAtPpOne();
     void decodeSamplingErrorIsBounded();
     void idealNetworkRemovesExactlyTheCommunication();
@@ -151,6 +153,29 @@ void TstStepModel::gradientBucketsHideBehindTheLastBackward()
                                .arg(saved)));
         }
     }
+}
+
+void TstStepModel::faultsOutsideGpuZerosGroupsCountToo()
+{
+    // The default workspace (tp 8 x pp 4 x dp 2 on 8 DGX H100 nodes; nodes 0 and 1 hold pipeline stage 0's two data
+    // replicas). Halving GPU 9's NVLink link (node 1) slows stage 0's tensor-parallel collectives of that replica just
+    // as halving GPU 1's link (node 0, the representative's group) slows them in replica 0: the step waits for the
+    // slowest replica, so both faults give the same step, longer than the healthy one. A failed link that cuts GPU 9
+    // off is an unreachable network wherever it is.
+    const config::ConfigLoader loader = test::projectLoader();
+    auto step = [&](const std::string& faults) {
+        std::vector<std::string> overrides;
+        if (!faults.empty()) {
+            overrides.push_back("hardware.faults=" + faults);
+        }
+        return sim::StepModel(loader.loadWorkspace("llama-3.1-70b-64xh100", overrides)).training(false).stepTimeSeconds;
+    };
+    const double healthy = step("");
+    const double representative = step("[{link: \"nvlink@0:1-s1.0\", health: 0.5}]");
+    const double elsewhere = step("[{link: \"nvlink@1:1-s1.0\", health: 0.5}]");
+    QVERIFY(representative > healthy * 1.01);
+    QCOMPARE(elsewhere, representative);
+    QVERIFY_THROWS_EXCEPTION(network::UnreachableError, step("[{link: \"nvlink@1:1-s1.0\", health: 0}]"));
 }
 
 void TstStepModel::accumulationScalesLinearlyAtPpOne()
