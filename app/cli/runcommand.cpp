@@ -100,6 +100,13 @@ void printScenario(std::ostream& out, const config::Scenario& scenario, const pa
         }
         out << "\n";
     }
+    if (!hardware.stragglers.empty()) {
+        out << "stragglers ";
+        for (const config::GpuStraggler& straggler : hardware.stragglers) {
+            out << "GPU " << straggler.gpu << " x" << straggler.slowdown << "  ";
+        }
+        out << "(the step waits for the slowest data-parallel replica)\n";
+    }
     if (run.mode == config::RunMode::Training) {
         out << "run        training: global batch " << run.globalBatch << ", micro-batch " << run.microBatch
             << ", sequence " << run.seqLength << ", " << run.microBatchesPerStep()

@@ -198,6 +198,28 @@ void readFaults(ReadContext& context, MapReader& reader, HardwareSpec& spec)
     }
 }
 
+void readStragglers(ReadContext& context, MapReader& reader, HardwareSpec& spec)
+{
+    const int gpus = spec.cluster.totalGpus();
+    for (const auto& [path, node] : reader.list("stragglers")) {
+        MapReader straggler(context, node, path, SchemaScope { schema::Document::Hardware, "stragglers[]." });
+        if (!straggler.valid()) {
+            context.error(path, node, "expected {gpu: <index>, slowdown: >= 1}");
+            continue;
+        }
+        GpuStraggler value;
+        value.gpu = static_cast<int>(straggler.integer("gpu"));
+        value.slowdown = straggler.number("slowdown");
+        straggler.finish();
+        if (!spec.cluster.dimensions.empty() && value.gpu >= gpus) {
+            context.error(straggler.childPath("gpu"), straggler.raw("gpu"),
+                "GPU " + std::to_string(value.gpu) + " does not exist; the cluster has GPUs 0-"
+                    + std::to_string(gpus - 1));
+        }
+        spec.stragglers.push_back(value);
+    }
+}
+
 } // namespace
 
 GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string& path)
@@ -318,6 +340,7 @@ HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const st
         }
     }
     readFaults(context, reader, spec);
+    readStragglers(context, reader, spec);
     reader.finish();
     return spec;
 }

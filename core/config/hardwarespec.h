@@ -92,6 +92,16 @@ struct LinkFault {
     bool operator==(const LinkFault&) const = default;
 };
 
+/// A GPU that computes slower than its preset (clock throttling, thermal or power capping, degraded HBM): every kernel
+/// it runs takes `slowdown` times as long. Its peers in tensor-, context- and expert-parallel groups wait for it at
+/// every collective, and the step waits for its data-parallel replica.
+struct GpuStraggler {
+    int gpu = 0; ///< global GPU index (= the rank that runs on it)
+    double slowdown = 1.0; ///< >= 1
+
+    bool operator==(const GpuStraggler&) const = default;
+};
+
 struct ClusterSpec {
     std::string name;
     int gpusPerNode = 1;
@@ -107,6 +117,7 @@ struct HardwareSpec {
     GpuSpec gpu;
     ClusterSpec cluster;
     std::vector<LinkFault> faults;
+    std::vector<GpuStraggler> stragglers;
 
     bool operator==(const HardwareSpec&) const = default;
 };

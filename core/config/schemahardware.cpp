@@ -117,6 +117,11 @@ std::vector<Key> hardwareKeys()
             "`<dimension>:<a>-<b>`, or `<dimension>@<copy>:<a>-<b>` for another copy of a replicated dimension"),
         number("faults[].health", 0.0, 1.0, required(),
             "multiplies the link bandwidth; 0 = failed (traffic reroutes; a pair left without a path is an error)"),
+        list("stragglers", optional(),
+            "slow GPUs (clock throttling, thermal or power capping, degraded HBM); their groups wait for them"),
+        integer("stragglers[].gpu", 0, 1 << 20, required(), "global GPU index, below the GPU count"),
+        number(
+            "stragglers[].slowdown", 1.0, 100.0, required(), "every kernel on that GPU takes this many times as long"),
     };
 }
 

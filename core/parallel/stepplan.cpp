@@ -6,6 +6,7 @@
 #include "parallel/pipelineschedule.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 namespace rapid::parallel {
@@ -163,6 +164,34 @@ network::CollectiveRequest StepPlan::withReplicas(const PlannedCollective& colle
     return request;
 }
 
+namespace {
+
+std::vector<std::vector<double>> slowReplicaPatterns(
+    const Placement& placement, int stages, const std::vector<config::GpuStraggler>& stragglers)
+{
+    std::map<int, std::vector<double>> byReplica; // data-parallel coordinate -> slowdown per stage
+    for (const config::GpuStraggler& straggler : stragglers) {
+        if (straggler.gpu < 0 || straggler.gpu >= placement.ranks || straggler.slowdown <= 1) {
+            continue; // GPUs the run does not use do not slow it
+        }
+        std::vector<double>& pattern = byReplica
+                                           .try_emplace(placement.coordinate(Axis::Dp, straggler.gpu),
+                                               std::vector<double>(static_cast<size_t>(stages), 1.0))
+                                           .first->second;
+        double& stage = pattern[static_cast<size_t>(placement.stageOf(straggler.gpu))];
+        stage = std::max(stage, straggler.slowdown);
+    }
+    std::vector<std::vector<double>> patterns;
+    for (auto& [replica, pattern] : byReplica) {
+        if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end()) {
+            patterns.push_back(std::move(pattern));
+        }
+    }
+    return patterns;
+}
+
+} // namespace
+
 StepPlan planStep(const config::Scenario& scenario)
 {
     const config::RunSpec& run = scenario.run;
@@ -190,6 +219,7 @@ StepPlan planStep(const config::Scenario& scenario)
         }
     }
     plan.inference = inferencePlan(scenario, plan.placement);
+    plan.slowReplicas = slowReplicaPatterns(plan.placement, plan.sharding.stages, scenario.hardware.stragglers);
     return plan;
 }
 

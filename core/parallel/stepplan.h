@@ -100,6 +100,10 @@ struct StepPlan {
     std::vector<StagePlan> stages; ///< training: one per pipeline stage
     InferencePlan inference;
     int totalGpus = 0; ///< GPUs of the cluster (replicas never go beyond)
+    /// Stragglers (config::GpuStraggler): for each data-parallel replica that holds one, the compute slowdown of each
+    /// pipeline stage (the slowest GPU of the stage's tensor, context and expert groups in that replica, which all
+    /// wait for it; 1 where none is slow). Distinct patterns only; empty when no GPU is slow.
+    std::vector<std::vector<double>> slowReplicas;
 
     /// @p collective with its SPMD replicas (Placement::replicaOffsets), as a backend that simulates them needs it.
     network::CollectiveRequest withReplicas(const PlannedCollective& collective) const;

@@ -66,6 +66,27 @@ double exposed(double communication, double hideable)
     return std::max(0.0, communication - hideable);
 }
 
+/// @p stages with every compute class and the optimizer of stage s taking @p slowdowns[s] times as long (the
+/// communication classes keep their time: a slow GPU's peers wait for its compute, not for the network).
+std::vector<graph::StageCost> withComputeSlowdown(
+    std::vector<graph::StageCost> stages, const std::vector<double>& slowdowns)
+{
+    auto scale = [](TimeBreakdown& parts, double factor) {
+        for (TimeClass timeClass : { TimeClass::Attention, TimeClass::Mlp, TimeClass::Moe, TimeClass::Norm,
+                 TimeClass::Embedding, TimeClass::LmHead, TimeClass::Loss, TimeClass::Other }) {
+            at(parts, timeClass) *= factor;
+        }
+    };
+    for (size_t stage = 0; stage < stages.size() && stage < slowdowns.size(); ++stage) {
+        for (graph::ChunkCost& chunk : stages[stage].chunks) {
+            scale(chunk.forward, slowdowns[stage]);
+            scale(chunk.backward, slowdowns[stage]);
+        }
+        stages[stage].optimizerSeconds *= slowdowns[stage];
+    }
+    return stages;
+}
+
 /// @p collective with @p share of its bytes (one bucket, or all buckets but one).
 parallel::PlannedCollective part(parallel::PlannedCollective collective, double share)
 {
@@ -312,11 +333,26 @@ report::TrainingResult StepModel::training(bool timeline)
     const config::RunSpec& run = m_scenario.run;
     report::TrainingResult result;
     ExposedGathers exposedGathers;
-    const std::vector<graph::StageCost> stages = stageCosts(&exposedGathers);
-    const graph::ExecutionGraph graph = graph::buildTrainingStep(m_plan.sharding, stages);
-    const TrainingStepInput input { m_plan, m_scenario.model, run, stages, graph,
-        [this](bool moe) -> const LayerTimes& { return layerTimes(moe); }, exposedGathers };
-    const StepExecution execution = m_backend->executeTraining(input);
+    std::vector<graph::StageCost> stages = stageCosts(&exposedGathers);
+    auto execute = [&](const std::vector<graph::StageCost>& costs, const graph::ExecutionGraph& stepGraph) {
+        const TrainingStepInput input { m_plan, m_scenario.model, run, costs, stepGraph,
+            [this](bool moe) -> const LayerTimes& { return layerTimes(moe); }, exposedGathers };
+        return m_backend->executeTraining(input);
+    };
+    graph::ExecutionGraph graph = graph::buildTrainingStep(m_plan.sharding, stages);
+    StepExecution execution = execute(stages, graph);
+    // A data-parallel replica with a slow GPU runs its stages slower; the step's gradient reduction waits for the
+    // slowest replica, so the step is that replica's.
+    for (const std::vector<double>& slowdowns : m_plan.slowReplicas) {
+        std::vector<graph::StageCost> slowStages = withComputeSlowdown(stages, slowdowns);
+        graph::ExecutionGraph slowGraph = graph::buildTrainingStep(m_plan.sharding, slowStages);
+        StepExecution slowExecution = execute(slowStages, slowGraph);
+        if (slowExecution.schedule.makespan > execution.schedule.makespan) {
+            stages = std::move(slowStages);
+            graph = std::move(slowGraph);
+            execution = std::move(slowExecution);
+        }
+    }
     const Schedule& schedule = execution.schedule;
     if (const network::Topology* topology = m_backend->topology(); topology && schedule.makespan > 0) {
         result.linkUtilisation = network::linkUtilisation(*topology, execution.linkBytes, schedule.makespan);

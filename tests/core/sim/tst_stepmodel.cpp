@@ -48,6 +48,7 @@ private Q_SLOTS:
     void zero3GathersAndReducesEveryParameter();
     void gradientBucketsHideBehindTheLastBackward();
     void faultsOutsideGpuZerosGroupsCountToo();
+    void aStragglerStretchesItsReplicasCompute();
     void accumulationScalesLinearlyAtPpOne();
     void decodeSamplingErrorIsBounded();
     void idealNetworkRemovesExactlyTheCommunication();
@@ -176,6 +177,35 @@ void TstStepModel::faultsOutsideGpuZerosGroupsCountToo()
     QVERIFY(representative > healthy * 1.01);
     QCOMPARE(elsewhere, representative);
     QVERIFY_THROWS_EXCEPTION(network::UnreachableError, step("[{link: \"nvlink@1:1-s1.0\", health: 0}]"));
+}
+
+void TstStepModel::aStragglerStretchesItsReplicasCompute()
+{
+    // One A100 node, tp 8, pp 1, dp 1, every collective free: the step is compute and the optimizer only. One GPU
+    // of the TP group at slowdown s makes every layer wait for it, so the whole step takes exactly s times as long.
+    auto step = [](const std::vector<std::string>& overrides) {
+        return sim::StepModel(llama7bOn8(overrides), [](const network::CollectiveRequest&) { return 0.0; })
+            .training(false)
+            .stepTimeSeconds;
+    };
+    const std::vector<std::string> tp8
+        = { "run.parallelism.tp=8", "run.parallelism.dp=1", "run.training.global_batch=2" };
+    std::vector<std::string> slow = tp8;
+    slow.push_back("hardware.stragglers=[{gpu: 3, slowdown: 1.5}]");
+    QCOMPARE(step(slow), 1.5 * step(tp8));
+    // tp 4 x dp 2: GPU 5 is in data-parallel replica 1, GPU 1 in replica 0; the step waits for the slow replica
+    // either way, and two slow GPUs of one replica cost what its slowest does.
+    const std::vector<std::string> dp2
+        = { "run.parallelism.tp=4", "run.parallelism.dp=2", "run.training.global_batch=2" };
+    auto withStragglers = [&](const std::string& list) {
+        std::vector<std::string> overrides = dp2;
+        overrides.push_back("hardware.stragglers=" + list);
+        return step(overrides);
+    };
+    const double replica0 = withStragglers("[{gpu: 1, slowdown: 1.5}]");
+    QCOMPARE(withStragglers("[{gpu: 5, slowdown: 1.5}]"), replica0);
+    QCOMPARE(withStragglers("[{gpu: 5, slowdown: 1.5}, {gpu: 6, slowdown: 1.2}]"), replica0);
+    QCOMPARE(replica0, 1.5 * step(dp2));
 }
 
 void TstStepModel::accumulationScalesLinearlyAtPpOne()
