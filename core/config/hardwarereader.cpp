@@ -176,37 +176,41 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
     return dimension;
 }
 
-void readFaults(ReadContext& context, MapReader& reader, HardwareSpec& spec)
+/// Reads every mapping item of the list @p key with @p readItem (a MapReader scoped to the items' schema keys);
+/// an item that is not a mapping is reported with @p expected.
+template <typename ReadItem>
+void readMappingItems(
+    ReadContext& context, MapReader& reader, const std::string& key, const char* expected, const ReadItem& readItem)
 {
-    for (const auto& [path, node] : reader.list("faults")) {
-        MapReader fault(context, node, path, SchemaScope { schema::Document::Hardware, "faults[]." });
-        if (!fault.valid()) {
-            context.error(path, node, "expected {link: \"<dimension>:<a>-<b>\", health: 0..1}");
+    for (const auto& [path, node] : reader.list(key)) {
+        MapReader item(context, node, path, SchemaScope { schema::Document::Hardware, key + "[]." });
+        if (!item.valid()) {
+            context.error(path, node, std::string("expected ") + expected);
             continue;
         }
+        readItem(item);
+    }
+}
+
+void readFaults(ReadContext& context, MapReader& reader, HardwareSpec& spec)
+{
+    readMappingItems(context, reader, "faults", "{link: \"<dimension>:<a>-<b>\", health: 0..1}", [&](MapReader& fault) {
         LinkFault value;
         value.linkId = fault.text("link");
         value.health = fault.number("health");
         fault.finish();
-        if (!value.linkId.empty()) {
-            std::string why;
-            if (!parseLinkId(value.linkId, spec.cluster, &why)) {
-                context.error(fault.childPath("link"), fault.raw("link"), why);
-            }
+        std::string why;
+        if (!value.linkId.empty() && !parseLinkId(value.linkId, spec.cluster, &why)) {
+            context.error(fault.childPath("link"), fault.raw("link"), why);
         }
         spec.faults.push_back(value);
-    }
+    });
 }
 
 void readStragglers(ReadContext& context, MapReader& reader, HardwareSpec& spec)
 {
     const int gpus = spec.cluster.totalGpus();
-    for (const auto& [path, node] : reader.list("stragglers")) {
-        MapReader straggler(context, node, path, SchemaScope { schema::Document::Hardware, "stragglers[]." });
-        if (!straggler.valid()) {
-            context.error(path, node, "expected {gpu: <index>, slowdown: >= 1}");
-            continue;
-        }
+    readMappingItems(context, reader, "stragglers", "{gpu: <index>, slowdown: >= 1}", [&](MapReader& straggler) {
         GpuStraggler value;
         value.gpu = static_cast<int>(straggler.integer("gpu"));
         value.slowdown = straggler.number("slowdown");
@@ -217,7 +221,7 @@ void readStragglers(ReadContext& context, MapReader& reader, HardwareSpec& spec)
                     + std::to_string(gpus - 1));
         }
         spec.stragglers.push_back(value);
-    }
+    });
 }
 
 } // namespace
