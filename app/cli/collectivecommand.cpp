@@ -99,6 +99,20 @@ std::optional<network::CollectiveAlgorithm> parseAlgorithm(const std::optional<s
     throw UsageError("--algorithm \"" + *text + "\": expected ring, tree, direct, halving-doubling or hierarchical");
 }
 
+/// A byte size in [0, @p maximum] given to option --@p option.
+double parseSize(const std::string& text, const char* option, double maximum)
+{
+    std::string why;
+    const std::optional<double> bytes = config::parseQuantity(text, config::Dimension::Bytes, &why);
+    if (!bytes || *bytes < 0) {
+        throw UsageError(std::string("--") + option + " \"" + text + "\": " + (bytes ? "must not be negative" : why));
+    }
+    if (*bytes > maximum) {
+        throw UsageError(std::string("--") + option + " \"" + text + "\": at most " + formatBytes(maximum));
+    }
+    return *bytes;
+}
+
 /// The collectives named on the command line: --op, --bytes and --ranks/--group, each once (shared) or once per
 /// collective.
 std::vector<network::CollectiveRequest> parseRequests(const Arguments& arguments, const config::HardwareSpec& hardware)
@@ -136,15 +150,9 @@ std::vector<network::CollectiveRequest> parseRequests(const Arguments& arguments
             throw UsageError("--op \"" + opText
                 + "\": expected allreduce, reducescatter, allgather, alltoall, broadcast or sendrecv");
         }
-        std::string why;
-        const std::string bytesText = pick(sizes).value_or("1 GiB");
-        const std::optional<double> bytes = config::parseQuantity(bytesText, config::Dimension::Bytes, &why);
-        if (!bytes) {
-            throw UsageError("--bytes \"" + bytesText + "\": " + why);
-        }
         network::CollectiveRequest request;
         request.kind = *kind;
-        request.bytes = *bytes;
+        request.bytes = parseSize(pick(sizes).value_or("1 GiB"), "bytes", analysis::kMaxCollectiveBytes);
         request.algorithm = algorithm;
         if (const std::optional<std::string> member = pick(members)) {
             request.gpus = ranks.empty() ? dimensionGroup(hardware, *member) : parseRanks(*member);
@@ -198,17 +206,6 @@ void writeMicrobenchmark(
         json << graph::chakraCommGroupsJson({ { "1", request.gpus } });
     }
     out << "chakra     wrote " << traces.size() << " trace file(s) " << prefix << ".<rank>.et to " << directory << "\n";
-}
-
-/// A non-negative byte size given to option --@p option.
-double parseSize(const std::string& text, const char* option)
-{
-    std::string why;
-    const std::optional<double> bytes = config::parseQuantity(text, config::Dimension::Bytes, &why);
-    if (!bytes || *bytes < 0) {
-        throw UsageError(std::string("--") + option + " \"" + text + "\": " + (bytes ? "must not be negative" : why));
-    }
-    return *bytes;
 }
 
 Arguments collectiveArguments()
@@ -267,11 +264,11 @@ analysis::CollectiveWhatIf whatIfOf(const Arguments& arguments, const config::Ha
 
     analysis::CollectiveWhatIf whatIf { hardware, requests, *chosen, {}, {} };
     if (auto packet = arguments.value("packet-bytes")) {
-        const double bytes = parseSize(*packet, "packet-bytes");
+        const double bytes = parseSize(*packet, "packet-bytes", analysis::kMaxPacketBytes);
         (packetLevel ? whatIf.packets.packetBytes : whatIf.congestion.packetBytes) = bytes;
     }
     if (auto header = arguments.value("header-bytes")) {
-        whatIf.packets.headerBytes = parseSize(*header, "header-bytes");
+        whatIf.packets.headerBytes = parseSize(*header, "header-bytes", analysis::kMaxPacketBytes);
         if (whatIf.packets.headerBytes >= whatIf.packets.packetBytes) {
             throw UsageError("--header-bytes \"" + *header + "\": must be smaller than the packet ("
                 + formatBytes(whatIf.packets.packetBytes) + ")");

@@ -31,8 +31,25 @@ std::optional<CollectiveBackend> parseCollectiveBackend(std::string_view name)
     return std::nullopt;
 }
 
+void checkCollectiveWhatIf(const CollectiveWhatIf& whatIf)
+{
+    for (const network::CollectiveRequest& request : whatIf.requests) {
+        if (!(request.bytes >= 0) || request.bytes > kMaxCollectiveBytes) {
+            throw std::invalid_argument("collective size " + std::to_string(request.bytes)
+                + " B per rank is out of range; expected 0 to 1 PiB");
+        }
+    }
+    for (double packet : { whatIf.congestion.packetBytes, whatIf.packets.packetBytes }) {
+        if (!(packet >= 0) || packet > kMaxPacketBytes) {
+            throw std::invalid_argument(
+                "packet size " + std::to_string(packet) + " B is out of range; expected at most 1 MiB");
+        }
+    }
+}
+
 CollectiveWhatIfResult runCollectiveWhatIf(const CollectiveWhatIf& whatIf, const std::atomic<bool>* stop)
 {
+    checkCollectiveWhatIf(whatIf);
     CollectiveWhatIfResult result;
     result.backend = whatIf.backend;
     const network::AnalyticalNetwork analytical(whatIf.hardware);

@@ -63,4 +63,12 @@ std::string describeRanks(const std::vector<int>& ranks);
 /// faults cut members apart, sim::SimulationCancelled when @p stop becomes true.
 CollectiveWhatIfResult runCollectiveWhatIf(const CollectiveWhatIf& whatIf, const std::atomic<bool>* stop = nullptr);
 
+/// The largest buffer per rank a what-if takes: 1 PiB, far above any GPU's memory. The simulators count bytes and
+/// nanoseconds in 64-bit integers; beyond this a result would overflow them and mean nothing.
+constexpr double kMaxCollectiveBytes = 1125899906842624.0; // 2^50
+/// The largest packet: 1 MiB, above any fabric's MTU (InfiniBand 4 KiB, Ethernet jumbo frames 9 KiB).
+constexpr double kMaxPacketBytes = 1048576.0;
+/// Throws std::invalid_argument naming the first size of @p whatIf out of range (runCollectiveWhatIf calls it).
+void checkCollectiveWhatIf(const CollectiveWhatIf& whatIf);
+
 } // namespace rapid::analysis

@@ -142,6 +142,15 @@ void TstCli::usageErrors_data()
                QStringLiteral("--backend"), QStringLiteral("packet"), QStringLiteral("--packet-bytes"),
                QStringLiteral("1KiB"), QStringLiteral("--header-bytes"), QStringLiteral("2KiB") }
         << "must be smaller than the packet";
+    // Sizes beyond any GPU: refused where they enter, not overflowed in the simulators' 64-bit counters.
+    QTest::addRow("collective_beyond_a_petabyte") << QStringList { QStringLiteral("collective"),
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--backend"),
+        QStringLiteral("congestion"), QStringLiteral("--bytes"), QStringLiteral("1e30B") }
+                                                  << "--bytes \"1e30B\": at most";
+    QTest::addRow("packet_beyond_a_mebibyte") << QStringList { QStringLiteral("collective"),
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--backend"),
+        QStringLiteral("packet"), QStringLiteral("--packet-bytes"), QStringLiteral("1TB") }
+                                              << "--packet-bytes \"1TB\": at most";
 }
 
 void TstCli::usageErrors()
