@@ -178,10 +178,14 @@ bool validatePerformanceDataset(
 
 int validateCommand(const Invocation& invocation)
 {
+    std::string datasetChoices = "memory";
+    for (const std::string& name : validation::performanceDatasetNames()) {
+        datasetChoices += ", " + name;
+    }
     Arguments arguments("validate",
         "Predicts published measurements from ../shared/validation and reports the error against each "
         "dataset's bar; exits with 1 when a dataset misses its bar.",
-        { { "dataset", "NAME", "memory, megatron, uci-llama2, imec, nim, koyeb or all (default all)", false },
+        { { "dataset", "NAME", datasetChoices + " or all (default all)", false },
             { "shared", "DIR", "the shared/ folder (default: $RAPID_SHARED_DIR or ../shared)", false },
             { "csv", "FILE", "write per-run predictions as CSV", false }, { "verbose", "", "print every run", false },
             { "no-fail", "", "exit 0 even when a bar is missed", false } });
@@ -192,12 +196,8 @@ int validateCommand(const Invocation& invocation)
     }
     const std::string dataset = arguments.value("dataset").value_or("all");
     std::vector<std::string> names = validation::performanceDatasetNames();
-    std::string available = "memory";
-    for (const std::string& name : names) {
-        available += ", " + name;
-    }
     if (dataset != "all" && dataset != "memory" && std::find(names.begin(), names.end(), dataset) == names.end()) {
-        throw UsageError("unknown dataset \"" + dataset + "\"; available: " + available + ", all");
+        throw UsageError("unknown dataset \"" + dataset + "\"; available: " + datasetChoices + ", all");
     }
     std::unique_ptr<std::ofstream> csv;
     if (auto path = arguments.value("csv"); path && dataset != "memory") {
