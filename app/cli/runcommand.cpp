@@ -166,6 +166,10 @@ void printTraining(std::ostream& out, const report::TrainingResult& r, const net
         "step       %.4g s  (%.4g tokens/s, %.1f TFLOP/s of model work per GPU, MFU %.1f%%)\n", r.stepTimeSeconds,
         r.tokensPerSecond, r.modelFlopsPerGpu / 1e12, 100 * r.mfu);
     out << line;
+    if (!r.limitingStragglers.empty()) {
+        out << "slowest    data-parallel replica with slow GPU(s) " << joinRanks(r.limitingStragglers)
+            << ": its step is the step\n";
+    }
     std::snprintf(line, sizeof line, "breakdown  (pipeline stage %d, exposed time)\n", r.breakdown.stage);
     out << line;
     for (int i = 0; i < graph::kTimeClassCount; ++i) {

@@ -166,28 +166,33 @@ network::CollectiveRequest StepPlan::withReplicas(const PlannedCollective& colle
 
 namespace {
 
-std::vector<std::vector<double>> slowReplicaPatterns(
+std::vector<SlowReplica> slowReplicaPatterns(
     const Placement& placement, int stages, const std::vector<config::GpuStraggler>& stragglers)
 {
-    std::map<int, std::vector<double>> byReplica; // data-parallel coordinate -> slowdown per stage
+    std::map<int, SlowReplica> byReplica; // data-parallel coordinate -> its slow GPUs and stage slowdowns
     for (const config::GpuStraggler& straggler : stragglers) {
         if (straggler.gpu < 0 || straggler.gpu >= placement.ranks || straggler.slowdown <= 1) {
             continue; // GPUs the run does not use do not slow it
         }
-        std::vector<double>& pattern = byReplica
-                                           .try_emplace(placement.coordinate(Axis::Dp, straggler.gpu),
-                                               std::vector<double>(static_cast<size_t>(stages), 1.0))
-                                           .first->second;
-        double& stage = pattern[static_cast<size_t>(placement.stageOf(straggler.gpu))];
+        const int replica = placement.coordinate(Axis::Dp, straggler.gpu);
+        SlowReplica& slow = byReplica
+                                .try_emplace(replica,
+                                    SlowReplica { replica, {}, std::vector<double>(static_cast<size_t>(stages), 1.0) })
+                                .first->second;
+        slow.slowGpus.push_back(straggler.gpu);
+        double& stage = slow.stageSlowdowns[static_cast<size_t>(placement.stageOf(straggler.gpu))];
         stage = std::max(stage, straggler.slowdown);
     }
-    std::vector<std::vector<double>> patterns;
-    for (auto& [replica, pattern] : byReplica) {
-        if (std::find(patterns.begin(), patterns.end(), pattern) == patterns.end()) {
-            patterns.push_back(std::move(pattern));
+    std::vector<SlowReplica> distinct;
+    for (auto& [replica, slow] : byReplica) {
+        std::sort(slow.slowGpus.begin(), slow.slowGpus.end());
+        const bool seen = std::any_of(distinct.begin(), distinct.end(),
+            [&](const SlowReplica& other) { return other.stageSlowdowns == slow.stageSlowdowns; });
+        if (!seen) {
+            distinct.push_back(std::move(slow));
         }
     }
-    return patterns;
+    return distinct;
 }
 
 } // namespace

@@ -91,6 +91,13 @@ struct InferencePlan {
     PlannedCollective tokenReturn() const;
 };
 
+/// A data-parallel replica with slow GPUs.
+struct SlowReplica {
+    int replica = 0; ///< data-parallel coordinate
+    std::vector<int> slowGpus; ///< ascending
+    std::vector<double> stageSlowdowns; ///< per pipeline stage, >= 1
+};
+
 /// The step plan: built once per evaluation from the scenario, it is the one place that interprets tp, cp, dp, pp and
 /// ep. Timing, the congestion backend, Chakra export and the workbench's rank groups read it.
 struct StepPlan {
@@ -100,10 +107,10 @@ struct StepPlan {
     std::vector<StagePlan> stages; ///< training: one per pipeline stage
     InferencePlan inference;
     int totalGpus = 0; ///< GPUs of the cluster (replicas never go beyond)
-    /// Stragglers (config::GpuStraggler): for each data-parallel replica that holds one, the compute slowdown of each
+    /// Stragglers (config::GpuStraggler): the data-parallel replicas that hold one, with the compute slowdown of each
     /// pipeline stage (the slowest GPU of the stage's tensor, context and expert groups in that replica, which all
-    /// wait for it; 1 where none is slow). Distinct patterns only; empty when no GPU is slow.
-    std::vector<std::vector<double>> slowReplicas;
+    /// wait for it; 1 where none is slow). Replicas with the same slowdowns appear once; empty when no GPU is slow.
+    std::vector<SlowReplica> slowReplicas;
 
     /// @p collective with its SPMD replicas (Placement::replicaOffsets), as a backend that simulates them needs it.
     network::CollectiveRequest withReplicas(const PlannedCollective& collective) const;

@@ -49,6 +49,8 @@ struct TrainingResult {
     /// simulated traffic (pipeline sends, gradient reductions, parameter gathers, with every replica) carried over it
     /// divided by what the link could carry in the step (bandwidth x step time).
     std::vector<double> linkUtilisation;
+    /// With stragglers: the slow GPUs of the data-parallel replica whose step set the step time (empty otherwise).
+    std::vector<int> limitingStragglers;
 };
 
 /// Result of evaluating inference: prefill of the batch, then every decode step with the growing KV cache.

@@ -343,14 +343,15 @@ report::TrainingResult StepModel::training(bool timeline)
     StepExecution execution = execute(stages, graph);
     // A data-parallel replica with a slow GPU runs its stages slower; the step's gradient reduction waits for the
     // slowest replica, so the step is that replica's.
-    for (const std::vector<double>& slowdowns : m_plan.slowReplicas) {
-        std::vector<graph::StageCost> slowStages = withComputeSlowdown(stages, slowdowns);
+    for (const parallel::SlowReplica& slow : m_plan.slowReplicas) {
+        std::vector<graph::StageCost> slowStages = withComputeSlowdown(stages, slow.stageSlowdowns);
         graph::ExecutionGraph slowGraph = graph::buildTrainingStep(m_plan.sharding, slowStages);
         StepExecution slowExecution = execute(slowStages, slowGraph);
         if (slowExecution.schedule.makespan > execution.schedule.makespan) {
             stages = std::move(slowStages);
             graph = std::move(slowGraph);
             execution = std::move(slowExecution);
+            result.limitingStragglers = slow.slowGpus;
         }
     }
     const Schedule& schedule = execution.schedule;

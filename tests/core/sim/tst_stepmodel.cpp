@@ -206,6 +206,11 @@ void TstStepModel::aStragglerStretchesItsReplicasCompute()
     QCOMPARE(withStragglers("[{gpu: 5, slowdown: 1.5}]"), replica0);
     QCOMPARE(withStragglers("[{gpu: 5, slowdown: 1.5}, {gpu: 6, slowdown: 1.2}]"), replica0);
     QCOMPARE(replica0, 1.5 * step(dp2));
+    // The result names the slow GPUs of the replica that set the step.
+    std::vector<std::string> two = dp2;
+    two.push_back("hardware.stragglers=[{gpu: 6, slowdown: 1.2}, {gpu: 5, slowdown: 1.5}]");
+    QCOMPARE(sim::StepModel(llama7bOn8(two)).training(false).limitingStragglers, (std::vector<int> { 5, 6 }));
+    QVERIFY(sim::StepModel(llama7bOn8(dp2)).training(false).limitingStragglers.empty());
 }
 
 void TstStepModel::accumulationScalesLinearlyAtPpOne()
