@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Physical invariants over thousands of random valid configurations (every model and cluster preset, random
 // parallel splits, micro-batches, sequence lengths, precisions, recomputation, ZeRO stages, schedules, frameworks,
-// training and inference): no operator faster than the GPU's peak for its precision or moving HBM bytes faster than
-// the HBM, no collective faster than the GPU's links can inject its bytes, MFU in (0, 1], no GPU's compute longer
-// than the step, memory categories never negative and adding up to the peak, every number finite. A violation is a
-// bug in a model, never something to clamp. The draw is seeded, so a failure names a configuration that reproduces.
+// training and inference, a slow GPU in a fifth of the training draws): no operator faster than the GPU's peak for
+// its precision or moving HBM bytes faster than the HBM, no collective faster than the GPU's links can inject its
+// bytes, MFU in (0, 1], no GPU's compute longer than the step, memory categories never negative and adding up to the
+// peak, every number finite. A violation is a bug in a model, never something to clamp. The draw is seeded, so a
+// failure names a configuration that reproduces.
 #include "compute/operatortimer.h"
 #include "model/layeroperators.h"
 #include "network/analyticalnetwork.h"
@@ -35,7 +36,15 @@ struct Draw {
     std::string model;
     std::string hardware;
     std::string runYaml;
-    std::string describe() const { return "model " + model + ", hardware " + hardware + ", run:\n" + runYaml; }
+    std::vector<std::string> overrides;
+    std::string describe() const
+    {
+        std::string text = "model " + model + ", hardware " + hardware;
+        for (const std::string& assignment : overrides) {
+            text += ", --set " + assignment;
+        }
+        return text + ", run:\n" + runYaml;
+    }
 };
 
 template <typename T> const T& pick(std::mt19937& random, const std::vector<T>& choices)
@@ -86,6 +95,13 @@ public:
         const config::HardwareSpec& hardware = m_hardware.at(result.hardware);
         const bool training = std::bernoulli_distribution(0.7)(random);
         result.runYaml = training ? trainingRun(random, model, hardware) : inferenceRun(random, model, hardware);
+        if (training && std::bernoulli_distribution(0.2)(random)) {
+            // A slow GPU somewhere (thermal throttling, a degraded HBM stack): the invariants hold all the same.
+            const int gpu = std::uniform_int_distribution<int>(0, hardware.cluster.totalGpus() - 1)(random);
+            const double slowdown = std::uniform_real_distribution<double>(1.0, 3.0)(random);
+            result.overrides.push_back(
+                "hardware.stragglers=[{gpu: " + std::to_string(gpu) + ", slowdown: " + std::to_string(slowdown) + "}]");
+        }
         return result;
     }
 
@@ -342,7 +358,7 @@ void TstPhysicalInvariants::randomConfigurationsObeyPhysics()
         const std::string runPath = test::writeFile(dir, "run.yaml", draw.runYaml);
         config::Scenario scenario;
         try {
-            scenario = loader.loadScenario(draw.model, draw.hardware, runPath);
+            scenario = loader.loadScenario(draw.model, draw.hardware, runPath, draw.overrides);
         } catch (const config::ConfigError&) {
             continue; // not a valid configuration (the loader names why); draw another
         }
