@@ -130,7 +130,6 @@ public:
     const schema::Key& schemaKey(const std::string& key) const;
     /// Throws std::logic_error unless the schema declares @p key as written (a quantity with any unit suffix).
     void checkDeclared(const std::string& key) const;
-    const std::optional<SchemaScope>& scope() const { return m_scope; }
     /// Reads the keys of another schema path (a mapping with two spellings that hold the same keys).
     void setScope(SchemaScope scope) { m_scope = std::move(scope); }
 

@@ -22,6 +22,20 @@ const char* toString(NodeKind kind)
     return "?";
 }
 
+bool isCommunication(TimeClass timeClass)
+{
+    switch (timeClass) {
+    case TimeClass::TensorParallel:
+    case TimeClass::ContextParallel:
+    case TimeClass::ExpertParallel:
+    case TimeClass::PipelineParallel:
+    case TimeClass::DataParallel:
+        return true;
+    default:
+        return false;
+    }
+}
+
 const char* toString(TimeClass timeClass)
 {
     switch (timeClass) {

@@ -37,6 +37,9 @@ enum class TimeClass {
 };
 constexpr int kTimeClassCount = 14;
 const char* toString(TimeClass timeClass);
+/// Whether @p timeClass is time spent communicating (tensor, context, expert, pipeline and data parallel) rather than
+/// computing (operator classes and the optimizer).
+bool isCommunication(TimeClass timeClass);
 using TimeBreakdown = std::array<double, kTimeClassCount>; ///< seconds per TimeClass
 
 /// Streams of one GPU. Nodes of one stream run one after another in the order they were added.

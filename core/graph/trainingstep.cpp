@@ -23,9 +23,6 @@ TimeBreakdown single(TimeClass timeClass, double seconds)
     return parts;
 }
 
-/// After a stage's last backward: its gradient reductions (per chunk, in the order chunks finish; each after its
-/// chunk's last backward when they overlap, else after the last compute), the optimizer step once they have all
-/// finished, then the ZeRO-1/2 parameter gather.
 /// The compute nodes that bound a chunk's gradient reduction: its last backward, and the compute node before it (when
 /// the reduction's buckets may start leaving).
 struct ChunkBackwardEnds {
@@ -47,6 +44,10 @@ NodeId addDataParallelNode(ExecutionGraph& graph, NodeKind kind, int stage, int 
     return graph.add(std::move(node));
 }
 
+/// After a stage's last backward: its gradient reductions (per chunk, in the order chunks finish; each after its
+/// chunk's last backward when they overlap, else after the last compute; overlapped and bucketed, all but the last
+/// bucket from the compute node before that backward), the optimizer step once they have all finished, then the
+/// ZeRO-1/2 parameter gather.
 void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPlan& plan,
     const std::vector<StageCost>& stages, const ChunkBackwardEnds& ends)
 {

@@ -9,14 +9,7 @@ double computeBusySeconds(const graph::TimeBreakdown& parts)
 {
     double busy = 0;
     for (int i = 0; i < graph::kTimeClassCount; ++i) {
-        switch (static_cast<graph::TimeClass>(i)) {
-        case graph::TimeClass::TensorParallel:
-        case graph::TimeClass::ContextParallel:
-        case graph::TimeClass::ExpertParallel:
-        case graph::TimeClass::PipelineParallel:
-        case graph::TimeClass::DataParallel:
-            break;
-        default:
+        if (!graph::isCommunication(static_cast<graph::TimeClass>(i))) {
             busy += parts[static_cast<size_t>(i)];
         }
     }

@@ -72,9 +72,10 @@ std::vector<graph::StageCost> withComputeSlowdown(
     std::vector<graph::StageCost> stages, const std::vector<double>& slowdowns)
 {
     auto scale = [](TimeBreakdown& parts, double factor) {
-        for (TimeClass timeClass : { TimeClass::Attention, TimeClass::Mlp, TimeClass::Moe, TimeClass::Norm,
-                 TimeClass::Embedding, TimeClass::LmHead, TimeClass::Loss, TimeClass::Other }) {
-            at(parts, timeClass) *= factor;
+        for (int i = 0; i < graph::kTimeClassCount; ++i) {
+            if (!graph::isCommunication(static_cast<TimeClass>(i))) {
+                parts[static_cast<size_t>(i)] *= factor;
+            }
         }
     };
     for (size_t stage = 0; stage < stages.size() && stage < slowdowns.size(); ++stage) {
