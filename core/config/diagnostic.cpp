@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "diagnostic.h"
 
+#include <algorithm>
+
 namespace rapid::config {
 
 namespace {
@@ -39,7 +41,14 @@ ConfigError::ConfigError(std::vector<Diagnostic> diagnostics)
 
 void DiagnosticSink::add(SourceLocation location, std::string keyPath, std::string message)
 {
-    m_diagnostics.push_back({ std::move(location), std::move(keyPath), std::move(message) });
+    // One problem per key: a key that could not be read is reported once, not again by the checks that then see
+    // its fallback value ("hidden_size (1) is not a multiple of num_heads" after "expected a whole number").
+    const bool reported = !keyPath.empty()
+        && std::any_of(m_diagnostics.begin(), m_diagnostics.end(),
+            [&](const Diagnostic& diagnostic) { return diagnostic.keyPath == keyPath; });
+    if (!reported) {
+        m_diagnostics.push_back({ std::move(location), std::move(keyPath), std::move(message) });
+    }
 }
 
 void DiagnosticSink::throwIfAny() const

@@ -42,6 +42,7 @@ private:
 /// Collects diagnostics while a document is read; loaders throw ConfigError at the end if any.
 class DiagnosticSink {
 public:
+    /// Adds a problem unless @p keyPath already has one (the first, usually the key's own reading error, stands).
     void add(SourceLocation location, std::string keyPath, std::string message);
     void add(Diagnostic diagnostic) { m_diagnostics.push_back(std::move(diagnostic)); }
     bool empty() const { return m_diagnostics.empty(); }

@@ -103,6 +103,7 @@ private Q_SLOTS:
     void reportsEveryProblemOfADocument();
     void unknownPresetListsTheAlternatives();
     void precisionTheGpuLacksListsWhatItHas();
+    void aKeyThatCannotBeReadIsReportedOnce();
     void memoryLatenciesComeTogetherAndInOrder();
 };
 
@@ -309,6 +310,18 @@ void TstConfigErrors::precisionTheGpuLacksListsWhatItHas()
     QCOMPARE(diagnostics[0].keyPath, std::string("run.precision.compute"));
     QVERIFY2(diagnostics[0].message.find("no fp8 tensor rate") != std::string::npos, diagnostics[0].message.c_str());
     QVERIFY2(diagnostics[0].message.find("tf32, bf16, fp16") != std::string::npos, diagnostics[0].message.c_str());
+}
+
+void TstConfigErrors::aKeyThatCannotBeReadIsReportedOnce()
+{
+    // "1e30" is not a whole number: that is the problem, not what the cross-checks make of the fallback value.
+    const config::ConfigLoader loader = test::projectLoader();
+    const auto diagnostics
+        = test::expectConfigError([&] { loader.loadModel("llama-2-7b", { "model.hidden_size=1e30" }); });
+    QCOMPARE(diagnostics.size(), size_t(1));
+    QCOMPARE(diagnostics[0].keyPath, std::string("model.hidden_size"));
+    QVERIFY2(
+        diagnostics[0].message.find("expected a whole number") != std::string::npos, diagnostics[0].message.c_str());
 }
 
 QTEST_GUILESS_MAIN(TstConfigErrors)
