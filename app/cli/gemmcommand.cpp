@@ -30,8 +30,8 @@ config::Precision parsePrecision(const std::string& text)
 std::int64_t dimension(const Arguments& arguments, const std::string& name, long long fallback)
 {
     const long long value = arguments.integer(name, fallback);
-    if (value < 1) {
-        throw UsageError("--" + name + " must be at least 1");
+    if (value < 1 || value > compute::kMaxGemmDimension) {
+        throw UsageError("--" + name + " must be from 1 to 2^31 (" + std::to_string(compute::kMaxGemmDimension) + ")");
     }
     return value;
 }
@@ -95,6 +95,9 @@ int gemmCommand(const Invocation& invocation)
     shape.n = dimension(arguments, "n", 0);
     shape.batch = dimension(arguments, "batch", 1);
     shape.precision = parsePrecision(arguments.value("precision").value_or("bf16"));
+    if (const std::string problem = compute::gemmShapeLimitProblem(shape); !problem.empty()) {
+        throw UsageError("--m, --k, --n, --batch: " + problem);
+    }
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::GpuSpec gpu = loader.loadHardware(arguments.required("hardware"), arguments.values("set")).gpu;
     compute::GemmEstimate estimate;

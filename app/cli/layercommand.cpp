@@ -72,6 +72,24 @@ std::string padLeft(const std::string& text, size_t width)
     return text.size() < width ? std::string(width - text.size(), ' ') + text : text;
 }
 
+/// The run whose shapes the phase reads. A training run timed as prefill or decode serves its micro-batch of
+/// sequences as prompts (decode then attends to a whole sequence); an inference run timed as training trains on its
+/// batch of prompts. The header line prints the shapes used.
+config::RunSpec runForPhase(const config::RunSpec& run, const std::string& phase)
+{
+    config::RunSpec shaped = run;
+    const bool training = run.mode == config::RunMode::Training;
+    if (training && phase != "training") {
+        shaped.batch = run.microBatch;
+        shaped.promptLength = run.seqLength;
+        shaped.decodeLength = 0;
+    } else if (!training && phase == "training") {
+        shaped.microBatch = run.batch;
+        shaped.seqLength = run.promptLength;
+    }
+    return shaped;
+}
+
 } // namespace
 
 int layerCommand(const Invocation& invocation)
@@ -81,7 +99,9 @@ int layerCommand(const Invocation& invocation)
         "HBM bytes, time and the limiting roof of every kernel, with totals per phase. Training shows forward, "
         "recompute and backward and the layer's optimizer step separately. No communication is included.",
         scenarioOptions({ { "phase", "training|prefill|decode",
-                              "what to time (default: training or prefill, from the run mode)", false },
+                              "what to time (default: training or prefill, from the run mode; a training run's "
+                              "micro-batch serves as the prompts)",
+                              false },
             { "kv-length", "TOKENS", "keys each decode query attends to (default: prompt + decode length)", false },
             { "dense", "", "time a dense layer of an MoE model (default: an MoE layer)", false },
             { "json", "FILE", "also write the table as JSON (- for standard output)", false } }),
@@ -94,10 +114,9 @@ int layerCommand(const Invocation& invocation)
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::Scenario scenario = loadScenario(arguments, loader);
     const config::ModelSpec& model = scenario.model;
-    const config::RunSpec& run = scenario.run;
-
-    std::string phase
-        = arguments.value("phase").value_or(run.mode == config::RunMode::Training ? "training" : "prefill");
+    const std::string phase
+        = arguments.value("phase").value_or(scenario.run.mode == config::RunMode::Training ? "training" : "prefill");
+    const config::RunSpec run = runForPhase(scenario.run, phase);
     const bool moeLayer = model.moe.has_value() && !arguments.flag("dense");
     std::vector<model::Operator> ops;
     long long kvLength = 0;

@@ -86,6 +86,9 @@ int main(int argc, char** argv)
             std::cerr << diagnostic.toString() << "\n";
         }
         return rapid::cli::InputError;
+    } catch (const rapid::config::InputLimitError& error) {
+        std::cerr << "rapid " << name << ": " << error.what() << "\n";
+        return rapid::cli::InputError;
     } catch (const rapid::network::UnreachableError& error) {
         // Failed links that cut GPUs apart are a problem of the input (hardware.faults), wherever the GPUs are.
         std::cerr << "rapid " << name << ": hardware.faults: " << error.what()

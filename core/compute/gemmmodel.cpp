@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gemmmodel.h"
 
+#include "config/diagnostic.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -27,6 +29,9 @@ void checkInputs(const config::GpuSpec& gpu, const GemmShape& shape)
         throw std::invalid_argument("GEMM dimensions must be at least 1 (m=" + std::to_string(shape.m)
             + ", k=" + std::to_string(shape.k) + ", n=" + std::to_string(shape.n)
             + ", batch=" + std::to_string(shape.batch) + ")");
+    }
+    if (const std::string problem = gemmShapeLimitProblem(shape); !problem.empty()) {
+        throw config::InputLimitError(problem);
     }
     if (gpu.tensorPeak(shape.precision) <= 0) {
         throw std::invalid_argument(gpu.name + " has no " + config::toString(shape.precision) + " peak rate");
@@ -176,6 +181,33 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
 }
 
 } // namespace
+
+std::string gemmShapeLimitProblem(const GemmShape& shape)
+{
+    const std::pair<const char*, std::int64_t> dimensions[]
+        = { { "m", shape.m }, { "k", shape.k }, { "n", shape.n }, { "batch", shape.batch } };
+    for (const auto& [name, value] : dimensions) {
+        if (value > kMaxGemmDimension) {
+            return std::string("GEMM ") + name + " = " + std::to_string(value)
+                + " is beyond 2^31, the largest modelled";
+        }
+    }
+    const double batch = static_cast<double>(shape.batch);
+    const std::pair<const char*, double> operands[] = {
+        { "A (m x k x batch)", static_cast<double>(shape.m) * static_cast<double>(shape.k) * batch },
+        { "B (k x n x batch)", static_cast<double>(shape.k) * static_cast<double>(shape.n) * batch },
+        { "C (m x n x batch)", static_cast<double>(shape.m) * static_cast<double>(shape.n) * batch },
+    };
+    for (const auto& [name, elements] : operands) {
+        if (elements > kMaxGemmElements) {
+            char text[48];
+            std::snprintf(text, sizeof text, "%.3g", elements);
+            return std::string("GEMM operand ") + name + " has " + text
+                + " elements, beyond 2^60 (an exabyte), the largest modelled";
+        }
+    }
+    return {};
+}
 
 const char* toString(GemmBound bound)
 {

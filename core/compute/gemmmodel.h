@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 namespace rapid::compute {
 
@@ -21,6 +22,14 @@ struct GemmShape {
 
     bool operator==(const GemmShape&) const = default;
 };
+
+/// The largest GEMM modelled: each of m, k, n and batch at most 2^31 (cuBLAS takes 32-bit dimensions), and each
+/// operand and the result at most 2^60 elements over the batch (an exabyte), so tile and CTA counts stay in 64 bits.
+inline constexpr std::int64_t kMaxGemmDimension = std::int64_t(1) << 31;
+inline constexpr double kMaxGemmElements = 1152921504606846976.0; // 2^60
+
+/// Empty when @p shape is within the modelled range, else what exceeds it ("m x n x batch = ... elements ...").
+std::string gemmShapeLimitProblem(const GemmShape& shape);
 
 /// Which limit sets the time of a GEMM. Latency: too few K-slices in flight to cover the memory latency (Little's
 /// law). Launch: the fixed kernel overheads (launch plus pipeline fill/drain) exceed every roof.

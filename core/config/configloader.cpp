@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "configloader.h"
 
+#include "checkedmath.h"
+
 #include "configtree_p.h"
 #include "documentreaders_p.h"
 #include "yamlnode_p.h"
@@ -170,6 +172,38 @@ Scenario ConfigLoader::loadTexts(const DocumentText& model, const DocumentText& 
     });
 }
 
+namespace {
+
+/// Sizes the step model cannot take whatever the hardware: more micro-batch passes than the step graph's budget, more
+/// tokens in one batch than a GEMM dimension holds.
+template <typename Report> void checkWorkSize(const RunSpec& run, const Report& report)
+{
+    const ParallelismSpec& parallel = run.parallelism;
+    if (run.mode == RunMode::Training) {
+        const std::int64_t passes
+            = saturatingProduct({ run.microBatchesPerStep(), parallel.pp, parallel.virtualStages });
+        if (passes > kMaxMicroBatchPasses) {
+            report("run.training.global_batch",
+                std::to_string(run.microBatchesPerStep())
+                    + " micro-batches per step x pp x virtual_stages = " + std::to_string(passes)
+                    + " micro-batch passes; the step graph takes at most " + std::to_string(kMaxMicroBatchPasses)
+                    + " (raise micro_batch or dp, or lower global_batch: once the pipeline is full the step time grows "
+                      "linearly with the micro-batches)");
+        }
+        if (saturatingProduct({ run.microBatch, run.seqLength }) > kMaxTokensPerBatch) {
+            report(
+                "run.training.micro_batch", "micro_batch x seq_length is beyond 2^31 tokens, the most one GEMM holds");
+        }
+    } else if (saturatingProduct({ run.batch, std::int64_t(run.promptLength) + run.decodeLength })
+        > kMaxTokensPerBatch) {
+        report("run.inference.batch",
+            "batch x (prompt_length + decode_length) is beyond 2^31 tokens, the most one GEMM "
+            "holds");
+    }
+}
+
+} // namespace
+
 std::vector<Diagnostic> checkScenario(
     const ModelSpec& model, const HardwareSpec& hardware, const RunSpec& run, const SourceMap& locations)
 {
@@ -205,10 +239,10 @@ std::vector<Diagnostic> checkScenario(
                 "ep (" + std::to_string(parallel.ep) + ") must divide num_experts ("
                     + std::to_string(model.moe->numExperts) + ")");
         }
-        if ((parallel.dp * parallel.tp) % parallel.ep != 0) {
+        if ((static_cast<std::int64_t>(parallel.dp) * parallel.tp) % parallel.ep != 0) {
             report("run.parallelism.ep",
                 "ep (" + std::to_string(parallel.ep) + ") must divide dp*tp ("
-                    + std::to_string(parallel.dp * parallel.tp) + ")");
+                    + std::to_string(static_cast<std::int64_t>(parallel.dp) * parallel.tp) + ")");
         }
     } else if (parallel.ep != 1) {
         report("run.parallelism.ep", "ep applies only to mixture-of-experts models; this model is dense");
@@ -236,6 +270,7 @@ std::vector<Diagnostic> checkScenario(
                     + std::to_string(model.numLayers) + " layers");
         }
     }
+    checkWorkSize(run, report);
     if (run.mode == RunMode::Training) {
         if (run.seqLength > 0 && run.seqLength % parallel.cp != 0) {
             report("run.parallelism.cp",

@@ -39,6 +39,14 @@ private:
     std::vector<Diagnostic> m_diagnostics;
 };
 
+/// Thrown when an input is valid on its own but asks for more than the tool computes or represents: a simulated time
+/// beyond the ceiling, a step of more micro-batches or a run of more packets than the documented budget. what() names
+/// the key or option to change and the cheaper alternative. The CLI exits 1 with it; it is never an internal error.
+class InputLimitError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 /// Collects diagnostics while a document is read; loaders throw ConfigError at the end if any.
 class DiagnosticSink {
 public:

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "checkedmath.h"
 #include "documentreaders_p.h"
 #include "linkid.h"
 #include "yamlnode_p.h"
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <set>
 
 namespace rapid::config {
@@ -37,17 +39,50 @@ const char* toString(NetworkKind kind)
 
 int ClusterSpec::totalGpus() const
 {
-    int total = 1;
+    std::int64_t total = 1;
     for (const NetworkDimension& dimension : dimensions) {
-        total *= dimension.size;
+        total = saturatingProduct({ total, dimension.size });
     }
-    return total;
+    // The hardware reader refuses more than kMaxGpus; an unchecked spec saturates instead of wrapping.
+    return static_cast<int>(std::min<std::int64_t>(total, std::numeric_limits<int>::max()));
+}
+
+long long fatTreeCapacity(int tiers, int switchRadix)
+{
+    if (tiers < 1 || switchRadix < 2) {
+        return 0;
+    }
+    long long capacity = switchRadix;
+    for (int tier = 1; tier < tiers; ++tier) {
+        capacity = saturatingProduct({ capacity, switchRadix / 2 });
+    }
+    return std::min<long long>(capacity, std::numeric_limits<int>::max());
 }
 
 namespace detail {
 
 namespace {
 
+/// A fat tree must be buildable: above one tier each switch splits its ports evenly between down and up, and the
+/// tree must hold every endpoint of the dimension.
+void checkFatTree(ReadContext& context, MapReader& reader, const NetworkDimension& dimension)
+{
+    if (dimension.tiers > 1 && dimension.switchRadix % 2 != 0) {
+        context.error(reader.childPath("switch_radix"), reader.raw("switch_radix"),
+            "switch radix " + std::to_string(dimension.switchRadix) + " is odd; above one tier each switch splits its "
+                + "ports evenly between down and up, so the radix must be even");
+        return;
+    }
+    const long long capacity = fatTreeCapacity(dimension.tiers, dimension.switchRadix);
+    if (dimension.tiers >= 1 && dimension.switchRadix >= 2 && dimension.size > capacity) {
+        context.error(reader.childPath("switch_radix"), reader.raw("switch_radix"),
+            "a fat tree of " + std::to_string(dimension.tiers) + " tier(s) with "
+                + std::to_string(dimension.switchRadix) + "-port switches holds at most " + std::to_string(capacity)
+                + " endpoints, not " + std::to_string(dimension.size) + "; raise switch_radix or tiers");
+    }
+}
+
+constexpr double kMinLinkHealth = 1e-6;
 constexpr const char* kTimeSuffixes[] = { "", "_ns", "_us", "_ms", "_s" };
 
 void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
@@ -79,8 +114,14 @@ void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
         } else {
             why = "expected a compute rate, got " + describeNode(value);
         }
-        if (!flops || *flops <= 0) {
-            context.error(rates.childPath(name), value, flops ? "a tensor rate must be positive" : why);
+        const schema::Key& declared = rates.schemaKey(name);
+        if (flops && (!(*flops > declared.minimum) || *flops > declared.maximum)) {
+            why = "value " + formatQuantity(*flops, Dimension::FlopsPerSecond) + " is out of range; expected more than "
+                + formatQuantity(declared.minimum, Dimension::FlopsPerSecond);
+            flops.reset();
+        }
+        if (!flops) {
+            context.error(rates.childPath(name), value, why);
             continue;
         }
         spec.tensorFlops[static_cast<size_t>(precision)] = *flops;
@@ -163,6 +204,7 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
         dimension.tiers = static_cast<int>(reader.integer("tiers"));
         dimension.switchRadix = static_cast<int>(reader.integer("switch_radix"));
         dimension.oversubscription = reader.number("oversubscription");
+        checkFatTree(context, reader, dimension);
     } else {
         for (const char* key : { "tiers", "switch_radix", "oversubscription" }) {
             if (reader.has(key)) {
@@ -199,6 +241,11 @@ void readFaults(ReadContext& context, MapReader& reader, HardwareSpec& spec)
         value.linkId = fault.text("link");
         value.health = fault.number("health");
         fault.finish();
+        // A link at 10^-300 of its rate is not degraded but absurd: its transfers would outlast any simulation.
+        if (value.health > 0 && value.health < kMinLinkHealth) {
+            context.error(fault.childPath("health"), fault.raw("health"),
+                "a degraded link keeps at least 10^-6 of its bandwidth; 0 fails it");
+        }
         std::string why;
         if (!value.linkId.empty() && !parseLinkId(value.linkId, spec.cluster, &why)) {
             context.error(fault.childPath("link"), fault.raw("link"), why);
@@ -337,6 +384,11 @@ HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const st
         }
         cluster.finish();
         const int total = spec.cluster.totalGpus();
+        if (total > kMaxGpus) {
+            context.error(cluster.childPath("network"), cluster.raw("network"),
+                "the network holds " + std::to_string(total) + " GPUs (the product of its sizes); at most "
+                    + std::to_string(kMaxGpus) + " are modelled");
+        }
         if (spec.cluster.gpusPerNode > 0 && !spec.cluster.dimensions.empty() && total % spec.cluster.gpusPerNode != 0) {
             context.error(cluster.childPath("gpus_per_node"), cluster.raw("gpus_per_node"),
                 "gpus_per_node (" + std::to_string(spec.cluster.gpusPerNode)

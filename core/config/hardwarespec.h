@@ -84,6 +84,11 @@ struct NetworkDimension {
     bool operator==(const NetworkDimension&) const = default;
 };
 
+/// Largest number of endpoints a fat tree of @p tiers switch levels of @p switchRadix ports can hold: the radix at one
+/// tier, else radix x (radix/2)^(tiers-1) (each switch below the top splits its ports evenly between down and up).
+/// Saturates at INT_MAX; 0 for tiers < 1 or radix < 2.
+long long fatTreeCapacity(int tiers, int switchRadix);
+
 /// A degraded or failed physical link, named by its stable id "<dimension>:<a>-<b>" (see configs/README.md).
 struct LinkFault {
     std::string linkId;

@@ -2,6 +2,9 @@
 #include "documentreaders_p.h"
 #include "yamlnode_p.h"
 
+#include <algorithm>
+#include <cstdio>
+
 namespace rapid::config {
 
 const char* toString(Activation value)
@@ -63,6 +66,28 @@ void readMla(MapReader& reader, ModelSpec& model)
     mla.finish();
     model.mla = spec;
 }
+/// An upper estimate of the model's parameters in floating point (every projection, all experts, both embeddings):
+/// enough to refuse shapes whose counts would not fit the 64-bit integers the parameter and memory models use.
+double roughParameterCount(const ModelSpec& model)
+{
+    const double h = static_cast<double>(model.hiddenSize);
+    const double heads = static_cast<double>(model.numHeads) + model.numKvHeads;
+    double headDim = model.headDim;
+    if (model.mla) {
+        const MlaSpec& mla = *model.mla;
+        headDim = std::max({ headDim, static_cast<double>(mla.qkNopeHeadDim) + mla.qkRopeHeadDim,
+            static_cast<double>(mla.vHeadDim), static_cast<double>(mla.kvLoraRank) + mla.qLoraRank });
+    }
+    const double attention = 2 * h * heads * headDim;
+    double mlp = 3 * h * static_cast<double>(model.ffnSize);
+    if (model.moe) {
+        mlp = std::max(mlp,
+            3 * h * static_cast<double>(model.moe->expertFfnSize) * (model.moe->numExperts + model.moe->sharedExperts));
+    }
+    const double embeddings = 2 * h * static_cast<double>(model.vocabSize) + h * static_cast<double>(model.maxContext);
+    return static_cast<double>(model.numLayers) * (attention + mlp + 4 * h) + embeddings;
+}
+
 } // namespace
 
 ModelSpec readModel(ReadContext& context, const YAML::Node& node, const std::string& path)
@@ -107,6 +132,16 @@ ModelSpec readModel(ReadContext& context, const YAML::Node& node, const std::str
         context.error(reader.childPath("hidden_size"), reader.raw("hidden_size"),
             "hidden_size (" + std::to_string(model.hiddenSize) + ") is not a multiple of num_heads ("
                 + std::to_string(model.numHeads) + "); give head_dim explicitly");
+    }
+    // The largest published models have about 2 x 10^12 parameters; 10^15 keeps bytes of every per-GPU count (x 16
+    // for weights, gradients and Adam states) far inside 64 bits.
+    constexpr double kMaxParameters = 1e15;
+    if (const double parameters = roughParameterCount(model); parameters > kMaxParameters) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.3g", parameters);
+        context.error(reader.childPath("hidden_size"), reader.raw("hidden_size"),
+            std::string("the model's shape gives about ") + text
+                + " parameters; at most 10^15 are modelled (lower hidden_size, ffn_size, num_layers or num_experts)");
     }
     return model;
 }

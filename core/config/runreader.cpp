@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "checkedmath.h"
 #include "documentreaders_p.h"
 #include "yamlnode_p.h"
 
@@ -29,8 +30,13 @@ int RunSpec::microBatchesPerStep() const
     if (gradAccumSteps > 0) {
         return gradAccumSteps;
     }
-    const int perStep = microBatch * parallelism.dp;
-    return perStep > 0 ? globalBatch / perStep : 0;
+    const std::int64_t perStep = static_cast<std::int64_t>(microBatch) * parallelism.dp;
+    return perStep > 0 ? static_cast<int>(globalBatch / perStep) : 0;
+}
+
+std::int64_t ParallelismSpec::gpuCount() const
+{
+    return saturatingProduct({ tp, pp, dp, cp });
 }
 
 namespace detail {
@@ -119,6 +125,11 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
     readMapping(context, parallelism, spec);
     parallelism.finish();
 
+    if (spec.gpuCount() > kMaxGpus) {
+        context.error(parallelism.path(), parallelism.node(),
+            "tp*pp*dp*cp = " + std::to_string(spec.gpuCount()) + " GPUs; at most " + std::to_string(kMaxGpus)
+                + " are modelled");
+    }
     if (spec.schedule == PipelineSchedule::Interleaved && spec.virtualStages < 2) {
         context.error(parallelism.childPath("virtual_stages"), parallelism.raw("virtual_stages"),
             "the interleaved schedule needs virtual_stages of 2 or more");

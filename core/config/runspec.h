@@ -53,7 +53,8 @@ struct ParallelismSpec {
     /// Which network dimension(s) each axis uses ("tp" -> {"nvlink"}); empty = default placement.
     std::map<std::string, std::vector<std::string>> mapping;
 
-    int gpuCount() const { return tp * pp * dp * cp; }
+    /// tp*pp*dp*cp, saturating at INT64_MAX (the run reader refuses more than kMaxGpus).
+    std::int64_t gpuCount() const;
     bool operator==(const ParallelismSpec&) const = default;
 };
 

@@ -10,6 +10,11 @@ constexpr double kHuge = 1e30;
 constexpr double kMaxMemoryLatency = 1e-4;
 // Quantities that may be zero: the exclusive lower bound sits just below it.
 constexpr double kZeroAllowed = -1e-30;
+// Rates have a floor far below any real part (an H100 SM alone does 7 TFLOP/s; PCIe 1.0 x1 moves 250 MB/s), so a
+// slip such as 5e-324 GB/s is refused where it enters instead of turning a step time into infinity.
+constexpr double kMinFlopRate = 1e9; // 1 GFLOP/s
+constexpr double kMinByteRate = 1e6; // 1 MB/s
+constexpr double kMinClock = 1e6; // 1 MHz
 
 void addTensorRates(std::vector<Key>& keys)
 {
@@ -19,7 +24,7 @@ void addTensorRates(std::vector<Key>& keys)
     const char* notes[] = { "non-tensor FP32 if the GPU has no FP32 tensor path", "", "", "", "", "in TOPS" };
     int index = 0;
     for (const std::string& word : config::detail::enumWordList<Precision>()) {
-        Key rate = quantity("tensor_TFLOPs." + word, Dimension::FlopsPerSecond, "", 0, kHuge, optional(),
+        Key rate = quantity("tensor_TFLOPs." + word, Dimension::FlopsPerSecond, "", kMinFlopRate, kHuge, optional(),
             word + " tensor-core peak" + (notes[index][0] ? std::string(" (") + notes[index] + ")" : ""));
         keys.push_back(rate);
         ++index;
@@ -32,14 +37,14 @@ void addMemories(std::vector<Key>& keys)
 {
     keys.push_back(mapping("hbm", required(), "device memory"));
     keys.push_back(quantity("hbm.capacity", Dimension::Bytes, "GiB", 0, kHuge, required(), "capacity"));
-    keys.push_back(
-        quantity("hbm.bandwidth", Dimension::BytesPerSecond, "GBps", 0, kHuge, required(), "datasheet peak bandwidth"));
+    keys.push_back(quantity("hbm.bandwidth", Dimension::BytesPerSecond, "GBps", kMinByteRate, kHuge, required(),
+        "datasheet peak bandwidth"));
     keys.push_back(quantity("hbm.latency", Dimension::Seconds, "ns", 0, kMaxMemoryLatency, optional(),
         "load-to-use latency of an access that misses L2 (pointer-chase microbenchmarks); give with l2.latency"));
     keys.push_back(mapping("l2", required(), "last-level cache"));
     keys.push_back(quantity("l2.size", Dimension::Bytes, "MiB", 0, kHuge, required(), "capacity"));
-    keys.push_back(
-        quantity("l2.bandwidth", Dimension::BytesPerSecond, "GBps", 0, kHuge, required(), "aggregate bandwidth"));
+    keys.push_back(quantity(
+        "l2.bandwidth", Dimension::BytesPerSecond, "GBps", kMinByteRate, kHuge, required(), "aggregate bandwidth"));
     keys.push_back(quantity("l2.latency", Dimension::Seconds, "ns", 0, kMaxMemoryLatency, optional(),
         "mean L2-hit latency; give both latencies or neither: without them the GEMM model has no memory-latency bound "
         "(CTAs x (stages - 1) K-slices in flight per latency) and no latency in its pipeline fill"));
@@ -69,21 +74,23 @@ std::vector<Key> gpuKeys()
     std::vector<Key> keys = {
         text("name", required(), "display name"),
         integer("sm_count", 1, 1 << 16, required(), "streaming multiprocessors"),
-        quantity(
-            "clock", Dimension::Hertz, "GHz", 1e6, 1e11, required(), "boost clock at which tensor_TFLOPs are quoted"),
-        quantity("sustained_clock", Dimension::Hertz, "GHz", -1.0, 1e11, derived("clock"),
+        quantity("clock", Dimension::Hertz, "GHz", kMinClock, 1e11, required(),
+            "boost clock at which tensor_TFLOPs are quoted"),
+        quantity("sustained_clock", Dimension::Hertz, "GHz", kMinClock, 1e11, derived("clock"),
             "clock held under sustained dense tensor load when the power limit caps it (compute and on-chip rates use "
             "the "
             "lower of the two); at most clock"),
     };
     addTensorRates(keys);
-    keys.push_back(
-        quantity("vector_fp32", Dimension::FlopsPerSecond, "TFLOPs", 0, kHuge, required(), "CUDA-core FP32 peak"));
+    keys.push_back(quantity(
+        "vector_fp32", Dimension::FlopsPerSecond, "TFLOPs", kMinFlopRate, kHuge, required(), "CUDA-core FP32 peak"));
     addMemories(keys);
-    keys.push_back(quantity("shared_memory_per_sm", Dimension::Bytes, "KiB", 0, 1 << 30, required(),
+    // Floors: every tensor-core GPU (Volta on) has at least 64 KiB of shared memory, 64k registers and 1,024 threads
+    // per SM; the GEMM model's smallest CTA tile needs 18 KiB, 3,584 registers and 128 threads (compute/gemmtile.cpp).
+    keys.push_back(quantity("shared_memory_per_sm", Dimension::Bytes, "KiB", 32 * 1024, 1 << 30, required(),
         "largest shared-memory carve-out per SM"));
-    keys.push_back(integer("registers_per_sm", 1024, 1 << 24, value("65536"), "32-bit registers per SM"));
-    keys.push_back(integer("max_threads_per_sm", 32, 1 << 16, value("2048"), "resident threads per SM"));
+    keys.push_back(integer("registers_per_sm", 16384, 1 << 24, value("65536"), "32-bit registers per SM"));
+    keys.push_back(integer("max_threads_per_sm", 256, 1 << 16, value("2048"), "resident threads per SM"));
     keys.push_back(quantity(
         "kernel_launch", Dimension::Seconds, "us", kZeroAllowed, 1.0, required(), "per-kernel launch overhead"));
     addCalibrationAndPower(keys);
@@ -105,7 +112,7 @@ std::vector<Key> hardwareKeys()
             "endpoints in this dimension; for tori and meshes the product of shape"),
         list("cluster.network[].shape", derived("[size]"),
             "torus2d/mesh2d `[x, y]`, torus3d `[x, y, z]`; each 2..65536"),
-        quantity("cluster.network[].link_bandwidth", Dimension::BytesPerSecond, "GBps", 0, kHuge, required(),
+        quantity("cluster.network[].link_bandwidth", Dimension::BytesPerSecond, "GBps", kMinByteRate, kHuge, required(),
             "per link, per direction"),
         quantity("cluster.network[].latency", Dimension::Seconds, "ns", kZeroAllowed, 1.0, required(), "per hop"),
         integer("cluster.network[].tiers", 1, 4, required(), "fat-tree only: switch levels"),
@@ -116,7 +123,8 @@ std::vector<Key> hardwareKeys()
         text("faults[].link", required(),
             "`<dimension>:<a>-<b>`, or `<dimension>@<copy>:<a>-<b>` for another copy of a replicated dimension"),
         number("faults[].health", 0.0, 1.0, required(),
-            "multiplies the link bandwidth; 0 = failed (traffic reroutes; a pair left without a path is an error)"),
+            "multiplies the link bandwidth; 0 = failed (traffic reroutes; a pair left without a path is an error), "
+            "else at least 1e-6"),
         list("stragglers", optional(),
             "slow GPUs (clock throttling, thermal or power capping, degraded HBM); their groups wait for them"),
         integer("stragglers[].gpu", 0, 1 << 20, required(), "global GPU index, below the GPU count"),

@@ -5,8 +5,11 @@
 namespace rapid::config::schema::detail {
 
 namespace {
-constexpr std::int64_t kMaxDimension = std::int64_t(1) << 40;
+// Widths (hidden, FFN, vocabulary): the largest published are hidden 2^15, FFN 2^17, vocabulary 2^18 (Gemma's 256k);
+// 2^24 leaves room for what-ifs while every product of two widths and a count stays far inside 64 bits.
+constexpr std::int64_t kMaxDimension = std::int64_t(1) << 24;
 constexpr std::int64_t kMaxCount = 1 << 20;
+constexpr std::int64_t kMaxContext = std::int64_t(1) << 30; // as run.training.seq_length
 constexpr std::int64_t kMaxHeadDim = 1 << 16;
 
 void addMixtureOfExperts(std::vector<Key>& keys)
@@ -55,7 +58,7 @@ std::vector<Key> modelKeys()
         integer("vocab_size", 1, kMaxDimension, required(), "vocabulary size"),
         boolean("tied_embeddings", required(), "input embedding shared with the LM head"),
         choice<PositionEmbedding>("position_embedding", required(), "`learned` adds a max_context x hidden_size table"),
-        integer("max_context", 1, kMaxDimension, required(), "longest sequence the model supports"),
+        integer("max_context", 1, kMaxContext, required(), "longest sequence the model supports"),
     };
     addMixtureOfExperts(keys);
     addLatentAttention(keys);

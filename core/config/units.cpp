@@ -163,6 +163,13 @@ const std::vector<KeyUnit>& keyUnits()
     return units;
 }
 
+bool isRepresentable(double value)
+{
+    // Denormals lose precision and turn into infinities when divided into: 5e-324 GB/s is not a bandwidth.
+    const int kind = std::fpclassify(value);
+    return kind == FP_ZERO || (kind == FP_NORMAL && std::abs(value) >= 1e-300 && std::abs(value) <= 1e300);
+}
+
 std::optional<double> parseQuantity(std::string_view text, Dimension expected, std::string* why)
 {
     const std::string trimmed = trim(text);
@@ -176,9 +183,9 @@ std::optional<double> parseQuantity(std::string_view text, Dimension expected, s
         }
         return std::nullopt;
     }
-    if (!std::isfinite(value)) {
+    if (!isRepresentable(value)) {
         if (why) {
-            *why = "expected a finite number, got \"" + trimmed + "\"";
+            *why = "expected a finite number (zero, or between 1e-300 and 1e300 in magnitude), got \"" + trimmed + "\"";
         }
         return std::nullopt;
     }
@@ -205,7 +212,14 @@ std::optional<double> parseQuantity(std::string_view text, Dimension expected, s
                 }
                 return std::nullopt;
             }
-            return value * candidate.scale;
+            const double scaled = value * candidate.scale;
+            if (!isRepresentable(scaled)) {
+                if (why) {
+                    *why = "\"" + trimmed + "\" is beyond the range of numbers (1e-300 to 1e300 in base units)";
+                }
+                return std::nullopt;
+            }
+            return scaled;
         }
     }
     if (why) {

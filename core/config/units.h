@@ -31,6 +31,10 @@ struct KeyUnit {
     double scale; ///< SI base units per unit, e.g. 1e9 for GBps
 };
 
+/// True for zero and for normal numbers between 1e-300 and 1e300 in magnitude: what a configuration value may be.
+/// NaN, infinities and denormals are refused where numbers enter, so no later division turns them into infinities.
+bool isRepresentable(double value);
+
 /// Parses "1.5 TB/s", "80 GiB", "700 ns", "1.41 GHz" into SI base units of the expected dimension.
 /// Returns std::nullopt with a human reason in @p why when the text has no number, an unknown unit,
 /// or a unit of another dimension.

@@ -84,7 +84,7 @@ std::optional<double> parseNumber(const std::string& text)
         ++begin;
     }
     auto [ptr, ec] = std::from_chars(begin, end, value);
-    if (ec != std::errc() || ptr != end || begin == end || !std::isfinite(value)) {
+    if (ec != std::errc() || ptr != end || begin == end || !isRepresentable(value)) {
         return std::nullopt;
     }
     return value;
@@ -392,6 +392,11 @@ double MapReader::quantity(
             return fallback.value_or(0);
         }
         result = *plain * unit->scale;
+        if (!isRepresentable(*result)) {
+            m_context.error(path, value,
+                "\"" + value.Scalar() + "\" is beyond the range of numbers (1e-300 to 1e300 in base units)");
+            return fallback.value_or(0);
+        }
     } else {
         std::string why;
         result = parseQuantity(value.Scalar(), dimension, &why);

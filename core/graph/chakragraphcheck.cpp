@@ -131,7 +131,7 @@ std::vector<char> asapSchedule(const std::vector<ChakraNode>& nodes, const Adjac
             }
         }
         start[v] = earliest;
-        finish[v] = earliest + nodes[v].durationMicros;
+        finish[v] = saturatingAdd(earliest, nodes[v].durationMicros);
         for (std::uint32_t c = graph.childStart[v]; c < graph.childStart[v + 1]; ++c) {
             if (--pending[graph.children[c]] == 0) {
                 queue.push_back(graph.children[c]);
@@ -140,7 +140,7 @@ std::vector<char> asapSchedule(const std::vector<ChakraNode>& nodes, const Adjac
     }
     std::uint32_t last = kNone;
     for (std::uint32_t i = 0; i < n; ++i) {
-        report.totalDurationMicros += nodes[i].durationMicros;
+        report.totalDurationMicros = saturatingAdd(report.totalDurationMicros, nodes[i].durationMicros);
         if (processed[i] && (last == kNone || finish[i] >= finish[last])) {
             last = i;
         }

@@ -50,6 +50,8 @@ const char* toString(ChakraDefectKind kind)
         return "collective-order-mismatch";
     case ChakraDefectKind::UnknownGroup:
         return "unknown-group";
+    case ChakraDefectKind::DurationBeyondCeiling:
+        return "duration-beyond-ceiling";
     }
     return "?";
 }
@@ -278,6 +280,10 @@ ChakraRankReport inspectRank(
             sink.merge("invalid", Kind::InvalidNode, kWarning, node.id, "INVALID_NODE (skipped by ASTRA-sim)");
         }
         checkAttributes(node, sink);
+        if (node.durationMicros > detail::kMaxDurationMicros) {
+            sink.merge("duration", Kind::DurationBeyondCeiling, kError, node.id,
+                "duration_micros beyond 10^14 us (3.2 years), the simulated-time ceiling");
+        }
         if (isCommunication(node.type)) {
             checkCommunication(node, i, start[i], trace.rank, sink, set, report, counts);
         }

@@ -31,6 +31,7 @@ enum class ChakraDefectKind {
     UnmatchedRecv, ///< a RECV with no SEND of the same (src, dst, tag, size) on the peer
     CollectiveOrderMismatch, ///< members of a group issue different collectives (kind or size) at the same position
     UnknownGroup, ///< pg_name not in the comm-group file, or issued by a rank that is not a member
+    DurationBeyondCeiling, ///< duration_micros above 10^14 us (3.2 years): beyond what `rapid chakra simulate` runs
 };
 const char* toString(ChakraDefectKind kind);
 

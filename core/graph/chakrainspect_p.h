@@ -5,6 +5,7 @@
 
 #include "graph/chakrainspect.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,6 +15,15 @@ namespace rapid::graph::detail {
 using Kind = ChakraDefectKind;
 constexpr auto kError = ChakraSeverity::Error;
 constexpr auto kWarning = ChakraSeverity::Warning;
+/// The simulated-time ceiling (sim::kMaxSimulatedTime, 10^17 ns) in microseconds: a node lasting longer is a defect,
+/// and the schedule's sums saturate there instead of wrapping.
+constexpr std::uint64_t kMaxDurationMicros = 100'000'000'000'000;
+
+/// @p a + @p b, or UINT64_MAX when the sum would wrap.
+constexpr std::uint64_t saturatingAdd(std::uint64_t a, std::uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 /// "1, 2, 3, ... (12 in all)": at most @p limit ids.
 inline std::string idList(const std::vector<std::uint64_t>& ids, std::size_t limit = 10)

@@ -184,18 +184,6 @@ std::string formatLocalLinkId(
     return dimensionName + (replica == 0 ? std::string() : "@" + std::to_string(replica)) + ":" + end(a) + "-" + end(b);
 }
 
-long long fatTreeCapacity(int tiers, int switchRadix)
-{
-    if (tiers < 1 || switchRadix < 2) {
-        return 0;
-    }
-    if (tiers == 1) {
-        return switchRadix;
-    }
-    const long long capacity = power(switchRadix / 2, tiers - 1);
-    return capacity > INT_MAX / switchRadix ? INT_MAX : capacity * switchRadix;
-}
-
 DimensionLayout makeFatTree(const std::string& name, int size, int tiers, int switchRadix, double oversubscription,
     double bandwidth, double latencySeconds)
 {
@@ -214,7 +202,7 @@ DimensionLayout makeFatTree(const std::string& name, int size, int tiers, int sw
     if (!(oversubscription >= 1) || !std::isfinite(oversubscription)) {
         reject(name, "oversubscription " + std::to_string(oversubscription) + " is below 1");
     }
-    const long long capacity = fatTreeCapacity(tiers, switchRadix);
+    const long long capacity = config::fatTreeCapacity(tiers, switchRadix);
     if (size > capacity) {
         reject(name,
             "switch radix " + std::to_string(switchRadix) + " with " + std::to_string(tiers) + " tier(s) holds at most "

@@ -73,7 +73,4 @@ DimensionLayout makeDimension(const config::NetworkDimension& dimension);
 std::string formatLocalLinkId(
     const std::string& dimensionName, int replica, const config::LinkEnd& a, const config::LinkEnd& b);
 
-/// Largest number of endpoints a fat tree of these parameters can hold (saturates at INT_MAX).
-long long fatTreeCapacity(int tiers, int switchRadix);
-
 } // namespace rapid::network

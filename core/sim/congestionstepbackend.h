@@ -27,6 +27,10 @@ public:
     bool simulatesReplicas() const override { return true; }
     StepExecution executeTraining(const TrainingStepInput& input) override;
     const network::Topology* topology() const override { return &m_network->topology(); }
+    /// 2^16 passes: about 0.6 GB and 1.3 s (measured: Mixtral-8x7B on 64 A100s, 2,048 micro-batches on 4 stages of 5
+    /// interleaved chunks, took 0.8 s and 385 MB; the flows of every pass are kept for the link loads).
+    std::int64_t microBatchPassBudget() const override { return std::int64_t(1) << 16; }
+    const char* name() const override { return "congestion"; }
 
     /// False keeps every inline collective folded into its compute node even where it shares links with other
     /// traffic (faster, but blind to that contention). Default true.

@@ -20,6 +20,9 @@ TimeNs drainTime(double bytes, double rate)
         return 0;
     }
     const double ns = bytes / rate;
+    if (!(ns <= static_cast<double>(kMaxSimulatedTime))) {
+        throwBeyondTimeCeiling(ns * 1e-9, "a transfer");
+    }
     // Rounding noise of the remaining-bytes bookkeeping must not add a whole nanosecond.
     const double rounded = std::round(ns);
     if (std::abs(ns - rounded) < 1e-12 * std::max(1.0, ns)) {
@@ -46,7 +49,7 @@ FlowSimulator::FlowSimulator(RouteCache& routes, std::unique_ptr<EventQueue> que
 void FlowSimulator::schedule(TimeNs time, EventKind kind, FlowId flow, std::uint32_t version)
 {
     Event event;
-    event.time = time;
+    event.time = checkedEventTime(time);
     event.kind = kind;
     event.version = version;
     event.target = flow;

@@ -48,6 +48,7 @@ double slowestReplicaSeconds(const network::AnalyticalNetwork& network, const ne
 class IdealBackend final : public StepBackend {
 public:
     double collectiveSeconds(const network::CollectiveRequest&) override { return 0.0; }
+    const char* name() const override { return "ideal"; }
 };
 
 } // namespace

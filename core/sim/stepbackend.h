@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "config/checkedmath.h"
 #include "config/hardwarespec.h"
 #include "graph/executiongraph.h"
 #include "graph/trainingstep.h"
@@ -69,6 +70,17 @@ public:
     virtual StepExecution executeTraining(const TrainingStepInput& input);
     /// The explicit network whose links StepExecution::linkBytes counts, or null.
     virtual const network::Topology* topology() const { return nullptr; }
+    /// The most micro-batch passes (micro-batches x pipeline chunks, summed over the step graphs a training step
+    /// runs) this backend evaluates; StepModel::training refuses more before it builds anything
+    /// (config::InputLimitError). Defaults to kGraphPassBudget.
+    virtual std::int64_t microBatchPassBudget() const { return kGraphPassBudget; }
+    /// The name users choose it by ("analytical", "congestion"), for messages.
+    virtual const char* name() const { return "analytical"; }
+
+    /// The critical-path executor's budget: 2^20 passes, about 0.5 GB and 0.7 s (measured: 32,768 micro-batches on 4
+    /// stages of 5 interleaved chunks, the default workspace with global_batch 65,536, took 0.40 s and 333 MB; memory
+    /// and time grow linearly).
+    static constexpr std::int64_t kGraphPassBudget = config::kMaxMicroBatchPasses;
 
     /// Cancels a running executeTraining() from another thread (SimulationCancelled is thrown), where the backend
     /// takes long enough to need it.

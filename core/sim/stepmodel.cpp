@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stepmodel.h"
 
+#include "config/diagnostic.h"
 #include "memory/memorymodel.h"
 #include "model/layeroperators.h"
 #include "model/modelstats.h"
@@ -329,8 +330,26 @@ void StepModel::attributeStretch(const StepExecution& execution, const graph::Ex
     breakdown.bubbleSeconds = std::max(0.0, breakdown.bubbleSeconds - excess);
 }
 
+void StepModel::checkMicroBatchBudget() const
+{
+    // Every micro-batch of every pipeline chunk is a pass of the step graph (with a slow replica, of each graph run).
+    const parallel::ShardingPlan& sharding = m_plan.sharding;
+    const std::int64_t passes = static_cast<std::int64_t>(sharding.microBatches) * sharding.stages
+        * sharding.virtualStages * (1 + static_cast<std::int64_t>(m_plan.slowReplicas.size()));
+    const std::int64_t budget = m_backend->microBatchPassBudget();
+    if (passes > budget) {
+        throw config::InputLimitError("run.training.global_batch: the step has " + std::to_string(sharding.microBatches)
+            + " micro-batches per pipeline, " + std::to_string(passes) + " micro-batch passes of the step graph; the "
+            + m_backend->name() + " backend evaluates at most " + std::to_string(budget)
+            + ". Raise run.training.micro_batch or dp, or lower global_batch (once the pipeline is full the step time "
+              "grows linearly with the micro-batches)"
+            + (budget < StepBackend::kGraphPassBudget ? ", or use the analytical backend" : ""));
+    }
+}
+
 report::TrainingResult StepModel::training(bool timeline)
 {
+    checkMicroBatchBudget();
     const config::RunSpec& run = m_scenario.run;
     report::TrainingResult result;
     ExposedGathers exposedGathers;

@@ -40,7 +40,8 @@ public:
     }
     StepBackend& backend() { return *m_backend; }
 
-    /// One training step. @p timeline fills TrainingResult::timeline (costs a little time for large graphs).
+    /// One training step. @p timeline fills TrainingResult::timeline (costs a little time for large graphs). Throws
+    /// config::InputLimitError, before building anything, for more micro-batch passes than the backend's budget.
     report::TrainingResult training(bool timeline = true);
     /// Prefill of the batch, then decode steps with the growing KV cache: @p decodeSamples evenly spaced KV lengths
     /// integrated with the trapezoid rule (0 = time every decode step).
@@ -59,6 +60,7 @@ public:
     std::vector<std::vector<int>> chunkLayersOfStage(int stage) const;
 
 private:
+    void checkMicroBatchBudget() const;
     using ExposedGathers = std::vector<std::vector<std::array<double, 2>>>;
     std::vector<graph::StageCost> stageCosts(ExposedGathers* exposedGathers);
     const LayerTimes& layerTimes(bool moe);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracereplay.h"
 
+#include "config/diagnostic.h"
+
 #include "sim/congestionnetwork.h"
 #include "sim/flowprogram.h"
 #include "sim/flowsimulator.h"
@@ -323,6 +325,11 @@ void TraceReplayer::addMessage(int trace, int g)
 TimeNs TraceReplayer::computeNs(const ChakraNode& node)
 {
     if (node.durationMicros > 0) {
+        if (node.durationMicros > static_cast<std::uint64_t>(kMaxSimulatedTime / 1000)) {
+            throw config::InputLimitError("node " + std::to_string(node.id) + " (\"" + node.name
+                + "\"): duration_micros " + std::to_string(node.durationMicros)
+                + " is beyond the simulated-time ceiling of 10^17 ns (10^14 us, 3.2 years)");
+        }
         return static_cast<TimeNs>(node.durationMicros) * 1000;
     }
     const double flops = static_cast<double>(node.integerAttribute("num_ops").value_or(0));

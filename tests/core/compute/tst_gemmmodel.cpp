@@ -2,6 +2,8 @@
 // The GEMM timing model against hand computations: waves on a tiny synthetic GPU, SM scaling, the memory-bound GEMV,
 // the compute-bound square GEMM, the memory-latency (Little's law) bound and the what-if derates on the A100 preset.
 #include "compute/gemmmodel.h"
+#include "config/diagnostic.h"
+#include "config/schema.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -86,6 +88,8 @@ private Q_SLOTS:
     void batchMultipliesCtas();
     void rejectsImpossibleInputs_data();
     void rejectsImpossibleInputs();
+    void theSmallestGpuTheSchemaAcceptsTimesEveryPrecision();
+    void shapesBeyondTheModelledRangeAreInputLimits();
 };
 
 void TstGemmModel::wavesOnATinyGpu_data()
@@ -321,6 +325,40 @@ void TstGemmModel::rejectsImpossibleInputs()
     QFETCH(int, precision);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
         compute::estimateGemm(tinyGpu(), shape(m, 64, 64, static_cast<config::Precision>(precision))));
+}
+
+void TstGemmModel::theSmallestGpuTheSchemaAcceptsTimesEveryPrecision()
+{
+    // The schema's floors for shared memory (exclusive), registers and threads per SM must leave room for the GEMM
+    // model's smallest CTA tile (64x32, 3 stages: 18 KiB, 128 threads of 28 registers), or a GPU the reader accepts
+    // could not time a GEMM.
+    using config::schema::Document;
+    config::GpuSpec gpu = tinyGpu();
+    gpu.sharedMemPerSmBytes = config::schema::at(Document::Gpu, "shared_memory_per_sm").minimum + 1;
+    gpu.registersPerSm = static_cast<int>(config::schema::at(Document::Gpu, "registers_per_sm").minimum);
+    gpu.maxThreadsPerSm = static_cast<int>(config::schema::at(Document::Gpu, "max_threads_per_sm").minimum);
+    for (int index = 0; index < config::kPrecisionCount; ++index) {
+        const auto precision = static_cast<config::Precision>(index);
+        gpu.tensorFlops[static_cast<size_t>(index)] = 4e12;
+        const compute::GemmEstimate estimate = compute::estimateGemm(gpu, shape(4096, 4096, 4096, precision));
+        QVERIFY2(std::isfinite(estimate.totalSeconds) && estimate.totalSeconds > 0, config::toString(precision));
+        QCOMPARE(estimate.ctasPerSm, 1);
+    }
+}
+
+void TstGemmModel::shapesBeyondTheModelledRangeAreInputLimits()
+{
+    // 2^31 per dimension (cuBLAS's 32-bit int) is accepted; one more is not, and neither is an operand of more than
+    // 2^60 elements over the batch (2^31 x 2^31 x 2^31 would overflow the CTA count in 64 bits).
+    const std::int64_t limit = compute::kMaxGemmDimension;
+    const compute::GemmEstimate widest = compute::estimateGemm(a100(), shape(limit, 1, 1, config::Precision::Bf16));
+    QVERIFY(std::isfinite(widest.totalSeconds) && widest.totalSeconds > 0);
+    QVERIFY_THROWS_EXCEPTION(
+        config::InputLimitError, compute::estimateGemm(a100(), shape(limit + 1, 1, 1, config::Precision::Bf16)));
+    compute::GemmShape huge = shape(limit, 64, limit, config::Precision::Bf16);
+    huge.batch = limit;
+    QVERIFY(!compute::gemmShapeLimitProblem(huge).empty());
+    QVERIFY_THROWS_EXCEPTION(config::InputLimitError, compute::estimateGemm(a100(), huge));
 }
 
 void TstGemmModel::sustainedClockCapsTheComputeRoof()

@@ -232,6 +232,31 @@ void TstConfigErrors::reportsFileLineColumnAndKey_data()
     QTest::addRow("batch_not_divisible") << "run" << 5 << "    micro_batch: 3"
                                          << "run.yaml" << 4 << 19 << "run.training.global_batch"
                                          << "multiple of micro_batch*dp";
+    // A denormal is not a bandwidth: refused where it enters (it used to make every step time infinite).
+    QTest::addRow("denormal_bandwidth") << "gpu" << 9 << "    bandwidth_GBps: 5e-324"
+                                        << "gpu.yaml" << 9 << 21 << "hardware.gpu.hbm.bandwidth_GBps"
+                                        << "expected a finite number";
+    // A rate below the physical floor (1 MB/s): 1e-200 GB/s is a normal double but no link.
+    QTest::addRow("bandwidth_below_floor")
+        << "hardware" << 10 << "        link_bandwidth_GBps: 1e-200"
+        << "hardware.yaml" << 10 << 30 << "hardware.cluster.network[0].link_bandwidth_GBps"
+        << "expected more than 1 MB/s";
+    // A tensor rate below 1 GFLOP/s.
+    QTest::addRow("tensor_rate_below_floor") << "gpu" << 5 << "  tensor_TFLOPs: {bf16: 1e-20}"
+                                             << "gpu.yaml" << 5 << 25 << "hardware.gpu.tensor_TFLOPs.bf16"
+                                             << "out of range";
+    // Shared memory no GEMM tile fits in (the GEMM model's smallest CTA tile needs 18 KiB).
+    QTest::addRow("shared_memory_below_floor") << "gpu" << 13 << "  shared_memory_per_sm_KiB: 3"
+                                               << "gpu.yaml" << 13 << 29 << "hardware.gpu.shared_memory_per_sm_KiB"
+                                               << "expected more than 32 KiB";
+    // A fat tree too small for its endpoints: one tier of 8 ports, 16 endpoints.
+    QTest::addRow("fat_tree_too_small") << "hardware" << 14 << "        size: 16"
+                                        << "hardware.yaml" << 18 << 23 << "hardware.cluster.network[1].switch_radix"
+                                        << "holds at most 8 endpoints, not 16";
+    // A model shape beyond 10^15 parameters: 2^24 wide with 8 + 4 heads of 2^21 is 3.4 x 10^15 in attention alone.
+    QTest::addRow("model_too_large") << "model" << 4 << "  hidden_size: 16777216"
+                                     << "model.yaml" << 4 << 16 << "model.hidden_size"
+                                     << "at most 10^15 are modelled";
     // The GPU lacks the compute precision.
     QTest::addRow("precision_missing_on_gpu") << "run" << 11 << "    schedule: 1f1b\n  precision: {compute: fp8}"
                                               << "run.yaml" << 12 << 24 << "run.precision.compute"

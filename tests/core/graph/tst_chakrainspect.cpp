@@ -198,6 +198,20 @@ private Q_SLOTS:
         QCOMPARE(inspection.ranks[0].unknownTypeNodes, size_t { 1 });
     }
 
+    void durationsBeyondTheCeilingAreDefectsAndSumsSaturate()
+    {
+        // Two chained nodes of 2^63 us each: the sum wraps a 64-bit count; the schedule saturates instead, and each
+        // node above 10^14 us (the simulator's time ceiling) is a defect, as `rapid chakra simulate` refuses it.
+        const std::uint64_t huge = std::uint64_t(1) << 63;
+        const auto inspection
+            = graph::inspectChakra({ rank(0, { comp(1, huge), comp(2, huge, { 1 }), comp(3, 100'000'000'000'000) }) });
+        const auto defects = defectsOf(inspection, ChakraDefectKind::DurationBeyondCeiling);
+        QCOMPARE(defects.size(), size_t { 1 });
+        QCOMPARE(defects[0].nodeIds, (std::vector<std::uint64_t> { 1, 2 })); // 10^14 us exactly is accepted
+        QCOMPARE(inspection.ranks[0].criticalPathMicros, UINT64_MAX);
+        QCOMPARE(inspection.ranks[0].totalDurationMicros, UINT64_MAX);
+    }
+
     void communicatorGroups()
     {
         const graph::ChakraCommGroups groups = { { "1", { 0, 1 } } };

@@ -3,6 +3,7 @@
 // gathers simulated together. Where no links are shared it reproduces the analytical step; where the SPMD
 // data-parallel groups share oversubscribed uplinks it is slower, by the amount the collective-level closed forms
 // (tst_congestionnetwork) give; cancellation stops it.
+#include "config/diagnostic.h"
 #include "sim/congestionnetwork.h"
 #include "sim/congestionstepbackend.h"
 #include "sim/flowsimulator.h"
@@ -119,6 +120,28 @@ class TestCongestionStep : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void refusesMoreMicroBatchesThanItsBudgetBeforeBuildingAnything()
+    {
+        // 65,537 micro-batches on one stage: one pass over the congestion backend's 2^16, refused at once with the
+        // key to change and the cheaper backend named; the analytical backend (budget 2^20) evaluates it.
+        const config::Scenario scenario = test::llama7bOn8(
+            { "run.parallelism.dp=8", "run.training.global_batch=" + std::to_string(8 * (65536 + 1)) });
+        const auto backend = std::make_shared<sim::CongestionStepBackend>(scenario.hardware);
+        QCOMPARE(backend->microBatchPassBudget(), std::int64_t(65536));
+        sim::StepModel congestion(scenario, backend);
+        try {
+            congestion.training(false);
+            QFAIL("the congestion backend took 65,537 micro-batch passes");
+        } catch (const config::InputLimitError& error) {
+            const QString message = QString::fromUtf8(error.what());
+            QVERIFY2(message.contains(QStringLiteral("run.training.global_batch"))
+                    && message.contains(QStringLiteral("analytical backend")),
+                error.what());
+        }
+        const double analytical = sim::StepModel(scenario).training(false).stepTimeSeconds;
+        QVERIFY(std::isfinite(analytical) && analytical > 0);
+    }
+
     void reproducesTheAnalyticalStepWhereNothingIsShared()
     {
         // The default workspace: TP on NVLink inside a node, DP and PP on a rail-optimised, non-blocking fat tree.

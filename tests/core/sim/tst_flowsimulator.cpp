@@ -3,6 +3,7 @@
 // fairness with two bottlenecks of different capacity, dependencies and delays, ECMP weights, integer-ns rounding,
 // the event queue's order, and cancellation.
 #include "../network/networktestutils.h"
+#include "config/diagnostic.h"
 #include "sim/eventqueue.h"
 #include "sim/flowsimulator.h"
 
@@ -172,6 +173,28 @@ private Q_SLOTS:
         QVERIFY(follow >= 0);
         QCOMPARE(f.simulator.startTime(follow), sim::TimeNs(12500));
         QCOMPARE(f.simulator.finishTime(follow), sim::TimeNs(25000));
+    }
+
+    void timesBeyondTheCeilingAreInputLimitsNotWrappedNumbers()
+    {
+        // 10^18 B at 100 B/ns is 10^16 ns, under the 10^17 ns ceiling: exact. 10^22 B would take 10^20 ns, and
+        // twenty chained transfers of 5 x 10^17 B sum past the ceiling though each one is under it: both refused.
+        Fixture exact(mesh());
+        const sim::FlowId big = exact.flow(0, 2, 1e18);
+        exact.simulator.run();
+        QCOMPARE(exact.simulator.finishTime(big), sim::TimeNs(10'000'000'000'000'000) + 1000);
+        Fixture huge(mesh());
+        huge.flow(0, 2, 1e22);
+        QVERIFY_THROWS_EXCEPTION(config::InputLimitError, huge.simulator.run());
+        Fixture chained(mesh());
+        sim::FlowId previous = chained.flow(0, 1, 5e17);
+        for (int i = 1; i < 20; ++i) {
+            previous = chained.flow(0, 1, 5e17, { previous });
+        }
+        QVERIFY_THROWS_EXCEPTION(config::InputLimitError, chained.simulator.run());
+        QVERIFY_THROWS_EXCEPTION(config::InputLimitError, sim::toNanoseconds(1e9)); // 31 years
+        QVERIFY_THROWS_EXCEPTION(config::InputLimitError, sim::toNanoseconds(std::nan("")));
+        QCOMPARE(sim::toNanoseconds(1e8), sim::kMaxSimulatedTime);
     }
 
     void rejectsBadInput()

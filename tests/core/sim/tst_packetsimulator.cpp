@@ -4,6 +4,7 @@
 // delays, zero-byte and self flows, the ring all-reduce closed form, convergence to the fluid model for long
 // messages, cancellation and bad options.
 #include "../network/networktestutils.h"
+#include "config/diagnostic.h"
 #include "sim/congestionnetwork.h"
 #include "sim/flowsimulator.h"
 #include "sim/packetsimulator.h"
@@ -181,7 +182,7 @@ private Q_SLOTS:
         addFlow(big, 0, 2, 10000);
         sim::PacketOptions limited = kilobytePackets();
         limited.maxPacketHops = 19;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim::simulatePackets(big, mesh(), limited));
+        QVERIFY_THROWS_EXCEPTION(config::InputLimitError, sim::simulatePackets(big, mesh(), limited));
         limited.maxPacketHops = 20;
         QVERIFY(nanosecondsEqual(sim::simulatePackets(big, mesh(), limited).completionSeconds, 1110));
     }
