@@ -194,8 +194,8 @@ void writeMicrobenchmark(
         ? request.bytes / static_cast<double>(request.gpus.size())
         : request.bytes;
     const bool everyGpu = static_cast<int>(request.gpus.size()) == totalGpus;
-    const std::vector<graph::ChakraTrace> traces = graph::exportCollectiveMicrobenchmark(
-        chakraType(request.kind), static_cast<std::uint64_t>(std::llround(shard)), request.gpus, everyGpu ? "" : "1");
+    const std::vector<graph::ChakraTrace> traces = graph::exportCollectiveMicrobenchmark(chakraType(request.kind),
+        static_cast<std::uint64_t>(std::llround(shard)), request.gpus, everyGpu ? "" : "1", totalGpus);
     // The files are named after the collective, as the generator's ("all_reduce.0.et").
     std::string prefix = graph::toString(chakraType(request.kind));
     std::transform(prefix.begin(), prefix.end(), prefix.begin(),
@@ -205,7 +205,11 @@ void writeMicrobenchmark(
         std::ofstream json(std::filesystem::path(directory) / "comm_groups.json");
         json << graph::chakraCommGroupsJson({ { "1", request.gpus } });
     }
-    out << "chakra     wrote " << traces.size() << " trace file(s) " << prefix << ".<rank>.et to " << directory << "\n";
+    out << "chakra     wrote " << traces.size() << " trace file(s) " << prefix << ".<rank>.et to " << directory;
+    if (!everyGpu) {
+        out << " (" << request.gpus.size() << " members; every other rank of the network idles)";
+    }
+    out << "\n";
 }
 
 Arguments collectiveArguments()

@@ -135,8 +135,8 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
     return traces;
 }
 
-std::vector<ChakraTrace> exportCollectiveMicrobenchmark(
-    ChakraCollective type, std::uint64_t commSize, const std::vector<int>& ranks, const std::string& group)
+std::vector<ChakraTrace> exportCollectiveMicrobenchmark(ChakraCollective type, std::uint64_t commSize,
+    const std::vector<int>& ranks, const std::string& group, int networkRanks)
 {
     // ASTRA-sim's names: lower-case comm type, rank count, size in the largest whole binary unit ("1MB" = 2^20 B).
     std::string op = toString(type);
@@ -168,6 +168,23 @@ std::vector<ChakraTrace> exportCollectiveMicrobenchmark(
         trace.nodes.push_back(std::move(node));
         traces.push_back(std::move(trace));
     }
+    // Every other NPU of the network: one runnable node, so the simulator finds a trace for it and it finishes.
+    for (int rank = 0; rank < networkRanks; ++rank) {
+        if (std::find(ranks.begin(), ranks.end(), rank) != ranks.end()) {
+            continue;
+        }
+        ChakraTrace trace;
+        trace.rank = rank;
+        trace.metadata.version = "0.0.4";
+        ChakraNode idle;
+        idle.id = static_cast<std::uint64_t>(rank);
+        idle.name = "idle";
+        idle.type = ChakraNodeType::Compute;
+        idle.attributes = { ChakraAttribute::boolean("is_cpu_op", false) };
+        trace.nodes.push_back(std::move(idle));
+        traces.push_back(std::move(trace));
+    }
+    std::sort(traces.begin(), traces.end(), [](const ChakraTrace& a, const ChakraTrace& b) { return a.rank < b.rank; });
     return traces;
 }
 

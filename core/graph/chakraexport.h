@@ -42,9 +42,11 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
 
 /// A collective microbenchmark as ASTRA-sim's generator writes it: for each rank in @p ranks one trace with a single
 /// COMM_COLL_NODE (id = the rank, name "<op>_<N>npus_<size>" such as "all_reduce_8npus_1MB", attributes is_cpu_op =
-/// false, comm_type, comm_size = @p commSize in ASTRA-sim's meaning; pg_name = @p group when not empty).
-std::vector<ChakraTrace> exportCollectiveMicrobenchmark(
-    ChakraCollective type, std::uint64_t commSize, const std::vector<int>& ranks, const std::string& group = {});
+/// false, comm_type, comm_size = @p commSize in ASTRA-sim's meaning; pg_name = @p group when not empty). With
+/// @p networkRanks > 0 the set has a trace for every NPU 0..networkRanks-1, as ASTRA-sim opens one per NPU: a rank
+/// outside @p ranks gets one zero-length COMP_NODE named "idle". Traces are in rank order.
+std::vector<ChakraTrace> exportCollectiveMicrobenchmark(ChakraCollective type, std::uint64_t commSize,
+    const std::vector<int>& ranks, const std::string& group = {}, int networkRanks = 0);
 
 /// One piece of a compute node split into finer nodes (splitComputeNodes).
 struct ChakraNodePiece {

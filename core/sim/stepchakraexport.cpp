@@ -157,7 +157,14 @@ graph::ExecutionGraph stepExecutionGraph(StepModel& stepModel)
 graph::ChakraExportOptions stepChakraOptions(const parallel::StepPlan& plan, const graph::ExecutionGraph& graph)
 {
     graph::ChakraExportOptions options;
-    options.commBytes = [&graph](graph::NodeId id) { return static_cast<std::uint64_t>(graph.node(id).bytes); };
+    // Chakra's all-gather comm_size is the per-rank shard (ASTRA-sim, `rapid chakra simulate`); the graph's gather
+    // nodes carry the gathered bytes the network moves, so they are divided by the data-parallel group they span.
+    const auto dpGroup = static_cast<double>(std::max(1, plan.sharding.dataParallel));
+    options.commBytes = [&graph, dpGroup](graph::NodeId id) {
+        const graph::Node& node = graph.node(id);
+        const double bytes = node.kind == graph::NodeKind::ParameterGather ? node.bytes / dpGroup : node.bytes;
+        return static_cast<std::uint64_t>(std::llround(bytes));
+    };
     options.dataParallelCollective = plan.sharding.reduceScattersGradients() ? graph::ChakraCollective::ReduceScatter
                                                                              : graph::ChakraCollective::AllReduce;
     return options;

@@ -53,6 +53,7 @@ private Q_SLOTS:
     void chakraExportReadsBackWithoutDefects();
     void chakraExportPerRankReplaysToTheSameStep();
     void collectiveMicrobenchmarkIsByteIdenticalToAstraSims();
+    void collectiveMicrobenchmarkOfASubgroupHasATraceForEveryRank();
     void collectivePacketBackendMatchesTheClosedForm();
     void inferenceExportReplaysToTheRequestLatency();
     void sweepWritesEveryPointAndRanksTheFeasibleOnes();
@@ -284,6 +285,29 @@ void TstCli::collectiveMicrobenchmarkIsByteIdenticalToAstraSims()
         QVERIFY(ours.open(QIODevice::ReadOnly) && theirs.open(QIODevice::ReadOnly));
         QCOMPARE(ours.readAll(), theirs.readAll());
     }
+}
+
+void TstCli::collectiveMicrobenchmarkOfASubgroupHasATraceForEveryRank()
+{
+    // ASTRA-sim opens <prefix>.<r>.et for every NPU of its network: an all-reduce of GPUs 0-3 on the 8-GPU node writes
+    // 8 files, ranks 4-7 idle (one zero-length compute node). Replayed, the members take the closed-form time the
+    // command prints and the idle ranks finish at once.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("group"));
+    const Result result
+        = runRapid({ QStringLiteral("collective"), QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"),
+            QStringLiteral("--op"), QStringLiteral("allreduce"), QStringLiteral("--bytes"), QStringLiteral("1MiB"),
+            QStringLiteral("--ranks"), QStringLiteral("0-3"), QStringLiteral("--chakra-out"), out });
+    QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+    for (int rank = 0; rank < 8; ++rank) {
+        QVERIFY(QFile::exists(out + QStringLiteral("/all_reduce.%1.et").arg(rank)));
+    }
+    const Result inspect = runRapid({ QStringLiteral("chakra"), QStringLiteral("inspect"), out });
+    QVERIFY2(inspect.out.contains(QStringLiteral("no defects")), qPrintable(inspect.out));
+    const Result replay = runRapid({ QStringLiteral("chakra"), QStringLiteral("simulate"), out,
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu") });
+    QVERIFY2(replay.exitCode == 0, qPrintable(replay.err));
+    QVERIFY2(replay.out.contains(QStringLiteral("8 ranks")), qPrintable(replay.out));
 }
 
 void TstCli::inferenceExportReplaysToTheRequestLatency()

@@ -2,9 +2,11 @@
 // sim::writeStepChakraTraces (rapid run --chakra-out and the workbench's export): one file per rank of the job with
 // progress per file; a stop flag raised midway removes every file the export wrote; an unwritable place is an
 // exception, not a crash.
+#include "graph/chakracommgroups.h"
 #include "graph/chakrareader.h"
 #include "sim/flowsimulator.h"
 #include "sim/stepchakraexport.h"
+#include "sim/tracereplay.h"
 #include "testutils.h"
 
 #include <QTemporaryDir>
@@ -20,6 +22,7 @@ private Q_SLOTS:
     void oneFilePerRankWithProgress();
     void stopRemovesWhatWasWritten();
     void unwritablePlaceThrows();
+    void zeroGathersCarryTheShardAndReplayToTheStep();
 };
 
 namespace {
@@ -80,6 +83,36 @@ void TstStepChakraExport::stopRemovesWhatWasWritten()
         }));
     QCOMPARE(written, 3);
     QCOMPARE(traceFiles(dir.path().toStdString()), 0);
+}
+
+void TstStepChakraExport::zeroGathersCarryTheShardAndReplayToTheStep()
+{
+    // Llama-2-7B, dp 8 with Megatron's ZeRO-1: after the step each rank all-gathers the updated bf16 parameters, of
+    // which it holds 1/8. Chakra's all-gather comm_size is that per-rank shard (ASTRA-sim reads it so); it used to
+    // carry the gathered bytes, and replaying the traces took 8x the gather time.
+    const config::Scenario zero1 = test::llama7bOn8({ "run.parallelism.dp=8", "run.parallelism.zero_stage=1",
+        "run.framework=megatron", "run.training.global_batch=8" });
+    sim::StepModel model(zero1);
+    const double step = model.training(false).stepTimeSeconds;
+    QTemporaryDir dir;
+    sim::writeStepChakraTraces(dir.path().toStdString(), model, sim::ChakraDetail::Chunk);
+    const auto traces = graph::readChakraDirectory(dir.path().toStdString());
+    const double parameters = model.plan().sharding.stageShares[0].parameters;
+    std::int64_t gathered = 0;
+    for (const graph::ChakraNode& node : traces[0].nodes) {
+        const auto type = node.integerAttribute("comm_type");
+        if (node.type == graph::ChakraNodeType::Collective && type
+            && *type == static_cast<std::int64_t>(graph::ChakraCollective::AllGather)) {
+            gathered += node.integerAttribute("comm_size").value_or(0);
+        }
+    }
+    QVERIFY2(std::abs(static_cast<double>(gathered) - parameters * 2 / 8) <= 1e-6 * parameters,
+        qPrintable(QStringLiteral("%1 B gathered per rank, expected %2").arg(gathered).arg(parameters * 2 / 8)));
+    const sim::ReplayResult replay = sim::replayChakra(traces,
+        graph::readChakraCommGroups(std::filesystem::path(dir.path().toStdString()) / "comm_groups.json"),
+        zero1.hardware, sim::NetworkBackend::Analytical);
+    QVERIFY2(std::abs(replay.makespan - step) <= 0.01 * step,
+        qPrintable(QStringLiteral("replay %1 s, step %2 s").arg(replay.makespan).arg(step)));
 }
 
 void TstStepChakraExport::unwritablePlaceThrows()
