@@ -60,11 +60,16 @@ std::vector<std::string> rangeValues(const std::string& values, const std::strin
         throw std::invalid_argument("sweep axis \"" + specification + "\": the range ends before it starts");
     }
     std::vector<std::string> result;
-    for (long long value = first; value <= last; value = factor ? value * factor : value + 1) {
+    for (long long value = first;;) {
         result.push_back(std::to_string(value));
         if (static_cast<std::int64_t>(result.size()) > 1'000'000) {
             throw std::invalid_argument("sweep axis \"" + specification + "\": more than 10^6 values");
         }
+        // The next value, unless it passes the end (checked before the step, which could overflow near 2^63).
+        if (factor ? value > last / factor : value >= last) {
+            break;
+        }
+        value = factor ? value * factor : value + 1;
     }
     return result;
 }
