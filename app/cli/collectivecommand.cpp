@@ -212,6 +212,15 @@ void writeMicrobenchmark(
     out << "\n";
 }
 
+size_t busiestLinkCount(const Arguments& arguments)
+{
+    const long long links = arguments.integer("links", 5);
+    if (links < 0 || links > 1'000'000) {
+        throw UsageError("--links must be from 0 to 10^6");
+    }
+    return static_cast<size_t>(links);
+}
+
 Arguments collectiveArguments()
 {
     return Arguments("collective",
@@ -225,7 +234,8 @@ Arguments collectiveArguments()
                 "allreduce, reducescatter, allgather, alltoall, broadcast or sendrecv (repeat: one per "
                 "concurrent collective)",
                 true },
-            { "bytes", "SIZE", "bytes per rank as in the config, e.g. 1GiB or \"64 MB\" (default 1 GiB)", true },
+            { "bytes", "SIZE", "bytes per rank as in the config, e.g. 1GiB or \"64 MB\", at most 1 PiB (default 1 GiB)",
+                true },
             { "ranks", "LIST", "GPUs taking part, e.g. 0-7,16 (sendrecv: sender,receiver); default all", true },
             { "group", "DIMENSION", "the GPUs of GPU 0's instance of one network dimension, e.g. nvlink", true },
             { "algorithm", "NAME", "force ring, tree, direct, halving-doubling or hierarchical", false },
@@ -234,12 +244,13 @@ Arguments collectiveArguments()
                 "store-and-forward, "
                 "fair-queued ports; for messages of a few packets per path)",
                 false },
-            { "links", "N", "congestion: how many of the busiest links to list (default 5)", false },
+            { "links", "N", "congestion: how many of the busiest links to list, 0 to 10^6 (default 5)", false },
             { "packet-bytes", "SIZE",
                 "congestion: store-and-forward switching with packets of this size (default 0: cut-through); packet: "
-                "the packet size on the wire, header included (default 4 KiB, the InfiniBand MTU)",
+                "the packet size on the wire, header included, at most 1 MiB (default 4 KiB, the InfiniBand MTU)",
                 false },
-            { "header-bytes", "SIZE", "packet: bytes of every packet that are header, not payload (default 0)", false },
+            { "header-bytes", "SIZE",
+                "packet: bytes of every packet that are header, not payload, at most 1 MiB (default 0)", false },
             { "flow-program", "FILE", "congestion: write the simulated flows (docs/flow-program.md)", false },
             { "chakra-out", "DIR",
                 "write the collective as a Chakra microbenchmark (one COMM_COLL_NODE per rank, as ASTRA-sim's "
@@ -378,8 +389,7 @@ int collectiveCommand(const Invocation& invocation)
         invocation.err << "rapid collective: " << error.what() << "\n";
         return InputError;
     }
-    writeCollectiveText(
-        invocation.out, whatIf, whatIfResult, static_cast<size_t>(std::max(0LL, arguments.integer("links", 5))));
+    writeCollectiveText(invocation.out, whatIf, whatIfResult, busiestLinkCount(arguments));
     if (auto jsonPath = arguments.value("json")) {
         std::ofstream file;
         std::ostream* json = openOutput(*jsonPath, file, invocation);

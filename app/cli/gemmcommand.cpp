@@ -77,9 +77,13 @@ int gemmCommand(const Invocation& invocation)
     Arguments arguments("gemm",
         "Predicted time of one GEMM C[m x n] = A[m x k] . B[k x n] on one GPU: chosen CTA tile, waves, "
         "bytes at each memory level, time of each roof and the bound.",
-        { { "m", "M", "rows of A and C", false }, { "k", "K", "columns of A, rows of B", false },
-            { "n", "N", "columns of B and C", false },
-            { "batch", "COUNT", "independent GEMMs of this shape in one kernel (default 1)", false },
+        { { "m", "M", "rows of A and C (1 to 2^31, as cuBLAS)", false },
+            { "k", "K", "columns of A, rows of B (1 to 2^31)", false },
+            { "n", "N", "columns of B and C (1 to 2^31)", false },
+            { "batch", "COUNT",
+                "independent GEMMs of this shape in one kernel, 1 to 2^31 (default 1); every operand at most 2^60 "
+                "elements over the batch",
+                false },
             { "precision", "NAME", "fp32, tf32, bf16, fp16, fp8 or int8 (default bf16)", false },
             { "hardware", "NAME|FILE", "hardware or GPU preset name, or YAML file", false },
             { "set", "KEY=VALUE", "override a key, e.g. hardware.gpu.derate.clock=0.74", true },

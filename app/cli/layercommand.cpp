@@ -102,7 +102,8 @@ int layerCommand(const Invocation& invocation)
                               "what to time (default: training or prefill, from the run mode; a training run's "
                               "micro-batch serves as the prompts)",
                               false },
-            { "kv-length", "TOKENS", "keys each decode query attends to (default: prompt + decode length)", false },
+            { "kv-length", "TOKENS", "keys each decode query attends to, 1 to 2^30 (default: prompt + decode length)",
+                false },
             { "dense", "", "time a dense layer of an MoE model (default: an MoE layer)", false },
             { "json", "FILE", "also write the table as JSON (- for standard output)", false } }),
         "[WORKSPACE]");
@@ -132,8 +133,9 @@ int layerCommand(const Invocation& invocation)
         ops = model::prefillLayer(model, run, sharding.layer, moeLayer);
     } else if (phase == "decode") {
         kvLength = arguments.integer("kv-length", static_cast<long long>(run.promptLength) + run.decodeLength);
-        if (kvLength < 1) {
-            throw UsageError("--kv-length must be at least 1 (or give the run a prompt length)");
+        if (kvLength < 1 || kvLength > (1LL << 30)) {
+            throw UsageError("--kv-length must be from 1 to 2^30, as run.training.seq_length (or give the run a prompt "
+                             "length)");
         }
         ops = model::decodeLayer(model, run, sharding.layer, moeLayer, kvLength);
     } else {
