@@ -369,8 +369,7 @@ private Q_SLOTS:
                 QStringLiteral("status"), QStringLiteral("step_time_s"), QStringLiteral("ttft_s"),
                 QStringLiteral("itl_s"), QStringLiteral("e2e_s"), QStringLiteral("tokens_per_s"),
                 QStringLiteral("tokens_per_s_per_gpu"), QStringLiteral("mfu"), QStringLiteral("joules_per_token"),
-                QStringLiteral("peak_memory_gib"), QStringLiteral("capacity_gib"), QStringLiteral("pareto"),
-                QStringLiteral("message") }));
+                QStringLiteral("peak_memory_gib"), QStringLiteral("capacity_gib"), QStringLiteral("message") }));
         const QStringList fields = lines[static_cast<int>(checked) + 1].split(QLatin1Char(','));
         QCOMPARE(fields[0], QString::number(checked));
         const sweep::SweepRow& checkedRow = panel->result()->rows[static_cast<size_t>(checked)];

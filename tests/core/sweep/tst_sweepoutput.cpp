@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The CSV and JSON of a sweep, written from hand-made rows: header and columns, labels per axis, a long message kept
-// whole with its quotes made single, figures only where the point has them.
+// whole with its quotes made single, figures only where the point has them, the tails (counts, Pareto front, the
+// interrupted line), and a non-finite figure refused before any of its row is written.
+#include "report/json.h"
 #include "sweep/sweepoutput.h"
 
 #include <QJsonArray>
@@ -8,6 +10,7 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <limits>
 #include <sstream>
 
 using namespace rapid;
@@ -17,6 +20,8 @@ class TstSweepOutput : public QObject {
 private Q_SLOTS:
     void csvColumnsAndMessages();
     void jsonFiguresOnlyWhereMeasured();
+    void interruptedSweepSaysSo();
+    void nonFiniteFigureIsRefused();
 };
 
 namespace {
@@ -37,12 +42,14 @@ sweep::SweepResult handMade()
     ok.peakMemoryBytes = 2.0 * 1024 * 1024 * 1024;
     ok.capacityBytes = 80.0 * 1024 * 1024 * 1024;
     ok.pareto = true;
+    result.paretoFront = { ok };
     sweep::SweepRow invalid;
     invalid.index = 1;
     invalid.coordinates = { 1 };
     invalid.status = sweep::PointStatus::Invalid;
     invalid.message = "run.parallelism: \"tp\" " + std::string(600, 'x');
     result.rows = { ok, invalid };
+    result.statusCounts = { 1, 1, 0, 0, 0 };
     return result;
 }
 
@@ -61,8 +68,8 @@ void TstSweepOutput::csvColumnsAndMessages()
     std::getline(lines, second);
     QCOMPARE(header,
         std::string("index,run.parallelism.tp,status,step_time_s,ttft_s,itl_s,e2e_s,tokens_per_s,tokens_per_s_per_gpu,"
-                    "mfu,joules_per_token,peak_memory_gib,capacity_gib,pareto,message"));
-    QCOMPARE(first, std::string("0,\"2\",ok,1.5,0,0,0,1000,125,0.5,2.25,2.0000,80.0000,1,\"\""));
+                    "mfu,joules_per_token,peak_memory_gib,capacity_gib,message"));
+    QCOMPARE(first, std::string("0,\"2\",ok,1.5,0,0,0,1000,125,0.5,2.25,2.0000,80.0000,\"\""));
     // The 600-character message is whole, its double quotes turned into single ones.
     QVERIFY(second.rfind("1,\"4\",invalid,", 0) == 0);
     QVERIFY(second.find("\"run.parallelism: 'tp' " + std::string(600, 'x') + "\"") != std::string::npos);
@@ -91,6 +98,45 @@ void TstSweepOutput::jsonFiguresOnlyWhereMeasured()
     QVERIFY(!invalid.contains(QStringLiteral("step_time_s")));
     QCOMPARE(invalid.value(QStringLiteral("message")).toString(),
         QStringLiteral("run.parallelism: \"tp\" ") + QString(600, QLatin1Char('x')));
+    // The tail: no row carries a Pareto flag, the front is a list of indices at the end, with the counts.
+    QVERIFY(!ok.contains(QStringLiteral("pareto")));
+    QCOMPARE(json.value(QStringLiteral("pareto_front")).toArray(), (QJsonArray { 0 }));
+    QCOMPARE(json.value(QStringLiteral("interrupted")).toBool(true), false);
+    QCOMPARE(json.value(QStringLiteral("cancelled")).toBool(true), false);
+    const QJsonObject counts = json.value(QStringLiteral("counts")).toObject();
+    QCOMPARE(counts.value(QStringLiteral("ok")).toInt(), 1);
+    QCOMPARE(counts.value(QStringLiteral("invalid")).toInt(), 1);
+    QCOMPARE(counts.value(QStringLiteral("not-run")).toInt(), 0);
+}
+
+void TstSweepOutput::interruptedSweepSaysSo()
+{
+    // Two of three points ran: the CSV's last line says so, the JSON is complete with "interrupted": true.
+    sweep::SweepResult result = handMade();
+    result.space = sweep::SweepSpace({ sweep::parseSweepAxis("run.parallelism.tp=2,4,8") });
+    result.cancelled = true;
+    result.statusCounts = { 1, 1, 0, 0, 1 };
+    std::ostringstream csv;
+    sweep::writeSweepCsv(csv, result);
+    QVERIFY2(csv.str().ends_with("\"\n# interrupted after 2 of 3 points\n"), csv.str().c_str());
+    std::ostringstream json;
+    sweep::writeSweepJson(json, result);
+    const report::Json parsed = report::Json::parse(json.str());
+    QCOMPARE(parsed["interrupted"].get<bool>(), true);
+    QCOMPARE(parsed["rows"].size(), size_t(2));
+    QCOMPARE(parsed["counts"]["not-run"].get<int>(), 1);
+}
+
+void TstSweepOutput::nonFiniteFigureIsRefused()
+{
+    sweep::SweepResult result = handMade();
+    result.rows[0].tokensPerSecond = std::numeric_limits<double>::infinity();
+    std::ostringstream out;
+    sweep::SweepJsonWriter writer(out, result.space);
+    writer.begin();
+    const std::string head = out.str();
+    QVERIFY_THROWS_EXCEPTION(report::NonFiniteJson, writer.row(result.rows[0]));
+    QCOMPARE(out.str(), head); // nothing of the refused row was written
 }
 
 QTEST_GUILESS_MAIN(TstSweepOutput)
