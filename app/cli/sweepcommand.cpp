@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // rapid sweep: evaluates the Cartesian product of override axes (and, optionally, every parallel split of the GPUs)
 // on top of one scenario with the analytical backend, prunes what does not fit, ranks the rest and marks the Pareto
-// front. Tables on stdout, every point in --csv / --json.
+// front. Tables on stdout; every point streamed to --csv / --json as it finishes; SIGINT/SIGTERM stop it cleanly.
 #include "arguments.h"
 #include "clioutput.h"
 #include "commands.h"
 #include "format.h"
+#include "stopsignals.h"
+#include "sweepfiles.h"
 
 #include "config/workspacefile.h"
 #include "sweep/sweepoutput.h"
@@ -40,44 +42,29 @@ std::vector<std::string> splitList(const std::string& text)
     return items;
 }
 
-std::string label(const sweep::SweepSpace& space, const sweep::SweepRow& row, size_t axis)
+std::string shortName(const std::string& key)
 {
-    return space.axes()[axis].values[static_cast<size_t>(row.coordinates[axis])].label;
+    return key.substr(key.rfind('.') == std::string::npos ? 0 : key.rfind('.') + 1);
 }
 
-void printTable(std::ostream& out, const sweep::SweepResult& result, int top)
+/// Up to @p limit of @p rows as a table: one column per axis, then the figures; "*" marks the Pareto front.
+void printRows(std::ostream& out, const sweep::SweepSpace& space, const std::vector<sweep::SweepRow>& rows, int limit)
 {
-    std::vector<const sweep::SweepRow*> ranked;
-    for (const sweep::SweepRow& row : result.rows) {
-        if (row.status == sweep::PointStatus::Ok) {
-            ranked.push_back(&row);
-        }
-    }
-    std::stable_sort(ranked.begin(), ranked.end(), [](const sweep::SweepRow* a, const sweep::SweepRow* b) {
-        return a->tokensPerSecondPerGpu > b->tokensPerSecondPerGpu;
-    });
-    if (ranked.empty()) {
-        return;
-    }
-    const bool inference = ranked.front()->inference;
-    out << "best " << std::min<size_t>(static_cast<size_t>(top), ranked.size())
-        << " by tokens/s per GPU (* = on the Pareto front of throughput per GPU and "
-        << (inference ? "end-to-end latency" : "memory peak") << ")\n";
+    const bool inference = rows.front().inference;
     std::string header = "  ";
-    for (const sweep::SweepAxis& axis : result.space.axes()) {
-        std::string name = axis.name.substr(axis.name.rfind('.') == std::string::npos ? 0 : axis.name.rfind('.') + 1);
+    for (const sweep::SweepAxis& axis : space.axes()) {
+        std::string name = shortName(axis.name);
         name.resize(std::max<size_t>(name.size(), 8), ' ');
         header += name + " ";
     }
     out << header << (inference ? "      TTFT s      ITL ms     e2e s" : "      step s     MFU %")
         << "   tok/s/GPU  mem GiB\n";
-    for (size_t i = 0; i < ranked.size() && static_cast<int>(i) < top; ++i) {
-        const sweep::SweepRow& row = *ranked[i];
+    for (size_t i = 0; i < rows.size() && static_cast<int>(i) < limit; ++i) {
+        const sweep::SweepRow& row = rows[i];
         std::string line = row.pareto ? "* " : "  ";
-        for (size_t axis = 0; axis < result.space.axes().size(); ++axis) {
-            std::string name = result.space.axes()[axis].name;
-            name = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
-            std::string value = label(result.space, row, axis);
+        for (size_t axis = 0; axis < space.axes().size(); ++axis) {
+            const std::string name = shortName(space.axes()[axis].name);
+            std::string value = sweep::valueLabel(space, row, axis);
             value.resize(std::max<size_t>(std::max<size_t>(name.size(), 8), value.size()), ' ');
             line += value + " ";
         }
@@ -93,13 +80,39 @@ void printTable(std::ostream& out, const sweep::SweepResult& result, int top)
     }
 }
 
+/// The best rows by throughput per GPU (SweepResult::top), then the Pareto front (at most @p top rows of each).
+void printTables(std::ostream& out, const sweep::SweepResult& result, int top)
+{
+    if (result.paretoFront.empty()) {
+        return;
+    }
+    const char* cost = result.paretoFront.front().inference ? "end-to-end latency" : "memory peak";
+    if (!result.top.empty()) {
+        out << "best " << result.top.size()
+            << " by tokens/s per GPU (* = on the Pareto front of throughput per GPU and " << cost << ")\n";
+        printRows(out, result.space, result.top, top);
+    }
+    const size_t front = result.paretoFront.size();
+    out << "Pareto front of throughput per GPU and " << cost << ": " << front << " point" << (front == 1 ? "" : "s");
+    if (top > 0 && front > static_cast<size_t>(top)) {
+        out << " (the first " << top << " shown; all in --json's pareto_front)";
+    }
+    out << "\n";
+    if (top > 0) {
+        printRows(out, result.space, result.paretoFront, top);
+    }
+}
+
 Arguments sweepArguments()
 {
     return Arguments("sweep",
         "Evaluates every combination of the --vary axes (and --splits) on top of one scenario with the analytical "
         "backend: configurations that are invalid or do not fit in GPU memory are reported and pruned, the rest "
         "ranked by throughput per GPU, with the Pareto front of throughput against memory (training) or latency "
-        "(inference) marked.",
+        "(inference) marked. --csv and --json are written as the points finish, in index order (docs/json-output.md); "
+        "memory does not grow with the number of points. SIGINT (Ctrl-C) or SIGTERM stops the sweep: the points in "
+        "flight finish, the files are completed and say it was interrupted, the summary covers the points run, and "
+        "rapid exits with 130 (SIGINT) or 143 (SIGTERM); a second signal ends it at once.",
         scenarioOptions({ { "vary", "KEY=VALUES",
                               "an axis: an override key and its values, e.g. run.parallelism.tp=1,2,4,8, "
                               "run.training.micro_batch=1..8:x2 or run.training.recompute=none,selective,full",
@@ -111,9 +124,15 @@ Arguments sweepArguments()
             { "max-tp", "N", "with --splits: largest tensor-parallel degree (default: GPUs per node)", false },
             { "threads", "N", "worker threads (default: one per hardware thread)", false },
             { "no-prune", "", "evaluate time even for configurations that do not fit in memory", false },
-            { "top", "N", "rows of the ranking to print (default 10)", false },
-            { "csv", "FILE", "write every point as CSV (- for standard output)", false },
-            { "json", "FILE", "write every point as JSON (- for standard output)", false } }),
+            { "top", "N", "rows of the ranking and of the Pareto front to print (default 10)", false },
+            { "csv", "FILE",
+                "write every point as CSV while the sweep runs (- for standard output: the tables then go to "
+                "standard error)",
+                false },
+            { "json", "FILE",
+                "write every point as JSON while the sweep runs, the Pareto front's indices at the end (- for "
+                "standard output)",
+                false } }),
         "[WORKSPACE]");
 }
 
@@ -194,9 +213,10 @@ std::unique_ptr<config::ScenarioTemplate> scenarioTemplateOf(
 }
 
 /// What ran: the points, how they ended, how long it took, and the distinct reasons points were rejected.
-void printSummary(std::ostream& out, const config::Scenario& base, const sweep::SweepSpace& space,
-    const sweep::SweepResult& result, long long threads)
+void printSummary(
+    std::ostream& out, const config::Scenario& base, const sweep::SweepResult& result, long long threads, int signal)
 {
+    const sweep::SweepSpace& space = result.space;
     out << "scenario   " << base.name << "\n";
     out << "sweep      " << space.size() << " points over " << space.axes().size() << " axes:";
     for (const sweep::SweepAxis& axis : space.axes()) {
@@ -210,15 +230,16 @@ void printSummary(std::ostream& out, const config::Scenario& base, const sweep::
         static_cast<long long>(result.count(sweep::PointStatus::DoesNotFit)),
         static_cast<long long>(result.count(sweep::PointStatus::Invalid)),
         static_cast<long long>(result.count(sweep::PointStatus::Failed)), result.seconds,
-        1e6 * result.seconds / static_cast<double>(std::max<std::int64_t>(1, space.size())),
+        1e6 * result.seconds / static_cast<double>(std::max<std::int64_t>(1, result.pointsRun())),
         threads > 0 ? threads : static_cast<long long>(std::max(1u, std::thread::hardware_concurrency())));
     out << line;
+    if (result.cancelled) {
+        out << "interrupted by " << StopSignals::name(signal) << " after " << result.pointsRun() << " of "
+            << space.size() << " points (the figures below are of those)\n";
+    }
     // The distinct reasons points were rejected, so a sweep of mostly invalid points explains itself.
-    std::set<std::string> reasons;
-    for (const sweep::SweepRow& row : result.rows) {
-        if (!row.message.empty() && reasons.size() < 3 && reasons.insert(row.message).second) {
-            out << "  " << sweep::toString(row.status) << ": " << row.message << "\n";
-        }
+    for (const sweep::SweepRow& row : result.rejections) {
+        out << "  " << sweep::toString(row.status) << ": " << row.message << "\n";
     }
 }
 
@@ -238,6 +259,9 @@ int sweepCommand(const Invocation& invocation)
     if (top < 0 || threads < 0) {
         throw UsageError("--top and --threads take a non-negative number");
     }
+    if (arguments.value("csv") == "-" && arguments.value("json") == "-") {
+        throw UsageError("--csv and --json cannot both write to standard output");
+    }
     // The base scenario must be valid on its own: it names the hardware the splits divide.
     const config::Scenario base = loadScenario(arguments, loader);
     const sweep::SweepSpace space = sweepSpaceOf(arguments, base);
@@ -245,33 +269,33 @@ int sweepCommand(const Invocation& invocation)
     const sweep::ScenarioFactory factory
         = [&](const std::vector<std::string>& overrides) { return scenarioTemplate->load(overrides); };
     // Output files are opened before the sweep runs, so an unwritable path does not cost the whole sweep.
-    std::ofstream csvFile;
-    std::ofstream jsonFile;
-    std::ostream* csvStream = nullptr;
-    std::ostream* jsonStream = nullptr;
-    for (auto [option, file, stream] :
-        { std::tuple { "csv", &csvFile, &csvStream }, { "json", &jsonFile, &jsonStream } }) {
-        if (auto path = arguments.value(option)) {
-            *stream = openOutput(*path, *file, invocation);
-            if (!*stream) {
-                invocation.err << "rapid sweep: cannot write " << *path << "\n";
-                return InputError;
-            }
-        }
+    SweepFiles files(space);
+    if (auto unwritable = files.open(arguments.value("csv"), arguments.value("json"), invocation)) {
+        invocation.err << "rapid sweep: cannot write " << *unwritable << "\n";
+        return InputError;
     }
+    const StopSignals signals;
     sweep::SweepOptions options;
     options.threads = static_cast<int>(threads);
     options.pruneByMemory = !arguments.flag("no-prune");
+    options.stop = &signals.flag();
+    options.keepRows = false; // the rows go to the files as they finish: memory does not grow with the points
+    options.keepTop = static_cast<int>(std::min<long long>(top, 1 << 20));
+    options.rowSink = [&files](const sweep::SweepRow& row) { files.row(row); };
+    files.begin();
     const sweep::SweepResult result = sweep::runSweep(space, factory, options);
+    const auto failed = files.finish(result);
 
-    std::ostream& out = invocation.out;
-    printSummary(out, base, space, result, threads);
-    printTable(out, result, static_cast<int>(top));
-    if (csvStream) {
-        sweep::writeSweepCsv(*csvStream, result);
+    // With a file on standard output, the tables go to standard error and leave it a clean CSV or JSON.
+    std::ostream& out = files.writesToStandardOutput() ? invocation.err : invocation.out;
+    printSummary(out, base, result, threads, signals.caught());
+    printTables(out, result, static_cast<int>(top));
+    if (failed) {
+        invocation.err << "rapid sweep: writing " << *failed << " failed\n";
+        return InputError;
     }
-    if (jsonStream) {
-        sweep::writeSweepJson(*jsonStream, result);
+    if (signals.caught() != 0) {
+        return StopSignals::exitCode(signals.caught());
     }
     return result.count(sweep::PointStatus::Ok) > 0 ? Success : InputError;
 }
