@@ -170,6 +170,14 @@ void printTraining(std::ostream& out, const report::TrainingResult& r, const net
         out << "slowest    data-parallel replica with slow GPU(s) " << joinRanks(r.limitingStragglers)
             << ": its step is the step\n";
     }
+    // With link faults every rank waits for its own group: name the groups that are slower than the healthy ones.
+    for (size_t i = 0; i < r.faultLimitedGroups.size(); ++i) {
+        const report::FaultLimitedGroup& group = r.faultLimitedGroups[i];
+        std::snprintf(line, sizeof line, " takes %.4g us, %.2fx GPUs %s's\n", group.seconds * 1e6,
+            group.seconds / group.representativeSeconds, joinRanks(group.representative).c_str());
+        out << (i == 0 ? "faults     slowest " : "           slowest ") << group.collective << " on GPUs "
+            << joinRanks(group.gpus) << line;
+    }
     std::snprintf(line, sizeof line, "breakdown  (pipeline stage %d, exposed time)\n", r.breakdown.stage);
     out << line;
     for (int i = 0; i < graph::kTimeClassCount; ++i) {

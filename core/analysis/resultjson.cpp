@@ -60,6 +60,18 @@ void addTraining(Json& document, const report::TrainingResult& training, const s
     if (!training.linkUtilisation.empty() && backend.topology()) {
         document["links"] = linksJson(*backend.topology(), training.linkUtilisation);
     }
+    if (!training.limitingStragglers.empty()) {
+        document["limiting_stragglers"] = training.limitingStragglers;
+    }
+    if (!training.faultLimitedGroups.empty()) {
+        Json groups = Json::array();
+        for (const report::FaultLimitedGroup& group : training.faultLimitedGroups) {
+            groups.push_back({ { "collective", group.collective }, { "gpus", group.gpus },
+                { "representative_gpus", group.representative }, { "seconds", group.seconds },
+                { "representative_seconds", group.representativeSeconds } });
+        }
+        document["fault_limited_groups"] = groups;
+    }
 }
 
 } // namespace

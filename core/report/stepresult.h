@@ -34,6 +34,15 @@ struct StepBreakdown {
     bool operator==(const StepBreakdown&) const = default;
 };
 
+/// A group whose link faults make it the slowest replica of one of the step's collectives.
+struct FaultLimitedGroup {
+    std::string collective; ///< "all-reduce of 256.00 MiB" (the kind and bytes of the collective)
+    std::vector<int> gpus; ///< the slowest replica's GPUs
+    std::vector<int> representative; ///< the group the healthy model costs (rank 0's)
+    double seconds = 0; ///< the slowest replica's time
+    double representativeSeconds = 0;
+};
+
 /// Result of evaluating one training step.
 struct TrainingResult {
     double stepTimeSeconds = 0;
@@ -51,6 +60,10 @@ struct TrainingResult {
     std::vector<double> linkUtilisation;
     /// With stragglers: the slow GPUs of the data-parallel replica whose step set the step time (empty otherwise).
     std::vector<int> limitingStragglers;
+    /// With link faults (analytical backend): the collectives whose slowest SPMD replica is slower than the
+    /// representative group of its axis, slowest first (at most 5). Every rank waits for its own group, so those
+    /// replicas set the time of the collective.
+    std::vector<FaultLimitedGroup> faultLimitedGroups;
 };
 
 /// Result of evaluating inference: prefill of the batch, then every decode step with the growing KV cache.

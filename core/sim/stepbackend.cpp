@@ -5,6 +5,9 @@
 #include "sim/congestionstepbackend.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
+#include <tuple>
 
 namespace rapid::sim {
 
@@ -26,22 +29,73 @@ private:
     bool m_costsReplicas = false;
 };
 
-/// The slowest of a collective's SPMD replicas on the analytical network: with faulty links the groups are no longer
-/// alike, and every rank waits for its own group, so the step waits for the slowest. Each replica is costed alone
-/// (the analytical network has no contention between groups).
-double slowestReplicaSeconds(const network::AnalyticalNetwork& network, const network::CollectiveRequest& request)
-{
-    network::CollectiveRequest replica = request;
-    replica.replicaOffsets.clear();
-    double slowest = network.time(replica).seconds;
-    for (int offset : request.replicaOffsets) {
-        for (size_t i = 0; i < request.gpus.size(); ++i) {
-            replica.gpus[i] = request.gpus[i] + offset;
-        }
-        slowest = std::max(slowest, network.time(replica).seconds);
+/// With link faults the SPMD replicas of a group are no longer alike and every rank waits for its own group, so the
+/// step waits for the slowest. Each replica is costed alone (the analytical network has no contention between
+/// groups); a replica slower than the representative is remembered, so the result can say which group set the time.
+class FaultyReplicaBackend final : public StepBackend {
+public:
+    explicit FaultyReplicaBackend(std::shared_ptr<network::AnalyticalNetwork> network)
+        : m_network(std::move(network))
+    {
     }
-    return slowest;
-}
+
+    double collectiveSeconds(const network::CollectiveRequest& request) override
+    {
+        network::CollectiveRequest replica = request;
+        replica.replicaOffsets.clear();
+        const double representative = m_network->time(replica).seconds;
+        double slowest = representative;
+        int slowestOffset = 0;
+        for (int offset : request.replicaOffsets) {
+            for (size_t i = 0; i < request.gpus.size(); ++i) {
+                replica.gpus[i] = request.gpus[i] + offset;
+            }
+            if (const double seconds = m_network->time(replica).seconds; seconds > slowest) {
+                slowest = seconds;
+                slowestOffset = offset;
+            }
+        }
+        if (slowest > representative * (1 + 1e-9)) {
+            remember(request, slowestOffset, slowest, representative);
+        }
+        return slowest;
+    }
+    bool simulatesReplicas() const override { return true; }
+
+    std::vector<report::FaultLimitedGroup> faultLimitedGroups() const override
+    {
+        std::vector<report::FaultLimitedGroup> groups;
+        for (const auto& [key, group] : m_slowGroups) {
+            groups.push_back(group);
+        }
+        std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+            return a.seconds - a.representativeSeconds > b.seconds - b.representativeSeconds;
+        });
+        return groups;
+    }
+
+private:
+    void remember(const network::CollectiveRequest& request, int offset, double slowest, double representative)
+    {
+        auto [found, added] = m_slowGroups.try_emplace({ request.kind, request.gpus, request.bytes });
+        if (!added) {
+            return;
+        }
+        report::FaultLimitedGroup& group = found->second;
+        char size[48];
+        std::snprintf(size, sizeof size, " of %.4g MB", request.bytes / 1e6);
+        group.collective = network::toString(request.kind) + std::string(size);
+        group.representative = request.gpus;
+        for (int gpu : request.gpus) {
+            group.gpus.push_back(gpu + offset);
+        }
+        group.seconds = slowest;
+        group.representativeSeconds = representative;
+    }
+
+    std::shared_ptr<network::AnalyticalNetwork> m_network;
+    std::map<std::tuple<network::CollectiveKind, std::vector<int>, double>, report::FaultLimitedGroup> m_slowGroups;
+};
 
 /// The ideal network: every collective takes no time (no launch either), so the step shows what compute and the
 /// pipeline schedule cost alone: the upper bound any network improvement can reach.
@@ -122,9 +176,7 @@ std::shared_ptr<StepBackend> makeAnalyticalBackend(const config::HardwareSpec& h
         return std::make_shared<AnalyticalBackend>(
             [network](const network::CollectiveRequest& request) { return network->time(request).seconds; });
     }
-    return std::make_shared<AnalyticalBackend>(
-        [network](const network::CollectiveRequest& request) { return slowestReplicaSeconds(*network, request); },
-        true);
+    return std::make_shared<FaultyReplicaBackend>(network);
 }
 
 std::shared_ptr<StepBackend> makeStepBackend(NetworkBackend backend, const config::HardwareSpec& hardware)

@@ -8,6 +8,7 @@
 #include "network/collective.h"
 #include "network/topology.h"
 #include "parallel/stepplan.h"
+#include "report/stepresult.h"
 #include "sim/graphexecutor.h"
 
 #include <array>
@@ -74,6 +75,9 @@ public:
     /// runs) this backend evaluates; StepModel::training refuses more before it builds anything
     /// (config::InputLimitError). Defaults to kGraphPassBudget.
     virtual std::int64_t microBatchPassBudget() const { return kGraphPassBudget; }
+    /// With link faults: the collectives costed so far whose slowest SPMD replica was slower than the representative
+    /// group, slowest first (empty where replicas are alike or not costed one by one).
+    virtual std::vector<report::FaultLimitedGroup> faultLimitedGroups() const { return {}; }
     /// The name users choose it by ("analytical", "congestion"), for messages.
     virtual const char* name() const { return "analytical"; }
 

@@ -380,6 +380,10 @@ report::TrainingResult StepModel::training(bool timeline)
     }
     result.stepTimeSeconds = schedule.makespan;
     result.graphNodes = static_cast<int>(graph.nodes().size());
+    result.faultLimitedGroups = m_backend->faultLimitedGroups();
+    if (result.faultLimitedGroups.size() > 5) {
+        result.faultLimitedGroups.resize(5);
+    }
 
     // Describe the busiest stage: the one whose compute stream is occupied longest.
     int busiest = 0;

@@ -50,6 +50,7 @@ private Q_SLOTS:
     void faultsOutsideGpuZerosGroupsCountToo();
     void aStragglerStretchesItsReplicasCompute();
     void accumulationScalesLinearlyAtPpOne();
+    void theResultNamesTheGroupAFaultSlows();
     void decodeSamplingErrorIsBounded();
     void idealNetworkRemovesExactlyTheCommunication();
 };
@@ -211,6 +212,25 @@ void TstStepModel::aStragglerStretchesItsReplicasCompute()
     two.push_back("hardware.stragglers=[{gpu: 6, slowdown: 1.2}, {gpu: 5, slowdown: 1.5}]");
     QCOMPARE(sim::StepModel(llama7bOn8(two)).training(false).limitingStragglers, (std::vector<int> { 5, 6 }));
     QVERIFY(sim::StepModel(llama7bOn8(dp2)).training(false).limitingStragglers.empty());
+}
+
+void TstStepModel::theResultNamesTheGroupAFaultSlows()
+{
+    // The default workspace (tp 8 on each node's NVLink switch): GPU 9's NVLink at half rate slows the tensor-parallel
+    // group of node 1 (GPUs 8-15), never node 0's group the healthy model costs. Its ring collectives are bound by
+    // their slowest link, so they take at most twice the healthy time (less: per-hop latency is unchanged).
+    const config::Scenario scenario = test::projectLoader().loadWorkspace(
+        "llama-3.1-70b-64xh100", { "hardware.faults=[{link: \"nvlink@1:1-s1.0\", health: 0.5}]" });
+    const report::TrainingResult result = sim::StepModel(scenario).training(false);
+    QVERIFY(!result.faultLimitedGroups.empty());
+    for (const report::FaultLimitedGroup& group : result.faultLimitedGroups) {
+        QCOMPARE(group.gpus, (std::vector<int> { 8, 9, 10, 11, 12, 13, 14, 15 }));
+        QCOMPARE(group.representative, (std::vector<int> { 0, 1, 2, 3, 4, 5, 6, 7 }));
+        const double ratio = group.seconds / group.representativeSeconds;
+        QVERIFY2(ratio > 1.5 && ratio <= 2.0, qPrintable(QString::number(ratio)));
+    }
+    const config::Scenario healthy = test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100");
+    QVERIFY(sim::StepModel(healthy).training(false).faultLimitedGroups.empty());
 }
 
 void TstStepModel::accumulationScalesLinearlyAtPpOne()
