@@ -187,7 +187,7 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
     reader.finish();
 
     if (spec.mode == RunMode::Training && training.valid() && spec.globalBatch > 0) {
-        const int perStep = spec.microBatch * spec.parallelism.dp;
+        const std::int64_t perStep = static_cast<std::int64_t>(spec.microBatch) * spec.parallelism.dp;
         if (perStep > 0 && spec.globalBatch % perStep != 0) {
             context.error(training.childPath("global_batch"), training.raw("global_batch"),
                 "global_batch (" + std::to_string(spec.globalBatch) + ") must be a multiple of micro_batch*dp ("
