@@ -4,8 +4,10 @@
 // belong), then loaded, memory-estimated, evaluated and written as the `rapid run --json` document. Every input must
 // end as a located ConfigError, an InputLimitError (a stated budget or ceiling), an UnreachableError (faults that
 // cut GPUs apart) or a finite result whose JSON writes: never another exception, a crash, a sanitizer report or a
-// non-finite number. The draw is seeded (RAPID_FUZZ_SEED, default 20261125) and bounded by time
-// (RAPID_FUZZ_SECONDS, default 15; the fuzz-long test runs 3,600 s): a failure prints the overrides that reproduce it.
+// non-finite number. Failures are collected (up to 20) so a long run reports more than the first; with
+// UBSAN_OPTIONS=halt_on_error=0, undefined behaviour is printed ("runtime error") and the run goes on. The draw is
+// seeded (RAPID_FUZZ_SEED, default 20261125) and bounded by time (RAPID_FUZZ_SECONDS, default 15; the fuzz-long test
+// runs 3,600 s): a failure prints the overrides that reproduce it.
 #include "analysis/evaluation.h"
 #include "analysis/resultjson.h"
 #include "config/schema.h"
@@ -242,6 +244,7 @@ private Q_SLOTS:
         long rejected = 0;
         long limited = 0;
         long evaluated = 0;
+        std::vector<std::string> failures;
         while (std::chrono::steady_clock::now() < deadline) {
             const Base& base = kBases[random() % std::size(kBases)];
             std::vector<std::string> overrides;
@@ -262,10 +265,12 @@ private Q_SLOTS:
                 analysis::EvaluationOptions options;
                 options.timeline = false;
                 const analysis::ScenarioEvaluation evaluation = analysis::evaluateScenario(scenario, options);
-                const std::string wrong = checkResult(evaluation, memory);
-                QVERIFY2(wrong.empty(), qPrintable(QString::fromStdString(wrong + " for " + repro)));
-                (void)analysis::runResultJson(scenario, evaluation, memory).dump();
-                ++evaluated;
+                if (const std::string wrong = checkResult(evaluation, memory); !wrong.empty()) {
+                    failures.push_back(wrong + " for " + repro);
+                } else {
+                    (void)analysis::runResultJson(scenario, evaluation, memory).dump();
+                    ++evaluated;
+                }
             } catch (const config::ConfigError&) {
                 ++rejected;
             } catch (const config::InputLimitError&) {
@@ -273,11 +278,19 @@ private Q_SLOTS:
             } catch (const network::UnreachableError&) {
                 ++limited;
             } catch (const std::exception& error) {
-                QFAIL(qPrintable(QString::fromStdString(std::string(error.what()) + " for " + repro)));
+                failures.push_back(std::string(error.what()) + " for " + repro);
+            }
+            if (failures.size() >= 20) {
+                break; // a long run reports every distinct failure, up to 20, not only the first
             }
         }
         qInfo("%ld executions (%.0f/s): %ld rejected by the loader, %ld past a budget or ceiling, %ld evaluated",
             executions, static_cast<double>(executions) / budgetSeconds(), rejected, limited, evaluated);
+        std::string report;
+        for (const std::string& failure : failures) {
+            report += failure + "\n";
+        }
+        QVERIFY2(failures.empty(), report.c_str());
         QVERIFY(evaluated > 0);
     }
 };
