@@ -170,6 +170,18 @@ std::vector<ChakraTrace> readChakraDirectory(const std::filesystem::path& dirOrF
             "several trace sets (" + prefixes + "); pass one file or a prefix such as "
                 + (folder / sets.begin()->first).string());
     }
+    // Stated up front: in memory a trace takes several times its file (decoded nodes, names, attribute vectors), so a
+    // set past the budget is refused before anything is read.
+    std::uintmax_t totalBytes = 0;
+    for (const auto& [rank, path] : sets.begin()->second) {
+        totalBytes += fs::file_size(path, error);
+    }
+    if (totalBytes > kMaxChakraSetBytes) {
+        throw ChakraError(dirOrFile.string(), 0,
+            "the trace set is " + std::to_string(totalBytes >> 20) + " MiB; at most "
+                + std::to_string(kMaxChakraSetBytes >> 20)
+                + " MiB are read (several times that in memory): export fewer ranks or a coarser detail level");
+    }
     std::vector<ChakraTrace> traces;
     for (const auto& [rank, path] : sets.begin()->second) {
         traces.push_back(readChakraFile(path));
