@@ -36,7 +36,7 @@ void evaluatePoint(const config::Scenario& scenario, bool pruneByMemory, SweepRo
     }
     const config::RunSpec& run = scenario.run;
     row.inference = run.mode == config::RunMode::Inference;
-    row.gpus = run.parallelism.tp * run.parallelism.pp * run.parallelism.dp * run.parallelism.cp;
+    row.gpus = static_cast<int>(run.parallelism.gpuCount());
     const memory::MemoryEstimate memory = memory::estimateMemory(scenario.model, scenario.hardware.gpu, run);
     row.peakMemoryBytes = memory.peakBytes;
     row.capacityBytes = memory.capacityBytes;
