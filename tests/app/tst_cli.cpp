@@ -425,11 +425,19 @@ void TstCli::runJsonFollowsTheDocumentedSchema()
     QVERIFY(general.size() >= 9 && training.size() >= 5 && inference.size() >= 4);
     // energy needs the GPU's power figures, links the congestion backend: checked where they apply below.
     general.removeIf([](const auto& key) { return key.first == QStringLiteral("energy"); });
-    training.removeIf([](const auto& key) { return key.first == QStringLiteral("links"); });
+    // Present only where they apply (links: congestion; the straggler and fault keys: with those set): checked below.
+    const QStringList conditional
+        = { QStringLiteral("links"), QStringLiteral("limiting_stragglers"), QStringLiteral("fault_limited_groups") };
+    QList<QPair<QString, QString>> conditionalTraining = training;
+    conditionalTraining.removeIf([&](const auto& key) { return !conditional.contains(key.first); });
+    training.removeIf([&](const auto& key) { return conditional.contains(key.first); });
 
     const QList<QStringList> runs = {
         { QStringLiteral("run") },
         { QStringLiteral("run"), QStringLiteral("--backend"), QStringLiteral("congestion") },
+        { QStringLiteral("run"), QStringLiteral("--set"),
+            QStringLiteral("hardware.faults=[{link: \"nvlink@1:1-s1.0\", health: 0.5}]"), QStringLiteral("--set"),
+            QStringLiteral("hardware.stragglers=[{gpu: 9, slowdown: 1.2}]") },
         { QStringLiteral("run"), QStringLiteral("--model"), QStringLiteral("gpt-3-175b"), QStringLiteral("--hardware"),
             QStringLiteral("dgx-a100"), QStringLiteral("--run"), QStringLiteral("gpt-3-175b-train-1024"),
             QStringLiteral("--set"), QStringLiteral("hardware.cluster.network[ib].size=128") },
@@ -474,6 +482,11 @@ void TstCli::runJsonFollowsTheDocumentedSchema()
             const double mfu = json.value(QStringLiteral("mfu")).toDouble();
             QVERIFY2(mfu > 0 && mfu <= 1, qPrintable(what));
             QCOMPARE(json.contains(QStringLiteral("links")), arguments.contains(QStringLiteral("congestion")));
+            QCOMPARE(json.contains(QStringLiteral("fault_limited_groups")), what.contains(QStringLiteral("faults")));
+            QCOMPARE(json.contains(QStringLiteral("limiting_stragglers")), what.contains(QStringLiteral("stragglers")));
+            QList<QPair<QString, QString>> present = conditionalTraining;
+            present.removeIf([&](const auto& key) { return !json.contains(key.first); });
+            checkSchema(json, present, what);
         } else {
             checkSchema(json, inference, what);
         }

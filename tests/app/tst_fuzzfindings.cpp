@@ -135,8 +135,8 @@ private Q_SLOTS:
             2, "--bytes");
         row("decode against 2^63 keys", QStringLiteral("layer --phase decode --kv-length 9223372036854775807"), 2,
             "--kv-length");
-        row("negative busiest links", QStringLiteral("collective --hardware hgx-a100-8gpu --op allreduce --links -5"), 2,
-            "--links");
+        row("negative busiest links", QStringLiteral("collective --hardware hgx-a100-8gpu --op allreduce --links -5"),
+            2, "--links");
         // Resource blow-ups: refused before any work, naming what to change.
         row("2^20 global batch", QStringLiteral("run --set run.training.global_batch=1048576"), 1,
             "run.training.global_batch");
