@@ -220,6 +220,10 @@ void printInference(std::ostream& out, const report::InferenceResult& r)
         "tokens/s\n",
         r.ttftSeconds, 1e3 * r.itlSeconds, r.e2eSeconds, r.tokensPerSecond);
     out << line;
+    if (!r.limitingStragglers.empty()) {
+        out << "slowest    data-parallel replica with slow GPU(s) " << joinRanks(r.limitingStragglers)
+            << ": its requests see this latency; the other replicas run at full speed\n";
+    }
 }
 
 void printEnergy(std::ostream& out, const report::EnergyEstimate& energy, bool training)

@@ -95,6 +95,9 @@ report::Json runResultJson(
         document["itl_s"] = inference->itlSeconds;
         document["e2e_s"] = inference->e2eSeconds;
         document["throughput"] = { { "tokens_per_s", inference->tokensPerSecond } };
+        if (!inference->limitingStragglers.empty()) {
+            document["limiting_stragglers"] = inference->limitingStragglers;
+        }
     }
     return document;
 }

@@ -72,8 +72,11 @@ struct InferenceResult {
     double itlSeconds = 0; ///< mean time between output tokens of one request
     double e2eSeconds = 0; ///< ttft + itl * (decode_length - 1)
     double tokensPerSecond = 0; ///< output tokens per second, all requests and replicas
-    graph::TimeBreakdown prefill {};
-    graph::TimeBreakdown decodeStep {}; ///< the mean decode step
+    graph::TimeBreakdown prefill {}; ///< of the slowest data-parallel replica
+    graph::TimeBreakdown decodeStep {}; ///< the mean decode step of the slowest replica
+    /// With stragglers: the slow GPUs of the replica whose latency is reported (its requests are the slowest served;
+    /// every other replica runs at the healthy speed and adds its own throughput). Empty otherwise.
+    std::vector<int> limitingStragglers;
     EnergyEstimate energy; ///< the whole request batch on every GPU (joulesPerToken: per output token)
     memory::MemoryEstimate memory;
 };

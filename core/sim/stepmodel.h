@@ -61,6 +61,7 @@ public:
 
 private:
     void checkMicroBatchBudget() const;
+    void applyStragglers(report::InferenceResult& result, int steps) const;
     using ExposedGathers = std::vector<std::vector<std::array<double, 2>>>;
     std::vector<graph::StageCost> stageCosts(ExposedGathers* exposedGathers);
     const LayerTimes& layerTimes(bool moe);

@@ -51,6 +51,7 @@ private Q_SLOTS:
     void aStragglerStretchesItsReplicasCompute();
     void accumulationScalesLinearlyAtPpOne();
     void theResultNamesTheGroupAFaultSlows();
+    void aStragglerSlowsTheRequestsOfItsReplica();
     void decodeSamplingErrorIsBounded();
     void idealNetworkRemovesExactlyTheCommunication();
 };
@@ -231,6 +232,29 @@ void TstStepModel::theResultNamesTheGroupAFaultSlows()
     }
     const config::Scenario healthy = test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100");
     QVERIFY(sim::StepModel(healthy).training(false).faultLimitedGroups.empty());
+}
+
+void TstStepModel::aStragglerSlowsTheRequestsOfItsReplica()
+{
+    // Serving Llama-3.1-8B as tp 4 x dp 2 on a free network (collectives cost nothing): GPU 5 at 1.5x slows replica 1
+    // only. Its requests see 1.5x the latency (one stage: every kernel of the pass waits for GPU 5); replica 0 keeps
+    // the healthy speed, so throughput is half the healthy one plus half of it / 1.5.
+    auto serve = [](const std::string& stragglers) {
+        std::vector<std::string> overrides = { "run.parallelism.tp=4", "run.parallelism.dp=2" };
+        if (!stragglers.empty()) {
+            overrides.push_back("hardware.stragglers=" + stragglers);
+        }
+        const config::Scenario scenario = test::projectLoader().loadScenario(
+            "llama-3.1-8b", "hgx-a100-8gpu", "llama-3.3-70b-serve-8xa100", overrides);
+        return sim::StepModel(scenario, [](const network::CollectiveRequest&) { return 0.0; }).inference();
+    };
+    const report::InferenceResult healthy = serve("");
+    const report::InferenceResult slow = serve("[{gpu: 5, slowdown: 1.5}]");
+    QVERIFY(std::abs(slow.ttftSeconds / healthy.ttftSeconds - 1.5) < 1e-12);
+    QVERIFY(std::abs(slow.itlSeconds / healthy.itlSeconds - 1.5) < 1e-12);
+    QVERIFY(std::abs(slow.tokensPerSecond / healthy.tokensPerSecond - (0.5 + 0.5 / 1.5)) < 1e-12);
+    QCOMPARE(slow.limitingStragglers, std::vector<int> { 5 });
+    QVERIFY(healthy.limitingStragglers.empty());
 }
 
 void TstStepModel::accumulationScalesLinearlyAtPpOne()
