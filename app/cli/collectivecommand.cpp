@@ -367,7 +367,14 @@ int collectiveCommand(const Invocation& invocation)
         if (requests.size() != 1 || requests.front().kind == network::CollectiveKind::SendRecv) {
             throw UsageError("--chakra-out writes one collective (not send/recv)");
         }
-        writeMicrobenchmark(*directory, requests.front(), hardware.cluster.totalGpus(), invocation.out);
+        try {
+            writeMicrobenchmark(*directory, requests.front(), hardware.cluster.totalGpus(), invocation.out);
+        } catch (const std::filesystem::filesystem_error& error) {
+            // A place that cannot hold the traces is the user's input, not an internal error.
+            invocation.err << "rapid collective: --chakra-out " << *directory << ": cannot write the traces there ("
+                           << error.code().message() << ")\n";
+            return InputError;
+        }
     }
 
     analysis::CollectiveWhatIfResult whatIfResult;

@@ -137,6 +137,10 @@ private Q_SLOTS:
             "--kv-length");
         row("negative busiest links", QStringLiteral("collective --hardware hgx-a100-8gpu --op allreduce --links -5"),
             2, "--links");
+        row("collective traces into /proc",
+            QStringLiteral("collective --hardware hgx-a100-8gpu --op allreduce --chakra-out /proc/rapid-nope"), 1,
+            "--chakra-out");
+        row("step traces under a file", QStringLiteral("run --chakra-out /dev/null/traces"), 1, "--chakra-out");
         // Resource blow-ups: refused before any work, naming what to change.
         row("2^20 global batch", QStringLiteral("run --set run.training.global_batch=1048576"), 1,
             "run.training.global_batch");
