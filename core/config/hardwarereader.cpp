@@ -5,6 +5,8 @@
 #include "yamlnode_p.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <limits>
 #include <set>
@@ -65,6 +67,39 @@ namespace {
 
 /// A fat tree must be buildable: above one tier each switch splits its ports evenly between down and up, and the
 /// tree must hold every endpoint of the dimension.
+/// The tree is built whole: its top tier has (radix/2)^(tiers-1) switches whatever the size, so a wide radix with tiers
+/// to spare would be billions of switches (found by the extreme-value fuzzer: 4,096-port switches on 3 tiers ran out
+/// of memory). Switches and links are counted before anything is built.
+void checkFatTreeSize(ReadContext& context, MapReader& reader, const NetworkDimension& dimension)
+{
+    if (dimension.tiers < 2 || dimension.switchRadix < 2) {
+        return;
+    }
+    const double half = dimension.switchRadix / 2;
+    double switches = std::pow(half, dimension.tiers - 1); // the top tier
+    double links = dimension.size;
+    for (int tier = 1; tier < dimension.tiers; ++tier) {
+        const double tierSwitches = std::ceil(dimension.size / std::pow(half, tier)) * std::pow(half, tier - 1);
+        switches += tierSwitches;
+        links += tierSwitches * half;
+    }
+    constexpr double kMaxSwitches = 1 << 20;
+    constexpr double kMaxLinks = 1 << 22;
+    if (switches <= kMaxSwitches && links <= kMaxLinks) {
+        return;
+    }
+    int needed = 1;
+    while (fatTreeCapacity(needed, dimension.switchRadix) < dimension.size) {
+        ++needed;
+    }
+    char counts[96];
+    std::snprintf(counts, sizeof counts, "%.3g switches and %.3g links", switches, links);
+    context.error(reader.childPath("tiers"), reader.raw("tiers"),
+        std::string("this fat tree has ") + counts + "; at most 2^20 switches and 2^22 links are modelled ("
+            + std::to_string(dimension.size) + " endpoints of " + std::to_string(dimension.switchRadix)
+            + "-port switches need " + std::to_string(needed) + " tier(s))");
+}
+
 void checkFatTree(ReadContext& context, MapReader& reader, const NetworkDimension& dimension)
 {
     if (dimension.tiers > 1 && dimension.switchRadix % 2 != 0) {
@@ -79,7 +114,9 @@ void checkFatTree(ReadContext& context, MapReader& reader, const NetworkDimensio
             "a fat tree of " + std::to_string(dimension.tiers) + " tier(s) with "
                 + std::to_string(dimension.switchRadix) + "-port switches holds at most " + std::to_string(capacity)
                 + " endpoints, not " + std::to_string(dimension.size) + "; raise switch_radix or tiers");
+        return;
     }
+    checkFatTreeSize(context, reader, dimension);
 }
 
 constexpr double kMinLinkHealth = 1e-6;

@@ -141,6 +141,12 @@ private Q_SLOTS:
             QStringLiteral("collective --hardware hgx-a100-8gpu --op allreduce --chakra-out /proc/rapid-nope"), 1,
             "--chakra-out");
         row("step traces under a file", QStringLiteral("run --chakra-out /dev/null/traces"), 1, "--chakra-out");
+        // Found by the hour-long extreme-value fuzz run under ASan: 4,096-port switches on 3 tiers built 4 million top
+        // switches for 8 endpoints (out of memory); on 4 tiers the switch count overflowed.
+        row("fat tree with tiers to spare",
+            QStringLiteral("run --set hardware.cluster.network[ib].switch_radix=4096 --set "
+                           "hardware.cluster.network[ib].tiers=4"),
+            1, "hardware.cluster.network[1].tiers");
         // Resource blow-ups: refused before any work, naming what to change.
         row("2^20 global batch", QStringLiteral("run --set run.training.global_batch=1048576"), 1,
             "run.training.global_batch");
