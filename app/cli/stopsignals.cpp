@@ -15,6 +15,7 @@ static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_alw
 std::atomic<bool> g_stop { false };
 std::atomic<int> g_signal { 0 };
 struct sigaction g_previous[2];
+bool g_installed[2] = { false, false };
 constexpr int kSignals[2] = { SIGINT, SIGTERM };
 
 void onStopSignal(int signal)
@@ -36,14 +37,21 @@ StopSignals::StopSignals()
     // SA_RESETHAND: the next signal of the same kind takes the default action (ends the process).
     action.sa_flags = SA_RESTART | SA_RESETHAND;
     for (int i = 0; i < 2; ++i) {
-        sigaction(kSignals[i], &action, &g_previous[i]);
+        // A signal ignored when we started stays ignored (a background job of a non-interactive shell, nohup).
+        sigaction(kSignals[i], nullptr, &g_previous[i]);
+        g_installed[i] = g_previous[i].sa_handler != SIG_IGN;
+        if (g_installed[i]) {
+            sigaction(kSignals[i], &action, nullptr);
+        }
     }
 }
 
 StopSignals::~StopSignals()
 {
     for (int i = 0; i < 2; ++i) {
-        sigaction(kSignals[i], &g_previous[i], nullptr);
+        if (g_installed[i]) {
+            sigaction(kSignals[i], &g_previous[i], nullptr);
+        }
     }
 }
 

@@ -7,7 +7,8 @@ namespace rapid::cli {
 
 /// While alive, SIGINT and SIGTERM raise a flag instead of ending the process, so a long command can stop cleanly and
 /// complete its output; the first one restores the default disposition, so a second one ends the process at once.
-/// The handler only stores to lock-free atomics (async-signal-safe). One instance at a time.
+/// A signal that was ignored when the process started (a background job of a non-interactive shell, nohup) stays
+/// ignored. The handler only stores to lock-free atomics (async-signal-safe). One instance at a time.
 class StopSignals {
 public:
     StopSignals();

@@ -112,7 +112,8 @@ Arguments sweepArguments()
         "(inference) marked. --csv and --json are written as the points finish, in index order (docs/json-output.md); "
         "memory does not grow with the number of points. SIGINT (Ctrl-C) or SIGTERM stops the sweep: the points in "
         "flight finish, the files are completed and say it was interrupted, the summary covers the points run, and "
-        "rapid exits with 130 (SIGINT) or 143 (SIGTERM); a second signal ends it at once.",
+        "rapid exits with 130 (SIGINT) or 143 (SIGTERM); a second signal ends it at once, and one ignored when rapid "
+        "started (a background job of a script, nohup) stays ignored.",
         scenarioOptions({ { "vary", "KEY=VALUES",
                               "an axis: an override key and its values, e.g. run.parallelism.tp=1,2,4,8, "
                               "run.training.micro_batch=1..8:x2 or run.training.recompute=none,selective,full",

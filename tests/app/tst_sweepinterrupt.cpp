@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `rapid sweep` streams its files and stops cleanly: a 105,600-point sweep run as a child process and sent SIGINT
 // (or SIGTERM) about a second in exits promptly with 130 (143), its CSV is a header, complete rows in index order and
-// a last line saying it was interrupted, its JSON parses with "interrupted": true and counts that add up; a sweep
+// a last line saying it was interrupted, its JSON parses with "interrupted": true and counts that add up; a SIGINT
+// ignored when rapid started (a background job of a script) stays ignored; a sweep
 // written to standard output leaves it one valid JSON document (the tables go to standard error) with exactly the
 // keys docs/json-output.md lists, in its order and of its types.
 #include "report/json.h"
@@ -23,6 +24,7 @@ class TstSweepInterrupt : public QObject {
 private Q_SLOTS:
     void signalCompletesTheFiles_data();
     void signalCompletesTheFiles();
+    void ignoredSigintStaysIgnored();
     void jsonOnStandardOutputIsOneDocument();
 };
 
@@ -55,6 +57,17 @@ QStringList csvFields(const QString& line)
         }
     }
     return fields;
+}
+
+/// Starts rapid with @p arguments and SIGINT's disposition set to @p sigint (the test runner may ignore it, and a
+/// child inherits what is ignored).
+void startRapid(QProcess& process, const QStringList& arguments, void (*sigint)(int))
+{
+    process.setChildProcessModifier([sigint] {
+        ::signal(SIGINT, sigint);
+        ::signal(SIGTERM, SIG_DFL);
+    });
+    process.start(QStringLiteral(RAPID_CLI_PATH), arguments);
 }
 
 QByteArray readAll(const QString& path)
@@ -108,8 +121,7 @@ void TstSweepInterrupt::signalCompletesTheFiles()
     const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
     const QString json = dir.filePath(QStringLiteral("sweep.json"));
     QProcess process;
-    process.start(QStringLiteral(RAPID_CLI_PATH),
-        bigSweep() << QStringLiteral("--csv") << csv << QStringLiteral("--json") << json);
+    startRapid(process, bigSweep() << QStringLiteral("--csv") << csv << QStringLiteral("--json") << json, SIG_DFL);
     QVERIFY(process.waitForStarted());
     // The header is written (and flushed) before the first point runs; then let it run about a second.
     QTRY_VERIFY_WITH_TIMEOUT(QFile(csv).size() > 0, 60000);
@@ -152,6 +164,23 @@ void TstSweepInterrupt::signalCompletesTheFiles()
     }
     QCOMPARE(counted, 105600LL);
     QCOMPARE(document["counts"]["not-run"].get<long long>(), 105600LL - rows);
+}
+
+void TstSweepInterrupt::ignoredSigintStaysIgnored()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
+    QProcess process;
+    startRapid(process, bigSweep() << QStringLiteral("--csv") << csv, SIG_IGN);
+    QVERIFY(process.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(QFile(csv).size() > 0, 60000);
+    QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGINT), 0);
+    QVERIFY(!process.waitForFinished(1000)); // still sweeping
+    QCOMPARE(::kill(static_cast<pid_t>(process.processId()), SIGTERM), 0);
+    QVERIFY2(process.waitForFinished(10000), "still running 10 s after SIGTERM");
+    QCOMPARE(process.exitCode(), 143);
+    QVERIFY(QString::fromUtf8(readAll(csv)).trimmed().endsWith(QStringLiteral(" of 105600 points")));
 }
 
 void TstSweepInterrupt::jsonOnStandardOutputIsOneDocument()
