@@ -24,6 +24,11 @@ const char* toString(Document document)
     return "?";
 }
 
+std::string scenarioPrefix(Document document)
+{
+    return document == Document::Gpu ? "hardware.gpu." : std::string(toString(document)) + ".";
+}
+
 const std::vector<Document>& documents()
 {
     static const std::vector<Document> kAll = { Document::Model, Document::Gpu, Document::Hardware, Document::Run };

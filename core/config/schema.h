@@ -18,6 +18,9 @@ enum class Document { Model, Gpu, Hardware, Run };
 
 /// "model", "gpu", "hardware", "run": the document's root key.
 const char* toString(Document document);
+/// Where @p document's keys sit in a scenario (`--set` paths, workspace overrides): "model.", "hardware.",
+/// "run.", and "hardware.gpu." for the GPU inside the hardware document.
+std::string scenarioPrefix(Document document);
 const std::vector<Document>& documents();
 
 enum class Type {

@@ -6,6 +6,7 @@
 // (RAPID_FUZZ_SEED, default 20261125) and bounded by time (RAPID_FUZZ_SECONDS, default 15; the fuzz-long test runs
 // for an hour); a failure prints the command line that reproduces it.
 #include "config/schema.h"
+#include "fuzzsettings.h"
 
 #include <QJsonDocument>
 #include <QProcess>
@@ -132,9 +133,7 @@ private:
             const auto document = static_cast<config::schema::Document>(pick(0, 3));
             const auto& keys = config::schema::keys(document);
             const config::schema::Key& key = keys[pick(0, keys.size() - 1)];
-            static const char* const kPrefixes[] = { "model.", "hardware.gpu.", "hardware.", "run." };
-            QString path
-                = QString::fromUtf8(kPrefixes[static_cast<int>(document)]) + QString::fromStdString(key.writtenPath());
+            QString path = QString::fromStdString(config::schema::scenarioPrefix(document) + key.writtenPath());
             path.replace(QStringLiteral("[]"), QStringLiteral("[0]"));
             const QString value
                 = key.type == config::schema::Type::Quantity ? QString::number(key.maximum * 10, 'g', 17) : count();
@@ -145,12 +144,6 @@ private:
 
     std::mt19937_64& m_random;
 };
-
-double budgetSeconds()
-{
-    const char* text = std::getenv("RAPID_FUZZ_SECONDS");
-    return text ? std::atof(text) : 15.0;
-}
 
 /// What is wrong with how @p process ended, or nothing.
 QString verdict(QProcess& process, const QStringList& arguments)
@@ -192,10 +185,9 @@ class TstCliFuzz : public QObject {
 private Q_SLOTS:
     void everyCommandLineEndsCleanly()
     {
-        const char* seedText = std::getenv("RAPID_FUZZ_SEED");
-        std::mt19937_64 random(seedText ? std::strtoull(seedText, nullptr, 10) : 20261125);
+        std::mt19937_64 random(test::fuzzSeed());
         CommandDraw draw(random);
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(budgetSeconds());
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(test::fuzzSeconds());
         long executions = 0;
         long codes[3] = { 0, 0, 0 };
         QStringList failures;
@@ -217,7 +209,7 @@ private Q_SLOTS:
             ++codes[process.exitCode()];
         }
         qInfo("%ld command lines (%.1f/s): %ld answered, %ld input errors, %ld usage errors", executions,
-            static_cast<double>(executions) / budgetSeconds(), codes[0], codes[1], codes[2]);
+            static_cast<double>(executions) / test::fuzzSeconds(), codes[0], codes[1], codes[2]);
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
         QVERIFY(executions > 0);
     }

@@ -45,8 +45,7 @@ FieldKind kindOf(config::schema::Type type)
 /// The root of @p document's keys in a workspace ("hardware.gpu." for the GPU inside the hardware document).
 QString rootOf(Document document)
 {
-    return document == Document::Gpu ? QStringLiteral("hardware.gpu.")
-                                     : QString::fromLatin1(config::schema::toString(document)) + QLatin1Char('.');
+    return QString::fromStdString(config::schema::scenarioPrefix(document));
 }
 
 /// The field of schema key @p path; @p listIndex replaces the `[]` of a key inside list items.

@@ -12,6 +12,7 @@
 #include "analysis/resultjson.h"
 #include "config/schema.h"
 #include "config/units.h"
+#include "fuzzsettings.h"
 #include "memory/memorymodel.h"
 #include "network/router.h"
 #include "testutils.h"
@@ -45,21 +46,6 @@ constexpr Base kBases[] = {
     { "llama-3.1-8b", "h100-sxm5-80gb", "llama-3.1-8b-decode-1gpu" },
     { "llama-3.1-8b", "hgx-a100-8gpu", "llama-3.3-70b-serve-8xa100" },
 };
-
-std::string prefixOf(Document document)
-{
-    switch (document) {
-    case Document::Model:
-        return "model.";
-    case Document::Gpu:
-        return "hardware.gpu.";
-    case Document::Hardware:
-        return "hardware.";
-    case Document::Run:
-        return "run.";
-    }
-    return {};
-}
 
 std::string number(double value)
 {
@@ -173,7 +159,7 @@ std::vector<std::pair<std::string, const config::schema::Key*>> settableKeys()
         for (const config::schema::Key& key : config::schema::keys(document)) {
             const bool valued = key.type == Type::Integer || key.type == Type::Number || key.type == Type::Quantity
                 || key.type == Type::Boolean || key.type == Type::Choice;
-            std::string path = prefixOf(document) + key.writtenPath();
+            std::string path = config::schema::scenarioPrefix(document) + key.writtenPath();
             if (!valued || path.find("faults[]") != std::string::npos
                 || path.find("stragglers[]") != std::string::npos) {
                 continue;
@@ -221,12 +207,6 @@ std::string checkResult(const analysis::ScenarioEvaluation& evaluation, const me
     return {};
 }
 
-double budgetSeconds()
-{
-    const char* text = std::getenv("RAPID_FUZZ_SECONDS");
-    return text ? std::atof(text) : 15.0;
-}
-
 } // namespace
 
 class TstExtremeValueFuzz : public QObject {
@@ -234,12 +214,11 @@ class TstExtremeValueFuzz : public QObject {
 private Q_SLOTS:
     void everyInputEndsAsAnErrorNamingItOrAFiniteResult()
     {
-        const char* seedText = std::getenv("RAPID_FUZZ_SEED");
-        std::mt19937_64 random(seedText ? std::strtoull(seedText, nullptr, 10) : 20261125);
+        std::mt19937_64 random(test::fuzzSeed());
         ValueDraw draw(random);
         const auto keys = settableKeys();
         const config::ConfigLoader loader = test::projectLoader();
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(budgetSeconds());
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(test::fuzzSeconds());
         long executions = 0;
         long rejected = 0;
         long limited = 0;
@@ -285,7 +264,7 @@ private Q_SLOTS:
             }
         }
         qInfo("%ld executions (%.0f/s): %ld rejected by the loader, %ld past a budget or ceiling, %ld evaluated",
-            executions, static_cast<double>(executions) / budgetSeconds(), rejected, limited, evaluated);
+            executions, static_cast<double>(executions) / test::fuzzSeconds(), rejected, limited, evaluated);
         std::string report;
         for (const std::string& failure : failures) {
             report += failure + "\n";
