@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages RAPID-LLM Workbench needs to build, test and run.
 # Idempotent: when every package is already installed it does nothing (no apt-get update, no install).
-# Usage: packaging/install-deps.sh [--with-gui-tools]   (as root, or with sudo available)
+# Usage: packaging/install-deps.sh [--with-gui-tools] [--fuzz]   (as root, or with sudo available)
 set -euo pipefail
 
 # Build and runtime dependencies (see ../shared/design/BUILD-NOTES.md for the versions checked). libns3-dev (ns-3
@@ -14,10 +14,15 @@ packages=(
     fonts-dejavu-core clang-format
     libns3-dev
 )
-# Real X server for screenshots of the running application (optional).
-if [[ "${1:-}" == "--with-gui-tools" ]]; then
-    packages+=(xvfb xauth)
-fi
+# --with-gui-tools: a real X server for screenshots of the running application (optional).
+# --fuzz: clang 14 and its libFuzzer runtime for the libfuzzer preset (tests/libfuzzer; optional).
+for option in "$@"; do
+    case "$option" in
+    --with-gui-tools) packages+=(xvfb xauth) ;;
+    --fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+    *) echo "install-deps: unknown option $option (expected --with-gui-tools or --fuzz)" >&2; exit 2 ;;
+    esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

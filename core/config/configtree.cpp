@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "configtree_p.h"
+#include "utf8.h"
 #include "workspacefile_p.h"
 #include "yamlnode_p.h"
 
@@ -12,6 +13,13 @@ namespace fs = std::filesystem;
 namespace rapid::config::detail {
 
 namespace {
+
+std::string hexByte(char byte)
+{
+    static const char kDigits[] = "0123456789ABCDEF";
+    const auto value = static_cast<unsigned char>(byte);
+    return std::string("0x") + kDigits[value >> 4] + kDigits[value & 0xF];
+}
 
 std::string describeKind(PresetKind kind)
 {
@@ -95,6 +103,12 @@ YAML::Node ConfigTree::parse(const std::string& text, const std::string& sourceN
     }
     if (content.find('\0') != std::string::npos) {
         m_sink.add({ sourceName, 1, 1 }, {}, "the file contains NUL bytes; expected YAML text");
+        return {};
+    }
+    if (const auto invalid = firstInvalidUtf8(content)) {
+        const TextPosition at = positionOf(content, *invalid);
+        m_sink.add({ sourceName, at.line, at.column }, {},
+            "a byte that is not UTF-8 (" + hexByte(content[*invalid]) + "); YAML documents are UTF-8 text");
         return {};
     }
     try {
@@ -326,6 +340,11 @@ void ConfigTree::applyOverride(const std::string& assignment, const SourceLocati
     }
     const std::string keyPath = assignment.substr(0, equals);
     const std::string valueText = assignment.substr(equals + 1);
+    if (const auto invalid = firstInvalidUtf8(assignment)) {
+        m_sink.add(where, firstInvalidUtf8(keyPath) ? std::string() : keyPath,
+            "a byte that is not UTF-8 (" + hexByte(assignment[*invalid]) + ") in \"KEY=VALUE\"; expected UTF-8 text");
+        return;
+    }
     YAML::Node value;
     try {
         value = YAML::Load(valueText);

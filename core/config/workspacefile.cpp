@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workspacefile.h"
+#include "utf8.h"
 #include "workspacefile_p.h"
 #include "yamlnode_p.h"
 
@@ -312,6 +313,11 @@ WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const Pr
     }
     const std::string text = readFile(*path, sink);
     sink.throwIfAny();
+    if (const auto invalid = firstInvalidUtf8(text)) {
+        const TextPosition at = positionOf(text, *invalid);
+        sink.add({ *path, at.line, at.column }, {}, "a byte that is not UTF-8; a workspace is UTF-8 YAML text");
+        sink.throwIfAny();
+    }
     YAML::Node root;
     try {
         root = YAML::Load(text);

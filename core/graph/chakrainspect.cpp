@@ -313,7 +313,9 @@ std::string collectiveText(const IssuedCollective& collective)
 
 void checkCollectiveOrder(const SetState& set, const ChakraCommGroups* groups, std::vector<ChakraDefect>& defects)
 {
-    for (const auto& [group, byRank] : set.collectives) {
+    for (const auto& entry : set.collectives) {
+        const std::string& group = entry.first;
+        const auto& byRank = entry.second; // a plain reference: clang 14 cannot capture structured bindings
         std::vector<int> members;
         if (group.empty()) {
             members.assign(set.ranks.begin(), set.ranks.end());

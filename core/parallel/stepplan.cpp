@@ -184,7 +184,8 @@ std::vector<SlowReplica> slowReplicaPatterns(
         stage = std::max(stage, straggler.slowdown);
     }
     std::vector<SlowReplica> distinct;
-    for (auto& [replica, slow] : byReplica) {
+    for (auto& entry : byReplica) {
+        SlowReplica& slow = entry.second; // a plain reference: clang 14 cannot capture structured bindings
         std::sort(slow.slowGpus.begin(), slow.slowGpus.end());
         const bool seen = std::any_of(distinct.begin(), distinct.end(),
             [&](const SlowReplica& other) { return other.stageSlowdowns == slow.stageSlowdowns; });

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Wrong inputs of many kinds: each must give an error naming file:line:column and the key path, and say what is
 // expected. Lines and columns below are counted by hand in the test documents (1-based).
+#include "config/utf8.h"
 #include "testutils.h"
 
 #include <QTest>
+
+#include <optional>
 
 using namespace rapid;
 
@@ -105,7 +108,53 @@ private Q_SLOTS:
     void precisionTheGpuLacksListsWhatItHas();
     void aKeyThatCannotBeReadIsReportedOnce();
     void memoryLatenciesComeTogetherAndInOrder();
+    void bytesThatAreNotUtf8AreRefusedWhereTheyAre();
 };
+
+void TstConfigErrors::bytesThatAreNotUtf8AreRefusedWhereTheyAre()
+{
+    // The table of well-formed UTF-8 sequences (Unicode 15, table 3-7), each case by hand: the offset of the first
+    // byte that does not begin a well-formed sequence.
+    const std::pair<std::string, std::optional<size_t>> cases[] = {
+        { "plain ASCII", std::nullopt },
+        { "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", std::nullopt }, // é, €, an emoji: 2, 3, 4 bytes
+        { "\xEF\xBF\xBF\xF4\x8F\xBF\xBF", std::nullopt }, // U+FFFF and U+10FFFF, the largest of 3 and 4 bytes
+        { "ab\x80", 2 }, // a continuation byte with no lead
+        { "\xC0\xAF", 0 }, // an overlong '/'
+        { "x\xE0\x80\xAF", 1 }, // an overlong 3-byte form
+        { "\xED\xA0\x80", 0 }, // a surrogate (U+D800)
+        { "\xF4\x90\x80\x80", 0 }, // above U+10FFFF
+        { "\xF5\x80\x80\x80", 0 }, // no lead byte above F4
+        { "ok \xE2\x82", 3 }, // a sequence cut short at the end
+        { "\xC3 ", 0 }, // a lead byte followed by ASCII
+    };
+    for (const auto& [text, expected] : cases) {
+        QCOMPARE(config::firstInvalidUtf8(text), expected);
+    }
+    QCOMPARE(config::positionOf("ab\ncd\nef", 7).line, 3);
+    QCOMPARE(config::positionOf("ab\ncd\nef", 7).column, 2);
+
+    // In a document: the stray byte of "Ti\xC3 ny" is line 2, column 11 (after "  name: Ti").
+    QTemporaryDir dir;
+    const config::ConfigLoader loader = test::projectLoader();
+    const std::string hardware = test::writeFile(dir, "hardware.yaml", kHardware);
+    test::writeFile(dir, "gpu.yaml", kGpu);
+    const std::string run = test::writeFile(dir, "run.yaml", kRun);
+    const std::string model = test::writeFile(dir, "model.yaml", replaceLine(kModel, 2, "  name: Ti\xC3 ny"));
+    const auto inDocument = test::expectConfigError([&] { loader.loadScenario(model, hardware, run); });
+    QCOMPARE(inDocument.size(), size_t { 1 });
+    QCOMPARE(inDocument[0].location.line, 2);
+    QCOMPARE(inDocument[0].location.column, 11);
+    QVERIFY(inDocument[0].message.find("not UTF-8 (0xC3)") != std::string::npos);
+
+    // In an override: named by its key.
+    const std::string tidyModel = test::writeFile(dir, "tidy.yaml", kModel);
+    const auto inOverride
+        = test::expectConfigError([&] { loader.loadScenario(tidyModel, hardware, run, { "model.name=\xFF" }); });
+    QCOMPARE(inOverride.size(), size_t { 1 });
+    QCOMPARE(inOverride[0].keyPath, std::string("model.name"));
+    QVERIFY(inOverride[0].message.find("not UTF-8 (0xFF)") != std::string::npos);
+}
 
 void TstConfigErrors::memoryLatenciesComeTogetherAndInOrder()
 {

@@ -247,7 +247,7 @@ private Q_SLOTS:
                 if (const std::string wrong = checkResult(evaluation, memory); !wrong.empty()) {
                     failures.push_back(wrong + " for " + repro);
                 } else {
-                    (void)analysis::runResultJson(scenario, evaluation, memory).dump();
+                    (void)report::jsonText(analysis::runResultJson(scenario, evaluation, memory));
                     ++evaluated;
                 }
             } catch (const config::ConfigError&) {
