@@ -188,6 +188,40 @@ std::vector<ChakraTrace> exportCollectiveMicrobenchmark(ChakraCollective type, s
     return traces;
 }
 
+namespace {
+
+/// The integer microseconds of each compute piece: the pieces' shares of @p computeMicros with cumulative rounding, so
+/// they add up exactly. Communication pieces get 0.
+std::vector<std::uint64_t> pieceDurations(const std::vector<ChakraNodePiece>& pieces, double computeMicros)
+{
+    double total = 0;
+    int computePieces = 0;
+    for (const ChakraNodePiece& piece : pieces) {
+        if (piece.type == ChakraNodeType::Compute) {
+            total += std::max(0.0, piece.seconds);
+            ++computePieces;
+        }
+    }
+    std::vector<std::uint64_t> durations(pieces.size(), 0);
+    double cumulative = 0;
+    int seen = 0;
+    std::uint64_t previousEnd = 0;
+    for (size_t i = 0; i < pieces.size(); ++i) {
+        if (pieces[i].type != ChakraNodeType::Compute) {
+            continue;
+        }
+        cumulative += std::max(0.0, pieces[i].seconds);
+        ++seen;
+        const double share = total > 0 ? cumulative / total : static_cast<double>(seen) / computePieces;
+        const auto end = static_cast<std::uint64_t>(std::llround(computeMicros * std::min(1.0, share)));
+        durations[i] = end > previousEnd ? end - previousEnd : 0;
+        previousEnd = std::max(previousEnd, end);
+    }
+    return durations;
+}
+
+} // namespace
+
 void splitComputeNodes(ChakraTrace& trace, const std::function<std::vector<ChakraNodePiece>(const ChakraNode&)>& split)
 {
     std::uint64_t nextId = 0;
@@ -203,50 +237,59 @@ void splitComputeNodes(ChakraTrace& trace, const std::function<std::vector<Chakr
             nodes.push_back(std::move(node));
             continue;
         }
-        double total = 0;
+        double communication = 0;
         for (const ChakraNodePiece& piece : pieces) {
-            total += std::max(0.0, piece.seconds);
+            communication += piece.type == ChakraNodeType::Compute ? 0.0 : std::max(0.0, piece.seconds);
         }
-        // Cumulative rounding: piece i ends at round(duration x its cumulative share), so the pieces add up exactly.
-        const double duration = static_cast<double>(node.durationMicros);
+        const double computeMicros = std::max(0.0, static_cast<double>(node.durationMicros) - communication * 1e6);
+        const std::vector<std::uint64_t> durations = pieceDurations(pieces, computeMicros);
         const std::vector<std::uint64_t> dataDeps = std::move(node.dataDeps);
         const std::vector<std::uint64_t> ctrlDeps = std::move(node.ctrlDeps);
-        std::uint64_t previousEnd = 0;
-        std::uint64_t previousId = 0;
-        double cumulative = 0;
+        std::vector<std::uint64_t> ids(pieces.size());
+        std::vector<bool> awaited(pieces.size(), false);
         for (size_t i = 0; i < pieces.size(); ++i) {
-            cumulative += std::max(0.0, pieces[i].seconds);
             const bool last = i + 1 == pieces.size();
-            const double share = total > 0 ? cumulative / total : static_cast<double>(i + 1) / pieces.size();
-            const std::uint64_t end
-                = last ? node.durationMicros : static_cast<std::uint64_t>(std::llround(duration * share));
+            ids[i] = last ? node.id : nextId++;
             ChakraNode piece;
-            if (last) {
-                piece = std::move(node); // keeps the id, type and attributes its dependants and peers know
+            piece.id = ids[i];
+            piece.name = pieces[i].name;
+            piece.type = pieces[i].type;
+            piece.durationMicros = durations[i];
+            if (pieces[i].type != ChakraNodeType::Compute) {
+                piece.attributes = pieces[i].attributes;
+            } else if (last) {
+                piece.attributes = std::move(node.attributes); // what its peers and dependants know of it
             } else {
-                piece.id = nextId++;
-                piece.type = ChakraNodeType::Compute;
                 piece.attributes = { ChakraAttribute::boolean("is_cpu_op", false) };
             }
-            piece.name = pieces[i].name;
-            piece.durationMicros = end > previousEnd ? end - previousEnd : 0;
-            previousEnd = std::max(previousEnd, end);
-            if (i == 0) {
-                piece.dataDeps = dataDeps;
-                piece.ctrlDeps = ctrlDeps;
-            } else {
-                piece.dataDeps = { previousId };
-                piece.ctrlDeps.clear();
+            std::vector<int> after = pieces[i].after;
+            if (after.empty()) {
+                after.push_back(static_cast<int>(i) - 1);
             }
-            previousId = piece.id;
+            for (const int earlier : after) {
+                if (earlier < 0) {
+                    piece.dataDeps.insert(piece.dataDeps.end(), dataDeps.begin(), dataDeps.end());
+                    piece.ctrlDeps.insert(piece.ctrlDeps.end(), ctrlDeps.begin(), ctrlDeps.end());
+                } else if (static_cast<size_t>(earlier) < i) {
+                    piece.dataDeps.push_back(ids[static_cast<size_t>(earlier)]);
+                    awaited[static_cast<size_t>(earlier)] = true;
+                }
+            }
+            if (last) {
+                // Whatever ran beside the chain must end before the node counts as done.
+                for (size_t j = 0; j + 1 < pieces.size(); ++j) {
+                    if (!awaited[j]) {
+                        piece.dataDeps.push_back(ids[j]);
+                    }
+                }
+            }
             nodes.push_back(std::move(piece));
         }
     }
     trace.nodes = std::move(nodes);
 }
 
-ChakraTrace instantiateRank(const ChakraTrace& representative, int rank,
-    const std::function<int(int stage)>& rankOfStage, const std::string& group)
+ChakraTrace instantiateRank(const ChakraTrace& representative, int rank, const ChakraRankMapping& mapping)
 {
     ChakraTrace trace = representative;
     trace.rank = rank;
@@ -255,12 +298,15 @@ ChakraTrace instantiateRank(const ChakraTrace& representative, int rank,
         for (ChakraAttribute& attribute : node.attributes) {
             const bool peer = (node.type == ChakraNodeType::Send && attribute.name == "comm_dst")
                 || (node.type == ChakraNodeType::Recv && attribute.name == "comm_src");
-            if (peer) {
-                if (const std::optional<std::int64_t> stage = attribute.integer()) {
-                    attribute = ChakraAttribute::int32(attribute.name, rankOfStage(static_cast<int>(*stage)));
+            if (peer && mapping.peer) {
+                if (const std::optional<std::int64_t> value = attribute.integer()) {
+                    attribute = ChakraAttribute::int32(attribute.name, mapping.peer(node, static_cast<int>(*value)));
                 }
-            } else if (node.type == ChakraNodeType::Collective && attribute.name == "pg_name" && !group.empty()) {
-                attribute = ChakraAttribute::text("pg_name", group);
+            } else if (node.type == ChakraNodeType::Collective && attribute.name == "pg_name" && mapping.group) {
+                if (const std::string group = mapping.group(attribute.string().value_or(std::string()));
+                    !group.empty()) {
+                    attribute = ChakraAttribute::text("pg_name", group);
+                }
             }
         }
     }

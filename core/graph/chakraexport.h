@@ -48,25 +48,38 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
 std::vector<ChakraTrace> exportCollectiveMicrobenchmark(ChakraCollective type, std::uint64_t commSize,
     const std::vector<int>& ranks, const std::string& group = {}, int networkRanks = 0);
 
-/// One piece of a compute node split into finer nodes (splitComputeNodes).
+/// One piece of a compute node split into finer nodes (splitComputeNodes): a compute node, or a communication node
+/// (a collective, a send or a receive) that the simulator times itself.
 struct ChakraNodePiece {
     std::string name;
+    /// Compute: its share of the node's time. Communication: the time the node's duration counted for it (what it
+    /// leaves exposed), which the compute pieces do not take; the node's own duration is not written.
     double seconds = 0;
+    ChakraNodeType type = ChakraNodeType::Compute;
+    std::vector<ChakraAttribute> attributes; ///< communication pieces: comm_type, comm_size, pg_name, peers, tag
+    /// Indices of earlier pieces it waits for; -1 is what the split node waited for. Empty: the piece before (the
+    /// first piece: what the node waited for). A piece that waits for the same as another runs beside it.
+    std::vector<int> after;
 };
 
-/// Replaces every COMP_NODE for which @p split returns two or more pieces by a chain of COMP_NODEs with those names;
-/// the pieces' times are scaled to sum to the node's duration (rounded so that the integer microseconds still add up
-/// to it). The first piece takes the node's dependencies, each later one depends on the one before, and the last
-/// keeps the node's id and attributes, so every dependant and match across ranks is unchanged. New ids follow the
-/// largest id of the trace.
+/// Replaces every COMP_NODE for which @p split returns two or more pieces by those pieces. The compute pieces' times
+/// are scaled to sum to the node's duration less the communication pieces' seconds (rounded so that the integer
+/// microseconds still add up); communication pieces get no duration. Dependencies follow each piece's `after`; the
+/// last piece also waits for every piece nothing else waits for and keeps the node's id (and, when it computes, its
+/// attributes), so every dependant and match across ranks is unchanged. New ids follow the largest id of the trace.
 void splitComputeNodes(ChakraTrace& trace, const std::function<std::vector<ChakraNodePiece>(const ChakraNode&)>& split);
 
+/// How a representative trace's communication becomes one actual rank's (instantiateRank).
+struct ChakraRankMapping {
+    /// The peer of a send (comm_dst) or receive (comm_src) @p node on this rank, from the representative's value.
+    std::function<int(const ChakraNode& node, int representativePeer)> peer;
+    /// The pg_name of a collective on this rank, from the representative's (empty: unchanged).
+    std::function<std::string(const std::string& representativeGroup)> group;
+};
+
 /// The trace of one actual rank, made from its pipeline stage's representative trace (all ranks of a stage run the
-/// same graph, SPMD): @p rank becomes the trace's rank, send destinations and receive sources (stage indices in the
-/// representative traces) become @p rankOfStage(stage) (the rank at the same position in that stage), and
-/// collectives take @p group as pg_name (unchanged when empty). Ids, dependencies and tags stay as they are, so
-/// sends and receives still match across the instantiated ranks.
-ChakraTrace instantiateRank(const ChakraTrace& representative, int rank,
-    const std::function<int(int stage)>& rankOfStage, const std::string& group);
+/// same graph, SPMD): @p rank becomes the trace's rank, peers and communicators follow @p mapping. Ids,
+/// dependencies and tags stay as they are, so sends and receives still match across the instantiated ranks.
+ChakraTrace instantiateRank(const ChakraTrace& representative, int rank, const ChakraRankMapping& mapping);
 
 } // namespace rapid::graph

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stepchakraexport.h"
 
+#include "chakracommunicators_p.h"
+#include "chakrapasspieces_p.h"
+
 #include "sim/flowsimulator.h"
 
 #include "compute/operatortimer.h"
@@ -15,7 +18,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <map>
 #include <stdexcept>
 
 namespace rapid::sim {
@@ -34,115 +36,21 @@ std::string layerRange(const std::vector<int>& layers)
     return "layers " + std::to_string(layers.front()) + "-" + std::to_string(layers.back());
 }
 
-/// The pieces a chunk pass is split into (see writeChakraTraces).
-class PassSplitter {
-public:
-    PassSplitter(const StepModel& stepModel, const graph::ExecutionGraph& graph, ChakraDetail detail)
-        : m_scenario(stepModel.scenario())
-        , m_sharding(stepModel.plan().sharding.layer)
-        , m_graph(graph)
-        , m_detail(detail)
-        , m_timer(m_scenario.hardware.gpu)
-    {
-        for (int stage = 0; stage < graph.ranks(); ++stage) {
-            m_layers.push_back(stepModel.chunkLayersOfStage(stage));
+/// Removes the pg_name of collectives whose axis has no communicator here (degree 1): without one a trace simulator
+/// reads "all ranks", and those collectives move nothing.
+void stripPlaceholderGroups(graph::ChakraTrace& trace)
+{
+    for (graph::ChakraNode& node : trace.nodes) {
+        if (node.type != graph::ChakraNodeType::Collective) {
+            continue;
         }
+        std::erase_if(node.attributes, [](const graph::ChakraAttribute& attribute) {
+            const std::optional<std::string> value = attribute.string();
+            return attribute.name == "pg_name" && value
+                && (value->empty() || value->find_first_not_of("0123456789") != std::string::npos);
+        });
     }
-
-    std::vector<graph::ChakraNodePiece> operator()(const graph::ChakraNode& node)
-    {
-        if (m_detail == ChakraDetail::Chunk || node.id >= m_graph.nodes().size()) {
-            return {};
-        }
-        const auto id = static_cast<graph::NodeId>(node.id);
-        const graph::Node& pass = m_graph.node(id);
-        if (pass.kind != graph::NodeKind::Compute || pass.chunk < 0) {
-            return {};
-        }
-        const config::ModelSpec& model = m_scenario.model;
-        const std::vector<int>& layers = m_layers[static_cast<size_t>(pass.rank)][static_cast<size_t>(pass.chunk)];
-        const std::string prefix = "stage " + std::to_string(pass.rank) + (pass.backward ? " backward" : " forward")
-            + " micro-batch " + std::to_string(pass.microBatch) + " ";
-        const int chunks = static_cast<int>(m_layers[static_cast<size_t>(pass.rank)].size());
-        const bool first = pass.rank == 0 && pass.chunk == 0;
-        const bool last = pass.rank == m_graph.ranks() - 1 && pass.chunk == chunks - 1;
-        // The pass's exposed communication inline with compute, shared evenly by its layers.
-        const graph::TimeBreakdown& parts = m_graph.parts(id);
-        const double communication = parts[static_cast<size_t>(graph::TimeClass::TensorParallel)]
-            + parts[static_cast<size_t>(graph::TimeClass::ContextParallel)]
-            + parts[static_cast<size_t>(graph::TimeClass::ExpertParallel)];
-        const double perLayerCommunication = layers.empty() ? 0.0 : communication / static_cast<double>(layers.size());
-
-        std::vector<graph::ChakraNodePiece> pieces;
-        auto addOperators = [&](const std::vector<model::Operator>& ops, const std::string& where) {
-            double sum = 0;
-            for (const model::Operator& op : ops) {
-                const double seconds = m_timer.time(op).seconds;
-                sum += seconds;
-                if (m_detail == ChakraDetail::Operator) {
-                    pieces.push_back(
-                        { prefix + where + " " + op.name + (op.phase == model::Phase::Recompute ? " (recompute)" : ""),
-                            seconds });
-                }
-            }
-            if (m_detail == ChakraDetail::Layer) {
-                pieces.push_back({ prefix + where, sum });
-            }
-        };
-        auto endOperators = [&](bool embedding) {
-            const std::vector<model::Operator> all = embedding
-                ? model::embeddingOperators(model, m_scenario.run, m_sharding, model::Workload::Training)
-                : model::lmHeadOperators(model, m_scenario.run, m_sharding, model::Workload::Training);
-            std::vector<model::Operator> selected;
-            for (const model::Operator& op : all) {
-                if ((op.phase == model::Phase::Forward) != pass.backward) {
-                    selected.push_back(op);
-                }
-            }
-            addOperators(selected, embedding ? "embedding" : "lm head");
-        };
-        auto layer = [&](int index) {
-            const bool moe = model.moe && index >= model.moe->denseLayers;
-            addOperators(pass.backward ? model::trainingBackward(model, m_scenario.run, m_sharding, moe)
-                                       : model::trainingForward(model, m_scenario.run, m_sharding, moe),
-                "layer " + std::to_string(index));
-            if (perLayerCommunication > 0) {
-                pieces.push_back(
-                    { prefix + "layer " + std::to_string(index) + " parallel communication", perLayerCommunication });
-            }
-        };
-        if (!pass.backward) {
-            if (first) {
-                endOperators(true);
-            }
-            for (int index : layers) {
-                layer(index);
-            }
-            if (last) {
-                endOperators(false);
-            }
-        } else {
-            if (last) {
-                endOperators(false);
-            }
-            for (auto it = layers.rbegin(); it != layers.rend(); ++it) {
-                layer(*it);
-            }
-            if (first) {
-                endOperators(true);
-            }
-        }
-        return pieces;
-    }
-
-private:
-    const config::Scenario& m_scenario;
-    model::LayerSharding m_sharding;
-    const graph::ExecutionGraph& m_graph;
-    ChakraDetail m_detail;
-    compute::OperatorTimer m_timer;
-    std::vector<std::vector<std::vector<int>>> m_layers;
-};
+}
 
 } // namespace
 
@@ -187,23 +95,15 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     const int ranks = placement.ranks;
     const auto stageOf = [&](int rank) { return placement.stageOf(rank); };
 
-    // Data-parallel communicators, numbered from 1 in order of their first rank.
-    std::map<int, int> groupOfBase;
-    graph::ChakraCommGroups groups;
-    const auto dpBase = [&](int rank) { return placement.groupOf(parallel::Axis::Dp, rank).front(); };
-    if (training && placement.degree(parallel::Axis::Dp) > 1) {
-        for (int rank = 0; rank < ranks; ++rank) {
-            auto [it, added] = groupOfBase.emplace(dpBase(rank), static_cast<int>(groupOfBase.size()) + 1);
-            groups[std::to_string(it->second)].push_back(rank);
-        }
-    }
+    const detail::ChakraCommunicators communicators(placement, training);
+    const graph::ChakraCommGroups& groups = communicators.groups();
 
     std::vector<std::vector<std::vector<int>>> layersOfStage;
     for (int stage = 0; stage < graph.ranks(); ++stage) {
         layersOfStage.push_back(stepModel.chunkLayersOfStage(stage));
     }
     graph::ChakraExportOptions options = stepChakraOptions(stepModel.plan(), graph);
-    options.dataParallelGroup = [](int) { return std::string("1"); }; // replaced per rank below
+    options.dataParallelGroup = [](int) { return detail::groupPlaceholder(parallel::Axis::Dp); };
     const bool reduceScatters = stepModel.plan().sharding.reduceScattersGradients();
     options.nodeName = [&](graph::NodeId id) {
         const graph::Node& node = graph.node(id);
@@ -241,8 +141,8 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
         return name + graph.describe(id);
     };
     std::vector<graph::ChakraTrace> representatives = graph::exportExecutionGraph(graph, options);
-    if (training && detail != ChakraDetail::Chunk) {
-        PassSplitter splitter(stepModel, graph, detail);
+    if (training) {
+        detail::ChakraPassSplitter splitter(stepModel, graph, detail);
         for (graph::ChakraTrace& trace : representatives) {
             graph::splitComputeNodes(trace, std::ref(splitter));
         }
@@ -263,13 +163,9 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
             throw SimulationCancelled();
         }
         const int stage = stageOf(rank);
-        // The same position in another stage: that stage's representative rank plus this rank's offset in its own.
-        const int offset = rank - placement.representativeRank(stage);
-        const std::function<int(int)> rankOfStage
-            = [&](int other) { return placement.representativeRank(other) + offset; };
-        const std::string group = groups.empty() ? std::string() : std::to_string(groupOfBase.at(dpBase(rank)));
-        const graph::ChakraTrace trace
-            = graph::instantiateRank(representatives[static_cast<size_t>(stage)], rank, rankOfStage, group);
+        const graph::ChakraRankMapping mapping = communicators.mappingOf(rank);
+        graph::ChakraTrace trace = graph::instantiateRank(representatives[static_cast<size_t>(stage)], rank, mapping);
+        stripPlaceholderGroups(trace);
         summary.nodes += trace.nodes.size();
         written.push_back(std::filesystem::path(directory) / ("rapid." + std::to_string(rank) + ".et"));
         graph::writeChakraFile(written.back(), trace);

@@ -31,13 +31,14 @@ graph::ChakraExportOptions stepChakraOptions(const parallel::StepPlan& plan, con
 std::vector<graph::ChakraTrace> stepChakraTraces(StepModel& stepModel);
 
 /// The step (training) or request (inference) of @p stepModel as one Chakra trace per rank (`rapid.<rank>.et`, every
-/// rank of the job) plus `comm_groups.json` with the data-parallel communicators, in @p directory (created). With
-/// Layer or Operator detail each chunk pass becomes a chain of nodes named by stage, pass, micro-batch, layer and
-/// operator, whose durations add up to the pass (operator times from the operator model; the pass's exposed
-/// tensor/context/expert-parallel communication as one node per layer). Used by `rapid run --chakra-out` and the
-/// workbench. @p progress receives the fraction of files written; when @p stop becomes true the export stops,
-/// removes the files it wrote and throws SimulationCancelled. Throws std::filesystem::filesystem_error (or
-/// std::runtime_error) when a file cannot be written.
+/// rank of the job) plus `comm_groups.json` with the data-, tensor-, context- and expert-parallel communicators, in
+/// @p directory (created). Every collective of the step plan is a communication node (docs/chakra.md): the layers'
+/// tensor-parallel collectives and expert all-to-alls as COMM_COLL_NODEs after the compute they follow, the context-
+/// parallel ring as sends and receives beside the attention core; compute is one node per chunk pass, per layer or
+/// per operator (named by stage, pass, micro-batch, layer and operator), the durations adding up to the pass's
+/// compute. Used by `rapid run --chakra-out` and the workbench. @p progress receives the fraction of files written;
+/// when @p stop becomes true the export stops, removes the files it wrote and throws SimulationCancelled. Throws
+/// std::filesystem::filesystem_error (or std::runtime_error) when a file cannot be written.
 ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepModel& stepModel, ChakraDetail detail,
     const std::atomic<bool>* stop = nullptr, const std::function<void(double)>& progress = {});
 

@@ -58,13 +58,15 @@ public:
     const parallel::Placement& placement() const { return m_plan.placement; }
     /// The model layers (global indices) of each virtual chunk of pipeline stage @p stage.
     std::vector<std::vector<int>> chunkLayersOfStage(int stage) const;
+    /// One dense (or MoE) layer's forward and backward time per class, with the exposed part of its tensor-, context-
+    /// and expert-parallel collectives (computed once, then cached).
+    const LayerTimes& layerTimes(bool moe);
 
 private:
     void checkMicroBatchBudget() const;
     void applyStragglers(report::InferenceResult& result, int steps) const;
     using ExposedGathers = std::vector<std::vector<std::array<double, 2>>>;
     std::vector<graph::StageCost> stageCosts(ExposedGathers* exposedGathers);
-    const LayerTimes& layerTimes(bool moe);
     graph::TimeBreakdown timeOperators(
         const std::vector<model::Operator>& ops, double* gemmSeconds, double* attentionSeconds);
     /// Seconds of @p collective on the backend (0 when it moves nothing).

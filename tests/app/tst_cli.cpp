@@ -224,9 +224,10 @@ void TstCli::chakraExportReadsBackWithoutDefects()
 
 void TstCli::chakraExportPerRankReplaysToTheSameStep()
 {
-    // Llama-2-7B on 8 GPUs as TP 2 x PP 2 x DP 2: one trace per rank (8) and 4 data-parallel communicators (one per
-    // stage and tensor rank). Replayed on the same hardware, the traces give the step time `rapid run` predicted,
-    // up to the integer microseconds of Chakra durations (about 40 nodes on the critical path: < 0.1 ms).
+    // Llama-2-7B on 8 GPUs as TP 2 x PP 2 x DP 2: one trace per rank (8) and 8 communicators: 4 data-parallel (one
+    // per stage and tensor rank) and 4 tensor-parallel (one per stage and data-parallel rank). Replayed on the same
+    // hardware, the traces give the step time `rapid run` predicted, up to the integer microseconds of Chakra durations
+    // (about 40 nodes on the critical path: < 0.1 ms).
     QTemporaryDir dir;
     const QString traces = dir.filePath(QStringLiteral("traces"));
     const QStringList scenario = { QStringLiteral("--model"), QStringLiteral("llama-2-7b"),
@@ -239,7 +240,7 @@ void TstCli::chakraExportPerRankReplaysToTheSameStep()
         + QStringList { QStringLiteral("--chakra-out"), traces, QStringLiteral("--json"), QStringLiteral("-") });
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.out.contains(QStringLiteral("wrote 8 trace file(s)")), qPrintable(run.out));
-    QVERIFY2(run.out.contains(QStringLiteral("comm_groups.json (4 groups)")), qPrintable(run.out));
+    QVERIFY2(run.out.contains(QStringLiteral("comm_groups.json (8 groups)")), qPrintable(run.out));
     const Result inspect = runRapid({ QStringLiteral("chakra"), QStringLiteral("inspect"), traces });
     QVERIFY2(inspect.out.contains(QStringLiteral("8 ranks")) && inspect.out.contains(QStringLiteral(" 0 errors")),
         qPrintable(inspect.out.left(600)));

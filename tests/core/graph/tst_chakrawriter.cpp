@@ -15,6 +15,15 @@
 #include <QTest>
 
 using namespace rapid;
+
+namespace {
+
+graph::ChakraNodePiece computePiece(const std::string& name, double seconds, std::vector<int> after)
+{
+    return { name, seconds, graph::ChakraNodeType::Compute, {}, std::move(after) };
+}
+
+} // namespace
 using graph::ChakraAttribute;
 using graph::ChakraAttributeType;
 using graph::ChakraNode;
@@ -307,7 +316,8 @@ private Q_SLOTS:
         child.dataDeps = { 5 };
         trace.nodes = { parent, control, node, child };
         graph::splitComputeNodes(trace, [](const ChakraNode& n) {
-            return n.id == 5 ? std::vector<graph::ChakraNodePiece> { { "a", 1 }, { "b", 1 }, { "c", 2 } }
+            return n.id == 5 ? std::vector<graph::ChakraNodePiece> { computePiece("a", 1, {}), computePiece("b", 1, {}),
+                computePiece("c", 2, {}) }
                              : std::vector<graph::ChakraNodePiece> {};
         });
         QCOMPARE(trace.nodes.size(), size_t { 6 });
@@ -327,6 +337,55 @@ private Q_SLOTS:
         QCOMPARE(c.dataDeps, std::vector<std::uint64_t> { 11 });
         QVERIFY(c.ctrlDeps.empty());
         QCOMPARE(trace.nodes[5].dataDeps, std::vector<std::uint64_t> { 5 });
+    }
+
+    void splitComputeNodesRunsCommunicationBesideCompute()
+    {
+        // Node 5 (100 us, data parent 1) becomes: a; then w beside a send and a receive (all three after a); then c
+        // after all three; and a collective x after c that nothing waits for. The receive and x count 20 us and 10 us
+        // of exposed communication, so the compute pieces share 70 us as 1:1:2 (cumulative rounding: 17.5 -> 18,
+        // 35, 70): 18, 17 and 35 us; communication pieces last 0. The last piece (x) keeps id 5 and also waits for
+        // what nothing else waited for (none here: c waits for w, send and receive).
+        ChakraTrace trace;
+        ChakraNode parent;
+        parent.id = 1;
+        parent.type = ChakraNodeType::Compute;
+        ChakraNode node;
+        node.id = 5;
+        node.type = ChakraNodeType::Compute;
+        node.durationMicros = 100;
+        node.dataDeps = { 1 };
+        trace.nodes = { parent, node };
+        graph::splitComputeNodes(trace, [](const ChakraNode& n) {
+            if (n.id != 5) {
+                return std::vector<graph::ChakraNodePiece> {};
+            }
+            graph::ChakraNodePiece send { "send", 0, ChakraNodeType::Send, {}, { 0 } };
+            graph::ChakraNodePiece receive { "receive", 20e-6, ChakraNodeType::Recv, {}, { 0 } };
+            graph::ChakraNodePiece x { "x", 10e-6, ChakraNodeType::Collective,
+                { graph::ChakraAttribute::int64("comm_size", 8) }, {} };
+            return std::vector<graph::ChakraNodePiece> { computePiece("a", 1, {}), computePiece("w", 1, { 0 }), send,
+                receive, computePiece("c", 2, { 1, 2, 3 }), x };
+        });
+        QCOMPARE(trace.nodes.size(), size_t { 7 });
+        const auto& nodes = trace.nodes;
+        QCOMPARE(nodes[1].name, std::string("a"));
+        QCOMPARE(nodes[1].id, std::uint64_t { 6 });
+        QCOMPARE(nodes[1].durationMicros, std::uint64_t { 18 });
+        QCOMPARE(nodes[1].dataDeps, std::vector<std::uint64_t> { 1 });
+        QCOMPARE(nodes[2].durationMicros, std::uint64_t { 17 });
+        QCOMPARE(nodes[2].dataDeps, std::vector<std::uint64_t> { 6 });
+        QCOMPARE(nodes[3].type, ChakraNodeType::Send);
+        QCOMPARE(nodes[3].dataDeps, std::vector<std::uint64_t> { 6 });
+        QCOMPARE(nodes[4].type, ChakraNodeType::Recv);
+        QCOMPARE(nodes[4].durationMicros, std::uint64_t { 0 });
+        QCOMPARE(nodes[5].name, std::string("c"));
+        QCOMPARE(nodes[5].durationMicros, std::uint64_t { 35 });
+        QCOMPARE(nodes[5].dataDeps, (std::vector<std::uint64_t> { 7, 8, 9 }));
+        QCOMPARE(nodes[6].id, std::uint64_t { 5 });
+        QCOMPARE(nodes[6].type, ChakraNodeType::Collective);
+        QCOMPARE(nodes[6].dataDeps, std::vector<std::uint64_t> { 10 });
+        QCOMPARE(nodes[6].integerAttribute("comm_size"), std::optional<std::int64_t> { 8 });
     }
 
     void protocDecodesEveryFrame()

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace rapid;
@@ -23,6 +24,8 @@ private Q_SLOTS:
     void stopRemovesWhatWasWritten();
     void unwritablePlaceThrows();
     void zeroGathersCarryTheShardAndReplayToTheStep();
+    void replayEqualsTheStepWithEveryCollectiveOnTheNetwork_data();
+    void replayEqualsTheStepWithEveryCollectiveOnTheNetwork();
 };
 
 namespace {
@@ -59,8 +62,9 @@ void TstStepChakraExport::oneFilePerRankWithProgress()
     QCOMPARE(reports.size(), size_t(8));
     QCOMPARE(reports.front(), 1.0 / 8);
     QCOMPARE(reports.back(), 1.0);
-    // dp 2 on 8 ranks: 4 data-parallel communicators (one per tp x pp position).
-    QCOMPARE(summary.groups, size_t(4));
+    // dp 2 on 8 ranks: 4 data-parallel communicators (one per tp x pp position) and 4 tensor-parallel ones (one per
+    // dp x pp position).
+    QCOMPARE(summary.groups, size_t(8));
     QVERIFY(std::filesystem::exists(std::filesystem::path(dir.path().toStdString()) / "comm_groups.json"));
     size_t nodes = 0;
     for (const graph::ChakraTrace& trace : graph::readChakraDirectory(dir.path().toStdString())) {
@@ -113,6 +117,129 @@ void TstStepChakraExport::zeroGathersCarryTheShardAndReplayToTheStep()
         zero1.hardware, sim::NetworkBackend::Analytical);
     QVERIFY2(std::abs(replay.makespan - step) <= 0.01 * step,
         qPrintable(QStringLiteral("replay %1 s, step %2 s").arg(replay.makespan).arg(step)));
+}
+
+void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_data()
+{
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QStringList>("overrides");
+    QTest::addColumn<int>("detail");
+    QTest::addColumn<bool>("congestion");
+    struct Scenario {
+        const char* name;
+        const char* model;
+        std::vector<const char*> overrides;
+        bool congestion;
+    };
+    const Scenario scenarios[] = {
+        { "tp4_sp_dp2", "llama-2-7b",
+            { "run.parallelism.tp=4", "run.parallelism.dp=2", "run.parallelism.sp=true",
+                "run.training.global_batch=8" },
+            true },
+        { "tp4_overlap_dp2", "llama-2-7b",
+            { "run.parallelism.tp=4", "run.parallelism.dp=2", "run.parallelism.sp=true",
+                "run.parallelism.tp_comm_overlap=true", "run.training.global_batch=8" },
+            false },
+        { "tp2_pp4_interleaved", "llama-2-7b",
+            { "run.parallelism.tp=2", "run.parallelism.pp=4", "run.parallelism.schedule=interleaved",
+                "run.parallelism.virtual_stages=2", "run.parallelism.dp=1", "run.training.global_batch=8" },
+            false },
+        { "dp8_zero3", "llama-2-7b",
+            { "run.parallelism.dp=8", "run.parallelism.zero_stage=3", "run.framework=deepspeed",
+                "run.training.global_batch=8" },
+            false },
+        { "tp2_dp4_fsdp", "llama-2-7b",
+            { "run.parallelism.tp=2", "run.parallelism.dp=4", "run.parallelism.fsdp=true", "run.framework=pytorch-fsdp",
+                "run.training.global_batch=8" },
+            false },
+        { "tp2_cp2_dp2", "llama-2-7b",
+            { "run.parallelism.tp=2", "run.parallelism.cp=2", "run.parallelism.dp=2", "run.training.seq_length=4096",
+                "run.training.global_batch=4" },
+            true },
+        { "moe_ep8", "mixtral-8x7b",
+            { "run.parallelism.tp=1", "run.parallelism.dp=8", "run.parallelism.ep=8", "run.training.seq_length=1024",
+                "run.training.global_batch=8" },
+            true },
+    };
+    const char* const details[] = { "chunk", "layer", "operator" };
+    for (const Scenario& scenario : scenarios) {
+        for (int detail = 0; detail < 3; ++detail) {
+            for (const bool congestion : { false, true }) {
+                if (congestion && !scenario.congestion) {
+                    continue;
+                }
+                QStringList overrides;
+                for (const char* assignment : scenario.overrides) {
+                    overrides << QString::fromLatin1(assignment);
+                }
+                QTest::addRow("%s_%s_%s", scenario.name, details[detail], congestion ? "congestion" : "analytical")
+                    << QString::fromLatin1(scenario.model) << overrides << detail << congestion;
+            }
+        }
+    }
+}
+
+void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork()
+{
+    // The traces of `rapid run --chakra-out`, replayed by `rapid chakra simulate` on the same hardware and backend,
+    // take the step time rapid predicted (within 1%: integer-microsecond durations; with congestion, collectives of
+    // a chunk pass that rapid runs among the layers' compute are written after it), and every collective of the step
+    // plan is a COMM_COLL_NODE: per micro-batch pass, each layer's tensor-parallel collectives and expert
+    // all-to-alls, plus the data-parallel reductions and ZeRO/FSDP gathers of the execution graph.
+    QFETCH(QString, model);
+    QFETCH(QStringList, overrides);
+    QFETCH(int, detail);
+    QFETCH(bool, congestion);
+    std::vector<std::string> all = { "run.framework=megatron" };
+    for (const QString& assignment : overrides) {
+        all.push_back(assignment.toStdString());
+    }
+    const config::Scenario scenario
+        = test::projectLoader().loadScenario(model.toStdString(), "hgx-a100-8gpu", "llama-2-7b-train-4xa100", all);
+    const sim::NetworkBackend backend = congestion ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical;
+    sim::StepModel stepModel(scenario, backend);
+    const double step = stepModel.training(false).stepTimeSeconds;
+    QTemporaryDir dir;
+    sim::writeStepChakraTraces(dir.path().toStdString(), stepModel, static_cast<sim::ChakraDetail>(detail));
+    const auto traces = graph::readChakraDirectory(dir.path().toStdString());
+    const std::filesystem::path groupsFile = std::filesystem::path(dir.path().toStdString()) / "comm_groups.json";
+    const graph::ChakraCommGroups groups
+        = std::filesystem::exists(groupsFile) ? graph::readChakraCommGroups(groupsFile) : graph::ChakraCommGroups {};
+    const sim::ReplayResult replay = sim::replayChakra(traces, groups, scenario.hardware, backend);
+    QVERIFY2(std::abs(replay.makespan - step) <= 0.01 * step,
+        qPrintable(QStringLiteral("replay %1 s, step %2 s").arg(replay.makespan, 0, 'g', 9).arg(step, 0, 'g', 9)));
+
+    // The plan's collectives on each stage's ranks, counted from the execution graph's passes and the plan's layers.
+    const parallel::StepPlan& plan = stepModel.plan();
+    const graph::ExecutionGraph executionGraph = sim::stepExecutionGraph(stepModel);
+    std::vector<int> expected(static_cast<size_t>(executionGraph.ranks()), 0);
+    for (const graph::Node& node : executionGraph.nodes()) {
+        int& count = expected[static_cast<size_t>(node.rank)];
+        if (node.kind == graph::NodeKind::DataParallel || node.kind == graph::NodeKind::ParameterGather) {
+            ++count;
+        }
+        if (node.kind != graph::NodeKind::Compute || node.chunk < 0) {
+            continue;
+        }
+        const parallel::LayerCollectives& layer = plan.stages[static_cast<size_t>(node.rank)].layer;
+        int tensor = 0;
+        for (const parallel::PlannedCollective& part : layer.tensorPair) {
+            tensor += part.onNetwork() ? 1 : 0;
+        }
+        const std::vector<std::vector<int>> chunks = stepModel.chunkLayersOfStage(node.rank);
+        for (const int index : chunks[static_cast<size_t>(node.chunk)]) {
+            count += tensor * (node.backward ? layer.tensorPairsBackward : layer.tensorPairsForward);
+            if (parallel::isMoeLayer(scenario.model, index) && layer.expertAllToAll
+                && layer.expertAllToAll->onNetwork()) {
+                count += layer.expertAllToAllsPerPass;
+            }
+        }
+    }
+    for (const graph::ChakraTrace& trace : traces) {
+        const int written = static_cast<int>(std::count_if(trace.nodes.begin(), trace.nodes.end(),
+            [](const graph::ChakraNode& node) { return node.type == graph::ChakraNodeType::Collective; }));
+        QCOMPARE(written, expected[static_cast<size_t>(stepModel.placement().stageOf(trace.rank))]);
+    }
 }
 
 void TstStepChakraExport::unwritablePlaceThrows()

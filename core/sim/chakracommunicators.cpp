@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "chakracommunicators_p.h"
+
+#include "chakrapasspieces_p.h"
+
+#include <algorithm>
+#include <array>
+
+namespace rapid::sim::detail {
+
+namespace {
+
+constexpr std::array<parallel::Axis, 4> kGroupAxes
+    = { parallel::Axis::Dp, parallel::Axis::Tp, parallel::Axis::Cp, parallel::Axis::Ep };
+
+std::ptrdiff_t indexIn(const std::vector<int>& members, int member)
+{
+    return std::find(members.begin(), members.end(), member) - members.begin();
+}
+
+} // namespace
+
+ChakraCommunicators::ChakraCommunicators(const parallel::Placement& placement, bool withGroups)
+    : m_placement(placement)
+{
+    if (!withGroups) {
+        return;
+    }
+    for (const parallel::Axis axis : kGroupAxes) {
+        if (placement.degree(axis) < 2) {
+            continue;
+        }
+        for (int rank = 0; rank < placement.ranks; ++rank) {
+            std::vector<int> members = placement.groupOf(axis, rank);
+            const auto [it, added] = m_ids.emplace(std::make_pair(axis, members), 0);
+            if (added) {
+                it->second = static_cast<int>(m_ids.size());
+                m_groups[std::to_string(it->second)] = std::move(members);
+            }
+        }
+    }
+}
+
+std::string ChakraCommunicators::groupOf(parallel::Axis axis, int rank) const
+{
+    const auto found = m_ids.find({ axis, m_placement.groupOf(axis, rank) });
+    return found == m_ids.end() ? std::string() : std::to_string(found->second);
+}
+
+graph::ChakraRankMapping ChakraCommunicators::mappingOf(int rank) const
+{
+    const int representative = m_placement.representativeRank(m_placement.stageOf(rank));
+    graph::ChakraRankMapping mapping;
+    mapping.peer = [this, rank, representative](const graph::ChakraNode& node, int peer) {
+        const std::optional<std::int64_t> tag = node.integerAttribute("comm_tag");
+        if (tag && *tag >= kContextTagBase) {
+            const std::vector<int> ring = m_placement.groupOf(parallel::Axis::Cp, representative);
+            const std::vector<int> own = m_placement.groupOf(parallel::Axis::Cp, rank);
+            const auto size = static_cast<std::ptrdiff_t>(own.size());
+            const std::ptrdiff_t step = indexIn(ring, peer) - indexIn(ring, representative);
+            return own[static_cast<size_t>(((indexIn(own, rank) + step) % size + size) % size)];
+        }
+        return m_placement.representativeRank(peer) + (rank - representative);
+    };
+    mapping.group = [this, rank](const std::string& placeholder) {
+        for (const parallel::Axis axis : kGroupAxes) {
+            if (placeholder == groupPlaceholder(axis)) {
+                return groupOf(axis, rank);
+            }
+        }
+        return std::string();
+    };
+    return mapping;
+}
+
+} // namespace rapid::sim::detail

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "graph/chakracommgroups.h"
+#include "graph/chakraexport.h"
+#include "parallel/placement.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rapid::sim::detail {
+
+/// The communicators of an exported step and how a stage's representative trace becomes each rank's: groups numbered
+/// from 1, the data-parallel ones first (in order of their first rank), then tensor-, context- and expert-parallel
+/// ones; axes of degree 1 have none. Representative traces name a collective's group by its axis ("dp", "tp", ...).
+class ChakraCommunicators {
+public:
+    /// @p withGroups false (inference): no communicators.
+    ChakraCommunicators(const parallel::Placement& placement, bool withGroups);
+
+    const graph::ChakraCommGroups& groups() const { return m_groups; }
+    /// Peers and groups of @p rank: a pipeline peer (a stage index in the representative) becomes the rank at the same
+    /// place of that stage; a context-parallel ring peer (tag from kContextTagBase) the member as far round this
+    /// rank's ring as the peer is from the representative round its own; an axis name this rank's group id.
+    graph::ChakraRankMapping mappingOf(int rank) const;
+
+private:
+    std::string groupOf(parallel::Axis axis, int rank) const;
+
+    const parallel::Placement& m_placement;
+    std::map<std::pair<parallel::Axis, std::vector<int>>, int> m_ids;
+    graph::ChakraCommGroups m_groups;
+};
+
+} // namespace rapid::sim::detail

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "chakrapasspieces_p.h"
+
+#include "model/layeroperators.h"
+#include "parallel/stepplan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace rapid::sim::detail {
+
+using graph::ChakraAttribute;
+using graph::ChakraNodePiece;
+using graph::ChakraNodeType;
+using parallel::PlannedCollective;
+
+namespace {
+
+graph::ChakraCollective chakraCollective(network::CollectiveKind kind)
+{
+    switch (kind) {
+    case network::CollectiveKind::ReduceScatter:
+        return graph::ChakraCollective::ReduceScatter;
+    case network::CollectiveKind::AllGather:
+        return graph::ChakraCollective::AllGather;
+    case network::CollectiveKind::AllToAll:
+        return graph::ChakraCollective::AllToAll;
+    case network::CollectiveKind::Broadcast:
+        return graph::ChakraCollective::Broadcast;
+    case network::CollectiveKind::AllReduce:
+    case network::CollectiveKind::SendRecv:
+        break;
+    }
+    return graph::ChakraCollective::AllReduce;
+}
+
+std::string kindName(network::CollectiveKind kind)
+{
+    switch (kind) {
+    case network::CollectiveKind::ReduceScatter:
+        return "reduce-scatter";
+    case network::CollectiveKind::AllGather:
+        return "all-gather";
+    case network::CollectiveKind::AllToAll:
+        return "all-to-all";
+    default:
+        return "all-reduce";
+    }
+}
+
+/// A COMM_COLL_NODE piece. comm_size follows ASTRA-sim: an all-gather's is the per-rank shard, the others' the
+/// per-rank buffer (network::CollectiveRequest's bytes).
+ChakraNodePiece collectivePiece(const std::string& name, const PlannedCollective& collective, double seconds)
+{
+    double bytes = collective.bytes;
+    if (collective.kind == network::CollectiveKind::AllGather) {
+        bytes /= static_cast<double>(collective.group.size());
+    }
+    ChakraNodePiece piece { name, seconds, ChakraNodeType::Collective, {}, {} };
+    piece.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
+        ChakraAttribute::int64("comm_type", static_cast<std::int64_t>(chakraCollective(collective.kind))),
+        ChakraAttribute::int64("comm_size", std::llround(bytes)),
+        ChakraAttribute::text("pg_name", groupPlaceholder(collective.axis)) };
+    return piece;
+}
+
+void addAll(std::vector<PlannedCollective>& to, const PlannedCollective& collective, int times)
+{
+    if (collective.onNetwork()) {
+        to.insert(to.end(), static_cast<size_t>(std::max(0, times)), collective);
+    }
+}
+
+} // namespace
+
+std::string groupPlaceholder(parallel::Axis axis)
+{
+    return parallel::toString(axis);
+}
+
+/// What one layer (or a whole chunk pass at Chunk detail) runs: its operators and the collectives inside it, with the
+/// time the step model left exposed for each kind.
+struct ChakraPassSplitter::Block {
+    std::string label;
+    std::vector<OperatorTiming> ops;
+    std::vector<PlannedCollective> tensor; ///< in issue order
+    bool tensorBesideGemms = false; ///< tp_comm_overlap
+    double tensorExposed = 0;
+    std::optional<PlannedCollective> contextStep;
+    int contextSteps = 0;
+    double contextExposed = 0;
+    std::vector<PlannedCollective> expert;
+    double expertExposed = 0;
+
+    void append(const Block& other)
+    {
+        ops.insert(ops.end(), other.ops.begin(), other.ops.end());
+        tensor.insert(tensor.end(), other.tensor.begin(), other.tensor.end());
+        tensorBesideGemms = tensorBesideGemms || other.tensorBesideGemms;
+        tensorExposed += other.tensorExposed;
+        contextStep = contextStep ? contextStep : other.contextStep;
+        contextSteps += other.contextSteps;
+        contextExposed += other.contextExposed;
+        expert.insert(expert.end(), other.expert.begin(), other.expert.end());
+        expertExposed += other.expertExposed;
+    }
+};
+
+ChakraPassSplitter::ChakraPassSplitter(StepModel& stepModel, const graph::ExecutionGraph& graph, ChakraDetail detail)
+    : m_stepModel(stepModel)
+    , m_graph(graph)
+    , m_detail(detail)
+    , m_timer(stepModel.scenario().hardware.gpu)
+{
+    const parallel::Placement& placement = stepModel.placement();
+    for (int stage = 0; stage < graph.ranks(); ++stage) {
+        m_layers.push_back(stepModel.chunkLayersOfStage(stage));
+        const std::vector<int> ring = placement.groupOf(parallel::Axis::Cp, placement.representativeRank(stage));
+        const auto at = std::find(ring.begin(), ring.end(), placement.representativeRank(stage)) - ring.begin();
+        const auto size = static_cast<std::ptrdiff_t>(ring.size());
+        m_contextNext.push_back(ring[static_cast<size_t>((at + 1) % size)]);
+        m_contextPrevious.push_back(ring[static_cast<size_t>((at + size - 1) % size)]);
+    }
+}
+
+std::vector<ChakraPassSplitter::OperatorTiming> ChakraPassSplitter::timed(const std::vector<model::Operator>& ops)
+{
+    std::vector<OperatorTiming> timings;
+    timings.reserve(ops.size());
+    for (const model::Operator& op : ops) {
+        timings.push_back(
+            { op.name + (op.phase == model::Phase::Recompute ? " (recompute)" : ""), m_timer.time(op).seconds,
+                op.kind == model::OperatorKind::FlashAttention || op.kind == model::OperatorKind::NaiveAttention,
+                op.kind == model::OperatorKind::Gemm });
+    }
+    return timings;
+}
+
+ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, bool backward, const std::string& label)
+{
+    const config::Scenario& scenario = m_stepModel.scenario();
+    const parallel::StepPlan& plan = m_stepModel.plan();
+    const bool moe = parallel::isMoeLayer(scenario.model, layer);
+    Block block;
+    block.label = label;
+    block.ops = timed(backward ? model::trainingBackward(scenario.model, scenario.run, plan.sharding.layer, moe)
+                               : model::trainingForward(scenario.model, scenario.run, plan.sharding.layer, moe));
+    const parallel::LayerCollectives& collectives = plan.stages[static_cast<size_t>(stage)].layer;
+    const graph::TimeBreakdown& exposed
+        = backward ? m_stepModel.layerTimes(moe).backward : m_stepModel.layerTimes(moe).forward;
+    const auto part = [&](graph::TimeClass timeClass) { return exposed[static_cast<size_t>(timeClass)]; };
+    for (int pair = 0; pair < (backward ? collectives.tensorPairsBackward : collectives.tensorPairsForward); ++pair) {
+        for (const PlannedCollective& collective : collectives.tensorPair) {
+            addAll(block.tensor, collective, 1);
+        }
+    }
+    block.tensorBesideGemms = plan.sharding.overlapTensorCollectives;
+    block.tensorExposed = part(graph::TimeClass::TensorParallel);
+    if (collectives.contextStep && collectives.contextStep->onNetwork()) {
+        block.contextStep = collectives.contextStep;
+        block.contextSteps = backward ? collectives.contextStepsBackward : collectives.contextStepsForward;
+        block.contextExposed = part(graph::TimeClass::ContextParallel);
+    }
+    if (moe && collectives.expertAllToAll) {
+        addAll(block.expert, *collectives.expertAllToAll, collectives.expertAllToAllsPerPass);
+        block.expertExposed = part(graph::TimeClass::ExpertParallel);
+    }
+    return block;
+}
+
+ChakraPassSplitter::Block ChakraPassSplitter::endBlock(bool embedding, bool backward, const std::string& label)
+{
+    const config::Scenario& scenario = m_stepModel.scenario();
+    const model::LayerSharding& sharding = m_stepModel.plan().sharding.layer;
+    const std::vector<model::Operator> all = embedding
+        ? model::embeddingOperators(scenario.model, scenario.run, sharding, model::Workload::Training)
+        : model::lmHeadOperators(scenario.model, scenario.run, sharding, model::Workload::Training);
+    std::vector<model::Operator> selected;
+    for (const model::Operator& op : all) {
+        if ((op.phase == model::Phase::Forward) != backward) {
+            selected.push_back(op);
+        }
+    }
+    Block block;
+    block.label = label;
+    block.ops = timed(selected);
+    return block;
+}
+
+void ChakraPassSplitter::appendBlock(
+    const Block& block, int stage, std::vector<ChakraNodePiece>& pieces, std::vector<int>& frontier)
+{
+    // `frontier`: the pieces the next one waits for (-1: what the pass waited for); pieces.size() is the next index.
+    const auto add = [&](ChakraNodePiece piece) {
+        piece.after = frontier;
+        frontier = { static_cast<int>(pieces.size()) };
+        pieces.push_back(std::move(piece));
+    };
+    const bool contextWindow = block.contextSteps > 0 && block.contextStep;
+    const bool gemmWindow = block.tensorBesideGemms && !block.tensor.empty();
+    // Collectives that hide behind compute start with it (the window) and the pass goes on when both are done.
+    const auto window = [&](bool attention) {
+        double seconds = 0;
+        for (const OperatorTiming& op : block.ops) {
+            seconds += (attention ? op.attention : op.gemm) ? op.seconds : 0.0;
+        }
+        const std::vector<int> start = frontier;
+        add({ block.label
+                + (attention ? " attention core (beside the context-parallel ring)"
+                             : " GEMMs (beside the tensor-parallel collectives)"),
+            seconds, ChakraNodeType::Compute, {}, {} });
+        const int windowPiece = frontier.front();
+        std::vector<int> chain = start;
+        if (attention) {
+            const PlannedCollective& step = *block.contextStep;
+            const auto bytes = static_cast<std::int64_t>(std::llround(step.bytes));
+            for (int i = 0; i < block.contextSteps; ++i) {
+                const std::string name = block.label + " context-parallel K/V ring step " + std::to_string(i + 1) + "/"
+                    + std::to_string(block.contextSteps);
+                const std::int32_t tag = m_nextTag++;
+                ChakraNodePiece send { name + " send", 0, ChakraNodeType::Send, {}, chain };
+                send.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
+                    ChakraAttribute::int32("comm_dst", m_contextNext[static_cast<size_t>(stage)]),
+                    ChakraAttribute::int32("comm_tag", tag), ChakraAttribute::int64("comm_size", bytes) };
+                ChakraNodePiece receive { name + " receive", i + 1 == block.contextSteps ? block.contextExposed : 0,
+                    ChakraNodeType::Recv, {}, chain };
+                receive.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
+                    ChakraAttribute::int32("comm_src", m_contextPrevious[static_cast<size_t>(stage)]),
+                    ChakraAttribute::int32("comm_tag", tag), ChakraAttribute::int64("comm_size", bytes) };
+                chain = { static_cast<int>(pieces.size()), static_cast<int>(pieces.size()) + 1 };
+                pieces.push_back(std::move(send));
+                pieces.push_back(std::move(receive));
+            }
+        } else {
+            for (size_t i = 0; i < block.tensor.size(); ++i) {
+                ChakraNodePiece piece
+                    = collectivePiece(block.label + " tensor-parallel " + kindName(block.tensor[i].kind) + " "
+                            + std::to_string(i + 1) + "/" + std::to_string(block.tensor.size()),
+                        block.tensor[i], i + 1 == block.tensor.size() ? block.tensorExposed : 0);
+                piece.after = chain;
+                chain = { static_cast<int>(pieces.size()) };
+                pieces.push_back(std::move(piece));
+            }
+        }
+        frontier = chain;
+        frontier.push_back(windowPiece);
+    };
+
+    double run = 0;
+    bool inRun = false;
+    int runs = 0;
+    const auto flush = [&] {
+        if (inRun) {
+            add({ block.label + (runs++ > 0 ? " (continued)" : ""), run, ChakraNodeType::Compute, {}, {} });
+        }
+        run = 0;
+        inRun = false;
+    };
+    bool contextDone = false;
+    bool gemmDone = false;
+    for (const OperatorTiming& op : block.ops) {
+        if ((contextWindow && op.attention) || (gemmWindow && op.gemm)) {
+            bool& done = op.attention ? contextDone : gemmDone;
+            if (!done) {
+                flush();
+                window(op.attention);
+                done = true;
+            }
+            continue;
+        }
+        if (m_detail == ChakraDetail::Operator) {
+            add({ block.label + " " + op.name, op.seconds, ChakraNodeType::Compute, {}, {} });
+        } else {
+            run += op.seconds;
+            inRun = true;
+        }
+    }
+    flush();
+    // Blocking collectives after the compute they follow (Megatron: tensor all-reduces close the attention and MLP
+    // blocks; the expert all-to-alls dispatch and combine the routed tokens).
+    if (!gemmWindow) {
+        for (size_t i = 0; i < block.tensor.size(); ++i) {
+            add(collectivePiece(block.label + " tensor-parallel " + kindName(block.tensor[i].kind) + " "
+                    + std::to_string(i + 1) + "/" + std::to_string(block.tensor.size()),
+                block.tensor[i], block.tensorExposed / static_cast<double>(block.tensor.size())));
+        }
+    }
+    for (size_t i = 0; i < block.expert.size(); ++i) {
+        add(collectivePiece(block.label + " expert all-to-all " + (i % 2 == 0 ? "dispatch" : "combine"),
+            block.expert[i], block.expertExposed / static_cast<double>(block.expert.size())));
+    }
+}
+
+std::vector<ChakraNodePiece> ChakraPassSplitter::operator()(const graph::ChakraNode& node)
+{
+    if (node.id >= m_graph.nodes().size()) {
+        return {};
+    }
+    const auto id = static_cast<graph::NodeId>(node.id);
+    const graph::Node& pass = m_graph.node(id);
+    if (pass.kind != graph::NodeKind::Compute || pass.chunk < 0) {
+        return {};
+    }
+    const std::vector<std::vector<int>>& chunks = m_layers[static_cast<size_t>(pass.rank)];
+    const std::vector<int>& layers = chunks[static_cast<size_t>(pass.chunk)];
+    const std::string prefix = "stage " + std::to_string(pass.rank) + (pass.backward ? " backward" : " forward")
+        + " micro-batch " + std::to_string(pass.microBatch) + " ";
+    const bool first = pass.rank == 0 && pass.chunk == 0;
+    const bool last = pass.rank == m_graph.ranks() - 1 && pass.chunk == static_cast<int>(chunks.size()) - 1;
+
+    // The pass in execution order: embedding, layers, head forward; head, layers reversed, embedding backward.
+    std::vector<Block> blocks;
+    if (pass.backward ? last : first) {
+        blocks.push_back(endBlock(!pass.backward, pass.backward, prefix + (pass.backward ? "lm head" : "embedding")));
+    }
+    const auto addLayer = [&](int layer) {
+        blocks.push_back(layerBlock(pass.rank, layer, pass.backward, prefix + "layer " + std::to_string(layer)));
+    };
+    if (pass.backward) {
+        std::for_each(layers.rbegin(), layers.rend(), addLayer);
+    } else {
+        std::for_each(layers.begin(), layers.end(), addLayer);
+    }
+    if (pass.backward ? first : last) {
+        blocks.push_back(endBlock(pass.backward, pass.backward, prefix + (pass.backward ? "embedding" : "lm head")));
+    }
+    if (m_detail == ChakraDetail::Chunk) {
+        // One compute node for the pass (its windows apart): the blocks merged, collectives after it.
+        Block whole;
+        whole.label = node.name;
+        for (const Block& block : blocks) {
+            whole.append(block);
+        }
+        blocks = { std::move(whole) };
+    }
+    std::vector<ChakraNodePiece> pieces;
+    std::vector<int> frontier = { -1 };
+    for (const Block& block : blocks) {
+        appendBlock(block, pass.rank, pieces, frontier);
+    }
+    return pieces;
+}
+
+} // namespace rapid::sim::detail

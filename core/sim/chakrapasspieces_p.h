@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "sim/stepchakraexport.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rapid::sim::detail {
+
+/// pg_name of a representative trace's collectives: the axis whose group on each rank replaces it when the trace is
+/// instantiated ("dp", "tp", "cp", "ep").
+std::string groupPlaceholder(parallel::Axis axis);
+
+/// Tags of the context-parallel ring's sends start here (pipeline sends use graph node ids, far below).
+inline constexpr std::int32_t kContextTagBase = 1 << 30;
+
+/// Splits a training step's chunk passes into the pieces a trace simulator needs (graph::splitComputeNodes): the
+/// pass's compute, as one node per pass (Chunk), per layer (Layer) or per operator (Operator), and every collective
+/// the step plan puts inside its layers as a communication node: tensor-parallel all-reduces (or all-gather and
+/// reduce-scatter pairs with sequence parallelism) and expert all-to-alls after the compute they follow, which they
+/// block; the context-parallel ring's send/receive steps beside the attention core they hide behind, and tensor
+/// collectives beside the GEMMs under tp_comm_overlap. Each communication piece carries the exposed time the step
+/// model charged for it, so the compute pieces keep exactly the pass's compute.
+class ChakraPassSplitter {
+public:
+    ChakraPassSplitter(StepModel& stepModel, const graph::ExecutionGraph& graph, ChakraDetail detail);
+
+    std::vector<graph::ChakraNodePiece> operator()(const graph::ChakraNode& node);
+
+    /// One operator as a piece may show it.
+    struct OperatorTiming {
+        std::string name;
+        double seconds = 0;
+        bool attention = false; ///< the attention core (FlashAttention or the naive kernels)
+        bool gemm = false;
+    };
+
+private:
+    struct Block;
+    void appendBlock(
+        const Block& block, int stage, std::vector<graph::ChakraNodePiece>& pieces, std::vector<int>& frontier);
+    std::vector<OperatorTiming> timed(const std::vector<model::Operator>& ops);
+    Block layerBlock(int stage, int layer, bool backward, const std::string& label);
+    Block endBlock(bool embedding, bool backward, const std::string& label);
+
+    StepModel& m_stepModel;
+    const graph::ExecutionGraph& m_graph;
+    ChakraDetail m_detail;
+    compute::OperatorTimer m_timer;
+    std::vector<std::vector<std::vector<int>>> m_layers;
+    std::vector<int> m_contextNext; ///< per stage: the representative's next and previous rank in its cp ring
+    std::vector<int> m_contextPrevious;
+    std::int32_t m_nextTag = kContextTagBase;
+};
+
+} // namespace rapid::sim::detail
