@@ -20,12 +20,9 @@ std::ptrdiff_t indexIn(const std::vector<int>& members, int member)
 
 } // namespace
 
-ChakraCommunicators::ChakraCommunicators(const parallel::Placement& placement, bool withGroups)
+ChakraCommunicators::ChakraCommunicators(const parallel::Placement& placement)
     : m_placement(placement)
 {
-    if (!withGroups) {
-        return;
-    }
     for (const parallel::Axis axis : kGroupAxes) {
         if (placement.degree(axis) < 2) {
             continue;

@@ -17,8 +17,7 @@ namespace rapid::sim::detail {
 /// ones; axes of degree 1 have none. Representative traces name a collective's group by its axis ("dp", "tp", ...).
 class ChakraCommunicators {
 public:
-    /// @p withGroups false (inference): no communicators.
-    ChakraCommunicators(const parallel::Placement& placement, bool withGroups);
+    explicit ChakraCommunicators(const parallel::Placement& placement);
 
     const graph::ChakraCommGroups& groups() const { return m_groups; }
     /// Peers and groups of @p rank: a pipeline peer (a stage index in the representative) becomes the rank at the same

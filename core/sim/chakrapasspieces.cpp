@@ -299,6 +299,9 @@ std::vector<ChakraNodePiece> ChakraPassSplitter::operator()(const graph::ChakraN
     }
     const auto id = static_cast<graph::NodeId>(node.id);
     const graph::Node& pass = m_graph.node(id);
+    if (pass.kind == graph::NodeKind::Compute && m_stepModel.scenario().run.mode != config::RunMode::Training) {
+        return inferencePieces(node, pass);
+    }
     if (pass.kind != graph::NodeKind::Compute || pass.chunk < 0) {
         return {};
     }
@@ -338,6 +341,50 @@ std::vector<ChakraNodePiece> ChakraPassSplitter::operator()(const graph::ChakraN
     std::vector<int> frontier = { -1 };
     for (const Block& block : blocks) {
         appendBlock(block, pass.rank, pieces, frontier);
+    }
+    return pieces;
+}
+
+std::vector<ChakraNodePiece> ChakraPassSplitter::inferencePieces(const graph::ChakraNode& node, const graph::Node& step)
+{
+    // One request batch's step on one stage: its layers' compute (the operator model's share of the step, split evenly
+    // over the layers at layer and operator detail) and, per layer, the all-reduces closing the attention and MLP
+    // blocks over the step's tokens (the whole prompt in prefill, one per sequence in decode).
+    const config::RunSpec& run = m_stepModel.scenario().run;
+    const double tokens = step.microBatch == 0 ? static_cast<double>(run.batch) * run.promptLength : run.batch;
+    const PlannedCollective allReduce = m_stepModel.plan().inference.tensorAllReduce(tokens);
+    if (!allReduce.onNetwork()) {
+        return {};
+    }
+    const double seconds = m_stepModel.collectiveSeconds(allReduce);
+    std::vector<int> layers;
+    for (const std::vector<int>& chunk : m_layers[static_cast<size_t>(step.rank)]) {
+        layers.insert(layers.end(), chunk.begin(), chunk.end());
+    }
+    std::vector<ChakraNodePiece> pieces;
+    std::vector<int> frontier = { -1 };
+    const auto add = [&](ChakraNodePiece piece) {
+        piece.after = frontier;
+        frontier = { static_cast<int>(pieces.size()) };
+        pieces.push_back(std::move(piece));
+    };
+    const auto allReduces = [&](const std::string& label) {
+        for (int block = 0; block < 2; ++block) {
+            add(collectivePiece(
+                label + " tensor-parallel all-reduce " + std::to_string(block + 1) + "/2", allReduce, seconds));
+        }
+    };
+    if (m_detail == ChakraDetail::Chunk) {
+        add({ node.name, 1, ChakraNodeType::Compute, {}, {} });
+        for (const int layer : layers) {
+            allReduces(node.name + " layer " + std::to_string(layer));
+        }
+    } else {
+        for (const int layer : layers) {
+            const std::string label = node.name + " layer " + std::to_string(layer);
+            add({ label, 1, ChakraNodeType::Compute, {}, {} });
+            allReduces(label);
+        }
     }
     return pieces;
 }

@@ -22,7 +22,8 @@ inline constexpr std::int32_t kContextTagBase = 1 << 30;
 /// reduce-scatter pairs with sequence parallelism) and expert all-to-alls after the compute they follow, which they
 /// block; the context-parallel ring's send/receive steps beside the attention core they hide behind, and tensor
 /// collectives beside the GEMMs under tp_comm_overlap. Each communication piece carries the exposed time the step
-/// model charged for it, so the compute pieces keep exactly the pass's compute.
+/// model charged for it, so the compute pieces keep exactly the pass's compute. Inference steps (prefill, decode)
+/// become their stage's layers, each followed by its two tensor-parallel all-reduces.
 class ChakraPassSplitter {
 public:
     ChakraPassSplitter(StepModel& stepModel, const graph::ExecutionGraph& graph, ChakraDetail detail);
@@ -44,6 +45,7 @@ private:
     std::vector<OperatorTiming> timed(const std::vector<model::Operator>& ops);
     Block layerBlock(int stage, int layer, bool backward, const std::string& label);
     Block endBlock(bool embedding, bool backward, const std::string& label);
+    std::vector<graph::ChakraNodePiece> inferencePieces(const graph::ChakraNode& node, const graph::Node& step);
 
     StepModel& m_stepModel;
     const graph::ExecutionGraph& m_graph;

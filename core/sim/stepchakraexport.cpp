@@ -95,7 +95,7 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     const int ranks = placement.ranks;
     const auto stageOf = [&](int rank) { return placement.stageOf(rank); };
 
-    const detail::ChakraCommunicators communicators(placement, training);
+    const detail::ChakraCommunicators communicators(placement);
     const graph::ChakraCommGroups& groups = communicators.groups();
 
     std::vector<std::vector<std::vector<int>>> layersOfStage;
@@ -141,11 +141,9 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
         return name + graph.describe(id);
     };
     std::vector<graph::ChakraTrace> representatives = graph::exportExecutionGraph(graph, options);
-    if (training) {
-        detail::ChakraPassSplitter splitter(stepModel, graph, detail);
-        for (graph::ChakraTrace& trace : representatives) {
-            graph::splitComputeNodes(trace, std::ref(splitter));
-        }
+    detail::ChakraPassSplitter splitter(stepModel, graph, detail);
+    for (graph::ChakraTrace& trace : representatives) {
+        graph::splitComputeNodes(trace, std::ref(splitter));
     }
 
     // Every rank runs its stage's graph with its own peers and communicator (SPMD), written one file at a time.

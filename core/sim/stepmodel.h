@@ -61,6 +61,8 @@ public:
     /// One dense (or MoE) layer's forward and backward time per class, with the exposed part of its tensor-, context-
     /// and expert-parallel collectives (computed once, then cached).
     const LayerTimes& layerTimes(bool moe);
+    /// Seconds of @p collective on this model's backend (0 when it moves nothing).
+    double collectiveSeconds(const parallel::PlannedCollective& collective) { return this->collective(collective); }
 
 private:
     void checkMicroBatchBudget() const;

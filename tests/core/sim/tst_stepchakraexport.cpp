@@ -26,6 +26,8 @@ private Q_SLOTS:
     void zeroGathersCarryTheShardAndReplayToTheStep();
     void replayEqualsTheStepWithEveryCollectiveOnTheNetwork_data();
     void replayEqualsTheStepWithEveryCollectiveOnTheNetwork();
+    void inferenceReplayEqualsTheRequest_data();
+    void inferenceReplayEqualsTheRequest();
 };
 
 namespace {
@@ -239,6 +241,48 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork()
         const int written = static_cast<int>(std::count_if(trace.nodes.begin(), trace.nodes.end(),
             [](const graph::ChakraNode& node) { return node.type == graph::ChakraNodeType::Collective; }));
         QCOMPARE(written, expected[static_cast<size_t>(stepModel.placement().stageOf(trace.rank))]);
+    }
+}
+
+void TstStepChakraExport::inferenceReplayEqualsTheRequest_data()
+{
+    QTest::addColumn<int>("tp");
+    QTest::addColumn<int>("pp");
+    QTest::addColumn<int>("detail");
+    for (const auto& [tp, pp] : { std::pair { 8, 1 }, std::pair { 4, 2 } }) {
+        for (int detail = 0; detail < 3; ++detail) {
+            QTest::addRow("tp%d_pp%d_detail%d", tp, pp, detail) << tp << pp << detail;
+        }
+    }
+}
+
+void TstStepChakraExport::inferenceReplayEqualsTheRequest()
+{
+    // Llama-3.3-70B serving on 8 A100 (batch 1, 200 prompt and 32 output tokens): the request's traces replay in
+    // TTFT + 31 ITL (rapid's end-to-end latency) within 1%, with two tensor-parallel all-reduces per layer and step
+    // as COMM_COLL_NODEs: 32 steps x (80 / pp) layers x 2 per rank.
+    QFETCH(int, tp);
+    QFETCH(int, pp);
+    QFETCH(int, detail);
+    const config::Scenario scenario
+        = test::projectLoader().loadScenario("llama-3.3-70b", "hgx-a100-8gpu", "llama-3.3-70b-serve-8xa100",
+            { "run.parallelism.tp=" + std::to_string(tp), "run.parallelism.pp=" + std::to_string(pp),
+                "run.parallelism.mapping={}", "run.inference.decode_length=32" });
+    sim::StepModel stepModel(scenario);
+    const double e2e = stepModel.inference().e2eSeconds;
+    QTemporaryDir dir;
+    sim::writeStepChakraTraces(dir.path().toStdString(), stepModel, static_cast<sim::ChakraDetail>(detail));
+    const auto traces = graph::readChakraDirectory(dir.path().toStdString());
+    const sim::ReplayResult replay = sim::replayChakra(traces,
+        graph::readChakraCommGroups(std::filesystem::path(dir.path().toStdString()) / "comm_groups.json"),
+        scenario.hardware, sim::NetworkBackend::Analytical);
+    QVERIFY2(std::abs(replay.makespan - e2e) <= 0.01 * e2e,
+        qPrintable(QStringLiteral("replay %1 s, end to end %2 s").arg(replay.makespan).arg(e2e)));
+    QCOMPARE(traces.size(), size_t { 8 });
+    for (const graph::ChakraTrace& trace : traces) {
+        const auto collectives = std::count_if(trace.nodes.begin(), trace.nodes.end(),
+            [](const graph::ChakraNode& node) { return node.type == graph::ChakraNodeType::Collective; });
+        QCOMPARE(collectives, static_cast<std::ptrdiff_t>(32 * (80 / pp) * 2));
     }
 }
 
