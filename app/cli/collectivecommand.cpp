@@ -3,6 +3,7 @@
 #include "clioutput.h"
 #include "commands.h"
 #include "format.h"
+#include "ranklist.h"
 
 #include "analysis/collectivewhatif.h"
 #include "config/configloader.h"
@@ -28,42 +29,6 @@
 namespace rapid::cli {
 
 namespace {
-
-int parseGpu(std::string_view text, const std::string& whole)
-{
-    int value = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) {
-        throw UsageError("--ranks \"" + whole + "\": expected GPU indices and ranges such as 0-7,16,24-31");
-    }
-    return value;
-}
-
-/// "0-7,16,24-31" -> the listed GPUs in order.
-std::vector<int> parseRanks(const std::string& text)
-{
-    std::vector<int> gpus;
-    size_t start = 0;
-    while (start <= text.size()) {
-        const size_t comma = std::min(text.find(',', start), text.size());
-        const std::string_view item = std::string_view(text).substr(start, comma - start);
-        const size_t dash = item.find('-');
-        if (dash == std::string_view::npos) {
-            gpus.push_back(parseGpu(item, text));
-        } else {
-            const int first = parseGpu(item.substr(0, dash), text);
-            const int last = parseGpu(item.substr(dash + 1), text);
-            if (last < first) {
-                throw UsageError("--ranks \"" + text + "\": a range must not run backwards");
-            }
-            for (int gpu = first; gpu <= last; ++gpu) {
-                gpus.push_back(gpu);
-            }
-        }
-        start = comma + 1;
-    }
-    return gpus;
-}
 
 /// The GPUs that differ from GPU 0 only in the named network dimension (e.g. one node's NVLink domain).
 std::vector<int> dimensionGroup(const config::HardwareSpec& hardware, const std::string& name)
@@ -155,7 +120,7 @@ std::vector<network::CollectiveRequest> parseRequests(const Arguments& arguments
         request.bytes = parseSize(pick(sizes).value_or("1 GiB"), "bytes", analysis::kMaxCollectiveBytes);
         request.algorithm = algorithm;
         if (const std::optional<std::string> member = pick(members)) {
-            request.gpus = ranks.empty() ? dimensionGroup(hardware, *member) : parseRanks(*member);
+            request.gpus = ranks.empty() ? dimensionGroup(hardware, *member) : parseRankList(*member, "ranks");
         } else if (*kind == network::CollectiveKind::SendRecv) {
             request.gpus = { 0, hardware.cluster.totalGpus() - 1 };
         } else {

@@ -3,6 +3,7 @@
 #include "clioutput.h"
 #include "commands.h"
 #include "format.h"
+#include "ranklist.h"
 
 #include "analysis/evaluation.h"
 #include "analysis/resultjson.h"
@@ -73,6 +74,10 @@ Arguments runArguments()
                 false },
             { "chakra-detail", "LEVEL",
                 "compute nodes of the Chakra traces: chunk (default; one per pipeline pass), layer or operator",
+                false },
+            { "chakra-ranks", "LIST",
+                "write only these ranks' traces, e.g. 0-7,64 (for clusters too large for every file; "
+                "comm_groups.json stays complete and the ranks left out are listed)",
                 false } }),
         "[WORKSPACE]");
 }
@@ -271,6 +276,15 @@ int runCommand(const Invocation& invocation)
         throw UsageError("--backend \"" + backendName + "\": expected " + sim::networkBackendChoices());
     }
     const sim::ChakraDetail detail = chakraDetail(arguments.value("chakra-detail").value_or("chunk"));
+    std::vector<int> chakraRanks;
+    if (auto list = arguments.value("chakra-ranks")) {
+        if (!arguments.value("chakra-out")) {
+            throw UsageError("--chakra-ranks chooses the ranks --chakra-out writes: give --chakra-out DIR too");
+        }
+        chakraRanks = parseRankList(*list, "chakra-ranks");
+        std::sort(chakraRanks.begin(), chakraRanks.end());
+        chakraRanks.erase(std::unique(chakraRanks.begin(), chakraRanks.end()), chakraRanks.end());
+    }
     const config::Scenario scenario = loadScenario(arguments, loader);
     std::vector<config::Diagnostic> problems;
     const parallel::Placement placement
@@ -285,9 +299,14 @@ int runCommand(const Invocation& invocation)
     printMemory(out, memory, scenario.run);
     out << "network    " << backendName << " backend\n";
     if (auto directory = arguments.value("chakra-out")) {
+        if (!chakraRanks.empty() && chakraRanks.back() >= placement.ranks) {
+            invocation.err << "rapid run: --chakra-ranks: rank " << chakraRanks.back()
+                           << " is outside the job's ranks 0.." << placement.ranks - 1 << "\n";
+            return InputError;
+        }
         sim::ChakraExportSummary summary;
         try {
-            summary = analysis::exportStepTraces(scenario, *directory, detail, nullptr, {}, *backend);
+            summary = analysis::exportStepTraces(scenario, *directory, detail, nullptr, {}, *backend, chakraRanks);
         } catch (const std::filesystem::filesystem_error& error) {
             // A place that cannot hold the traces is the user's input, not an internal error.
             invocation.err << "rapid run: --chakra-out " << *directory << ": cannot write the traces there ("
@@ -298,6 +317,17 @@ int runCommand(const Invocation& invocation)
             << (summary.groups == 0 ? std::string()
                                     : "and comm_groups.json (" + std::to_string(summary.groups) + " groups) ")
             << "to " << *directory << " in " << static_cast<long long>(summary.seconds * 1000 + 0.5) << " ms\n";
+        if (summary.files < summary.ranks) {
+            std::vector<int> left;
+            for (int rank = 0, next = 0; rank < summary.ranks; ++rank) {
+                if (next < static_cast<int>(chakraRanks.size()) && chakraRanks[static_cast<size_t>(next)] == rank) {
+                    ++next;
+                } else {
+                    left.push_back(rank);
+                }
+            }
+            out << "chakra     ranks not written (--chakra-ranks): " << rankRanges(left) << "\n";
+        }
     }
     analysis::EvaluationOptions options;
     options.backend = *backend;

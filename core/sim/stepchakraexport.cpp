@@ -85,7 +85,7 @@ std::vector<graph::ChakraTrace> stepChakraTraces(StepModel& stepModel)
 }
 
 ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepModel& stepModel, ChakraDetail detail,
-    const std::atomic<bool>* stop, const std::function<void(double)>& progress)
+    const std::atomic<bool>* stop, const std::function<void(double)>& progress, const std::vector<int>& onlyRanks)
 {
     const auto start = std::chrono::steady_clock::now();
     const config::RunSpec& run = stepModel.scenario().run;
@@ -151,7 +151,20 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     ChakraExportSummary summary;
     std::vector<std::filesystem::path> written;
     const auto cancelled = [&] { return stop && stop->load(std::memory_order_relaxed); };
-    for (int rank = 0; rank < ranks; ++rank) {
+    std::vector<int> chosen = onlyRanks;
+    if (chosen.empty()) {
+        for (int rank = 0; rank < ranks; ++rank) {
+            chosen.push_back(rank);
+        }
+    }
+    for (const int rank : chosen) {
+        if (rank < 0 || rank >= ranks) {
+            throw std::invalid_argument(
+                "rank " + std::to_string(rank) + " is outside the job's ranks 0.." + std::to_string(ranks - 1));
+        }
+    }
+    for (size_t index = 0; index < chosen.size(); ++index) {
+        const int rank = chosen[index];
         if (cancelled()) {
             // Half a trace set would replay as a different job: take back what this export wrote.
             for (const std::filesystem::path& path : written) {
@@ -168,7 +181,7 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
         written.push_back(std::filesystem::path(directory) / ("rapid." + std::to_string(rank) + ".et"));
         graph::writeChakraFile(written.back(), trace);
         if (progress) {
-            progress(static_cast<double>(rank + 1) / ranks);
+            progress(static_cast<double>(index + 1) / static_cast<double>(chosen.size()));
         }
     }
     if (!groups.empty()) {
@@ -179,7 +192,8 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
                 "cannot write " + (std::filesystem::path(directory) / "comm_groups.json").string());
         }
     }
-    summary.files = ranks;
+    summary.files = static_cast<int>(chosen.size());
+    summary.ranks = ranks;
     summary.groups = groups.size();
     summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return summary;

@@ -17,6 +17,7 @@ enum class ChakraDetail { Chunk, Layer, Operator };
 /// What writeStepChakraTraces wrote.
 struct ChakraExportSummary {
     int files = 0; ///< rapid.<rank>.et files
+    int ranks = 0; ///< ranks of the job (files < ranks when only some were asked for)
     std::size_t nodes = 0; ///< over all files
     std::size_t groups = 0; ///< communicators in comm_groups.json (0: no file)
     double seconds = 0;
@@ -38,8 +39,11 @@ std::vector<graph::ChakraTrace> stepChakraTraces(StepModel& stepModel);
 /// per operator (named by stage, pass, micro-batch, layer and operator), the durations adding up to the pass's
 /// compute. Used by `rapid run --chakra-out` and the workbench. @p progress receives the fraction of files written;
 /// when @p stop becomes true the export stops, removes the files it wrote and throws SimulationCancelled. Throws
-/// std::filesystem::filesystem_error (or std::runtime_error) when a file cannot be written.
+/// std::filesystem::filesystem_error (or std::runtime_error) when a file cannot be written. @p onlyRanks (ascending,
+/// unique) writes only those ranks' files, for clusters too large for every file; comm_groups.json stays complete.
+/// A rank outside the job throws std::invalid_argument before anything is written.
 ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepModel& stepModel, ChakraDetail detail,
-    const std::atomic<bool>* stop = nullptr, const std::function<void(double)>& progress = {});
+    const std::atomic<bool>* stop = nullptr, const std::function<void(double)>& progress = {},
+    const std::vector<int>& onlyRanks = {});
 
 } // namespace rapid::sim

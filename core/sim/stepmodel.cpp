@@ -62,6 +62,19 @@ double& at(TimeBreakdown& parts, TimeClass timeClass)
 }
 
 /// Exposed part of communication that can overlap with @p hideable seconds of compute.
+/// The peak MFU is measured against: the fastest tensor rate an operator of the step can run at. GEMMs run at the
+/// compute precision, attention at the activations' (Transformer Engine keeps it in bf16 under fp8 GEMMs, and an fp32
+/// GEMM run keeps bf16 activations); a precision without a tensor path runs at bf16 (compute::OperatorTimer); an
+/// overclocking what-if raises every rate. Against the compute precision's peak alone, fp32 GEMMs with bf16
+/// attention reported MFU above 1.
+double mfuPeak(const config::GpuSpec& gpu, const config::PrecisionSpec& precision)
+{
+    const auto rate = [&gpu](config::Precision of) {
+        return gpu.tensorPeak(of) > 0 ? gpu.tensorPeak(of) : gpu.tensorPeak(config::Precision::Bf16);
+    };
+    return std::max(rate(precision.compute), rate(precision.activations)) * std::max(1.0, gpu.effectiveClockScale());
+}
+
 double exposed(double communication, double hideable)
 {
     return std::max(0.0, communication - hideable);
@@ -423,7 +436,7 @@ void StepModel::addThroughputAndEnergy(report::TrainingResult& result, const gra
     const double modelFlops = 3 * model::forwardFlopsPerToken(m_scenario.model, run.seqLength) * tokensPerStep;
     const int gpus = m_plan.placement.ranks;
     result.modelFlopsPerGpu = modelFlops / result.stepTimeSeconds / gpus;
-    const double peak = m_scenario.hardware.gpu.tensorPeak(run.precision.compute);
+    const double peak = mfuPeak(m_scenario.hardware.gpu, run.precision);
     result.mfu = peak > 0 ? result.modelFlopsPerGpu / peak : 0;
     // Energy: every GPU of every stage (tp x dp x cp of them run what the stage's representative rank runs), busy while
     // its compute stream runs operator classes or the optimizer.

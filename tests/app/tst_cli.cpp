@@ -3,7 +3,9 @@
 // usage errors, and the honest "no prediction yet" of run.
 #include "testutils.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -52,6 +54,7 @@ private Q_SLOTS:
     void importHfWritesALoadableModel();
     void chakraExportReadsBackWithoutDefects();
     void chakraExportPerRankReplaysToTheSameStep();
+    void chakraRanksWritesASubsetWithCompleteGroups();
     void collectiveMicrobenchmarkIsByteIdenticalToAstraSims();
     void collectiveMicrobenchmarkOfASubgroupHasATraceForEveryRank();
     void collectivePacketBackendMatchesTheClosedForm();
@@ -266,6 +269,46 @@ void TstCli::chakraExportPerRankReplaysToTheSameStep()
     const double replayedDetailed = jsonNumber(detailedReplay.out, QStringLiteral("makespan_s"));
     QVERIFY2(std::abs(replayedDetailed - predicted) < 1e-4,
         qPrintable(QStringLiteral("run %1 s, operator-level replay %2 s").arg(predicted).arg(replayedDetailed)));
+}
+
+void TstCli::chakraRanksWritesASubsetWithCompleteGroups()
+{
+    // tp 2 x pp 2 x dp 2 on 8 GPUs, only ranks 0-2 and 5 written: 4 files, the other ranks listed as ranges, and
+    // comm_groups.json still has all 8 communicators (4 dp, 4 tp). A rank outside the job is an input error naming
+    // the option, before anything is written.
+    QTemporaryDir dir;
+    const QStringList scenario
+        = { QStringLiteral("--model"), QStringLiteral("llama-2-7b"), QStringLiteral("--hardware"),
+              QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--run"), QStringLiteral("llama-2-7b-train-4xa100"),
+              QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=2"), QStringLiteral("--set"),
+              QStringLiteral("run.parallelism.pp=2"), QStringLiteral("--set"), QStringLiteral("run.parallelism.dp=2") };
+    const QString traces = dir.filePath(QStringLiteral("subset"));
+    const Result run = runRapid(QStringList { QStringLiteral("run") } + scenario
+        + QStringList {
+            QStringLiteral("--chakra-out"), traces, QStringLiteral("--chakra-ranks"), QStringLiteral("5,0-2") });
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains(QStringLiteral("wrote 4 trace file(s)"))
+            && run.out.contains(QStringLiteral("comm_groups.json (8 groups)"))
+            && run.out.contains(QStringLiteral("ranks not written (--chakra-ranks): 3-4,6-7")),
+        qPrintable(run.out));
+    const QStringList files = QDir(traces).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(files,
+        (QStringList { QStringLiteral("comm_groups.json"), QStringLiteral("rapid.0.et"), QStringLiteral("rapid.1.et"),
+            QStringLiteral("rapid.2.et"), QStringLiteral("rapid.5.et") }));
+
+    const QString outside = dir.filePath(QStringLiteral("outside"));
+    const Result wrong = runRapid(QStringList { QStringLiteral("run") } + scenario
+        + QStringList {
+            QStringLiteral("--chakra-out"), outside, QStringLiteral("--chakra-ranks"), QStringLiteral("8") });
+    QCOMPARE(wrong.exitCode, 1);
+    QVERIFY2(wrong.err.contains(QStringLiteral("--chakra-ranks: rank 8 is outside the job's ranks 0..7")),
+        qPrintable(wrong.err));
+    QVERIFY(!QFileInfo::exists(outside));
+    const Result syntax = runRapid(QStringList { QStringLiteral("run") } + scenario
+        + QStringList {
+            QStringLiteral("--chakra-out"), outside, QStringLiteral("--chakra-ranks"), QStringLiteral("3-1") });
+    QCOMPARE(syntax.exitCode, 2);
+    QVERIFY(syntax.err.contains(QStringLiteral("--chakra-ranks")));
 }
 
 void TstCli::collectiveMicrobenchmarkIsByteIdenticalToAstraSims()
