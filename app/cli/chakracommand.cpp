@@ -132,7 +132,8 @@ void printUsage(std::ostream& out)
            "Chakra execution traces (MLCommons format, as ASTRA-sim replays them).\n\nsubcommands:\n"
            "  inspect   counts, collectives, critical path and defects of a trace set\n"
            "  dot       one rank's graph (or part of it) as Graphviz DOT\n"
-           "  simulate  replay a trace set on a hardware's network and GPU (analytical or congestion backend)\n";
+           "  simulate  replay a trace set on a hardware's network and GPU (analytical or congestion backend)\n"
+           "  astra-config  ASTRA-sim network, system and remote-memory files for a hardware preset\n";
 }
 
 } // namespace
@@ -155,11 +156,14 @@ int chakraCommand(const Invocation& invocation)
         if (subcommand == "simulate") {
             return chakraSimulateCommand(invocation, rest);
         }
+        if (subcommand == "astra-config") {
+            return chakraAstraConfigCommand(invocation, rest);
+        }
     } catch (const graph::ChakraError& error) {
         invocation.err << "rapid chakra " << subcommand << ": " << error.what() << "\n";
         return InputError;
     }
-    throw UsageError("unknown subcommand \"" + subcommand + "\" (inspect, dot, simulate)");
+    throw UsageError("unknown subcommand \"" + subcommand + "\" (inspect, dot, simulate, astra-config)");
 }
 
 } // namespace rapid::cli

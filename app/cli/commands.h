@@ -30,5 +30,6 @@ int sweepCommand(const Invocation& invocation);
 int chakraCommand(const Invocation& invocation);
 /// `rapid chakra simulate` (chakrasimulatecommand.cpp), dispatched by chakraCommand.
 int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::string>& args);
+int chakraAstraConfigCommand(const Invocation& invocation, const std::vector<std::string>& args);
 
 } // namespace rapid::cli
