@@ -245,11 +245,25 @@ void splitComputeNodes(ChakraTrace& trace, const std::function<std::vector<Chakr
         const std::vector<std::uint64_t> durations = pieceDurations(pieces, computeMicros);
         const std::vector<std::uint64_t> dataDeps = std::move(node.dataDeps);
         const std::vector<std::uint64_t> ctrlDeps = std::move(node.ctrlDeps);
-        std::vector<std::uint64_t> ids(pieces.size());
+        const auto afterOf = [&pieces](size_t i) {
+            return pieces[i].after.empty() ? std::vector<int> { static_cast<int>(i) - 1 } : pieces[i].after;
+        };
+        // Pieces nothing later waits for, besides the last: what ran beside the chain. The node is done when they are
+        // too, so a zero-length join takes its id and waits for all of them (the last piece waiting for them itself
+        // would hold its own start back).
         std::vector<bool> awaited(pieces.size(), false);
         for (size_t i = 0; i < pieces.size(); ++i) {
-            const bool last = i + 1 == pieces.size();
-            ids[i] = last ? node.id : nextId++;
+            for (const int earlier : afterOf(i)) {
+                if (earlier >= 0 && static_cast<size_t>(earlier) < i) {
+                    awaited[static_cast<size_t>(earlier)] = true;
+                }
+            }
+        }
+        const bool join = std::find(awaited.begin(), awaited.end() - 1, false) != awaited.end() - 1;
+        std::vector<std::uint64_t> ids(pieces.size());
+        for (size_t i = 0; i < pieces.size(); ++i) {
+            const bool keepsId = i + 1 == pieces.size() && !join;
+            ids[i] = keepsId ? node.id : nextId++;
             ChakraNode piece;
             piece.id = ids[i];
             piece.name = pieces[i].name;
@@ -257,33 +271,33 @@ void splitComputeNodes(ChakraTrace& trace, const std::function<std::vector<Chakr
             piece.durationMicros = durations[i];
             if (pieces[i].type != ChakraNodeType::Compute) {
                 piece.attributes = pieces[i].attributes;
-            } else if (last) {
-                piece.attributes = std::move(node.attributes); // what its peers and dependants know of it
+            } else if (keepsId) {
+                piece.attributes = node.attributes; // what its peers and dependants know of it
             } else {
                 piece.attributes = { ChakraAttribute::boolean("is_cpu_op", false) };
             }
-            std::vector<int> after = pieces[i].after;
-            if (after.empty()) {
-                after.push_back(static_cast<int>(i) - 1);
-            }
-            for (const int earlier : after) {
+            for (const int earlier : afterOf(i)) {
                 if (earlier < 0) {
                     piece.dataDeps.insert(piece.dataDeps.end(), dataDeps.begin(), dataDeps.end());
                     piece.ctrlDeps.insert(piece.ctrlDeps.end(), ctrlDeps.begin(), ctrlDeps.end());
                 } else if (static_cast<size_t>(earlier) < i) {
                     piece.dataDeps.push_back(ids[static_cast<size_t>(earlier)]);
-                    awaited[static_cast<size_t>(earlier)] = true;
-                }
-            }
-            if (last) {
-                // Whatever ran beside the chain must end before the node counts as done.
-                for (size_t j = 0; j + 1 < pieces.size(); ++j) {
-                    if (!awaited[j]) {
-                        piece.dataDeps.push_back(ids[j]);
-                    }
                 }
             }
             nodes.push_back(std::move(piece));
+        }
+        if (join) {
+            ChakraNode end;
+            end.id = node.id;
+            end.name = "end of " + node.name;
+            end.type = ChakraNodeType::Compute;
+            end.attributes = std::move(node.attributes);
+            for (size_t j = 0; j < pieces.size(); ++j) {
+                if (!awaited[j]) {
+                    end.dataDeps.push_back(ids[j]);
+                }
+            }
+            nodes.push_back(std::move(end));
         }
     }
     trace.nodes = std::move(nodes);

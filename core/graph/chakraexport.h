@@ -64,9 +64,10 @@ struct ChakraNodePiece {
 
 /// Replaces every COMP_NODE for which @p split returns two or more pieces by those pieces. The compute pieces' times
 /// are scaled to sum to the node's duration less the communication pieces' seconds (rounded so that the integer
-/// microseconds still add up); communication pieces get no duration. Dependencies follow each piece's `after`; the
-/// last piece also waits for every piece nothing else waits for and keeps the node's id (and, when it computes, its
-/// attributes), so every dependant and match across ranks is unchanged. New ids follow the largest id of the trace.
+/// microseconds still add up); communication pieces get no duration. Dependencies follow each piece's `after`. The
+/// last piece keeps the node's id (and, when it computes, its attributes), so every dependant and match across ranks
+/// is unchanged; when a piece besides it is one nothing waits for (it ran beside the chain), a zero-length compute
+/// node "end of <name>" waits for all such pieces and keeps the id instead. New ids follow the largest id of the trace.
 void splitComputeNodes(ChakraTrace& trace, const std::function<std::vector<ChakraNodePiece>(const ChakraNode&)>& split);
 
 /// How a representative trace's communication becomes one actual rank's (instantiateRank).

@@ -338,6 +338,16 @@ std::vector<ChakraNodePiece> ChakraPassSplitter::operator()(const graph::ChakraN
         blocks = { std::move(whole) };
     }
     std::vector<ChakraNodePiece> pieces;
+    // ZeRO-3/FSDP gather the chunk's parameters for every pass, beside its compute (the step model leaves exposed only
+    // what outlasts the pass); nothing in the pass waits for it, so the pass ends when both are done.
+    const parallel::ChunkPlan& chunkPlan
+        = m_stepModel.plan().stages[static_cast<size_t>(pass.rank)].chunks[static_cast<size_t>(pass.chunk)];
+    if (chunkPlan.parameterGather && chunkPlan.parameterGather->onNetwork()) {
+        ChakraNodePiece gather = collectivePiece(prefix + "parameter all-gather (beside the pass)",
+            *chunkPlan.parameterGather, m_graph.parts(id)[static_cast<size_t>(graph::TimeClass::DataParallel)]);
+        gather.after = { -1 };
+        pieces.push_back(std::move(gather));
+    }
     std::vector<int> frontier = { -1 };
     for (const Block& block : blocks) {
         appendBlock(block, pass.rank, pieces, frontier);
