@@ -52,6 +52,25 @@ void stripPlaceholderGroups(graph::ChakraTrace& trace)
     }
 }
 
+/// The ranks to write: @p onlyRanks, or all @p ranks of the job. A rank outside the job throws before anything is
+/// written.
+std::vector<int> chosenRanks(const std::vector<int>& onlyRanks, int ranks)
+{
+    std::vector<int> chosen = onlyRanks;
+    if (chosen.empty()) {
+        for (int rank = 0; rank < ranks; ++rank) {
+            chosen.push_back(rank);
+        }
+    }
+    for (const int rank : chosen) {
+        if (rank < 0 || rank >= ranks) {
+            throw std::invalid_argument(
+                "rank " + std::to_string(rank) + " is outside the job's ranks 0.." + std::to_string(ranks - 1));
+        }
+    }
+    return chosen;
+}
+
 } // namespace
 
 graph::ExecutionGraph stepExecutionGraph(StepModel& stepModel)
@@ -147,50 +166,46 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     }
 
     // Every rank runs its stage's graph with its own peers and communicator (SPMD), written one file at a time.
+    const std::vector<int> chosen = chosenRanks(onlyRanks, ranks);
     std::filesystem::create_directories(directory);
     ChakraExportSummary summary;
     std::vector<std::filesystem::path> written;
-    const auto cancelled = [&] { return stop && stop->load(std::memory_order_relaxed); };
-    std::vector<int> chosen = onlyRanks;
-    if (chosen.empty()) {
-        for (int rank = 0; rank < ranks; ++rank) {
-            chosen.push_back(rank);
-        }
-    }
-    for (const int rank : chosen) {
-        if (rank < 0 || rank >= ranks) {
-            throw std::invalid_argument(
-                "rank " + std::to_string(rank) + " is outside the job's ranks 0.." + std::to_string(ranks - 1));
-        }
-    }
-    for (size_t index = 0; index < chosen.size(); ++index) {
-        const int rank = chosen[index];
-        if (cancelled()) {
-            // Half a trace set would replay as a different job: take back what this export wrote.
-            for (const std::filesystem::path& path : written) {
-                std::error_code ignored;
-                std::filesystem::remove(path, ignored);
+    try {
+        for (size_t index = 0; index < chosen.size(); ++index) {
+            const int rank = chosen[index];
+            if (stop && stop->load(std::memory_order_relaxed)) {
+                throw SimulationCancelled();
             }
-            throw SimulationCancelled();
+            graph::ChakraTrace trace = graph::instantiateRank(
+                representatives[static_cast<size_t>(stageOf(rank))], rank, communicators.mappingOf(rank));
+            stripPlaceholderGroups(trace);
+            summary.nodes += trace.nodes.size();
+            const std::filesystem::path path
+                = std::filesystem::path(directory) / ("rapid." + std::to_string(rank) + ".et");
+            if (std::filesystem::is_regular_file(path) || !std::filesystem::exists(path)) {
+                written.push_back(path); // this export's to take back; not a folder that was there before
+            }
+            graph::writeChakraFile(path, trace);
+            if (progress) {
+                progress(static_cast<double>(index + 1) / static_cast<double>(chosen.size()));
+            }
         }
-        const int stage = stageOf(rank);
-        const graph::ChakraRankMapping mapping = communicators.mappingOf(rank);
-        graph::ChakraTrace trace = graph::instantiateRank(representatives[static_cast<size_t>(stage)], rank, mapping);
-        stripPlaceholderGroups(trace);
-        summary.nodes += trace.nodes.size();
-        written.push_back(std::filesystem::path(directory) / ("rapid." + std::to_string(rank) + ".et"));
-        graph::writeChakraFile(written.back(), trace);
-        if (progress) {
-            progress(static_cast<double>(index + 1) / static_cast<double>(chosen.size()));
+        if (!groups.empty()) {
+            written.push_back(std::filesystem::path(directory) / "comm_groups.json");
+            std::ofstream json(written.back());
+            json << graph::chakraCommGroupsJson(groups);
+            if (!json) {
+                throw std::runtime_error("cannot write " + written.back().string());
+            }
         }
-    }
-    if (!groups.empty()) {
-        std::ofstream json(std::filesystem::path(directory) / "comm_groups.json");
-        json << graph::chakraCommGroupsJson(groups);
-        if (!json) {
-            throw std::runtime_error(
-                "cannot write " + (std::filesystem::path(directory) / "comm_groups.json").string());
+    } catch (...) {
+        // Stopped, or a file could not be written: half a trace set would replay as a different job, so take back
+        // everything this export wrote.
+        for (const std::filesystem::path& path : written) {
+            std::error_code ignored;
+            std::filesystem::remove(path, ignored);
         }
+        throw;
     }
     summary.files = static_cast<int>(chosen.size());
     summary.ranks = ranks;

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void oneFilePerRankWithProgress();
     void stopRemovesWhatWasWritten();
     void unwritablePlaceThrows();
+    void aFileThatCannotBeWrittenTakesBackTheOthers();
     void zeroGathersCarryTheShardAndReplayToTheStep();
     void replayEqualsTheStepWithEveryCollectiveOnTheNetwork_data();
     void replayEqualsTheStepWithEveryCollectiveOnTheNetwork();
@@ -292,6 +293,21 @@ void TstStepChakraExport::inferenceReplayEqualsTheRequest()
             [](const graph::ChakraNode& node) { return node.type == graph::ChakraNodeType::Collective; });
         QCOMPARE(collectives, static_cast<std::ptrdiff_t>(32 * (80 / pp) * 2));
     }
+}
+
+void TstStepChakraExport::aFileThatCannotBeWrittenTakesBackTheOthers()
+{
+    // rapid.3.et already exists as a folder: the export fails at rank 3 and removes ranks 0-2's files, so no half
+    // trace set is left to be replayed as a different job (the folder that was there stays).
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    std::filesystem::create_directories(root / "rapid.3.et");
+    sim::StepModel model(scenario());
+    QVERIFY_THROWS_EXCEPTION(
+        std::exception, sim::writeStepChakraTraces(root.string(), model, sim::ChakraDetail::Chunk));
+    QCOMPARE(traceFiles(root), 1); // the folder named rapid.3.et
+    QVERIFY(!std::filesystem::exists(root / "rapid.0.et"));
+    QVERIFY(!std::filesystem::exists(root / "comm_groups.json"));
 }
 
 void TstStepChakraExport::unwritablePlaceThrows()
