@@ -38,6 +38,8 @@ row "tp 4, sp, dp 2" llama-2-7b --set run.parallelism.tp=4 --set run.parallelism
     --set run.training.global_batch=8
 row "tp 4, sp, tp_comm_overlap, dp 2" llama-2-7b --set run.parallelism.tp=4 --set run.parallelism.dp=2 \
     --set run.parallelism.sp=true --set run.parallelism.tp_comm_overlap=true --set run.training.global_batch=8
+row "tp 2, pp 2 1F1B, dp 2" llama-2-7b --set run.parallelism.tp=2 --set run.parallelism.pp=2 --set run.parallelism.dp=2 \
+    --set run.training.global_batch=16
 row "tp 2, pp 4 interleaved x2" llama-2-7b --set run.parallelism.tp=2 --set run.parallelism.pp=4 \
     --set run.parallelism.schedule=interleaved --set run.parallelism.virtual_stages=2 --set run.parallelism.dp=1 \
     --set run.training.global_batch=8
