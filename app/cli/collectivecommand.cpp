@@ -133,24 +133,6 @@ std::vector<network::CollectiveRequest> parseRequests(const Arguments& arguments
     return requests;
 }
 
-graph::ChakraCollective chakraType(network::CollectiveKind kind)
-{
-    switch (kind) {
-    case network::CollectiveKind::AllReduce:
-        return graph::ChakraCollective::AllReduce;
-    case network::CollectiveKind::ReduceScatter:
-        return graph::ChakraCollective::ReduceScatter;
-    case network::CollectiveKind::AllGather:
-        return graph::ChakraCollective::AllGather;
-    case network::CollectiveKind::AllToAll:
-        return graph::ChakraCollective::AllToAll;
-    case network::CollectiveKind::Broadcast:
-    case network::CollectiveKind::SendRecv:
-        break;
-    }
-    return graph::ChakraCollective::Broadcast;
-}
-
 void writeMicrobenchmark(
     const std::string& directory, const network::CollectiveRequest& request, int totalGpus, std::ostream& out)
 {
@@ -159,10 +141,11 @@ void writeMicrobenchmark(
         ? request.bytes / static_cast<double>(request.gpus.size())
         : request.bytes;
     const bool everyGpu = static_cast<int>(request.gpus.size()) == totalGpus;
-    const std::vector<graph::ChakraTrace> traces = graph::exportCollectiveMicrobenchmark(chakraType(request.kind),
-        static_cast<std::uint64_t>(std::llround(shard)), request.gpus, everyGpu ? "" : "1", totalGpus);
+    const std::vector<graph::ChakraTrace> traces
+        = graph::exportCollectiveMicrobenchmark(graph::chakraCollectiveOf(request.kind),
+            static_cast<std::uint64_t>(std::llround(shard)), request.gpus, everyGpu ? "" : "1", totalGpus);
     // The files are named after the collective, as the generator's ("all_reduce.0.et").
-    std::string prefix = graph::toString(chakraType(request.kind));
+    std::string prefix = graph::toString(graph::chakraCollectiveOf(request.kind));
     std::transform(prefix.begin(), prefix.end(), prefix.begin(),
         [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     graph::writeChakraDirectory(directory, prefix, traces);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 namespace rapid::graph {
 
@@ -221,6 +222,25 @@ std::vector<std::uint64_t> pieceDurations(const std::vector<ChakraNodePiece>& pi
 }
 
 } // namespace
+
+ChakraCollective chakraCollectiveOf(network::CollectiveKind kind)
+{
+    switch (kind) {
+    case network::CollectiveKind::AllReduce:
+        return ChakraCollective::AllReduce;
+    case network::CollectiveKind::ReduceScatter:
+        return ChakraCollective::ReduceScatter;
+    case network::CollectiveKind::AllGather:
+        return ChakraCollective::AllGather;
+    case network::CollectiveKind::AllToAll:
+        return ChakraCollective::AllToAll;
+    case network::CollectiveKind::Broadcast:
+        return ChakraCollective::Broadcast;
+    case network::CollectiveKind::SendRecv:
+        break;
+    }
+    throw std::invalid_argument("a send/recv is written as COMM_SEND_NODE and COMM_RECV_NODE, not as a collective");
+}
 
 void splitComputeNodes(ChakraTrace& trace, const std::function<std::vector<ChakraNodePiece>(const ChakraNode&)>& split)
 {

@@ -3,6 +3,7 @@
 
 #include "graph/chakratrace.h"
 #include "graph/executiongraph.h"
+#include "network/collective.h"
 
 #include <cstdint>
 #include <functional>
@@ -10,6 +11,10 @@
 #include <vector>
 
 namespace rapid::graph {
+
+/// The Chakra collective of one of ours (all-reduce, reduce-scatter, all-gather, all-to-all, broadcast); a send/recv
+/// is no collective in Chakra (COMM_SEND_NODE and COMM_RECV_NODE) and throws std::invalid_argument.
+ChakraCollective chakraCollectiveOf(network::CollectiveKind kind);
 
 /// What the execution graph does not say and a Chakra trace needs.
 struct ChakraExportOptions {

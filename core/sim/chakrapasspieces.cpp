@@ -17,38 +17,6 @@ using parallel::PlannedCollective;
 
 namespace {
 
-graph::ChakraCollective chakraCollective(network::CollectiveKind kind)
-{
-    switch (kind) {
-    case network::CollectiveKind::ReduceScatter:
-        return graph::ChakraCollective::ReduceScatter;
-    case network::CollectiveKind::AllGather:
-        return graph::ChakraCollective::AllGather;
-    case network::CollectiveKind::AllToAll:
-        return graph::ChakraCollective::AllToAll;
-    case network::CollectiveKind::Broadcast:
-        return graph::ChakraCollective::Broadcast;
-    case network::CollectiveKind::AllReduce:
-    case network::CollectiveKind::SendRecv:
-        break;
-    }
-    return graph::ChakraCollective::AllReduce;
-}
-
-std::string kindName(network::CollectiveKind kind)
-{
-    switch (kind) {
-    case network::CollectiveKind::ReduceScatter:
-        return "reduce-scatter";
-    case network::CollectiveKind::AllGather:
-        return "all-gather";
-    case network::CollectiveKind::AllToAll:
-        return "all-to-all";
-    default:
-        return "all-reduce";
-    }
-}
-
 /// A COMM_COLL_NODE piece. comm_size follows ASTRA-sim: an all-gather's is the per-rank shard, the others' the
 /// per-rank buffer (network::CollectiveRequest's bytes).
 ChakraNodePiece collectivePiece(const std::string& name, const PlannedCollective& collective, double seconds)
@@ -59,7 +27,7 @@ ChakraNodePiece collectivePiece(const std::string& name, const PlannedCollective
     }
     ChakraNodePiece piece { name, seconds, ChakraNodeType::Collective, {}, {} };
     piece.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
-        ChakraAttribute::int64("comm_type", static_cast<std::int64_t>(chakraCollective(collective.kind))),
+        ChakraAttribute::int64("comm_type", static_cast<std::int64_t>(graph::chakraCollectiveOf(collective.kind))),
         ChakraAttribute::int64("comm_size", std::llround(bytes)),
         ChakraAttribute::text("pg_name", groupPlaceholder(collective.axis)) };
     return piece;
@@ -197,6 +165,12 @@ void ChakraPassSplitter::appendBlock(
         frontier = { static_cast<int>(pieces.size()) };
         pieces.push_back(std::move(piece));
     };
+    // "<label> tensor-parallel reduce-scatter 2/4": the i-th tensor collective of the block.
+    const auto tensorPiece = [&block](size_t i, double exposedSeconds) {
+        return collectivePiece(block.label + " tensor-parallel " + network::toString(block.tensor[i].kind) + " "
+                + std::to_string(i + 1) + "/" + std::to_string(block.tensor.size()),
+            block.tensor[i], exposedSeconds);
+    };
     const bool contextWindow = block.contextSteps > 0 && block.contextStep;
     const bool gemmWindow = block.tensorBesideGemms && !block.tensor.empty();
     // Collectives that hide behind compute start with it (the window) and the pass goes on when both are done.
@@ -234,10 +208,7 @@ void ChakraPassSplitter::appendBlock(
             }
         } else {
             for (size_t i = 0; i < block.tensor.size(); ++i) {
-                ChakraNodePiece piece
-                    = collectivePiece(block.label + " tensor-parallel " + kindName(block.tensor[i].kind) + " "
-                            + std::to_string(i + 1) + "/" + std::to_string(block.tensor.size()),
-                        block.tensor[i], i + 1 == block.tensor.size() ? block.tensorExposed : 0);
+                ChakraNodePiece piece = tensorPiece(i, i + 1 == block.tensor.size() ? block.tensorExposed : 0);
                 piece.after = chain;
                 chain = { static_cast<int>(pieces.size()) };
                 pieces.push_back(std::move(piece));
@@ -281,9 +252,7 @@ void ChakraPassSplitter::appendBlock(
     // blocks; the expert all-to-alls dispatch and combine the routed tokens).
     if (!gemmWindow) {
         for (size_t i = 0; i < block.tensor.size(); ++i) {
-            add(collectivePiece(block.label + " tensor-parallel " + kindName(block.tensor[i].kind) + " "
-                    + std::to_string(i + 1) + "/" + std::to_string(block.tensor.size()),
-                block.tensor[i], block.tensorExposed / static_cast<double>(block.tensor.size())));
+            add(tensorPiece(i, block.tensorExposed / static_cast<double>(block.tensor.size())));
         }
     }
     for (size_t i = 0; i < block.expert.size(); ++i) {
