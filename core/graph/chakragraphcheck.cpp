@@ -149,8 +149,10 @@ std::vector<char> asapSchedule(const std::vector<ChakraNode>& nodes, const Adjac
         report.criticalPathMicros = finish[last];
         for (std::uint32_t v = last; v != kNone; v = bestParent[v]) {
             report.criticalPath.push_back(nodes[v].id);
+            report.criticalPathFirstName = nodes[v].name;
         }
         std::reverse(report.criticalPath.begin(), report.criticalPath.end());
+        report.criticalPathLastName = nodes[last].name;
     }
     return processed;
 }

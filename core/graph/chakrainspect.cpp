@@ -7,7 +7,6 @@
 #include <map>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 
 namespace rapid::graph {
 
@@ -70,11 +69,14 @@ std::size_t ChakraInspection::count(ChakraSeverity severity) const
 namespace {
 
 using detail::DefectSink;
+using detail::Endpoint;
 using detail::idList;
 using detail::kError;
 using detail::Kind;
 using detail::kWarning;
 using detail::nodeLabel;
+using detail::P2pKey;
+using detail::RankFragment;
 
 enum class Expect { Integer, BoolList, String, StringList };
 
@@ -139,28 +141,6 @@ const char* describe(Expect expect)
     return "?";
 }
 
-/// One collective as issued by one rank, for the cross-rank order check.
-struct IssuedCollective {
-    std::uint64_t start = 0;
-    std::size_t fileIndex = 0;
-    std::uint64_t id = 0;
-    std::int64_t commType = 0;
-    std::uint64_t commSize = 0;
-};
-
-/// One point-to-point endpoint, for the cross-rank matching.
-struct Endpoint {
-    int rank = 0;
-    std::uint64_t id = 0;
-};
-using P2pKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::uint64_t>; // src, dst, tag, size
-
-struct SetState {
-    std::map<P2pKey, std::pair<std::vector<Endpoint>, std::vector<Endpoint>>> p2p; // sends, recvs
-    std::map<std::string, std::map<int, std::vector<IssuedCollective>>> collectives; // group -> rank -> issued
-    std::set<int> ranks;
-};
-
 void checkAttributes(const ChakraNode& node, DefectSink& sink)
 {
     for (const ChakraAttribute& attribute : node.attributes) {
@@ -199,8 +179,7 @@ std::optional<std::int64_t> required(const ChakraNode& node, std::string_view na
 }
 
 void checkCommunication(const ChakraNode& node, std::size_t fileIndex, std::uint64_t start, int rank, DefectSink& sink,
-    SetState& set, ChakraRankReport& report,
-    std::map<std::tuple<std::string, std::int64_t, std::uint64_t>, std::size_t>& counts)
+    RankFragment& fragment, std::map<std::tuple<std::string, std::int64_t, std::uint64_t>, std::size_t>& counts)
 {
     if (node.integerAttribute("is_cpu_op").value_or(0) != 0) {
         sink.merge("cpucomm", Kind::CpuCommunication, kError, node.id,
@@ -224,7 +203,7 @@ void checkCommunication(const ChakraNode& node, std::size_t fileIndex, std::uint
         }
         if (type && size) {
             ++counts[{ groupName, *type, static_cast<std::uint64_t>(*size) }];
-            set.collectives[groupName][rank].push_back(
+            fragment.collectives[groupName].push_back(
                 { start, fileIndex, node.id, *type, static_cast<std::uint64_t>(*size) });
         }
         return;
@@ -238,6 +217,7 @@ void checkCommunication(const ChakraNode& node, std::size_t fileIndex, std::uint
             std::string(send ? "SEND with comm_src" : "RECV with comm_dst") + " not equal to its own rank "
                 + std::to_string(rank));
     }
+    ChakraRankReport& report = fragment.report;
     if (send) {
         ++report.sends;
         report.sendBytes += static_cast<std::uint64_t>(size.value_or(0));
@@ -250,19 +230,23 @@ void checkCommunication(const ChakraNode& node, std::size_t fileIndex, std::uint
     }
     const P2pKey key = send ? P2pKey { rank, *peer, *tag, static_cast<std::uint64_t>(*size) }
                             : P2pKey { *peer, rank, *tag, static_cast<std::uint64_t>(*size) };
-    auto& [sends, recvs] = set.p2p[key];
-    (send ? sends : recvs).push_back({ rank, node.id });
+    (send ? fragment.sends : fragment.recvs).emplace_back(key, Endpoint { rank, node.id });
 }
 
-ChakraRankReport inspectRank(
-    const ChakraTrace& trace, std::vector<ChakraDefect>& defects, SetState& set, const ChakraCommGroups* groups)
+} // namespace
+
+namespace detail {
+
+RankFragment inspectRank(const ChakraTrace& trace, const ChakraCommGroups* groups)
 {
-    ChakraRankReport report;
+    RankFragment fragment;
+    ChakraRankReport& report = fragment.report;
+
     report.rank = trace.rank;
     report.path = trace.path;
     report.version = trace.metadata.version;
     report.nodeCount = trace.nodes.size();
-    DefectSink sink(defects, trace.rank);
+    DefectSink sink(fragment.defects, trace.rank);
     std::vector<std::uint64_t> start;
     detail::analyseGraph(trace, report, sink, start);
 
@@ -285,7 +269,7 @@ ChakraRankReport inspectRank(
                 "duration_micros beyond 10^14 us (3.2 years), the simulated-time ceiling");
         }
         if (isCommunication(node.type)) {
-            checkCommunication(node, i, start[i], trace.rank, sink, set, report, counts);
+            checkCommunication(node, i, start[i], trace.rank, sink, fragment, counts);
         }
         if (const ChakraAttribute* group = node.attribute("pg_name");
             groups && group && group->string() && node.type == ChakraNodeType::Collective) {
@@ -302,125 +286,39 @@ ChakraRankReport inspectRank(
     for (const auto& [key, count] : counts) {
         report.collectives.push_back({ std::get<1>(key), std::get<2>(key), std::get<0>(key), count });
     }
-    return report;
+    return fragment;
 }
 
-std::string collectiveText(const IssuedCollective& collective)
-{
-    return std::string(toString(static_cast<ChakraCollective>(collective.commType))) + " of "
-        + std::to_string(collective.commSize) + " B (node " + std::to_string(collective.id) + ")";
-}
-
-void checkCollectiveOrder(const SetState& set, const ChakraCommGroups* groups, std::vector<ChakraDefect>& defects)
-{
-    for (const auto& entry : set.collectives) {
-        const std::string& group = entry.first;
-        const auto& byRank = entry.second; // a plain reference: clang 14 cannot capture structured bindings
-        std::vector<int> members;
-        if (group.empty()) {
-            members.assign(set.ranks.begin(), set.ranks.end());
-        } else if (groups && groups->count(group)) {
-            for (const int member : groups->at(group)) {
-                if (set.ranks.count(member)) {
-                    members.push_back(member);
-                }
-            }
-            std::sort(members.begin(), members.end());
-        } else {
-            for (const auto& [rank, issued] : byRank) {
-                members.push_back(rank);
-            }
-        }
-        if (members.size() < 2) {
-            continue;
-        }
-        auto sequence = [&byRank](int rank) {
-            std::vector<IssuedCollective> issued;
-            if (const auto found = byRank.find(rank); found != byRank.end()) {
-                issued = found->second;
-            }
-            std::stable_sort(issued.begin(), issued.end(), [](const IssuedCollective& a, const IssuedCollective& b) {
-                return std::tie(a.start, a.fileIndex) < std::tie(b.start, b.fileIndex);
-            });
-            return issued;
-        };
-        const std::string groupText = group.empty() ? std::string("all ranks (no pg_name)") : "group \"" + group + "\"";
-        const int reference = members.front();
-        const std::vector<IssuedCollective> expected = sequence(reference);
-        for (std::size_t m = 1; m < members.size(); ++m) {
-            const std::vector<IssuedCollective> actual = sequence(members[m]);
-            const std::size_t common = std::min(expected.size(), actual.size());
-            std::size_t i = 0;
-            while (i < common && expected[i].commType == actual[i].commType
-                && expected[i].commSize == actual[i].commSize) {
-                ++i;
-            }
-            if (i == common && expected.size() == actual.size()) {
-                continue;
-            }
-            ChakraDefect defect { Kind::CollectiveOrderMismatch, kError, members[m], {}, {} };
-            const std::string position = "collective #" + std::to_string(i + 1) + " in " + groupText + ": rank "
-                + std::to_string(members[m]) + " issues ";
-            if (i < actual.size()) {
-                defect.nodeIds.push_back(actual[i].id);
-            }
-            defect.message = position + (i < actual.size() ? collectiveText(actual[i]) : std::string("nothing"))
-                + ", rank " + std::to_string(reference) + " "
-                + (i < expected.size() ? collectiveText(expected[i]) : std::string("nothing")) + " ("
-                + std::to_string(actual.size()) + " vs " + std::to_string(expected.size()) + " collectives)";
-            defects.push_back(std::move(defect));
-        }
-    }
-}
-
-void checkPointToPoint(const SetState& set, std::vector<ChakraDefect>& defects)
-{
-    for (const auto& [key, endpoints] : set.p2p) {
-        const auto& [src, dst, tag, size] = key;
-        const auto& [sends, recvs] = endpoints;
-        const std::string what = std::to_string(size) + " B from rank " + std::to_string(src) + " to rank "
-            + std::to_string(dst) + " with tag " + std::to_string(tag);
-        for (std::size_t i = recvs.size(); i < sends.size(); ++i) {
-            const bool peerLoaded = set.ranks.count(static_cast<int>(dst)) && dst >= 0;
-            defects.push_back({ Kind::UnmatchedSend, kError, sends[i].rank, { sends[i].id },
-                "SEND (node " + std::to_string(sends[i].id) + ") of " + what + ": no matching RECV"
-                    + (peerLoaded ? std::string() : " (rank " + std::to_string(dst) + " has no file)") });
-        }
-        for (std::size_t i = sends.size(); i < recvs.size(); ++i) {
-            const bool peerLoaded = set.ranks.count(static_cast<int>(src)) && src >= 0;
-            defects.push_back({ Kind::UnmatchedRecv, kError, recvs[i].rank, { recvs[i].id },
-                "RECV (node " + std::to_string(recvs[i].id) + ") of " + what + ": no matching SEND"
-                    + (peerLoaded ? std::string() : " (rank " + std::to_string(src) + " has no file)") });
-        }
-    }
-}
-
-} // namespace
+} // namespace detail
 
 ChakraInspection inspectChakra(const std::vector<ChakraTrace>& traces, const ChakraCommGroups* groups)
 {
     ChakraInspection inspection;
-    SetState set;
+    std::set<int> ranks;
     for (const ChakraTrace& trace : traces) {
-        set.ranks.insert(trace.rank);
+        ranks.insert(trace.rank);
     }
+    // Reports and per-rank defects in the order given; the cross-rank check takes ranks in ascending order, the
+    // fragments of traces that share a rank merged (their collectives in one issue order, as one file's would be).
+    std::map<int, detail::RankFragment> byRank;
     for (const ChakraTrace& trace : traces) {
-        inspection.ranks.push_back(inspectRank(trace, inspection.defects, set, groups));
-    }
-    if (!set.ranks.empty()) {
-        std::vector<std::uint64_t> absent;
-        for (int rank = 0; rank < *set.ranks.rbegin(); ++rank) {
-            if (!set.ranks.count(rank)) {
-                absent.push_back(static_cast<std::uint64_t>(rank));
-            }
+        detail::RankFragment fragment = detail::inspectRank(trace, groups);
+        inspection.ranks.push_back(std::move(fragment.report));
+        inspection.defects.insert(inspection.defects.end(), std::make_move_iterator(fragment.defects.begin()),
+            std::make_move_iterator(fragment.defects.end()));
+        detail::RankFragment& merged = byRank[trace.rank];
+        for (auto& [group, issued] : fragment.collectives) {
+            auto& into = merged.collectives[group];
+            into.insert(into.end(), issued.begin(), issued.end());
         }
-        if (!absent.empty()) {
-            inspection.defects.push_back({ Kind::MissingRank, kError, -1, {},
-                "no file for rank(s) " + idList(absent) + " (ASTRA-sim needs <prefix>.<r>.et for every rank)" });
-        }
+        merged.sends.insert(merged.sends.end(), fragment.sends.begin(), fragment.sends.end());
+        merged.recvs.insert(merged.recvs.end(), fragment.recvs.begin(), fragment.recvs.end());
     }
-    checkPointToPoint(set, inspection.defects);
-    checkCollectiveOrder(set, groups, inspection.defects);
+    detail::CrossRankCheck check(std::move(ranks), groups);
+    for (auto& [rank, fragment] : byRank) {
+        check.add(rank, fragment);
+    }
+    check.finish(inspection.defects);
     return inspection;
 }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,8 @@ struct ChakraRankReport {
     /// recorded duration, usually 0: ASTRA-sim simulates them). Nodes in or behind a cycle are left out.
     std::uint64_t criticalPathMicros = 0;
     std::vector<std::uint64_t> criticalPath; ///< node ids from the first to the last node of that path
+    std::string criticalPathFirstName; ///< name of the path's first node (empty when there is no path)
+    std::string criticalPathLastName; ///< name of the path's last node
     bool operator==(const ChakraRankReport&) const = default;
 };
 
@@ -96,5 +99,14 @@ struct ChakraInspection {
 /// rank, ties broken by file order. @p groups (optional) gives the group members; without it a group's members are
 /// the ranks that use its pg_name.
 ChakraInspection inspectChakra(const std::vector<ChakraTrace>& traces, const ChakraCommGroups* groups = nullptr);
+
+/// The same inspection of the trace files @p files (as listChakraSet returns them: one file per rank, ascending),
+/// without holding the set in memory: each file is read, inspected and dropped on one of @p threads worker threads
+/// (0: one per core), and only what the cross-rank checks need is kept (per group the first member's collective
+/// sequence, the point-to-point endpoints). The result equals inspectChakra of readChakraDirectory's traces; memory
+/// is a few decoded files, whatever the set's size. Throws ChakraError for the first file (in rank order) that
+/// cannot be read.
+ChakraInspection inspectChakraFiles(
+    const std::vector<std::filesystem::path>& files, const ChakraCommGroups* groups = nullptr, unsigned threads = 0);
 
 } // namespace rapid::graph

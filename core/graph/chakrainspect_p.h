@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace rapid::graph::detail {
@@ -79,5 +81,67 @@ inline std::string nodeLabel(const ChakraNode& node)
 /// that never become ready), total duration and critical path in @p report.
 void analyseGraph(
     const ChakraTrace& trace, ChakraRankReport& report, DefectSink& sink, std::vector<std::uint64_t>& start);
+
+/// One collective as issued by one rank, for the cross-rank order check.
+struct IssuedCollective {
+    std::uint64_t start = 0; ///< earliest start in the rank's ASAP schedule (issue order)
+    std::size_t fileIndex = 0; ///< breaks ties of start
+    std::uint64_t id = 0;
+    std::int64_t commType = 0;
+    std::uint64_t commSize = 0;
+};
+
+/// One point-to-point endpoint, for the cross-rank matching.
+struct Endpoint {
+    int rank = 0;
+    std::uint64_t id = 0;
+};
+using P2pKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::uint64_t>; // src, dst, tag, size
+
+/// What inspecting one rank's file yields: its report and defects, and what the cross-rank checks need of it.
+struct RankFragment {
+    ChakraRankReport report;
+    std::vector<ChakraDefect> defects;
+    std::map<std::string, std::vector<IssuedCollective>> collectives; ///< by pg_name, in file order
+    std::vector<std::pair<P2pKey, Endpoint>> sends;
+    std::vector<std::pair<P2pKey, Endpoint>> recvs;
+};
+
+/// Inspects one rank's trace on its own (graph, attributes, communication attributes, group membership).
+RankFragment inspectRank(const ChakraTrace& trace, const ChakraCommGroups* groups);
+
+/// The cross-rank checks of a set, fed one rank at a time so the set never has to be in memory: ranks missing from
+/// the set, unmatched sends and receives, and collectives issued in a different order by members of one group (the
+/// first member's sequence is the reference).
+class CrossRankCheck {
+public:
+    /// @p ranks: every rank of the set (for gaps and group members); @p groups: the comm-group file or nullptr.
+    CrossRankCheck(std::set<int> ranks, const ChakraCommGroups* groups);
+    /// Takes @p fragment's collectives and endpoints. Ranks must come in ascending order, each once.
+    void add(int rank, RankFragment& fragment);
+    /// Appends the cross-rank defects: missing ranks, then point-to-point, then collective order by group.
+    void finish(std::vector<ChakraDefect>& defects);
+
+private:
+    struct Compact {
+        std::uint64_t id = 0;
+        std::int64_t commType = 0;
+        std::uint64_t commSize = 0;
+    };
+    struct GroupOrder {
+        bool used = false; ///< some rank issued a collective in it
+        bool hasReference = false;
+        int referenceRank = 0;
+        std::vector<Compact> reference;
+        std::vector<ChakraDefect> mismatches; ///< in member order
+    };
+    void compare(const std::string& group, int rank, const std::vector<IssuedCollective>& issued);
+
+    std::set<int> m_ranks;
+    const ChakraCommGroups* m_groups;
+    std::map<int, std::vector<std::string>> m_fileGroupsOf; ///< rank -> groups of the file it is a member of
+    std::map<std::string, GroupOrder> m_order;
+    std::map<P2pKey, std::pair<std::vector<Endpoint>, std::vector<Endpoint>>> m_p2p; // sends, recvs
+};
 
 } // namespace rapid::graph::detail

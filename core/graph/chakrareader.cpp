@@ -57,6 +57,19 @@ ChakraTrace parseChakraTrace(std::string_view bytes, const std::string& name)
         throw ChakraError(
             name, 0, "gzip-compressed; decompress it first (ASTRA-sim reads only uncompressed .et files)");
     }
+    // Frames are counted first (length prefixes only) so the nodes are placed once, not moved as the vector grows.
+    std::size_t frames = 0;
+    for (std::size_t offset = 0; offset < bytes.size(); ++frames) {
+        const std::size_t frameStart = offset;
+        const std::uint32_t length = readLengthPrefix(bytes, offset, name, frames);
+        if (length > bytes.size() - offset) {
+            offset = frameStart;
+            break; // reported with its frame in the decoding pass
+        }
+        offset += length;
+    }
+    trace.nodes.reserve(frames > 0 ? frames - 1 : 0);
+    chakrawire::NodeDecoder decoder;
     std::size_t offset = 0;
     for (size_t frame = 0; offset < bytes.size(); ++frame) {
         const std::size_t frameStart = offset;
@@ -77,13 +90,12 @@ ChakraTrace parseChakraTrace(std::string_view bytes, const std::string& name)
             }
             continue;
         }
-        ChakraNode node;
-        if (!chakrawire::decodeNode(body, length, node)) {
+        ChakraNode& node = trace.nodes.emplace_back();
+        if (!decoder.decode(body, length, node)) {
             throw ChakraError(name, frameStart,
                 frameLabel(frame) + ": " + std::to_string(length)
                     + " bytes are not a valid Node message (malformed protobuf or invalid UTF-8 in a string)");
         }
-        trace.nodes.push_back(std::move(node));
     }
     return trace;
 }
@@ -130,12 +142,12 @@ std::optional<int> chakraRankFromFileName(const std::string& fileName)
     return rank;
 }
 
-std::vector<ChakraTrace> readChakraDirectory(const std::filesystem::path& dirOrFile)
+std::vector<std::filesystem::path> listChakraSet(const std::filesystem::path& dirOrFile)
 {
     namespace fs = std::filesystem;
     std::error_code error;
     if (fs::is_regular_file(dirOrFile, error)) {
-        return { readChakraFile(dirOrFile) };
+        return { dirOrFile };
     }
     const bool isDirectory = fs::is_directory(dirOrFile, error);
     const fs::path folder = isDirectory ? dirOrFile : dirOrFile.parent_path();
@@ -170,10 +182,22 @@ std::vector<ChakraTrace> readChakraDirectory(const std::filesystem::path& dirOrF
             "several trace sets (" + prefixes + "); pass one file or a prefix such as "
                 + (folder / sets.begin()->first).string());
     }
+    std::vector<fs::path> files;
+    for (const auto& [rank, path] : sets.begin()->second) {
+        files.push_back(path);
+    }
+    return files;
+}
+
+std::vector<ChakraTrace> readChakraDirectory(const std::filesystem::path& dirOrFile)
+{
+    namespace fs = std::filesystem;
+    const std::vector<fs::path> files = listChakraSet(dirOrFile);
     // Stated up front: in memory a trace takes several times its file (decoded nodes, names, attribute vectors), so a
     // set past the budget is refused before anything is read.
     std::uintmax_t totalBytes = 0;
-    for (const auto& [rank, path] : sets.begin()->second) {
+    std::error_code error;
+    for (const fs::path& path : files) {
         totalBytes += fs::file_size(path, error);
     }
     if (totalBytes > kMaxChakraSetBytes) {
@@ -183,7 +207,7 @@ std::vector<ChakraTrace> readChakraDirectory(const std::filesystem::path& dirOrF
                 + " MiB are read (several times that in memory): export fewer ranks or a coarser detail level");
     }
     std::vector<ChakraTrace> traces;
-    for (const auto& [rank, path] : sets.begin()->second) {
+    for (const fs::path& path : files) {
         traces.push_back(readChakraFile(path));
     }
     return traces;

@@ -27,16 +27,20 @@ ChakraTrace readChakraFile(const std::filesystem::path& path);
 /// The rank in a `<prefix>.<rank>.et` file name (no zero padding required), or nullopt.
 std::optional<int> chakraRankFromFileName(const std::string& fileName);
 
-/// The largest trace set readChakraDirectory reads: 1 GiB of files. Decoded traces take 7-10 times their files
-/// (measured: GPT-3 175B on 1,024 A100s at layer detail is 421 MiB of files, 3.0 GB once read by `rapid chakra
-/// inspect`, 4.3 GB in `rapid chakra simulate`).
+/// The largest trace set readChakraDirectory reads into memory: 1 GiB of files. Decoded traces take 7-10 times their
+/// files (measured: a 421 MiB set took 3.0 GB once read, 4.3 GB in `rapid chakra simulate`). inspectChakraFiles reads
+/// any size file by file.
 inline constexpr std::uintmax_t kMaxChakraSetBytes = std::uintmax_t(1) << 30;
 
-/// Reads a set of per-rank traces, sorted by rank:
+/// The files of a set of per-rank traces, sorted by rank:
 /// - a directory: every `<prefix>.<rank>.et` file in it (all must share one prefix, else ChakraError);
 /// - a file: that file alone;
 /// - a prefix as ASTRA-sim takes it (`dir/name` naming `dir/name.<rank>.et`): those files.
-/// Ranks need not be contiguous (inspection reports gaps). Throws ChakraError if nothing matches or a file fails.
+/// Ranks need not be contiguous (inspection reports gaps). Throws ChakraError if nothing matches.
+std::vector<std::filesystem::path> listChakraSet(const std::filesystem::path& dirOrFile);
+
+/// Reads the set listChakraSet names, sorted by rank, into memory. Throws ChakraError if nothing matches, the set is
+/// above kMaxChakraSetBytes (inspectChakraFiles reads any size) or a file fails.
 std::vector<ChakraTrace> readChakraDirectory(const std::filesystem::path& dirOrFile);
 
 } // namespace rapid::graph

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <map>
 #include <ostream>
-#include <unordered_map>
 
 namespace rapid::report {
 
@@ -42,7 +41,7 @@ std::string microsText(std::uint64_t micros)
 }
 
 /// The per-rank summary lines without the rank number, so identical ranks can be folded.
-std::string rankBody(const ChakraRankReport& report, const ChakraTrace* trace)
+std::string rankBody(const ChakraRankReport& report, bool withNames)
 {
     std::string text = "  nodes " + std::to_string(report.nodeCount) + ":";
     for (int type = 0; type < kChakraNodeTypeCount; ++type) {
@@ -68,18 +67,10 @@ std::string rankBody(const ChakraRankReport& report, const ChakraTrace* trace)
     }
     text += "  durations: total " + microsText(report.totalDurationMicros) + ", critical path "
         + microsText(report.criticalPathMicros) + " over " + std::to_string(report.criticalPath.size()) + " nodes";
-    if (!report.criticalPath.empty() && trace) {
-        std::unordered_map<std::uint64_t, const ChakraNode*> byId;
-        for (const ChakraNode& node : trace->nodes) {
-            byId[node.id] = &node;
-        }
-        auto label = [&byId](std::uint64_t id) {
-            const auto found = byId.find(id);
-            return std::to_string(id) + (found != byId.end() ? " \"" + found->second->name + "\"" : std::string());
-        };
-        text += " (" + label(report.criticalPath.front());
+    if (!report.criticalPath.empty() && withNames) {
+        text += " (" + std::to_string(report.criticalPath.front()) + " \"" + report.criticalPathFirstName + "\"";
         if (report.criticalPath.size() > 1) {
-            text += " ... " + label(report.criticalPath.back());
+            text += " ... " + std::to_string(report.criticalPath.back()) + " \"" + report.criticalPathLastName + "\"";
         }
         text += ")";
     }
@@ -88,8 +79,8 @@ std::string rankBody(const ChakraRankReport& report, const ChakraTrace* trace)
 
 } // namespace
 
-void writeChakraInspectionText(std::ostream& out, const graph::ChakraInspection& inspection,
-    const std::vector<graph::ChakraTrace>& traces, std::size_t maxDefectsPerKind)
+void writeChakraInspectionText(
+    std::ostream& out, const graph::ChakraInspection& inspection, std::size_t maxDefectsPerKind)
 {
     std::size_t nodes = 0;
     for (const ChakraRankReport& report : inspection.ranks) {
@@ -100,12 +91,11 @@ void writeChakraInspectionText(std::ostream& out, const graph::ChakraInspection&
         << " warnings\n";
     // Fold consecutive ranks whose summaries are identical.
     for (std::size_t i = 0; i < inspection.ranks.size();) {
-        const ChakraTrace* trace = i < traces.size() ? &traces[i] : nullptr;
-        const std::string body = rankBody(inspection.ranks[i], trace);
+        const std::string body = rankBody(inspection.ranks[i], true);
         // Node names are left out of the comparison: ranks often differ only in a data-parallel index in names.
-        const std::string shape = rankBody(inspection.ranks[i], nullptr);
+        const std::string shape = rankBody(inspection.ranks[i], false);
         std::size_t j = i + 1;
-        while (j < inspection.ranks.size() && rankBody(inspection.ranks[j], nullptr) == shape) {
+        while (j < inspection.ranks.size() && rankBody(inspection.ranks[j], false) == shape) {
             ++j;
         }
         const ChakraRankReport& first = inspection.ranks[i];

@@ -10,6 +10,7 @@
 #include "graph/chakracommgroups.h"
 #include "graph/chakraexport.h"
 #include "graph/chakrawriter.h"
+#include "graph/parallelfor.h"
 #include "graph/trainingstep.h"
 #include "model/layeroperators.h"
 #include "parallel/placement.h"
@@ -19,6 +20,7 @@
 #include <fstream>
 #include <functional>
 #include <stdexcept>
+#include <thread>
 
 namespace rapid::sim {
 
@@ -69,6 +71,45 @@ std::vector<int> chosenRanks(const std::vector<int>& onlyRanks, int ranks)
         }
     }
     return chosen;
+}
+
+/// Writes `rapid.<rank>.et` for every rank of @p chosen, the trace made by @p traceOf. Ranks are independent: a few
+/// per thread at a time are instantiated and written in parallel; progress and stop are handled on the calling
+/// thread, once per file. Every file begun is listed in @p written first (to take back on failure; not a folder that
+/// was there before). Returns the nodes written.
+std::size_t writeRankTraces(const std::string& directory, const std::vector<int>& chosen,
+    const std::function<graph::ChakraTrace(int)>& traceOf, const std::atomic<bool>* stop,
+    const std::function<void(double)>& progress, std::vector<std::filesystem::path>& written)
+{
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t batch = std::size_t { threads } * 2;
+    std::vector<std::size_t> nodes(batch);
+    std::size_t total = 0;
+    for (std::size_t first = 0; first < chosen.size(); first += batch) {
+        const std::size_t last = std::min(chosen.size(), first + batch);
+        std::vector<std::filesystem::path> paths;
+        for (std::size_t index = first; index < last; ++index) {
+            paths.push_back(std::filesystem::path(directory) / ("rapid." + std::to_string(chosen[index]) + ".et"));
+            if (std::filesystem::is_regular_file(paths.back()) || !std::filesystem::exists(paths.back())) {
+                written.push_back(paths.back());
+            }
+        }
+        graph::parallelFor(last - first, threads, [&](std::size_t i) {
+            const graph::ChakraTrace trace = traceOf(chosen[first + i]);
+            nodes[i] = trace.nodes.size();
+            graph::writeChakraFile(paths[i], trace);
+        });
+        for (std::size_t i = 0; i < last - first; ++i) {
+            total += nodes[i];
+            if (progress) {
+                progress(static_cast<double>(first + i + 1) / static_cast<double>(chosen.size()));
+            }
+            if (stop && stop->load(std::memory_order_relaxed)) {
+                throw SimulationCancelled();
+            }
+        }
+    }
+    return total;
 }
 
 } // namespace
@@ -171,25 +212,15 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     ChakraExportSummary summary;
     std::vector<std::filesystem::path> written;
     try {
-        for (size_t index = 0; index < chosen.size(); ++index) {
-            const int rank = chosen[index];
-            if (stop && stop->load(std::memory_order_relaxed)) {
-                throw SimulationCancelled();
-            }
-            graph::ChakraTrace trace = graph::instantiateRank(
-                representatives[static_cast<size_t>(stageOf(rank))], rank, communicators.mappingOf(rank));
-            stripPlaceholderGroups(trace);
-            summary.nodes += trace.nodes.size();
-            const std::filesystem::path path
-                = std::filesystem::path(directory) / ("rapid." + std::to_string(rank) + ".et");
-            if (std::filesystem::is_regular_file(path) || !std::filesystem::exists(path)) {
-                written.push_back(path); // this export's to take back; not a folder that was there before
-            }
-            graph::writeChakraFile(path, trace);
-            if (progress) {
-                progress(static_cast<double>(index + 1) / static_cast<double>(chosen.size()));
-            }
-        }
+        summary.nodes = writeRankTraces(
+            directory, chosen,
+            [&](int rank) {
+                graph::ChakraTrace trace = graph::instantiateRank(
+                    representatives[static_cast<size_t>(stageOf(rank))], rank, communicators.mappingOf(rank));
+                stripPlaceholderGroups(trace);
+                return trace;
+            },
+            stop, progress, written);
         if (!groups.empty()) {
             written.push_back(std::filesystem::path(directory) / "comm_groups.json");
             std::ofstream json(written.back());

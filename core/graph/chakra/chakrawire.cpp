@@ -300,12 +300,10 @@ bool decodeMetadata(const char* data, std::size_t size, ChakraMetadata& metadata
     return true;
 }
 
-bool decodeNode(const char* data, std::size_t size, ChakraNode& node)
+namespace {
+
+void fromWire(const rapid::chakra::wire::Node& message, ChakraNode& node)
 {
-    rapid::chakra::wire::Node message;
-    if (!parse(message, data, size)) {
-        return false;
-    }
     node.id = message.id();
     node.name = message.name();
     node.type = static_cast<ChakraNodeType>(message.type());
@@ -320,6 +318,38 @@ bool decodeNode(const char* data, std::size_t size, ChakraNode& node)
     for (const WireAttribute& attribute : message.attr()) {
         node.attributes.push_back(fromWire(attribute));
     }
+}
+
+} // namespace
+
+bool decodeNode(const char* data, std::size_t size, ChakraNode& node)
+{
+    rapid::chakra::wire::Node message;
+    if (!parse(message, data, size)) {
+        return false;
+    }
+    fromWire(message, node);
+    return true;
+}
+
+struct NodeDecoder::Reused {
+    const google::protobuf::LogSilencer silencer; // see parse()
+    rapid::chakra::wire::Node message;
+};
+
+NodeDecoder::NodeDecoder()
+    : m_reused(std::make_unique<Reused>())
+{
+}
+
+NodeDecoder::~NodeDecoder() = default;
+
+bool NodeDecoder::decode(const char* data, std::size_t size, ChakraNode& node)
+{
+    if (size > static_cast<std::size_t>(INT_MAX) || !m_reused->message.ParseFromArray(data, static_cast<int>(size))) {
+        return false;
+    }
+    fromWire(m_reused->message, node);
     return true;
 }
 

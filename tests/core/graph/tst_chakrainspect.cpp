@@ -5,8 +5,10 @@
 
 #include "graph/chakrainspect.h"
 #include "graph/chakrareader.h"
+#include "graph/chakrawriter.h"
 #include "report/chakrainspectreport.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <sstream>
@@ -227,6 +229,46 @@ private Q_SLOTS:
         QVERIFY(defectsOf(inspection, ChakraDefectKind::CollectiveOrderMismatch).empty());
     }
 
+    void inspectingFilesOneByOneFindsWhatInspectingTheWholeSetFinds()
+    {
+        using C = graph::ChakraCollective;
+        // Group "1" = ranks 0, 1, 3 (2 is missing from the set); rank 3 issues its group's collectives in another
+        // order, rank 1 issues nothing in it; rank 0's send to 1 has no receive; a collective without pg_name on 0
+        // and 4 only; rank 4 issues in group "9", which is not in the file.
+        auto grouped = [](ChakraNode node, const char* group) {
+            node.attributes.push_back(ChakraAttribute::text("pg_name", group));
+            return node;
+        };
+        const std::vector<ChakraTrace> traces {
+            rank(0,
+                { grouped(collective(1, C::AllReduce, 100, {}), "1"),
+                    grouped(collective(2, C::AllGather, 50, { 1 }), "1"), p2p(3, true, 1, 7, 64),
+                    collective(4, C::AllReduce, 8, {}) }),
+            rank(1, { comp(1, 5) }),
+            rank(3,
+                { grouped(collective(1, C::AllGather, 50, {}), "1"),
+                    grouped(collective(2, C::AllReduce, 100, { 1 }), "1") }),
+            rank(4, { collective(1, C::AllReduce, 8, {}), grouped(collective(2, C::AllReduce, 8, { 1 }), "9") }),
+        };
+        const graph::ChakraCommGroups groups { { "1", { 0, 1, 2, 3 } } };
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        graph::writeChakraDirectory(dir.path().toStdString(), "set", traces);
+        const std::vector<ChakraTrace> read = graph::readChakraDirectory(dir.path().toStdString());
+        const graph::ChakraInspection whole = graph::inspectChakra(read, &groups);
+        // Rank 1 (nothing), rank 3 (other order), rank 1 and 3 without the unnamed collective, the lonely send, the
+        // missing rank 2, the unknown group "9".
+        QCOMPARE(defectsOf(whole, ChakraDefectKind::CollectiveOrderMismatch).size(), size_t { 4 });
+        QCOMPARE(defectsOf(whole, ChakraDefectKind::UnmatchedSend).size(), size_t { 1 });
+        QCOMPARE(defectsOf(whole, ChakraDefectKind::MissingRank).size(), size_t { 1 });
+        QCOMPARE(defectsOf(whole, ChakraDefectKind::UnknownGroup).size(), size_t { 1 });
+        const auto files = graph::listChakraSet(dir.path().toStdString());
+        for (const unsigned threads : { 1u, 2u, 3u }) {
+            QVERIFY(graph::inspectChakraFiles(files, &groups, threads) == whole);
+        }
+        QVERIFY(graph::inspectChakraFiles(files, nullptr, 2) == graph::inspectChakra(read));
+    }
+
     void samples_data()
     {
         QTest::addColumn<QString>("folder");
@@ -249,8 +291,13 @@ private Q_SLOTS:
             groups = graph::readChakraCommGroups(path / "comm_groups.json");
         }
         const auto inspection = graph::inspectChakra(traces, groups ? &*groups : nullptr);
+        // Inspected straight from the files, file by file on one or two threads: the same inspection.
+        for (const unsigned threads : { 1u, 2u }) {
+            QVERIFY(graph::inspectChakraFiles(graph::listChakraSet(path), groups ? &*groups : nullptr, threads)
+                == inspection);
+        }
         std::ostringstream text;
-        report::writeChakraInspectionText(text, inspection, traces);
+        report::writeChakraInspectionText(text, inspection);
         std::ostringstream json;
         report::writeChakraInspectionJson(json, inspection);
         QVERIFY(json.str().find("\"defects\"") != std::string::npos);

@@ -150,6 +150,8 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_dat
             { "run.parallelism.tp=2", "run.parallelism.pp=4", "run.parallelism.schedule=interleaved",
                 "run.parallelism.virtual_stages=2", "run.parallelism.dp=1", "run.training.global_batch=8" },
             false },
+        { "dp8_zero2", "llama-2-7b",
+            { "run.parallelism.dp=8", "run.parallelism.zero_stage=2", "run.training.global_batch=8" }, true },
         { "dp8_zero3", "llama-2-7b",
             { "run.parallelism.dp=8", "run.parallelism.zero_stage=3", "run.framework=deepspeed",
                 "run.training.global_batch=8" },
@@ -171,11 +173,7 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_dat
     for (const Scenario& scenario : scenarios) {
         for (int detail = 0; detail < 3; ++detail) {
             for (const bool congestion : { false, true }) {
-                // At chunk detail a pass's collectives follow all its compute, so under congestion FSDP's gather
-                // meets none of the tensor-parallel traffic it meets among the layers: 1.2% apart, by design of
-                // that level (docs/chakra.md); layer and operator detail interleave them as rapid does.
-                const bool chunkOrderMatters = detail == 0 && std::string(scenario.name) == "tp2_dp4_fsdp";
-                if (congestion && (!scenario.congestion || chunkOrderMatters)) {
+                if (congestion && !scenario.congestion) {
                     continue;
                 }
                 QStringList overrides;
@@ -261,9 +259,13 @@ void TstStepChakraExport::inferenceReplayEqualsTheRequest_data()
     QTest::addColumn<int>("tp");
     QTest::addColumn<int>("pp");
     QTest::addColumn<int>("detail");
+    QTest::addColumn<bool>("congestion");
     for (const auto& [tp, pp] : { std::pair { 8, 1 }, std::pair { 4, 2 } }) {
         for (int detail = 0; detail < 3; ++detail) {
-            QTest::addRow("tp%d_pp%d_detail%d", tp, pp, detail) << tp << pp << detail;
+            for (const bool congestion : { false, true }) {
+                QTest::addRow("tp%d_pp%d_detail%d_%s", tp, pp, detail, congestion ? "congestion" : "analytical")
+                    << tp << pp << detail << congestion;
+            }
         }
     }
 }
@@ -276,18 +278,20 @@ void TstStepChakraExport::inferenceReplayEqualsTheRequest()
     QFETCH(int, tp);
     QFETCH(int, pp);
     QFETCH(int, detail);
+    QFETCH(bool, congestion);
+    const sim::NetworkBackend backend = congestion ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical;
     const config::Scenario scenario
         = test::projectLoader().loadScenario("llama-3.3-70b", "hgx-a100-8gpu", "llama-3.3-70b-serve-8xa100",
             { "run.parallelism.tp=" + std::to_string(tp), "run.parallelism.pp=" + std::to_string(pp),
                 "run.parallelism.mapping={}", "run.inference.decode_length=32" });
-    sim::StepModel stepModel(scenario);
+    sim::StepModel stepModel(scenario, backend);
     const double e2e = stepModel.inference().e2eSeconds;
     QTemporaryDir dir;
     sim::writeStepChakraTraces(dir.path().toStdString(), stepModel, static_cast<sim::ChakraDetail>(detail));
     const auto traces = graph::readChakraDirectory(dir.path().toStdString());
     const sim::ReplayResult replay = sim::replayChakra(traces,
         graph::readChakraCommGroups(std::filesystem::path(dir.path().toStdString()) / "comm_groups.json"),
-        scenario.hardware, sim::NetworkBackend::Analytical);
+        scenario.hardware, backend);
     QVERIFY2(std::abs(replay.makespan - e2e) <= 0.01 * e2e,
         qPrintable(QStringLiteral("replay %1 s, end to end %2 s").arg(replay.makespan).arg(e2e)));
     QCOMPARE(traces.size(), size_t { 8 });
