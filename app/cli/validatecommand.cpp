@@ -111,6 +111,10 @@ const char* metricUnit(validation::Metric metric)
         return "decode tokens/s";
     case validation::Metric::ModelTflopsPerGpu:
         return "model TFLOP/s per GPU";
+    case validation::Metric::ServedTtft:
+        return "mean time to first token under load (s)";
+    case validation::Metric::ServedItl:
+        return "mean inter-token latency under load (s)";
     }
     return "";
 }

@@ -61,6 +61,11 @@ public:
     /// One dense (or MoE) layer's forward and backward time per class, with the exposed part of its tensor-, context-
     /// and expert-parallel collectives (computed once, then cached).
     const LayerTimes& layerTimes(bool moe);
+    /// @p ops timed on this scenario's GPU, per breakdown class (the serving model composes iterations from them).
+    graph::TimeBreakdown operatorSeconds(const std::vector<model::Operator>& ops)
+    {
+        return timeOperators(ops, nullptr, nullptr);
+    }
     /// Seconds of @p collective on this model's backend (0 when it moves nothing).
     double collectiveSeconds(const parallel::PlannedCollective& collective) { return this->collective(collective); }
 

@@ -236,6 +236,37 @@ Dataset nim(const std::string& shared)
     return dataset;
 }
 
+/// The same NIM rows served under load: a closed loop of `Concurrency` clients sending requests of the row's lengths
+/// to a continuous-batching engine (vLLM V1's defaults: the source does not say which engine NIM ran), TTFT or ITL
+/// averaged over the requests as genai-perf reports them.
+Dataset nimServed(const std::string& shared, bool ttft)
+{
+    Dataset dataset { ttft ? "nim-served-ttft" : "nim-served-itl", "inference/nim_8xa100_llama3.3-70b.csv",
+        std::string("NVIDIA NIM Llama-3.3-70B bf16 on 8xA100 (TP8) under load: mean ")
+            + (ttft ? "time to first token" : "inter-token latency") + " by shape and concurrency (rapid serve)",
+        ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 15.0 : 10.0, {} };
+    const CsvTable table = CsvTable::read(shared + "/validation/inference/nim_8xa100_llama3.3-70b.csv");
+    for (size_t row = 0; row < table.rows(); ++row) {
+        const int input = integer(table, row, "Input Tokens");
+        const int output = integer(table, row, "Output Tokens");
+        ValidationCase c;
+        c.concurrency = integer(table, row, "Concurrency");
+        c.label = std::to_string(input) + " in / " + std::to_string(output) + " out, concurrency "
+            + std::to_string(c.concurrency);
+        c.model = "llama-3.3-70b";
+        c.hardware = "hgx-a100-8gpu";
+        c.run = "llama-serve-a100";
+        c.overrides
+            = { "run.parallelism.tp=8", "run.inference.batch=1", "run.inference.prompt_length=" + std::to_string(input),
+                  "run.inference.decode_length=" + std::to_string(output) };
+        c.measuredTtft = *table.number(row, "TTFT (ms)") / 1000;
+        c.measuredItl = *table.number(row, "ITL (ms)") / 1000;
+        c.measured = ttft ? c.measuredTtft : c.measuredItl;
+        dataset.cases.push_back(c);
+    }
+    return dataset;
+}
+
 /// Llama-3.1-8B on one A100 (Koyeb): aggregate decode tokens/s per shape and batch.
 Dataset koyeb(const std::string& shared)
 {
@@ -317,7 +348,8 @@ Dataset megatronCoreH100(const std::string& shared)
 
 std::vector<std::string> performanceDatasetNames()
 {
-    return { "megatron", "uci-llama2", "imec", "nim", "koyeb", "megatron-core-h100" };
+    return { "megatron", "uci-llama2", "imec", "nim", "nim-served-ttft", "nim-served-itl", "koyeb",
+        "megatron-core-h100" };
 }
 
 Dataset readPerformanceDataset(const std::string& name, const std::string& sharedDir)
@@ -333,6 +365,9 @@ Dataset readPerformanceDataset(const std::string& name, const std::string& share
     }
     if (name == "nim") {
         return nim(sharedDir);
+    }
+    if (name == "nim-served-ttft" || name == "nim-served-itl") {
+        return nimServed(sharedDir, name == "nim-served-ttft");
     }
     if (name == "koyeb") {
         return koyeb(sharedDir);

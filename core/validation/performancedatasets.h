@@ -12,6 +12,8 @@ enum class Metric {
     EndToEndLatency, ///< one request, seconds: TTFT + ITL * (output tokens - 1)
     DecodeTokensPerSecond, ///< aggregate output tokens per second over the batch
     ModelTflopsPerGpu, ///< training: achieved model TFLOP/s per GPU (model FLOPs without recomputation / step / GPUs)
+    ServedTtft, ///< mean time to first token, seconds, of requests served under load (`rapid serve`)
+    ServedItl, ///< mean inter-token latency, seconds, of requests served under load (`rapid serve`)
 };
 
 /// Another tool's prediction of the same case.
@@ -32,6 +34,7 @@ struct ValidationCase {
     std::vector<Comparator> comparators;
     double measuredTtft = -1; ///< when the source also gives TTFT (seconds), else negative
     double measuredItl = -1;
+    int concurrency = 0; ///< ServedTtft/ServedItl: clients of the closed loop (each request: prompt and decode length)
 };
 
 struct Dataset {

@@ -3,6 +3,7 @@
 
 #include "config/configloader.h"
 #include "memory/memorymodel.h"
+#include "serving/servingsimulator.h"
 #include "sim/stepmodel.h"
 
 #include <chrono>
@@ -10,6 +11,27 @@
 #include <map>
 
 namespace rapid::validation {
+
+namespace {
+
+/// A closed loop of @p concurrency clients, 20 requests each, of the run's prompt and decode lengths.
+serving::ServingResult serveClosedLoop(const config::Scenario& scenario, int concurrency)
+{
+    serving::WorkloadSpec workload;
+    workload.concurrency = concurrency;
+    workload.requests = 20 * concurrency;
+    workload.promptTokens = scenario.run.promptLength;
+    workload.outputTokens = scenario.run.decodeLength;
+    // NIM serves Llama-3.3-70B with TensorRT-LLM, whose engine defaults (BuildConfig: max_num_tokens 8,192,
+    // max_batch_size 2,048) bound an iteration, with chunked context for prompts beyond the token budget; vLLM's
+    // A100 defaults (2,048 tokens) would model another engine.
+    serving::EngineOptions engine;
+    engine.maxNumBatchedTokens = 8192;
+    engine.maxNumSeqs = 2048;
+    return serving::simulateServing(scenario, workload, engine);
+}
+
+} // namespace
 
 DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& library)
 {
@@ -42,6 +64,15 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
                 caseResult.predicted = inference.e2eSeconds;
                 caseResult.predictedTtft = inference.ttftSeconds;
                 caseResult.predictedItl = inference.itlSeconds;
+                break;
+            }
+            case Metric::ServedTtft:
+            case Metric::ServedItl: {
+                const serving::ServingResult served = serveClosedLoop(scenario, c.concurrency);
+                caseResult.predictedTtft = served.summary.ttft.mean;
+                caseResult.predictedItl = served.summary.itl.mean;
+                caseResult.predicted
+                    = result.dataset.metric == Metric::ServedTtft ? caseResult.predictedTtft : caseResult.predictedItl;
                 break;
             }
             case Metric::DecodeTokensPerSecond: {

@@ -29,7 +29,7 @@ public:
 
     QStringList next()
     {
-        switch (pick(0, 5)) {
+        switch (pick(0, 7)) {
         case 0:
             return gemm();
         case 1:
@@ -43,6 +43,10 @@ public:
         case 4:
             return withSets({ QStringLiteral("model-info"), QStringLiteral("--model"),
                 word({ "llama-2-7b", "mixtral-8x7b", "deepseek-v3", "nothing" }) });
+        case 5:
+            return serve();
+        case 6:
+            return goodput();
         default:
             return sweep();
         }
@@ -114,6 +118,41 @@ private:
             arguments << QStringLiteral("--packet-bytes") << size();
         }
         return arguments << QStringLiteral("--json") << QStringLiteral("-");
+    }
+
+    QString time()
+    {
+        return word({ "0", "0s", "-1s", "500ms", "500", "nan s", "1e300 s", "15min", "3h", "30d", "1e12d", "x h" });
+    }
+
+    QStringList serve()
+    {
+        QStringList arguments = { QStringLiteral("serve"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+            QStringLiteral("--hardware"), hardware(), QStringLiteral("--run"),
+            word({ "llama-3.1-8b-decode-1gpu", "llama-serve-a100", "llama-3.1-70b-train-64" }) };
+        arguments << word({ "--concurrency", "--rate", "--requests" }) << count();
+        for (const char* option : { "--input-tokens", "--output-tokens", "--max-num-seqs", "--max-num-batched-tokens",
+                 "--block-size", "--kv-blocks" }) {
+            if (pick(0, 4) == 0) {
+                arguments << QString::fromUtf8(option) << count();
+            }
+        }
+        if (pick(0, 3) == 0) {
+            arguments << QStringLiteral("--slo-ttft") << time();
+        }
+        return withSets(arguments << QStringLiteral("--json") << QStringLiteral("-"));
+    }
+
+    QStringList goodput()
+    {
+        QStringList arguments = { QStringLiteral("goodput"), word({ "--steps", "--tokens" }), count() };
+        for (const char* option : { "--mtbf", "--detect", "--relaunch", "--checkpoint-interval", "--work" }) {
+            if (pick(0, 3) == 0) {
+                arguments << QString::fromUtf8(option) << time();
+            }
+        }
+        arguments << QStringLiteral("--trials") << word({ "0", "1", "10", "-1", "abc" });
+        return withSets(arguments << QStringLiteral("--json") << QStringLiteral("-"));
     }
 
     QStringList sweep()

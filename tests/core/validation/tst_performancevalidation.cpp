@@ -48,12 +48,13 @@ void TstPerformanceValidation::datasetMeetsItsBar()
         result.dataset.barPercent);
     // Bars not met yet (issues #3/#4/#15 say why): the lab's PyTorch stack for uci-llama2, NeMo's per-layer overheads
     // at high TP for imec, the long-context batch-8/32 decode rows for koyeb, the small models' per-kernel floor and
-    // the unknown virtual pipeline of the largest ones for megatron-core-h100. Each is held at its figure of
-    // `rapid validate` on 2026-11-25 (50.45%, 16.86%, 7.75%, 10.51%) plus one percentage point, so it cannot get worse
-    // unseen.
+    // the unknown virtual pipeline of the largest ones for megatron-core-h100, and for nim-served-ttft a prefill 10-23%
+    // faster than measured at concurrency 1 (#15) and queueing under load NIM's engine has and vLLM V1's defaults do
+    // not (#17). Each is held at its figure of `rapid validate` on 2026-11-25 (50.45%, 16.86%, 7.75%, 10.51%, 24.18%)
+    // plus one percentage point, so it cannot get worse unseen.
     static const std::map<QString, double> kCeilings
         = { { QStringLiteral("uci-llama2"), 51.4 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
-              { QStringLiteral("megatron-core-h100"), 11.5 } };
+              { QStringLiteral("megatron-core-h100"), 11.5 }, { QStringLiteral("nim-served-ttft"), 25.2 } };
     const auto ceiling = kCeilings.find(name);
     test::checkValidationFigure({ name + QStringLiteral(" mean absolute error %"), result.meanAbsolutePercentageError,
         result.dataset.barPercent, ceiling == kCeilings.end() ? std::nullopt : std::optional<double>(ceiling->second),

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `rapid serve`: an inference scenario served under load by a continuous-batching engine (core/serving).
+#include "arguments.h"
+#include "clioutput.h"
+#include "commands.h"
+
+#include "config/units.h"
+#include "serving/requesttrace.h"
+#include "serving/servingjson.h"
+#include "serving/servingsimulator.h"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <ostream>
+
+namespace rapid::cli {
+
+namespace {
+
+Arguments serveArguments()
+{
+    return Arguments("serve",
+        "Serves an inference scenario under load: requests arrive (a closed loop of clients, Poisson arrivals or a "
+        "trace), a continuous-batching engine (vLLM V1's scheduler: chunked prefill, paged KV cache, preemption by "
+        "recomputation) batches them, and every iteration is timed by the operator model. Prints TTFT, ITL and "
+        "end-to-end latency (mean and percentiles), throughput and goodput.",
+        scenarioOptions({ { "concurrency", "N", "closed loop of N clients (the default: 1)", false },
+            { "rate", "R", "open loop: Poisson arrivals at R requests per second", false },
+            { "trace", "FILE", "replay a CSV trace (arrival_s,input_tokens,output_tokens)", false },
+            { "requests", "N", "requests to simulate (default 10 x concurrency, or 1000 at a rate)", false },
+            { "input-tokens", "N", "prompt length of every request (default: run.inference.prompt_length)", false },
+            { "output-tokens", "N", "output length of every request (default: run.inference.decode_length)", false },
+            { "seed", "N", "seed of the Poisson arrivals (default 1)", false },
+            { "max-num-seqs", "N",
+                "sequences per iteration (default as vllm serve: 1024 on H100/H200/B200, 256 otherwise)", false },
+            { "max-num-batched-tokens", "N",
+                "tokens per iteration (default as vllm serve: 8192 on H100/H200/B200, 2048 otherwise)", false },
+            { "no-chunked-prefill", "", "prefill every prompt in one iteration", false },
+            { "block-size", "N", "tokens per KV-cache block (default 16)", false },
+            { "gpu-memory-utilization", "F", "share of HBM the engine uses (default 0.9)", false },
+            { "kv-blocks", "N", "KV-cache blocks per replica instead of the derived number", false },
+            { "slo-ttft", "TIME", "time-to-first-token limit for goodput, with a unit (e.g. 500ms)", false },
+            { "slo-itl", "TIME", "inter-token latency limit for goodput, with a unit (e.g. 50ms)", false },
+            { "backend", "NAME", "network backend of the collectives: analytical (default), congestion or ideal",
+                false },
+            { "json", "FILE", "write the summary as JSON (- for standard output)", false },
+            { "csv", "FILE", "write one row per request of the simulated replica", false } }),
+        "[WORKSPACE]");
+}
+
+long long bounded(
+    const Arguments& arguments, const std::string& name, long long fallback, long long low, long long high)
+{
+    const long long value = arguments.integer(name, fallback);
+    if (value < low || value > high) {
+        throw UsageError("--" + name + " " + std::to_string(value) + ": expected " + std::to_string(low) + " to "
+            + std::to_string(high));
+    }
+    return value;
+}
+
+double fraction(const Arguments& arguments, const std::string& name, double fallback, double low, double high)
+{
+    const auto text = arguments.value(name);
+    if (!text) {
+        return fallback;
+    }
+    char* end = nullptr;
+    const double value = std::strtod(text->c_str(), &end);
+    if (end == text->c_str() || *end != '\0' || !std::isfinite(value) || value < low || value > high) {
+        throw UsageError("--" + name + " \"" + *text + "\": expected a number from " + config::formatNumber(low)
+            + " to " + config::formatNumber(high));
+    }
+    return value;
+}
+
+/// A time limit, which must carry its unit ("500ms", "0.5 s").
+double duration(const Arguments& arguments, const std::string& name)
+{
+    const auto text = arguments.value(name);
+    if (!text) {
+        return 0;
+    }
+    std::string why;
+    const bool hasUnit = std::any_of(text->begin(), text->end(), [](char c) { return std::isalpha(c) != 0; });
+    const std::optional<double> seconds = config::parseQuantity(*text, config::Dimension::Seconds, &why);
+    if (!hasUnit || !seconds || *seconds <= 0 || *seconds > 1e6) {
+        throw UsageError("--" + name + " \"" + *text + "\": expected a time with its unit, e.g. 500ms or 2 s"
+            + (why.empty() ? std::string() : " (" + why + ")"));
+    }
+    return *seconds;
+}
+
+serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSpec& run)
+{
+    serving::WorkloadSpec workload;
+    const int given = (arguments.value("concurrency") ? 1 : 0) + (arguments.value("rate") ? 1 : 0)
+        + (arguments.value("trace") ? 1 : 0);
+    if (given > 1) {
+        throw UsageError("give one of --concurrency, --rate and --trace");
+    }
+    constexpr long long kMaxRequests = 10'000'000;
+    workload.promptTokens = bounded(arguments, "input-tokens", std::max(1, run.promptLength), 1, 10'000'000);
+    workload.outputTokens = bounded(arguments, "output-tokens", std::max(1, run.decodeLength), 1, 10'000'000);
+    workload.seed = static_cast<std::uint64_t>(bounded(arguments, "seed", 1, 0, INT64_MAX));
+    if (auto trace = arguments.value("trace")) {
+        workload.arrival = serving::ArrivalKind::Trace;
+        workload.trace = serving::readRequestTrace(*trace);
+        workload.requests = static_cast<int>(workload.trace.size());
+    } else if (arguments.value("rate")) {
+        workload.arrival = serving::ArrivalKind::Poisson;
+        workload.ratePerSecond = fraction(arguments, "rate", 1, 1e-6, 1e6);
+        workload.requests = static_cast<int>(bounded(arguments, "requests", 1000, 1, kMaxRequests));
+    } else {
+        workload.concurrency = static_cast<int>(bounded(arguments, "concurrency", 1, 1, 100'000));
+        workload.requests
+            = static_cast<int>(bounded(arguments, "requests", 10LL * workload.concurrency, 1, kMaxRequests));
+    }
+    return workload;
+}
+
+serving::EngineOptions engineOf(const Arguments& arguments)
+{
+    serving::EngineOptions options;
+    // Not given: 0, which simulateServing replaces by vLLM's default for the scenario's GPU.
+    if (arguments.value("max-num-seqs")) {
+        options.maxNumSeqs = static_cast<int>(bounded(arguments, "max-num-seqs", 0, 1, 1'000'000));
+    }
+    if (arguments.value("max-num-batched-tokens")) {
+        options.maxNumBatchedTokens = static_cast<int>(bounded(arguments, "max-num-batched-tokens", 0, 1, 10'000'000));
+    }
+    options.chunkedPrefill = !arguments.flag("no-chunked-prefill");
+    options.blockSize = static_cast<int>(bounded(arguments, "block-size", options.blockSize, 1, 4096));
+    options.gpuMemoryUtilization
+        = fraction(arguments, "gpu-memory-utilization", options.gpuMemoryUtilization, 0.01, 1.0);
+    options.kvBlocks = bounded(arguments, "kv-blocks", 0, 0, 1'000'000'000'000LL);
+    return options;
+}
+
+std::string ms(double seconds)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", seconds * 1e3);
+    return text;
+}
+
+void printSummary(std::ostream& out, const serving::ServingResult& result)
+{
+    const serving::ServingSummary& s = result.summary;
+    out << "engine     max_num_seqs " << result.options.maxNumSeqs << ", max_num_batched_tokens "
+        << result.options.maxNumBatchedTokens << ", chunked prefill " << (result.options.chunkedPrefill ? "on" : "off")
+        << ", block " << result.options.blockSize << " tokens\n";
+    out << "kv cache   " << result.options.kvBlocks << " blocks per replica ("
+        << result.options.kvBlocks * result.options.blockSize << " tokens, "
+        << config::formatNumber(result.capacity.bytesPerTokenPerGpu) << " B per token per GPU)\n";
+    out << "served     " << s.requests << " requests on " << s.replicas << " replica(s), " << s.gpus << " GPUs in "
+        << config::formatNumber(s.durationSeconds) << " s; " << s.preemptions << " preemptions, mean batch "
+        << config::formatNumber(s.meanBatchedTokens) << " tokens, peak KV occupancy "
+        << config::formatNumber(s.peakKvOccupancy * 100) << "%\n";
+    out << "latency    (ms)     mean      p50      p90      p99      max\n";
+    for (const auto& [name, stats] :
+        { std::pair { "TTFT", &s.ttft }, std::pair { "ITL ", &s.itl }, std::pair { "E2E ", &s.e2e } }) {
+        char line[160];
+        std::snprintf(line, sizeof line, "           %s %9s %8s %8s %8s %8s\n", name, ms(stats->mean).c_str(),
+            ms(stats->p50).c_str(), ms(stats->p90).c_str(), ms(stats->p99).c_str(), ms(stats->max).c_str());
+        out << line;
+    }
+    out << "throughput " << config::formatNumber(s.outputTokensPerSecond) << " output tokens/s ("
+        << config::formatNumber(s.outputTokensPerSecondPerGpu) << " per GPU, "
+        << config::formatNumber(s.outputTokensPerSecondPerUser) << " per user), "
+        << config::formatNumber(s.requestsPerSecond) << " requests/s\n";
+    out << "goodput    " << config::formatNumber(s.goodputRequestsPerSecond) << " requests/s meeting the SLOs ("
+        << config::formatNumber(s.sloAttainment * 100) << "% of requests)\n";
+}
+
+} // namespace
+
+int serveCommand(const Invocation& invocation)
+{
+    Arguments arguments = serveArguments();
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    const std::string backendName = arguments.value("backend").value_or("analytical");
+    const std::optional<sim::NetworkBackend> backend = sim::parseNetworkBackend(backendName);
+    if (!backend) {
+        throw UsageError("--backend \"" + backendName + "\": expected " + sim::networkBackendChoices());
+    }
+    serving::ServingSlo slo;
+    slo.ttftSeconds = duration(arguments, "slo-ttft");
+    slo.itlSeconds = duration(arguments, "slo-itl");
+    const serving::EngineOptions options = engineOf(arguments);
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    const config::Scenario scenario = loadScenario(arguments, loader);
+    serving::WorkloadSpec workload;
+    serving::ServingResult result;
+    try {
+        workload = workloadOf(arguments, scenario.run);
+        result = serving::simulateServing(scenario, workload, options, slo, *backend);
+    } catch (const serving::RequestTraceError& error) {
+        invocation.err << "rapid serve: --trace " << error.what() << "\n";
+        return InputError;
+    } catch (const std::invalid_argument& error) {
+        invocation.err << "rapid serve: " << error.what() << "\n";
+        return InputError;
+    }
+    printSummary(invocation.out, result);
+    if (auto jsonPath = arguments.value("json")) {
+        std::ofstream file;
+        std::ostream* json = openOutput(*jsonPath, file, invocation);
+        if (!json) {
+            invocation.err << "rapid serve: cannot write " << *jsonPath << "\n";
+            return InputError;
+        }
+        report::writeJson(*json, serving::servingJson(result));
+    }
+    if (auto csvPath = arguments.value("csv")) {
+        std::ofstream file;
+        std::ostream* csv = openOutput(*csvPath, file, invocation);
+        if (!csv) {
+            invocation.err << "rapid serve: cannot write " << *csvPath << "\n";
+            return InputError;
+        }
+        serving::writeRequestCsv(*csv, result.trace);
+    }
+    return Success;
+}
+
+} // namespace rapid::cli

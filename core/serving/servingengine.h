@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "iterationcost.h"
+#include "servingspec.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace rapid::serving {
+
+/// One request as served.
+struct RequestRecord {
+    int id = 0;
+    double arrivalSeconds = 0;
+    std::int64_t promptTokens = 0;
+    std::int64_t outputTokens = 0;
+    double firstTokenSeconds = 0; ///< when its first output token was sampled
+    double finishSeconds = 0; ///< when its last output token was sampled
+    int preemptions = 0; ///< times its KV cache was freed and later recomputed
+
+    double ttft() const { return firstTokenSeconds - arrivalSeconds; }
+    double e2e() const { return finishSeconds - arrivalSeconds; }
+    /// Mean time between its output tokens (0 for a one-token output).
+    double itl() const
+    {
+        return outputTokens > 1 ? (finishSeconds - firstTokenSeconds) / static_cast<double>(outputTokens - 1) : 0;
+    }
+};
+
+/// The engine's state after an iteration.
+struct OccupancySample {
+    double seconds = 0;
+    std::int64_t usedBlocks = 0;
+    int running = 0;
+    int waiting = 0;
+    std::int64_t batchedTokens = 0; ///< tokens computed in the iteration that ended here
+};
+
+/// A whole serving simulation of one replica.
+struct ServingTrace {
+    std::vector<RequestRecord> requests; ///< by id (issue order)
+    std::vector<OccupancySample> iterations; ///< one per engine iteration
+    std::int64_t kvBlocks = 0;
+    int preemptions = 0;
+    double makespanSeconds = 0; ///< until the last request finished
+};
+
+/// Simulates a continuous-batching engine (vLLM V1's scheduler) serving @p workload on one replica whose KV cache has
+/// @p options.kvBlocks blocks, each iteration timed by @p cost. Per iteration: running requests first, in order, each
+/// taking its next tokens (the rest of its prompt, in chunks of the remaining token budget, or one decode token);
+/// when the KV cache cannot hold a running request's new tokens the last running request is preempted (its blocks
+/// freed, recomputed later from its prompt and the tokens it has produced); then, if nothing was preempted, waiting
+/// requests in arrival order while the token budget, max_num_seqs and the free blocks (minus the watermark) allow.
+/// Throws std::invalid_argument when a request can never fit the KV cache.
+ServingTrace simulateServing(const WorkloadSpec& workload, const EngineOptions& options, IterationCost& cost);
+
+} // namespace rapid::serving

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "servingjson.h"
+
+#include <ostream>
+
+namespace rapid::serving {
+
+namespace {
+
+report::Json statsJson(const LatencyStats& stats)
+{
+    return { { "mean", stats.mean }, { "p50", stats.p50 }, { "p90", stats.p90 }, { "p99", stats.p99 },
+        { "max", stats.max } };
+}
+
+} // namespace
+
+report::Json servingJson(const ServingResult& result)
+{
+    const ServingSummary& summary = result.summary;
+    const EngineOptions& options = result.options;
+    report::Json json;
+    json["engine"]
+        = { { "max_num_seqs", options.maxNumSeqs }, { "max_num_batched_tokens", options.maxNumBatchedTokens },
+              { "chunked_prefill", options.chunkedPrefill }, { "block_size", options.blockSize },
+              { "gpu_memory_utilization", options.gpuMemoryUtilization }, { "kv_blocks_per_replica", options.kvBlocks },
+              { "kv_bytes_per_token_per_gpu", result.capacity.bytesPerTokenPerGpu } };
+    json["requests"] = summary.requests;
+    json["replicas"] = summary.replicas;
+    json["gpus"] = summary.gpus;
+    json["ttft_s"] = statsJson(summary.ttft);
+    json["itl_s"] = statsJson(summary.itl);
+    json["e2e_s"] = statsJson(summary.e2e);
+    json["duration_s"] = summary.durationSeconds;
+    json["requests_per_s"] = summary.requestsPerSecond;
+    json["output_tokens_per_s"] = summary.outputTokensPerSecond;
+    json["output_tokens_per_s_per_gpu"] = summary.outputTokensPerSecondPerGpu;
+    json["output_tokens_per_s_per_user"] = summary.outputTokensPerSecondPerUser;
+    json["slo_attainment"] = summary.sloAttainment;
+    json["goodput_requests_per_s"] = summary.goodputRequestsPerSecond;
+    json["preemptions"] = summary.preemptions;
+    json["iterations_per_replica"] = summary.iterations;
+    json["mean_batched_tokens"] = summary.meanBatchedTokens;
+    json["peak_kv_occupancy"] = summary.peakKvOccupancy;
+    return json;
+}
+
+void writeRequestCsv(std::ostream& out, const ServingTrace& trace)
+{
+    out << "id,arrival_s,input_tokens,output_tokens,ttft_s,itl_s,e2e_s,preemptions\n";
+    out.precision(9);
+    for (const RequestRecord& request : trace.requests) {
+        out << request.id << ',' << request.arrivalSeconds << ',' << request.promptTokens << ',' << request.outputTokens
+            << ',' << request.ttft() << ',' << request.itl() << ',' << request.e2e() << ',' << request.preemptions
+            << '\n';
+    }
+}
+
+} // namespace rapid::serving

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "servingsimulator.h"
+
+#include "report/json.h"
+
+#include <iosfwd>
+
+namespace rapid::serving {
+
+/// The summary of a serving simulation as JSON (seconds, tokens per second; schema in docs/serving.md).
+report::Json servingJson(const ServingResult& result);
+
+/// One CSV row per request of the simulated replica: id, arrival, lengths, TTFT, ITL, end-to-end, preemptions.
+void writeRequestCsv(std::ostream& out, const ServingTrace& trace);
+
+} // namespace rapid::serving

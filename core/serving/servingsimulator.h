@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "servingengine.h"
+#include "servingstats.h"
+
+#include "config/configloader.h"
+#include "sim/stepbackend.h"
+
+#include <cstdint>
+#include <string>
+
+namespace rapid::serving {
+
+/// @p options with the scheduler budgets it leaves at 0 set as `vllm serve` (vLLM >= 0.9, EngineArgs.get_batch_defaults
+/// for the OpenAI API server) sets them: 8,192 batched tokens and 1,024 sequences on a GPU of 70 GiB or more that is
+/// not an A100 (H100, H200, B200), else 2,048 tokens and 256 sequences (vLLM keeps A100 low: PR #17885).
+EngineOptions vllmServeDefaults(EngineOptions options, const config::GpuSpec& gpu);
+
+/// The KV cache one replica's GPUs can hold, as vLLM sizes it: gpu_memory_utilization x HBM, less the weights, the
+/// activations of one max_num_batched_tokens prefill and the memory outside the allocator (the memory model of the
+/// scenario), divided into blocks of block_size tokens at the scenario's KV-cache precision and sharding.
+struct KvCapacity {
+    double bytesPerTokenPerGpu = 0;
+    double freeBytesPerGpu = 0; ///< for the KV cache
+    std::int64_t blocks = 0;
+};
+KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& options);
+
+/// A serving simulation of a scenario: its summary over every replica and one replica's trace.
+struct ServingResult {
+    ServingSummary summary;
+    ServingTrace trace; ///< of one replica
+    EngineOptions options; ///< as used (kvBlocks derived when it was 0)
+    KvCapacity capacity;
+};
+
+/// Serves @p workload on @p scenario (an inference run): each of its data-parallel replicas gets an equal share of the
+/// clients (closed loop), of the arrival rate (Poisson: a thinned Poisson process is Poisson) and of the requests,
+/// and one replica is simulated (they are identical). Throws std::invalid_argument, naming the knob, for a workload
+/// the replicas cannot share evenly, a request beyond the model's context or the KV cache, or no room for a KV cache.
+ServingResult simulateServing(const config::Scenario& scenario, WorkloadSpec workload, EngineOptions options,
+    const ServingSlo& slo = {}, sim::NetworkBackend backend = sim::NetworkBackend::Analytical);
+
+} // namespace rapid::serving

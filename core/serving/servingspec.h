@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rapid::serving {
+
+/// The scheduler knobs of a continuous-batching engine, with vLLM V1's defaults (docs/serving.md gives the sources).
+/// maxNumSeqs and maxNumBatchedTokens of 0 take what `vllm serve` picks for the GPU (vllmServeDefaults).
+struct EngineOptions {
+    int maxNumSeqs = 0; ///< sequences in one iteration (vLLM max_num_seqs); 0: the GPU's default
+    int maxNumBatchedTokens
+        = 0; ///< tokens computed in one iteration (vLLM max_num_batched_tokens); 0: the GPU's default
+    bool chunkedPrefill = true; ///< split a prompt over iterations to fit the token budget (vLLM V1: always on)
+    int blockSize = 16; ///< tokens per KV-cache block (vLLM block_size, default 16)
+    double gpuMemoryUtilization = 0.9; ///< share of HBM the engine may use (vLLM gpu_memory_utilization, 0.9)
+    /// Blocks kept free when admitting a new request, as a share of all blocks (vLLM's watermark, 0.01).
+    double watermark = 0.01;
+    double hostOverheadSeconds = 0; ///< scheduling and launch per iteration outside the GPU model (0: not charged)
+    /// KV-cache blocks per data-parallel replica; 0 = derived from the GPU memory (ServingSimulator does it).
+    std::int64_t kvBlocks = 0;
+};
+
+/// How requests arrive.
+enum class ArrivalKind {
+    ClosedLoop, ///< a fixed number of clients, each sending its next request when the previous one completes
+    Poisson, ///< open loop: exponential inter-arrival times at a mean rate
+    Trace, ///< replay of given arrival times and lengths
+};
+
+/// One request as the workload issues it.
+struct RequestSpec {
+    double arrivalSeconds = 0; ///< ignored in a closed loop (set when a client sends it)
+    std::int64_t promptTokens = 0;
+    std::int64_t outputTokens = 0;
+};
+
+/// The workload: how many requests, how they arrive and how long they are.
+struct WorkloadSpec {
+    ArrivalKind arrival = ArrivalKind::ClosedLoop;
+    int concurrency = 1; ///< clients of a closed loop
+    double ratePerSecond = 1; ///< mean arrival rate of a Poisson workload
+    std::uint64_t seed = 1; ///< of the Poisson draws
+    int requests = 1; ///< requests to simulate (closed loop and Poisson)
+    std::int64_t promptTokens = 128; ///< every request's prompt (closed loop and Poisson)
+    std::int64_t outputTokens = 128; ///< every request's output (closed loop and Poisson)
+    std::vector<RequestSpec> trace; ///< the requests of a Trace workload, by arrival time
+};
+
+} // namespace rapid::serving

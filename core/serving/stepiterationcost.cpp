@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "stepiterationcost.h"
+
+#include "model/layeroperators.h"
+#include "parallel/stepplan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace rapid::serving {
+
+namespace {
+
+bool isAttentionCore(const model::Operator& op)
+{
+    return op.name == "attention.core";
+}
+
+std::vector<model::Operator> only(std::vector<model::Operator> ops, bool attentionCore)
+{
+    ops.erase(std::remove_if(ops.begin(), ops.end(),
+                  [attentionCore](const model::Operator& op) { return isAttentionCore(op) != attentionCore; }),
+        ops.end());
+    return ops;
+}
+
+double total(const graph::TimeBreakdown& parts)
+{
+    return std::accumulate(parts.begin(), parts.end(), 0.0);
+}
+
+} // namespace
+
+StepIterationCost::StepIterationCost(sim::StepModel& stepModel)
+    : m_stepModel(stepModel)
+{
+}
+
+double StepIterationCost::layersOf(const std::vector<model::Operator>& dense, const std::vector<model::Operator>& moe)
+{
+    const config::ModelSpec& model = m_stepModel.scenario().model;
+    const double denseSeconds = total(m_stepModel.operatorSeconds(dense));
+    const double moeSeconds = model.moe ? total(m_stepModel.operatorSeconds(moe)) : 0;
+    double seconds = 0;
+    for (int layer = 0; layer < model.numLayers; ++layer) {
+        seconds += parallel::isMoeLayer(model, layer) ? moeSeconds : denseSeconds;
+    }
+    return seconds;
+}
+
+double StepIterationCost::tokenWork(std::int64_t tokens)
+{
+    if (const auto found = m_tokenWork.find(tokens); found != m_tokenWork.end()) {
+        return found->second;
+    }
+    const config::ModelSpec& model = m_stepModel.scenario().model;
+    config::RunSpec run = m_stepModel.scenario().run;
+    run.batch = 1;
+    run.promptLength = static_cast<int>(tokens);
+    const model::LayerSharding& sharding = m_stepModel.plan().sharding.layer;
+    double seconds = layersOf(only(model::prefillLayer(model, run, sharding, false), false),
+        model.moe ? only(model::prefillLayer(model, run, sharding, true), false) : std::vector<model::Operator> {});
+    seconds += model.numLayers * 2
+        * m_stepModel.collectiveSeconds(m_stepModel.plan().inference.tensorAllReduce(static_cast<double>(tokens)));
+    seconds += total(
+        m_stepModel.operatorSeconds(model::embeddingOperators(model, run, sharding, model::Workload::Prefill)));
+    const parallel::InferencePlan& plan = m_stepModel.plan().inference;
+    if (plan.stages > 1) {
+        seconds += (plan.stages - 1) * m_stepModel.collectiveSeconds(plan.pipelineSend(static_cast<double>(tokens)));
+    }
+    return m_tokenWork[tokens] = seconds;
+}
+
+double StepIterationCost::decodeAttention(std::int64_t sequences, std::int64_t kvLength)
+{
+    const auto key = std::make_pair(sequences, kvLength);
+    if (const auto found = m_decodeAttention.find(key); found != m_decodeAttention.end()) {
+        return found->second;
+    }
+    const config::ModelSpec& model = m_stepModel.scenario().model;
+    config::RunSpec run = m_stepModel.scenario().run;
+    run.batch = static_cast<int>(sequences);
+    const model::LayerSharding& sharding = m_stepModel.plan().sharding.layer;
+    const double seconds = layersOf(only(model::decodeLayer(model, run, sharding, false, kvLength), true),
+        model.moe ? only(model::decodeLayer(model, run, sharding, true, kvLength), true)
+                  : std::vector<model::Operator> {});
+    return m_decodeAttention[key] = seconds;
+}
+
+double StepIterationCost::promptAttention(std::int64_t sequences, std::int64_t length)
+{
+    const auto key = std::make_pair(sequences, length);
+    if (const auto found = m_promptAttention.find(key); found != m_promptAttention.end()) {
+        return found->second;
+    }
+    const config::ModelSpec& model = m_stepModel.scenario().model;
+    config::RunSpec run = m_stepModel.scenario().run;
+    run.batch = static_cast<int>(sequences);
+    run.promptLength = static_cast<int>(length);
+    const model::LayerSharding& sharding = m_stepModel.plan().sharding.layer;
+    const double seconds = layersOf(only(model::prefillLayer(model, run, sharding, false), true),
+        model.moe ? only(model::prefillLayer(model, run, sharding, true), true) : std::vector<model::Operator> {});
+    return m_promptAttention[key] = seconds;
+}
+
+double StepIterationCost::lmHead(std::int64_t sequences)
+{
+    if (const auto found = m_lmHead.find(sequences); found != m_lmHead.end()) {
+        return found->second;
+    }
+    config::RunSpec run = m_stepModel.scenario().run;
+    run.batch = static_cast<int>(sequences);
+    const double seconds = total(m_stepModel.operatorSeconds(model::lmHeadOperators(
+        m_stepModel.scenario().model, run, m_stepModel.plan().sharding.layer, model::Workload::Decode)));
+    return m_lmHead[sequences] = seconds;
+}
+
+double StepIterationCost::seconds(const std::vector<SequenceWork>& batch)
+{
+    std::int64_t tokens = 0;
+    std::int64_t decoding = 0;
+    std::int64_t decodeContext = 0;
+    std::int64_t sampling = 0;
+    double attention = 0;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> chunks; // (new, cached) -> sequences
+    for (const SequenceWork& work : batch) {
+        tokens += work.newTokens;
+        sampling += work.samples ? 1 : 0;
+        if (work.newTokens == 1 && work.contextTokens > 0) {
+            ++decoding;
+            decodeContext += work.contextTokens;
+        } else {
+            ++chunks[{ work.newTokens, work.contextTokens }];
+        }
+    }
+    // Equal chunks run as one batched attention (a static batch of equal prompts is exactly inference's prefill).
+    for (const auto& [chunk, sequences] : chunks) {
+        const double q = static_cast<double>(chunk.first);
+        const double c = static_cast<double>(chunk.second);
+        const double length = q + c;
+        attention += promptAttention(sequences, chunk.first + chunk.second) * q * (2 * c + q) / (length * length);
+    }
+    if (decoding > 0) {
+        // The mean KV length of the decode sequences, with the entry of the token each one adds.
+        const auto kvLength = static_cast<std::int64_t>(
+            std::llround(static_cast<double>(decodeContext) / static_cast<double>(decoding)) + 1);
+        attention += decodeAttention(decoding, kvLength);
+    }
+    return tokenWork(tokens) + attention + (sampling > 0 ? lmHead(sampling) : 0.0);
+}
+
+} // namespace rapid::serving

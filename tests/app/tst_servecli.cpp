@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `rapid serve` end to end: one client alone is served in the time `rapid run` predicts for one request, the engine
+// takes vLLM's defaults for the GPU, the CSV has a row per request, and bad input is an input error (exit 1) naming
+// its cause, or a usage error (exit 2) naming the option.
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result runRapid(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(RAPID_CLI_PATH), arguments);
+    process.waitForFinished(120000);
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+        QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError()) };
+}
+
+/// Llama-3.1-8B on the 8 GPUs of an HGX node as one tensor-parallel replica.
+QStringList scenario(const QString& hardware)
+{
+    return { QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"), QStringLiteral("--hardware"), hardware,
+        QStringLiteral("--run"), QStringLiteral("llama-3.1-8b-decode-1gpu"), QStringLiteral("--set"),
+        QStringLiteral("run.parallelism.tp=8") };
+}
+
+QStringList serve(const QStringList& options, const QString& hardware = QStringLiteral("hgx-h100-8gpu"))
+{
+    return QStringList { QStringLiteral("serve") } + scenario(hardware) + options;
+}
+
+QJsonObject parseJson(const QString& text)
+{
+    return QJsonDocument::fromJson(text.toUtf8()).object();
+}
+
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+} // namespace
+
+class TstServeCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void oneClientIsServedInTheRunPrediction();
+    void engineDefaultsFollowVllmPerGpu_data();
+    void engineDefaultsFollowVllmPerGpu();
+    void csvHasOneRowPerRequest();
+    void inputErrorsNameTheirCause_data();
+    void inputErrorsNameTheirCause();
+    void usageErrorsNameTheOption_data();
+    void usageErrorsNameTheOption();
+};
+
+void TstServeCli::oneClientIsServedInTheRunPrediction()
+{
+    // One client, one request at a time: nothing is batched or queued, so each request's TTFT is the prefill of
+    // `rapid run` at batch 1 with the same lengths, exactly (the same operators, no scheduler in between).
+    const Result served = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("1"),
+        QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--input-tokens"), QStringLiteral("700"),
+        QStringLiteral("--output-tokens"), QStringLiteral("20"), QStringLiteral("--json"), QStringLiteral("-") }));
+    QCOMPARE(served.exitCode, 0);
+    const QString servedJson = served.out.mid(served.out.indexOf(QLatin1Char('{')));
+    const QJsonObject summary = parseJson(servedJson);
+    QCOMPARE(summary.value(QStringLiteral("requests")).toInt(), 3);
+    QCOMPARE(summary.value(QStringLiteral("preemptions")).toInt(), 0);
+
+    const Result run = runRapid(QStringList { QStringLiteral("run") } + scenario(QStringLiteral("hgx-h100-8gpu"))
+        + QStringList { QStringLiteral("--set"), QStringLiteral("run.inference.batch=1"), QStringLiteral("--set"),
+            QStringLiteral("run.inference.prompt_length=700"), QStringLiteral("--set"),
+            QStringLiteral("run.inference.decode_length=20"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject predicted = parseJson(run.out.mid(run.out.indexOf(QLatin1Char('{'))));
+    const double ttft = predicted.value(QStringLiteral("ttft_s")).toDouble();
+    QVERIFY(ttft > 0);
+    const QJsonObject servedTtft = summary.value(QStringLiteral("ttft_s")).toObject();
+    for (const char* key : { "mean", "p50", "max" }) {
+        const double value = servedTtft.value(QLatin1String(key)).toDouble();
+        QVERIFY2(std::abs(value - ttft) <= 1e-9 * ttft,
+            qPrintable(QStringLiteral("%1: served %2 s, run %3 s").arg(QLatin1String(key)).arg(value).arg(ttft)));
+    }
+}
+
+void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
+{
+    // vLLM (>= 0.9, EngineArgs.get_batch_defaults for `vllm serve`): a GPU of 70 GiB or more that is not an A100
+    // gets 8,192 batched tokens and 1,024 sequences, any other 2,048 and 256.
+    QTest::addColumn<QString>("hardware");
+    QTest::addColumn<int>("tokens");
+    QTest::addColumn<int>("sequences");
+    QTest::addRow("h100") << QStringLiteral("hgx-h100-8gpu") << 8192 << 1024;
+    QTest::addRow("a100") << QStringLiteral("hgx-a100-8gpu") << 2048 << 256;
+}
+
+void TstServeCli::engineDefaultsFollowVllmPerGpu()
+{
+    QFETCH(QString, hardware);
+    QFETCH(int, tokens);
+    QFETCH(int, sequences);
+    const Result served
+        = runRapid(serve({ QStringLiteral("--requests"), QStringLiteral("1"), QStringLiteral("--output-tokens"),
+                             QStringLiteral("4"), QStringLiteral("--json"), QStringLiteral("-") },
+            hardware));
+    QCOMPARE(served.exitCode, 0);
+    const QJsonObject engine
+        = parseJson(served.out.mid(served.out.indexOf(QLatin1Char('{')))).value(QStringLiteral("engine")).toObject();
+    QCOMPARE(engine.value(QStringLiteral("max_num_batched_tokens")).toInt(), tokens);
+    QCOMPARE(engine.value(QStringLiteral("max_num_seqs")).toInt(), sequences);
+    QVERIFY(served.out.contains(QStringLiteral("max_num_batched_tokens %1").arg(tokens)));
+}
+
+void TstServeCli::csvHasOneRowPerRequest()
+{
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("requests.csv"));
+    const Result served = runRapid(serve(
+        { QStringLiteral("--concurrency"), QStringLiteral("4"), QStringLiteral("--requests"), QStringLiteral("12"),
+            QStringLiteral("--output-tokens"), QStringLiteral("8"), QStringLiteral("--csv"), csv }));
+    QCOMPARE(served.exitCode, 0);
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 13);
+    QCOMPARE(lines.front(), QStringLiteral("id,arrival_s,input_tokens,output_tokens,ttft_s,itl_s,e2e_s,preemptions"));
+}
+
+void TstServeCli::inputErrorsNameTheirCause_data()
+{
+    QTest::addColumn<QByteArray>("trace");
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("expected");
+    const QByteArray goodTrace = "arrival_s,input_tokens,output_tokens\n0,100,10\n0.5,200,10\n";
+    // Line 3 has a token count that is not a number: the file and line are named.
+    QTest::addRow("trace_line") << QByteArray("arrival_s,input_tokens,output_tokens\n0,100,10\n0.5,abc,10\n")
+                                << QStringList { QStringLiteral("--trace"), QStringLiteral("TRACE") }
+                                << QStringLiteral("trace.csv:3");
+    // Llama-3.1-8B's context is 131,072 tokens.
+    QTest::addRow("beyond_context") << goodTrace
+                                    << QStringList { QStringLiteral("--input-tokens"), QStringLiteral("131000"),
+                                           QStringLiteral("--output-tokens"), QStringLiteral("100") }
+                                    << QStringLiteral("context");
+    // 4 blocks of 16 tokens hold 64 tokens; a request of 100 + 10 can never be admitted.
+    QTest::addRow("kv_too_small") << goodTrace
+                                  << QStringList { QStringLiteral("--kv-blocks"), QStringLiteral("4"),
+                                         QStringLiteral("--input-tokens"), QStringLiteral("100"),
+                                         QStringLiteral("--output-tokens"), QStringLiteral("10") }
+                                  << QStringLiteral("KV");
+    QTest::addRow("training_run") << goodTrace
+                                  << QStringList { QStringLiteral("--set"), QStringLiteral("run.mode=training") }
+                                  << QStringLiteral("run.training");
+}
+
+void TstServeCli::inputErrorsNameTheirCause()
+{
+    QFETCH(QByteArray, trace);
+    QFETCH(QStringList, options);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const QString tracePath = dir.filePath(QStringLiteral("trace.csv"));
+    QVERIFY(writeFile(tracePath, trace));
+    options.replaceInStrings(QStringLiteral("TRACE"), tracePath);
+    const Result served = runRapid(serve(options));
+    QCOMPARE(served.exitCode, 1);
+    QVERIFY2(served.err.contains(expected), qPrintable(served.err));
+    QVERIFY2(!served.err.contains(QLatin1String("internal error")), qPrintable(served.err));
+}
+
+void TstServeCli::usageErrorsNameTheOption_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("expected");
+    QTest::addRow("slo_without_unit") << QStringList { QStringLiteral("--slo-ttft"), QStringLiteral("500") }
+                                      << QStringLiteral("--slo-ttft");
+    QTest::addRow("no_clients") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("0") }
+                                << QStringLiteral("--concurrency");
+    QTest::addRow("two_workloads") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("2"),
+        QStringLiteral("--rate"), QStringLiteral("1") }
+                                   << QStringLiteral("--rate");
+    QTest::addRow("rate_not_a_number") << QStringList { QStringLiteral("--rate"), QStringLiteral("fast") }
+                                       << QStringLiteral("--rate");
+    QTest::addRow("huge_block") << QStringList { QStringLiteral("--block-size"), QStringLiteral("1e30") }
+                                << QStringLiteral("--block-size");
+    QTest::addRow("utilisation_above_one") << QStringList { QStringLiteral("--gpu-memory-utilization"),
+        QStringLiteral("1.5") } << QStringLiteral("--gpu-memory-utilization");
+    QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }
+                                     << QStringLiteral("--backend");
+}
+
+void TstServeCli::usageErrorsNameTheOption()
+{
+    QFETCH(QStringList, options);
+    QFETCH(QString, expected);
+    const Result served = runRapid(serve(options));
+    QCOMPARE(served.exitCode, 2);
+    QVERIFY2(served.err.contains(expected), qPrintable(served.err));
+}
+
+QTEST_GUILESS_MAIN(TstServeCli)
+#include "tst_servecli.moc"

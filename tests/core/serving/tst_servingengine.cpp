@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The continuous-batching engine against values derived by hand: an iteration cost a + b x tokens gives closed forms
+// for TTFT and ITL; chunked prefill, preemption at the exact iteration the KV cache runs out, Little's law in a
+// saturated closed loop; and on the real operator model, one request alone and a static batch equal
+// StepModel::inference's prediction.
+#include "serving/servingengine.h"
+#include "serving/servingsimulator.h"
+#include "serving/stepiterationcost.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace rapid;
+using serving::ArrivalKind;
+using serving::EngineOptions;
+using serving::SequenceWork;
+using serving::WorkloadSpec;
+
+namespace {
+
+/// a + b x (tokens computed): a fixed per-iteration cost and a per-token one.
+class AffineCost final : public serving::IterationCost {
+public:
+    AffineCost(double a, double b)
+        : m_a(a)
+        , m_b(b)
+    {
+    }
+    double seconds(const std::vector<SequenceWork>& batch) override
+    {
+        double tokens = 0;
+        for (const SequenceWork& work : batch) {
+            tokens += static_cast<double>(work.newTokens);
+        }
+        return m_a + m_b * tokens;
+    }
+
+private:
+    double m_a;
+    double m_b;
+};
+
+WorkloadSpec closedLoop(int concurrency, int requests, std::int64_t prompt, std::int64_t output)
+{
+    WorkloadSpec workload;
+    workload.arrival = ArrivalKind::ClosedLoop;
+    workload.concurrency = concurrency;
+    workload.requests = requests;
+    workload.promptTokens = prompt;
+    workload.outputTokens = output;
+    return workload;
+}
+
+EngineOptions withBlocks(std::int64_t blocks)
+{
+    EngineOptions options;
+    options.maxNumSeqs = 256;
+    options.maxNumBatchedTokens = 8192;
+    options.kvBlocks = blocks;
+    options.watermark = 0;
+    return options;
+}
+
+bool near(double actual, double expected, double relative)
+{
+    return std::abs(actual - expected) <= relative * std::abs(expected);
+}
+
+} // namespace
+
+class TstServingEngine : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void oneRequestAloneTakesPrefillThenOneIterationPerToken()
+    {
+        // a = 2 ms, b = 10 us: prefill of 500 tokens in one iteration, a + 500 b = 7 ms; each further token a + b.
+        AffineCost cost(2e-3, 1e-5);
+        const auto trace = serving::simulateServing(closedLoop(1, 1, 500, 20), withBlocks(1000), cost);
+        QCOMPARE(trace.requests.size(), size_t { 1 });
+        const auto& request = trace.requests.front();
+        QVERIFY(near(request.ttft(), 7e-3, 1e-12));
+        QVERIFY(near(request.itl(), 2.01e-3, 1e-12));
+        QVERIFY(near(request.e2e(), 7e-3 + 19 * 2.01e-3, 1e-12));
+        QCOMPARE(trace.iterations.size(), size_t { 20 });
+    }
+
+    void aLongPromptIsChunkedToTheTokenBudget()
+    {
+        // 3,000 prompt tokens with a budget of 1,024: 1,024 + 1,024 + 952 in three iterations.
+        AffineCost cost(1e-3, 1e-6);
+        EngineOptions options = withBlocks(1000);
+        options.maxNumBatchedTokens = 1024;
+        const auto trace = serving::simulateServing(closedLoop(1, 1, 3000, 2), options, cost);
+        QVERIFY(near(trace.requests[0].ttft(), 3 * 1e-3 + 3000 * 1e-6, 1e-12));
+        QCOMPARE(trace.iterations[0].batchedTokens, std::int64_t { 1024 });
+        QCOMPARE(trace.iterations[2].batchedTokens, std::int64_t { 952 });
+    }
+
+    void requestsArrivingTogetherWithoutChunkingAreOneStaticBatch()
+    {
+        // 8 requests of 100 + 10 tokens at once: one prefill iteration of 800 tokens, then 9 decode iterations of 8.
+        AffineCost cost(1e-3, 1e-6);
+        EngineOptions options = withBlocks(1000);
+        options.chunkedPrefill = false;
+        const auto trace = serving::simulateServing(closedLoop(8, 8, 100, 10), options, cost);
+        for (const auto& request : trace.requests) {
+            QVERIFY(near(request.ttft(), 1e-3 + 800e-6, 1e-12));
+            QVERIFY(near(request.itl(), 1e-3 + 8e-6, 1e-12));
+        }
+    }
+
+    void preemptionHappensExactlyWhenTheCacheRunsOut()
+    {
+        // 10 blocks of 16 tokens; two requests of 48 prompt tokens (3 blocks each) and 40 outputs. Iteration 1
+        // prefills both (6 blocks); iteration 2 adds the 49th token: a 4th block each (8); iteration 18 the 65th: a
+        // 5th each (10, all). Iteration 34 needs a 6th block for the 81st token with none free: the last admitted
+        // request is preempted (its 5 blocks freed) and the first takes one (6 in use).
+        AffineCost cost(1e-3, 0);
+        const auto trace = serving::simulateServing(closedLoop(2, 2, 48, 40), withBlocks(10), cost);
+        QCOMPARE(trace.iterations[0].usedBlocks, std::int64_t { 6 });
+        QCOMPARE(trace.iterations[1].usedBlocks, std::int64_t { 8 });
+        QCOMPARE(trace.iterations[17].usedBlocks, std::int64_t { 10 });
+        for (int i = 0; i < 33; ++i) {
+            QCOMPARE(trace.iterations[static_cast<size_t>(i)].running, 2);
+        }
+        QCOMPARE(trace.iterations[33].running, 1);
+        QCOMPARE(trace.iterations[33].waiting, 1);
+        QCOMPARE(trace.iterations[33].usedBlocks, std::int64_t { 6 });
+        QCOMPARE(trace.requests[1].preemptions, 1);
+        QCOMPARE(trace.requests[0].preemptions, 0);
+        QCOMPARE(trace.preemptions, 1);
+        // The preempted request still delivers all its tokens.
+        QVERIFY(trace.requests[1].finishSeconds > trace.requests[0].finishSeconds);
+    }
+
+    void aSaturatedClosedLoopObeysLittlesLaw()
+    {
+        // Throughput = concurrency / mean latency: 16 clients, 3,200 requests of 200 + 50 tokens.
+        AffineCost cost(5e-3, 2e-6);
+        EngineOptions options = withBlocks(100000);
+        options.maxNumBatchedTokens = 2048;
+        const auto trace = serving::simulateServing(closedLoop(16, 3200, 200, 50), options, cost);
+        double latency = 0;
+        for (const auto& request : trace.requests) {
+            latency += request.e2e();
+        }
+        latency /= static_cast<double>(trace.requests.size());
+        const double throughput = static_cast<double>(trace.requests.size()) / trace.makespanSeconds;
+        QVERIFY2(near(throughput, 16 / latency, 0.01),
+            qPrintable(QStringLiteral("%1 req/s vs %2").arg(throughput).arg(16 / latency)));
+    }
+
+    void aRequestTooLargeForTheCacheIsRefused()
+    {
+        AffineCost cost(1e-3, 0);
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument, serving::simulateServing(closedLoop(1, 1, 100, 100), withBlocks(12), cost));
+    }
+
+    void oneRequestAloneEqualsTheInferencePrediction()
+    {
+        // Llama-3.3-70B on 8 A100 (tp 8), one request of 1,000 + 64 tokens: the serving engine's TTFT is the step
+        // model's prefill and its ITL the mean decode step (trapezoid over 9 KV lengths: within 0.1%).
+        config::Scenario scenario
+            = test::projectLoader().loadScenario("llama-3.3-70b", "hgx-a100-8gpu", "llama-3.3-70b-serve-8xa100",
+                { "run.parallelism.tp=8", "run.parallelism.pp=1", "run.parallelism.dp=1", "run.parallelism.mapping={}",
+                    "run.inference.batch=1", "run.inference.prompt_length=1000", "run.inference.decode_length=64" });
+        sim::StepModel stepModel(scenario);
+        const report::InferenceResult expected = stepModel.inference();
+        const serving::ServingResult served
+            = serving::simulateServing(scenario, closedLoop(1, 1, 1000, 64), EngineOptions {});
+        QVERIFY2(near(served.summary.ttft.mean, expected.ttftSeconds, 1e-9),
+            qPrintable(QStringLiteral("%1 vs %2").arg(served.summary.ttft.mean).arg(expected.ttftSeconds)));
+        QVERIFY2(near(served.summary.itl.mean, expected.itlSeconds, 1e-3),
+            qPrintable(QStringLiteral("%1 vs %2").arg(served.summary.itl.mean).arg(expected.itlSeconds)));
+    }
+
+    void aStaticBatchEqualsTheInferencePrediction()
+    {
+        // 16 requests of 500 + 32 tokens arriving together, chunked prefill off: one prefill of the batch and decode
+        // steps of 16 sequences, as StepModel::inference with batch 16.
+        config::Scenario scenario
+            = test::projectLoader().loadScenario("llama-3.3-70b", "hgx-a100-8gpu", "llama-3.3-70b-serve-8xa100",
+                { "run.parallelism.tp=8", "run.parallelism.pp=1", "run.parallelism.dp=1", "run.parallelism.mapping={}",
+                    "run.inference.batch=16", "run.inference.prompt_length=500", "run.inference.decode_length=32" });
+        sim::StepModel stepModel(scenario);
+        const report::InferenceResult expected = stepModel.inference();
+        EngineOptions options;
+        options.chunkedPrefill = false;
+        options.maxNumBatchedTokens = 8192; // all 16 prompts in one iteration (A100's default budget is 2,048)
+        const serving::ServingResult served = serving::simulateServing(scenario, closedLoop(16, 16, 500, 32), options);
+        QVERIFY2(near(served.summary.ttft.max, expected.ttftSeconds, 1e-9),
+            qPrintable(QStringLiteral("%1 vs %2").arg(served.summary.ttft.max).arg(expected.ttftSeconds)));
+        QVERIFY2(near(served.summary.itl.mean, expected.itlSeconds, 1e-3),
+            qPrintable(QStringLiteral("%1 vs %2").arg(served.summary.itl.mean).arg(expected.itlSeconds)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstServingEngine)
+#include "tst_servingengine.moc"
