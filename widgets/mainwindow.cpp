@@ -6,6 +6,8 @@
 #include "common/chartexporter.h"
 #include "common/chartwidget.h"
 #include "common/exportdialog.h"
+#include "common/wheelguard.h"
+#include "editors/autosavecontroller.h"
 #include "editors/configform.h"
 #include "editors/diagnosticspanel.h"
 #include "editors/restorebanner.h"
@@ -32,8 +34,10 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -49,7 +53,6 @@ namespace rapid::widgets {
 
 namespace {
 
-constexpr int kDefaultAutosaveDelayMs = 2000;
 constexpr int kStatusMessageMs = 4000;
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
@@ -77,10 +80,6 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     , m_confirmOnClose(QGuiApplication::platformName() != QLatin1String("offscreen"))
 {
     setObjectName(QStringLiteral("mainWindow"));
-    m_autosaveTimer.setSingleShot(true);
-    m_autosaveTimer.setInterval(kDefaultAutosaveDelayMs);
-    connect(&m_autosaveTimer, &QTimer::timeout, this, &MainWindow::writeAutosave);
-
     auto* central = new QWidget(this);
     auto* centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(4, 4, 4, 4);
@@ -148,12 +147,16 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     connect(m_document, &WorkspaceDocument::dirtyChanged, this, &MainWindow::updateTitle);
     connect(m_document, &WorkspaceDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &WorkspaceDocument::workspaceLoaded, this, &MainWindow::updateTitle);
-    // The stack's index, not documentChanged: a command's redo() runs before the stack counts it, so during
-    // documentChanged the workspace does not look dirty yet.
-    connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] { m_autosaveTimer.start(); });
+    connect(m_document, &WorkspaceDocument::scenarioChanged, this, &MainWindow::updateTitle);
     connect(m_diagnostics, &DiagnosticsPanel::locationActivated, this, &MainWindow::showLocation);
-    connect(m_banner, &RestoreBanner::restoreRequested, this, &MainWindow::restoreAutosave);
-    connect(m_banner, &RestoreBanner::discardRequested, this, &MainWindow::discardAutosave);
+    m_autosave = new AutosaveController(m_document, m_banner, this);
+    m_autosave->setConfirmReplace([this] { return confirmDiscardingChanges(); });
+    connect(m_autosave, &AutosaveController::statusMessage, this,
+        [this](const QString& message) { statusBar()->showMessage(message, kStatusMessageMs); });
+    connect(m_autosave, &AutosaveController::restoreFailed, this,
+        [this](const QString& message) { QMessageBox::warning(this, tr("Cannot restore"), message); });
+    // The wheel over a combo, spin box or slider the user is not in scrolls the page instead of changing it.
+    WheelGuard::install(QCoreApplication::instance(), this);
 
     resize(1400, 900);
     const QSettings settings;
@@ -285,12 +288,11 @@ bool MainWindow::openWorkspace(const QString& reference)
         statusBar()->showMessage(tr("Cannot open %1: %2").arg(reference, error));
         return false;
     }
-    m_autosaveTimer.stop();
     if (!m_document->filePath().isEmpty()) {
         m_recentFiles.add(m_document->filePath());
     }
     statusBar()->showMessage(tr("Opened %1").arg(m_document->name()), kStatusMessageMs);
-    offerAutosave();
+    m_autosave->offer();
     return true;
 }
 
@@ -301,9 +303,7 @@ bool MainWindow::saveWorkspace(const QString& filePath)
         QMessageBox::warning(this, tr("Save failed"), tr("Cannot save %1: %2").arg(filePath, error));
         return false;
     }
-    m_autosaveTimer.stop();
-    m_autosave.remove(m_document->name());
-    m_banner->hide();
+    m_autosave->workspaceSaved(m_document->filePath());
     m_recentFiles.add(m_document->filePath());
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_document->filePath())), kStatusMessageMs);
     return true;
@@ -378,8 +378,7 @@ bool MainWindow::confirmDiscardingChanges()
         return save();
     }
     if (answer == QMessageBox::Discard) {
-        m_autosaveTimer.stop();
-        m_autosave.remove(m_document->name());
+        m_autosave->editsDiscarded();
         return true;
     }
     return false;
@@ -399,72 +398,48 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::updateTitle()
 {
-    const QString name = m_document->name().isEmpty() ? tr("Untitled") : m_document->name();
-    const QString file = m_document->filePath().isEmpty()
-        ? QString()
-        : QStringLiteral(" (%1)").arg(QFileInfo(m_document->filePath()).fileName());
-    setWindowTitle(name + (m_document->isDirty() ? QStringLiteral("*") : QString()) + file
-        + QStringLiteral(" — RAPID-LLM Workbench"));
+    // The file and what the scenario holds, not the workspace's name: that is free text which edits do not touch
+    // ("... on 64 H100" after the cluster grew to 1,024 GPUs, issue #18).
+    QString title = m_document->filePath().isEmpty() ? tr("Untitled") : QFileInfo(m_document->filePath()).fileName();
+    if (m_document->isDirty()) {
+        title += QLatin1Char('*');
+    }
+    if (const auto& scenario = m_document->scenario()) {
+        title += tr(" — %1 on %2 × %3")
+                     .arg(QString::fromStdString(scenario->model.name),
+                         QLocale().toString(scenario->hardware.cluster.totalGpus()),
+                         QString::fromStdString(scenario->hardware.gpu.name));
+    }
+    setWindowTitle(title + QStringLiteral(" — RAPID-LLM Workbench"));
 }
 
 void MainWindow::updateStatus()
 {
-    const auto count = m_document->diagnostics().size();
-    m_validity->setText(count == 0 ? tr("Valid configuration") : tr("%n problem(s)", nullptr, static_cast<int>(count)));
-    m_results->setStale(count != 0);
+    // The first problem itself, not a count: the status bar is where one looks for why there is no step time.
+    const auto& diagnostics = m_document->diagnostics();
+    if (diagnostics.empty()) {
+        m_validity->setText(tr("Valid configuration"));
+        m_validity->setToolTip(QString());
+    } else {
+        const config::Diagnostic& first = diagnostics.front();
+        QString reason
+            = QString::fromStdString(first.keyPath.empty() ? first.message : first.keyPath + ": " + first.message);
+        const int more = static_cast<int>(diagnostics.size()) - 1;
+        QString text = tr("Invalid configuration: %1")
+                           .arg(QFontMetrics(m_validity->font()).elidedText(reason, Qt::ElideRight, 480));
+        if (more > 0) {
+            text += tr(" (%n more in Diagnostics)", nullptr, more);
+        }
+        m_validity->setText(text);
+        m_validity->setToolTip(reason);
+    }
+    m_results->setStale(!diagnostics.empty());
+    updateTitle();
 }
 
-void MainWindow::writeAutosave()
+void MainWindow::setAutosaveDelay(int milliseconds)
 {
-    if (!m_document->isDirty()) {
-        m_autosave.remove(m_document->name());
-        return;
-    }
-    if (m_autosave.write(m_document->name(), m_document->composedText(), m_document->filePath())) {
-        statusBar()->showMessage(
-            tr("Unsaved edits kept in %1").arg(QDir::toNativeSeparators(m_autosave.directory())), kStatusMessageMs);
-    }
-}
-
-void MainWindow::offerAutosave()
-{
-    m_banner->hide();
-    const auto entry = m_autosave.find(m_document->name());
-    if (!entry || entry->originalPath != m_document->filePath()) {
-        return;
-    }
-    if (entry->text == m_document->composedText()) {
-        m_autosave.remove(m_document->name()); // nothing unsaved after all
-        return;
-    }
-    const QFileInfo info(entry->path);
-    m_banner->setMessage(tr("Unsaved edits to this workspace from %1 were kept.")
-                             .arg(QLocale().toString(info.lastModified(), QLocale::ShortFormat)));
-    m_banner->show();
-}
-
-void MainWindow::restoreAutosave()
-{
-    const auto entry = m_autosave.find(m_document->name());
-    m_banner->hide();
-    if (!entry) {
-        return;
-    }
-    try {
-        const config::WorkspaceDocuments documents
-            = config::readWorkspaceDocuments(entry->path.toStdString(), m_document->library());
-        m_document->replaceTexts(documents, tr("Restore unsaved edits"));
-        statusBar()->showMessage(tr("Restored unsaved edits"), kStatusMessageMs);
-    } catch (const config::ConfigError& error) {
-        QMessageBox::warning(this, tr("Cannot restore"), QString::fromUtf8(error.what()));
-    }
-}
-
-void MainWindow::discardAutosave()
-{
-    m_autosave.remove(m_document->name());
-    m_banner->hide();
-    statusBar()->showMessage(tr("Discarded the kept edits"), kStatusMessageMs);
+    m_autosave->setDelay(milliseconds);
 }
 
 bool MainWindow::pinBaseline(const QString& name)

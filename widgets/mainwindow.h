@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "editors/autosavestore.h"
 #include "editors/documentkind.h"
 #include "editors/recentfiles.h"
 
@@ -10,7 +9,6 @@
 #include "sim/stepchakraexport.h"
 
 #include <QMainWindow>
-#include <QTimer>
 
 #include <array>
 
@@ -22,6 +20,7 @@ class QTabWidget;
 
 namespace rapid::widgets {
 
+class AutosaveController;
 class ChartWidget;
 class ConfigForm;
 class DiagnosticsPanel;
@@ -43,15 +42,16 @@ public:
     explicit MainWindow(config::PresetLibrary library, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens a workspace file or workspace preset name; offers an autosave of it if one differs from the file.
+    /// Opens a workspace file or workspace preset name; offers its autosave if one differs from the file, else any
+    /// autosave a crashed session left.
     bool openWorkspace(const QString& reference);
     bool saveWorkspace(const QString& filePath);
 
     /// Milliseconds between the last edit and the autosave (2 s by default; tests shorten it).
-    void setAutosaveDelay(int milliseconds) { m_autosaveTimer.setInterval(milliseconds); }
+    void setAutosaveDelay(int milliseconds);
     /// Whether closing with unsaved changes asks first. Off on the offscreen platform (tests, CI).
     void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
-    AutosaveStore autosaveStore() const { return m_autosave; }
+    AutosaveController* autosave() const { return m_autosave; }
 
     WorkspaceDocument* document() const { return m_document; }
     ConfigForm* form(DocumentKind kind) const { return m_forms[static_cast<size_t>(kind)]; }
@@ -91,10 +91,6 @@ private:
     bool confirmDiscardingChanges();
     void updateTitle();
     void updateStatus();
-    void writeAutosave();
-    void offerAutosave();
-    void restoreAutosave();
-    void discardAutosave();
     void showLocation(DocumentKind kind, int line, int column);
     /// The export dialog for @p chart (null: the first chart), then the export itself.
     void exportChart(QWidget* chart);
@@ -116,8 +112,7 @@ private:
     QLabel* m_validity = nullptr;
     QMenu* m_recentMenu = nullptr;
     RecentFiles m_recentFiles;
-    AutosaveStore m_autosave;
-    QTimer m_autosaveTimer;
+    AutosaveController* m_autosave = nullptr;
     bool m_confirmOnClose;
     config::WorkspaceDocuments m_requestedSource; ///< the texts of the latest evaluation request
     config::WorkspaceDocuments m_shownSource; ///< the texts of the result the results panel shows

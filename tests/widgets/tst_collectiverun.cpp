@@ -2,7 +2,8 @@
 // The collective what-if of the Topology tab, driven like a user would: one collective timed by the analytical,
 // congestion and packet backends against the alpha-beta closed form worked out by hand; an invalid size disables Run
 // and says why; Cancel of a long packet-level run applies nothing; a link edit forgets the result (and running again
-// shows the slower link); failed links that cut the ring apart are reported inline.
+// shows the slower link); failed links that cut the ring apart are reported inline; the wheel over the side column
+// scrolls it and leaves the backend alone unless the combo has the keyboard focus.
 #include "widgettestutils.h"
 
 #include "editors/workspacedocument.h"
@@ -11,6 +12,7 @@
 #include "topology/linkitem.h"
 #include "topology/topologypanel.h"
 #include "topology/topologyscene.h"
+#include "topology/topologyview.h"
 
 #include "config/units.h"
 #include "network/analyticalnetwork.h"
@@ -21,6 +23,8 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -358,6 +362,45 @@ private Q_SLOTS:
             QVERIFY(box->runButton()->isEnabled());
         }
         QCOMPARE(failed.count(), 2);
+    }
+
+    void wheelOverTheSidePanelScrollsItAndKeepsTheBackend()
+    {
+        // Issue #18, defect 7: scrolling down the side column with the wheel turned "analytical" into "packet" as
+        // the backend combo passed under the pointer (a QComboBox takes focus by wheel, then the notch).
+        auto window = openRing();
+        QVERIFY(window);
+        window->resize(1400, 500); // short enough that the side column scrolls
+        CollectiveRunBox* box = collectiveBox(*window);
+        auto* backend = window->findChild<QComboBox*>(QStringLiteral("collectiveBackend"));
+        auto* side = window->findChild<QScrollArea*>(QStringLiteral("topologySideScroll"));
+        QVERIFY(backend && side);
+        QVERIFY(choose(backend, QStringLiteral("analytical")));
+        window->topologyPanel()->view()->setFocus(); // the user was last in the drawing, not the combo
+        QCoreApplication::processEvents();
+        side->ensureWidgetVisible(backend);
+        QScrollBar* bar = side->verticalScrollBar();
+        QVERIFY2(bar->maximum() > 0, "the side column must scroll for this test");
+        bar->setValue(bar->minimum() + (bar->maximum() - bar->minimum()) / 2);
+        side->ensureWidgetVisible(backend);
+        const int scrolled = bar->value();
+        QVERIFY(scrolled < bar->maximum());
+
+        QSignalSpy changed(backend, &QComboBox::currentIndexChanged);
+        QWidget* taker = rapid::test::wheel(backend, -1);
+        QCOMPARE(backend->currentText(), QStringLiteral("analytical"));
+        QCOMPARE(changed.count(), 0);
+        QVERIFY(!backend->hasFocus());
+        QVERIFY2(bar->value() > scrolled, qPrintable(QStringLiteral("%1 -> %2").arg(scrolled).arg(bar->value())));
+        QVERIFY(taker != backend);
+
+        // With the keyboard focus (tabbed to, or clicked) the wheel still steps through the choices.
+        backend->setFocus(Qt::TabFocusReason);
+        side->ensureWidgetVisible(backend);
+        QVERIFY(rapid::test::wheel(backend, -1) == backend);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(backend->currentText() != QStringLiteral("analytical"));
+        QVERIFY(box->runButton()->isEnabled());
     }
 
 private:

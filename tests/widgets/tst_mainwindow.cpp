@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The workbench window driven like a user would: keyboard edits in forms and YAML tabs, inline errors, the
-// diagnostics list, save and reload, the autosave banner, and screenshots of the result.
+// diagnostics list, save and reload, the autosave banner (and start-up recovery after a crash), the title's GPU count,
+// placement errors as diagnostics, and screenshots of the result.
+#include "editors/autosavecontroller.h"
 #include "editors/configform.h"
 #include "editors/diagnosticspanel.h"
 #include "editors/fieldeditor.h"
 #include "editors/restorebanner.h"
 #include "editors/workspacedocument.h"
 #include "editors/yamleditor.h"
+#include "evaluation/evaluationrunner.h"
 #include "mainwindow.h"
 #include "results/resultspanel.h"
 #include "results/summaryfigures.h"
@@ -20,14 +23,17 @@
 #include <QFile>
 #include <QFontDatabase>
 #include <QFontInfo>
+#include <QHash>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -60,6 +66,25 @@ bool typeOver(QPlainTextEdit* edit, const QString& oldText, int replaced, const 
     return true;
 }
 
+/// The status bar's permanent verdict ("Valid configuration" or why not): the label whose text says "configuration".
+QString validityText(MainWindow& window)
+{
+    const QList<QLabel*> labels = window.statusBar()->findChildren<QLabel*>();
+    for (const QLabel* label : labels) {
+        if (label->text().contains(QLatin1String("configuration"), Qt::CaseInsensitive)
+            || label->text().contains(QLatin1String("problem"))) {
+            return label->text();
+        }
+    }
+    return {};
+}
+
+bool writeFile(const QString& path, const QString& text)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text.toUtf8()) > 0;
+}
+
 void saveScreenshot(QWidget& window, const QString& fileName)
 {
     QCoreApplication::processEvents();
@@ -79,6 +104,9 @@ private Q_SLOTS:
     void formFieldsFollowTheSchema();
     void typingYamlUpdatesForm();
     void autosaveOffersRestoreInNewWindow();
+    void crashedSessionsAreOfferedTheirOwnEdits();
+    void titleCountsTheScenarioGpus();
+    void placementErrorIsADiagnosticAndInvalidatesTheStatus();
     void screenshots();
 };
 
@@ -279,7 +307,7 @@ void TstMainWindow::autosaveOffersRestoreInNewWindow()
         typeIntoSpinBox(spinBox(*first, QStringLiteral("run.training.global_batch")), QStringLiteral("256"));
         editedText = first->document()->text(DocumentKind::Run);
         QVERIFY(editedText.contains(QLatin1String("global_batch: 256")));
-        autosavePath = first->autosaveStore().pathFor(first->document()->name());
+        autosavePath = first->autosave()->autosavePath();
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosavePath), 3000);
         // The window goes away without saving, as in a crash.
     }
@@ -301,6 +329,127 @@ void TstMainWindow::autosaveOffersRestoreInNewWindow()
     auto third = openWindow(path);
     QVERIFY(third);
     QVERIFY(!third->restoreBanner()->isVisible());
+}
+
+void TstMainWindow::crashedSessionsAreOfferedTheirOwnEdits()
+{
+    // Issue #18, defect 3: autosaves were named after the workspace's name, which Save As keeps, so two workspaces
+    // saved from the same preset shared one autosave and the later edit overwrote the other's; and after a crash
+    // nothing was offered at start-up, only when that very file was opened again.
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString pathA = directory.filePath(QStringLiteral("a.rapid.yaml"));
+    const QString pathB = directory.filePath(QStringLiteral("b.rapid.yaml"));
+    const QString autosaveDirectory = widgets::AutosaveStore().directory();
+    const auto autosaveFiles
+        = [&] { return QDir(autosaveDirectory).entryList({ QStringLiteral("*.rapid.yaml") }, QDir::Files); };
+    {
+        auto first = openWindow();
+        auto second = openWindow();
+        QVERIFY(first && second);
+        QVERIFY(first->saveWorkspace(pathA));
+        QVERIFY(second->saveWorkspace(pathB));
+        QCOMPARE(first->document()->name(), second->document()->name()); // Save As keeps the preset's name
+        first->setAutosaveDelay(20);
+        second->setAutosaveDelay(20);
+        typeIntoSpinBox(spinBox(*first, QStringLiteral("run.training.global_batch")), QStringLiteral("256"));
+        typeIntoSpinBox(spinBox(*second, QStringLiteral("run.training.global_batch")), QStringLiteral("1024"));
+        QTRY_VERIFY_WITH_TIMEOUT(!autosaveFiles().isEmpty(), 3000);
+        QTest::qWait(200); // both 20 ms timers have long fired
+        // Both windows go away without a clean close and leave their autosaves, as in a crash.
+    }
+
+    // The next start-up opens the default workspace and offers the crashed sessions' edits, one after the other,
+    // each restored into its own file.
+    auto next = openWindow();
+    QVERIFY(next);
+    QHash<QString, int> expected { { pathA, 256 }, { pathB, 1024 } };
+    for (int offer = 0; offer < 2; ++offer) {
+        widgets::RestoreBanner* banner = next->restoreBanner();
+        QVERIFY2(banner->isVisible(), qPrintable(QStringLiteral("offer %1 missing").arg(offer + 1)));
+        QTest::mouseClick(banner->restoreButton(), Qt::LeftButton);
+        const QString restored = next->document()->filePath();
+        QVERIFY2(expected.contains(restored), qPrintable(restored));
+        QCOMPARE(spinBox(*next, QStringLiteral("run.training.global_batch"))->value(), expected.take(restored));
+        QVERIFY(next->document()->isDirty());
+        QVERIFY(next->saveWorkspace(restored));
+    }
+    QVERIFY(expected.isEmpty());
+    QVERIFY(!next->restoreBanner()->isVisible());
+    auto reopened = openWindow(pathA);
+    QVERIFY(reopened);
+    QCOMPARE(spinBox(*reopened, QStringLiteral("run.training.global_batch"))->value(), 256);
+    QVERIFY(!reopened->restoreBanner()->isVisible());
+}
+
+void TstMainWindow::titleCountsTheScenarioGpus()
+{
+    // Issue #18, defect 9: the title repeated the workspace's name, "... on 64 H100", for a cluster of 1,024 GPUs.
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("big.rapid.yaml"));
+    QVERIFY(writeFile(path,
+        QStringLiteral("name: Llama-3.1-70B training on 64 H100\n"
+                       "model: llama-3.1-70b\n"
+                       "hardware: dgx-h100-superpod\n"
+                       "run: llama-3.1-70b-train-64\n"
+                       "overrides:\n"
+                       "  - hardware.cluster.network[ib].size=128\n"
+                       "  - run.parallelism.dp=32\n")));
+    auto window = openWindow(path);
+    QVERIFY(window);
+    QVERIFY(window->document()->scenario());
+    QCOMPARE(window->document()->scenario()->hardware.cluster.totalGpus(), 1024);
+    const QString title = window->windowTitle();
+    QVERIFY2(title.contains(QLocale().toString(1024)), qPrintable(title));
+    QVERIFY2(!title.contains(QLatin1String("64 H100")), qPrintable(title));
+    QVERIFY2(title.contains(QLatin1String("big.rapid.yaml")), qPrintable(title));
+
+    // The default workspace's 64 GPUs are counted as such.
+    auto small = openWindow();
+    QVERIFY(small);
+    QVERIFY2(small->windowTitle().contains(QLatin1String("64")), qPrintable(small->windowTitle()));
+    QVERIFY(!small->windowTitle().contains(QLocale().toString(1024)));
+}
+
+void TstMainWindow::placementErrorIsADiagnosticAndInvalidatesTheStatus()
+{
+    // Issue #18, defect 2: tp 4 with dp 4 puts the dp groups across NVLink, which the preset's mapping {dp: ib}
+    // excludes. The error showed only on the "Model and placement" tab; the Diagnostics dock said "No problems", the
+    // status bar "Valid configuration", and the step time was "—" with no reason.
+    auto window = openWindow();
+    QVERIFY(window);
+    QTRY_VERIFY_WITH_TIMEOUT(window->resultsPanel()->evaluation().has_value(), 10000);
+    QCOMPARE(validityText(*window), QStringLiteral("Valid configuration"));
+    typeIntoSpinBox(spinBox(*window, QStringLiteral("run.parallelism.tp")), QStringLiteral("4"));
+    typeIntoSpinBox(spinBox(*window, QStringLiteral("run.parallelism.dp")), QStringLiteral("4"));
+    QCOMPARE(window->document()->scenario()->run.parallelism.gpuCount(), 64); // 4 * 4 * 4: the count is right
+
+    QListWidget* list = window->diagnosticsPanel()->list();
+    QString listed;
+    for (int row = 0; row < list->count(); ++row) {
+        listed += list->item(row)->text() + QLatin1Char('\n');
+    }
+    QVERIFY2(listed.contains(QLatin1String("run.parallelism.mapping.dp")), qPrintable(listed));
+    QVERIFY2(listed.contains(QLatin1String("which the mapping excludes")), qPrintable(listed));
+    QVERIFY2(!listed.contains(QLatin1String("No problems")), qPrintable(listed));
+    const QString status = validityText(*window);
+    QVERIFY2(status.contains(QLatin1String("Invalid configuration")), qPrintable(status));
+    QVERIFY2(status.contains(QLatin1String("mapping")), qPrintable(status)); // the reason, not just a count
+
+    // The dashboard says why there is no step time.
+    QTRY_VERIFY_WITH_TIMEOUT(window->resultsPanel()->evaluation()
+            && window->resultsPanel()->evaluation()->label.find("tp4") != std::string::npos
+            && !window->evaluationRunner()->isBusy(),
+        10000);
+    QVERIFY(!window->resultsPanel()->evaluation()->training);
+    const QString note = window->resultsPanel()->noteLabel()->text();
+    QVERIFY2(note.contains(QLatin1String("mapping")), qPrintable(note));
+
+    // Undoing the dp edit makes it valid again (tp 4 pp 4 dp 2 = 32 GPUs of 64 is a loader error, so go back both).
+    window->document()->undoStack()->undo();
+    window->document()->undoStack()->undo();
+    QCOMPARE(validityText(*window), QStringLiteral("Valid configuration"));
 }
 
 void TstMainWindow::screenshots()

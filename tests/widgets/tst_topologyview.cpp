@@ -3,6 +3,7 @@
 // topology (counted by hand below), big clusters are drawn in part, links are selected with mouse clicks and
 // Shift+clicks, the health editor writes faults into the hardware YAML as one undoable step and the evaluation
 // follows, made-up utilisation colours the links, and screenshots of the result.
+#include "editors/autosavestore.h"
 #include "editors/workspacedocument.h"
 #include "evaluation/evaluationrunner.h"
 #include "mainwindow.h"
@@ -203,6 +204,7 @@ private Q_SLOTS:
     void faultOnMissingLinkIsReported();
     void failLinkWritesFaultAndChangesStepTime();
     void degradedHealthViaSlider();
+    void typedHealthIsKeptAndApplied();
     void utilisationColoursLinks();
     void screenshots();
 };
@@ -584,6 +586,39 @@ void TstTopologyView::degradedHealthViaSlider()
     QVERIFY(!document->text(DocumentKind::Hardware).contains(QLatin1String("faults")));
     QCOMPARE(document->undoStack()->count(), 2);
     QCOMPARE(panel->scene()->linkItem(id)->health(), 1.0);
+}
+
+void TstTopologyView::typedHealthIsKeptAndApplied()
+{
+    // Issue #18, defect 1: typing 0.5 into the health box turned into 0.00 as it was typed (the slider's echo
+    // rewrote the text after the "0"), and Apply then failed the link.
+    auto window = openWindow();
+    QVERIFY(window);
+    TopologyPanel* panel = showTopologyTab(*window);
+    widgets::LinkHealthEditor* editor = panel->editor();
+    const QString id = QStringLiteral("nvlink:0-s1.0");
+    QVERIFY(clickLink(panel->view(), id));
+    QDoubleSpinBox* spin = editor->spinBox();
+    QSignalSpy requested(editor, &widgets::LinkHealthEditor::healthRequested);
+    for (const QString& typed : { QStringLiteral("0.5"), QStringLiteral("0.8") }) {
+        requested.clear();
+        spin->setFocus();
+        QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
+        QString shown;
+        for (const QChar key : typed) {
+            QTest::keyClicks(spin, QString(key));
+            shown += key;
+            QCOMPARE(spin->text(), shown); // never rewritten under the user's fingers
+        }
+        QCOMPARE(editor->slider()->value(), qRound(typed.toDouble() * 100)); // the slider follows
+        QTest::mouseClick(editor->applyButton(), Qt::LeftButton);
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(requested.at(0).at(0).toDouble(), typed.toDouble());
+        const QString written = QStringLiteral("- {link: \"nvlink:0-s1.0\", health: %1}").arg(typed);
+        QVERIFY2(window->document()->text(DocumentKind::Hardware).contains(written),
+            qPrintable(window->document()->text(DocumentKind::Hardware)));
+        QCOMPARE(panel->scene()->linkItem(id)->health(), typed.toDouble());
+    }
 }
 
 void TstTopologyView::utilisationColoursLinks()

@@ -10,6 +10,7 @@
 #include <QPixmap>
 #include <QSpinBox>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <memory>
 
@@ -45,6 +46,36 @@ inline void typeIntoSpinBox(QSpinBox* spin, const QString& text)
     QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
     QTest::keyClicks(spin, text);
     QTest::keyClick(spin, Qt::Key_Return);
+}
+
+/// One notch of the mouse wheel over @p widget's centre (@p notches < 0: towards the user, which scrolls down),
+/// delivered as QApplication::notify delivers a wheel from a real mouse: first the focus goes to the nearest widget
+/// from there up whose focus policy takes focus by wheel (Qt::WheelFocus, a QComboBox's and QAbstractSpinBox's
+/// default), then the event goes to the widget and up its parents while they ignore it. Qt 6.4's QTest has no wheel
+/// function, and notify() does neither step for a QWheelEvent sent with QApplication::sendEvent (not spontaneous:
+/// "Synthesized events shouldn't propagate"), so this walk does them. Returns the widget that took the event.
+inline QWidget* wheel(QWidget* widget, int notches = -1)
+{
+    for (QWidget* candidate = widget; candidate; candidate = candidate->parentWidget()) {
+        if (candidate->isEnabled() && (candidate->focusPolicy() & Qt::WheelFocus) == Qt::WheelFocus) {
+            candidate->setFocus(Qt::MouseFocusReason);
+            break;
+        }
+        if (candidate->isWindow()) {
+            break;
+        }
+    }
+    const QPointF global = widget->mapToGlobal(QPointF(widget->rect().center()));
+    for (QWidget* target = widget; target; target = target->isWindow() ? nullptr : target->parentWidget()) {
+        QWheelEvent event(target->mapFromGlobal(global), global, QPoint(),
+            QPoint(0, notches * QWheelEvent::DefaultDeltasPerStep), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+            false);
+        QApplication::sendEvent(target, &event);
+        if (event.isAccepted()) {
+            return target;
+        }
+    }
+    return nullptr;
 }
 
 /// A dark palette, to check by eye that views and charts follow the palette (screenshots in the build folder).

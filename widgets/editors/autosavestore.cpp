@@ -3,15 +3,18 @@
 
 #include <QDir>
 #include <QFile>
-#include <QRegularExpression>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
+
+#include <algorithm>
 
 namespace rapid::widgets {
 
 namespace {
 
 const QString kSidecarSuffix = QStringLiteral(".origin");
+const QString kAutosaveSuffix = QStringLiteral(".rapid.yaml");
 
 QString readText(const QString& path)
 {
@@ -35,41 +38,50 @@ AutosaveStore::AutosaveStore(QString directory)
 {
 }
 
-QString AutosaveStore::pathFor(const QString& workspaceName) const
+QString AutosaveStore::pathFor(const QString& sessionId) const
 {
-    // Workspace names are free text ("Llama-3.1-70B training on 64 H100"); keep file names portable.
-    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._-]+"));
-    QString stem = workspaceName;
-    stem.replace(unsafe, QStringLiteral("_"));
-    if (stem.isEmpty()) {
-        stem = QStringLiteral("untitled");
-    }
-    return m_directory + QLatin1Char('/') + stem + QStringLiteral(".rapid.yaml");
+    return m_directory + QLatin1Char('/') + sessionId + kAutosaveSuffix;
 }
 
-bool AutosaveStore::write(const QString& workspaceName, const QString& text, const QString& originalPath) const
+bool AutosaveStore::write(const QString& sessionId, const QString& text, const QString& originalPath) const
 {
     if (!QDir().mkpath(m_directory)) {
         return false;
     }
-    const QString path = pathFor(workspaceName);
+    const QString path = pathFor(sessionId);
     return writeText(path, text) && writeText(path + kSidecarSuffix, originalPath + QLatin1Char('\n'));
 }
 
-std::optional<AutosaveStore::Entry> AutosaveStore::find(const QString& workspaceName) const
+std::optional<AutosaveStore::Entry> AutosaveStore::read(const QString& autosavePath) const
 {
-    const QString path = pathFor(workspaceName);
-    if (!QFile::exists(path)) {
+    const QFileInfo info(autosavePath);
+    if (!info.isFile()) {
         return std::nullopt;
     }
-    return Entry { path, readText(path), readText(path + kSidecarSuffix).trimmed() };
+    QString session = info.fileName();
+    session.chop(kAutosaveSuffix.size());
+    return Entry { autosavePath, readText(autosavePath), readText(autosavePath + kSidecarSuffix).trimmed(), session,
+        info.lastModified() };
 }
 
-void AutosaveStore::remove(const QString& workspaceName) const
+std::vector<AutosaveStore::Entry> AutosaveStore::entries() const
 {
-    const QString path = pathFor(workspaceName);
-    QFile::remove(path);
-    QFile::remove(path + kSidecarSuffix);
+    std::vector<Entry> found;
+    const QDir directory(m_directory);
+    const QStringList names = directory.entryList({ QLatin1Char('*') + kAutosaveSuffix }, QDir::Files);
+    for (const QString& name : names) {
+        if (auto entry = read(directory.filePath(name))) {
+            found.push_back(std::move(*entry));
+        }
+    }
+    std::stable_sort(found.begin(), found.end(), [](const Entry& a, const Entry& b) { return a.written > b.written; });
+    return found;
+}
+
+void AutosaveStore::remove(const QString& autosavePath) const
+{
+    QFile::remove(autosavePath);
+    QFile::remove(autosavePath + kSidecarSuffix);
 }
 
 } // namespace rapid::widgets

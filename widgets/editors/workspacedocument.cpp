@@ -8,6 +8,7 @@
 #include "editors/setvaluecommand.h"
 
 #include "config/yamledit.h"
+#include "parallel/placement.h"
 
 #include <QFileInfo>
 #include <QSaveFile>
@@ -120,6 +121,12 @@ void WorkspaceDocument::keepRunsPinnedBefore(const RunSession::State& before)
     }
     m_session->editState(
         merged, tr("Keep %n run(s) pinned before opening %1", nullptr, static_cast<int>(kept)).arg(name()));
+}
+
+void WorkspaceDocument::loadRecovered(const config::WorkspaceDocuments& documents)
+{
+    load(documents, QString());
+    m_undoStack.resetClean(); // no saved state to return to: the workspace stays modified until saved
 }
 
 bool WorkspaceDocument::open(const QString& reference, QString* error)
@@ -349,6 +356,11 @@ void WorkspaceDocument::revalidate()
             named(m_documents.hardware, DocumentKind::Hardware), named(m_documents.run, DocumentKind::Run),
             m_documents.overrides);
         scenario->name = m_documents.name;
+        // The loader checks the documents and that their GPU counts agree; whether the network mapping can hold
+        // the ranks' layout only the placement tells (tp 4 dp 4 puts dp groups on NVLink where the mapping says
+        // ib). It takes microseconds, and without it such a workspace looked valid everywhere but the placement
+        // tab (issue #18).
+        parallel::placeRanks(scenario->hardware, scenario->run, scenario->locations, &diagnostics);
     } catch (const config::ConfigError& error) {
         diagnostics = error.diagnostics();
     } catch (const std::exception& error) {

@@ -32,6 +32,9 @@ public:
     /// pinned runs are evaluated again in the background; runs pinned before are kept ahead of them as one undoable
     /// edit (so the workspace then shows as modified).
     void load(const config::WorkspaceDocuments& documents, const QString& filePath);
+    /// Loads recovered edits that have no file to go back to (an autosave of an untitled workspace, or of a file
+    /// that is gone): untitled and modified, so closing asks to save them.
+    void loadRecovered(const config::WorkspaceDocuments& documents);
     /// Opens a workspace file or a workspace preset name. A preset opens untitled, so saving asks for a path instead
     /// of overwriting the shipped preset.
     bool open(const QString& reference, QString* error = nullptr);
@@ -74,7 +77,10 @@ public:
     /// Named runs pinned for comparison, saved with the workspace; their edits are undo steps of this document.
     RunSession* session() const { return m_session; }
 
+    /// Every problem: the loader's (then there is no scenario) and the rank placement's (a mapping the layout
+    /// cannot honour; the scenario is then still there, so its placement and parameters can be shown).
     const std::vector<config::Diagnostic>& diagnostics() const { return m_diagnostics; }
+    /// The loaded scenario, or none while the loader finds problems.
     const std::optional<config::Scenario>& scenario() const { return m_scenario; }
 
     /// For the undo commands only: sets one text and re-checks.

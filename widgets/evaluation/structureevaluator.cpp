@@ -98,7 +98,10 @@ Evaluation StructureEvaluator::evaluate(const config::Scenario& scenario) const
     }
     // The analytical step model runs off the GUI thread (EvaluationRunner); a scenario it cannot evaluate (an
     // unreachable pair after link faults, say) shows its message instead of a time, never a made-up number.
-    if (evaluation.placementProblems.empty()) {
+    if (!evaluation.placementProblems.empty()) {
+        // Said where the step time would be, so "—" never stands there without its reason.
+        evaluation.timeProblem = "the ranks cannot be placed: " + evaluation.placementProblems.front().toString();
+    } else {
         try {
             analysis::ScenarioEvaluation result = analysis::evaluateScenario(scenario);
             evaluation.training = std::move(result.training);

@@ -73,6 +73,9 @@ LinkHealthEditor::LinkHealthEditor(QWidget* parent)
     layout->addLayout(buttons);
     layout->addWidget(m_note);
 
+    // Each side moves only the other one. The spin box reports every keystroke that parses (keyboard tracking):
+    // writing the value back into it then would rewrite "0" as "0.00" under the user's fingers, and the "." and "5"
+    // typed next would no longer fit (issue #18: typing 0.5 gave 0.00, and Apply failed the link).
     connect(m_slider, &QSlider::valueChanged, this, [this](int value) {
         if (!m_syncing) {
             setHealth(value / static_cast<double>(kSliderSteps));
@@ -80,7 +83,9 @@ LinkHealthEditor::LinkHealthEditor(QWidget* parent)
     });
     connect(m_spin, &QDoubleSpinBox::valueChanged, this, [this](double value) {
         if (!m_syncing) {
-            setHealth(value);
+            m_syncing = true;
+            m_slider->setValue(static_cast<int>(std::lround(value * kSliderSteps)));
+            m_syncing = false;
         }
     });
     connect(m_apply, &QPushButton::clicked, this, [this] { Q_EMIT healthRequested(health()); });
