@@ -433,7 +433,9 @@ void MainWindow::updateStatus()
         m_validity->setText(text);
         m_validity->setToolTip(reason);
     }
-    m_results->setStale(!diagnostics.empty());
+    // A placement problem leaves the scenario, which is then evaluated as it is: only without one are the results
+    // those of an earlier, valid configuration.
+    m_results->setStale(!m_document->scenario());
     updateTitle();
 }
 
