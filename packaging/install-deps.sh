@@ -6,13 +6,15 @@
 set -euo pipefail
 
 # Build and runtime dependencies (see ../shared/design/BUILD-NOTES.md for the versions checked). libns3-dev (ns-3
-# 3.37, ~60 MB with libns3.37 and GSL) is only for the packet-level cross-check in tests/ns3, skipped without it.
+# 3.37, ~60 MB with libns3.37 and GSL) is only for the packet-level cross-check in tests/ns3, skipped without it;
+# Open MPI lets `mpirun -np N rapid resilience` share its trials (tests/app/tst_resiliencempi), optional to build.
 packages=(
     build-essential cmake ninja-build pkg-config ccache
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libgraphviz-dev
     libyaml-cpp-dev libprotobuf-dev protobuf-compiler nlohmann-json3-dev
     fonts-dejavu-core clang-format
     libns3-dev
+    libopenmpi-dev openmpi-bin
 )
 # --with-gui-tools: a real X server for screenshots of the running application (optional).
 # --fuzz: clang 14 and its libFuzzer runtime for the libfuzzer preset (tests/libfuzzer; optional).

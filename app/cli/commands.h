@@ -22,6 +22,7 @@ int importHfCommand(const Invocation& invocation);
 int runCommand(const Invocation& invocation);
 int serveCommand(const Invocation& invocation);
 int goodputCommand(const Invocation& invocation);
+int resilienceCommand(const Invocation& invocation);
 int presetsCommand(const Invocation& invocation);
 int schemaCommand(const Invocation& invocation);
 int gemmCommand(const Invocation& invocation);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "goodputsimulation.h"
 
+#include "quantile.h"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -78,15 +80,6 @@ private:
     std::exponential_distribution<double> m_interruption;
     RunSample m_sample;
 };
-
-double quantile(std::vector<double> values, double q)
-{
-    std::sort(values.begin(), values.end());
-    const double position = q * static_cast<double>(values.size() - 1);
-    const auto below = static_cast<std::size_t>(std::floor(position));
-    const std::size_t above = std::min(below + 1, values.size() - 1);
-    return values[below] + (position - static_cast<double>(below)) * (values[above] - values[below]);
-}
 
 } // namespace
 

@@ -116,7 +116,7 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
                                : model::trainingForward(scenario.model, scenario.run, plan.sharding.layer, moe));
     const parallel::LayerCollectives& collectives = plan.stages[static_cast<size_t>(stage)].layer;
     const graph::TimeBreakdown& exposed
-        = backward ? m_stepModel.layerTimes(moe).backward : m_stepModel.layerTimes(moe).forward;
+        = backward ? m_stepModel.layerTimes(stage, moe).backward : m_stepModel.layerTimes(stage, moe).forward;
     const auto part = [&](graph::TimeClass timeClass) { return exposed[static_cast<size_t>(timeClass)]; };
     for (int pair = 0; pair < (backward ? collectives.tensorPairsBackward : collectives.tensorPairsForward); ++pair) {
         for (const PlannedCollective& collective : collectives.tensorPair) {

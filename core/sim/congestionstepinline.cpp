@@ -211,7 +211,7 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
             std::vector<InlineBlock> layerBlocks;
             for (int layer : stagePlan.chunks[static_cast<size_t>(chunk)].layers) {
                 const bool moe = parallel::isMoeLayer(input.model, layer);
-                const LayerTimes& pass = input.layerTimes(moe);
+                const LayerTimes& pass = input.layerTimes(stage, moe);
                 const TimeBreakdown& parts = backward ? pass.backward : pass.forward;
                 rest -= sum(parts);
                 double compute = sum(parts);

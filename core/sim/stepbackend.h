@@ -40,7 +40,7 @@ struct TrainingStepInput {
     const config::RunSpec& run;
     const std::vector<graph::StageCost>& stages;
     const graph::ExecutionGraph& graph;
-    std::function<const LayerTimes&(bool moe)> layerTimes;
+    std::function<const LayerTimes&(int stage, bool moe)> layerTimes;
     /// ZeRO-3/FSDP: per stage and chunk the closed-form exposed seconds of the chunk's gather, forward and backward.
     const std::vector<std::vector<std::array<double, 2>>>& exposedChunkGather;
 };

@@ -181,9 +181,15 @@ TimeBreakdown StepModel::timeOperators(
     return parts;
 }
 
-const LayerTimes& StepModel::layerTimes(bool moe)
+const LayerTimes& StepModel::layerTimes(int stage, bool moe)
 {
-    std::unique_ptr<LayerTimes>& cached = moe ? m_moe : m_dense;
+    // Healthy, every stage's groups are alike by symmetry and stage 0's stand for all. With link faults each stage's
+    // own groups are costed: a degraded link in stage 2's nodes slows stage 2's tensor-parallel collectives only.
+    const int key = m_scenario.hardware.faults.empty() ? 0 : stage;
+    if (m_layerTimes.size() <= static_cast<size_t>(key)) {
+        m_layerTimes.resize(static_cast<size_t>(key) + 1);
+    }
+    std::unique_ptr<LayerTimes>& cached = m_layerTimes[static_cast<size_t>(key)][moe ? 1 : 0];
     if (cached) {
         return *cached;
     }
@@ -195,8 +201,7 @@ const LayerTimes& StepModel::layerTimes(bool moe)
     pass->backward = timeOperators(
         model::trainingBackward(model, run, m_plan.sharding.layer, moe), &pass->backwardGemm, &pass->backwardAttention);
 
-    // Every stage's layers are costed on the groups of stage 0's representative rank.
-    const parallel::LayerCollectives& layer = m_plan.stages.front().layer;
+    const parallel::LayerCollectives& layer = m_plan.stages[static_cast<size_t>(key)].layer;
     if (!layer.tensorPair.empty()) {
         double pair = 0;
         for (const PlannedCollective& part : layer.tensorPair) {
@@ -254,7 +259,7 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
         for (const parallel::ChunkPlan& chunk : stage.chunks) {
             graph::ChunkCost chunkCost;
             for (int layer : chunk.layers) {
-                const LayerTimes& pass = layerTimes(parallel::isMoeLayer(model, layer));
+                const LayerTimes& pass = layerTimes(stage.stage, parallel::isMoeLayer(model, layer));
                 add(chunkCost.forward, pass.forward);
                 add(chunkCost.backward, pass.backward);
             }
@@ -369,7 +374,7 @@ report::TrainingResult StepModel::training(bool timeline)
     std::vector<graph::StageCost> stages = stageCosts(&exposedGathers);
     auto execute = [&](const std::vector<graph::StageCost>& costs, const graph::ExecutionGraph& stepGraph) {
         const TrainingStepInput input { m_plan, m_scenario.model, run, costs, stepGraph,
-            [this](bool moe) -> const LayerTimes& { return layerTimes(moe); }, exposedGathers };
+            [this](int stage, bool moe) -> const LayerTimes& { return layerTimes(stage, moe); }, exposedGathers };
         return m_backend->executeTraining(input);
     };
     graph::ExecutionGraph graph = graph::buildTrainingStep(m_plan.sharding, stages);

@@ -58,9 +58,10 @@ public:
     const parallel::Placement& placement() const { return m_plan.placement; }
     /// The model layers (global indices) of each virtual chunk of pipeline stage @p stage.
     std::vector<std::vector<int>> chunkLayersOfStage(int stage) const;
-    /// One dense (or MoE) layer's forward and backward time per class, with the exposed part of its tensor-, context-
-    /// and expert-parallel collectives (computed once, then cached).
-    const LayerTimes& layerTimes(bool moe);
+    /// One dense (or MoE) layer's forward and backward time per class on pipeline stage @p stage, with the exposed part
+    /// of its tensor-, context- and expert-parallel collectives on that stage's groups (cached; without link faults
+    /// every stage shares stage 0's).
+    const LayerTimes& layerTimes(int stage, bool moe);
     /// @p ops timed on this scenario's GPU, per breakdown class (the serving model composes iterations from them).
     graph::TimeBreakdown operatorSeconds(const std::vector<model::Operator>& ops)
     {
@@ -88,8 +89,8 @@ private:
     parallel::StepPlan m_plan;
     std::shared_ptr<StepBackend> m_backend;
     compute::OperatorTimer m_timer;
-    std::unique_ptr<LayerTimes> m_dense;
-    std::unique_ptr<LayerTimes> m_moe;
+    /// Per stage (only stage 0 without link faults), dense and MoE layers.
+    std::vector<std::array<std::unique_ptr<LayerTimes>, 2>> m_layerTimes;
 };
 
 /// Maps an operator's class to the breakdown class it is reported under.

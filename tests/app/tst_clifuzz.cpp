@@ -29,7 +29,7 @@ public:
 
     QStringList next()
     {
-        switch (pick(0, 7)) {
+        switch (pick(0, 8)) {
         case 0:
             return gemm();
         case 1:
@@ -47,6 +47,8 @@ public:
             return serve();
         case 6:
             return goodput();
+        case 7:
+            return resilience();
         default:
             return sweep();
         }
@@ -152,6 +154,24 @@ private:
             }
         }
         arguments << QStringLiteral("--trials") << word({ "0", "1", "10", "-1", "abc" });
+        return withSets(arguments << QStringLiteral("--json") << QStringLiteral("-"));
+    }
+
+    QStringList resilience()
+    {
+        // Criticality times every link: on the analytical backend only, so a draw stays within the run's budget.
+        const bool criticality = pick(0, 3) == 0;
+        QStringList arguments = { QStringLiteral("resilience"), QStringLiteral("--backend"),
+            criticality ? QStringLiteral("analytical") : word({ "analytical", "congestion", "ideal", "x" }),
+            QStringLiteral("--trials"), word({ "1", "2", "0", "-1", "abc", "99999999999" }),
+            QStringLiteral("--faulty-links"), word({ "1", "0", "1,2", "1e9", "a", "3,", "2147483648" }),
+            QStringLiteral("--health"), word({ "0", "0.5", "1", "-1", "nan", "0,0.9" }) };
+        if (pick(0, 2) == 0) {
+            arguments << QStringLiteral("--class") << word({ "nvlink GPU-switch", "ib leaf-spine", "none" });
+        }
+        if (criticality) {
+            arguments << QStringLiteral("--criticality") << QStringLiteral("--max-links") << count();
+        }
         return withSets(arguments << QStringLiteral("--json") << QStringLiteral("-"));
     }
 

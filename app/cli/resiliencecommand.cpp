@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// rapid resilience: Monte Carlo fault studies (k links of health h drawn within link classes, the step-time
+// distribution per (k, h)) and the criticality map (each link alone degraded or failed, ranked). Trials split over MPI
+// ranks when launched by mpirun (mpisplit.h).
+#include "arguments.h"
+#include "clioutput.h"
+#include "commands.h"
+#include "mpisplit.h"
+
+#include "config/configloader.h"
+#include "config/units.h"
+#include "network/topology.h"
+#include "report/json.h"
+#include "resilience/faultstudy.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace rapid::cli {
+
+namespace {
+
+Arguments resilienceArguments()
+{
+    return Arguments("resilience",
+        "How faulty links slow a training step. For every k in --faulty-links and h in --health, --trials draws of k "
+        "distinct links from the chosen classes set to health h (0: failed and routed around) give the step-time "
+        "slowdown distribution; --criticality ranks every link by the slowdown it causes alone. Under mpirun the "
+        "trials are shared among the processes and gathered on rank 0 (the same result as one process).",
+        scenarioOptions({ { "faulty-links", "K[,K...]", "links degraded per trial (default 1)", false },
+            { "health", "H[,H...]", "health of a faulty link, 0 (failed) to below 1 (default 0.5)", false },
+            { "class", "NAME", "draw only from this link class (repeatable; default every class; see --list-classes)",
+                true },
+            { "list-classes", "", "list the network's link classes and their link counts, then stop", false },
+            { "trials", "N", "Monte Carlo trials per (k, h) (default 100)", false },
+            { "seed", "N", "seed of the draws (default 1)", false },
+            { "backend", "NAME", "congestion (default) or analytical", false },
+            { "criticality", "", "rank each link alone at the first --health instead of drawing trials", false },
+            { "max-links", "N", "criticality: time at most N links, sampled evenly per class (default 2000)", false },
+            { "threads", "N", "threads per process (default: one per core)", false },
+            { "json", "FILE", "write the results as JSON (- for standard output)", false } }),
+        "[WORKSPACE]");
+}
+
+template <typename T> std::vector<T> listOption(const Arguments& arguments, const std::string& name, T fallback)
+{
+    const auto text = arguments.value(name);
+    if (!text) {
+        return { fallback };
+    }
+    std::vector<T> values;
+    std::stringstream stream(*text);
+    std::string item;
+    while (std::getline(stream, item, ',')) {
+        char* end = nullptr;
+        const double value = std::strtod(item.c_str(), &end);
+        // Bounded before the conversion: a double beyond int's range has no int value.
+        if (item.empty() || *end != '\0' || !std::isfinite(value) || std::abs(value) > 1e9) {
+            throw UsageError("--" + name + " \"" + *text + "\": expected a comma-separated list of numbers up to 10^9");
+        }
+        values.push_back(static_cast<T>(value));
+        if (static_cast<double>(values.back()) != value) {
+            throw UsageError("--" + name + " \"" + item + "\": expected a whole number");
+        }
+    }
+    return values;
+}
+
+long long bounded(
+    const Arguments& arguments, const std::string& name, long long fallback, long long low, long long high)
+{
+    const long long value = arguments.integer(name, fallback);
+    if (value < low || value > high) {
+        throw UsageError("--" + name + " " + std::to_string(value) + ": expected " + std::to_string(low) + " to "
+            + std::to_string(high));
+    }
+    return value;
+}
+
+std::string ratio(double value)
+{
+    char text[16];
+    std::snprintf(text, sizeof text, "%.4f", value);
+    return text;
+}
+
+report::Json studyJson(const resilience::FaultStudySpec& spec, const resilience::FaultStudyResult& result)
+{
+    report::Json json = { { "faulty_links", spec.faultyLinks }, { "health", spec.health },
+        { "trials", result.trials.size() }, { "disconnected", result.disconnected },
+        { "slowdown",
+            { { "mean", result.meanSlowdown }, { "p50", result.p50Slowdown }, { "p90", result.p90Slowdown },
+                { "p99", result.p99Slowdown }, { "max", result.maxSlowdown } } } };
+    report::Json steps = report::Json::array();
+    for (const resilience::FaultTrial& trial : result.trials) {
+        steps.push_back({ { "links", trial.links }, { "step_time_s", trial.stepSeconds } });
+    }
+    json["trial_results"] = std::move(steps);
+    return json;
+}
+
+int listClasses(const config::Scenario& scenario, std::ostream& out)
+{
+    const network::Topology topology(scenario.hardware);
+    for (const resilience::LinkClass& linkClass : resilience::linkClasses(topology)) {
+        out << linkClass.name << "  (" << linkClass.physicalLinks.size() << " links, e.g. "
+            << topology.linkId(2 * linkClass.physicalLinks.front()) << ")\n";
+    }
+    return Success;
+}
+
+int criticality(const Arguments& arguments, const config::Scenario& scenario, const resilience::FaultStudySpec& spec,
+    unsigned threads, const Invocation& invocation)
+{
+    const int maxLinks = static_cast<int>(bounded(arguments, "max-links", 2000, 1, 1'000'000));
+    const std::vector<resilience::LinkCriticality> ranked
+        = resilience::linkCriticality(scenario, spec.health, spec.backend, spec.classes, maxLinks, threads);
+    std::ostream& out = invocation.out;
+    out << "criticality: each link alone at health " << config::formatNumber(spec.health) << ", "
+        << sim::toString(spec.backend) << " backend, " << ranked.size() << " links\n";
+    out << "  rank  slowdown  class                 link\n";
+    for (std::size_t i = 0; i < ranked.size() && i < 20; ++i) {
+        char line[64];
+        std::snprintf(line, sizeof line, "  %4zu  %8s  ", i + 1,
+            ranked[i].disconnects ? "cut off" : ratio(ranked[i].slowdown).c_str());
+        out << line << ranked[i].linkClass
+            << std::string(ranked[i].linkClass.size() < 22 ? 22 - ranked[i].linkClass.size() : 1, ' ')
+            << ranked[i].linkId << "\n";
+    }
+    if (auto path = arguments.value("json")) {
+        report::Json json = report::Json::array();
+        for (const resilience::LinkCriticality& link : ranked) {
+            json.push_back({ { "link", link.linkId }, { "class", link.linkClass }, { "slowdown", link.slowdown },
+                { "disconnects", link.disconnects } });
+        }
+        std::ofstream file;
+        std::ostream* stream = openOutput(*path, file, invocation);
+        if (!stream) {
+            invocation.err << "rapid resilience: cannot write " << *path << "\n";
+            return InputError;
+        }
+        report::writeJson(*stream, report::Json { { "scenario", scenario.name }, { "criticality", json } });
+    }
+    return Success;
+}
+
+} // namespace
+
+int resilienceCommand(const Invocation& invocation)
+{
+    Arguments arguments = resilienceArguments();
+    arguments.parse(invocation.args);
+    if (arguments.helpRequested()) {
+        invocation.out << arguments.help();
+        return Success;
+    }
+    const config::ConfigLoader loader(config::PresetLibrary::standard());
+    const config::Scenario scenario = loadScenario(arguments, loader);
+    if (arguments.flag("list-classes")) {
+        return listClasses(scenario, invocation.out);
+    }
+    if (scenario.run.mode != config::RunMode::Training) {
+        invocation.err << "rapid resilience: run.mode: fault studies time a training step; give a training run\n";
+        return InputError;
+    }
+    resilience::FaultStudySpec spec;
+    const std::string backendName = arguments.value("backend").value_or("congestion");
+    const std::optional<sim::NetworkBackend> backend = sim::parseNetworkBackend(backendName);
+    if (!backend || *backend == sim::NetworkBackend::Ideal) {
+        throw UsageError("--backend \"" + backendName + "\": expected congestion or analytical");
+    }
+    spec.backend = *backend;
+    spec.classes = arguments.values("class");
+    spec.trials = static_cast<int>(bounded(arguments, "trials", 100, 1, 10'000'000));
+    spec.seed = static_cast<std::uint64_t>(bounded(arguments, "seed", 1, 0, INT64_MAX));
+    const auto threads = static_cast<unsigned>(bounded(arguments, "threads", 0, 0, 4096));
+    const std::vector<int> counts = listOption<int>(arguments, "faulty-links", 1);
+    const std::vector<double> healths = listOption<double>(arguments, "health", 0.5);
+    for (const int k : counts) {
+        if (k < 1 || k > 1'000'000) {
+            throw UsageError("--faulty-links " + std::to_string(k) + ": expected 1 to 1000000");
+        }
+    }
+    for (const double h : healths) {
+        if (h < 0 || h >= 1) {
+            throw UsageError("--health " + config::formatNumber(h) + ": expected 0 (failed) to below 1");
+        }
+    }
+    MpiSplit mpi;
+    try {
+        if (arguments.flag("criticality")) {
+            spec.health = healths.front();
+            return mpi.isRoot() ? criticality(arguments, scenario, spec, threads, invocation) : Success;
+        }
+        report::Json studies = report::Json::array();
+        std::ostream& out = invocation.out;
+        if (mpi.isRoot()) {
+            out << "fault study: " << scenario.name << ", " << sim::toString(spec.backend) << " backend, "
+                << spec.trials << " trials per row"
+                << (mpi.size() > 1 ? " on " + std::to_string(mpi.size()) + " processes" : "")
+                << "\n   k  health  connected  cut off    mean     p50     p90     p99     max   (slowdown)\n";
+        }
+        for (const int k : counts) {
+            for (const double h : healths) {
+                spec.faultyLinks = k;
+                spec.health = h;
+                const resilience::FaultStudyResult result = mpi.runFaultStudy(scenario, spec, threads);
+                if (!mpi.isRoot()) {
+                    continue;
+                }
+                char line[160];
+                std::snprintf(line, sizeof line, "%4d  %6s  %9zu  %7d  %s  %s  %s  %s  %s\n", k,
+                    config::formatNumber(h).c_str(),
+                    result.trials.size() - static_cast<std::size_t>(result.disconnected), result.disconnected,
+                    ratio(result.meanSlowdown).c_str(), ratio(result.p50Slowdown).c_str(),
+                    ratio(result.p90Slowdown).c_str(), ratio(result.p99Slowdown).c_str(),
+                    ratio(result.maxSlowdown).c_str());
+                out << line;
+                studies.push_back(studyJson(spec, result));
+                studies.back()["baseline_step_time_s"] = result.baselineSeconds;
+            }
+        }
+        if (auto path = arguments.value("json"); path && mpi.isRoot()) {
+            std::ofstream file;
+            std::ostream* stream = openOutput(*path, file, invocation);
+            if (!stream) {
+                invocation.err << "rapid resilience: cannot write " << *path << "\n";
+                return InputError;
+            }
+            report::writeJson(*stream,
+                report::Json { { "scenario", scenario.name }, { "backend", sim::toString(spec.backend) },
+                    { "seed", spec.seed }, { "studies", studies } });
+        }
+    } catch (const std::invalid_argument& error) {
+        invocation.err << "rapid resilience: " << error.what() << "\n";
+        return InputError;
+    }
+    return Success;
+}
+
+} // namespace rapid::cli

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "linkclasses.h"
+
+#include "config/configloader.h"
+#include "sim/stepbackend.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rapid::resilience {
+
+/// A Monte Carlo fault study: each trial degrades k links drawn at random from the chosen classes to health h (0:
+/// failed, rerouted around) on top of the scenario's own faults, and times the training step.
+struct FaultStudySpec {
+    int faultyLinks = 1; ///< k, distinct links per trial
+    double health = 0.5; ///< h: 0 fails the links, (0, 1) degrades them
+    std::vector<std::string> classes; ///< LinkClass names to draw from; empty: every class
+    int trials = 100;
+    std::uint64_t seed = 1;
+    sim::NetworkBackend backend = sim::NetworkBackend::Congestion;
+};
+
+/// One trial: the links it degraded and the step it gave.
+struct FaultTrial {
+    std::vector<std::string> links; ///< link ids
+    double stepSeconds = 0; ///< 0 when the faults cut GPUs apart
+    bool disconnected = false;
+};
+
+/// The drawn trials and what they did to the step.
+struct FaultStudyResult {
+    double baselineSeconds = 0; ///< the scenario's step with its own faults only
+    std::vector<FaultTrial> trials; ///< in trial order
+    int disconnected = 0; ///< trials whose faults cut GPUs apart (not in the slowdown statistics)
+    /// Slowdown (step / baseline) over the connected trials.
+    double meanSlowdown = 0;
+    double p50Slowdown = 0;
+    double p90Slowdown = 0;
+    double p99Slowdown = 0;
+    double maxSlowdown = 0;
+};
+
+/// The link pool of @p spec on @p topology: the physical links of its classes. Throws std::invalid_argument naming
+/// an unknown class (and the known ones), or when the pool has fewer than k links.
+std::vector<int> faultPool(const network::Topology& topology, const FaultStudySpec& spec);
+
+/// The links trial @p index of @p spec degrades: k distinct links of @p pool, from the trial's own seed.
+std::vector<std::string> drawFaultLinks(
+    const FaultStudySpec& spec, const network::Topology& topology, const std::vector<int>& pool, int index);
+
+/// Trial @p index of @p spec alone: its draw depends on the seed and the index only, so any process computing it gets
+/// the same links and the same step (the MPI split relies on it).
+FaultTrial runFaultTrial(const config::Scenario& scenario, const FaultStudySpec& spec,
+    const network::Topology& topology, const std::vector<int>& pool, int index);
+
+/// Fills the statistics of @p result from its trials.
+void summariseFaultStudy(FaultStudyResult& result);
+
+/// Every trial of @p spec on @p threads threads (0: one per core). @p progress gets the trials done so far (on any
+/// thread); @p stop, when set, ends the study early (the trials done so far are summarised; trials not run are
+/// absent).
+FaultStudyResult runFaultStudy(const config::Scenario& scenario, const FaultStudySpec& spec, unsigned threads = 0,
+    const std::function<void(int)>& progress = {}, const std::atomic<bool>* stop = nullptr);
+
+/// The step time of @p scenario on @p backend (its own faults), or 0 when they cut GPUs apart.
+double stepSeconds(const config::Scenario& scenario, sim::NetworkBackend backend);
+
+/// How much one link alone slows the step.
+struct LinkCriticality {
+    std::string linkId;
+    std::string linkClass;
+    double slowdown = 1; ///< step with the link at the study's health / the baseline
+    bool disconnects = false; ///< failing it cuts GPUs apart
+};
+
+/// The criticality map: every link of the chosen classes (all classes when empty) set alone to @p health, ranked by
+/// the slowdown it causes (disconnecting links first). With more than @p maxLinks links, each class is sampled
+/// evenly (deterministically) to at most its share of @p maxLinks.
+std::vector<LinkCriticality> linkCriticality(const config::Scenario& scenario, double health,
+    sim::NetworkBackend backend, const std::vector<std::string>& classes, int maxLinks, unsigned threads = 0,
+    const std::function<void(int)>& progress = {});
+
+} // namespace rapid::resilience

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Fault studies on the default workspace (Llama-3.1-70B on a 64-GPU DGX H100 SuperPOD, tp 8 x pp 4 x dp 2): link
+// classes counted by hand, a degraded link slows the step in whichever pipeline stage it is, draws that do not depend
+// on the thread count, cut-off GPUs counted rather than timed, and the criticality ranking.
+#include "testutils.h"
+
+#include "network/topology.h"
+#include "resilience/faultstudy.h"
+
+#include <QTest>
+
+using namespace rapid;
+
+namespace {
+
+config::Scenario defaultWorkspace()
+{
+    return test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100", {});
+}
+
+config::Scenario withFault(config::Scenario scenario, const std::string& link, double health)
+{
+    scenario.hardware.faults.push_back({ link, health });
+    return scenario;
+}
+
+} // namespace
+
+class TstFaultStudy : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void linkClassesCountedByHand()
+    {
+        // NVLink: one switch per node, one link per GPU: 8 nodes x 8. InfiniBand: 8 rails (one per GPU index) of 8
+        // endpoints under a 2-tier fat tree of 64-port switches: one leaf with 8 GPU links and 64 / 2 = 32 uplinks,
+        // one to each of 32 spines: 8 x 8 GPU-leaf and 8 x 32 leaf-spine links.
+        const network::Topology topology(defaultWorkspace().hardware);
+        const std::vector<resilience::LinkClass> classes = resilience::linkClasses(topology);
+        QCOMPARE(classes.size(), size_t { 3 });
+        QCOMPARE(classes[0].name, std::string("nvlink GPU-switch"));
+        QCOMPARE(classes[0].physicalLinks.size(), size_t { 64 });
+        QCOMPARE(classes[1].name, std::string("ib GPU-leaf"));
+        QCOMPARE(classes[1].physicalLinks.size(), size_t { 64 });
+        QCOMPARE(classes[2].name, std::string("ib leaf-spine"));
+        QCOMPARE(classes[2].physicalLinks.size(), size_t { 256 });
+    }
+
+    void aDegradedLinkCountsInEveryStage()
+    {
+        // Stage s holds GPUs 16s..16s+15 (pp stride 16): nodes 2s and 2s+1, one per data-parallel replica. A half-rate
+        // NVLink link in any stage slows that stage's tensor-parallel collectives and so the step; the two replicas of
+        // a stage are alike, so either node gives the same step.
+        const config::Scenario healthy = defaultWorkspace();
+        const double baseline = resilience::stepSeconds(healthy, sim::NetworkBackend::Analytical);
+        for (int stage = 0; stage < 4; ++stage) {
+            const auto link = [](int node) { return "nvlink@" + std::to_string(node) + ":4-s1.0"; };
+            const double first
+                = resilience::stepSeconds(withFault(healthy, link(2 * stage), 0.5), sim::NetworkBackend::Analytical);
+            const double second = resilience::stepSeconds(
+                withFault(healthy, link(2 * stage + 1), 0.5), sim::NetworkBackend::Analytical);
+            QVERIFY2(first > 1.01 * baseline,
+                qPrintable(QStringLiteral("stage %1: %2 s vs %3 s").arg(stage).arg(first).arg(baseline)));
+            QCOMPARE(first, second);
+        }
+    }
+
+    void drawsDoNotDependOnTheThreads()
+    {
+        resilience::FaultStudySpec spec;
+        spec.faultyLinks = 3;
+        spec.health = 0.25;
+        spec.trials = 12;
+        spec.seed = 42;
+        spec.backend = sim::NetworkBackend::Analytical;
+        const config::Scenario scenario = defaultWorkspace();
+        const resilience::FaultStudyResult one = resilience::runFaultStudy(scenario, spec, 1);
+        const resilience::FaultStudyResult two = resilience::runFaultStudy(scenario, spec, 2);
+        QCOMPARE(one.trials.size(), size_t { 12 });
+        for (size_t i = 0; i < one.trials.size(); ++i) {
+            QCOMPARE(one.trials[i].links, two.trials[i].links);
+            QCOMPARE(one.trials[i].stepSeconds, two.trials[i].stepSeconds);
+            QCOMPARE(one.trials[i].links.size(), size_t { 3 });
+        }
+        QCOMPARE(one.p90Slowdown, two.p90Slowdown);
+        // Degraded links never make the step faster.
+        QVERIFY(one.meanSlowdown >= 1.0);
+        QVERIFY(one.p50Slowdown <= one.p90Slowdown && one.p90Slowdown <= one.maxSlowdown);
+    }
+
+    void aFailedOnlyLinkCutsTheGpuOff()
+    {
+        // Each GPU has exactly one link into its InfiniBand rail: failing it leaves no route, in every trial.
+        resilience::FaultStudySpec spec;
+        spec.faultyLinks = 1;
+        spec.health = 0;
+        spec.classes = { "ib GPU-leaf" };
+        spec.trials = 5;
+        spec.backend = sim::NetworkBackend::Analytical;
+        const resilience::FaultStudyResult result = resilience::runFaultStudy(defaultWorkspace(), spec);
+        QCOMPARE(result.disconnected, 5);
+        // A failed leaf-spine link is routed around (31 other spines): nobody is cut off.
+        spec.classes = { "ib leaf-spine" };
+        QCOMPARE(resilience::runFaultStudy(defaultWorkspace(), spec).disconnected, 0);
+    }
+
+    void criticalityRanksTheLinks()
+    {
+        const std::vector<resilience::LinkCriticality> ranked = resilience::linkCriticality(
+            defaultWorkspace(), 0.5, sim::NetworkBackend::Analytical, { "nvlink GPU-switch" }, 2000, 2);
+        QCOMPARE(ranked.size(), size_t { 64 });
+        for (size_t i = 0; i < ranked.size(); ++i) {
+            QVERIFY2(ranked[i].slowdown > 1.01, ranked[i].linkId.c_str()); // every NVLink link carries TP traffic
+            if (i > 0) {
+                QVERIFY(ranked[i - 1].slowdown >= ranked[i].slowdown);
+            }
+        }
+        // Sampling: at most 8 of the 64 links, evenly spread.
+        QCOMPARE(resilience::linkCriticality(
+                     defaultWorkspace(), 0.5, sim::NetworkBackend::Analytical, { "nvlink GPU-switch" }, 8, 2)
+                     .size(),
+            size_t { 8 });
+    }
+
+    void badSpecsAreRefused()
+    {
+        resilience::FaultStudySpec spec;
+        spec.backend = sim::NetworkBackend::Analytical;
+        spec.classes = { "nvlink" };
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, resilience::runFaultStudy(defaultWorkspace(), spec));
+        spec.classes = {};
+        spec.health = 1.0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, resilience::runFaultStudy(defaultWorkspace(), spec));
+        spec.health = 0.5;
+        spec.faultyLinks = 1000;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, resilience::runFaultStudy(defaultWorkspace(), spec));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstFaultStudy)
+#include "tst_faultstudy.moc"
