@@ -87,7 +87,11 @@ resilience::FaultStudyResult MpiSplit::runFaultStudy(
     for (int index = 0; index < spec.trials; ++index) {
         const int rank = index % m_size;
         resilience::FaultTrial trial;
-        trial.links = resilience::drawFaultLinks(spec, topology, pool, index);
+        if (spec.slowGpus > 0) {
+            trial.slowGpus = resilience::drawSlowGpus(spec, topology.gpuCount(), index);
+        } else {
+            trial.links = resilience::drawFaultLinks(spec, topology, pool, index);
+        }
         trial.stepSeconds
             = gathered[static_cast<std::size_t>(offsets[static_cast<std::size_t>(rank)] + index / m_size)];
         trial.disconnected = trial.stepSeconds == 0;

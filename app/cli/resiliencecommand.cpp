@@ -13,6 +13,7 @@
 #include "report/json.h"
 #include "resilience/faultstudy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +37,10 @@ Arguments resilienceArguments()
             { "class", "NAME", "draw only from this link class (repeatable; default every class; see --list-classes)",
                 true },
             { "list-classes", "", "list the network's link classes and their link counts, then stop", false },
+            { "slow-gpus", "F[,F...]", "straggler study instead: this share of the GPUs (at least one) is slow",
+                false },
+            { "slowdown", "S[,S...]", "straggler study: a slow GPU's kernels take S times as long (default 1.5)",
+                false },
             { "trials", "N", "Monte Carlo trials per (k, h) (default 100)", false },
             { "seed", "N", "seed of the draws (default 1)", false },
             { "backend", "NAME", "congestion (default) or analytical", false },
@@ -90,14 +95,18 @@ std::string ratio(double value)
 
 report::Json studyJson(const resilience::FaultStudySpec& spec, const resilience::FaultStudyResult& result)
 {
-    report::Json json = { { "faulty_links", spec.faultyLinks }, { "health", spec.health },
-        { "trials", result.trials.size() }, { "disconnected", result.disconnected },
+    report::Json json = spec.slowGpus > 0
+        ? report::Json { { "slow_gpus", spec.slowGpus }, { "slowdown_factor", spec.slowdown } }
+        : report::Json { { "faulty_links", spec.faultyLinks }, { "health", spec.health } };
+    json.update(report::Json { { "trials", result.trials.size() }, { "disconnected", result.disconnected },
         { "slowdown",
             { { "mean", result.meanSlowdown }, { "p50", result.p50Slowdown }, { "p90", result.p90Slowdown },
-                { "p99", result.p99Slowdown }, { "max", result.maxSlowdown } } } };
+                { "p99", result.p99Slowdown }, { "max", result.maxSlowdown } } } });
     report::Json steps = report::Json::array();
     for (const resilience::FaultTrial& trial : result.trials) {
-        steps.push_back({ { "links", trial.links }, { "step_time_s", trial.stepSeconds } });
+        steps.push_back(spec.slowGpus > 0
+                ? report::Json { { "slow_gpus", trial.slowGpus }, { "step_time_s", trial.stepSeconds } }
+                : report::Json { { "links", trial.links }, { "step_time_s", trial.stepSeconds } });
     }
     json["trial_results"] = std::move(steps);
     return json;
@@ -148,6 +157,53 @@ int criticality(const Arguments& arguments, const config::Scenario& scenario, co
     return Success;
 }
 
+/// One row of the table: a study spec and its first two columns.
+struct StudyRow {
+    resilience::FaultStudySpec spec;
+    std::string first;
+    std::string second;
+};
+
+/// The rows: every (k, h) of a link study, or every (share, slowdown) of a straggler study (--slow-gpus).
+std::vector<StudyRow> studyRows(const Arguments& arguments, const resilience::FaultStudySpec& base, int gpus)
+{
+    std::vector<StudyRow> rows;
+    if (arguments.value("slow-gpus")) {
+        for (const double share : listOption<double>(arguments, "slow-gpus", 0.0)) {
+            if (!(share > 0) || share > 1) {
+                throw UsageError("--slow-gpus " + config::formatNumber(share) + ": expected a share above 0, up to 1");
+            }
+            for (const double slowdown : listOption<double>(arguments, "slowdown", 1.5)) {
+                if (slowdown < 1 || slowdown > 1000) {
+                    throw UsageError("--slowdown " + config::formatNumber(slowdown) + ": expected 1 to 1000");
+                }
+                StudyRow row { base, "", "" };
+                row.spec.slowGpus = std::max(1, static_cast<int>(std::lround(share * gpus)));
+                row.spec.slowdown = slowdown;
+                row.first = std::to_string(row.spec.slowGpus);
+                row.second = "x" + config::formatNumber(slowdown);
+                rows.push_back(std::move(row));
+            }
+        }
+        return rows;
+    }
+    for (const int k : listOption<int>(arguments, "faulty-links", 1)) {
+        if (k < 1 || k > 1'000'000) {
+            throw UsageError("--faulty-links " + std::to_string(k) + ": expected 1 to 1000000");
+        }
+        for (const double h : listOption<double>(arguments, "health", 0.5)) {
+            if (h < 0 || h >= 1) {
+                throw UsageError("--health " + config::formatNumber(h) + ": expected 0 (failed) to below 1");
+            }
+            StudyRow row { base, std::to_string(k), config::formatNumber(h) };
+            row.spec.faultyLinks = k;
+            row.spec.health = h;
+            rows.push_back(std::move(row));
+        }
+    }
+    return rows;
+}
+
 } // namespace
 
 int resilienceCommand(const Invocation& invocation)
@@ -178,51 +234,40 @@ int resilienceCommand(const Invocation& invocation)
     spec.trials = static_cast<int>(bounded(arguments, "trials", 100, 1, 10'000'000));
     spec.seed = static_cast<std::uint64_t>(bounded(arguments, "seed", 1, 0, INT64_MAX));
     const auto threads = static_cast<unsigned>(bounded(arguments, "threads", 0, 0, 4096));
-    const std::vector<int> counts = listOption<int>(arguments, "faulty-links", 1);
-    const std::vector<double> healths = listOption<double>(arguments, "health", 0.5);
-    for (const int k : counts) {
-        if (k < 1 || k > 1'000'000) {
-            throw UsageError("--faulty-links " + std::to_string(k) + ": expected 1 to 1000000");
-        }
-    }
-    for (const double h : healths) {
-        if (h < 0 || h >= 1) {
-            throw UsageError("--health " + config::formatNumber(h) + ": expected 0 (failed) to below 1");
-        }
-    }
+    const std::vector<StudyRow> rows = studyRows(arguments, spec, scenario.run.parallelism.gpuCount());
     MpiSplit mpi;
     try {
         if (arguments.flag("criticality")) {
-            spec.health = healths.front();
+            spec.health = rows.front().spec.health;
             return mpi.isRoot() ? criticality(arguments, scenario, spec, threads, invocation) : Success;
         }
         report::Json studies = report::Json::array();
         std::ostream& out = invocation.out;
+        const bool stragglers = rows.front().spec.slowGpus > 0;
         if (mpi.isRoot()) {
-            out << "fault study: " << scenario.name << ", " << sim::toString(spec.backend) << " backend, "
-                << spec.trials << " trials per row"
+            out << (stragglers ? "straggler study: " : "fault study: ") << scenario.name << ", "
+                << sim::toString(spec.backend) << " backend, " << spec.trials << " trials per row"
                 << (mpi.size() > 1 ? " on " + std::to_string(mpi.size()) + " processes" : "")
-                << "\n   k  health  connected  cut off    mean     p50     p90     p99     max   (slowdown)\n";
+                << (stragglers ? "\nslow GPUs  slowdown" : "\n   k  health  connected  cut off")
+                << "    mean     p50     p90     p99     max   (step slowdown)\n";
         }
-        for (const int k : counts) {
-            for (const double h : healths) {
-                spec.faultyLinks = k;
-                spec.health = h;
-                const resilience::FaultStudyResult result = mpi.runFaultStudy(scenario, spec, threads);
-                if (!mpi.isRoot()) {
-                    continue;
-                }
-                char line[160];
-                std::snprintf(line, sizeof line, "%4d  %6s  %9zu  %7d  %s  %s  %s  %s  %s\n", k,
-                    config::formatNumber(h).c_str(),
-                    result.trials.size() - static_cast<std::size_t>(result.disconnected), result.disconnected,
-                    ratio(result.meanSlowdown).c_str(), ratio(result.p50Slowdown).c_str(),
-                    ratio(result.p90Slowdown).c_str(), ratio(result.p99Slowdown).c_str(),
-                    ratio(result.maxSlowdown).c_str());
-                out << line;
-                studies.push_back(studyJson(spec, result));
-                studies.back()["baseline_step_time_s"] = result.baselineSeconds;
+        for (const StudyRow& row : rows) {
+            const resilience::FaultStudyResult result = mpi.runFaultStudy(scenario, row.spec, threads);
+            if (!mpi.isRoot()) {
+                continue;
             }
+            char line[192];
+            if (stragglers) {
+                std::snprintf(line, sizeof line, "%9s  %8s", row.first.c_str(), row.second.c_str());
+            } else {
+                std::snprintf(line, sizeof line, "%4s  %6s  %9zu  %7d", row.first.c_str(), row.second.c_str(),
+                    result.trials.size() - static_cast<std::size_t>(result.disconnected), result.disconnected);
+            }
+            out << line << "  " << ratio(result.meanSlowdown) << "  " << ratio(result.p50Slowdown) << "  "
+                << ratio(result.p90Slowdown) << "  " << ratio(result.p99Slowdown) << "  " << ratio(result.maxSlowdown)
+                << "\n";
+            studies.push_back(studyJson(row.spec, result));
+            studies.back()["baseline_step_time_s"] = result.baselineSeconds;
         }
         if (auto path = arguments.value("json"); path && mpi.isRoot()) {
             std::ofstream file;

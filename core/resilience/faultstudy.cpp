@@ -70,6 +70,16 @@ double stepSeconds(const config::Scenario& scenario, sim::NetworkBackend backend
 
 std::vector<int> faultPool(const network::Topology& topology, const FaultStudySpec& spec)
 {
+    if (spec.slowGpus > 0) {
+        if (spec.slowGpus > topology.gpuCount()) {
+            throw std::invalid_argument(std::to_string(spec.slowGpus) + " slow GPUs per trial, but the cluster has "
+                + std::to_string(topology.gpuCount()));
+        }
+        if (!std::isfinite(spec.slowdown) || spec.slowdown < 1 || spec.slowdown > 1000) {
+            throw std::invalid_argument("a slow GPU's slowdown must be from 1 to 1000");
+        }
+        return {};
+    }
     if (spec.faultyLinks < 1) {
         throw std::invalid_argument("at least one faulty link per trial");
     }
@@ -103,10 +113,36 @@ std::vector<std::string> drawFaultLinks(
     return ids;
 }
 
+std::vector<int> drawSlowGpus(const FaultStudySpec& spec, int gpus, int index)
+{
+    std::mt19937_64 random(mixSeed(spec.seed, static_cast<std::uint64_t>(index)));
+    std::vector<int> all(static_cast<std::size_t>(gpus));
+    for (int gpu = 0; gpu < gpus; ++gpu) {
+        all[static_cast<std::size_t>(gpu)] = gpu;
+    }
+    for (int i = 0; i < spec.slowGpus; ++i) {
+        std::uniform_int_distribution<std::size_t> pick(static_cast<std::size_t>(i), all.size() - 1);
+        std::swap(all[static_cast<std::size_t>(i)], all[pick(random)]);
+    }
+    all.resize(static_cast<std::size_t>(spec.slowGpus));
+    std::sort(all.begin(), all.end());
+    return all;
+}
+
 FaultTrial runFaultTrial(const config::Scenario& scenario, const FaultStudySpec& spec,
     const network::Topology& topology, const std::vector<int>& pool, int index)
 {
     FaultTrial trial;
+    if (spec.slowGpus > 0) {
+        trial.slowGpus = drawSlowGpus(spec, topology.gpuCount(), index);
+        config::Scenario slow = scenario;
+        for (const int gpu : trial.slowGpus) {
+            slow.hardware.stragglers.push_back({ gpu, spec.slowdown });
+        }
+        trial.stepSeconds = stepSeconds(slow, spec.backend);
+        trial.disconnected = trial.stepSeconds == 0;
+        return trial;
+    }
     trial.links = drawFaultLinks(spec, topology, pool, index);
     trial.stepSeconds = stepSeconds(withFaults(scenario, trial.links, spec.health), spec.backend);
     trial.disconnected = trial.stepSeconds == 0;

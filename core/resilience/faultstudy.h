@@ -15,19 +15,23 @@
 namespace rapid::resilience {
 
 /// A Monte Carlo fault study: each trial degrades k links drawn at random from the chosen classes to health h (0:
-/// failed, rerouted around) on top of the scenario's own faults, and times the training step.
+/// failed, rerouted around) on top of the scenario's own faults, and times the training step. With slowGpus > 0 it
+/// is a straggler study instead: each trial makes that many distinct GPUs, drawn from all, `slowdown` times slower.
 struct FaultStudySpec {
     int faultyLinks = 1; ///< k, distinct links per trial
     double health = 0.5; ///< h: 0 fails the links, (0, 1) degrades them
     std::vector<std::string> classes; ///< LinkClass names to draw from; empty: every class
+    int slowGpus = 0; ///< straggler study: slow GPUs per trial (0: a link study)
+    double slowdown = 1.5; ///< straggler study: each slow GPU's kernels take this many times as long (>= 1)
     int trials = 100;
     std::uint64_t seed = 1;
     sim::NetworkBackend backend = sim::NetworkBackend::Congestion;
 };
 
-/// One trial: the links it degraded and the step it gave.
+/// One trial: the links it degraded (or the GPUs it slowed) and the step it gave.
 struct FaultTrial {
-    std::vector<std::string> links; ///< link ids
+    std::vector<std::string> links; ///< link ids (link study)
+    std::vector<int> slowGpus; ///< GPU indices, ascending (straggler study)
     double stepSeconds = 0; ///< 0 when the faults cut GPUs apart
     bool disconnected = false;
 };
@@ -45,13 +49,17 @@ struct FaultStudyResult {
     double maxSlowdown = 0;
 };
 
-/// The link pool of @p spec on @p topology: the physical links of its classes. Throws std::invalid_argument naming
-/// an unknown class (and the known ones), or when the pool has fewer than k links.
+/// The link pool of @p spec on @p topology: the physical links of its classes (none for a straggler study). Throws
+/// std::invalid_argument naming an unknown class (and the known ones), when the pool has fewer than k links, or for
+/// more slow GPUs than the cluster has or a slowdown below 1.
 std::vector<int> faultPool(const network::Topology& topology, const FaultStudySpec& spec);
 
 /// The links trial @p index of @p spec degrades: k distinct links of @p pool, from the trial's own seed.
 std::vector<std::string> drawFaultLinks(
     const FaultStudySpec& spec, const network::Topology& topology, const std::vector<int>& pool, int index);
+
+/// The GPUs trial @p index of a straggler study slows: spec.slowGpus distinct GPUs of @p gpus, ascending.
+std::vector<int> drawSlowGpus(const FaultStudySpec& spec, int gpus, int index);
 
 /// Trial @p index of @p spec alone: its draw depends on the seed and the index only, so any process computing it gets
 /// the same links and the same step (the MPI split relies on it).

@@ -381,8 +381,11 @@ report::TrainingResult StepModel::training(bool timeline)
     StepExecution execution = execute(stages, graph);
     // A data-parallel replica with a slow GPU runs its stages slower; the step's gradient reduction waits for the
     // slowest replica, so the step is that replica's.
+    // Each replica's slowdowns apply to the healthy stage costs: compounding them onto the slowest replica so far
+    // made two slow replicas stretch the step by the product of their slowdowns.
+    const std::vector<graph::StageCost> healthyStages = stages;
     for (const parallel::SlowReplica& slow : m_plan.slowReplicas) {
-        std::vector<graph::StageCost> slowStages = withComputeSlowdown(stages, slow.stageSlowdowns);
+        std::vector<graph::StageCost> slowStages = withComputeSlowdown(healthyStages, slow.stageSlowdowns);
         graph::ExecutionGraph slowGraph = graph::buildTrainingStep(m_plan.sharding, slowStages);
         StepExecution slowExecution = execute(slowStages, slowGraph);
         if (slowExecution.schedule.makespan > execution.schedule.makespan) {

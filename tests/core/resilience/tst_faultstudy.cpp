@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace rapid;
 
 namespace {
@@ -119,6 +121,27 @@ private Q_SLOTS:
                      defaultWorkspace(), 0.5, sim::NetworkBackend::Analytical, { "nvlink GPU-switch" }, 8, 2)
                      .size(),
             size_t { 8 });
+    }
+
+    void slowGpusNeverStretchTheStepBeyondTheirSlowdown()
+    {
+        // Every compute task of the step takes at most s times as long and communication no longer, so no path of
+        // the step's DAG, and so the step, grows by more than s; at least one task grows, so the step does not
+        // shrink. (Slow GPUs in several data-parallel replicas once compounded their slowdowns: 6 GPUs at 1.5x gave
+        // up to 2.06x.)
+        resilience::FaultStudySpec spec;
+        spec.slowGpus = 6;
+        spec.slowdown = 1.5;
+        spec.trials = 20;
+        spec.backend = sim::NetworkBackend::Analytical;
+        const resilience::FaultStudyResult result = resilience::runFaultStudy(defaultWorkspace(), spec);
+        QCOMPARE(result.disconnected, 0);
+        QVERIFY2(result.maxSlowdown <= 1.5 * (1 + 1e-9), qPrintable(QString::number(result.maxSlowdown)));
+        QVERIFY(result.p50Slowdown > 1.0);
+        for (const resilience::FaultTrial& trial : result.trials) {
+            QCOMPARE(trial.slowGpus.size(), size_t { 6 });
+            QVERIFY(std::is_sorted(trial.slowGpus.begin(), trial.slowGpus.end()));
+        }
     }
 
     void badSpecsAreRefused()
