@@ -10,6 +10,7 @@
 #include "sweepfiles.h"
 
 #include "config/workspacefile.h"
+#include "sweep/splitadaptation.h"
 #include "sweep/sweepoutput.h"
 #include "sweep/sweeprunner.h"
 
@@ -160,6 +161,7 @@ sweep::SweepSpace sweepSpaceOf(const Arguments& arguments, const config::Scenari
         const int maxTp = static_cast<int>(arguments.integer("max-tp", base.hardware.cluster.gpusPerNode));
         try {
             axes.insert(axes.begin(), sweep::parallelSplits(base.hardware.cluster.totalGpus(), names, maxTp));
+            sweep::adaptSplits(axes.front(), base.model, base.run);
         } catch (const std::invalid_argument& error) {
             throw UsageError(std::string("--splits: ") + error.what());
         }

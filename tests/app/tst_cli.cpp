@@ -169,7 +169,8 @@ void TstCli::usageErrors()
 void TstCli::everyCommandHasHelp_data()
 {
     QTest::addColumn<QString>("command");
-    for (const char* command : { "model-info", "import-hf", "run", "presets", "sweep", "serve", "goodput", "resilience" }) {
+    for (const char* command :
+        { "model-info", "import-hf", "run", "presets", "sweep", "serve", "goodput", "resilience" }) {
         QTest::addRow("%s", command) << QString::fromLatin1(command);
     }
 }

@@ -348,10 +348,32 @@ private Q_SLOTS:
         QTest::mouseClick(panel->copyButton(), Qt::LeftButton);
         QString expected;
         for (const std::string& assignment : overrides) {
-            expected += (expected.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("--set ")
-                + QString::fromStdString(assignment);
+            // Text a shell would change (the braces of "mapping={}") is single-quoted.
+            QString text = QString::fromStdString(assignment);
+            if (text.contains(QLatin1Char('{'))) {
+                text = QLatin1Char('\'') + text + QLatin1Char('\'');
+            }
+            expected += (expected.isEmpty() ? QString() : QStringLiteral(" ")) + QStringLiteral("--set ") + text;
         }
         QCOMPARE(QApplication::clipboard()->text(), expected);
+
+        // Apply to workspace: the point's values become the workspace's, as one undoable edit (issue #18, defect 12).
+        QVERIFY(panel->applyButton()->isEnabled());
+        const int before = window->document()->undoStack()->index();
+        QTest::mouseClick(panel->applyButton(), Qt::LeftButton);
+        QCOMPARE(window->document()->undoStack()->index(), before + 1);
+        QVERIFY(window->document()->scenario());
+        for (const std::string& assignment : overrides) {
+            const auto equals = assignment.find('=');
+            const QString key = QString::fromStdString(assignment.substr(0, equals));
+            if (key.startsWith(QLatin1String("run.parallelism.")) && key.count(QLatin1Char('.')) == 2
+                && !key.endsWith(QLatin1String("mapping"))) {
+                QCOMPARE(window->document()->valueAt(key).value_or(QString()),
+                    QString::fromStdString(assignment.substr(equals + 1)));
+            }
+        }
+        window->document()->undoStack()->undo();
+        QCOMPARE(window->document()->undoStack()->index(), before);
 
         // Export CSV: the header of `rapid sweep --csv`, one line per point, the checked point's step time.
         QTemporaryDir dir;

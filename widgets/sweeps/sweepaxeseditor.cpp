@@ -3,6 +3,8 @@
 
 #include "common/problemcolor.h"
 
+#include "sweep/splitadaptation.h"
+
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -237,6 +239,17 @@ QCheckBox* SweepAxesEditor::splitAxisCheck(const QString& axis) const
     return nullptr;
 }
 
+void SweepAxesEditor::setBase(const config::Scenario* scenario)
+{
+    // The splits adapt the mapping and virtual stages to each split (sweep::adaptSplits), from this scenario.
+    const bool changed = static_cast<bool>(m_base) != (scenario != nullptr)
+        || (scenario && (m_base->run != scenario->run || m_base->model.numLayers != scenario->model.numLayers));
+    m_base = scenario ? std::optional<BaseRun> { BaseRun { scenario->model, scenario->run } } : std::nullopt;
+    if (changed) {
+        reparse();
+    }
+}
+
 void SweepAxesEditor::setHardware(std::optional<int> gpus, int gpusPerNode)
 {
     const bool changed = gpus != m_gpus;
@@ -289,6 +302,9 @@ void SweepAxesEditor::reparse()
         } else {
             try {
                 axes.push_back(sweep::parallelSplits(*m_gpus, names, m_maxTp->value()));
+                if (m_base) {
+                    sweep::adaptSplits(axes.back(), m_base->model, m_base->run);
+                }
                 if (axes.back().values.empty()) {
                     problem = tr("no split of %1 GPUs keeps tp within %2").arg(*m_gpus).arg(m_maxTp->value());
                 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "config/configloader.h"
 #include "config/workspacefile.h"
 #include "sweep/sweepspace.h"
 
@@ -49,6 +50,8 @@ public:
     /// The GPUs the splits divide (the workspace's hardware; empty while the workspace is invalid). @p gpusPerNode
     /// becomes the max tp until the user picks one.
     void setHardware(std::optional<int> gpus, int gpusPerNode);
+    /// The workspace's scenario (null while it has problems): the splits adapt its mapping and virtual stages.
+    void setBase(const config::Scenario* scenario);
 
     /// The non-empty lines and the splits option, as the workspace file keeps them (maxTp 0 while the largest tp
     /// follows the hardware).
@@ -88,6 +91,11 @@ private:
     bool m_maxTpChosen = false;
     QLabel* m_splitsProblem;
     std::optional<int> m_gpus;
+    struct BaseRun {
+        config::ModelSpec model;
+        config::RunSpec run;
+    };
+    std::optional<BaseRun> m_base;
     std::vector<sweep::SweepAxis> m_axes;
     bool m_valid = true;
 };

@@ -27,6 +27,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -105,6 +106,7 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     , m_table(new QTableView(this))
     , m_chart(new SweepChart(this))
     , m_copy(new QPushButton(tr("Copy overrides"), this))
+    , m_apply(new QPushButton(tr("Apply to workspace"), this))
     , m_exportCsv(new QPushButton(tr("Export CSV…"), this))
     , m_showNotFitting(new QCheckBox(tr("Show configurations that do not fit"), this))
     , m_copied(new QLabel(this))
@@ -129,6 +131,9 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     m_showNotFitting->setChecked(m_chart->showsNotFitting());
     m_copied->setObjectName(QStringLiteral("sweepCopied"));
     m_copy->setEnabled(false);
+    m_apply->setObjectName(QStringLiteral("sweepApplyButton"));
+    m_apply->setToolTip(tr("Set the selected point's values in the workspace (one undoable edit)"));
+    m_apply->setEnabled(false);
     m_exportCsv->setEnabled(false);
 
     m_proxy->setSourceModel(m_model);
@@ -162,6 +167,7 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     tableLayout->addWidget(m_table, 1);
     auto* tableButtons = new QHBoxLayout;
     tableButtons->addWidget(m_copy);
+    tableButtons->addWidget(m_apply);
     tableButtons->addWidget(m_exportCsv);
     tableButtons->addWidget(m_copied, 1);
     tableLayout->addLayout(tableButtons);
@@ -195,11 +201,13 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     connect(m_run, &QPushButton::clicked, this, &SweepPanel::run);
     connect(m_cancel, &QPushButton::clicked, m_job, &SweepJob::cancel);
     connect(m_copy, &QPushButton::clicked, this, &SweepPanel::copyOverrides);
+    connect(m_apply, &QPushButton::clicked, this, &SweepPanel::applyPoint);
     connect(m_exportCsv, &QPushButton::clicked, this, &SweepPanel::exportCsvWithDialog);
     connect(m_showNotFitting, &QCheckBox::toggled, m_chart, &SweepChart::setShowNotFitting);
     connect(m_chart, &SweepChart::pointClicked, this, [this](qint64 rowIndex) { selectPoint(rowIndex); });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         m_copy->setEnabled(selectedRowIndex() >= 0);
+        m_apply->setEnabled(selectedRowIndex() >= 0);
         m_chart->setHighlightedPoint(selectedRowIndex());
         m_copied->clear();
     });
@@ -245,8 +253,10 @@ void SweepPanel::updateHardware()
 {
     const std::optional<config::Scenario>& scenario = m_document->scenario();
     if (scenario) {
+        m_axes->setBase(&*scenario);
         m_axes->setHardware(scenario->hardware.cluster.totalGpus(), scenario->hardware.cluster.gpusPerNode);
     } else {
+        m_axes->setBase(nullptr);
         m_axes->setHardware(std::nullopt, 0);
     }
     updateRunEnabled();
@@ -457,6 +467,43 @@ void SweepPanel::copyOverrides()
     QApplication::clipboard()->setText(text);
     m_copied->setText(tr("Copied the point's overrides"));
     m_copied->setToolTip(text);
+}
+
+void SweepPanel::applyPoint()
+{
+    const std::int64_t row = selectedRowIndex();
+    if (!m_result || row < 0 || row >= m_result->space.size()) {
+        return;
+    }
+    // Every override of the point as one undo step; a value the YAML edit cannot write takes back the others.
+    QUndoStack* stack = m_document->undoStack();
+    QStringList parts;
+    const std::vector<int> coordinates = m_result->space.coordinates(row);
+    for (std::size_t axis = 0; axis < coordinates.size(); ++axis) {
+        const sweep::SweepAxis& sweepAxis = m_result->space.axes()[axis];
+        parts.append(QString::fromStdString(sweepAxis.values[static_cast<std::size_t>(coordinates[axis])].label));
+    }
+    const QString label = parts.join(QLatin1Char(' '));
+    stack->beginMacro(tr("Apply sweep point %1").arg(label));
+    QString error;
+    bool applied = true;
+    for (const std::string& assignment : m_result->space.overrides(row)) {
+        const auto equals = assignment.find('=');
+        if (equals == std::string::npos
+            || !m_document->setValue(QString::fromStdString(assignment.substr(0, equals)),
+                QString::fromStdString(assignment.substr(equals + 1)), &error)) {
+            error = QString::fromStdString(assignment) + QStringLiteral(": ") + error;
+            applied = false;
+            break;
+        }
+    }
+    stack->endMacro();
+    if (!applied) {
+        stack->undo();
+        m_copied->setText(tr("Cannot apply: %1").arg(error));
+        return;
+    }
+    m_copied->setText(tr("Applied %1 to the workspace").arg(label));
 }
 
 std::string SweepPanel::csv(const sweep::SweepResult& result)

@@ -48,6 +48,7 @@ public:
     SweepChart* chart() const { return m_chart; }
     SweepJob* job() const { return m_job; }
     QPushButton* copyButton() const { return m_copy; }
+    QPushButton* applyButton() const { return m_apply; }
     QPushButton* exportCsvButton() const { return m_exportCsv; }
     QCheckBox* showNotFittingCheck() const { return m_showNotFitting; }
 
@@ -86,6 +87,8 @@ private:
     void showRunning(bool running);
     void showResult(const sweep::SweepResult& result);
     void copyOverrides();
+    /// Sets the selected point's overrides in the workspace, one undo step.
+    void applyPoint();
     void exportCsvWithDialog();
 
     WorkspaceDocument* m_document;
@@ -101,6 +104,7 @@ private:
     QTableView* m_table;
     SweepChart* m_chart;
     QPushButton* m_copy;
+    QPushButton* m_apply;
     QPushButton* m_exportCsv;
     QCheckBox* m_showNotFitting;
     QLabel* m_copied;
