@@ -147,7 +147,7 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     connect(m_document, &WorkspaceDocument::dirtyChanged, this, &MainWindow::updateTitle);
     connect(m_document, &WorkspaceDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &WorkspaceDocument::workspaceLoaded, this, &MainWindow::updateTitle);
-    connect(m_document, &WorkspaceDocument::scenarioChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &WorkspaceDocument::scenarioChanged, this, &MainWindow::updateStatus);
     connect(m_diagnostics, &DiagnosticsPanel::locationActivated, this, &MainWindow::showLocation);
     m_autosave = new AutosaveController(m_document, m_banner, this);
     m_autosave->setConfirmReplace([this] { return confirmDiscardingChanges(); });

@@ -107,6 +107,7 @@ private Q_SLOTS:
     void crashedSessionsAreOfferedTheirOwnEdits();
     void titleCountsTheScenarioGpus();
     void placementErrorIsADiagnosticAndInvalidatesTheStatus();
+    void gpuPresetPickerReplacesTheSpecs();
     void screenshots();
 };
 
@@ -421,6 +422,7 @@ void TstMainWindow::placementErrorIsADiagnosticAndInvalidatesTheStatus()
     QVERIFY(window);
     QTRY_VERIFY_WITH_TIMEOUT(window->resultsPanel()->evaluation().has_value(), 10000);
     QCOMPARE(validityText(*window), QStringLiteral("Valid configuration"));
+    QVERIFY(!window->resultsPanel()->isStale()); // a valid workspace's results are its own (they once said otherwise)
     typeIntoSpinBox(spinBox(*window, QStringLiteral("run.parallelism.tp")), QStringLiteral("4"));
     typeIntoSpinBox(spinBox(*window, QStringLiteral("run.parallelism.dp")), QStringLiteral("4"));
     QCOMPARE(window->document()->scenario()->run.parallelism.gpuCount(), 64); // 4 * 4 * 4: the count is right
@@ -443,6 +445,7 @@ void TstMainWindow::placementErrorIsADiagnosticAndInvalidatesTheStatus()
             && !window->evaluationRunner()->isBusy(),
         10000);
     QVERIFY(!window->resultsPanel()->evaluation()->training);
+    QVERIFY(!window->resultsPanel()->isStale()); // the memory shown is this configuration's
     const QString note = window->resultsPanel()->noteLabel()->text();
     QVERIFY2(note.contains(QLatin1String("mapping")), qPrintable(note));
 
@@ -450,6 +453,31 @@ void TstMainWindow::placementErrorIsADiagnosticAndInvalidatesTheStatus()
     window->document()->undoStack()->undo();
     window->document()->undoStack()->undo();
     QCOMPARE(validityText(*window), QStringLiteral("Valid configuration"));
+}
+
+void TstMainWindow::gpuPresetPickerReplacesTheSpecs()
+{
+    // Issue #18, defect 4: typing "B200" in the GPU field renamed the H100 and kept its 80 GiB. The preset picker
+    // takes every spec of the preset (configs/gpus/b200.yaml: 180 GiB of HBM), as one undoable edit.
+    auto window = openWindow();
+    QVERIFY(window);
+    widgets::FieldEditor* picker = window->form(DocumentKind::Hardware)->fieldEditor(QStringLiteral("hardware.gpu"));
+    QVERIFY(picker);
+    auto* combo = qobject_cast<QComboBox*>(picker->editorWidget());
+    QVERIFY(combo);
+    QCOMPARE(combo->currentText(), QStringLiteral("h100-sxm5-80gb")); // the workspace names the preset
+    QCOMPARE(window->document()->scenario()->hardware.gpu.hbmCapacityBytes, 80.0 * 1024 * 1024 * 1024);
+    const int edits = window->document()->undoStack()->index();
+    combo->setFocus();
+    QTest::keyClicks(combo, QStringLiteral("b200")); // keyboard search picks the item, as a user typing on it
+    QCOMPARE(combo->currentText(), QStringLiteral("b200"));
+    QVERIFY(window->document()->scenario());
+    QCOMPARE(window->document()->scenario()->hardware.gpu.name, std::string("B200"));
+    QCOMPARE(window->document()->scenario()->hardware.gpu.hbmCapacityBytes, 180.0 * 1024 * 1024 * 1024);
+    QCOMPARE(window->document()->undoStack()->index(), edits + 1);
+    window->document()->undoStack()->undo();
+    QCOMPARE(window->document()->scenario()->hardware.gpu.name, std::string("H100-SXM5-80GB"));
+    QCOMPARE(combo->currentText(), QStringLiteral("h100-sxm5-80gb"));
 }
 
 void TstMainWindow::screenshots()

@@ -91,6 +91,7 @@ void FieldEditor::createEditor()
     case FieldKind::Choice:
         m_combo = new QComboBox(this);
         m_combo->addItems(m_spec.choices);
+        m_combo->setPlaceholderText(m_spec.defaultValue);
         connect(m_combo, &QComboBox::currentIndexChanged, this, [this](int index) {
             if (index >= 0) {
                 commit(m_combo->itemText(index));
@@ -138,7 +139,9 @@ void FieldEditor::showValue(const std::optional<QString>& value)
         m_check->setText(value ? QString() : tr("(default)"));
         break;
     case FieldKind::Choice:
-        m_combo->setCurrentIndex(m_combo->findText(shown));
+        // Case-insensitive: a preset named "H100-SXM5-80GB" in the YAML is the choice "h100-sxm5-80gb". A value that
+        // is none of the choices leaves the combo empty with its placeholder (the default's text).
+        m_combo->setCurrentIndex(m_combo->findText(shown, Qt::MatchFixedString));
         break;
     case FieldKind::Text:
     case FieldKind::Quantity:

@@ -96,6 +96,25 @@ QList<FieldSpec> modelFields()
     };
 }
 
+/// The GPU preset picker: choosing one writes `hardware.gpu: <preset>`, so the GPU takes every spec of the preset
+/// (one undoable edit). Typing a name in the "GPU name" field only renames the GPU (issue #18: typing B200 there kept
+/// the H100's specs). An inline GPU matches no preset and shows "custom".
+FieldSpec gpuPresetField(const WorkspaceDocument& document, const QString& section)
+{
+    FieldSpec spec;
+    spec.keyPath = QStringLiteral("hardware.gpu");
+    spec.label = tr("GPU preset");
+    spec.kind = FieldKind::Choice;
+    spec.section = section;
+    for (const std::string& name : document.library().names(config::PresetKind::Gpu)) {
+        spec.choices.append(QString::fromStdString(name));
+    }
+    spec.defaultValue = tr("custom");
+    spec.toolTip = tr("hardware.gpu\nA GPU preset (configs/gpus, each with its sources): choosing one replaces every "
+                      "GPU spec below. \"custom\": the specs are written in this workspace.");
+    return spec;
+}
+
 QList<FieldSpec> hardwareFields(const WorkspaceDocument& document)
 {
     const QString gpuSection = tr("GPU");
@@ -105,7 +124,8 @@ QList<FieldSpec> hardwareFields(const WorkspaceDocument& document)
     QList<FieldSpec> fields = {
         field(hardware, "name", tr("Name"), cluster),
         field(hardware, "cluster.gpus_per_node", tr("GPUs per node"), cluster),
-        field(gpu, "name", tr("GPU"), gpuSection),
+        gpuPresetField(document, gpuSection),
+        field(gpu, "name", tr("GPU name"), gpuSection),
         field(gpu, "sm_count", tr("SMs"), gpuSection),
         field(gpu, "clock", tr("Clock (GHz)"), gpuSection),
         field(gpu, "tensor_TFLOPs.bf16", tr("BF16 (TFLOP/s)"), gpuSection),

@@ -287,6 +287,11 @@ void ResultsPanel::showPlacement(const Evaluation& evaluation)
     }
 }
 
+bool ResultsPanel::isStale() const
+{
+    return !m_stale->isHidden();
+}
+
 void ResultsPanel::setStale(bool stale)
 {
     m_stale->setVisible(stale);

@@ -42,6 +42,8 @@ public:
     void setBaseline(const NamedRun* baseline);
     /// The configuration has problems: the results shown are those of the last valid one.
     void setStale(bool stale);
+    /// Whether the panel says its results are those of an earlier, valid configuration.
+    bool isStale() const;
 
     const std::optional<Evaluation>& evaluation() const { return m_evaluation; }
     /// Every chart that can be exported, in display order.
