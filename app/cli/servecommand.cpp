@@ -35,6 +35,7 @@ Arguments serveArguments()
             { "input-tokens", "N", "prompt length of every request (default: run.inference.prompt_length)", false },
             { "output-tokens", "N", "output length of every request (default: run.inference.decode_length)", false },
             { "seed", "N", "seed of the Poisson arrivals (default 1)", false },
+            { "engine", "NAME", "whose defaults: vllm (default) or trtllm (TensorRT-LLM)", false },
             { "max-num-seqs", "N",
                 "sequences per iteration (default as vllm serve: 1024 on H100/H200/B200, 256 otherwise)", false },
             { "max-num-batched-tokens", "N",
@@ -126,6 +127,11 @@ serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSp
 serving::EngineOptions engineOf(const Arguments& arguments)
 {
     serving::EngineOptions options;
+    const std::string engine = arguments.value("engine").value_or("vllm");
+    if (engine != "vllm" && engine != "trtllm") {
+        throw UsageError("--engine \"" + engine + "\": expected vllm or trtllm");
+    }
+    options.profile = engine == "trtllm" ? serving::EngineProfile::TrtLlm : serving::EngineProfile::Vllm;
     // Not given: 0, which simulateServing replaces by vLLM's default for the scenario's GPU.
     if (arguments.value("max-num-seqs")) {
         options.maxNumSeqs = static_cast<int>(bounded(arguments, "max-num-seqs", 0, 1, 1'000'000));

@@ -247,7 +247,7 @@ ServingTrace simulateServing(const WorkloadSpec& workload, const EngineOptions& 
 {
     if (options.maxNumSeqs < 1 || options.maxNumBatchedTokens < 1 || options.blockSize < 1 || options.kvBlocks < 1) {
         throw std::invalid_argument("the engine needs max_num_seqs, max_num_batched_tokens, block_size and the KV "
-                                    "blocks set (vllmServeDefaults and kvCapacity give them)");
+                                    "blocks set (engineDefaults and kvCapacity give them)");
     }
     Engine engine(workload, options, cost);
     return engine.run();

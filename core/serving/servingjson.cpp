@@ -20,11 +20,11 @@ report::Json servingJson(const ServingResult& result)
     const ServingSummary& summary = result.summary;
     const EngineOptions& options = result.options;
     report::Json json;
-    json["engine"]
-        = { { "max_num_seqs", options.maxNumSeqs }, { "max_num_batched_tokens", options.maxNumBatchedTokens },
-              { "chunked_prefill", options.chunkedPrefill }, { "block_size", options.blockSize },
-              { "gpu_memory_utilization", options.gpuMemoryUtilization }, { "kv_blocks_per_replica", options.kvBlocks },
-              { "kv_bytes_per_token_per_gpu", result.capacity.bytesPerTokenPerGpu } };
+    json["engine"] = { { "profile", toString(options.profile) }, { "max_num_seqs", options.maxNumSeqs },
+        { "max_num_batched_tokens", options.maxNumBatchedTokens }, { "chunked_prefill", options.chunkedPrefill },
+        { "block_size", options.blockSize }, { "gpu_memory_utilization", options.gpuMemoryUtilization },
+        { "kv_blocks_per_replica", options.kvBlocks },
+        { "kv_bytes_per_token_per_gpu", result.capacity.bytesPerTokenPerGpu } };
     json["requests"] = summary.requests;
     json["replicas"] = summary.replicas;
     json["gpus"] = summary.gpus;

@@ -40,8 +40,18 @@ void checkWorkload(const config::Scenario& scenario, const WorkloadSpec& workloa
 
 } // namespace
 
-EngineOptions vllmServeDefaults(EngineOptions options, const config::GpuSpec& gpu)
+const char* toString(EngineProfile profile)
 {
+    return profile == EngineProfile::TrtLlm ? "trtllm" : "vllm";
+}
+
+EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu)
+{
+    if (options.profile == EngineProfile::TrtLlm) {
+        options.maxNumBatchedTokens = options.maxNumBatchedTokens == 0 ? 8192 : options.maxNumBatchedTokens;
+        options.maxNumSeqs = options.maxNumSeqs == 0 ? 2048 : options.maxNumSeqs;
+        return options;
+    }
     constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     std::string name = gpu.name;
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -57,7 +67,7 @@ EngineOptions vllmServeDefaults(EngineOptions options, const config::GpuSpec& gp
 
 KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& given)
 {
-    const EngineOptions options = vllmServeDefaults(given, scenario.hardware.gpu);
+    const EngineOptions options = engineDefaults(given, scenario.hardware.gpu);
     // The memory model's inference peak for one prompt of max_num_batched_tokens and one output token: weights, one
     // layer's prefill activations, the memory outside the allocator, and that sequence's KV cache.
     config::RunSpec run = scenario.run;
@@ -68,8 +78,10 @@ KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& giv
     const double kvBytes = estimate.bytes(memory::MemoryCategory::KvCache);
     KvCapacity capacity;
     capacity.bytesPerTokenPerGpu = kvBytes / static_cast<double>(run.promptLength + run.decodeLength);
-    capacity.freeBytesPerGpu
-        = options.gpuMemoryUtilization * scenario.hardware.gpu.hbmCapacityBytes - (estimate.peakBytes - kvBytes);
+    const double rest = estimate.peakBytes - kvBytes;
+    capacity.freeBytesPerGpu = options.profile == EngineProfile::TrtLlm
+        ? options.gpuMemoryUtilization * (scenario.hardware.gpu.hbmCapacityBytes - rest)
+        : options.gpuMemoryUtilization * scenario.hardware.gpu.hbmCapacityBytes - rest;
     const double blockBytes = capacity.bytesPerTokenPerGpu * options.blockSize;
     capacity.blocks = capacity.freeBytesPerGpu > 0 && blockBytes > 0
         ? static_cast<std::int64_t>(std::floor(capacity.freeBytesPerGpu / blockBytes))
@@ -83,7 +95,7 @@ ServingResult simulateServing(const config::Scenario& scenario, WorkloadSpec wor
     if (scenario.run.mode != config::RunMode::Inference) {
         throw std::invalid_argument("run.mode: serving needs an inference run");
     }
-    options = vllmServeDefaults(options, scenario.hardware.gpu);
+    options = engineDefaults(options, scenario.hardware.gpu);
     checkWorkload(scenario, workload, options);
     sim::StepModel stepModel(scenario, backend);
     const int replicas = stepModel.plan().sharding.dataParallel;

@@ -12,10 +12,11 @@
 
 namespace rapid::serving {
 
-/// @p options with the scheduler budgets it leaves at 0 set as `vllm serve` (vLLM >= 0.9, EngineArgs.get_batch_defaults
-/// for the OpenAI API server) sets them: 8,192 batched tokens and 1,024 sequences on a GPU of 70 GiB or more that is
-/// not an A100 (H100, H200, B200), else 2,048 tokens and 256 sequences (vLLM keeps A100 low: PR #17885).
-EngineOptions vllmServeDefaults(EngineOptions options, const config::GpuSpec& gpu);
+/// @p options with the scheduler budgets it leaves at 0 set as its profile sets them. vLLM: as `vllm serve` (vLLM >=
+/// 0.9, EngineArgs.get_batch_defaults for the OpenAI API server): 8,192 batched tokens and 1,024 sequences on a GPU of
+/// 70 GiB or more that is not an A100 (H100, H200, B200), else 2,048 tokens and 256 sequences (vLLM keeps A100 low:
+/// PR #17885). TensorRT-LLM: its BuildConfig defaults, max_num_tokens 8,192 and max_batch_size 2,048, on any GPU.
+EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu);
 
 /// The KV cache one replica's GPUs can hold, as vLLM sizes it: gpu_memory_utilization x HBM, less the weights, the
 /// activations of one max_num_batched_tokens prefill and the memory outside the allocator (the memory model of the

@@ -7,15 +7,26 @@
 
 namespace rapid::serving {
 
+/// Whose defaults an engine takes where a knob is left unset (docs/serving.md gives the sources). The scheduler is
+/// vLLM V1's for both.
+enum class EngineProfile {
+    Vllm, ///< `vllm serve`: budgets by GPU, KV cache = gpu_memory_utilization x HBM less the rest
+    TrtLlm, ///< TensorRT-LLM: BuildConfig budgets, KV cache = free_gpu_memory_fraction x the memory left free
+};
+const char* toString(EngineProfile profile);
+
 /// The scheduler knobs of a continuous-batching engine, with vLLM V1's defaults (docs/serving.md gives the sources).
-/// maxNumSeqs and maxNumBatchedTokens of 0 take what `vllm serve` picks for the GPU (vllmServeDefaults).
+/// maxNumSeqs and maxNumBatchedTokens of 0 take the profile's default for the GPU (engineDefaults).
 struct EngineOptions {
+    EngineProfile profile = EngineProfile::Vllm;
     int maxNumSeqs = 0; ///< sequences in one iteration (vLLM max_num_seqs); 0: the GPU's default
     int maxNumBatchedTokens
         = 0; ///< tokens computed in one iteration (vLLM max_num_batched_tokens); 0: the GPU's default
     bool chunkedPrefill = true; ///< split a prompt over iterations to fit the token budget (vLLM V1: always on)
     int blockSize = 16; ///< tokens per KV-cache block (vLLM block_size, default 16)
-    double gpuMemoryUtilization = 0.9; ///< share of HBM the engine may use (vLLM gpu_memory_utilization, 0.9)
+    /// vLLM: share of HBM the engine may use (gpu_memory_utilization, 0.9); TensorRT-LLM: share of the memory left
+    /// after weights and activations that the KV cache takes (free_gpu_memory_fraction, 0.9).
+    double gpuMemoryUtilization = 0.9;
     /// Blocks kept free when admitting a new request, as a share of all blocks (vLLM's watermark, 0.01).
     double watermark = 0.01;
     double hostOverheadSeconds = 0; ///< scheduling and launch per iteration outside the GPU model (0: not charged)

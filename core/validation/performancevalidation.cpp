@@ -22,12 +22,10 @@ serving::ServingResult serveClosedLoop(const config::Scenario& scenario, int con
     workload.requests = 20 * concurrency;
     workload.promptTokens = scenario.run.promptLength;
     workload.outputTokens = scenario.run.decodeLength;
-    // NIM serves Llama-3.3-70B with TensorRT-LLM, whose engine defaults (BuildConfig: max_num_tokens 8,192,
-    // max_batch_size 2,048) bound an iteration, with chunked context for prompts beyond the token budget; vLLM's
-    // A100 defaults (2,048 tokens) would model another engine.
+    // NIM serves Llama-3.3-70B with TensorRT-LLM: its defaults bound an iteration and size the KV cache, with chunked
+    // context for prompts beyond the token budget; vLLM's A100 defaults (2,048 tokens) would model another engine.
     serving::EngineOptions engine;
-    engine.maxNumBatchedTokens = 8192;
-    engine.maxNumSeqs = 2048;
+    engine.profile = serving::EngineProfile::TrtLlm;
     return serving::simulateServing(scenario, workload, engine);
 }
 

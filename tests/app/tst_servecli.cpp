@@ -101,27 +101,32 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
 {
     // vLLM (>= 0.9, EngineArgs.get_batch_defaults for `vllm serve`): a GPU of 70 GiB or more that is not an A100
     // gets 8,192 batched tokens and 1,024 sequences, any other 2,048 and 256.
+    // TensorRT-LLM (--engine trtllm): BuildConfig's max_num_tokens 8,192 and max_batch_size 2,048 on any GPU.
     QTest::addColumn<QString>("hardware");
+    QTest::addColumn<QString>("engine");
     QTest::addColumn<int>("tokens");
     QTest::addColumn<int>("sequences");
-    QTest::addRow("h100") << QStringLiteral("hgx-h100-8gpu") << 8192 << 1024;
-    QTest::addRow("a100") << QStringLiteral("hgx-a100-8gpu") << 2048 << 256;
+    QTest::addRow("h100") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("vllm") << 8192 << 1024;
+    QTest::addRow("a100") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("vllm") << 2048 << 256;
+    QTest::addRow("a100_trtllm") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("trtllm") << 8192 << 2048;
 }
 
 void TstServeCli::engineDefaultsFollowVllmPerGpu()
 {
     QFETCH(QString, hardware);
+    QFETCH(QString, engine);
     QFETCH(int, tokens);
     QFETCH(int, sequences);
-    const Result served
-        = runRapid(serve({ QStringLiteral("--requests"), QStringLiteral("1"), QStringLiteral("--output-tokens"),
-                             QStringLiteral("4"), QStringLiteral("--json"), QStringLiteral("-") },
-            hardware));
+    const Result served = runRapid(serve(
+        { QStringLiteral("--requests"), QStringLiteral("1"), QStringLiteral("--output-tokens"), QStringLiteral("4"),
+            QStringLiteral("--engine"), engine, QStringLiteral("--json"), QStringLiteral("-") },
+        hardware));
     QCOMPARE(served.exitCode, 0);
-    const QJsonObject engine
+    const QJsonObject options
         = parseJson(served.out.mid(served.out.indexOf(QLatin1Char('{')))).value(QStringLiteral("engine")).toObject();
-    QCOMPARE(engine.value(QStringLiteral("max_num_batched_tokens")).toInt(), tokens);
-    QCOMPARE(engine.value(QStringLiteral("max_num_seqs")).toInt(), sequences);
+    QCOMPARE(options.value(QStringLiteral("max_num_batched_tokens")).toInt(), tokens);
+    QCOMPARE(options.value(QStringLiteral("max_num_seqs")).toInt(), sequences);
+    QCOMPARE(options.value(QStringLiteral("profile")).toString(), engine);
     QVERIFY(served.out.contains(QStringLiteral("max_num_batched_tokens %1").arg(tokens)));
 }
 
@@ -198,6 +203,8 @@ void TstServeCli::usageErrorsNameTheOption_data()
                                 << QStringLiteral("--block-size");
     QTest::addRow("utilisation_above_one") << QStringList { QStringLiteral("--gpu-memory-utilization"),
         QStringLiteral("1.5") } << QStringLiteral("--gpu-memory-utilization");
+    QTest::addRow("unknown_engine") << QStringList { QStringLiteral("--engine"), QStringLiteral("sglang") }
+                                    << QStringLiteral("--engine");
     QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }
                                      << QStringLiteral("--backend");
 }
