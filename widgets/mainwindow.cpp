@@ -277,8 +277,41 @@ void MainWindow::createActions()
     toolBar->addAction(clearBaseline);
     toolBar->addAction(exportAction);
 
+    // A closed dock comes back from here (it was only in the docks' context menu, which nothing pointed to).
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        view->addAction(dock->toggleViewAction());
+    }
+    view->addAction(toolBar->toggleViewAction());
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     help->addAction(tr("&About RAPID-LLM Workbench"), this, &MainWindow::showAbout);
+}
+
+QString MainWindow::shortcutList() const
+{
+    QStringList rows;
+    for (const QAction* action : findChildren<QAction*>()) {
+        if (!action->shortcut().isEmpty()) {
+            QString name = action->text();
+            name.remove(QLatin1Char('&'));
+            rows.append(
+                QStringLiteral("<tr><td>%1</td><td>%2</td></tr>")
+                    .arg(action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(), name.toHtmlEscaped()));
+        }
+    }
+    rows.sort();
+    rows.removeDuplicates();
+    return QStringLiteral("<table cellspacing=\"6\">%1</table>").arg(rows.join(QString()));
+}
+
+void MainWindow::showShortcuts()
+{
+    QMessageBox box(QMessageBox::NoIcon, tr("Keyboard Shortcuts"), shortcutList(), QMessageBox::Close, this);
+    box.setTextFormat(Qt::RichText);
+    box.exec();
 }
 
 bool MainWindow::openWorkspace(const QString& reference)

@@ -54,6 +54,8 @@ public:
     AutosaveController* autosave() const { return m_autosave; }
 
     WorkspaceDocument* document() const { return m_document; }
+    /// Every action with a shortcut, as the rows of an HTML table (Help > Keyboard Shortcuts).
+    QString shortcutList() const;
     ConfigForm* form(DocumentKind kind) const { return m_forms[static_cast<size_t>(kind)]; }
     YamlEditor* yamlEditor() const { return m_yamlEditor; }
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
@@ -86,6 +88,7 @@ private:
     bool save();
     bool saveAs();
     void showAbout();
+    void showShortcuts();
     void rebuildRecentMenu();
     /// Asks whether to save unsaved changes; false when the user cancels.
     bool confirmDiscardingChanges();

@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFontDatabase>
 #include <QFontInfo>
@@ -27,6 +28,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -108,6 +110,7 @@ private Q_SLOTS:
     void titleCountsTheScenarioGpus();
     void placementErrorIsADiagnosticAndInvalidatesTheStatus();
     void gpuPresetPickerReplacesTheSpecs();
+    void aClosedDockComesBackFromTheViewMenu();
     void screenshots();
 };
 
@@ -478,6 +481,34 @@ void TstMainWindow::gpuPresetPickerReplacesTheSpecs()
     window->document()->undoStack()->undo();
     QCOMPARE(window->document()->scenario()->hardware.gpu.name, std::string("H100-SXM5-80GB"));
     QCOMPARE(combo->currentText(), QStringLiteral("h100-sxm5-80gb"));
+}
+
+void TstMainWindow::aClosedDockComesBackFromTheViewMenu()
+{
+    // Issue #18, defect 9: a closed dock came back only from a context menu nothing pointed to.
+    auto window = openWindow();
+    QVERIFY(window);
+    window->show();
+    auto* dock = window->findChild<QDockWidget*>(QStringLiteral("diagnosticsDock"));
+    QVERIFY(dock && dock->isVisible());
+    dock->close(); // its title bar's close button
+    QVERIFY(!dock->isVisible());
+    auto* view = window->findChild<QMenu*>(QStringLiteral("viewMenu"));
+    QVERIFY(view);
+    QAction* item = nullptr;
+    for (QAction* action : view->actions()) {
+        if (action->text() == QLatin1String("Diagnostics")) {
+            item = action;
+        }
+    }
+    QVERIFY(item && item->isCheckable() && !item->isChecked());
+    item->trigger();
+    QVERIFY(dock->isVisible());
+    // Help > Keyboard Shortcuts lists the actions that have one.
+    const QString shortcuts = window->shortcutList();
+    QVERIFY2(shortcuts.contains(QLatin1String("Pin as Baseline")), qPrintable(shortcuts));
+    QVERIFY2(
+        shortcuts.contains(QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText)), qPrintable(shortcuts));
 }
 
 void TstMainWindow::screenshots()
