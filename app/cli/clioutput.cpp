@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "clioutput.h"
 
+#include "config/units.h"
+
+#include <cmath>
+#include <cstdlib>
 #include <optional>
 
 namespace rapid::cli {
@@ -12,6 +16,48 @@ std::ostream* openOutput(const std::string& path, std::ofstream& file, const Inv
     }
     file.open(path, std::ios::binary);
     return file ? &file : nullptr;
+}
+
+bool writeOutput(const std::optional<std::string>& path, const Invocation& invocation, const std::string& command,
+    const std::function<void(std::ostream&)>& write)
+{
+    if (!path) {
+        return true;
+    }
+    std::ofstream file;
+    std::ostream* stream = openOutput(*path, file, invocation);
+    if (!stream) {
+        invocation.err << "rapid " << command << ": cannot write " << *path << "\n";
+        return false;
+    }
+    write(*stream);
+    return true;
+}
+
+long long boundedInteger(
+    const Arguments& arguments, const std::string& name, long long fallback, long long low, long long high)
+{
+    const long long value = arguments.integer(name, fallback);
+    if (value < low || value > high) {
+        throw UsageError("--" + name + " " + std::to_string(value) + ": expected " + std::to_string(low) + " to "
+            + std::to_string(high));
+    }
+    return value;
+}
+
+double boundedNumber(const Arguments& arguments, const std::string& name, double fallback, double low, double high)
+{
+    const auto text = arguments.value(name);
+    if (!text) {
+        return fallback;
+    }
+    char* end = nullptr;
+    const double value = std::strtod(text->c_str(), &end);
+    if (end == text->c_str() || *end != '\0' || !std::isfinite(value) || value < low || value > high) {
+        throw UsageError("--" + name + " \"" + *text + "\": expected a number from " + config::formatNumber(low)
+            + " to " + config::formatNumber(high));
+    }
+    return value;
 }
 
 std::vector<Arguments::Option> scenarioOptions(std::vector<Arguments::Option> extra)

@@ -101,18 +101,6 @@ double timeOption(const Arguments& arguments, const std::string& name, double fa
     return value;
 }
 
-double positiveNumber(const Arguments& arguments, const std::string& name, double low, double high)
-{
-    const auto text = arguments.value(name);
-    char* end = nullptr;
-    const double value = std::strtod(text->c_str(), &end);
-    if (end == text->c_str() || *end != '\0' || !std::isfinite(value) || value < low || value > high) {
-        throw UsageError("--" + name + " \"" + *text + "\": expected a number from " + config::formatNumber(low)
-            + " to " + config::formatNumber(high));
-    }
-    return value;
-}
-
 /// Failure-free training time: --work, or --steps / --tokens times the step time.
 double workSeconds(const Arguments& arguments, const config::Scenario& scenario, double stepSeconds)
 {
@@ -130,11 +118,11 @@ double workSeconds(const Arguments& arguments, const config::Scenario& scenario,
     }
     double steps = 0;
     if (arguments.value("steps")) {
-        steps = positiveNumber(arguments, "steps", 1, 1e12);
+        steps = boundedNumber(arguments, "steps", 0, 1, 1e12);
     } else {
         const double tokensPerStep
             = static_cast<double>(scenario.run.globalBatch) * static_cast<double>(scenario.run.seqLength);
-        steps = std::ceil(positiveNumber(arguments, "tokens", 1, 1e18) / tokensPerStep);
+        steps = std::ceil(boundedNumber(arguments, "tokens", 0, 1, 1e18) / tokensPerStep);
     }
     return steps * stepSeconds;
 }
@@ -303,14 +291,9 @@ int goodputCommand(const Invocation& invocation)
         }
     }
     print(invocation.out, scenario, f);
-    if (auto jsonPath = arguments.value("json")) {
-        std::ofstream file;
-        std::ostream* json = openOutput(*jsonPath, file, invocation);
-        if (!json) {
-            invocation.err << "rapid goodput: cannot write " << *jsonPath << "\n";
-            return InputError;
-        }
-        report::writeJson(*json, toJson(scenario, f));
+    if (!writeOutput(arguments.value("json"), invocation, "goodput",
+            [&](std::ostream& out) { report::writeJson(out, toJson(scenario, f)); })) {
+        return InputError;
     }
     return Success;
 }

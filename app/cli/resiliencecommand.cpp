@@ -75,17 +75,6 @@ template <typename T> std::vector<T> listOption(const Arguments& arguments, cons
     return values;
 }
 
-long long bounded(
-    const Arguments& arguments, const std::string& name, long long fallback, long long low, long long high)
-{
-    const long long value = arguments.integer(name, fallback);
-    if (value < low || value > high) {
-        throw UsageError("--" + name + " " + std::to_string(value) + ": expected " + std::to_string(low) + " to "
-            + std::to_string(high));
-    }
-    return value;
-}
-
 std::string ratio(double value)
 {
     char text[16];
@@ -125,7 +114,7 @@ int listClasses(const config::Scenario& scenario, std::ostream& out)
 int criticality(const Arguments& arguments, const config::Scenario& scenario, const resilience::FaultStudySpec& spec,
     unsigned threads, const Invocation& invocation)
 {
-    const int maxLinks = static_cast<int>(bounded(arguments, "max-links", 2000, 1, 1'000'000));
+    const int maxLinks = static_cast<int>(boundedInteger(arguments, "max-links", 2000, 1, 1'000'000));
     const std::vector<resilience::LinkCriticality> ranked
         = resilience::linkCriticality(scenario, spec.health, spec.backend, spec.classes, maxLinks, threads);
     std::ostream& out = invocation.out;
@@ -146,13 +135,11 @@ int criticality(const Arguments& arguments, const config::Scenario& scenario, co
             json.push_back({ { "link", link.linkId }, { "class", link.linkClass }, { "slowdown", link.slowdown },
                 { "disconnects", link.disconnects } });
         }
-        std::ofstream file;
-        std::ostream* stream = openOutput(*path, file, invocation);
-        if (!stream) {
-            invocation.err << "rapid resilience: cannot write " << *path << "\n";
+        if (!writeOutput(path, invocation, "resilience", [&](std::ostream& file) {
+                report::writeJson(file, report::Json { { "scenario", scenario.name }, { "criticality", json } });
+            })) {
             return InputError;
         }
-        report::writeJson(*stream, report::Json { { "scenario", scenario.name }, { "criticality", json } });
     }
     return Success;
 }
@@ -231,9 +218,9 @@ int resilienceCommand(const Invocation& invocation)
     }
     spec.backend = *backend;
     spec.classes = arguments.values("class");
-    spec.trials = static_cast<int>(bounded(arguments, "trials", 100, 1, 10'000'000));
-    spec.seed = static_cast<std::uint64_t>(bounded(arguments, "seed", 1, 0, INT64_MAX));
-    const auto threads = static_cast<unsigned>(bounded(arguments, "threads", 0, 0, 4096));
+    spec.trials = static_cast<int>(boundedInteger(arguments, "trials", 100, 1, 10'000'000));
+    spec.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
+    const auto threads = static_cast<unsigned>(boundedInteger(arguments, "threads", 0, 0, 4096));
     const std::vector<StudyRow> rows = studyRows(arguments, spec, scenario.run.parallelism.gpuCount());
     MpiSplit mpi;
     try {
@@ -244,6 +231,11 @@ int resilienceCommand(const Invocation& invocation)
         report::Json studies = report::Json::array();
         std::ostream& out = invocation.out;
         const bool stragglers = rows.front().spec.slowGpus > 0;
+        // Every row's classes and counts checked before the table starts, so an error is not printed under it.
+        const network::Topology topology(scenario.hardware);
+        for (const StudyRow& row : rows) {
+            resilience::faultPool(topology, row.spec);
+        }
         if (mpi.isRoot()) {
             out << (stragglers ? "straggler study: " : "fault study: ") << scenario.name << ", "
                 << sim::toString(spec.backend) << " backend, " << spec.trials << " trials per row"
@@ -270,15 +262,12 @@ int resilienceCommand(const Invocation& invocation)
             studies.back()["baseline_step_time_s"] = result.baselineSeconds;
         }
         if (auto path = arguments.value("json"); path && mpi.isRoot()) {
-            std::ofstream file;
-            std::ostream* stream = openOutput(*path, file, invocation);
-            if (!stream) {
-                invocation.err << "rapid resilience: cannot write " << *path << "\n";
+            const report::Json document { { "scenario", scenario.name }, { "backend", sim::toString(spec.backend) },
+                { "seed", spec.seed }, { "studies", studies } };
+            if (!writeOutput(
+                    path, invocation, "resilience", [&](std::ostream& file) { report::writeJson(file, document); })) {
                 return InputError;
             }
-            report::writeJson(*stream,
-                report::Json { { "scenario", scenario.name }, { "backend", sim::toString(spec.backend) },
-                    { "seed", spec.seed }, { "studies", studies } });
         }
     } catch (const std::invalid_argument& error) {
         invocation.err << "rapid resilience: " << error.what() << "\n";

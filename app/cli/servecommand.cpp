@@ -53,32 +53,6 @@ Arguments serveArguments()
         "[WORKSPACE]");
 }
 
-long long bounded(
-    const Arguments& arguments, const std::string& name, long long fallback, long long low, long long high)
-{
-    const long long value = arguments.integer(name, fallback);
-    if (value < low || value > high) {
-        throw UsageError("--" + name + " " + std::to_string(value) + ": expected " + std::to_string(low) + " to "
-            + std::to_string(high));
-    }
-    return value;
-}
-
-double fraction(const Arguments& arguments, const std::string& name, double fallback, double low, double high)
-{
-    const auto text = arguments.value(name);
-    if (!text) {
-        return fallback;
-    }
-    char* end = nullptr;
-    const double value = std::strtod(text->c_str(), &end);
-    if (end == text->c_str() || *end != '\0' || !std::isfinite(value) || value < low || value > high) {
-        throw UsageError("--" + name + " \"" + *text + "\": expected a number from " + config::formatNumber(low)
-            + " to " + config::formatNumber(high));
-    }
-    return value;
-}
-
 /// A time limit, which must carry its unit ("500ms", "0.5 s").
 double duration(const Arguments& arguments, const std::string& name)
 {
@@ -105,21 +79,21 @@ serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSp
         throw UsageError("give one of --concurrency, --rate and --trace");
     }
     constexpr long long kMaxRequests = 10'000'000;
-    workload.promptTokens = bounded(arguments, "input-tokens", std::max(1, run.promptLength), 1, 10'000'000);
-    workload.outputTokens = bounded(arguments, "output-tokens", std::max(1, run.decodeLength), 1, 10'000'000);
-    workload.seed = static_cast<std::uint64_t>(bounded(arguments, "seed", 1, 0, INT64_MAX));
+    workload.promptTokens = boundedInteger(arguments, "input-tokens", std::max(1, run.promptLength), 1, 10'000'000);
+    workload.outputTokens = boundedInteger(arguments, "output-tokens", std::max(1, run.decodeLength), 1, 10'000'000);
+    workload.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
     if (auto trace = arguments.value("trace")) {
         workload.arrival = serving::ArrivalKind::Trace;
         workload.trace = serving::readRequestTrace(*trace);
         workload.requests = static_cast<int>(workload.trace.size());
     } else if (arguments.value("rate")) {
         workload.arrival = serving::ArrivalKind::Poisson;
-        workload.ratePerSecond = fraction(arguments, "rate", 1, 1e-6, 1e6);
-        workload.requests = static_cast<int>(bounded(arguments, "requests", 1000, 1, kMaxRequests));
+        workload.ratePerSecond = boundedNumber(arguments, "rate", 1, 1e-6, 1e6);
+        workload.requests = static_cast<int>(boundedInteger(arguments, "requests", 1000, 1, kMaxRequests));
     } else {
-        workload.concurrency = static_cast<int>(bounded(arguments, "concurrency", 1, 1, 100'000));
+        workload.concurrency = static_cast<int>(boundedInteger(arguments, "concurrency", 1, 1, 100'000));
         workload.requests
-            = static_cast<int>(bounded(arguments, "requests", 10LL * workload.concurrency, 1, kMaxRequests));
+            = static_cast<int>(boundedInteger(arguments, "requests", 10LL * workload.concurrency, 1, kMaxRequests));
     }
     return workload;
 }
@@ -134,16 +108,17 @@ serving::EngineOptions engineOf(const Arguments& arguments)
     options.profile = engine == "trtllm" ? serving::EngineProfile::TrtLlm : serving::EngineProfile::Vllm;
     // Not given: 0, which simulateServing replaces by vLLM's default for the scenario's GPU.
     if (arguments.value("max-num-seqs")) {
-        options.maxNumSeqs = static_cast<int>(bounded(arguments, "max-num-seqs", 0, 1, 1'000'000));
+        options.maxNumSeqs = static_cast<int>(boundedInteger(arguments, "max-num-seqs", 0, 1, 1'000'000));
     }
     if (arguments.value("max-num-batched-tokens")) {
-        options.maxNumBatchedTokens = static_cast<int>(bounded(arguments, "max-num-batched-tokens", 0, 1, 10'000'000));
+        options.maxNumBatchedTokens
+            = static_cast<int>(boundedInteger(arguments, "max-num-batched-tokens", 0, 1, 10'000'000));
     }
     options.chunkedPrefill = !arguments.flag("no-chunked-prefill");
-    options.blockSize = static_cast<int>(bounded(arguments, "block-size", options.blockSize, 1, 4096));
+    options.blockSize = static_cast<int>(boundedInteger(arguments, "block-size", options.blockSize, 1, 4096));
     options.gpuMemoryUtilization
-        = fraction(arguments, "gpu-memory-utilization", options.gpuMemoryUtilization, 0.01, 1.0);
-    options.kvBlocks = bounded(arguments, "kv-blocks", 0, 0, 1'000'000'000'000LL);
+        = boundedNumber(arguments, "gpu-memory-utilization", options.gpuMemoryUtilization, 0.01, 1.0);
+    options.kvBlocks = boundedInteger(arguments, "kv-blocks", 0, 0, 1'000'000'000'000LL);
     return options;
 }
 
@@ -217,23 +192,13 @@ int serveCommand(const Invocation& invocation)
         return InputError;
     }
     printSummary(invocation.out, result);
-    if (auto jsonPath = arguments.value("json")) {
-        std::ofstream file;
-        std::ostream* json = openOutput(*jsonPath, file, invocation);
-        if (!json) {
-            invocation.err << "rapid serve: cannot write " << *jsonPath << "\n";
-            return InputError;
-        }
-        report::writeJson(*json, serving::servingJson(result));
-    }
-    if (auto csvPath = arguments.value("csv")) {
-        std::ofstream file;
-        std::ostream* csv = openOutput(*csvPath, file, invocation);
-        if (!csv) {
-            invocation.err << "rapid serve: cannot write " << *csvPath << "\n";
-            return InputError;
-        }
-        serving::writeRequestCsv(*csv, result.trace);
+    const bool written = writeOutput(arguments.value("json"), invocation, "serve", [&](std::ostream& out) {
+        report::writeJson(out, serving::servingJson(result));
+    }) && writeOutput(arguments.value("csv"), invocation, "serve", [&](std::ostream& out) {
+        serving::writeRequestCsv(out, result.trace);
+    });
+    if (!written) {
+        return InputError;
     }
     return Success;
 }
