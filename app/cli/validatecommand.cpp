@@ -119,8 +119,16 @@ const char* metricUnit(validation::Metric metric)
     return "";
 }
 
-bool validatePerformanceDataset(
-    const std::string& name, const Arguments& arguments, const Invocation& invocation, std::ofstream* csv)
+/// What the overall line adds up: datasets with a bar, met or not, and their cases' absolute errors.
+struct Overall {
+    int datasets = 0;
+    int met = 0;
+    double absoluteErrorSum = 0; ///< failed cases count 100%, as in each dataset's figure
+    size_t cases = 0;
+};
+
+bool validatePerformanceDataset(const std::string& name, const Arguments& arguments, const Invocation& invocation,
+    std::ofstream* csv, Overall& overall)
 {
     const validation::DatasetResult result = validation::validateDataset(
         validation::readPerformanceDataset(name, sharedDirectory(arguments)), config::PresetLibrary::standard());
@@ -159,10 +167,21 @@ bool validatePerformanceDataset(
                  << (c.failure.empty() ? std::to_string(c.errorPercent) : std::string()) << '\n';
         }
     }
-    std::snprintf(line, sizeof line, "   mean absolute error %.2f%% (bar %.0f%%: %s); %zu cases in %.3f s\n",
-        result.meanAbsolutePercentageError, result.dataset.barPercent, result.meetsBar() ? "met" : "MISSED",
-        result.cases.size(), result.seconds);
+    if (result.hasBar()) {
+        std::snprintf(line, sizeof line,
+            "   mean absolute error %.2f%% (bar %.0f%%: %s), median signed error %+.1f%%; %zu cases in %.3f s\n",
+            result.meanAbsolutePercentageError, result.dataset.barPercent, result.meetsBar() ? "met" : "MISSED",
+            result.medianSignedErrorPercent, result.cases.size(), result.seconds);
+    } else {
+        std::snprintf(line, sizeof line,
+            "   mean absolute error %.2f%% (not a bar), median signed error %+.1f%%; %zu cases in %.3f s\n"
+            "   not a bar: ",
+            result.meanAbsolutePercentageError, result.medianSignedErrorPercent, result.cases.size(), result.seconds);
+    }
     out << line;
+    if (!result.hasBar()) {
+        out << result.dataset.noBarReason << "\n";
+    }
     for (const auto& [tool, error] : result.comparatorErrors) {
         std::snprintf(line, sizeof line, "   %-30s %.2f%%\n", tool.c_str(), error);
         out << line;
@@ -175,6 +194,12 @@ bool validatePerformanceDataset(
                "differed in ways the dataset does not record\n";
     }
     out << "\n";
+    if (result.hasBar()) {
+        ++overall.datasets;
+        overall.met += result.meetsBar() ? 1 : 0;
+        overall.absoluteErrorSum += result.meanAbsolutePercentageError * static_cast<double>(result.cases.size());
+        overall.cases += result.cases.size();
+    }
     return result.meetsBar();
 }
 
@@ -209,10 +234,20 @@ int validateCommand(const Invocation& invocation)
         *csv << "dataset,case,measured,predicted,error_percent\n";
     }
     bool passed = true;
+    Overall overall;
     for (const std::string& name : names) {
         if (dataset == "all" || dataset == name) {
-            passed = validatePerformanceDataset(name, arguments, invocation, csv.get()) && passed;
+            passed = validatePerformanceDataset(name, arguments, invocation, csv.get(), overall) && passed;
         }
+    }
+    if (overall.datasets > 1) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+            "overall: %d of %d performance datasets with a bar meet it; mean absolute error %.2f%% over their %zu "
+            "cases\n\n",
+            overall.met, overall.datasets, overall.absoluteErrorSum / static_cast<double>(overall.cases),
+            overall.cases);
+        invocation.out << line;
     }
     if (dataset == "all" || dataset == "memory") {
         passed = validateMemoryDataset(arguments, invocation) == Success && passed;

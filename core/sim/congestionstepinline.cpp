@@ -260,9 +260,12 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
             // What the chunk does besides its layers (embedding, LM head and loss, folded gathers) goes first for the
             // model's first chunk forward and its last chunk backward, else last.
             program.alongside.clear();
+            program.leadSeconds = 0;
             if (gather && static_cast<size_t>(chunk) < requests.chunkGather.size()) {
-                rest -= input.exposedChunkGather[static_cast<size_t>(stage)][static_cast<size_t>(chunk)]
-                                                [backward ? 1 : 0];
+                const ChunkGatherCost& gatherCost
+                    = input.chunkGather[static_cast<size_t>(stage)][static_cast<size_t>(chunk)];
+                rest -= gatherCost.exposed[backward ? 1 : 0];
+                program.leadSeconds = gatherCost.lead[backward ? 1 : 0];
                 program.alongside.push_back(&requests.chunkGather[static_cast<size_t>(chunk)]);
             }
             rest = std::max(0.0, rest);

@@ -98,7 +98,10 @@ std::pair<int, int> appendInline(FlowProgram& program, CongestionNetwork& networ
     int tag, std::span<const int> dependencies)
 {
     RouteCache& routes = network.routes();
-    const int entry = delayFlow(program, routes, tag, 0, dependencies);
+    const int ready = delayFlow(program, routes, tag, 0, dependencies);
+    const int entry = inlineProgram.leadSeconds > 0
+        ? delayFlow(program, routes, tag, toNanoseconds(inlineProgram.leadSeconds), std::span<const int>(&ready, 1))
+        : ready;
     const int alongside = appendChain(program, network, inlineProgram.alongside, tag, entry, 0);
     int previous = entry;
     TimeNs pending = 0; // compute not yet emitted: merged into the next collective's launch
@@ -123,13 +126,13 @@ std::pair<int, int> appendInline(FlowProgram& program, CongestionNetwork& networ
         previous = delayFlow(program, routes, tag, 0, both);
     }
     if (alongside == entry) {
-        return { entry, delayFlow(program, routes, tag, pending, std::span<const int>(&previous, 1)) };
+        return { ready, delayFlow(program, routes, tag, pending, std::span<const int>(&previous, 1)) };
     }
     if (pending > 0) {
         previous = delayFlow(program, routes, tag, pending, std::span<const int>(&previous, 1));
     }
     const int ends[] = { previous, alongside };
-    return { entry, delayFlow(program, routes, tag, 0, ends) };
+    return { ready, delayFlow(program, routes, tag, 0, ends) };
 }
 
 } // namespace

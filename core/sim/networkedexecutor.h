@@ -27,11 +27,12 @@ struct InlineBlock {
 
 /// The work of one compute node when some of its inline collectives run on the network: its blocks one after
 /// another, and `alongside` collectives (one after another) that run beside all the blocks from the node's start
-/// (ZeRO-3/FSDP parameter prefetch). The node finishes when both have. On an idle network it takes the closed-form
-/// seconds it stands for (compute + exposed communication).
+/// (ZeRO-3/FSDP parameter prefetch), both after `leadSeconds` of waiting. The node finishes when both have. On an
+/// idle network it takes the closed-form seconds it stands for (compute + exposed communication).
 struct InlineProgram {
     std::vector<InlineBlock> blocks;
     std::vector<const network::CollectiveRequest*> alongside;
+    double leadSeconds = 0;
 };
 
 /// The inline program of a compute node, or null for a node that simply takes its `seconds`.

@@ -32,6 +32,16 @@ struct LayerTimes {
     double backwardAttention = 0;
 };
 
+/// ZeRO-3/FSDP gathers of one chunk, per pass (forward, backward), in closed form: `exposed` is the seconds the pass
+/// waits for them unit by unit (sim/shardedunits.h, already in the chunk's cost). A backend that simulates the chunk's
+/// gather beside the whole pass replaces that exposure and delays the pass by `lead` first: what unit granularity
+/// adds to a whole-chunk overlap (the first unit's gather when the network is fast, the last unit's compute after
+/// the last gather when it is slow), so that on an idle network it takes the closed-form time.
+struct ChunkGatherCost {
+    std::array<double, 2> exposed {};
+    std::array<double, 2> lead {};
+};
+
 /// What a backend executes a training step from: the plan, the per-stage costs and graph built from it, and the layer
 /// times (for backends that split compute nodes around the collectives inside them).
 struct TrainingStepInput {
@@ -41,8 +51,8 @@ struct TrainingStepInput {
     const std::vector<graph::StageCost>& stages;
     const graph::ExecutionGraph& graph;
     std::function<const LayerTimes&(int stage, bool moe)> layerTimes;
-    /// ZeRO-3/FSDP: per stage and chunk the closed-form exposed seconds of the chunk's gather, forward and backward.
-    const std::vector<std::vector<std::array<double, 2>>>& exposedChunkGather;
+    /// ZeRO-3/FSDP: per stage and chunk, forward and backward, what the gathers cost in closed form.
+    const std::vector<std::vector<ChunkGatherCost>>& chunkGather;
 };
 
 /// How a backend ran a training step.

@@ -6,6 +6,7 @@
 #include "model/layeroperators.h"
 #include "model/modelstats.h"
 #include "network/linkload.h"
+#include "sim/shardedunits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -255,13 +256,17 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
     std::vector<graph::StageCost> stages;
     for (const parallel::StagePlan& stage : m_plan.stages) {
         graph::StageCost cost;
-        std::vector<std::array<double, 2>> stageGathers;
+        std::vector<ChunkGatherCost> stageGathers;
         for (const parallel::ChunkPlan& chunk : stage.chunks) {
             graph::ChunkCost chunkCost;
+            std::vector<double> unitForward;
+            std::vector<double> unitBackward;
             for (int layer : chunk.layers) {
                 const LayerTimes& pass = layerTimes(stage.stage, parallel::isMoeLayer(model, layer));
                 add(chunkCost.forward, pass.forward);
                 add(chunkCost.backward, pass.backward);
+                unitForward.push_back(sum(pass.forward));
+                unitBackward.insert(unitBackward.begin(), sum(pass.backward));
             }
             if (chunk.holdsEmbedding) {
                 add(chunkCost.forward, embeddingTimes.first);
@@ -271,15 +276,29 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
                 add(chunkCost.forward, headTimes.first);
                 add(chunkCost.backward, headTimes.second);
             }
-            // ZeRO-3/FSDP gathers each chunk's parameters before its forward and again before its backward (then frees
-            // them), overlapped with the previous chunk's compute as far as it lasts.
-            if (chunk.parameterGather) {
-                const double gather = collective(*chunk.parameterGather);
-                const std::array<double, 2> exposedGather
-                    = { exposed(gather, sum(chunkCost.forward)), exposed(gather, sum(chunkCost.backward)) };
+            // ZeRO-3/FSDP gather the chunk's parameters layer by layer in each pass, the next layer's under the
+            // current one's compute (shardedunits.h); in backward each layer's gradients leave under the next
+            // layer's compute on the same links when the reduction overlaps.
+            if (chunk.parameterGather && !chunk.layers.empty()) {
+                const double unitShare = 1.0 / static_cast<double>(chunk.layers.size());
+                const double unitGather = collective(part(*chunk.parameterGather, unitShare));
+                const double unitReduction = m_plan.sharding.overlapGradientReduction
+                    ? collective(part(chunk.gradientReduction, unitShare))
+                    : 0.0;
+                const std::array<double, 2> exposedGather = { exposedUnitGathers(unitForward, unitGather, 0, true),
+                    exposedUnitGathers(unitBackward, unitGather, unitReduction, true) };
                 at(chunkCost.forward, TimeClass::DataParallel) += exposedGather[0];
                 at(chunkCost.backward, TimeClass::DataParallel) += exposedGather[1];
-                stageGathers.push_back(exposedGather);
+                // The congestion backend simulates the chunk's gather beside the whole pass, with the reductions and
+                // every other flow on the links: it replaces the exposure a whole-chunk overlap explains and keeps
+                // what unit granularity adds (contention-free, closed form) on top.
+                const double gather = collective(*chunk.parameterGather);
+                const std::array<double, 2> granularity
+                    = { std::max(0.0, exposedGather[0] - exposed(gather, sum(chunkCost.forward) - exposedGather[0])),
+                          std::max(0.0,
+                              exposedUnitGathers(unitBackward, unitGather, 0, true)
+                                  - exposed(gather, sum(chunkCost.backward) - exposedGather[1])) };
+                stageGathers.push_back({ exposedGather, granularity });
             }
             cost.chunks.push_back(chunkCost);
             // Overlapped, the chunk's gradients leave bucket by bucket while its last backward runs; only the last

@@ -73,7 +73,7 @@ public:
 private:
     void checkMicroBatchBudget() const;
     void applyStragglers(report::InferenceResult& result, int steps) const;
-    using ExposedGathers = std::vector<std::vector<std::array<double, 2>>>;
+    using ExposedGathers = std::vector<std::vector<ChunkGatherCost>>;
     std::vector<graph::StageCost> stageCosts(ExposedGathers* exposedGathers);
     graph::TimeBreakdown timeOperators(
         const std::vector<model::Operator>& ops, double* gemmSeconds, double* attentionSeconds);

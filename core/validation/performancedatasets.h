@@ -44,6 +44,9 @@ struct Dataset {
     Metric metric = Metric::StepTime;
     double barPercent = 10; ///< the issue's bar on the mean absolute percentage error
     std::vector<ValidationCase> cases;
+    /// Non-empty for a dataset whose set-up is too unknown to judge a model by: its figure is printed, never a bar
+    /// (issue #15), and this says why.
+    std::string noBarReason;
 };
 
 /// The names of the performance datasets `rapid validate` knows.

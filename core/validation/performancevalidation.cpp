@@ -6,6 +6,7 @@
 #include "serving/servingsimulator.h"
 #include "sim/stepmodel.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -90,6 +91,19 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
         result.cases.push_back(caseResult);
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::vector<double> signedErrors;
+    for (const CaseResult& c : result.cases) {
+        if (c.failure.empty()) {
+            signedErrors.push_back(c.errorPercent);
+        }
+    }
+    if (!signedErrors.empty()) {
+        std::sort(signedErrors.begin(), signedErrors.end());
+        const size_t middle = signedErrors.size() / 2;
+        result.medianSignedErrorPercent = signedErrors.size() % 2 == 1
+            ? signedErrors[middle]
+            : (signedErrors[middle - 1] + signedErrors[middle]) / 2;
+    }
     // A case that cannot be evaluated counts as a 100% error, so failures never improve the figure.
     const int failed = static_cast<int>(result.cases.size()) - evaluated;
     result.meanAbsolutePercentageError

@@ -31,7 +31,10 @@ struct DatasetResult {
     /// Mean absolute percentage error of each comparator tool over the cases it predicted.
     std::vector<std::pair<std::string, double>> comparatorErrors;
     double seconds = 0; ///< wall time of our evaluations
-    bool meetsBar() const { return meanAbsolutePercentageError <= dataset.barPercent; }
+    double medianSignedErrorPercent = 0; ///< over the evaluated cases
+    /// Whether the dataset is judged by a bar at all (see Dataset::noBarReason).
+    bool hasBar() const { return dataset.noBarReason.empty(); }
+    bool meetsBar() const { return !hasBar() || meanAbsolutePercentageError <= dataset.barPercent; }
 };
 
 /// Predicts every case of @p dataset with the analytical step model and compares with the measurements.

@@ -3,12 +3,16 @@
 // scaling with gradient accumulation at pp = 1, and the bounded error of sampling decode steps.
 #include "model/modelstats.h"
 #include "network/router.h"
+#include "sim/shardedunits.h"
 #include "sim/stepmodel.h"
 #include "testutils.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 using namespace rapid;
 using network::CollectiveKind;
@@ -35,6 +39,22 @@ struct Recorder {
         }
         return sum;
     }
+    double largest(CollectiveKind kind) const
+    {
+        double most = 0;
+        for (const auto& request : *requests) {
+            most = request.kind == kind ? std::max(most, request.bytes) : most;
+        }
+        return most;
+    }
+    double smallest(CollectiveKind kind) const
+    {
+        double least = std::numeric_limits<double>::infinity();
+        for (const auto& request : *requests) {
+            least = request.kind == kind ? std::min(least, request.bytes) : least;
+        }
+        return least;
+    }
 };
 
 using test::llama7bOn8;
@@ -47,6 +67,8 @@ private Q_SLOTS:
     void mfuIsMeasuredAgainstTheFastestRateTheStepUses();
     void tensorParallelAllReduceBytesPerLayer();
     void zero3GathersAndReducesEveryParameter();
+    void shardedUnitGathersHideBehindThePreviousUnit();
+    void fsdpGathersLayerByLayer();
     void gradientBucketsHideBehindTheLastBackward();
     void faultsOutsideGpuZerosGroupsCountToo();
     void aStragglerStretchesItsReplicasCompute();
@@ -103,18 +125,68 @@ void TstStepModel::tensorParallelAllReduceBytesPerLayer()
 
 void TstStepModel::zero3GathersAndReducesEveryParameter()
 {
-    // FSDP (ZeRO-3) on 8 GPUs, pp = 1, tp = 1: the whole model is one chunk. Its bf16 parameters are all-gathered
-    // (requested once, charged before the forward and again before the backward) and its fp32 gradients
-    // reduce-scattered: 2 and 4 bytes per parameter of the model (Llama-2-7B: 6,738,415,616 parameters; the final
-    // norm's 4,096 weights are replicated and not counted by the per-GPU shards).
+    // FSDP (ZeRO-3) on 8 GPUs, pp = 1, tp = 1: the whole model is one chunk of 32 layer units. Its bf16 parameters
+    // are all-gathered unit by unit (one unit's gather, 1/32 of the chunk, is costed and charged per unit and pass)
+    // and its fp32 gradients reduce-scattered: 2 and 4 bytes per parameter of the model (Llama-2-7B: 6,738,415,616
+    // parameters; the final norm's 4,096 weights are replicated and not counted by the per-GPU shards). Each is
+    // costed whole and per unit: the gather's largest request is the chunk's, its smallest one unit's; the reduction
+    // adds up to 4 P (1 + 1/32) (per unit: what shares the links with the backward's gathers).
     Recorder recorder;
     sim::StepModel model(
         llama7bOn8({ "run.parallelism.dp=8", "run.parallelism.fsdp=true", "run.training.global_batch=8" }),
         recorder.cost());
     model.trainingStageCosts();
     const double params = static_cast<double>(model::countParameters(model.scenario().model).total());
-    QVERIFY(std::fabs(recorder.bytes(CollectiveKind::AllGather) / (2 * params) - 1) < 1e-6);
-    QVERIFY(std::fabs(recorder.bytes(CollectiveKind::ReduceScatter) / (4 * params) - 1) < 1e-6);
+    QVERIFY(std::fabs(recorder.largest(CollectiveKind::AllGather) / (2 * params) - 1) < 1e-6);
+    QVERIFY(std::fabs(recorder.bytes(CollectiveKind::ReduceScatter) / (4 * params * (1 + 1.0 / 32)) - 1) < 1e-6);
+    QVERIFY(std::fabs(recorder.smallest(CollectiveKind::AllGather) / (2 * params / 32) - 1) < 1e-6);
+}
+
+void TstStepModel::shardedUnitGathersHideBehindThePreviousUnit()
+{
+    // Three units of 3 s compute, gathers of 5 s: the first waits 5 s, units 2 and 3 wait 5 - 3 = 2 s each (their
+    // gathers ran under the previous unit) = 9 s. Backward with 1 s of reduce-scatter beside each unit on the same
+    // links (4 s units, so 3 s hide each gather) and the first unit still gathered: 2 x (5 - 3) = 4 s. Gathers
+    // shorter than the compute cost only the first: 5 s.
+    const std::vector<double> forward { 3, 3, 3 };
+    const std::vector<double> backward { 4, 4, 4 };
+    QCOMPARE(sim::exposedUnitGathers(forward, 5, 0, true), 9.0);
+    QCOMPARE(sim::exposedUnitGathers(backward, 5, 1, false), 4.0);
+    QCOMPARE(sim::exposedUnitGathers(backward, 5, 1, true), 9.0);
+    QCOMPARE(sim::exposedUnitGathers(forward, 2, 0, true), 2.0);
+    QCOMPARE(sim::exposedUnitGathers(forward, 2, 0, false), 0.0);
+    QCOMPARE(sim::exposedUnitGathers({}, 5, 0, true), 0.0);
+}
+
+void TstStepModel::fsdpGathersLayerByLayer()
+{
+    // FSDP over 8 GPUs, Llama-2-7B (32 dense layers in one chunk), one micro-batch. Only the 8-GPU all-gather costs
+    // anything: bytes / rate, so one layer unit's gather is g = (2 bytes x P / 32) / rate. With c_f and c_b the
+    // forward and backward seconds of one layer, the forward waits g + 31 max(0, g - c_f) and the backward
+    // g + 31 max(0, g - c_b). A fast network hides all but the first gather; a slow one exposes the difference for
+    // every unit. Before, the whole model's gather hid behind the whole forward.
+    for (const double rate : { 1e12, 2e9 }) {
+        sim::StepModel model(
+            llama7bOn8({ "run.parallelism.dp=8", "run.parallelism.fsdp=true", "run.training.global_batch=8" }),
+            [rate](const network::CollectiveRequest& request) {
+                return request.kind == CollectiveKind::AllGather ? request.bytes / rate : 0.0;
+            });
+        const std::vector<graph::StageCost> stages = model.trainingStageCosts();
+        const parallel::ChunkPlan& chunk = model.plan().stages[0].chunks[0];
+        QCOMPARE(chunk.layers.size(), size_t(32));
+        const double g = chunk.parameterGather->bytes / 32 / rate;
+        const sim::LayerTimes& layer = model.layerTimes(0, false);
+        const double forward = std::accumulate(layer.forward.begin(), layer.forward.end(), 0.0);
+        const double backward = std::accumulate(layer.backward.begin(), layer.backward.end(), 0.0);
+        const double expectedForward = g + 31 * std::max(0.0, g - forward);
+        const double expectedBackward = g + 31 * std::max(0.0, g - backward);
+        const auto dp = static_cast<size_t>(graph::TimeClass::DataParallel);
+        QVERIFY(std::fabs(stages[0].chunks[0].forward[dp] - expectedForward) <= 1e-12 * expectedForward + 1e-15);
+        QVERIFY(std::fabs(stages[0].chunks[0].backward[dp] - expectedBackward) <= 1e-12 * expectedForward + 1e-15);
+        if (rate < 1e10) {
+            QVERIFY(expectedBackward > 0); // the slow network exposes every unit
+        }
+    }
 }
 
 void TstStepModel::gradientBucketsHideBehindTheLastBackward()

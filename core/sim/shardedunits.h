@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <span>
+
+namespace rapid::sim {
+
+/// ZeRO-3/FSDP gather their parameters unit by unit, not a chunk at once. PyTorch FSDP wraps each transformer block
+/// as a unit and, while unit i computes, already all-gathers unit i + 1 (forward prefetch by execution order; in
+/// backward, BACKWARD_PRE prefetch: the next unit's gather is issued as the current unit's backward starts), so one
+/// unit is computing and one arriving (Zhao et al., "PyTorch FSDP: Experiences on Scaling Fully Sharded Data
+/// Parallel", VLDB 2023, sections 3.3 and 4.1; torch.distributed.fsdp.fully_shard documentation for FSDP2, which
+/// keeps the same one-unit prefetch). DeepSpeed ZeRO-3 fetches the next sub-modules in trace order the same way
+/// (stage3_prefetch_bucket_size).
+///
+/// Returns the seconds of a pass that wait for gathers: a unit can start only when its parameters have arrived, and
+/// the gather of unit i runs under the compute of unit i - 1. @p unitCompute holds the compute of each unit in the
+/// order the pass runs them; each unit's gather takes @p unitGather seconds. @p besideEachUnit is network time that
+/// shares the same links under each unit's compute (the reduce-scatter of the previous unit's gradients in
+/// backward): the gather hides behind what remains of the compute. @p firstGatherExposed: the pass's first unit waits
+/// for its whole gather. The step model charges it in both passes; in backward that unit is the last one the forward
+/// used, which torchtitan's FSDP2 (reshard_after_forward=False for the last block) and DeepSpeed
+/// (stage3_max_reuse_distance) keep gathered, so for them one unit's gather per backward is charged too much
+/// (docs/limits.md).
+///   exposed = [firstGatherExposed] g + sum over i >= 1 of max(0, g - max(0, c[i-1] - beside))
+double exposedUnitGathers(
+    std::span<const double> unitCompute, double unitGather, double besideEachUnit, bool firstGatherExposed);
+
+} // namespace rapid::sim
