@@ -115,6 +115,10 @@ const char* metricUnit(validation::Metric metric)
         return "mean time to first token under load (s)";
     case validation::Metric::ServedItl:
         return "mean inter-token latency under load (s)";
+    case validation::Metric::TokensPerSecondPerGpu:
+        return "training tokens/s per GPU";
+    case validation::Metric::PeakReservedGiB:
+        return "peak reserved memory per GPU (GiB)";
     }
     return "";
 }
@@ -185,6 +189,9 @@ bool validatePerformanceDataset(const std::string& name, const Arguments& argume
     for (const auto& [tool, error] : result.comparatorErrors) {
         std::snprintf(line, sizeof line, "   %-30s %.2f%%\n", tool.c_str(), error);
         out << line;
+    }
+    for (const validation::SkippedRow& skipped : result.dataset.skipped) {
+        out << "   skipped " << skipped.label << ": " << skipped.reason << "\n";
     }
     const auto infeasible = std::count_if(result.cases.begin(), result.cases.end(),
         [](const validation::CaseResult& c) { return c.failure.empty() && !c.fitsInMemory; });

@@ -41,8 +41,8 @@ RAPID_ENUM_WORDS(Framework, { "megatron", Framework::Megatron }, { "nanotron", F
     { "deepspeed", Framework::DeepSpeed }, { "pytorch-fsdp", Framework::PytorchFsdp }, { "vllm", Framework::Vllm })
 RAPID_ENUM_WORDS(PipelineSchedule, { "gpipe", PipelineSchedule::Gpipe }, { "1f1b", PipelineSchedule::OneFOneB },
     { "interleaved", PipelineSchedule::Interleaved })
-RAPID_ENUM_WORDS(
-    Recompute, { "none", Recompute::None }, { "selective", Recompute::Selective }, { "full", Recompute::Full })
+RAPID_ENUM_WORDS(Recompute, { "none", Recompute::None }, { "selective", Recompute::Selective },
+    { "full", Recompute::Full }, { "op-sac", Recompute::OpSac })
 
 #undef RAPID_ENUM_WORDS
 

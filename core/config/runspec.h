@@ -11,7 +11,10 @@ namespace rapid::config {
 
 enum class RunMode { Training, Inference };
 enum class PipelineSchedule { Gpipe, OneFOneB, Interleaved };
-enum class Recompute { None, Selective, Full };
+/// Selective: Megatron's (the attention core's S x S work is recomputed). OpSac: torchtitan's per-op selective
+/// checkpointing (the outputs of every other linear GEMM and of the attention core are kept, all else recomputed; see
+/// model/layeroperators.h). Full: only each layer's input is kept.
+enum class Recompute { None, Selective, Full, OpSac };
 enum class ShardingStrategy { Zero, Fsdp }; ///< FSDP behaves like ZeRO-3 with per-layer gather/free
 /// The training or serving framework; selects documented memory conventions (core/memory/frameworkprofile.h).
 enum class Framework { Megatron, Nanotron, DeepSpeed, PytorchFsdp, Vllm };

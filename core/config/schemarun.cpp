@@ -18,7 +18,9 @@ void addTrainingAndInference(std::vector<Key>& keys)
     keys.push_back(integer("training.seq_length", 1, kMaxTokens, required(), "tokens per sequence"));
     keys.push_back(integer("training.grad_accum_steps", 1, kMaxTokens, derived("global_batch / (micro_batch * dp)"),
         "micro-batches per step; when given, must equal the derived value"));
-    keys.push_back(choice<Recompute>("training.recompute", value("none"), "activation recomputation"));
+    keys.push_back(choice<Recompute>("training.recompute", value("none"),
+        "activation recomputation: selective = Megatron's (attention core), op-sac = torchtitan's per-op SAC "
+        "(every other linear and the attention output kept), full = each layer's input only"));
     keys.push_back(
         boolean("training.dropout", value("false"), "dropout layers active: their masks add to activation memory"));
     keys.push_back(mapping("inference", derived("required when mode is inference"), "the served batch"));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "activationmemory.h"
 
+#include <algorithm>
+
 namespace rapid::memory {
 
 using config::ModelSpec;
@@ -124,6 +126,42 @@ void mlpTensors(const ModelSpec& model, const RunSpec& run, const Shape& x, bool
     }
 }
 
+/// torchtitan's per-op SAC (model/opsacrecompute.cpp has the rule and its source): the checkpoint keeps the layer's
+/// input and the outputs of the saved ops, the 1st, 3rd, ... linear in call order and the attention kernel (output and
+/// fp32 log-sum-exp); everything else is rebuilt in the backward. Llama: wq, wv, w1 and w2 outputs. A column-parallel
+/// linear's output is its tp shard; a row-parallel one's (wo, w2) is the full-width partial sum before the
+/// reduce-scatter. MoE layers take the routed tokens for the expert linears.
+void opSacTensors(const ModelSpec& model, const Shape& x, bool moeLayer, std::vector<SavedTensor>& out)
+{
+    const double tokens = x.s * x.b;
+    const double d = static_cast<double>(model.headDim);
+    const double qDim = model.numHeads * d;
+    const double kvDim = model.numKvHeads * d;
+    struct Linear {
+        const char* name;
+        double elements; ///< output elements per GPU
+    };
+    std::vector<Linear> linears = { { "wq output", tokens * qDim / x.tp }, { "wk output", tokens * kvDim / x.tp },
+        { "wv output", tokens * kvDim / x.tp }, { "wo output (partial sum)", tokens * x.h } };
+    double mlpTokens = tokens;
+    double ffn = static_cast<double>(model.ffnSize);
+    if (moeLayer && model.moe) {
+        mlpTokens = tokens * model.moe->topK;
+        ffn = static_cast<double>(model.moe->expertFfnSize);
+    }
+    if (model.ffnGated) {
+        linears.push_back({ "w1 (gate) output", mlpTokens * ffn / x.tp });
+    }
+    linears.push_back({ "w3 (up) output", mlpTokens * ffn / x.tp });
+    linears.push_back({ "w2 (down) output (partial sum)", mlpTokens * x.h });
+    out.push_back({ "layer input (checkpoint)", tokens * x.h * x.e / x.sp });
+    for (size_t i = 0; i < linears.size(); i += 2) {
+        out.push_back({ linears[i].name, linears[i].elements * x.e });
+    }
+    out.push_back({ "attention output", tokens * qDim * x.e / x.tp });
+    out.push_back({ "softmax statistics (fp32)", tokens * model.numHeads / x.tp * 4 });
+}
+
 } // namespace
 
 SavedActivations savedActivationsPerLayer(const ModelSpec& model, const RunSpec& run,
@@ -133,6 +171,10 @@ SavedActivations savedActivationsPerLayer(const ModelSpec& model, const RunSpec&
     SavedActivations saved;
     if (run.mode == config::RunMode::Training && run.recompute == Recompute::Full) {
         saved.tensors.push_back({ "layer input (checkpoint)", x.s * x.b * x.h * x.e / x.sp });
+        return saved;
+    }
+    if (run.mode == config::RunMode::Training && run.recompute == Recompute::OpSac) {
+        opSacTensors(model, x, moeLayer, saved.tensors);
         return saved;
     }
     attentionTensors(model, run, x, profile, saved.tensors);
@@ -151,10 +193,16 @@ double backwardTransientPerLayer(const ModelSpec& model, const RunSpec& run, con
         ? static_cast<double>(model.moe->expertFfnSize) * (model.moe->topK + model.moe->sharedExperts)
         : static_cast<double>(model.ffnSize);
     double transient = tokens * ((model.ffnGated ? 3 : 2) * ffn / x.tp + 2 * x.h) * x.e;
-    if (run.mode == config::RunMode::Training && run.recompute == Recompute::Full) {
+    if (run.mode == config::RunMode::Training
+        && (run.recompute == Recompute::Full || run.recompute == Recompute::OpSac)) {
         RunSpec rebuilt = run;
         rebuilt.recompute = Recompute::Selective;
-        transient += savedActivationsPerLayer(model, rebuilt, sharding, moeLayer, profile).total();
+        const double all = savedActivationsPerLayer(model, rebuilt, sharding, moeLayer, profile).total();
+        // Per-op SAC rebuilds what it did not keep.
+        const double kept = run.recompute == Recompute::OpSac
+            ? savedActivationsPerLayer(model, run, sharding, moeLayer, profile).total()
+            : 0.0;
+        transient += std::max(0.0, all - kept);
     }
     return transient;
 }

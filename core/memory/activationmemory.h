@@ -29,7 +29,8 @@ struct SavedActivations {
 /// general: GQA, gated MLPs, MoE, FlashAttention (which keeps Q, K, V, O and the softmax statistics instead of the
 /// S x S matrices), dropout masks only when dropout is on. Tensors inside the tensor-parallel region are divided by
 /// tp; the others (norm inputs, dropout masks of the residual stream) only with sequence parallelism. Selective
-/// recomputation drops the S x S attention tensors; full recomputation keeps only the layer input.
+/// recomputation drops the S x S attention tensors; full recomputation keeps only the layer input; op-sac
+/// (torchtitan's per-op SAC) keeps the layer input, every other linear's output and the attention output.
 /// For a GPT layer with naive attention, dropout, no recomputation and tp = 1 the total is 34sbh + 5as^2b bytes
 /// at 2-byte activations. @p profile adds what a framework's implementation keeps beyond that (rotary copies of K
 /// and V, separately kept gated-MLP products).

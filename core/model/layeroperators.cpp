@@ -2,6 +2,7 @@
 #include "layeroperators.h"
 
 #include "attentionflops.h"
+#include "opsacrecompute_p.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -446,6 +447,8 @@ std::vector<Operator> trainingBackward(
                 ops.back().phase = Phase::Recompute;
             }
         }
+    } else if (run.recompute == config::Recompute::OpSac) {
+        ops = opSacRecompute(forwardOf(entries, Phase::Forward));
     }
     appendBackward(entries, ops);
     return ops;

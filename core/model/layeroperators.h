@@ -62,7 +62,10 @@ std::vector<Operator> trainingForward(
     const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, bool moeLayer);
 
 /// A training layer's backward pass: first what run.recompute re-runs (phase Recompute: the attention core for
-/// selective, the whole forward for full recomputation), then the gradients (phase Backward) in reverse order: each
+/// selective, the whole forward for full recomputation; for op-sac, torchtitan's per-op SAC, every norm and
+/// element-wise operator and every second linear in call order, the fused QKV and gate/up GEMMs counted as their
+/// separate linears: for Llama wk, wo and w3, named attention.k_projection, attention.output_projection and
+/// mlp.up_projection), then the gradients (phase Backward) in reverse order: each
 /// GEMM as its dX and dW GEMMs, attention backward (FlashAttention recomputing its scores, naive attention reading the
 /// stored ones), and the backward of every norm and element-wise operator.
 std::vector<Operator> trainingBackward(

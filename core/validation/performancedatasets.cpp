@@ -27,7 +27,7 @@ Dataset megatron(const std::string& shared)
 {
     Dataset dataset { "megatron", "training/megatron_a100_gpt.csv",
         "Megatron-LM GPT 22B-1T iteration time on A100 (Korthikanti et al. 2022; Selene, SC'21)", Metric::StepTime, 5.0,
-        {}, {} };
+        {}, {}, {} };
     const CsvTable table = CsvTable::read(shared + "/validation/" + dataset.file);
     const CsvTable stage = CsvTable::read(shared + "/validation/training/megatron_a100_gpt.stage.csv");
     static const std::map<std::string, std::string> kModels
@@ -76,7 +76,7 @@ Dataset uciLlama(const std::string& shared)
 {
     Dataset dataset { "uci-llama2", "training/uci_4xa100_llama2-7b.csv",
         "Llama-2-7B training step time on 4xA100-80GB, every TP/PP/CP/DP split (university lab)", Metric::StepTime,
-        10.0, {},
+        10.0, {}, {},
         "set-up unknown: the file records the split and the step time only (no sequence length, micro-batch, "
         "framework, precision or recomputation; a 128-sequence global batch is assumed), and 4 of its 13 runs do not "
         "fit in 80 GiB under the assumed set-up, so the runs differed in ways the file does not say" };
@@ -141,7 +141,7 @@ Dataset imec(const std::string& shared)
 {
     Dataset dataset { "imec", "inference/imec_a100_llama2_latency.csv",
         "Llama-2 7B/13B/70B latency of one 200-in/200-out request on A100-80GB, TP 1-8 (NVIDIA NeMo)",
-        Metric::EndToEndLatency, 8.0, {}, {} };
+        Metric::EndToEndLatency, 8.0, {}, {}, {} };
     const std::string base = shared + "/validation/inference/";
     const CsvTable table = CsvTable::read(base + "imec_a100_llama2_latency.csv");
     const CsvTable genz = CsvTable::read(base + "imec_a100_llama2_latency.genz.csv");
@@ -193,7 +193,7 @@ Dataset nim(const std::string& shared)
 {
     Dataset dataset { "nim", "inference/nim_8xa100_llama3.3-70b.csv",
         "NVIDIA NIM Llama-3.3-70B bf16 on 8xA100 (TP8), end-to-end latency by shape and concurrency",
-        Metric::EndToEndLatency, 10.0, {}, {} };
+        Metric::EndToEndLatency, 10.0, {}, {}, {} };
     const std::string base = shared + "/validation/inference/";
     const CsvTable table = CsvTable::read(base + "nim_8xa100_llama3.3-70b.csv");
     const CsvTable genz = CsvTable::read(base + "nim_8xa100_llama3.3-70b.genz.csv");
@@ -247,7 +247,7 @@ Dataset nimServed(const std::string& shared, bool ttft)
     Dataset dataset { ttft ? "nim-served-ttft" : "nim-served-itl", "inference/nim_8xa100_llama3.3-70b.csv",
         std::string("NVIDIA NIM Llama-3.3-70B bf16 on 8xA100 (TP8) under load: mean ")
             + (ttft ? "time to first token" : "inter-token latency") + " by shape and concurrency (rapid serve)",
-        ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 15.0 : 10.0, {}, {} };
+        ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 15.0 : 10.0, {}, {}, {} };
     const CsvTable table = CsvTable::read(shared + "/validation/inference/nim_8xa100_llama3.3-70b.csv");
     for (size_t row = 0; row < table.rows(); ++row) {
         const int input = integer(table, row, "Input Tokens");
@@ -275,7 +275,7 @@ Dataset koyeb(const std::string& shared)
 {
     Dataset dataset { "koyeb", "inference/koyeb_1xa100_llama3.1-8b_decode.csv",
         "Llama-3.1-8B on one A100: aggregate decode tokens/s (Koyeb GPU benchmarks)", Metric::DecodeTokensPerSecond,
-        6.0, {}, {} };
+        6.0, {}, {}, {} };
     const CsvTable table = CsvTable::read(shared + "/validation/" + dataset.file);
     for (size_t row = 0; row < table.rows(); ++row) {
         const int input = integer(table, row, "input_tokens_per_request");
@@ -313,7 +313,7 @@ Dataset megatronCoreH100(const std::string& shared)
 {
     Dataset dataset { "megatron-core-h100", "megatron_core_readme/megatron_core_h100_scaling.csv",
         "Megatron-Core GPT 1.7B-462B weak scaling on 48-6,144 H100: model TFLOP/s per GPU (Megatron-LM README, 2024)",
-        Metric::ModelTflopsPerGpu, 8.0, {}, {} };
+        Metric::ModelTflopsPerGpu, 8.0, {}, {}, {} };
     const CsvTable table = CsvTable::read(shared + "/validation/" + dataset.file);
     for (size_t row = 0; row < table.rows(); ++row) {
         if (table.cell(row, "tp").empty() || !table.number(row, "tflops_per_gpu")) {
@@ -352,7 +352,7 @@ Dataset megatronCoreH100(const std::string& shared)
 std::vector<std::string> performanceDatasetNames()
 {
     return { "megatron", "uci-llama2", "imec", "nim", "nim-served-ttft", "nim-served-itl", "koyeb",
-        "megatron-core-h100" };
+        "megatron-core-h100", "torchtitan", "torchtitan-memory" };
 }
 
 Dataset readPerformanceDataset(const std::string& name, const std::string& sharedDir)
@@ -377,6 +377,9 @@ Dataset readPerformanceDataset(const std::string& name, const std::string& share
     }
     if (name == "megatron-core-h100") {
         return megatronCoreH100(sharedDir);
+    }
+    if (name == "torchtitan" || name == "torchtitan-memory") {
+        return torchtitanDataset(sharedDir, name == "torchtitan-memory");
     }
     throw std::runtime_error("unknown dataset \"" + name + "\"");
 }

@@ -14,6 +14,11 @@ enum class Metric {
     ModelTflopsPerGpu, ///< training: achieved model TFLOP/s per GPU (model FLOPs without recomputation / step / GPUs)
     ServedTtft, ///< mean time to first token, seconds, of requests served under load (`rapid serve`)
     ServedItl, ///< mean inter-token latency, seconds, of requests served under load (`rapid serve`)
+    /// training throughput: global batch x sequence length / (step time x GPUs), tokens per second per GPU
+    TokensPerSecondPerGpu,
+    /// training: per-GPU memory the caching allocator holds at the peak (torch.cuda.max_memory_reserved), GiB: the
+    /// memory model's reserved peak of the most loaded pipeline stage (memory::StageMemory::reservedPeakBytes)
+    PeakReservedGiB,
 };
 
 /// Another tool's prediction of the same case.
@@ -37,6 +42,12 @@ struct ValidationCase {
     int concurrency = 0; ///< ServedTtft/ServedItl: clients of the closed loop (each request: prompt and decode length)
 };
 
+/// A source row the dataset leaves out, and why (no preset describes it, ...). `rapid validate` prints these.
+struct SkippedRow {
+    std::string label;
+    std::string reason;
+};
+
 struct Dataset {
     std::string name; ///< "megatron", "uci-llama2", "imec", "nim", "koyeb"
     std::string file; ///< relative to shared/validation
@@ -44,10 +55,15 @@ struct Dataset {
     Metric metric = Metric::StepTime;
     double barPercent = 10; ///< the issue's bar on the mean absolute percentage error
     std::vector<ValidationCase> cases;
+    std::vector<SkippedRow> skipped;
     /// Non-empty for a dataset whose set-up is too unknown to judge a model by: its figure is printed, never a bar
     /// (issue #15), and this says why.
     std::string noBarReason;
 };
+
+/// The torchtitan benchmarks (torchtitan/torchtitan_benchmarks.csv): training throughput (@p memory false,
+/// "torchtitan") or peak reserved memory per GPU ("torchtitan-memory"). Defined in torchtitandataset.cpp.
+Dataset torchtitanDataset(const std::string& sharedDir, bool memory);
 
 /// The names of the performance datasets `rapid validate` knows.
 std::vector<std::string> performanceDatasetNames();

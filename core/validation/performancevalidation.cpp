@@ -55,6 +55,20 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
             case Metric::StepTime:
                 caseResult.predicted = model.training(false).stepTimeSeconds;
                 break;
+            case Metric::TokensPerSecondPerGpu: {
+                const double tokens = static_cast<double>(scenario.run.globalBatch) * scenario.run.seqLength;
+                const double gpus = static_cast<double>(scenario.run.parallelism.gpuCount());
+                caseResult.predicted = tokens / (model.training(false).stepTimeSeconds * gpus);
+                break;
+            }
+            case Metric::PeakReservedGiB: {
+                double reserved = 0;
+                for (const memory::StageMemory& stage : memory.stages) {
+                    reserved = std::max(reserved, stage.reservedPeakBytes);
+                }
+                caseResult.predicted = reserved / (1024.0 * 1024.0 * 1024.0);
+                break;
+            }
             case Metric::ModelTflopsPerGpu:
                 caseResult.predicted = model.training(false).modelFlopsPerGpu / 1e12;
                 break;

@@ -63,6 +63,7 @@ private Q_SLOTS:
     void korthikantiForms();
     void fullRecomputeKeepsOnlyTheLayerInput();
     void flashAttentionHasNoQuadraticTerm();
+    void opSacKeepsEveryOtherLinear();
 };
 
 void TstActivationMemory::korthikantiForms_data()
@@ -112,6 +113,34 @@ void TstActivationMemory::flashAttentionHasNoQuadraticTerm()
     // Without dropout masks and the S x S tensors: norm inputs 4sbh, QKV input 2sbh, Q and K 4sbh, V 2sbh, output
     // 2sbh, fp32 log-sum-exp 4*s*b*a, MLP inputs 2sbh + 8sbh + 8sbh = 32sbh + 4sba.
     QCOMPARE(total, 32 * s * b * h + 4 * s * b * a);
+}
+
+/// torchtitan's per-op SAC on a Llama 3.1 8B layer (h 4,096, 32 heads and 8 KV heads of 128, FFN 14,336), one sequence
+/// of 8,192 tokens in bf16, no parallelism. Kept per token, by hand: the layer input 2h = 8,192 B, wq's output 2 x
+/// 4,096 = 8,192, wv's 2 x 1,024 = 2,048, w1's 2 x 14,336 = 28,672, w2's 2h = 8,192, the attention output 8,192 and its
+/// fp32 log-sum-exp 32 x 4 = 128: 63,616 B, x 8,192 tokens = 521,142,272 B.
+void TstActivationMemory::opSacKeepsEveryOtherLinear()
+{
+    config::ModelSpec model = gptLayer();
+    model.hiddenSize = 4096;
+    model.numHeads = 32;
+    model.numKvHeads = 8;
+    model.headDim = 128;
+    model.ffnSize = 14336;
+    model.ffnGated = true;
+    model.norm = config::NormKind::RmsNorm;
+    model.positionEmbedding = config::PositionEmbedding::Rope;
+    model.maxContext = 8192;
+    config::RunSpec run = gptRun(1, false, config::Recompute::OpSac);
+    run.framework = config::Framework::PytorchFsdp;
+    run.seqLength = 8192;
+    run.microBatch = 1;
+    run.flashAttention = true;
+    run.dropout = false;
+    const memory::SavedActivations saved = memory::savedActivationsPerLayer(
+        model, run, parallel::layerSharding(run), false, memory::frameworkProfile(run.framework));
+    QCOMPARE(saved.tensors.size(), size_t(7));
+    QCOMPARE(saved.total(), 521142272.0);
 }
 
 QTEST_GUILESS_MAIN(TstActivationMemory)

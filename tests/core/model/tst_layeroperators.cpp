@@ -82,6 +82,7 @@ private Q_SLOTS:
     void backwardGemmsAreDxAndDw();
     void recompute_data();
     void recompute();
+    void opSacRecomputesEveryOtherLinear();
     void tensorParallelShards_data();
     void tensorParallelShards();
     void sequenceParallelNorms();
@@ -169,6 +170,9 @@ void TstLayerOperators::recompute_data()
     QTest::addRow("none") << static_cast<int>(config::Recompute::None) << 0;
     QTest::addRow("selective") << static_cast<int>(config::Recompute::Selective) << 1;
     QTest::addRow("full") << static_cast<int>(config::Recompute::Full) << 11;
+    // torchtitan's per-op SAC: the six norm/element-wise operators and every second linear of wq, wk, wv, wo, w1, w3,
+    // w2 (wk, wo, w3), not the attention core.
+    QTest::addRow("op-sac") << static_cast<int>(config::Recompute::OpSac) << 9;
 }
 
 void TstLayerOperators::recompute()
@@ -189,6 +193,47 @@ void TstLayerOperators::recompute()
     for (int i = 0; i < recomputed; ++i) {
         QCOMPARE(backward[static_cast<size_t>(i)].phase, model::Phase::Recompute);
     }
+}
+
+/// Llama 3.1 8B (meta-llama config.json: h 4,096, 32 heads and 8 KV heads of 128, gated SiLU FFN 14,336, RMSNorm),
+/// one sequence of 8,192 tokens, no parallelism, under torchtitan's per-op SAC. By hand, T = 8,192 tokens:
+/// - recomputed linears wk, wo, w3: 2 T h (1,024 + 4,096 + 14,336) = 2 x 8,192 x 4,096 x 19,456 = 1,305,670,057,984
+///   FLOPs (68,719,476,736 + 274,877,906,944 + 962,072,674,304), 36.5% of the layer's 2 T h x 53,248 linear FLOPs;
+/// - element-wise work: two RMSNorms 2 x 4 T h = 268,435,456, rotary 3 T (32 + 8) 128 = 125,829,120, SiLU and the
+///   product (4 + 1) T x 14,336 = 587,202,560, two residual adds 2 T h = 67,108,864: 1,048,576,000 FLOPs;
+/// - the attention core is not re-run.
+void TstLayerOperators::opSacRecomputesEveryOtherLinear()
+{
+    config::ModelSpec llama = tinyLlama();
+    llama.hiddenSize = 4096;
+    llama.numHeads = 32;
+    llama.numKvHeads = 8;
+    llama.headDim = 128;
+    llama.ffnSize = 14336;
+    llama.vocabSize = 128256;
+    config::RunSpec run = trainingRun(1, 8192, 1);
+    run.recompute = config::Recompute::OpSac;
+    const auto backward = model::trainingBackward(llama, run, parallel::layerSharding(run), false);
+    double gemm = 0;
+    double other = 0;
+    std::vector<std::string> linears;
+    for (const model::Operator& op : backward) {
+        if (op.phase != model::Phase::Recompute) {
+            continue;
+        }
+        QVERIFY(op.name != "attention.core");
+        if (op.kind == model::OperatorKind::Gemm) {
+            gemm += op.flops;
+            linears.push_back(op.name);
+        } else {
+            other += op.flops;
+        }
+    }
+    QCOMPARE(linears,
+        (std::vector<std::string> { "attention.k_projection", "attention.output_projection", "mlp.up_projection" }));
+    QCOMPARE(gemm, 1305670057984.0);
+    QCOMPARE(gemmFlops(backward, model::Phase::Recompute), 1305670057984.0);
+    QCOMPARE(other, 1048576000.0);
 }
 
 void TstLayerOperators::tensorParallelShards_data()

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "opsacrecompute_p.h"
+
+#include <string>
+#include <utility>
+
+namespace rapid::model {
+
+namespace {
+
+/// The linears torchtitan's Llama block calls one by one (torchtitan/models/llama3/model.py: wq, wk, wv, wo; w1, w3,
+/// w2), in call order, as pieces of our fused GEMMs: the QKV projection is q (heads), k and v (KV heads); the gated
+/// MLP's gate/up projection is w1 (gate) then w3 (up). Other GEMMs are one linear each.
+std::vector<std::pair<std::string, GemmDims>> linearPieces(const Operator& gemm, std::int64_t kvWidth)
+{
+    const GemmDims& g = gemm.gemm;
+    if (gemm.name == "attention.qkv_projection") {
+        return { { "attention.q_projection", { g.m, g.k, g.n - 2 * kvWidth, g.batch } },
+            { "attention.k_projection", { g.m, g.k, kvWidth, g.batch } },
+            { "attention.v_projection", { g.m, g.k, kvWidth, g.batch } } };
+    }
+    const std::string fused = "gate_up_projection";
+    if (gemm.name.ends_with(fused)) {
+        const std::string prefix = gemm.name.substr(0, gemm.name.size() - fused.size());
+        return { { prefix + "gate_projection", { g.m, g.k, g.n / 2, g.batch } },
+            { prefix + "up_projection", { g.m, g.k, g.n - g.n / 2, g.batch } } };
+    }
+    return { { gemm.name, g } };
+}
+
+} // namespace
+
+/// torchtitan's per-op selective activation checkpointing (`_apply_ac_to_transformer_block` with
+/// selective_ac_option = "op", torchtitan/parallelisms/parallelize_llama.py at 004b3148, and
+/// torchtitan/models/llama3/parallelize_llama.py in 2025): inside each checkpointed block the policy saves the output
+/// of every op in `_save_list` (aten.mm, the SDPA flash/efficient attention kernels; at 004b3148 also the
+/// reduce-scatter of sequence parallelism, in 2025 aten.max instead) "except every second mm", counting aten.mm calls
+/// from the block's start;
+/// every other op is PREFER_RECOMPUTE. The recompute pass therefore re-runs the 2nd, 4th, ... linear (for Llama:
+/// wk, wo and w3) and every norm, rotary embedding, activation, product and residual add, but not the attention
+/// core. Not modelled: the sequence-parallel all-gathers it re-runs under tensor parallelism (not in the list).
+/// Doubt: float8 linears call aten._scaled_mm, which the list does not name, and torch.compile
+/// treats PREFER_RECOMPUTE as a hint to its partitioner, so under float8 more (or fewer) GEMMs may be recomputed.
+std::vector<Operator> opSacRecompute(const std::vector<Operator>& forward)
+{
+    std::int64_t kvWidth = 0;
+    for (const Operator& forwardOp : forward) {
+        if (forwardOp.name == "attention.core") {
+            kvWidth = forwardOp.attention.kvHeads * forwardOp.attention.headDimQk;
+        }
+    }
+    std::vector<Operator> ops;
+    int linears = 0;
+    for (const Operator& forwardOp : forward) {
+        if (forwardOp.kind != OperatorKind::Gemm) {
+            if (forwardOp.name != "attention.core") {
+                ops.push_back(forwardOp);
+                ops.back().phase = Phase::Recompute;
+            }
+            continue;
+        }
+        for (const auto& [name, dims] : linearPieces(forwardOp, kvWidth)) {
+            if (++linears % 2 != 0) {
+                continue; // saved
+            }
+            Operator op = forwardOp;
+            op.name = name;
+            op.phase = Phase::Recompute;
+            op.gemm = dims;
+            op.flops = 2.0 * static_cast<double>(dims.m) * static_cast<double>(dims.k) * static_cast<double>(dims.n)
+                * static_cast<double>(dims.batch);
+            ops.push_back(op);
+        }
+    }
+    return ops;
+}
+
+} // namespace rapid::model

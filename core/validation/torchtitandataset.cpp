@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The torchtitan benchmarks (../shared/validation/torchtitan/, README.md there: provenance, columns and doubts).
+#include "performancedatasets.h"
+
+#include "validation/csvtable.h"
+
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+namespace rapid::validation {
+
+namespace {
+
+int integerCell(const CsvTable& table, size_t row, const std::string& column)
+{
+    const auto value = table.number(row, column);
+    if (!value) {
+        throw std::runtime_error(
+            "torchtitan dataset: column \"" + column + "\" of row " + std::to_string(row + 2) + " is not a number");
+    }
+    return static_cast<int>(std::lround(*value));
+}
+
+bool startsWith(const std::string& text, const std::string& prefix)
+{
+    return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+/// The model preset of a row, or the reason there is none. "Llama 3 8B" (the B200 rows) has the shapes of Llama 3.1
+/// 8B (meta-llama config.json of both: hidden 4,096, 32 layers, 32/8 heads, FFN 14,336, vocabulary 128,256); they
+/// differ in RoPE scaling and maximum context only, neither of which changes an 8,192-token step.
+std::string modelPreset(const std::string& model, std::string& reason)
+{
+    if (startsWith(model, "Llama 3.1 8B") || startsWith(model, "Llama 3 8B")) {
+        return "llama-3.1-8b";
+    }
+    if (startsWith(model, "Llama 3.1 70B")) {
+        return "llama-3.1-70b";
+    }
+    if (startsWith(model, "Llama 3.1 405B")) {
+        return "llama-3.1-405b";
+    }
+    reason = "no model preset for \"" + model
+        + "\" (Llama 4 Scout: a 16-expert MoE with interleaved chunked attention; "
+          "configs/models has no Llama 4)";
+    return {};
+}
+
+/// The cluster preset of a row and the name of its inter-host dimension, or the reason there is none.
+std::optional<std::pair<std::string, std::string>> hardwarePreset(
+    const std::string& gpu, int nodes, std::string& reason)
+{
+    if (startsWith(gpu, "H100 SXM 96GB")) {
+        // One host has no RDMA dimension (a network dimension has at least two members): the host preset.
+        return nodes > 1 ? std::make_pair("grand-teton-h100-500w", "rdma")
+                         : std::make_pair("grand-teton-h100-500w-host", "");
+    }
+    if (startsWith(gpu, "H200")) {
+        return std::make_pair("hgx-h200-400g", "ib");
+    }
+    if (startsWith(gpu, "B200")) {
+        // "power limited", limit not stated: the B200 preset at its 1,000 W datasheet figures (a doubt).
+        return std::make_pair("hgx-b200-8gpu", "");
+    }
+    reason += std::string(reason.empty() ? "" : "; ") + "no GPU or cluster preset for \"" + gpu
+        + "\" (GB200: Grace-Blackwell NVL72 racks, 4 GPUs per tray; configs/gpus has B200 only, no GB200 or NVL72 "
+          "cluster)";
+    return std::nullopt;
+}
+
+/// torchtitan's activation_checkpoint.mode: "full" wraps each block; "selective" with selective_ac_option "op" (the
+/// default of the train configs these runs used) is the per-op SAC of model/opsacrecompute.cpp.
+std::string recomputeWord(const std::string& cell)
+{
+    if (startsWith(cell, "full")) {
+        return "full";
+    }
+    if (startsWith(cell, "selective")) {
+        return "op-sac";
+    }
+    if (startsWith(cell, "none")) {
+        return "none";
+    }
+    throw std::runtime_error("torchtitan dataset: unknown activation_checkpointing \"" + cell + "\"");
+}
+
+} // namespace
+
+/// One fixed rule maps every row (nothing is chosen per row or by looking at a result):
+/// - presets: the model by name (modelPreset); the Grand Teton H100 rows on grand-teton-h100-500w (96 GB HBM2e,
+///   500 W, the clock derived in configs/gpus/h100-sxm-96gb-500w.yaml), H200 on hgx-h200-400g, B200 on hgx-b200-8gpu;
+///   the inter-host dimension sized to the row's host count (one host: one member).
+/// - the model's context is the row's sequence length: torchtitan sets the model's max_seq_len to training.seq_len and
+///   builds its RoPE table for it (train.py: model_config.max_seq_len = job_config.training.seq_len), which lets the
+///   262,144-token rows run past Llama 3.1's 131,072.
+/// - framework: PyTorch FSDP2 (run.framework pytorch-fsdp, parallelism.fsdp): parameters all-gathered in bf16
+///   (mixed_precision_param = "bfloat16"), gradients reduce-scattered and kept in fp32 (mixed_precision_reduce =
+///   "float32"; torchtitan config_manager.py defaults), fp32 sharded parameters as the master copy, AdamW in fp32.
+///   dp = the FSDP shard degree (dp_replicate is 1 in every row).
+/// - tp with sequence parallelism (torchtitan's TP plan always shards norms over the sequence); async TP as
+///   parallelism.tp_comm_overlap (torchtitan's micro-pipelined TP overlaps the collectives with the GEMMs).
+/// - pp: micro-batches = the number of pipeline stages (torchtitan's default at 9dec370a), 1F1B or interleaved with
+///   2 stages per rank (the fewest interleaving allows; the file does not state it), so micro_batch =
+///   local_batch_size / (pp x stages per rank).
+/// - float8 and mxfp8 rows: GEMMs at run.precision.compute fp8 (attention stays at bf16, as torchao converts only
+///   nn.Linear). torch.compile is in the label only: no factor is assumed for it.
+/// - FlashAttention (torchtitan's SDPA picks the flash kernel for bf16 causal attention).
+Dataset torchtitanDataset(const std::string& sharedDir, bool memory)
+{
+    Dataset dataset { memory ? "torchtitan-memory" : "torchtitan", "torchtitan/torchtitan_benchmarks.csv",
+        memory ? "torchtitan Llama 3.1 8B-405B peak memory per GPU (GiB): torch.cuda peak reserved bytes (2024 rows: "
+                 "max over GPUs) against the memory model's reserved peak (allocated x fragmentation) of the most "
+                 "loaded pipeline stage"
+               : "torchtitan Llama 3.1 8B-405B training throughput, tokens/s per GPU, FSDP2/TP/PP/CP, bf16 and float8 "
+                 "on H100 (96 GB, 500 W), H200 and B200",
+        memory ? Metric::PeakReservedGiB : Metric::TokensPerSecondPerGpu, 10.0, {}, {}, {} };
+    const CsvTable table = CsvTable::read(sharedDir + "/validation/" + dataset.file);
+    for (size_t row = 0; row < table.rows(); ++row) {
+        const std::string id = table.cell(row, "row_id");
+        std::string reason;
+        const std::string model = modelPreset(table.cell(row, "model"), reason);
+        const auto hardware = hardwarePreset(table.cell(row, "gpu"), integerCell(table, row, "num_nodes"), reason);
+        if (model.empty() || !hardware) {
+            dataset.skipped.push_back({ id, reason });
+            continue;
+        }
+        const auto measured = table.number(row, memory ? "peak_memory_GiB" : "tokens_per_s_per_gpu");
+        if (!measured) {
+            if (memory) {
+                continue; // the file reports no memory for this row (not a skipped case)
+            }
+            throw std::runtime_error("torchtitan dataset: row " + id + " has no tokens_per_s_per_gpu");
+        }
+        const int nodes = integerCell(table, row, "num_nodes");
+        const int dp = integerCell(table, row, "dp_shard_fsdp");
+        const int tp = integerCell(table, row, "tp");
+        const int pp = integerCell(table, row, "pp");
+        const int cp = integerCell(table, row, "cp");
+        const int localBatch = integerCell(table, row, "local_batch_size");
+        const bool asyncTp = table.cell(row, "async_tp") == "yes";
+        const bool interleaved = startsWith(table.cell(row, "pp_schedule"), "Interleaved");
+        const int stagesPerRank = interleaved ? 2 : 1;
+        const std::string precision = table.cell(row, "precision");
+        const bool fp8 = startsWith(precision, "float8") || startsWith(precision, "mxfp8");
+        const int microBatches = pp > 1 ? pp * stagesPerRank : 1;
+        if (localBatch % microBatches != 0) {
+            throw std::runtime_error("torchtitan dataset: row " + id + ": local batch not divisible by micro-batches");
+        }
+        ValidationCase c;
+        c.label = id + " " + table.cell(row, "model").substr(0, table.cell(row, "model").find(" (")) + " dp"
+            + std::to_string(dp) + " tp" + std::to_string(tp) + (asyncTp ? "a" : "") + " pp" + std::to_string(pp)
+            + (interleaved ? "i" : "") + " cp" + std::to_string(cp) + (fp8 ? " fp8" : " bf16") + " "
+            + recomputeWord(table.cell(row, "activation_checkpointing"))
+            + (table.cell(row, "torch_compile") == "yes" ? " compile" : "") + " s" + table.cell(row, "seq_len");
+        c.model = model;
+        c.hardware = hardware->first;
+        c.run = "torchtitan-llama3-train";
+        if (!hardware->second.empty()) {
+            c.overrides.push_back("hardware.cluster.network[" + hardware->second + "].size=" + std::to_string(nodes));
+        }
+        const std::string sp = tp > 1 ? "true" : "false";
+        c.overrides.insert(c.overrides.end(),
+            { "model.max_context=" + table.cell(row, "seq_len"),
+                "run.training.seq_length=" + table.cell(row, "seq_len"),
+                "run.training.micro_batch=" + std::to_string(localBatch / microBatches),
+                "run.training.global_batch=" + std::to_string(localBatch * dp),
+                "run.training.recompute=" + recomputeWord(table.cell(row, "activation_checkpointing")),
+                "run.precision.compute=" + std::string(fp8 ? "fp8" : "bf16"),
+                "run.parallelism={fsdp: true, dp: " + std::to_string(dp) + ", tp: " + std::to_string(tp) + ", sp: " + sp
+                    + ", tp_comm_overlap: " + (asyncTp ? "true" : "false") + ", pp: " + std::to_string(pp)
+                    + ", schedule: " + (interleaved ? "interleaved" : "1f1b") + ", virtual_stages: "
+                    + std::to_string(stagesPerRank) + ", cp: " + std::to_string(cp) + ", mapping: {tp: nvlink}}" });
+        c.measured = *measured;
+        dataset.cases.push_back(c);
+    }
+    return dataset;
+}
+
+} // namespace rapid::validation
