@@ -112,8 +112,8 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
     // The block scheduler hands CTAs to SMs as they free up, so the busiest SM runs ceil(CTAs / SMs) of them; the
     // CTAs resident together share its tensor cores. A partial last wave therefore leaves SMs idle.
     const double ctasOnBusiestSm = static_cast<double>(ceilDiv(estimate.ctaCount, gpu.smCount));
-    const double smFlopsPerSecond
-        = gpu.tensorPeak(shape.precision) * gpu.computeEfficiency * gpu.effectiveClockScale() / gpu.smCount;
+    const double smFlopsPerSecond = gpu.tensorPeak(shape.precision) * gpu.tensorEfficiency(shape.precision)
+        * gpu.effectiveClockScale() / gpu.smCount;
     // Edge tiles are computed whole: tensor-core instructions have fixed shapes and the K loop runs whole steps.
     const double ctaFlops = 2.0 * tile.ctaM * tile.ctaN * tile.ctaK * static_cast<double>(kTiles);
     estimate.computeSeconds = ctasOnBusiestSm * ctaFlops / smFlopsPerSecond;
@@ -254,8 +254,9 @@ std::array<double, kGemmModelInputCount> gemmModelInputs(const config::GpuSpec& 
 {
     return { static_cast<double>(gpu.smCount), gpu.clockHz, gpu.tensorPeak(precision), gpu.hbmBandwidth, gpu.l2Bytes,
         gpu.l2Bandwidth, gpu.sharedMemPerSmBytes, static_cast<double>(gpu.registersPerSm),
-        static_cast<double>(gpu.maxThreadsPerSm), gpu.kernelLaunchSeconds, gpu.computeEfficiency, gpu.memoryEfficiency,
-        gpu.hbmBandwidthScale, gpu.effectiveClockScale(), gpu.hbmLatencySeconds, gpu.l2LatencySeconds };
+        static_cast<double>(gpu.maxThreadsPerSm), gpu.kernelLaunchSeconds, gpu.tensorEfficiency(precision),
+        gpu.memoryEfficiency, gpu.hbmBandwidthScale, gpu.effectiveClockScale(), gpu.hbmLatencySeconds,
+        gpu.l2LatencySeconds };
 }
 
 } // namespace rapid::compute

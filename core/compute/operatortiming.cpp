@@ -48,9 +48,8 @@ struct Rates {
     double tensor(const config::GpuSpec& gpu, config::Precision precision) const
     {
         // A precision without a tensor path (an fp8 KV cache on A100) is computed after conversion to bf16.
-        const double peak
-            = gpu.tensorPeak(precision) > 0 ? gpu.tensorPeak(precision) : gpu.tensorPeak(config::Precision::Bf16);
-        return peak * gpu.computeEfficiency * gpu.effectiveClockScale();
+        const config::Precision used = gpu.tensorPeak(precision) > 0 ? precision : config::Precision::Bf16;
+        return gpu.tensorPeak(used) * gpu.tensorEfficiency(used) * gpu.effectiveClockScale();
     }
 };
 

@@ -362,6 +362,7 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
         if (efficiency.valid()) {
             spec.computeEfficiency = efficiency.number("compute");
             spec.memoryEfficiency = efficiency.number("memory");
+            spec.fp8MatmulRatio = efficiency.number("fp8_matmul_ratio");
             efficiency.finish();
         }
     }

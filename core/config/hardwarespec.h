@@ -42,6 +42,9 @@ struct GpuSpec {
     /// Documented calibration: fraction of datasheet peak that well-tuned kernels reach.
     double computeEfficiency = 1.0;
     double memoryEfficiency = 1.0;
+    /// Achieved FP8 matmul rate relative to BF16's at the same clock: cuBLAS reaches a smaller fraction of the FP8
+    /// peak than of the BF16 one (MAMF table, S. Bekman, "Machine Learning Engineering": H100 SXM 70.9% vs 80.3%).
+    double fp8MatmulRatio = 1.0;
     /// What-if derates (1.0 = as built): scale HBM bandwidth or the SM clock.
     double hbmBandwidthScale = 1.0;
     double clockScale = 1.0;
@@ -55,6 +58,11 @@ struct GpuSpec {
     double joulesPerHbmByte = 0;
 
     double tensorPeak(Precision precision) const { return tensorFlops[static_cast<int>(precision)]; }
+    /// Fraction of @p precision's tensor peak well-tuned GEMMs reach (before clock scaling).
+    double tensorEfficiency(Precision precision) const
+    {
+        return computeEfficiency * (precision == Precision::Fp8 ? fp8MatmulRatio : 1.0);
+    }
     /// The factor compute and on-chip rates are scaled by: the what-if clockScale, capped by the sustained clock.
     double effectiveClockScale() const
     {

@@ -25,6 +25,11 @@ const char* toString(Recompute value)
     return detail::enumWord(value);
 }
 
+const char* toString(Fp8Scaling value)
+{
+    return detail::enumWord(value);
+}
+
 int RunSpec::microBatchesPerStep() const
 {
     if (gradAccumSteps > 0) {
@@ -56,6 +61,7 @@ void readPrecision(MapReader& reader, PrecisionSpec& spec)
     spec.optimizer = precision.choice<Precision>("optimizer");
     spec.kvCache = precision.choice<Precision>("kv_cache", spec.activations);
     spec.masterWeights = precision.boolean("master_weights");
+    spec.fp8Scaling = precision.choice<Fp8Scaling>("fp8_scaling");
     precision.finish();
 }
 

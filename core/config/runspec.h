@@ -14,6 +14,8 @@ enum class PipelineSchedule { Gpipe, OneFOneB, Interleaved };
 /// Selective: Megatron's (the attention core's S x S work is recomputed). OpSac: torchtitan's per-op selective
 /// checkpointing (the outputs of every other linear GEMM and of the attention core are kept, all else recomputed; see
 /// model/layeroperators.h). Full: only each layer's input is kept.
+/// How FP8 GEMM operands are scaled and cast (see model/fp8quantization.h for the kernels each implies).
+enum class Fp8Scaling { Tensorwise, Rowwise, Blockwise, Delayed };
 enum class Recompute { None, Selective, Full, OpSac };
 enum class ShardingStrategy { Zero, Fsdp }; ///< FSDP behaves like ZeRO-3 with per-layer gather/free
 /// The training or serving framework; selects documented memory conventions (core/memory/frameworkprofile.h).
@@ -22,6 +24,7 @@ enum class Framework { Megatron, Nanotron, DeepSpeed, PytorchFsdp, Vllm };
 const char* toString(RunMode value);
 const char* toString(PipelineSchedule value);
 const char* toString(Recompute value);
+const char* toString(Fp8Scaling value);
 const char* toString(Framework value);
 
 /// Precision of each tensor family; `compute` selects the tensor-core rate used for GEMMs.
@@ -33,6 +36,7 @@ struct PrecisionSpec {
     Precision optimizer = Precision::Fp32; ///< Adam moments and master weights
     Precision kvCache = Precision::Bf16;
     bool masterWeights = true; ///< keep an optimizer-precision copy of the weights
+    Fp8Scaling fp8Scaling = Fp8Scaling::Tensorwise; ///< with compute fp8: how operands are quantised
 
     bool operator==(const PrecisionSpec&) const = default;
 };

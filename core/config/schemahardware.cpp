@@ -55,6 +55,8 @@ void addCalibrationAndPower(std::vector<Key>& keys)
     keys.push_back(mapping("efficiency", optional(), "documented calibration factors"));
     keys.push_back(number("efficiency.compute", 0.01, 1.0, value("1"), "fraction of the tensor peak reached"));
     keys.push_back(number("efficiency.memory", 0.01, 1.0, value("1"), "fraction of the HBM bandwidth reached"));
+    keys.push_back(number("efficiency.fp8_matmul_ratio", 0.01, 1.0, value("1"),
+        "achieved fp8 matmul rate relative to bf16's (MAMF fp8 efficiency / MAMF bf16 efficiency)"));
     keys.push_back(mapping("derate", optional(), "what-if scale factors"));
     keys.push_back(number("derate.hbm_bandwidth", 0.01, 4.0, value("1"), "scales the HBM bandwidth"));
     keys.push_back(number("derate.clock", 0.01, 4.0, value("1"), "scales the clock and the compute rates"));

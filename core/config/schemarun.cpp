@@ -40,6 +40,9 @@ void addPrecision(std::vector<Key>& keys)
     keys.push_back(choice<Precision>("precision.kv_cache", derived("activations"), "inference KV cache"));
     keys.push_back(
         boolean("precision.master_weights", value("true"), "keep an optimizer-precision copy of the weights"));
+    keys.push_back(choice<Fp8Scaling>("precision.fp8_scaling", value("tensorwise"),
+        "with fp8 compute, how GEMM operands are scaled: tensorwise/rowwise (torchao dynamic), blockwise (MXFP8), "
+        "delayed (Transformer Engine amax history)"));
 }
 
 void addParallelism(std::vector<Key>& keys)

@@ -2,6 +2,7 @@
 #include "layeroperators.h"
 
 #include "attentionflops.h"
+#include "fp8quantization.h"
 #include "opsacrecompute_p.h"
 
 #include <algorithm>
@@ -171,6 +172,23 @@ private:
         entry.op.flops = 2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n)
             * static_cast<double>(batch);
         entry.weights = static_cast<double>(k) * static_cast<double>(n) * static_cast<double>(batch);
+        if (m_shape.precision.compute == config::Precision::Fp8 && m_shape.act > 1) {
+            fp8Casts(entry.op.name, opClass, entry.op.gemm);
+        }
+    }
+
+    /// The memory-bound kernels that quantise an FP8 GEMM's operands (fp8quantization.h).
+    void fp8Casts(const std::string& gemmName, OperatorClass opClass, const GemmDims& dims)
+    {
+        const Fp8CastBytes bytes = fp8CastBytes(dims, m_shape.precision.fp8Scaling, m_shape.act,
+            m_shape.precision.weights == config::Precision::Fp8, m_training);
+        Entry& cast = add(gemmName + ".fp8_cast", OperatorKind::Elementwise, opClass);
+        cast.op.bytes = bytes.forward;
+        constexpr double kFlopsPerCastElement = 3; // abs, max and scale
+        cast.op.flops = kFlopsPerCastElement * bytes.forwardElements;
+        cast.backwardBytes = bytes.backward;
+        cast.backwardFlops = kFlopsPerCastElement * bytes.backwardElements;
+        cast.hasBackward = bytes.backward > 0;
     }
 
     /// An element-wise operator: forward reads and writes the given element counts; its backward moves
@@ -519,7 +537,11 @@ std::vector<Operator> lmHeadOperators(
     head.name = "lm_head.projection";
     head.kind = OperatorKind::Gemm;
     head.opClass = OperatorClass::LmHead;
-    head.precision = run.precision.compute;
+    // The output layer stays in the activations' precision under FP8 training: torchtitan's float8 converter skips
+    // it (filter_fqns default ["output"]) and Megatron builds it as a plain ColumnParallelLinear, not a Transformer
+    // Engine layer; FP8 logits would also feed the loss through a 128k-wide softmax at E4M3 resolution.
+    head.precision
+        = run.precision.compute == config::Precision::Fp8 ? run.precision.activations : run.precision.compute;
     head.gemm = { rows, h, vocab, 1 };
     head.flops = 2.0 * static_cast<double>(rows) * static_cast<double>(h) * static_cast<double>(vocab);
 
@@ -571,27 +593,6 @@ double localLayerParameters(const ModelSpec& model, const RunSpec& run, const La
         parameters += entry.weights;
     }
     return parameters;
-}
-
-double adamBytesPerParameter(const config::PrecisionSpec& precision)
-{
-    const double o = config::bytesPerElement(precision.optimizer);
-    const double g = config::bytesPerElement(precision.gradients);
-    const double w = config::bytesPerElement(precision.weights);
-    return precision.masterWeights ? 6 * o + g + w : 2 * w + 4 * o + g;
-}
-
-Operator optimizerUpdate(double localParameters, const RunSpec& run)
-{
-    Operator op;
-    op.name = "optimizer.adam_update";
-    op.kind = OperatorKind::OptimizerUpdate;
-    op.opClass = OperatorClass::Optimizer;
-    op.phase = Phase::Optimizer;
-    op.precision = run.precision.optimizer;
-    op.bytes = localParameters * adamBytesPerParameter(run.precision);
-    op.flops = localParameters * kAdamFlopsPerParameter;
-    return op;
 }
 
 } // namespace rapid::model

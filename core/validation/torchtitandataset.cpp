@@ -104,7 +104,9 @@ std::string recomputeWord(const std::string& cell)
 ///   2 stages per rank (the fewest interleaving allows; the file does not state it), so micro_batch =
 ///   local_batch_size / (pp x stages per rank).
 /// - float8 and mxfp8 rows: GEMMs at run.precision.compute fp8 (attention stays at bf16, as torchao converts only
-///   nn.Linear). torch.compile is in the label only: no factor is assumed for it.
+///   nn.Linear); precision.fp8_scaling from the recipe: rowwise, blockwise for MXFP8, tensorwise otherwise (the only
+///   torchao recipe in 2024, and the stated one of the 2025 rows). torch.compile is in the label only: no factor is
+///   assumed for it.
 /// - FlashAttention (torchtitan's SDPA picks the flash kernel for bf16 causal attention).
 Dataset torchtitanDataset(const std::string& sharedDir, bool memory)
 {
@@ -143,6 +145,10 @@ Dataset torchtitanDataset(const std::string& sharedDir, bool memory)
         const int stagesPerRank = interleaved ? 2 : 1;
         const std::string precision = table.cell(row, "precision");
         const bool fp8 = startsWith(precision, "float8") || startsWith(precision, "mxfp8");
+        const std::string recipe = table.cell(row, "float8_recipe");
+        const std::string scaling = startsWith(precision, "mxfp8") ? "blockwise"
+            : startsWith(recipe, "rowwise")                        ? "rowwise"
+                                                                   : "tensorwise";
         const int microBatches = pp > 1 ? pp * stagesPerRank : 1;
         if (localBatch % microBatches != 0) {
             throw std::runtime_error("torchtitan dataset: row " + id + ": local batch not divisible by micro-batches");
@@ -166,7 +172,7 @@ Dataset torchtitanDataset(const std::string& sharedDir, bool memory)
                 "run.training.micro_batch=" + std::to_string(localBatch / microBatches),
                 "run.training.global_batch=" + std::to_string(localBatch * dp),
                 "run.training.recompute=" + recomputeWord(table.cell(row, "activation_checkpointing")),
-                "run.precision.compute=" + std::string(fp8 ? "fp8" : "bf16"),
+                "run.precision.compute=" + std::string(fp8 ? "fp8" : "bf16"), "run.precision.fp8_scaling=" + scaling,
                 "run.parallelism={fsdp: true, dp: " + std::to_string(dp) + ", tp: " + std::to_string(tp) + ", sp: " + sp
                     + ", tp_comm_overlap: " + (asyncTp ? "true" : "false") + ", pp: " + std::to_string(pp)
                     + ", schedule: " + (interleaved ? "interleaved" : "1f1b") + ", virtual_stages: "

@@ -82,6 +82,7 @@ private Q_SLOTS:
     void halvingTheSmsDoublesWaves();
     void gemvIsHbmBound();
     void squareGemmIsComputeBound();
+    void fp8RunsAtItsMeasuredShareOfThePeak();
     void fewSlicesInFlightAreLatencyBound();
     void deratesScaleOnlyTheirRoof_data();
     void deratesScaleOnlyTheirRoof();
@@ -217,6 +218,26 @@ void TstGemmModel::squareGemmIsComputeBound()
     QVERIFY(estimate.latencySeconds < estimate.computeSeconds / 4);
     // A, B and C (3 x 128 MiB) overflow the 40 MiB L2, so HBM sees more than the compulsory 402,653,184 B.
     QVERIFY(estimate.hbmBytes > 3.0 * 8192 * 8192 * 2);
+}
+
+void TstGemmModel::fp8RunsAtItsMeasuredShareOfThePeak()
+{
+    // The H100 preset's fp8_matmul_ratio (MAMF: fp8 70.9% of its peak against bf16 80.3%) scales the FP8 tensor rate
+    // and nothing else: the same FP8 GEMM on a copy with ratio 1 has the same tile and waves and exactly 0.883 of
+    // the compute time; a BF16 GEMM is unaffected.
+    const config::GpuSpec h100 = test::projectLoader().loadHardware("H100-SXM5-80GB", {}).gpu;
+    QCOMPARE(h100.fp8MatmulRatio, 0.883);
+    config::GpuSpec ideal = h100;
+    ideal.fp8MatmulRatio = 1.0;
+    const compute::GemmEstimate measured = compute::estimateGemm(h100, shape(8192, 8192, 8192, config::Precision::Fp8));
+    const compute::GemmEstimate full = compute::estimateGemm(ideal, shape(8192, 8192, 8192, config::Precision::Fp8));
+    QCOMPARE(measured.tile.ctaM, full.tile.ctaM);
+    QCOMPARE(measured.tile.ctaN, full.tile.ctaN);
+    QVERIFY(near(full.computeSeconds / measured.computeSeconds, 0.883, 1e-12));
+    const compute::GemmEstimate bf16 = compute::estimateGemm(h100, shape(8192, 8192, 8192, config::Precision::Bf16));
+    const compute::GemmEstimate bf16Ideal
+        = compute::estimateGemm(ideal, shape(8192, 8192, 8192, config::Precision::Bf16));
+    QCOMPARE(bf16.computeSeconds, bf16Ideal.computeSeconds);
 }
 
 void TstGemmModel::fewSlicesInFlightAreLatencyBound()

@@ -2,6 +2,7 @@
 // The operator list of one transformer layer on one GPU against hand computations: GEMM FLOPs against the weight
 // count, dX/dW backward GEMMs, recomputation, Megatron tensor-parallel shards, causal attention FLOPs, decode, MoE,
 // MLA and the non-layer operators.
+#include "model/fp8quantization.h"
 #include "model/layeroperators.h"
 #include "model/modelstats.h"
 #include "parallel/shardingplan.h"
@@ -92,6 +93,8 @@ private Q_SLOTS:
     void moeExpertsPerGpu();
     void mlaExplicitAndAbsorbedPaths();
     void lmHeadAndOptimizer();
+    void fp8CastBytesByHand();
+    void fp8LayersQuantiseEveryGemmButTheHead();
     void localParameters();
     void rejectsBadInput();
 };
@@ -433,6 +436,66 @@ void TstLayerOperators::mlaExplicitAndAbsorbedPaths()
     QVERIFY(!find(decode, "attention.kv_up_projection"));
     // The latent of the new token is cached: 4 x 576 x (2 + 2) = 9216 B.
     QCOMPARE(find(decode, "attention.kv_cache_write")->bytes, 9216.0);
+}
+
+void TstLayerOperators::fp8CastBytesByHand()
+{
+    // y = x W with x 4 x 8 and W 8 x 16: x has 32 elements, W 128, dy 64. bf16 sources (2 B), fp8 targets (1 B).
+    const model::GemmDims gemm { 4, 8, 16, 1 };
+    using config::Fp8Scaling;
+    // Tensorwise dynamic: an amax pass and a cast pass, 2 + 2 + 1 = 5 B per element. Forward x and W: 160 x 5 = 800;
+    // backward dy only (the forward's FP8 x and W are reused): 64 x 5 = 320.
+    model::Fp8CastBytes bytes = model::fp8CastBytes(gemm, Fp8Scaling::Tensorwise, 2, false, true);
+    QCOMPARE(bytes.forward, 800.0);
+    QCOMPARE(bytes.backward, 320.0);
+    QCOMPARE(bytes.forwardElements, 160.0);
+    // Rowwise: dy along both axes, W and x again: 2 x 64 + 128 + 32 = 288 elements, 1,440 B.
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Rowwise, 2, false, true);
+    QCOMPARE(bytes.forward, 800.0);
+    QCOMPARE(bytes.backward, 1440.0);
+    // MXFP8 blockwise: one pass (2 + 1 B) plus a scale byte per 32 elements: 3.03125 B; 160 and 288 elements.
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Blockwise, 2, false, true);
+    QCOMPARE(bytes.forward, 485.0);
+    QCOMPARE(bytes.backward, 873.0);
+    // Delayed (Transformer Engine): one pass, 3 B, tensorwise operand counts: 480 and 192.
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Delayed, 2, false, true);
+    QCOMPARE(bytes.forward, 480.0);
+    QCOMPARE(bytes.backward, 192.0);
+    // Inference with FP8 weights: only x is cast, 32 x 5 = 160 B, no backward.
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Tensorwise, 2, true, false);
+    QCOMPARE(bytes.forward, 160.0);
+    QCOMPARE(bytes.backward, 0.0);
+}
+
+void TstLayerOperators::fp8LayersQuantiseEveryGemmButTheHead()
+{
+    config::RunSpec run = trainingRun(1, 512, 1);
+    run.precision.compute = config::Precision::Fp8;
+    const config::ModelSpec model = tinyLlama();
+    const auto forward = model::trainingForward(model, run, parallel::layerSharding(run), false);
+    int gemms = 0;
+    for (const model::Operator& op : forward) {
+        if (op.kind == model::OperatorKind::Gemm) {
+            ++gemms;
+            const model::Operator* cast = find(forward, op.name + ".fp8_cast");
+            QVERIFY2(cast, op.name.c_str());
+            // Tensorwise: (m k + k n) x 5 B.
+            const double expected
+                = (static_cast<double>(op.gemm.m) * op.gemm.k + static_cast<double>(op.gemm.k) * op.gemm.n)
+                * op.gemm.batch * 5.0;
+            QCOMPARE(cast->bytes, expected);
+        }
+    }
+    QVERIFY(gemms >= 4);
+    // The output layer stays at the activations' precision (torchtitan skips it; Megatron's is not a TE layer).
+    const auto head = model::lmHeadOperators(model, run, parallel::layerSharding(run), model::Workload::Training);
+    QCOMPARE(find(head, "lm_head.projection")->precision, config::Precision::Bf16);
+    QVERIFY(!find(head, "lm_head.projection.fp8_cast"));
+    // bf16 compute adds no casts.
+    run.precision.compute = config::Precision::Bf16;
+    for (const model::Operator& op : model::trainingForward(model, run, parallel::layerSharding(run), false)) {
+        QVERIFY(op.name.find("fp8_cast") == std::string::npos);
+    }
 }
 
 void TstLayerOperators::lmHeadAndOptimizer()

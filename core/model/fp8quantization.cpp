@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fp8quantization.h"
+
+namespace rapid::model {
+
+namespace {
+constexpr double kFp8Bytes = 1;
+/// MXFP8: one E8M0 scale byte per block of 32 elements (OCP Microscaling Formats (MX) Specification v1.0).
+constexpr double kMxBlock = 32;
+} // namespace
+
+Fp8CastBytes fp8CastBytes(
+    const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8, bool training)
+{
+    const double batch = static_cast<double>(gemm.batch);
+    const double x = static_cast<double>(gemm.m) * static_cast<double>(gemm.k) * batch;
+    const double w = static_cast<double>(gemm.k) * static_cast<double>(gemm.n) * batch;
+    const double dy = static_cast<double>(gemm.m) * static_cast<double>(gemm.n) * batch;
+    const bool dynamic = scaling == config::Fp8Scaling::Tensorwise || scaling == config::Fp8Scaling::Rowwise;
+    const bool perAxis = scaling == config::Fp8Scaling::Rowwise || scaling == config::Fp8Scaling::Blockwise;
+    const double scaleBytes = scaling == config::Fp8Scaling::Blockwise ? 1.0 / kMxBlock : 0.0;
+    const double bytesPerElement = (dynamic ? 2 : 1) * highBytes + kFp8Bytes + scaleBytes;
+
+    Fp8CastBytes bytes;
+    const double forwardElements = x + (weightsInFp8 ? 0.0 : w);
+    const double backwardElements = training ? (perAxis ? 2 * dy + w + x : dy) : 0.0;
+    bytes.forward = forwardElements * bytesPerElement;
+    bytes.backward = backwardElements * bytesPerElement;
+    bytes.forwardElements = forwardElements;
+    bytes.backwardElements = backwardElements;
+    return bytes;
+}
+
+} // namespace rapid::model

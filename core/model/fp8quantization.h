@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "config/runspec.h"
+#include "model/operator.h"
+
+namespace rapid::model {
+
+/// HBM bytes the FP8 casts around one GEMM move (y = x W, x: m x k, W: k x n, per batch entry). An FP8 GEMM reads
+/// operands that something has to quantise first; these memory-bound kernels are what makes FP8 training slower than
+/// twice BF16. Per cast of e high-precision elements (h bytes each) into FP8 (f bytes):
+/// - dynamic scaling (tensorwise, rowwise; torchao Float8Linear, `hp_tensor_to_float8_dynamic`): an amax reduction
+///   pass (reads e h) and a scale-and-cast pass (reads e h, writes e f), two kernels even under torch.compile since
+///   the amax must be complete before the first element is cast;
+/// - blockwise (MXFP8: one shared scale per 32 elements, OCP MX specification v1.0) and delayed scaling (Transformer
+///   Engine: the scale comes from the amax history of earlier steps, the amax of this one is taken in the same pass):
+///   one pass reading e h and writing e f (plus one scale byte per 32 elements for MXFP8).
+/// Which operands are cast (torchao float8/float8_linear.py, `manual_float8_matmul_with_args_in_hp` and
+/// `..._in_float8`; Transformer Engine's fused cast-transpose):
+/// - forward: x (m k) and W (k n), W skipped when the weights are stored in FP8 already (FP8 inference checkpoints);
+/// - backward, tensorwise and delayed: dy (m n) once: the FP8 x and W of the forward are saved and reused, and one
+///   tensor scale serves both layouts;
+/// - backward, rowwise and blockwise: the scales follow the reduction dimension, so dy is cast twice (along each
+///   axis) and W and x again along their other axis: 2 m n + k n + m k.
+struct Fp8CastBytes {
+    double forward = 0;
+    double backward = 0;
+    double forwardElements = 0; ///< elements cast, for the FLOP count (abs, max and scale per element)
+    double backwardElements = 0;
+};
+
+Fp8CastBytes fp8CastBytes(
+    const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8, bool training);
+
+} // namespace rapid::model
