@@ -237,7 +237,7 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
     const config::PrecisionSpec& precision = run.precision;
     const double weightBytes = config::bytesPerElement(precision.weights);
     const double activationBytes = config::bytesPerElement(precision.activations);
-    const double dp = plan.dataParallel;
+    const double dp = plan.weightReplicas;
     const double sp = plan.layer.sequenceSplit ? plan.layer.tensor : 1;
     const double tokens = localSequence(run, plan.layer) * run.microBatch;
     auto at = [](std::array<double, kMemoryCategoryCount>& b, MemoryCategory c) -> double& {

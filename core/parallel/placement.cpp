@@ -163,6 +163,17 @@ int Placement::representativeRank(int stage) const
     return pipeline ? stage * pipeline->stride : 0;
 }
 
+std::vector<int> Placement::weightReplicaGroup(int rank) const
+{
+    std::vector<int> group;
+    for (int member : groupOf(Axis::Cp, rank)) {
+        const std::vector<int> replicas = groupOf(Axis::Dp, member);
+        group.insert(group.end(), replicas.begin(), replicas.end());
+    }
+    std::sort(group.begin(), group.end());
+    return group;
+}
+
 std::vector<int> Placement::replicaOffsets(const std::vector<int>& gpus, bool pointToPoint, int totalGpus) const
 {
     if (gpus.empty()) {

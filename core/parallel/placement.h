@@ -41,6 +41,9 @@ struct Placement {
     /// Ep: the slice of ep consecutive members of @p rank's dp group that holds it. An absent axis gives { rank }.
     /// This is the only group-of-rank arithmetic of the project: everything else asks here.
     std::vector<int> groupOf(Axis axis, int rank) const;
+    /// The ranks holding the same weights as @p rank, ascending: its dp group and those of its cp peers (gradient
+    /// reductions and ZeRO/FSDP shards span them; ShardingPlan::weightReplicas).
+    std::vector<int> weightReplicaGroup(int rank) const;
     /// @p rank's coordinate along @p axis (0 for an absent axis).
     int coordinate(Axis axis, int rank) const;
     /// Which group of @p axis holds @p rank: groups numbered densely 0..ranks/degree-1 in order of their lowest rank.

@@ -156,6 +156,7 @@ ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec&
     plan.virtualStages = parallel.schedule == config::PipelineSchedule::Interleaved ? parallel.virtualStages : 1;
     plan.schedule = parallel.schedule;
     plan.dataParallel = parallel.dp;
+    plan.weightReplicas = parallel.dp * std::max(1, parallel.cp);
     plan.zeroStage = parallel.zeroStage;
     plan.microBatches = std::max(1, run.microBatchesPerStep());
     plan.overlapGradientReduction = parallel.dpOverlap;

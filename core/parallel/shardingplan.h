@@ -37,6 +37,11 @@ struct ShardingPlan {
     int virtualStages = 1; ///< model chunks per stage (interleaved schedule), else 1
     config::PipelineSchedule schedule = config::PipelineSchedule::OneFOneB;
     int dataParallel = 1;
+    /// Ranks that hold the same weights: dp x cp. Context-parallel ranks run the whole layer on their share of the
+    /// sequence, so their gradients are summed and their ZeRO/FSDP shards split over dp and cp together (Megatron-Core
+    /// reduces gradients and shards its distributed optimizer over the data-parallel group with context parallelism,
+    /// parallel_state.get_data_parallel_group(with_context_parallel=True); torchtitan's FSDP mesh is dp_shard_cp).
+    int weightReplicas = 1;
     int zeroStage = 0; ///< 0-3; FSDP is 3
     int microBatches = 1; ///< per pipeline per step
     /// Gradients are reduced in buckets while the chunk's last backward still runs (Megatron --overlap-grad-reduce,
@@ -54,17 +59,17 @@ struct ShardingPlan {
 
     /// Data-parallel shards of the weights (ZeRO-3/FSDP), the gradients (ZeRO >= 2) and the optimizer states and
     /// master weights (ZeRO >= 1); 1 when not sharded.
-    double weightShards() const { return zeroStage >= 3 ? dataParallel : 1; }
-    double gradientShards() const { return zeroStage >= 2 ? dataParallel : 1; }
-    double optimizerShards() const { return zeroStage >= 1 ? dataParallel : 1; }
+    double weightShards() const { return zeroStage >= 3 ? weightReplicas : 1; }
+    double gradientShards() const { return zeroStage >= 2 ? weightReplicas : 1; }
+    double optimizerShards() const { return zeroStage >= 1 ? weightReplicas : 1; }
     /// ZeRO-3/FSDP gather each layer's parameters before use.
     bool gathersLayerParameters() const { return zeroStage >= 3; }
     /// ZeRO-1/2 gather the updated parameter shards after the optimizer step.
-    bool gathersAfterOptimizer() const { return (zeroStage == 1 || zeroStage == 2) && dataParallel > 1; }
+    bool gathersAfterOptimizer() const { return (zeroStage == 1 || zeroStage == 2) && weightReplicas > 1; }
     /// Gradients are reduce-scattered (ZeRO >= 1: each rank updates its shard) rather than all-reduced.
     bool reduceScattersGradients() const { return zeroStage >= 1; }
-    /// Every data-parallel rank holds the whole gradient and all-reduces it (no ZeRO, dp > 1).
-    bool allReducesFullGradients() const { return zeroStage == 0 && dataParallel > 1; }
+    /// Every weight replica holds the whole gradient and all-reduces it (no ZeRO, dp x cp > 1).
+    bool allReducesFullGradients() const { return zeroStage == 0 && weightReplicas > 1; }
     /// Forward and backward passes of @p stage in schedule order.
     std::vector<PipelineStep> steps(int stage) const;
 };

@@ -86,14 +86,16 @@ StagePlan stagePlan(
     plan.stage = stage;
     plan.representativeRank = placement.representativeRank(stage);
     plan.layer = layerCollectives(scenario, placement, sizes, plan.representativeRank);
-    const std::vector<int> dpGroup = placement.groupOf(Axis::Dp, plan.representativeRank);
+    // Gradients and ZeRO shards span every rank with the same weights (dp x cp).
+    const std::vector<int> dpGroup = placement.weightReplicaGroup(plan.representativeRank);
+    const int replicas = static_cast<int>(dpGroup.size());
     for (size_t chunk = 0; chunk < share.chunks.size(); ++chunk) {
         ChunkPlan chunkPlan;
         chunkPlan.layers = share.chunks[chunk];
         chunkPlan.parameters = share.chunkParameters[chunk];
         chunkPlan.holdsEmbedding = share.first && chunk == 0;
         chunkPlan.holdsHead = share.last && chunk + 1 == share.chunks.size();
-        if (zero >= 3 && parallel.dp > 1) {
+        if (zero >= 3 && replicas > 1) {
             chunkPlan.parameterGather
                 = planned(Axis::Dp, CollectiveKind::AllGather, chunkPlan.parameters * sizes.weightBytes, dpGroup);
         }
@@ -110,8 +112,8 @@ StagePlan stagePlan(
         plan.sendForward = planned(Axis::Pp, CollectiveKind::SendRecv, bytes, { rank, next });
         plan.sendBackward = planned(Axis::Pp, CollectiveKind::SendRecv, bytes, { rank, previous });
     }
-    plan.optimizerParameters = zero >= 1 ? plan.parameters / parallel.dp : plan.parameters;
-    if ((zero == 1 || zero == 2) && parallel.dp > 1) {
+    plan.optimizerParameters = zero >= 1 ? plan.parameters / replicas : plan.parameters;
+    if ((zero == 1 || zero == 2) && replicas > 1) {
         plan.parameterGather
             = planned(Axis::Dp, CollectiveKind::AllGather, plan.parameters * sizes.weightBytes, dpGroup);
     }

@@ -24,23 +24,29 @@ ChakraCommunicators::ChakraCommunicators(const parallel::Placement& placement)
     : m_placement(placement)
 {
     for (const parallel::Axis axis : kGroupAxes) {
-        if (placement.degree(axis) < 2) {
+        if (members(axis, 0).size() < 2) {
             continue;
         }
         for (int rank = 0; rank < placement.ranks; ++rank) {
-            std::vector<int> members = placement.groupOf(axis, rank);
-            const auto [it, added] = m_ids.emplace(std::make_pair(axis, members), 0);
+            std::vector<int> group = members(axis, rank);
+            const auto [it, added] = m_ids.emplace(std::make_pair(axis, group), 0);
             if (added) {
                 it->second = static_cast<int>(m_ids.size());
-                m_groups[std::to_string(it->second)] = std::move(members);
+                m_groups[std::to_string(it->second)] = std::move(group);
             }
         }
     }
 }
 
+std::vector<int> ChakraCommunicators::members(parallel::Axis axis, int rank) const
+{
+    // The data-parallel communicator is the one gradient reductions and ZeRO gathers use: dp x cp.
+    return axis == parallel::Axis::Dp ? m_placement.weightReplicaGroup(rank) : m_placement.groupOf(axis, rank);
+}
+
 std::string ChakraCommunicators::groupOf(parallel::Axis axis, int rank) const
 {
-    const auto found = m_ids.find({ axis, m_placement.groupOf(axis, rank) });
+    const auto found = m_ids.find({ axis, members(axis, rank) });
     return found == m_ids.end() ? std::string() : std::to_string(found->second);
 }
 

@@ -26,6 +26,8 @@ public:
     graph::ChakraRankMapping mappingOf(int rank) const;
 
 private:
+    /// The members of @p rank's group along @p axis.
+    std::vector<int> members(parallel::Axis axis, int rank) const;
     std::string groupOf(parallel::Axis axis, int rank) const;
 
     const parallel::Placement& m_placement;

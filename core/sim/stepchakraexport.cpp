@@ -126,8 +126,8 @@ graph::ChakraExportOptions stepChakraOptions(const parallel::StepPlan& plan, con
 {
     graph::ChakraExportOptions options;
     // Chakra's all-gather comm_size is the per-rank shard (ASTRA-sim, `rapid chakra simulate`); the graph's gather
-    // nodes carry the gathered bytes the network moves, so they are divided by the data-parallel group they span.
-    const auto dpGroup = static_cast<double>(std::max(1, plan.sharding.dataParallel));
+    // nodes carry the gathered bytes the network moves, so they are divided by the group they span (dp x cp).
+    const auto dpGroup = static_cast<double>(std::max(1, plan.sharding.weightReplicas));
     options.commBytes = [&graph, dpGroup](graph::NodeId id) {
         const graph::Node& node = graph.node(id);
         const double bytes = node.kind == graph::NodeKind::ParameterGather ? node.bytes / dpGroup : node.bytes;

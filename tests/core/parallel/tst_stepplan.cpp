@@ -28,7 +28,29 @@ private Q_SLOTS:
     void costBalancedFrameworksSplitTimingAndMemoryAlike();
     void pipelineSendsAndGradientReductions();
     void zero3GathersEveryChunk();
+    void contextParallelRanksShareTheirGradients();
 };
+
+void TstStepPlan::contextParallelRanksShareTheirGradients()
+{
+    // cp 2 x dp 4 on 8 GPUs. Each cp rank runs the whole
+    // layer on half of a sequence, so the gradient of rank 0 is the sum over ranks {0..7}: the reduction group is
+    // dp x cp = all 8 ranks, not rank 0's dp group of 4. ZeRO-1 shards the optimizer over those 8 ranks:
+    // P / 8 parameters each.
+    const config::Scenario scenario = llama7bOn8({ "run.parallelism.cp=2", "run.parallelism.dp=4",
+        "run.parallelism.zero_stage=1", "run.training.global_batch=4" });
+    const parallel::StepPlan plan = parallel::planStep(scenario);
+    QCOMPARE(plan.placement.groupOf(parallel::Axis::Dp, 0).size(), size_t(4));
+    const parallel::PlannedCollective& reduction = plan.stages[0].chunks[0].gradientReduction;
+    QCOMPARE(reduction.group, (std::vector<int> { 0, 1, 2, 3, 4, 5, 6, 7 }));
+    QCOMPARE(reduction.kind, network::CollectiveKind::ReduceScatter);
+    QCOMPARE(plan.stages[0].optimizerParameters, plan.stages[0].parameters / 8);
+    QCOMPARE(plan.sharding.weightReplicas, 8);
+    QCOMPARE(plan.sharding.optimizerShards(), 8.0);
+    // The ZeRO-1 gather of the updated parameters spans the same ranks.
+    QVERIFY(plan.stages[0].parameterGather);
+    QCOMPARE(plan.stages[0].parameterGather->group.size(), size_t(8));
+}
 
 void TstStepPlan::tensorParallelLayerCollectives()
 {

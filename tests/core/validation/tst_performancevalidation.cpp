@@ -54,12 +54,12 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // plus one percentage point, so it cannot get worse unseen. torchtitan (#15, added 2026-11-27): throughput
     // still predicted too high almost everywhere (eager PyTorch's unfused element-wise kernels, async TP's overlap,
     // the CP and 405B rows; FP8 casts and FP8's lower achieved matmul share are modelled since); torchtitan-memory:
-    // FSDP over dp only where torchtitan shards over dp x cp, and the reserved-memory factor on H200/B200. Held at
-    // `rapid validate` on 2026-11-27 (53.69%, 33.82%) plus one point.
+    // the 405B pipeline rows (torchtitan keeps stages gathered under PP) and the reserved-memory factor on H200/B200
+    // (FSDP shards over dp x cp since). Held at `rapid validate` on 2026-11-27 (53.70%, 26.21%) plus one point.
     static const std::map<QString, double> kCeilings
         = { { QStringLiteral("uci-llama2"), 51.4 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
               { QStringLiteral("megatron-core-h100"), 11.5 }, { QStringLiteral("nim-served-ttft"), 25.2 },
-              { QStringLiteral("torchtitan"), 54.7 }, { QStringLiteral("torchtitan-memory"), 34.9 } };
+              { QStringLiteral("torchtitan"), 54.7 }, { QStringLiteral("torchtitan-memory"), 27.2 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
         // Printed, not a bar (its set-up is unknown): only held at its ceiling so that it cannot get worse unseen.
