@@ -115,6 +115,10 @@ private:
         const std::string compute = pick(random, computes);
         const std::string stored = compute == "fp8" ? "bf16" : compute;
         std::string yaml = "  precision: {compute: " + compute + ", weights: " + stored + ", activations: " + stored;
+        if (compute == "fp8") {
+            yaml += ", fp8_scaling: "
+                + pick(random, std::vector<std::string> { "tensorwise", "rowwise", "blockwise", "delayed" });
+        }
         if (training) {
             yaml += ", gradients: " + pick(random, std::vector<std::string> { stored, std::string("fp32") });
         } else {
