@@ -265,9 +265,12 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
                 const LayerTimes& pass = layerTimes(stage.stage, parallel::isMoeLayer(model, layer));
                 add(chunkCost.forward, pass.forward);
                 add(chunkCost.backward, pass.backward);
-                unitForward.push_back(sum(pass.forward));
-                unitBackward.insert(unitBackward.begin(), sum(pass.backward));
+                if (chunk.parameterGather) {
+                    unitForward.push_back(sum(pass.forward));
+                    unitBackward.push_back(sum(pass.backward));
+                }
             }
+            std::reverse(unitBackward.begin(), unitBackward.end()); // the backward runs the layers last to first
             if (chunk.holdsEmbedding) {
                 add(chunkCost.forward, embeddingTimes.first);
                 add(chunkCost.backward, embeddingTimes.second);

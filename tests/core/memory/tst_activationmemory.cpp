@@ -4,6 +4,8 @@
 #include "memory/activationmemory.h"
 #include "parallel/shardingplan.h"
 
+#include "testutils.h"
+
 #include <QTest>
 
 using namespace rapid;
@@ -121,16 +123,7 @@ void TstActivationMemory::flashAttentionHasNoQuadraticTerm()
 /// fp32 log-sum-exp 32 x 4 = 128: 63,616 B, x 8,192 tokens = 521,142,272 B.
 void TstActivationMemory::opSacKeepsEveryOtherLinear()
 {
-    config::ModelSpec model = gptLayer();
-    model.hiddenSize = 4096;
-    model.numHeads = 32;
-    model.numKvHeads = 8;
-    model.headDim = 128;
-    model.ffnSize = 14336;
-    model.ffnGated = true;
-    model.norm = config::NormKind::RmsNorm;
-    model.positionEmbedding = config::PositionEmbedding::Rope;
-    model.maxContext = 8192;
+    const config::ModelSpec model = test::projectLoader().loadModel("llama-3.1-8b");
     config::RunSpec run = gptRun(1, false, config::Recompute::OpSac);
     run.framework = config::Framework::PytorchFsdp;
     run.seqLength = 8192;

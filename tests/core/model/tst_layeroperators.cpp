@@ -207,13 +207,7 @@ void TstLayerOperators::recompute()
 /// - the attention core is not re-run.
 void TstLayerOperators::opSacRecomputesEveryOtherLinear()
 {
-    config::ModelSpec llama = tinyLlama();
-    llama.hiddenSize = 4096;
-    llama.numHeads = 32;
-    llama.numKvHeads = 8;
-    llama.headDim = 128;
-    llama.ffnSize = 14336;
-    llama.vocabSize = 128256;
+    const config::ModelSpec llama = test::projectLoader().loadModel("llama-3.1-8b");
     config::RunSpec run = trainingRun(1, 8192, 1);
     run.recompute = config::Recompute::OpSac;
     const auto backward = model::trainingBackward(llama, run, parallel::layerSharding(run), false);
