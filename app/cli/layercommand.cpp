@@ -2,6 +2,7 @@
 #include "arguments.h"
 #include "clioutput.h"
 #include "commands.h"
+#include "config/attentionkernel.h"
 #include "format.h"
 
 #include "compute/operatortimer.h"
@@ -142,7 +143,8 @@ int layerCommand(const Invocation& invocation)
         throw UsageError("--phase must be training, prefill or decode");
     }
 
-    compute::OperatorTimer timer(scenario.hardware.gpu);
+    compute::OperatorTimer timer(
+        scenario.hardware.gpu, config::resolvedAttentionKernel(scenario.run, scenario.hardware.gpu));
     std::vector<Row> rows;
     std::map<model::Phase, double> totals;
     for (const model::Operator& op : ops) {

@@ -5,14 +5,15 @@
 
 namespace rapid::compute {
 
-OperatorTimer::OperatorTimer(config::GpuSpec gpu)
+OperatorTimer::OperatorTimer(config::GpuSpec gpu, config::AttentionKernel attentionKernel)
     : m_gpu(std::move(gpu))
+    , m_attentionKernel(attentionKernel)
 {
 }
 
 OperatorTime OperatorTimer::time(const model::Operator& op)
 {
-    return timeOperator(m_gpu, op, &m_cache);
+    return timeOperator(m_gpu, op, &m_cache, m_attentionKernel);
 }
 
 double OperatorTimer::layerTime(const std::vector<model::Operator>& ops, std::optional<model::Phase> phase)

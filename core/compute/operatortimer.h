@@ -20,12 +20,14 @@ namespace rapid::compute {
 /// fixed, so a derated GPU needs a timer of its own (or a new one).
 class OperatorTimer {
 public:
-    explicit OperatorTimer(config::GpuSpec gpu);
+    /// @p attentionKernel: the fused attention kernel the run uses on this GPU (config::resolvedAttentionKernel).
+    explicit OperatorTimer(config::GpuSpec gpu, config::AttentionKernel attentionKernel = config::AttentionKernel::Fa2);
 
     const config::GpuSpec& gpu() const { return m_gpu; }
+    config::AttentionKernel attentionKernel() const { return m_attentionKernel; }
     const GemmCache& cache() const { return m_cache; }
 
-    /// timeOperator(gpu(), op, cache).
+    /// timeOperator(gpu(), op, cache, attentionKernel()).
     OperatorTime time(const model::Operator& op);
 
     /// Sum of the seconds of @p ops, or of those in @p phase only.
@@ -36,6 +38,7 @@ public:
 
 private:
     config::GpuSpec m_gpu;
+    config::AttentionKernel m_attentionKernel;
     GemmCache m_cache;
 };
 

@@ -142,7 +142,8 @@ double keyValueBytes(const AttentionDims& dims, double elementBytes)
         * perToken * elementBytes;
 }
 
-OperatorTime timeFlashAttention(const config::GpuSpec& gpu, const Rates& rates, const Operator& op)
+OperatorTime timeFlashAttention(
+    const config::GpuSpec& gpu, const Rates& rates, const Operator& op, config::AttentionKernel kernel)
 {
     const AttentionDims& a = op.attention;
     checkAttention(a);
@@ -192,16 +193,27 @@ OperatorTime timeFlashAttention(const config::GpuSpec& gpu, const Rates& rates, 
             + streamedQueries * ((dqk + dv) * e + 2 * kFp32Bytes + 2 * dqk * kFp32Bytes);
     }
     // The busiest SM runs ceil(CTAs / SMs) CTAs of average work: a partial last wave leaves SMs idle. Each score
-    // costs its share of the matrix products on the tensor cores, then one exp2 and a few FP32 instructions.
-    const double smRate = rates.tensor(gpu, op.precision) / gpu.smCount;
+    // costs its share of the matrix products on the tensor cores, at the share of the rate the kernel's products
+    // reach on this GPU (its published benchmark), and one exp2 and a few FP32 instructions. FlashAttention-2 issues
+    // the softmax between the products (synchronous mma), so the two add; FlashAttention-3 and cuDNN overlap them
+    // (asynchronous wgmma, ping-pong warpgroups), so the longer of the two sets the time.
+    if (kernel == config::AttentionKernel::Auto) {
+        kernel = config::AttentionKernel::Fa2;
+    }
+    const config::AttentionKernelEfficiency& kernelEfficiency = gpu.attentionKernelEfficiency(kernel);
+    const double smRate = rates.tensor(gpu, op.precision)
+        * (backward ? kernelEfficiency.backward : kernelEfficiency.forward) / gpu.smCount;
     const double sfuRate = kSfuResultsPerClockPerSm * gpu.clockHz * gpu.effectiveClockScale();
     const double fp32InstructionRate = rates.vector / 2 / gpu.smCount; // an FFMA counts 2 FLOP
     const double ctasOnBusiestSm = static_cast<double>(ceilDiv(ctas, gpu.smCount));
     const double scoresPerCta
         = static_cast<double>(a.batch) * static_cast<double>(a.heads) * pairs / static_cast<double>(ctas);
     const double softmaxSecondsPerCta = scoresPerCta * (1 / sfuRate + kSoftmaxFp32OpsPerScore / fp32InstructionRate);
-    const double computeSeconds
-        = ctasOnBusiestSm * ((flops / static_cast<double>(ctas)) / smRate + softmaxSecondsPerCta);
+    const double tensorSecondsPerCta = (flops / static_cast<double>(ctas)) / smRate;
+    const bool softmaxOverlapped = kernel != config::AttentionKernel::Fa2;
+    const double computeSeconds = ctasOnBusiestSm
+        * (softmaxOverlapped ? std::max(tensorSecondsPerCta, softmaxSecondsPerCta)
+                             : tensorSecondsPerCta + softmaxSecondsPerCta);
     const double activeSmFraction = static_cast<double>(std::min<std::int64_t>(gpu.smCount, ctas)) / gpu.smCount;
     OperatorTime time
         = roofline(computeSeconds, hbmBytes / rates.hbm, l2Bytes / (rates.l2 * activeSmFraction), rates.launch);
@@ -287,10 +299,10 @@ OperatorTime timeDecodeAttention(const config::GpuSpec& gpu, const Rates& rates,
 
 OperatorTime timeMemoryBound(const Rates& rates, const Operator& op)
 {
-    if (op.bytes < 0 || op.flops < 0) {
-        throw std::invalid_argument(op.name + ": negative bytes or FLOPs");
+    if (op.bytes < 0 || op.flops < 0 || op.kernels < 1) {
+        throw std::invalid_argument(op.name + ": negative bytes or FLOPs, or no kernel");
     }
-    OperatorTime time = roofline(op.flops / rates.vector, op.bytes / rates.hbm, 0, rates.launch);
+    OperatorTime time = roofline(op.flops / rates.vector, op.bytes / rates.hbm, 0, rates.launch * op.kernels);
     time.flops = op.flops;
     time.bytes = op.bytes;
     return time;
@@ -317,7 +329,8 @@ const char* toString(OperatorBound bound)
     return "unknown";
 }
 
-OperatorTime timeOperator(const config::GpuSpec& gpu, const Operator& op, GemmCache* cache)
+OperatorTime timeOperator(
+    const config::GpuSpec& gpu, const Operator& op, GemmCache* cache, config::AttentionKernel attentionKernel)
 {
     if (op.kind == OperatorKind::Gemm) {
         return timeGemm(gpu, op, cache);
@@ -325,7 +338,7 @@ OperatorTime timeOperator(const config::GpuSpec& gpu, const Operator& op, GemmCa
     const Rates rates = ratesOf(gpu);
     switch (op.kind) {
     case OperatorKind::FlashAttention:
-        return timeFlashAttention(gpu, rates, op);
+        return timeFlashAttention(gpu, rates, op, attentionKernel);
     case OperatorKind::NaiveAttention:
         return timeNaiveAttention(gpu, rates, op, cache);
     case OperatorKind::DecodeAttention:

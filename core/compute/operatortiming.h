@@ -28,8 +28,11 @@ struct OperatorTime {
 /// memoryEfficiency, v = vectorFp32Flops x clockScale, t = tensor peak of the precision x computeEfficiency x
 /// clockScale, and L = kernelLaunchSeconds per kernel:
 /// - Gemm: estimateGemm of op.gemm at op.precision, through @p cache when given (memoised by shape and GPU).
-/// - FlashAttention (FlashAttention-2 schedule): forward CTAs own 128 query rows of one head, backward CTAs own 128
-///   keys of one head; the busiest SM runs ceil(CTAs / SMs) CTAs of the average CTA's FLOPs at t / SMs. HBM moves
+/// - FlashAttention (@p attentionKernel; Auto = Fa2): forward CTAs own 128 query rows of one head, backward CTAs own
+///   128 keys of one head; the busiest SM runs ceil(CTAs / SMs) CTAs, each the average CTA's FLOPs at t / SMs times
+///   the kernel's efficiency on this GPU (GpuSpec::attentionEfficiency, per pass) and its softmax (one exp2 per
+///   score on the special-function units, four FP32 instructions): added for FlashAttention-2, the longer of the two
+///   for FlashAttention-3 and cuDNN, which overlap them. HBM moves
 ///   Q, K, V (each KV head once, GQA), O and the fp32 log-sum-exp; backward also dO, dQ, dK, dV (per query head), the
 ///   fp32 dQ accumulator and the dO.O row sums. L2 carries the K/V (forward) or Q/dO/dQ (backward) rows every CTA
 ///   streams, causal tiles skipped. Time = max(compute, HBM / d, L2 / (l2Bandwidth x clockScale)) + L. The recompute
@@ -44,7 +47,8 @@ struct OperatorTime {
 /// - Elementwise, Norm, Softmax, Embedding, CrossEntropy, OptimizerUpdate: max(op.bytes / d, op.flops / v) + L.
 /// Derates: hbmBandwidthScale changes only the HBM roof, clockScale only the compute and on-chip roofs.
 /// Pure apart from @p cache (may be null). Throws std::invalid_argument for non-positive GPU rates or shapes.
-OperatorTime timeOperator(const config::GpuSpec& gpu, const model::Operator& op, GemmCache* cache);
+OperatorTime timeOperator(const config::GpuSpec& gpu, const model::Operator& op, GemmCache* cache,
+    config::AttentionKernel attentionKernel = config::AttentionKernel::Fa2);
 
 /// Rows (queries, or keys in the backward) one FlashAttention CTA owns: FlashAttention-2's block size for head
 /// dimensions up to 128 (a software constant, the same on every GPU).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "configloader.h"
 
+#include "attentionkernel.h"
+
 #include "checkedmath.h"
 
 #include "configtree_p.h"
@@ -202,6 +204,22 @@ template <typename Report> void checkWorkSize(const RunSpec& run, const Report& 
     }
 }
 
+/// The fused attention kernel must exist on the GPU (FlashAttention-3 on Hopper only) and needs flash_attention.
+template <typename Report> void checkAttentionKernel(const GpuSpec& gpu, const RunSpec& run, const Report& report)
+{
+    if (run.flashAttention) {
+        const std::string kernelProblem = attentionKernelProblem(resolvedAttentionKernel(run, gpu), gpu);
+        if (!kernelProblem.empty()) {
+            report("run.attention_kernel", kernelProblem);
+        }
+    } else if (run.attentionKernel != AttentionKernel::Auto) {
+        report("run.attention_kernel",
+            std::string("attention_kernel ") + toString(run.attentionKernel)
+                + " names a fused attention kernel but flash_attention is false; expected auto, or flash_attention: "
+                  "true");
+    }
+}
+
 } // namespace
 
 std::vector<Diagnostic> checkScenario(
@@ -304,6 +322,7 @@ std::vector<Diagnostic> checkScenario(
             std::string("the GPU ") + hardware.gpu.name + " has no " + toString(run.precision.compute)
                 + " tensor rate in its preset; expected one it has: " + available);
     }
+    checkAttentionKernel(hardware.gpu, run, report);
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {
             const auto& dims = hardware.cluster.dimensions;

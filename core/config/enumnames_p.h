@@ -36,6 +36,10 @@ RAPID_ENUM_WORDS(Activation, { "gelu", Activation::Gelu }, { "silu", Activation:
 RAPID_ENUM_WORDS(NormKind, { "layernorm", NormKind::LayerNorm }, { "rmsnorm", NormKind::RmsNorm })
 RAPID_ENUM_WORDS(PositionEmbedding, { "rope", PositionEmbedding::Rope }, { "learned", PositionEmbedding::Learned },
     { "alibi", PositionEmbedding::Alibi }, { "none", PositionEmbedding::None })
+RAPID_ENUM_WORDS(GpuArchitecture, { "other", GpuArchitecture::Other }, { "ampere", GpuArchitecture::Ampere },
+    { "hopper", GpuArchitecture::Hopper }, { "blackwell", GpuArchitecture::Blackwell })
+RAPID_ENUM_WORDS(AttentionKernel, { "auto", AttentionKernel::Auto }, { "fa2", AttentionKernel::Fa2 },
+    { "fa3", AttentionKernel::Fa3 }, { "cudnn", AttentionKernel::Cudnn })
 RAPID_ENUM_WORDS(RunMode, { "training", RunMode::Training }, { "inference", RunMode::Inference })
 RAPID_ENUM_WORDS(Framework, { "megatron", Framework::Megatron }, { "nanotron", Framework::Nanotron },
     { "deepspeed", Framework::DeepSpeed }, { "pytorch-fsdp", Framework::PytorchFsdp }, { "vllm", Framework::Vllm })

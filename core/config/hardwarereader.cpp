@@ -39,6 +39,16 @@ const char* toString(NetworkKind kind)
     return detail::enumWord(kind);
 }
 
+const char* toString(GpuArchitecture value)
+{
+    return detail::enumWord(value);
+}
+
+const char* toString(AttentionKernel value)
+{
+    return detail::enumWord(value);
+}
+
 int ClusterSpec::totalGpus() const
 {
     std::int64_t total = 1;
@@ -308,6 +318,17 @@ void readStragglers(ReadContext& context, MapReader& reader, HardwareSpec& spec)
     });
 }
 
+/// efficiency.<kernel>_forward / _backward of every concrete attention kernel.
+void readAttentionEfficiencies(MapReader& efficiency, GpuSpec& spec)
+{
+    for (const AttentionKernel kernel : { AttentionKernel::Fa2, AttentionKernel::Fa3, AttentionKernel::Cudnn }) {
+        const std::string word = toString(kernel);
+        AttentionKernelEfficiency& value = spec.attentionEfficiency[static_cast<int>(kernel)];
+        value.forward = efficiency.number(word + "_forward");
+        value.backward = efficiency.number(word + "_backward");
+    }
+}
+
 } // namespace
 
 GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string& path)
@@ -321,6 +342,7 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
         return spec;
     }
     spec.name = gpu.text("name");
+    spec.architecture = gpu.choice<GpuArchitecture>("architecture");
     spec.smCount = static_cast<int>(gpu.integer("sm_count"));
     spec.clockHz = gpu.quantity("clock");
     spec.sustainedClockHz = gpu.quantity("sustained_clock", 0.0) /* 0 = the boost clock */;
@@ -363,6 +385,7 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
             spec.computeEfficiency = efficiency.number("compute");
             spec.memoryEfficiency = efficiency.number("memory");
             spec.fp8MatmulRatio = efficiency.number("fp8_matmul_ratio");
+            readAttentionEfficiencies(efficiency, spec);
             efficiency.finish();
         }
     }

@@ -17,6 +17,27 @@ constexpr int kPrecisionCount = 6;
 double bytesPerElement(Precision precision);
 const char* toString(Precision precision);
 
+/// The GPU generation, where it decides which kernels exist (FlashAttention-3 needs Hopper's wgmma and TMA) and
+/// which attention kernel a framework picks (config/attentionkernel.h). Other: not stated.
+enum class GpuArchitecture { Other, Ampere, Hopper, Blackwell };
+const char* toString(GpuArchitecture value);
+
+/// The fused attention kernel that runs FlashAttention-style attention. Auto: the framework's own choice on the GPU's
+/// architecture (config/attentionkernel.h); Fa2: FlashAttention-2 (PyTorch SDPA's flash backend, the flash-attn
+/// package); Fa3: FlashAttention-3 (Hopper only); Cudnn: cuDNN's fused attention (Transformer Engine's
+/// FusedAttention, PyTorch SDPA's cuDNN backend).
+enum class AttentionKernel { Auto, Fa2, Fa3, Cudnn };
+const char* toString(AttentionKernel value);
+constexpr int kAttentionKernelCount = 4;
+
+/// What one fused attention kernel reaches on one GPU: the share of the sustained tensor rate its matrix products
+/// issue at, in the schedule the timing model gives that kernel (compute/operatortiming.h), per pass.
+struct AttentionKernelEfficiency {
+    double forward = 1.0;
+    double backward = 1.0;
+    bool operator==(const AttentionKernelEfficiency&) const = default;
+};
+
 /// One GPU. All quantities in SI base units: bytes, seconds, bytes/s, FLOP/s, hertz, watts, joules.
 struct GpuSpec {
     std::string name;
@@ -45,6 +66,10 @@ struct GpuSpec {
     /// Achieved FP8 matmul rate relative to BF16's at the same clock: cuBLAS reaches a smaller fraction of the FP8
     /// peak than of the BF16 one (MAMF table, S. Bekman, "Machine Learning Engineering": H100 SXM 70.9% vs 80.3%).
     double fp8MatmulRatio = 1.0;
+    /// Per attention kernel (indexed by AttentionKernel; Auto unused), from a published benchmark of that kernel on
+    /// this GPU (1.0 = the first-principles rate, no measurement).
+    std::array<AttentionKernelEfficiency, kAttentionKernelCount> attentionEfficiency {};
+    GpuArchitecture architecture = GpuArchitecture::Other;
     /// What-if derates (1.0 = as built): scale HBM bandwidth or the SM clock.
     double hbmBandwidthScale = 1.0;
     double clockScale = 1.0;
@@ -68,6 +93,10 @@ struct GpuSpec {
     {
         const double cap = sustainedClockHz > 0 && clockHz > 0 ? sustainedClockHz / clockHz : clockScale;
         return clockScale < cap ? clockScale : cap;
+    }
+    const AttentionKernelEfficiency& attentionKernelEfficiency(AttentionKernel kernel) const
+    {
+        return attentionEfficiency[static_cast<int>(kernel)];
     }
     bool operator==(const GpuSpec&) const = default;
 };

@@ -188,6 +188,8 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
         inference.finish();
     }
     spec.flashAttention = reader.boolean("flash_attention");
+    spec.attentionKernel = reader.choice<AttentionKernel>("attention_kernel");
+    spec.torchCompile = reader.boolean("torch_compile");
     readPrecision(reader, spec.precision);
     readParallelism(context, reader, spec.parallelism);
     reader.finish();

@@ -81,6 +81,11 @@ struct RunSpec {
     int promptLength = 0;
     int decodeLength = 0;
     bool flashAttention = true;
+    /// pytorch-fsdp: torch.compile fuses each block's element-wise operators into single kernels; without it eager
+    /// PyTorch runs norms, activations and rotary embeddings as chains of kernels (model/eagerkernels.h).
+    bool torchCompile = false;
+    /// Which fused attention kernel runs it (Auto: the framework's choice on the GPU, config/attentionkernel.h).
+    AttentionKernel attentionKernel = AttentionKernel::Auto;
     PrecisionSpec precision;
     ParallelismSpec parallelism;
 

@@ -57,6 +57,14 @@ void addCalibrationAndPower(std::vector<Key>& keys)
     keys.push_back(number("efficiency.memory", 0.01, 1.0, value("1"), "fraction of the HBM bandwidth reached"));
     keys.push_back(number("efficiency.fp8_matmul_ratio", 0.01, 1.0, value("1"),
         "achieved fp8 matmul rate relative to bf16's (MAMF fp8 efficiency / MAMF bf16 efficiency)"));
+    for (const char* kernel : { "fa2", "fa3", "cudnn" }) {
+        for (const char* pass : { "forward", "backward" }) {
+            keys.push_back(number(std::string("efficiency.") + kernel + "_" + pass, 0.01, 1.0, value("1"),
+                std::string("share of the sustained tensor rate the ") + kernel + " attention kernel's " + pass
+                    + " matrix products reach (from a published benchmark of that kernel on this GPU; "
+                      "compute/operatortiming.h)"));
+        }
+    }
     keys.push_back(mapping("derate", optional(), "what-if scale factors"));
     keys.push_back(number("derate.hbm_bandwidth", 0.01, 4.0, value("1"), "scales the HBM bandwidth"));
     keys.push_back(number("derate.clock", 0.01, 4.0, value("1"), "scales the clock and the compute rates"));
@@ -75,6 +83,8 @@ std::vector<Key> gpuKeys()
 {
     std::vector<Key> keys = {
         text("name", required(), "display name"),
+        choice<GpuArchitecture>("architecture", value("other"),
+            "GPU generation: which attention kernels exist (fa3 needs hopper) and which one a framework picks"),
         integer("sm_count", 1, 1 << 16, required(), "streaming multiprocessors"),
         quantity("clock", Dimension::Hertz, "GHz", kMinClock, 1e11, required(),
             "boost clock at which tensor_TFLOPs are quoted"),

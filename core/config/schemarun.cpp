@@ -86,6 +86,13 @@ std::vector<Key> runKeys()
     };
     addTrainingAndInference(keys);
     keys.push_back(boolean("flash_attention", value("true"), "fused attention that never stores the score matrix"));
+    keys.push_back(boolean("torch_compile", value("false"),
+        "pytorch-fsdp: torch.compile fuses each block's element-wise operators; false = eager PyTorch, whose norms, "
+        "activations and rotary embeddings run as chains of kernels with fp32 intermediates"));
+    keys.push_back(choice<AttentionKernel>("attention_kernel", value("auto"),
+        "the fused attention kernel (with flash_attention): auto = the framework's own choice on the GPU's "
+        "architecture (megatron: cudnn on hopper and blackwell, else fa2; pytorch-fsdp: cudnn on blackwell, else fa2; "
+        "vllm: fa3 on hopper, cudnn on blackwell, else fa2; nanotron, deepspeed: fa2); fa3 needs a hopper GPU"));
     addPrecision(keys);
     addParallelism(keys);
     return keys;

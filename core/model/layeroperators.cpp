@@ -2,7 +2,9 @@
 #include "layeroperators.h"
 
 #include "attentionflops.h"
+#include "eagerkernels.h"
 #include "fp8quantization.h"
+#include "layershape_p.h"
 #include "opsacrecompute_p.h"
 
 #include <algorithm>
@@ -13,13 +15,11 @@ namespace rapid::model {
 
 using config::ModelSpec;
 using config::RunSpec;
+using detail::ceilDiv;
+using detail::makeShape;
+using detail::Shape;
 
 namespace {
-
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
-{
-    return std::max<std::int64_t>(1, (a + b - 1) / b);
-}
 
 /// Vector operations per element of the memory-bound operators (what a straightforward kernel executes).
 constexpr double kRmsNormFlops = 4; // square-accumulate (2), scale by the reciprocal root, multiply by the weight
@@ -44,79 +44,23 @@ double activationFlops(config::Activation activation)
     return 1;
 }
 
-/// The per-GPU shape of one layer invocation.
-struct Shape {
-    std::int64_t batch = 0; ///< sequences
-    std::int64_t queries = 0; ///< queries per sequence on this GPU
-    std::int64_t keys = 0; ///< keys each sequence attends to
-    std::int64_t tokens = 0; ///< batch x queries
-    std::int64_t normTokens = 0; ///< tokens of the sequence-parallel region
-    std::int64_t tp = 1;
-    std::int64_t ep = 1;
-    bool causal = true;
-    bool decode = false;
-    bool flash = true;
-    config::PrecisionSpec precision;
-    double act = 2; ///< bytes per activation element
-    double weight = 2;
-    double kv = 2;
-    double grad = 2;
-};
-
-Shape makeShape(const RunSpec& run, const LayerSharding& sharding, Workload workload, std::int64_t kvLength)
-{
-    if (sharding.tensor < 1 || sharding.context < 1 || sharding.expert < 1) {
-        throw std::invalid_argument("tensor, context and expert shard counts must be at least 1");
-    }
-    Shape shape;
-    shape.tp = sharding.tensor;
-    shape.ep = sharding.expert;
-    shape.flash = run.flashAttention;
-    shape.precision = run.precision;
-    shape.act = config::bytesPerElement(run.precision.activations);
-    shape.weight = config::bytesPerElement(run.precision.weights);
-    shape.kv = config::bytesPerElement(run.precision.kvCache);
-    shape.grad = config::bytesPerElement(run.precision.gradients);
-    std::int64_t sequence = 0;
-    switch (workload) {
-    case Workload::Training:
-        shape.batch = run.microBatch;
-        sequence = run.seqLength;
-        break;
-    case Workload::Prefill:
-        shape.batch = run.batch;
-        sequence = run.promptLength;
-        break;
-    case Workload::Decode:
-        shape.batch = run.batch;
-        sequence = kvLength;
-        break;
-    }
-    if (shape.batch < 1 || sequence < 1) {
-        throw std::invalid_argument("batch and sequence (or KV) length must be at least 1 (batch "
-            + std::to_string(shape.batch) + ", length " + std::to_string(sequence) + ")");
-    }
-    if (workload == Workload::Decode) {
-        shape.decode = true;
-        shape.causal = false;
-        shape.queries = 1;
-        shape.keys = kvLength;
-    } else {
-        shape.queries = ceilDiv(sequence, sharding.context);
-        shape.keys = sequence;
-    }
-    shape.tokens = shape.batch * shape.queries;
-    shape.normTokens = sharding.sequenceSplit ? ceilDiv(shape.tokens, sharding.tensor) : shape.tokens;
-    return shape;
-}
-
 /// A forward operator with what its backward costs and the parameters it holds.
 struct Entry {
     Operator op;
     bool hasBackward = true;
     double backwardBytes = 0;
     double backwardFlops = 0;
+    int backwardKernels = 1;
     double weights = 0; ///< parameters on this GPU
+
+    /// Eager PyTorch's kernel chain for this block over @p elements elements (the flops stay the block's own).
+    void runEager(const EagerKernels& kernels, double elements)
+    {
+        op.kernels = kernels.forwardKernels;
+        op.bytes = kernels.forwardBytes * elements;
+        backwardKernels = kernels.backwardKernels;
+        backwardBytes = kernels.backwardBytes * elements;
+    }
 };
 
 /// Builds one layer's forward entries; the public functions derive backward and recompute lists from them.
@@ -216,6 +160,9 @@ private:
         entry.backwardBytes = 3 * elements * m_shape.act + weights * (m_shape.weight + m_shape.grad);
         entry.backwardFlops = 2 * entry.op.flops;
         entry.weights = weights;
+        if (m_shape.eager && !layerNorm) {
+            entry.runEager(eagerRmsNorm(m_shape.act), elements);
+        }
     }
 
     void residual(const std::string& prefix)
@@ -241,6 +188,9 @@ private:
         }
         elementwise("attention.rotary_embedding", OperatorClass::Attention, rotatedElements, rotatedElements,
             2 * rotatedElements, kRotaryFlops * rotatedElements);
+        if (m_shape.eager) {
+            m_entries.back().runEager(eagerRotary(m_shape.act), rotatedElements);
+        }
     }
 
     void attentionCore(std::int64_t heads, std::int64_t kvHeads, std::int64_t dqk, std::int64_t dv, bool sharedKv)
@@ -345,6 +295,9 @@ private:
         // Gated: reads gate and up, writes their product; backward reads gate, up and dy and writes both gradients.
         elementwise(prefix + "activation", opClass, gated ? 2 * out : out, out, gated ? 5 * out : 3 * out,
             out * (activationFlops(m_model.activation) + (gated ? 1 : 0)));
+        if (m_shape.eager && gated) {
+            m_entries.back().runEager(eagerSwiGlu(m_shape.act), out);
+        }
         gemm(prefix + "down_projection", opClass, m, f, h, batch);
     }
 
@@ -439,6 +392,7 @@ void appendBackward(const std::vector<Entry>& entries, std::vector<Operator>& op
         op.name += ".backward";
         op.bytes = it->backwardBytes;
         op.flops = it->backwardFlops;
+        op.kernels = it->backwardKernels;
         ops.push_back(op);
     }
 }

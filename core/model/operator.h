@@ -73,6 +73,8 @@ struct Operator {
     AttentionDims attention;
     double flops = 0;
     double bytes = 0;
+    /// Kernels the operator stands for (eager PyTorch runs a norm as a chain of them); each pays the launch overhead.
+    int kernels = 1;
     bool operator==(const Operator&) const = default;
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "chakrapasspieces_p.h"
+#include "config/attentionkernel.h"
 
 #include "model/layeroperators.h"
 #include "parallel/stepplan.h"
@@ -79,7 +80,8 @@ ChakraPassSplitter::ChakraPassSplitter(StepModel& stepModel, const graph::Execut
     : m_stepModel(stepModel)
     , m_graph(graph)
     , m_detail(detail)
-    , m_timer(stepModel.scenario().hardware.gpu)
+    , m_timer(stepModel.scenario().hardware.gpu,
+          config::resolvedAttentionKernel(stepModel.scenario().run, stepModel.scenario().hardware.gpu))
 {
     const parallel::Placement& placement = stepModel.placement();
     for (int stage = 0; stage < graph.ranks(); ++stage) {

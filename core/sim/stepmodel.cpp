@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stepmodel.h"
+#include "config/attentionkernel.h"
 
 #include "config/diagnostic.h"
 #include "memory/memorymodel.h"
@@ -137,7 +138,7 @@ StepModel::StepModel(config::Scenario scenario, std::shared_ptr<StepBackend> bac
     : m_scenario(std::move(scenario))
     , m_plan(parallel::planStep(m_scenario))
     , m_backend(std::move(backend))
-    , m_timer(m_scenario.hardware.gpu)
+    , m_timer(m_scenario.hardware.gpu, config::resolvedAttentionKernel(m_scenario.run, m_scenario.hardware.gpu))
 {
 }
 

@@ -172,6 +172,7 @@ Dataset torchtitanDataset(const std::string& sharedDir, bool memory)
                 "run.training.micro_batch=" + std::to_string(localBatch / microBatches),
                 "run.training.global_batch=" + std::to_string(localBatch * dp),
                 "run.training.recompute=" + recomputeWord(table.cell(row, "activation_checkpointing")),
+                "run.torch_compile=" + std::string(table.cell(row, "torch_compile") == "yes" ? "true" : "false"),
                 "run.precision.compute=" + std::string(fp8 ? "fp8" : "bf16"), "run.precision.fp8_scaling=" + scaling,
                 "run.parallelism={fsdp: true, dp: " + std::to_string(dp) + ", tp: " + std::to_string(tp) + ", sp: " + sp
                     + ", tp_comm_overlap: " + (asyncTp ? "true" : "false") + ", pp: " + std::to_string(pp)

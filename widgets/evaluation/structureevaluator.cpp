@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "evaluation/structureevaluator.h"
+#include "config/attentionkernel.h"
 
 #include "analysis/evaluation.h"
 #include "compute/operatortimer.h"
@@ -65,7 +66,8 @@ std::vector<OperatorRow> operatorRows(const config::Scenario& scenario)
             = model::trainingBackward(scenario.model, scenario.run, sharding, moeLayer);
         ops.insert(ops.end(), std::make_move_iterator(backward.begin()), std::make_move_iterator(backward.end()));
     }
-    compute::OperatorTimer timer(scenario.hardware.gpu);
+    compute::OperatorTimer timer(
+        scenario.hardware.gpu, config::resolvedAttentionKernel(scenario.run, scenario.hardware.gpu));
     std::vector<OperatorRow> rows;
     rows.reserve(ops.size());
     for (const model::Operator& op : ops) {

@@ -96,6 +96,7 @@ private Q_SLOTS:
     void fp8CastBytesByHand();
     void fp8LayersQuantiseEveryGemmButTheHead();
     void localParameters();
+    void eagerPytorchRunsKernelChains();
     void rejectsBadInput();
 };
 
@@ -531,6 +532,40 @@ void TstLayerOperators::localParameters()
     QCOMPARE(model::localLayerParameters(
                  tinyLlama(), trainingRun(1, 128, 4), parallel::layerSharding(trainingRun(1, 128, 4)), false),
         3803136.0);
+}
+
+void TstLayerOperators::eagerPytorchRunsKernelChains()
+{
+    // tinyLlama, micro-batch 1 x 512 tokens, bf16, tp 1: T = 512. By hand (model/eagerkernels.h):
+    // RMSNorm over T h = 524,288 elements: fused 2 x 2 B = 4 B each (2,097,152 B, 1 kernel); eager 8 kernels of
+    // 6 + 8 + 4 + 8 + 6 + 4 = 36 B (18,874,368 B); backward fused 3 x 2 = 6 B, eager 14 kernels: weight 2 + 2, its
+    // gradient 2 + 2 + 2 and 2, downcast 6, scale 12 + 12 + 4, broadcast 4, pow 12, sum of paths 12, upcast 6 = 80 B
+    // (41,943,040 B).
+    // SwiGLU over T x 4096 = 2,097,152 outputs: eager 2 kernels of 4 + 6 = 10 B (20,971,520 B); backward 3 of 6 B.
+    // Rotary over T (16 + 4) 64 = 655,360 rotated elements: eager 6 kernels of 6 + 8 + 6 = 20 B (13,107,200 B).
+    config::RunSpec run = trainingRun(1, 512, 1);
+    run.framework = config::Framework::PytorchFsdp;
+    run.torchCompile = true;
+    const auto fused = model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false);
+    run.torchCompile = false;
+    const auto eager = model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false);
+    const auto eagerBackward = model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false);
+    QCOMPARE(find(fused, "attention.norm")->bytes, 2097152.0 + 1024 * 2);
+    QCOMPARE(find(fused, "attention.norm")->kernels, 1);
+    QCOMPARE(find(eager, "attention.norm")->bytes, 18874368.0);
+    QCOMPARE(find(eager, "attention.norm")->kernels, 8);
+    QCOMPARE(find(eagerBackward, "attention.norm.backward")->bytes, 41943040.0);
+    QCOMPARE(find(eagerBackward, "attention.norm.backward")->kernels, 14);
+    QCOMPARE(find(eager, "mlp.activation")->bytes, 20971520.0);
+    QCOMPARE(find(eager, "mlp.activation")->kernels, 2);
+    QCOMPARE(find(eagerBackward, "mlp.activation.backward")->bytes, 2097152.0 * 18);
+    QCOMPARE(find(eagerBackward, "mlp.activation.backward")->kernels, 3);
+    QCOMPARE(find(eager, "attention.rotary_embedding")->bytes, 13107200.0);
+    QCOMPARE(find(eager, "attention.rotary_embedding")->kernels, 6);
+    // The FLOPs stay the block's own; only the traffic and the kernel count change. Megatron is always fused.
+    QCOMPARE(find(eager, "attention.norm")->flops, find(fused, "attention.norm")->flops);
+    run.framework = config::Framework::Megatron;
+    QCOMPARE(model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false), fused);
 }
 
 void TstLayerOperators::rejectsBadInput()

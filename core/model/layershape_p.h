@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Private to core/model: the per-GPU shape the layer operator builders share.
+#pragma once
+
+#include "layeroperators.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace rapid::model::detail {
+
+inline std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return std::max<std::int64_t>(1, (a + b - 1) / b);
+}
+
+/// The per-GPU shape of one layer invocation.
+struct Shape {
+    std::int64_t batch = 0; ///< sequences
+    std::int64_t queries = 0; ///< queries per sequence on this GPU
+    std::int64_t keys = 0; ///< keys each sequence attends to
+    std::int64_t tokens = 0; ///< batch x queries
+    std::int64_t normTokens = 0; ///< tokens of the sequence-parallel region
+    std::int64_t tp = 1;
+    std::int64_t ep = 1;
+    bool causal = true;
+    bool decode = false;
+    bool flash = true;
+    bool eager = false; ///< element-wise blocks as eager PyTorch's kernel chains (eagerkernels.h)
+    config::PrecisionSpec precision;
+    double act = 2; ///< bytes per activation element
+    double weight = 2;
+    double kv = 2;
+    double grad = 2;
+};
+
+/// The shape of @p workload under @p run and @p sharding (decode attends to @p kvLength keys). Throws
+/// std::invalid_argument for shard counts, batches or lengths below one.
+Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workload workload, std::int64_t kvLength);
+
+} // namespace rapid::model::detail
