@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stepmodel.h"
+
 #include "config/attentionkernel.h"
+#include "pipelinedtensorgemms.h"
+#include "stepparts_p.h"
 
 #include "config/diagnostic.h"
 #include "memory/memorymodel.h"
@@ -44,85 +47,14 @@ graph::TimeClass timeClassOf(model::OperatorClass opClass)
     return TimeClass::Other;
 }
 
-namespace {
-
-double sum(const TimeBreakdown& parts)
-{
-    return std::accumulate(parts.begin(), parts.end(), 0.0);
-}
-
-void add(TimeBreakdown& into, const TimeBreakdown& parts, double times = 1.0)
-{
-    for (size_t i = 0; i < into.size(); ++i) {
-        into[i] += times * parts[i];
-    }
-}
-
-double& at(TimeBreakdown& parts, TimeClass timeClass)
-{
-    return parts[static_cast<size_t>(timeClass)];
-}
-
-/// Exposed part of communication that can overlap with @p hideable seconds of compute.
-/// The peak MFU is measured against: the fastest tensor rate an operator of the step can run at. GEMMs run at the
-/// compute precision, attention at the activations' (Transformer Engine keeps it in bf16 under fp8 GEMMs, and an fp32
-/// GEMM run keeps bf16 activations); a precision without a tensor path runs at bf16 (compute::OperatorTimer); an
-/// overclocking what-if raises every rate. Against the compute precision's peak alone, fp32 GEMMs with bf16
-/// attention reported MFU above 1.
-double mfuPeak(const config::GpuSpec& gpu, const config::PrecisionSpec& precision)
-{
-    const auto rate = [&gpu](config::Precision of) {
-        return gpu.tensorPeak(of) > 0 ? gpu.tensorPeak(of) : gpu.tensorPeak(config::Precision::Bf16);
-    };
-    return std::max(rate(precision.compute), rate(precision.activations)) * std::max(1.0, gpu.effectiveClockScale());
-}
-
-double exposed(double communication, double hideable)
-{
-    return std::max(0.0, communication - hideable);
-}
-
-/// @p stages with every compute class and the optimizer of stage s taking @p slowdowns[s] times as long (the
-/// communication classes keep their time: a slow GPU's peers wait for its compute, not for the network).
-std::vector<graph::StageCost> withComputeSlowdown(
-    std::vector<graph::StageCost> stages, const std::vector<double>& slowdowns)
-{
-    auto scale = [](TimeBreakdown& parts, double factor) {
-        for (int i = 0; i < graph::kTimeClassCount; ++i) {
-            if (!graph::isCommunication(static_cast<TimeClass>(i))) {
-                parts[static_cast<size_t>(i)] *= factor;
-            }
-        }
-    };
-    for (size_t stage = 0; stage < stages.size() && stage < slowdowns.size(); ++stage) {
-        for (graph::ChunkCost& chunk : stages[stage].chunks) {
-            scale(chunk.forward, slowdowns[stage]);
-            scale(chunk.backward, slowdowns[stage]);
-        }
-        stages[stage].optimizerSeconds *= slowdowns[stage];
-    }
-    return stages;
-}
-
-/// @p collective with @p share of its bytes (one bucket, or all buckets but one).
-parallel::PlannedCollective part(parallel::PlannedCollective collective, double share)
-{
-    collective.bytes *= share;
-    return collective;
-}
-
-/// The forward and backward operators of @p ops, apart.
-std::pair<std::vector<model::Operator>, std::vector<model::Operator>> splitByPhase(
-    const std::vector<model::Operator>& ops)
-{
-    std::pair<std::vector<model::Operator>, std::vector<model::Operator>> result;
-    for (const model::Operator& op : ops) {
-        (op.phase == model::Phase::Forward ? result.first : result.second).push_back(op);
-    }
-    return result;
-}
-
-} // namespace
+using detail::add;
+using detail::at;
+using detail::exposed;
+using detail::mfuPeak;
+using detail::part;
+using detail::splitByPhase;
+using detail::sum;
+using detail::withComputeSlowdown;
 
 StepModel::StepModel(config::Scenario scenario, NetworkBackend backend)
     : StepModel(scenario, makeStepBackend(backend, scenario.hardware))
@@ -198,12 +130,26 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
     const config::ModelSpec& model = m_scenario.model;
     const config::RunSpec& run = m_scenario.run;
     auto pass = std::make_unique<LayerTimes>();
-    pass->forward = timeOperators(
-        model::trainingForward(model, run, m_plan.sharding.layer, moe), &pass->forwardGemm, &pass->forwardAttention);
-    pass->backward = timeOperators(
-        model::trainingBackward(model, run, m_plan.sharding.layer, moe), &pass->backwardGemm, &pass->backwardAttention);
+    const auto forwardOps = model::trainingForward(model, run, m_plan.sharding.layer, moe);
+    const auto backwardOps = model::trainingBackward(model, run, m_plan.sharding.layer, moe);
+    pass->forward = timeOperators(forwardOps, &pass->forwardGemm, &pass->forwardAttention);
+    pass->backward = timeOperators(backwardOps, &pass->backwardGemm, &pass->backwardAttention);
 
     const parallel::LayerCollectives& layer = m_plan.stages[static_cast<size_t>(key)].layer;
+    const int tp = m_plan.sharding.layer.tensor;
+    if (!layer.tensorPair.empty() && m_plan.sharding.overlapTensorCollectives
+        && run.framework == config::Framework::PytorchFsdp) {
+        // PyTorch's async TP runs the GEMM steps of the overlap one after another (sim/pipelinedtensorgemms.h).
+        const std::int64_t tokens = static_cast<std::int64_t>(run.microBatch)
+            * ((run.seqLength + m_plan.sharding.layer.context - 1) / m_plan.sharding.layer.context);
+        for (auto [ops, parts, gemm] : { std::tuple(&forwardOps, &pass->forward, &pass->forwardGemm),
+                 std::tuple(&backwardOps, &pass->backward, &pass->backwardGemm) }) {
+            const PipelinedGemmCost split = pipelinedGemmCost(m_timer, *ops, tp, tokens);
+            at(*parts, TimeClass::Attention) += split.attention;
+            at(*parts, TimeClass::Mlp) += split.mlp;
+            *gemm += split.total();
+        }
+    }
     if (!layer.tensorPair.empty()) {
         double pair = 0;
         for (const PlannedCollective& part : layer.tensorPair) {

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "stepparts_p.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace rapid::sim::detail {
+
+using graph::TimeBreakdown;
+using graph::TimeClass;
+
+double sum(const TimeBreakdown& parts)
+{
+    return std::accumulate(parts.begin(), parts.end(), 0.0);
+}
+
+void add(TimeBreakdown& into, const TimeBreakdown& parts, double times)
+{
+    for (size_t i = 0; i < into.size(); ++i) {
+        into[i] += times * parts[i];
+    }
+}
+
+double& at(TimeBreakdown& parts, TimeClass timeClass)
+{
+    return parts[static_cast<size_t>(timeClass)];
+}
+
+double mfuPeak(const config::GpuSpec& gpu, const config::PrecisionSpec& precision)
+{
+    const auto rate = [&gpu](config::Precision of) {
+        return gpu.tensorPeak(of) > 0 ? gpu.tensorPeak(of) : gpu.tensorPeak(config::Precision::Bf16);
+    };
+    return std::max(rate(precision.compute), rate(precision.activations)) * std::max(1.0, gpu.effectiveClockScale());
+}
+
+double exposed(double communication, double hideable)
+{
+    return std::max(0.0, communication - hideable);
+}
+
+std::vector<graph::StageCost> withComputeSlowdown(
+    std::vector<graph::StageCost> stages, const std::vector<double>& slowdowns)
+{
+    auto scale = [](TimeBreakdown& parts, double factor) {
+        for (int i = 0; i < graph::kTimeClassCount; ++i) {
+            if (!graph::isCommunication(static_cast<TimeClass>(i))) {
+                parts[static_cast<size_t>(i)] *= factor;
+            }
+        }
+    };
+    for (size_t stage = 0; stage < stages.size() && stage < slowdowns.size(); ++stage) {
+        for (graph::ChunkCost& chunk : stages[stage].chunks) {
+            scale(chunk.forward, slowdowns[stage]);
+            scale(chunk.backward, slowdowns[stage]);
+        }
+        stages[stage].optimizerSeconds *= slowdowns[stage];
+    }
+    return stages;
+}
+
+parallel::PlannedCollective part(parallel::PlannedCollective collective, double share)
+{
+    collective.bytes *= share;
+    return collective;
+}
+
+std::pair<std::vector<model::Operator>, std::vector<model::Operator>> splitByPhase(
+    const std::vector<model::Operator>& ops)
+{
+    std::pair<std::vector<model::Operator>, std::vector<model::Operator>> result;
+    for (const model::Operator& op : ops) {
+        (op.phase == model::Phase::Forward ? result.first : result.second).push_back(op);
+    }
+    return result;
+}
+
+} // namespace rapid::sim::detail

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Overlapped tensor parallelism splits the GEMMs beside its collectives into tp sequential steps: which GEMMs are
+// split, and what a split costs, composed by hand from the GEMM model's own estimates.
+#include "compute/gemmmodel.h"
+#include "sim/pipelinedtensorgemms.h"
+#include "testutils.h"
+
+#include <QTest>
+
+using namespace rapid;
+
+namespace {
+
+model::Operator gemm(const std::string& name, model::OperatorClass opClass, model::Phase phase, std::int64_t m,
+    std::int64_t k, std::int64_t n)
+{
+    model::Operator op;
+    op.name = name;
+    op.kind = model::OperatorKind::Gemm;
+    op.opClass = opClass;
+    op.phase = phase;
+    op.gemm = { m, k, n, 1 };
+    op.flops = 2.0 * m * k * n;
+    return op;
+}
+
+double gemmSeconds(const config::GpuSpec& gpu, std::int64_t m, std::int64_t k, std::int64_t n)
+{
+    return compute::estimateGemm(gpu, { m, k, n, 1, config::Precision::Bf16 }).totalSeconds;
+}
+
+} // namespace
+
+class TstPipelinedTensorGemms : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void splitsTheGemmsBesideTheCollectives();
+    void nothingToSplitWithoutTensorParallelism();
+};
+
+void TstPipelinedTensorGemms::splitsTheGemmsBesideTheCollectives()
+{
+    // Llama 3.1 8B at tp 8 on one 8,192-token micro-batch: QKV [8192 x 4096] . [4096 x 768] in forward and the down
+    // projection's input gradient [8192 x 4096] . [4096 x 1792] in backward are split into eight 1,024-row steps. A
+    // weight gradient is not split even when its rows equal the token count (the name decides), nor an MoE expert
+    // GEMM, nor the LM head, nor a GEMM over other rows.
+    const config::GpuSpec gpu = test::projectLoader().loadHardware("H100-SXM5-80GB").gpu;
+    const std::int64_t tokens = 8192;
+    const std::vector<model::Operator> ops = {
+        gemm("attention.qkv_projection", model::OperatorClass::Attention, model::Phase::Forward, tokens, 4096, 768),
+        gemm("mlp.down_projection.dx", model::OperatorClass::Mlp, model::Phase::Backward, tokens, 4096, 1792),
+        gemm("attention.output_projection.dw", model::OperatorClass::Attention, model::Phase::Backward, tokens, 8192,
+            4096),
+        gemm("moe.expert_up_projection", model::OperatorClass::Moe, model::Phase::Forward, tokens, 4096, 1024),
+        gemm("lm_head.output", model::OperatorClass::LmHead, model::Phase::Forward, tokens, 4096, 16032),
+        gemm("attention.k_projection", model::OperatorClass::Attention, model::Phase::Recompute, 4096, 4096, 128),
+    };
+    compute::OperatorTimer timer(gpu);
+    const sim::PipelinedGemmCost cost = sim::pipelinedGemmCost(timer, ops, 8, tokens);
+    const double attention = 8 * gemmSeconds(gpu, 1024, 4096, 768) - gemmSeconds(gpu, tokens, 4096, 768);
+    const double mlp = 8 * gemmSeconds(gpu, 1024, 4096, 1792) - gemmSeconds(gpu, tokens, 4096, 1792);
+    QVERIFY(attention > 0 && mlp > 0); // eight 1,024-row GEMMs fill the GPU worse than one of 8,192 rows
+    QVERIFY2(std::abs(cost.attention / attention - 1) < 1e-12, qPrintable(QString::number(cost.attention)));
+    QVERIFY2(std::abs(cost.mlp / mlp - 1) < 1e-12, qPrintable(QString::number(cost.mlp)));
+    QCOMPARE(cost.total(), cost.attention + cost.mlp);
+}
+
+void TstPipelinedTensorGemms::nothingToSplitWithoutTensorParallelism()
+{
+    const config::GpuSpec gpu = test::projectLoader().loadHardware("H100-SXM5-80GB").gpu;
+    compute::OperatorTimer timer(gpu);
+    const std::vector<model::Operator> ops = { gemm(
+        "attention.qkv_projection", model::OperatorClass::Attention, model::Phase::Forward, 8192, 4096, 6144) };
+    QCOMPARE(sim::pipelinedGemmCost(timer, ops, 1, 8192).total(), 0.0);
+}
+
+QTEST_GUILESS_MAIN(TstPipelinedTensorGemms)
+#include "tst_pipelinedtensorgemms.moc"
