@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Physical invariants over thousands of random valid configurations (every model and cluster preset, random
-// parallel splits, micro-batches, sequence lengths, precisions, recomputation, ZeRO stages, schedules, frameworks,
-// training and inference, a slow GPU in a fifth of the training draws): no operator faster than the GPU's peak for
-// its precision or moving HBM bytes faster than the HBM, no collective faster than the GPU's links can inject its
-// bytes, MFU in (0, 1], no GPU's compute longer than the step, memory categories never negative and adding up to the
-// peak, every number finite. A violation is a bug in a model, never something to clamp. The draw is seeded, so a
-// failure names a configuration that reproduces.
+// Physical invariants over thousands of random valid configurations (every model and cluster preset, random parallel
+// splits, micro-batches, sequence lengths, precisions, recomputation, ZeRO stages, schedules, frameworks, attention
+// kernels, eager or compiled PyTorch, training and inference, a slow GPU in a fifth of the training draws): no
+// operator faster than the GPU's peak for its precision or moving HBM bytes faster than the HBM, no collective faster
+// than the GPU's links can inject its bytes, MFU in (0, 1], no GPU's compute longer than the step, memory categories
+// never negative and adding up to the peak, every number finite. A violation is a bug in a model, never something to
+// clamp. The draw is seeded, so a failure names a configuration that reproduces.
 #include "compute/operatortimer.h"
+#include "config/attentionkernel.h"
 #include "model/layeroperators.h"
 #include "network/analyticalnetwork.h"
 #include "parallel/shardingplan.h"
@@ -149,9 +150,10 @@ private:
              << pick(random, std::vector<std::string> { "megatron", "nanotron", "deepspeed", "pytorch-fsdp" }) << "\n"
              << "  training: {global_batch: " << microBatch * dp * accumulation << ", micro_batch: " << microBatch
              << ", seq_length: " << pick(random, lengths)
-             << ", recompute: " << pick(random, std::vector<std::string> { "none", "selective", "full" }) << "}\n"
-             << "  flash_attention: " << (std::bernoulli_distribution(0.8)(random) ? "true" : "false") << "\n"
-             << precisionYaml(random, hardware, true) << "  parallelism: {tp: " << tp
+             << ", recompute: " << pick(random, std::vector<std::string> { "none", "selective", "full", "op-sac" })
+             << "}\n"
+             << "  torch_compile: " << (std::bernoulli_distribution(0.5)(random) ? "true" : "false") << "\n"
+             << flashAttentionYaml(random) << precisionYaml(random, hardware, true) << "  parallelism: {tp: " << tp
              << ", sp: " << (tp > 1 && std::bernoulli_distribution(0.5)(random) ? "true" : "false") << ", pp: " << pp
              << ", schedule: "
              << (interleave ? "interleaved, virtual_stages: 2"
@@ -161,6 +163,16 @@ private:
              << ", zero_stage: " << std::uniform_int_distribution<int>(0, 3)(random)
              << ", tp_comm_overlap: " << (std::bernoulli_distribution(0.3)(random) ? "true" : "false") << "}\n";
         return yaml.str();
+    }
+
+    /// Fused attention four times in five, with any kernel (FlashAttention-3 off Hopper is refused by the loader).
+    static std::string flashAttentionYaml(std::mt19937& random)
+    {
+        if (!std::bernoulli_distribution(0.8)(random)) {
+            return "  flash_attention: false\n";
+        }
+        return "  flash_attention: true\n  attention_kernel: "
+            + pick(random, std::vector<std::string> { "auto", "fa2", "fa3", "cudnn" }) + "\n";
     }
 
     static std::string inferenceRun(
@@ -175,7 +187,8 @@ private:
         yaml << "run:\n  mode: inference\n  inference: {batch: " << pick(random, std::vector<int> { 1, 2, 8, 32, 64 })
              << ", prompt_length: " << std::min<std::int64_t>(prompt, model.maxContext / 2)
              << ", decode_length: " << pick(random, std::vector<int> { 1, 16, 200, 512 }) << "}\n"
-             << "  flash_attention: true\n"
+             << "  flash_attention: true\n  attention_kernel: "
+             << pick(random, std::vector<std::string> { "auto", "fa2", "fa3", "cudnn" }) << "\n"
              << precisionYaml(random, hardware, false) << "  parallelism: {tp: " << tp << ", pp: " << pp
              << ", dp: " << dp << "}\n";
         return yaml.str();
@@ -397,7 +410,9 @@ void TstPhysicalInvariants::randomConfigurationsObeyPhysics()
             violation = inferenceViolation(model.inference());
         }
         if (violation.isEmpty()) {
-            auto [timer, inserted] = timers.try_emplace(draw.hardware, scenario.hardware.gpu);
+            const config::AttentionKernel kernel = config::resolvedAttentionKernel(scenario.run, scenario.hardware.gpu);
+            auto [timer, inserted]
+                = timers.try_emplace(draw.hardware + "/" + config::toString(kernel), scenario.hardware.gpu, kernel);
             violation = operatorViolation(scenario, timer->second);
         }
         QVERIFY2(violation.isEmpty(),
