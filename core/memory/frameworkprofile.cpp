@@ -50,6 +50,12 @@ FrameworkProfile frameworkProfile(config::Framework framework)
     case config::Framework::PytorchFsdp:
         profile.weightPrecisionGradientTransient = true;
         profile.ddpBucketWithoutZero = framework == config::Framework::PytorchFsdp;
+        // torchtitan under pipeline parallelism: fully_shard(..., reshard_after_forward=False) "to avoid
+        // per-microbatch all-gathers" (parallelize_llama.py, apply_fsdp), and torch.distributed.pipelining's stage
+        // turns off resharding after backward and gradient sync for every micro-batch but the last
+        // (stage.py, backward_maybe_with_nosync); FSDP2 then accumulates the unsharded gradients in its reduce dtype
+        // (_fsdp_param.py, to_accumulated_grad_if_needed).
+        profile.pipelineKeepsStageGathered = framework == config::Framework::PytorchFsdp;
         break;
     case config::Framework::Vllm:
         // vLLM pre-allocates its KV cache; the rest follows the model.

@@ -26,6 +26,10 @@ struct FrameworkProfile {
     /// Parameter-sized buffers of the ZeRO-1/2 all-gather after the optimizer step, in bytes per local parameter
     /// (plus 1/dp of that for the flattened input shard).
     double zeroGatherBytesPerParameter = 0;
+    /// With ZeRO-3/FSDP and pipeline parallelism, the stage's parameters stay gathered from the first micro-batch's
+    /// forward to the last one's backward, and its gradients accumulate unsharded in the gradient precision until
+    /// the last micro-batch reduce-scatters them (instead of one gathered unit at a time).
+    bool pipelineKeepsStageGathered = false;
     /// Memory outside the caching allocator: CUDA context, NCCL and cuBLAS workspaces.
     double nonAllocatorBytes = 0;
     /// Reserved / allocated of the caching allocator for short-lived memory (activations, transients).

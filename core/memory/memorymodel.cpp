@@ -268,7 +268,11 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
         const std::vector<double>& chunkParams = chunks.parameters;
         const double largestLayerParams = chunks.largestLayerParameters;
         const double layerBackwardTransient = chunks.layerBackwardTransient;
-        if (plan.gathersLayerParameters()) {
+        if (plan.gathersLayerParameters() && profile.pipelineKeepsStageGathered && run.parallelism.pp > 1) {
+            // The whole stage stays gathered through the step; its gradients accumulate unsharded.
+            at(base, MemoryCategory::GatheredParameters) = params * weightBytes;
+            at(base, MemoryCategory::Gradients) = params * config::bytesPerElement(run.precision.gradients);
+        } else if (plan.gathersLayerParameters()) {
             // The layer being computed and the next one (prefetch) are gathered in full.
             at(base, MemoryCategory::GatheredParameters) = 2 * largestLayerParams * weightBytes;
         }

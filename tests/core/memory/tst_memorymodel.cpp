@@ -68,6 +68,7 @@ private Q_SLOTS:
     void zeroStagesShardModelStates();
     void oneFOneBHoldsAtMostPpMicroBatchesOnStageZero();
     void gpipeHoldsEveryMicroBatch();
+    void torchtitanKeepsPipelineStagesGathered();
     void kvCacheOfGqaInference();
     void verdictComparesWithCapacity();
 };
@@ -128,6 +129,29 @@ void TstMemoryModel::gpipeHoldsEveryMicroBatch()
     run.globalBatch = 6;
     const memory::MemoryEstimate estimate = memory::estimateMemory(smallLlama(), gpu80(), run);
     QCOMPARE(estimate.stages[0].inFlightMicroBatches, 6);
+}
+
+void TstMemoryModel::torchtitanKeepsPipelineStagesGathered()
+{
+    // smallLlama, pp 2, FSDP over dp 4, bf16 weights with fp32 gradients (torchtitan's reduce dtype). A stage of 4
+    // layers holds 4 x (256 x (256 + 2 x 64) + 256 x 256 + 3 x 256 x 1024 + 2 x 256) = 4 x 950,784 = 3,803,136
+    // parameters plus the 1024 x 256 = 262,144 of its embedding (stage 0) or output layer and final norm (stage 1).
+    // PyTorch FSDP (torchtitan) keeps the whole stage gathered (2 B per parameter) and its gradients unsharded
+    // (4 B) through the step; Megatron's ZeRO-3 gathers two layers at a time and shards the gradients (4 / 4 B).
+    config::RunSpec run = trainingRun(4, 3);
+    run.parallelism.pp = 2;
+    run.globalBatch = 8;
+    run.precision.gradients = config::Precision::Fp32;
+    const double stageZero = 4 * 950784.0 + 262144.0;
+    QCOMPARE(memory::parametersOnStage(smallLlama(), run, 0), stageZero);
+    run.framework = config::Framework::PytorchFsdp;
+    const memory::StageMemory torchtitan = memory::estimateMemory(smallLlama(), gpu80(), run).stages.front();
+    QCOMPARE(torchtitan.breakdown[static_cast<size_t>(MemoryCategory::GatheredParameters)], 2 * stageZero);
+    QCOMPARE(torchtitan.breakdown[static_cast<size_t>(MemoryCategory::Gradients)], 4 * stageZero);
+    run.framework = config::Framework::Megatron;
+    const memory::StageMemory megatron = memory::estimateMemory(smallLlama(), gpu80(), run).stages.front();
+    QCOMPARE(megatron.breakdown[static_cast<size_t>(MemoryCategory::GatheredParameters)], 2 * 2 * 950784.0);
+    QCOMPARE(megatron.breakdown[static_cast<size_t>(MemoryCategory::Gradients)], stageZero);
 }
 
 void TstMemoryModel::kvCacheOfGqaInference()
