@@ -163,6 +163,12 @@ int layerCommand(const Invocation& invocation)
     } else {
         out << ", micro-batch " << run.microBatch << ", sequence " << run.seqLength;
     }
+    if (run.flashAttention) {
+        out << ", attention " << config::toString(timer.attentionKernel());
+    }
+    if (run.framework == config::Framework::PytorchFsdp) {
+        out << (run.torchCompile ? ", torch.compile" : ", eager PyTorch");
+    }
     out << "\n\n"
         << padRight("phase", 10) << padRight("operator", 42) << padRight("shape", 34) << padLeft("FLOPs", 14)
         << padLeft("bytes", 12) << padLeft("time us", 11) << "  bound\n";
