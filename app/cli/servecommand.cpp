@@ -8,14 +8,19 @@
 #include "serving/requesttrace.h"
 #include "serving/servingjson.h"
 #include "serving/servingsimulator.h"
+#include "serving/servingsweep.h"
 
 #include <algorithm>
 #include <cctype>
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <ostream>
+#include <utility>
+#include <vector>
 
 namespace rapid::cli {
 
@@ -28,8 +33,11 @@ Arguments serveArguments()
         "trace), a continuous-batching engine (vLLM V1's scheduler: chunked prefill, paged KV cache, preemption by "
         "recomputation) batches them, and every iteration is timed by the operator model. Prints TTFT, ITL and "
         "end-to-end latency (mean and percentiles), throughput and goodput.",
-        scenarioOptions({ { "concurrency", "N", "closed loop of N clients (the default: 1)", false },
-            { "rate", "R", "open loop: Poisson arrivals at R requests per second", false },
+        scenarioOptions({ { "concurrency", "N",
+                              "closed loop of N clients (the default: 1); a list such as 1,2,4,8 "
+                              "sweeps them: the latency-throughput curve and its Pareto front",
+                              false },
+            { "rate", "R", "open loop: Poisson arrivals at R requests per second; a list sweeps them", false },
             { "trace", "FILE", "replay a CSV trace (arrival_s,input_tokens,output_tokens)", false },
             { "requests", "N", "requests to simulate (default 10 x concurrency, or 1000 at a rate)", false },
             { "input-tokens", "N", "prompt length of every request (default: run.inference.prompt_length)", false },
@@ -49,7 +57,8 @@ Arguments serveArguments()
             { "backend", "NAME", "network backend of the collectives: analytical (default), congestion or ideal",
                 false },
             { "json", "FILE", "write the summary as JSON (- for standard output)", false },
-            { "csv", "FILE", "write one row per request of the simulated replica", false } }),
+            { "csv", "FILE", "write one row per request of the simulated replica (a sweep: one row per load)",
+                false } }),
         "[WORKSPACE]");
 }
 
@@ -158,6 +167,95 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
         << config::formatNumber(s.sloAttainment * 100) << "% of requests)\n";
 }
 
+/// The loads of a sweep: a comma-separated list given to --concurrency or --rate (nullopt: one load, no sweep).
+std::optional<std::pair<serving::SweepLoad, std::vector<double>>> sweepLoads(const Arguments& arguments)
+{
+    for (const auto& [name, load] : { std::pair { "concurrency", serving::SweepLoad::Concurrency },
+             std::pair { "rate", serving::SweepLoad::Rate } }) {
+        const std::optional<std::string> text = arguments.value(name);
+        if (!text || text->find(',') == std::string::npos) {
+            continue;
+        }
+        std::vector<double> loads;
+        size_t start = 0;
+        while (start <= text->size()) {
+            const size_t comma = std::min(text->find(',', start), text->size());
+            const std::string item = text->substr(start, comma - start);
+            char* end = nullptr;
+            const double value = std::strtod(item.c_str(), &end);
+            const bool whole = load != serving::SweepLoad::Concurrency || value == std::floor(value);
+            if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(value) || value <= 0 || !whole
+                || (load == serving::SweepLoad::Concurrency && value > 100'000) || value > 1e6) {
+                throw UsageError(std::string("--") + name + " \"" + *text + "\": \"" + item + "\" is not "
+                    + (load == serving::SweepLoad::Concurrency ? "a whole number of clients from 1 to 100000"
+                                                               : "a rate above 0 and at most 1e6 requests per second"));
+            }
+            loads.push_back(value);
+            start = comma + 1;
+        }
+        constexpr size_t kMaxPoints = 1000;
+        if (loads.size() > kMaxPoints) {
+            throw UsageError(std::string("--") + name + ": at most 1000 loads in one sweep");
+        }
+        return std::pair { load, loads };
+    }
+    return std::nullopt;
+}
+
+void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
+{
+    out << "engine     max_num_seqs " << sweep.options.maxNumSeqs << ", max_num_batched_tokens "
+        << sweep.options.maxNumBatchedTokens << ", chunked prefill " << (sweep.options.chunkedPrefill ? "on" : "off")
+        << ", " << sweep.options.kvBlocks << " KV blocks of " << sweep.options.blockSize << " tokens per replica\n";
+    const bool clients = sweep.load == serving::SweepLoad::Concurrency;
+    char line[256];
+    std::snprintf(line, sizeof line, "%12s %11s %10s %10s %9s %9s %9s %9s %9s %8s  %s\n",
+        clients ? "concurrency" : "rate req/s", "out tok/s", "tok/s/GPU", "tok/s/user", "TTFT p50", "TTFT p99",
+        "ITL mean", "ITL p99", "E2E p50", "goodput", "Pareto");
+    out << line;
+    for (const serving::ServingSweepPoint& point : sweep.points) {
+        const serving::ServingSummary& s = point.summary;
+        std::snprintf(line, sizeof line, "%12s %11.1f %10.2f %10.2f %9s %9s %9s %9s %9s %8.3f  %s\n",
+            config::formatNumber(point.load).c_str(), s.outputTokensPerSecond, s.outputTokensPerSecondPerGpu,
+            s.outputTokensPerSecondPerUser, ms(s.ttft.p50).c_str(), ms(s.ttft.p99).c_str(), ms(s.itl.mean).c_str(),
+            ms(s.itl.p99).c_str(), ms(s.e2e.p50).c_str(), s.goodputRequestsPerSecond, point.pareto ? "*" : "");
+        out << line;
+    }
+    out << "(latencies in ms, goodput in requests/s meeting the SLOs; * = on the Pareto front of tokens/s per GPU "
+           "against tokens/s per user)\n";
+}
+
+/// `rapid serve` over a list of loads.
+int serveSweep(const Invocation& invocation, const Arguments& arguments, const config::Scenario& scenario,
+    const std::pair<serving::SweepLoad, std::vector<double>>& loads, const serving::EngineOptions& options,
+    const serving::ServingSlo& slo, sim::NetworkBackend backend)
+{
+    if (arguments.value("trace")) {
+        throw UsageError("give one of --concurrency, --rate and --trace");
+    }
+    serving::WorkloadSpec base;
+    base.promptTokens
+        = boundedInteger(arguments, "input-tokens", std::max(1, scenario.run.promptLength), 1, 10'000'000);
+    base.outputTokens
+        = boundedInteger(arguments, "output-tokens", std::max(1, scenario.run.decodeLength), 1, 10'000'000);
+    base.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
+    const int requests = static_cast<int>(boundedInteger(arguments, "requests", 0, 0, 10'000'000));
+    serving::ServingSweep sweep;
+    try {
+        sweep = serving::sweepServing(scenario, base, loads.first, loads.second, requests, options, slo, backend);
+    } catch (const std::invalid_argument& error) {
+        invocation.err << "rapid serve: " << error.what() << "\n";
+        return InputError;
+    }
+    printSweep(invocation.out, sweep);
+    const bool written = writeOutput(arguments.value("json"), invocation, "serve", [&](std::ostream& out) {
+        report::writeJson(out, serving::servingSweepJson(sweep));
+    }) && writeOutput(arguments.value("csv"), invocation, "serve", [&](std::ostream& out) {
+        serving::writeSweepCsv(out, sweep);
+    });
+    return written ? Success : InputError;
+}
+
 } // namespace
 
 int serveCommand(const Invocation& invocation)
@@ -179,6 +277,12 @@ int serveCommand(const Invocation& invocation)
     const serving::EngineOptions options = engineOf(arguments);
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::Scenario scenario = loadScenario(arguments, loader);
+    if (const auto loads = sweepLoads(arguments)) {
+        if (arguments.value("concurrency") && arguments.value("rate")) {
+            throw UsageError("give one of --concurrency, --rate and --trace");
+        }
+        return serveSweep(invocation, arguments, scenario, *loads, options, slo, *backend);
+    }
     serving::WorkloadSpec workload;
     serving::ServingResult result;
     try {

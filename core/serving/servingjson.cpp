@@ -15,16 +15,9 @@ report::Json statsJson(const LatencyStats& stats)
 
 } // namespace
 
-report::Json servingJson(const ServingResult& result)
+report::Json servingSummaryJson(const ServingSummary& summary)
 {
-    const ServingSummary& summary = result.summary;
-    const EngineOptions& options = result.options;
     report::Json json;
-    json["engine"] = { { "profile", toString(options.profile) }, { "max_num_seqs", options.maxNumSeqs },
-        { "max_num_batched_tokens", options.maxNumBatchedTokens }, { "chunked_prefill", options.chunkedPrefill },
-        { "block_size", options.blockSize }, { "gpu_memory_utilization", options.gpuMemoryUtilization },
-        { "kv_blocks_per_replica", options.kvBlocks },
-        { "kv_bytes_per_token_per_gpu", result.capacity.bytesPerTokenPerGpu } };
     json["requests"] = summary.requests;
     json["replicas"] = summary.replicas;
     json["gpus"] = summary.gpus;
@@ -42,6 +35,21 @@ report::Json servingJson(const ServingResult& result)
     json["iterations_per_replica"] = summary.iterations;
     json["mean_batched_tokens"] = summary.meanBatchedTokens;
     json["peak_kv_occupancy"] = summary.peakKvOccupancy;
+    return json;
+}
+
+report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity)
+{
+    return { { "profile", toString(options.profile) }, { "max_num_seqs", options.maxNumSeqs },
+        { "max_num_batched_tokens", options.maxNumBatchedTokens }, { "chunked_prefill", options.chunkedPrefill },
+        { "block_size", options.blockSize }, { "gpu_memory_utilization", options.gpuMemoryUtilization },
+        { "kv_blocks_per_replica", options.kvBlocks }, { "kv_bytes_per_token_per_gpu", capacity.bytesPerTokenPerGpu } };
+}
+
+report::Json servingJson(const ServingResult& result)
+{
+    report::Json json = servingSummaryJson(result.summary);
+    json["engine"] = engineJson(result.options, result.capacity);
     return json;
 }
 

@@ -4,6 +4,7 @@
 // its cause, or a usage error (exit 2) naming the option.
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -62,6 +63,7 @@ private Q_SLOTS:
     void engineDefaultsFollowVllmPerGpu_data();
     void engineDefaultsFollowVllmPerGpu();
     void csvHasOneRowPerRequest();
+    void aListOfLoadsSweepsThem();
     void inputErrorsNameTheirCause_data();
     void inputErrorsNameTheirCause();
     void usageErrorsNameTheOption_data();
@@ -145,6 +147,42 @@ void TstServeCli::csvHasOneRowPerRequest()
     QCOMPARE(lines.front(), QStringLiteral("id,arrival_s,input_tokens,output_tokens,ttft_s,itl_s,e2e_s,preemptions"));
 }
 
+void TstServeCli::aListOfLoadsSweepsThem()
+{
+    // Three client counts: one table row each, the JSON's points in the given order with their load and Pareto flag,
+    // one CSV row per load; the single-load run of 4 clients gives the same throughput as the sweep's point.
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("sweep.csv"));
+    const QString json = dir.filePath(QStringLiteral("sweep.json"));
+    const QStringList lengths = { QStringLiteral("--input-tokens"), QStringLiteral("300"),
+        QStringLiteral("--output-tokens"), QStringLiteral("16") };
+    const Result swept = runRapid(serve(QStringList { QStringLiteral("--concurrency"), QStringLiteral("1,4,16"),
+                                            QStringLiteral("--csv"), csv, QStringLiteral("--json"), json }
+        + lengths));
+    QCOMPARE(swept.exitCode, 0);
+    QVERIFY2(swept.out.contains(QStringLiteral("concurrency")) && swept.out.contains(QStringLiteral("Pareto")),
+        qPrintable(swept.out));
+    QFile jsonFile(json);
+    QVERIFY(jsonFile.open(QIODevice::ReadOnly));
+    const QJsonObject sweep = QJsonDocument::fromJson(jsonFile.readAll()).object();
+    QCOMPARE(sweep.value(QStringLiteral("load")).toString(), QStringLiteral("concurrency"));
+    const QJsonArray points = sweep.value(QStringLiteral("points")).toArray();
+    QCOMPARE(points.size(), 3);
+    QCOMPARE(points[1].toObject().value(QStringLiteral("concurrency")).toDouble(), 4.0);
+    QVERIFY(points[1].toObject().contains(QStringLiteral("pareto")));
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(csvFile.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 4);
+
+    const Result single = runRapid(serve(QStringList { QStringLiteral("--concurrency"), QStringLiteral("4"),
+                                             QStringLiteral("--json"), QStringLiteral("-") }
+        + lengths));
+    QCOMPARE(single.exitCode, 0);
+    const QJsonObject alone = parseJson(single.out.mid(single.out.indexOf(QLatin1Char('{'))));
+    QCOMPARE(points[1].toObject().value(QStringLiteral("output_tokens_per_s")).toDouble(),
+        alone.value(QStringLiteral("output_tokens_per_s")).toDouble());
+}
+
 void TstServeCli::inputErrorsNameTheirCause_data()
 {
     QTest::addColumn<QByteArray>("trace");
@@ -197,6 +235,10 @@ void TstServeCli::usageErrorsNameTheOption_data()
     QTest::addRow("two_workloads") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("2"),
         QStringLiteral("--rate"), QStringLiteral("1") }
                                    << QStringLiteral("--rate");
+    QTest::addRow("sweep_with_a_fraction")
+        << QStringList { QStringLiteral("--concurrency"), QStringLiteral("1,2.5") } << QStringLiteral("--concurrency");
+    QTest::addRow("sweep_with_a_gap") << QStringList { QStringLiteral("--rate"), QStringLiteral("1,,2") }
+                                      << QStringLiteral("--rate");
     QTest::addRow("rate_not_a_number") << QStringList { QStringLiteral("--rate"), QStringLiteral("fast") }
                                        << QStringLiteral("--rate");
     QTest::addRow("huge_block") << QStringList { QStringLiteral("--block-size"), QStringLiteral("1e30") }

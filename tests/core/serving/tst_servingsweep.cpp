@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Load sweeps of the serving simulator: the Pareto front of tokens/s per GPU against tokens/s per user on points
+// placed by hand, and every sweep point equal to serving that load alone.
+#include "serving/servingsweep.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <sstream>
+
+using namespace rapid;
+
+namespace {
+
+serving::ServingSummary point(double perGpu, double perUser)
+{
+    serving::ServingSummary summary;
+    summary.outputTokensPerSecondPerGpu = perGpu;
+    summary.outputTokensPerSecondPerUser = perUser;
+    return summary;
+}
+
+config::Scenario llama70bOn8()
+{
+    return test::projectLoader().loadScenario("llama-3.3-70b", "hgx-a100-8gpu", "llama-3.3-70b-serve-8xa100",
+        { "run.parallelism.tp=8", "run.parallelism.pp=1", "run.parallelism.dp=1", "run.parallelism.mapping={}" });
+}
+
+} // namespace
+
+class TstServingSweep : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void paretoFrontByHand();
+    void everyPointIsThatLoadServedAlone();
+    void badLoadsAreRefused();
+};
+
+void TstServingSweep::paretoFrontByHand()
+{
+    // (per GPU, per user): A (10, 50) and C (40, 20) and D (60, 5) trade one for the other; B (9, 45) is beaten by A
+    // in both; E (40, 20) equals C (both stay on the front); F (60, 4) is beaten by D in per-user only (not strictly
+    // in both, but at least as good in both and better in one: dominated).
+    const std::vector<serving::ServingSummary> points
+        = { point(10, 50), point(9, 45), point(40, 20), point(60, 5), point(40, 20), point(60, 4) };
+    const std::vector<bool> expected = { true, false, true, true, true, false };
+    QCOMPARE(serving::paretoFront(points), expected);
+    QCOMPARE(serving::paretoFront({}), std::vector<bool> {});
+}
+
+void TstServingSweep::everyPointIsThatLoadServedAlone()
+{
+    const config::Scenario scenario = llama70bOn8();
+    serving::WorkloadSpec base;
+    base.promptTokens = 1000;
+    base.outputTokens = 100;
+    const serving::EngineOptions options;
+    const serving::ServingSweep sweep
+        = serving::sweepServing(scenario, base, serving::SweepLoad::Concurrency, { 1, 8, 64 }, 0, options);
+    QCOMPARE(int(sweep.points.size()), 3);
+    for (const serving::ServingSweepPoint& p : sweep.points) {
+        serving::WorkloadSpec alone = base;
+        alone.concurrency = static_cast<int>(p.load);
+        alone.requests = 10 * alone.concurrency; // the documented default
+        const serving::ServingResult served = serving::simulateServing(scenario, alone, options);
+        QCOMPARE(p.summary.requests, served.summary.requests);
+        QCOMPARE(p.summary.outputTokensPerSecond, served.summary.outputTokensPerSecond);
+        QCOMPARE(p.summary.ttft.p99, served.summary.ttft.p99);
+        QCOMPARE(p.summary.itl.mean, served.summary.itl.mean);
+    }
+    // More clients batch more tokens per iteration: throughput per GPU rises, each user's token rate falls, so
+    // every point of this sweep is on the front.
+    QVERIFY(sweep.points[2].summary.outputTokensPerSecondPerGpu > sweep.points[0].summary.outputTokensPerSecondPerGpu);
+    QVERIFY(
+        sweep.points[2].summary.outputTokensPerSecondPerUser < sweep.points[0].summary.outputTokensPerSecondPerUser);
+    for (const serving::ServingSweepPoint& p : sweep.points) {
+        QVERIFY(p.pareto);
+    }
+    std::ostringstream csv;
+    serving::writeSweepCsv(csv, sweep);
+    const std::string rows = csv.str();
+    QCOMPARE(std::count(rows.begin(), rows.end(), '\n'), 4L); // header + 3 points
+}
+
+void TstServingSweep::badLoadsAreRefused()
+{
+    const config::Scenario scenario = llama70bOn8();
+    const serving::WorkloadSpec base;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        serving::sweepServing(scenario, base, serving::SweepLoad::Concurrency, {}, 0, serving::EngineOptions {}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        serving::sweepServing(scenario, base, serving::SweepLoad::Concurrency, { 2.5 }, 0, serving::EngineOptions {}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        serving::sweepServing(scenario, base, serving::SweepLoad::Rate, { 0 }, 0, serving::EngineOptions {}));
+}
+
+QTEST_GUILESS_MAIN(TstServingSweep)
+#include "tst_servingsweep.moc"
