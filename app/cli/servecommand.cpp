@@ -43,6 +43,11 @@ Arguments serveArguments()
             { "input-tokens", "N", "prompt length of every request (default: run.inference.prompt_length)", false },
             { "output-tokens", "N", "output length of every request (default: run.inference.decode_length)", false },
             { "seed", "N", "seed of the Poisson arrivals (default 1)", false },
+            { "shared-prefix", "N",
+                "prompt tokens every request shares (a system prompt; with --trace, requests of one prefix_id): "
+                "served from the prefix cache once computed (default 0)",
+                false },
+            { "no-prefix-caching", "", "recompute shared prefixes (vLLM V1 caches them by default)", false },
             { "engine", "NAME", "whose defaults: vllm (default) or trtllm (TensorRT-LLM)", false },
             { "max-num-seqs", "N",
                 "sequences per iteration (default as vllm serve: 1024 on H100/H200/B200, 256 otherwise)", false },
@@ -91,6 +96,7 @@ serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSp
     workload.promptTokens = boundedInteger(arguments, "input-tokens", std::max(1, run.promptLength), 1, 10'000'000);
     workload.outputTokens = boundedInteger(arguments, "output-tokens", std::max(1, run.decodeLength), 1, 10'000'000);
     workload.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
+    workload.sharedPrefixTokens = boundedInteger(arguments, "shared-prefix", 0, 0, 10'000'000);
     if (auto trace = arguments.value("trace")) {
         workload.arrival = serving::ArrivalKind::Trace;
         workload.trace = serving::readRequestTrace(*trace);
@@ -124,6 +130,7 @@ serving::EngineOptions engineOf(const Arguments& arguments)
             = static_cast<int>(boundedInteger(arguments, "max-num-batched-tokens", 0, 1, 10'000'000));
     }
     options.chunkedPrefill = !arguments.flag("no-chunked-prefill");
+    options.prefixCaching = !arguments.flag("no-prefix-caching");
     options.blockSize = static_cast<int>(boundedInteger(arguments, "block-size", options.blockSize, 1, 4096));
     options.gpuMemoryUtilization
         = boundedNumber(arguments, "gpu-memory-utilization", options.gpuMemoryUtilization, 0.01, 1.0);
@@ -150,7 +157,11 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
     out << "served     " << s.requests << " requests on " << s.replicas << " replica(s), " << s.gpus << " GPUs in "
         << config::formatNumber(s.durationSeconds) << " s; " << s.preemptions << " preemptions, mean batch "
         << config::formatNumber(s.meanBatchedTokens) << " tokens, peak KV occupancy "
-        << config::formatNumber(s.peakKvOccupancy * 100) << "%\n";
+        << config::formatNumber(s.peakKvOccupancy * 100) << "%";
+    if (s.prefixCacheHitRate > 0) {
+        out << ", " << config::formatNumber(s.prefixCacheHitRate * 100) << "% of prompt tokens from the prefix cache";
+    }
+    out << "\n";
     out << "latency    (ms)     mean      p50      p90      p99      max\n";
     for (const auto& [name, stats] :
         { std::pair { "TTFT", &s.ttft }, std::pair { "ITL ", &s.itl }, std::pair { "E2E ", &s.e2e } }) {
@@ -239,6 +250,7 @@ int serveSweep(const Invocation& invocation, const Arguments& arguments, const c
     base.outputTokens
         = boundedInteger(arguments, "output-tokens", std::max(1, scenario.run.decodeLength), 1, 10'000'000);
     base.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
+    base.sharedPrefixTokens = boundedInteger(arguments, "shared-prefix", 0, 0, 10'000'000);
     const int requests = static_cast<int>(boundedInteger(arguments, "requests", 0, 0, 10'000'000));
     serving::ServingSweep sweep;
     try {

@@ -75,6 +75,13 @@ std::vector<RequestSpec> parseRequestTrace(const std::string& text, const std::s
                 fail(std::string(names[i]) + " \"" + value + "\" is not a whole number from 1 to 10000000");
             }
         }
+        if (columns.size() == 4) {
+            const std::string& id = columns[3];
+            const auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), request.prefixId);
+            if (error != std::errc() || end != id.data() + id.size() || request.prefixId < 0) {
+                fail("prefix_id \"" + id + "\" is not a whole number >= 0");
+            }
+        }
         requests.push_back(request);
     }
     if (!header) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -30,7 +31,7 @@ std::vector<RequestSpec> requestsOf(const WorkloadSpec& workload)
         return workload.trace;
     }
     std::vector<RequestSpec> requests(static_cast<size_t>(std::max(0, workload.requests)),
-        RequestSpec { 0, workload.promptTokens, workload.outputTokens });
+        RequestSpec { 0, workload.promptTokens, workload.outputTokens, workload.sharedPrefixTokens > 0 ? 0 : -1 });
     if (workload.arrival == ArrivalKind::Poisson) {
         std::mt19937_64 random(workload.seed);
         std::exponential_distribution<double> gap(workload.ratePerSecond);
@@ -104,6 +105,38 @@ private:
         return m_specs[static_cast<size_t>(id)].promptTokens + m_sequences[static_cast<size_t>(id)].generated;
     }
 
+    /// Prompt tokens of @p id the prefix cache holds: its shared prefix in whole blocks, once another request has
+    /// computed it, and never the last prompt token (vLLM computes it to sample from); 0 without a cached prefix.
+    std::int64_t cachedTokens(int id) const
+    {
+        const RequestSpec& spec = m_specs[static_cast<size_t>(id)];
+        if (!m_options.prefixCaching || spec.prefixId < 0 || !m_cachedPrefixBlocks.contains(spec.prefixId)) {
+            return 0;
+        }
+        return prefixBlocks(spec) * m_blocks.blockSize();
+    }
+
+    /// Whole blocks of @p spec's shared prefix (short of its last prompt token).
+    std::int64_t prefixBlocks(const RequestSpec& spec) const
+    {
+        const std::int64_t shared = std::min(m_workload.sharedPrefixTokens, spec.promptTokens - 1);
+        return shared > 0 ? shared / m_blocks.blockSize() : 0;
+    }
+
+    /// Once @p id has computed its shared prefix, the cache keeps those blocks (taken from the request's own).
+    void cachePrefix(int id)
+    {
+        const RequestSpec& spec = m_specs[static_cast<size_t>(id)];
+        Sequence& sequence = m_sequences[static_cast<size_t>(id)];
+        const std::int64_t blocks = prefixBlocks(spec);
+        if (!m_options.prefixCaching || spec.prefixId < 0 || blocks == 0 || m_cachedPrefixBlocks.contains(spec.prefixId)
+            || sequence.kvTokens < blocks * m_blocks.blockSize()) {
+            return;
+        }
+        m_cachedPrefixBlocks[spec.prefixId] = blocks;
+        sequence.heldBlocks -= blocks;
+    }
+
     /// Tokens @p id computes next within @p budget (0: none fit).
     std::int64_t nextTokens(int id, std::int64_t budget) const
     {
@@ -166,13 +199,21 @@ private:
         const auto reserve = static_cast<std::int64_t>(std::floor(m_options.watermark * m_blocks.totalBlocks()));
         while (!m_waiting.empty() && budget > 0 && static_cast<int>(m_running.size()) < m_options.maxNumSeqs) {
             const int id = m_waiting.front();
+            Sequence& sequence = m_sequences[static_cast<size_t>(id)];
+            const bool fresh = sequence.kvTokens == 0;
+            if (fresh) {
+                sequence.kvTokens = cachedTokens(id); // a cached prefix is not computed again
+            }
             const std::int64_t count = nextTokens(id, budget);
-            const std::int64_t extra = m_blocks.blocksFor(count);
+            const std::int64_t extra = m_blocks.extraBlocks(sequence.kvTokens, count);
             if (count == 0 || !m_blocks.allocate(extra, reserve)) {
                 break;
             }
+            if (sequence.generated == 0 && m_trace.requests[static_cast<size_t>(id)].preemptions == 0) {
+                m_trace.cachedPromptTokens += sequence.kvTokens;
+            }
             m_waiting.pop_front();
-            m_sequences[static_cast<size_t>(id)].heldBlocks = extra;
+            sequence.heldBlocks = extra;
             m_running.push_back(id);
             scheduled.push_back(id);
             tokens.push_back(count);
@@ -205,6 +246,7 @@ private:
             const int id = scheduled[i];
             Sequence& sequence = m_sequences[static_cast<size_t>(id)];
             sequence.kvTokens += tokens[i];
+            cachePrefix(id);
             if (!batch[i].samples) {
                 continue;
             }
@@ -236,6 +278,7 @@ private:
     std::vector<Sequence> m_sequences;
     std::deque<int> m_waiting;
     std::vector<int> m_running;
+    std::map<int, std::int64_t> m_cachedPrefixBlocks; ///< prefix id -> blocks the cache holds (never evicted)
     std::size_t m_issued = 0;
     double m_now = 0;
     ServingTrace m_trace;

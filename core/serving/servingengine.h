@@ -44,6 +44,7 @@ struct ServingTrace {
     std::int64_t kvBlocks = 0;
     int preemptions = 0;
     double makespanSeconds = 0; ///< until the last request finished
+    std::int64_t cachedPromptTokens = 0; ///< prompt tokens taken from the prefix cache at first admission
 };
 
 /// Simulates a continuous-batching engine (vLLM V1's scheduler) serving @p workload on one replica whose KV cache has
@@ -52,6 +53,9 @@ struct ServingTrace {
 /// when the KV cache cannot hold a running request's new tokens the last running request is preempted (its blocks
 /// freed, recomputed later from its prompt and the tokens it has produced); then, if nothing was preempted, waiting
 /// requests in arrival order while the token budget, max_num_seqs and the free blocks (minus the watermark) allow.
+/// With prefix caching, once one request of a prefix id has computed its shared prefix the cache holds those whole
+/// blocks (pinned: vLLM would evict them last-used-first only when blocks run out), and every request of that id
+/// admitted later starts after them: its prefill attends to the cached keys without recomputing them.
 /// Throws std::invalid_argument when a request can never fit the KV cache.
 ServingTrace simulateServing(const WorkloadSpec& workload, const EngineOptions& options, IterationCost& cost);
 

@@ -35,6 +35,7 @@ report::Json servingSummaryJson(const ServingSummary& summary)
     json["iterations_per_replica"] = summary.iterations;
     json["mean_batched_tokens"] = summary.meanBatchedTokens;
     json["peak_kv_occupancy"] = summary.peakKvOccupancy;
+    json["prefix_cache_hit_rate"] = summary.prefixCacheHitRate;
     return json;
 }
 

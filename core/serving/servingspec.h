@@ -30,6 +30,9 @@ struct EngineOptions {
     /// Blocks kept free when admitting a new request, as a share of all blocks (vLLM's watermark, 0.01).
     double watermark = 0.01;
     double hostOverheadSeconds = 0; ///< scheduling and launch per iteration outside the GPU model (0: not charged)
+    /// Automatic prefix caching (vLLM V1: on by default): full KV blocks of a prompt prefix another request already
+    /// computed are reused, not recomputed, and held once.
+    bool prefixCaching = true;
     /// KV-cache blocks per data-parallel replica; 0 = derived from the GPU memory (ServingSimulator does it).
     std::int64_t kvBlocks = 0;
 };
@@ -46,6 +49,7 @@ struct RequestSpec {
     double arrivalSeconds = 0; ///< ignored in a closed loop (set when a client sends it)
     std::int64_t promptTokens = 0;
     std::int64_t outputTokens = 0;
+    int prefixId = -1; ///< requests of one id share the first WorkloadSpec::sharedPrefixTokens prompt tokens; -1: none
 };
 
 /// The workload: how many requests, how they arrive and how long they are.
@@ -57,6 +61,9 @@ struct WorkloadSpec {
     int requests = 1; ///< requests to simulate (closed loop and Poisson)
     std::int64_t promptTokens = 128; ///< every request's prompt (closed loop and Poisson)
     std::int64_t outputTokens = 128; ///< every request's output (closed loop and Poisson)
+    /// Prompt tokens requests of one prefix id share (a system prompt): every request of a closed loop or Poisson
+    /// workload, and the trace's requests with the same prefix_id. 0: no shared prefix.
+    std::int64_t sharedPrefixTokens = 0;
     std::vector<RequestSpec> trace; ///< the requests of a Trace workload, by arrival time
 };
 

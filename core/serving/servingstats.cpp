@@ -64,6 +64,11 @@ ServingSummary summarise(const ServingTrace& trace, int replicas, int gpus, cons
     summary.sloAttainment
         = trace.requests.empty() ? 1 : static_cast<double>(good) / static_cast<double>(trace.requests.size());
     summary.preemptions = trace.preemptions * replicas;
+    double promptTokens = 0;
+    for (const RequestRecord& request : trace.requests) {
+        promptTokens += static_cast<double>(request.promptTokens);
+    }
+    summary.prefixCacheHitRate = promptTokens > 0 ? static_cast<double>(trace.cachedPromptTokens) / promptTokens : 0;
     summary.iterations = static_cast<int>(trace.iterations.size());
     double batched = 0;
     for (const OccupancySample& sample : trace.iterations) {

@@ -43,6 +43,7 @@ struct ServingSummary {
     int iterations = 0; ///< of one replica
     double meanBatchedTokens = 0; ///< tokens per iteration
     double peakKvOccupancy = 0; ///< largest share of the KV-cache blocks in use
+    double prefixCacheHitRate = 0; ///< share of the prompt tokens taken from the prefix cache
 };
 
 /// Summarises one replica's @p trace as @p replicas identical replicas on @p gpus GPUs in all.

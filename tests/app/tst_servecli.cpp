@@ -193,6 +193,10 @@ void TstServeCli::inputErrorsNameTheirCause_data()
     QTest::addRow("trace_line") << QByteArray("arrival_s,input_tokens,output_tokens\n0,100,10\n0.5,abc,10\n")
                                 << QStringList { QStringLiteral("--trace"), QStringLiteral("TRACE") }
                                 << QStringLiteral("trace.csv:3");
+    // A prefix_id must be a whole number >= 0.
+    QTest::addRow("trace_prefix_id") << QByteArray("arrival_s,input_tokens,output_tokens,prefix_id\n0,100,10,-3\n")
+                                     << QStringList { QStringLiteral("--trace"), QStringLiteral("TRACE") }
+                                     << QStringLiteral("trace.csv:2");
     // Llama-3.1-8B's context is 131,072 tokens.
     QTest::addRow("beyond_context") << goodTrace
                                     << QStringList { QStringLiteral("--input-tokens"), QStringLiteral("131000"),

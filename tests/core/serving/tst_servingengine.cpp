@@ -159,6 +159,38 @@ private Q_SLOTS:
             std::invalid_argument, serving::simulateServing(closedLoop(1, 1, 100, 100), withBlocks(12), cost));
     }
 
+    void prefixCachingSkipsTheSharedBlocks()
+    {
+        // a = 2 ms, b = 10 us, one client, two requests of 1,000 + 10 tokens sharing 512 prompt tokens (32 blocks of
+        // 16). The first computes its whole prompt: TTFT a + 1000 b = 12 ms, then 9 decode iterations of a + b, done
+        // at 30.09 ms. The second finds 512 tokens in the prefix cache and prefills 488: TTFT a + 488 b = 6.88 ms.
+        // 512 of the 2,000 prompt tokens came from the cache. Without caching both take 12 ms.
+        AffineCost cost(2e-3, 1e-5);
+        WorkloadSpec workload = closedLoop(1, 2, 1000, 10);
+        workload.sharedPrefixTokens = 512;
+        const auto cached = serving::simulateServing(workload, withBlocks(1000), cost);
+        QVERIFY(near(cached.requests[0].ttft(), 12e-3, 1e-12));
+        QVERIFY(near(cached.requests[1].arrivalSeconds, 12e-3 + 9 * 2.01e-3, 1e-12));
+        QVERIFY(near(cached.requests[1].ttft(), 6.88e-3, 1e-12));
+        QCOMPARE(cached.cachedPromptTokens, std::int64_t(512));
+        QCOMPARE(serving::summarise(cached, 1, 1, {}).prefixCacheHitRate, 512.0 / 2000.0);
+        // The cache keeps the 32 prefix blocks after both requests finished; everything else is free again.
+        QCOMPARE(cached.iterations.back().usedBlocks, std::int64_t(32));
+
+        EngineOptions off = withBlocks(1000);
+        off.prefixCaching = false;
+        const auto recomputed = serving::simulateServing(workload, off, cost);
+        QVERIFY(near(recomputed.requests[1].ttft(), 12e-3, 1e-12));
+        QCOMPARE(recomputed.cachedPromptTokens, std::int64_t(0));
+
+        // A prompt that is all shared prefix still computes its last block's tokens to sample from: 512 tokens, 496
+        // (31 whole blocks short of the last token) cached, 16 computed: a + 16 b.
+        WorkloadSpec whole = closedLoop(1, 2, 512, 2);
+        whole.sharedPrefixTokens = 512;
+        const auto allShared = serving::simulateServing(whole, withBlocks(1000), cost);
+        QVERIFY(near(allShared.requests[1].ttft(), 2e-3 + 16 * 1e-5, 1e-12));
+    }
+
     void oneRequestAloneEqualsTheInferencePrediction()
     {
         // Llama-3.3-70B on 8 A100 (tp 8), one request of 1,000 + 64 tokens: the serving engine's TTFT is the step
