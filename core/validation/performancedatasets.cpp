@@ -352,7 +352,7 @@ Dataset megatronCoreH100(const std::string& shared)
 std::vector<std::string> performanceDatasetNames()
 {
     return { "megatron", "uci-llama2", "imec", "nim", "nim-served-ttft", "nim-served-itl", "koyeb",
-        "megatron-core-h100", "torchtitan", "torchtitan-memory" };
+        "megatron-core-h100", "torchtitan", "torchtitan-memory", "aiconfigurator-ttft", "aiconfigurator-tpot" };
 }
 
 Dataset readPerformanceDataset(const std::string& name, const std::string& sharedDir)
@@ -377,6 +377,9 @@ Dataset readPerformanceDataset(const std::string& name, const std::string& share
     }
     if (name == "megatron-core-h100") {
         return megatronCoreH100(sharedDir);
+    }
+    if (name == "aiconfigurator-ttft" || name == "aiconfigurator-tpot") {
+        return aiconfiguratorDataset(sharedDir, name == "aiconfigurator-ttft");
     }
     if (name == "torchtitan" || name == "torchtitan-memory") {
         return torchtitanDataset(sharedDir, name == "torchtitan-memory");

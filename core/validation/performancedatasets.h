@@ -40,6 +40,8 @@ struct ValidationCase {
     double measuredTtft = -1; ///< when the source also gives TTFT (seconds), else negative
     double measuredItl = -1;
     int concurrency = 0; ///< ServedTtft/ServedItl: clients of the closed loop (each request: prompt and decode length)
+    int requestsPerClient = 20; ///< ServedTtft/ServedItl: requests each client sends
+    std::string engine = "trtllm"; ///< ServedTtft/ServedItl: whose engine defaults (trtllm or vllm)
 };
 
 /// A source row the dataset leaves out, and why (no preset describes it, ...). `rapid validate` prints these.
@@ -64,6 +66,11 @@ struct Dataset {
 /// The torchtitan benchmarks (torchtitan/torchtitan_benchmarks.csv): training throughput (@p memory false,
 /// "torchtitan") or peak reserved memory per GPU ("torchtitan-memory"). Defined in torchtitandataset.cpp.
 Dataset torchtitanDataset(const std::string& sharedDir, bool memory);
+
+/// NVIDIA AIConfigurator's serving rows (aiconfigurator/silicon_sample.csv): mean TTFT (@p ttft, "aiconfigurator-ttft")
+/// or TPOT ("aiconfigurator-tpot") of the aggregated rows the presets can describe. Defined in
+/// aiconfiguratordataset.cpp.
+Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft);
 
 /// The names of the performance datasets `rapid validate` knows.
 std::vector<std::string> performanceDatasetNames();

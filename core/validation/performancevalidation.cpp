@@ -15,18 +15,18 @@ namespace rapid::validation {
 
 namespace {
 
-/// A closed loop of @p concurrency clients, 20 requests each, of the run's prompt and decode lengths.
-serving::ServingResult serveClosedLoop(const config::Scenario& scenario, int concurrency)
+/// A closed loop of @p c's clients, each sending its requests of the run's prompt and decode lengths.
+serving::ServingResult serveClosedLoop(const config::Scenario& scenario, const ValidationCase& c)
 {
     serving::WorkloadSpec workload;
-    workload.concurrency = concurrency;
-    workload.requests = 20 * concurrency;
+    workload.concurrency = c.concurrency;
+    workload.requests = c.requestsPerClient * c.concurrency;
     workload.promptTokens = scenario.run.promptLength;
     workload.outputTokens = scenario.run.decodeLength;
     // NIM serves Llama-3.3-70B with TensorRT-LLM: its defaults bound an iteration and size the KV cache, with chunked
     // context for prompts beyond the token budget; vLLM's A100 defaults (2,048 tokens) would model another engine.
     serving::EngineOptions engine;
-    engine.profile = serving::EngineProfile::TrtLlm;
+    engine.profile = c.engine == "vllm" ? serving::EngineProfile::Vllm : serving::EngineProfile::TrtLlm;
     return serving::simulateServing(scenario, workload, engine);
 }
 
@@ -81,7 +81,7 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
             }
             case Metric::ServedTtft:
             case Metric::ServedItl: {
-                const serving::ServingResult served = serveClosedLoop(scenario, c.concurrency);
+                const serving::ServingResult served = serveClosedLoop(scenario, c);
                 caseResult.predictedTtft = served.summary.ttft.mean;
                 caseResult.predictedItl = served.summary.itl.mean;
                 caseResult.predicted

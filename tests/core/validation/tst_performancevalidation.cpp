@@ -25,8 +25,17 @@ private Q_SLOTS:
 void TstPerformanceValidation::datasetMeetsItsBar_data()
 {
     QTest::addColumn<QString>("name");
+    // The AIConfigurator sets serve ~800 closed loops each (tens of seconds): they run as their own test
+    // (tst_servingvalidation, this file built with RAPID_SERVING_VALIDATION), outside the sanitizer run's labels.
+#ifdef RAPID_SERVING_VALIDATION
+    const bool serving = true;
+#else
+    const bool serving = false;
+#endif
     for (const std::string& name : validation::performanceDatasetNames()) {
-        QTest::newRow(name.c_str()) << QString::fromStdString(name);
+        if ((name.rfind("aiconfigurator", 0) == 0) == serving) {
+            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+        }
     }
 }
 
@@ -57,11 +66,14 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // framework runs and async TP's split GEMMs are modelled since); torchtitan-memory: the reserved-memory factor
     // on H200/B200 (torchtitan keeping pipeline stages gathered is modelled since). Held at `rapid
     // validate` on 2026-11-27 (uci-llama2 40.06%, megatron-core-h100 10.36%, torchtitan 34.03%, torchtitan-memory
-    // 17.77%) plus one point.
+    // 17.77%) plus one point. aiconfigurator (#17, added 2026-11-27): TPOT of Llama-3.1-70B fp8 on H200/B200 ~30% slow
+    // (the KV-cache precision is not recorded: bf16 assumed), TTFT far too long (all clients start together, four
+    // requests each; the benchmark's warm-up and request count are not recorded). Held at 148.95% and 18.17%.
     static const std::map<QString, double> kCeilings
         = { { QStringLiteral("uci-llama2"), 41.1 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
               { QStringLiteral("megatron-core-h100"), 11.4 }, { QStringLiteral("nim-served-ttft"), 25.2 },
-              { QStringLiteral("torchtitan"), 35.0 }, { QStringLiteral("torchtitan-memory"), 18.8 } };
+              { QStringLiteral("torchtitan"), 35.0 }, { QStringLiteral("torchtitan-memory"), 18.8 },
+              { QStringLiteral("aiconfigurator-ttft"), 150.0 }, { QStringLiteral("aiconfigurator-tpot"), 19.2 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
         // Printed, not a bar (its set-up is unknown): only held at its ceiling so that it cannot get worse unseen.

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// NVIDIA AIConfigurator's measured serving rows (../shared/validation/aiconfigurator/, README.md there: provenance,
+// columns and doubts): TTFT and TPOT of aggregated deployments under a closed loop of clients.
+#include "performancedatasets.h"
+
+#include "validation/csvtable.h"
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+namespace rapid::validation {
+
+namespace {
+
+constexpr int kRequestsPerClient = 4;
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+/// The value of `key=` in the `;`-separated provenance string, or "".
+std::string provenance(const std::string& source, const std::string& key)
+{
+    const std::string needle = key + "=";
+    size_t at = source.find(needle);
+    while (at != std::string::npos && at > 0 && source[at - 1] != ' ' && source[at - 1] != ';') {
+        at = source.find(needle, at + 1);
+    }
+    if (at == std::string::npos) {
+        return {};
+    }
+    const size_t start = at + needle.size();
+    return source.substr(start, source.find(';', start) - start);
+}
+
+std::string modelPreset(const std::string& path)
+{
+    if (contains(path, "Llama-3.1-8B")) {
+        return "llama-3.1-8b";
+    }
+    if (contains(path, "Llama-3.1-70B")) {
+        return "llama-3.1-70b";
+    }
+    if (path == "Qwen/Qwen3-32B") {
+        return "qwen3-32b";
+    }
+    return {};
+}
+
+/// The hardware preset of one worker of @p tp GPUs and its overrides: the GPU preset alone for one GPU, else the
+/// 8-GPU HGX node's NVLink switch cut to tp GPUs (the H200 node without its InfiniBand dimension: a worker is one
+/// NVLink domain; the NVLink figures are the preset's own).
+std::pair<std::string, std::vector<std::string>> hardwareOf(const std::string& system, int tp)
+{
+    static const std::map<std::string, std::pair<std::string, std::string>> kPresets
+        = { { "h100_sxm", { "hgx-h100-8gpu", "h100-sxm5-80gb" } },
+              { "h200_sxm", { "hgx-h200-400g", "h200-sxm-141gb" } }, { "b200_sxm", { "hgx-b200-8gpu", "b200" } } };
+    const auto found = kPresets.find(system);
+    if (found == kPresets.end()) {
+        return {};
+    }
+    if (tp <= 1) {
+        return { found->second.second, {} };
+    }
+    std::vector<std::string> overrides = { "hardware.cluster.gpus_per_node=" + std::to_string(tp) };
+    if (system == "h200_sxm") {
+        overrides.push_back("hardware.cluster.network=[{name: nvlink, kind: switch, size: " + std::to_string(tp)
+            + ", link_bandwidth_GBps: 450, latency_ns: 300}]");
+    } else {
+        overrides.push_back("hardware.cluster.network[0].size=" + std::to_string(tp));
+    }
+    return { found->second.first, overrides };
+}
+
+/// Why a row is left out, or "" when it is used. The rule is fixed and the same for every row.
+std::string skipReason(const CsvTable& table, size_t row)
+{
+    if (table.cell(row, "mode") != "agg") {
+        return "disaggregated prefill/decode deployment (not modelled yet, issue #17)";
+    }
+    if (modelPreset(table.cell(row, "model_path")).empty()) {
+        return "no model preset (MoE and MLA models: DeepSeek, MiniMax, Kimi, gpt-oss, Qwen3 MoE, GLM; NVFP4 "
+               "checkpoints)";
+    }
+    if (hardwareOf(table.cell(row, "system"), 1).first.empty()) {
+        return "no GPU or cluster preset (GB200, B300, GB300)";
+    }
+    const std::string quant = table.cell(row, "gemm_quant_mode");
+    if (table.cell(row, "precision") == "fp4" || table.cell(row, "precision") == "int4" || quant == "nvfp4"
+        || quant == "int4_wo" || quant == "fp8_block") {
+        return "NVFP4, INT4 or block-scaled FP8 serving (not modelled yet)";
+    }
+    if (table.cell(row, "backend") == "sglang") {
+        return "SGLang (no engine profile: vLLM and TensorRT-LLM only)";
+    }
+    if (provenance(table.cell(row, "silicon_data_source"), "silicon_concurrency").empty()) {
+        return "no silicon_concurrency in its provenance";
+    }
+    if (provenance(table.cell(row, "silicon_data_source"), "wip") == "True") {
+        return "marked work-in-progress (wip=True) in the source database";
+    }
+    const auto batch = table.number(row, "batch_size");
+    const std::string concurrency = provenance(table.cell(row, "silicon_data_source"), "silicon_concurrency");
+    if (!batch || std::to_string(std::lround(*batch)) != concurrency) {
+        return "batch per worker differs from the concurrency (replica count not recorded)";
+    }
+    return {};
+}
+
+} // namespace
+
+Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
+{
+    Dataset dataset { ttft ? "aiconfigurator-ttft" : "aiconfigurator-tpot", "aiconfigurator/silicon_sample.csv",
+        std::string(
+            "NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B and Qwen3-32B served by vLLM and TensorRT-LLM "
+            "on H100/H200/B200 (bf16, fp8), one worker per row under a closed loop: mean ")
+            + (ttft ? "time to first token" : "time per output token") + " (rapid serve)",
+        ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 20.0 : 10.0, {}, {}, {} };
+    const CsvTable table = CsvTable::read(sharedDir + "/validation/" + dataset.file);
+    std::map<std::string, int> skipped;
+    for (size_t row = 0; row < table.rows(); ++row) {
+        const std::string reason = skipReason(table, row);
+        if (!reason.empty()) {
+            ++skipped[reason];
+            continue;
+        }
+        const int tp = static_cast<int>(std::lround(table.number(row, "tp_size").value_or(1)));
+        const std::string source = table.cell(row, "silicon_data_source");
+        const int concurrency = std::stoi(provenance(source, "silicon_concurrency"));
+        const auto measuredTtft = table.number(row, "silicon_ttft_ms");
+        const auto measuredTpot = table.number(row, "silicon_tpot_ms");
+        if (!measuredTtft || !measuredTpot) {
+            ++skipped["no measured TTFT or TPOT"];
+            continue;
+        }
+        const bool fp8 = table.cell(row, "precision") == "fp8";
+        const auto [hardware, hardwareOverrides] = hardwareOf(table.cell(row, "system"), tp);
+        ValidationCase c;
+        c.label = table.cell(row, "id");
+        c.model = modelPreset(table.cell(row, "model_path"));
+        c.hardware = hardware;
+        c.run = "llama-serve-a100";
+        c.overrides = hardwareOverrides;
+        const std::string precision = fp8 ? "fp8" : "bf16";
+        c.overrides.insert(c.overrides.end(),
+            { "run.parallelism.tp=" + std::to_string(tp), "run.inference.batch=1",
+                "run.inference.prompt_length=" + table.cell(row, "isl"),
+                "run.inference.decode_length=" + table.cell(row, "osl"), "run.precision.compute=" + precision,
+                "run.precision.weights=" + precision, "run.precision.activations=bf16",
+                "run.precision.kv_cache=bf16" });
+        c.concurrency = concurrency;
+        c.requestsPerClient = kRequestsPerClient;
+        c.engine = table.cell(row, "backend");
+        c.measuredTtft = *measuredTtft / 1000;
+        c.measuredItl = *measuredTpot / 1000;
+        c.measured = ttft ? c.measuredTtft : c.measuredItl;
+        dataset.cases.push_back(c);
+    }
+    for (const auto& [reason, count] : skipped) {
+        dataset.skipped.push_back({ std::to_string(count) + " rows", reason });
+    }
+    return dataset;
+}
+
+} // namespace rapid::validation
