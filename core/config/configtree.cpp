@@ -432,6 +432,9 @@ void ConfigTree::applyOverride(const std::string& assignment, const SourceLocati
         node.reset(next);
     }
     m_origins.overrides.emplace_back(normalized, where);
+    if (normalized == "hardware.gpu" && isScalarNode(value)) {
+        expandGpuReference(); // a GPU preset by name replaces the whole GPU, as in the hardware document
+    }
 }
 
 } // namespace rapid::config::detail

@@ -12,6 +12,7 @@ class TstOverrides : public QObject {
 private Q_SLOTS:
     void overridesScalarsAndListItems();
     void overridesKeysOfAReferencedGpu();
+    void aGpuPresetByNameReplacesTheGpu();
     void badOverridesNameTheOverride_data();
     void badOverridesNameTheOverride();
 };
@@ -36,6 +37,24 @@ void TstOverrides::overridesKeysOfAReferencedGpu()
         = test::projectLoader().loadHardware("dgx-h100-superpod", { "hardware.gpu.hbm.bandwidth_GBps=1500" });
     QCOMPARE(hardware.gpu.hbmBandwidth, 1.5e12);
     QCOMPARE(hardware.gpu.smCount, 132); // untouched keys keep the preset's values
+}
+
+void TstOverrides::aGpuPresetByNameReplacesTheGpu()
+{
+    // hardware.gpu=<preset> swaps the whole GPU, as `gpu: <preset>` in the hardware document does (H200: 141 GiB of
+    // HBM3e at 4.8 TB/s, the H100's 132 SMs), and a later key overrides the swapped preset; a name that is no preset
+    // is an error at the override.
+    const config::HardwareSpec hardware = test::projectLoader().loadHardware(
+        "hgx-h100-8gpu", { "hardware.gpu=h200-sxm-141gb", "hardware.gpu.hbm.bandwidth_GBps=4000" });
+    QCOMPARE(QString::fromStdString(hardware.gpu.name), QStringLiteral("H200-SXM-141GB"));
+    QCOMPARE(hardware.gpu.hbmCapacityBytes, 141.0 * 1024 * 1024 * 1024);
+    QCOMPARE(hardware.gpu.hbmBandwidth, 4e12);
+    QCOMPARE(hardware.gpu.smCount, 132);
+    const auto diagnostics = test::expectConfigError(
+        [] { test::projectLoader().loadHardware("hgx-h100-8gpu", { "hardware.gpu=no-such-gpu" }); });
+    QVERIFY(!diagnostics.empty());
+    QCOMPARE(diagnostics[0].keyPath, std::string("hardware.gpu"));
+    QCOMPARE(QString::fromStdString(diagnostics[0].location.source), QStringLiteral("--set hardware.gpu=no-such-gpu"));
 }
 
 void TstOverrides::badOverridesNameTheOverride_data()
