@@ -84,7 +84,9 @@ double duration(const Arguments& arguments, const std::string& name)
     return *seconds;
 }
 
-serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSpec& run)
+/// What every request shares, in one load or a sweep: the lengths, the Poisson seed and the shared prefix; and
+/// one of --concurrency, --rate and --trace at most.
+serving::WorkloadSpec requestShapeOf(const Arguments& arguments, const config::RunSpec& run)
 {
     serving::WorkloadSpec workload;
     const int given = (arguments.value("concurrency") ? 1 : 0) + (arguments.value("rate") ? 1 : 0)
@@ -92,11 +94,17 @@ serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSp
     if (given > 1) {
         throw UsageError("give one of --concurrency, --rate and --trace");
     }
-    constexpr long long kMaxRequests = 10'000'000;
     workload.promptTokens = boundedInteger(arguments, "input-tokens", std::max(1, run.promptLength), 1, 10'000'000);
     workload.outputTokens = boundedInteger(arguments, "output-tokens", std::max(1, run.decodeLength), 1, 10'000'000);
     workload.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
     workload.sharedPrefixTokens = boundedInteger(arguments, "shared-prefix", 0, 0, 10'000'000);
+    return workload;
+}
+
+serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSpec& run)
+{
+    serving::WorkloadSpec workload = requestShapeOf(arguments, run);
+    constexpr long long kMaxRequests = 10'000'000;
     if (auto trace = arguments.value("trace")) {
         workload.arrival = serving::ArrivalKind::Trace;
         workload.trace = serving::readRequestTrace(*trace);
@@ -241,16 +249,7 @@ int serveSweep(const Invocation& invocation, const Arguments& arguments, const c
     const std::pair<serving::SweepLoad, std::vector<double>>& loads, const serving::EngineOptions& options,
     const serving::ServingSlo& slo, sim::NetworkBackend backend)
 {
-    if (arguments.value("trace")) {
-        throw UsageError("give one of --concurrency, --rate and --trace");
-    }
-    serving::WorkloadSpec base;
-    base.promptTokens
-        = boundedInteger(arguments, "input-tokens", std::max(1, scenario.run.promptLength), 1, 10'000'000);
-    base.outputTokens
-        = boundedInteger(arguments, "output-tokens", std::max(1, scenario.run.decodeLength), 1, 10'000'000);
-    base.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
-    base.sharedPrefixTokens = boundedInteger(arguments, "shared-prefix", 0, 0, 10'000'000);
+    const serving::WorkloadSpec base = requestShapeOf(arguments, scenario.run);
     const int requests = static_cast<int>(boundedInteger(arguments, "requests", 0, 0, 10'000'000));
     serving::ServingSweep sweep;
     try {
@@ -290,9 +289,6 @@ int serveCommand(const Invocation& invocation)
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::Scenario scenario = loadScenario(arguments, loader);
     if (const auto loads = sweepLoads(arguments)) {
-        if (arguments.value("concurrency") && arguments.value("rate")) {
-            throw UsageError("give one of --concurrency, --rate and --trace");
-        }
         return serveSweep(invocation, arguments, scenario, *loads, options, slo, *backend);
     }
     serving::WorkloadSpec workload;

@@ -51,13 +51,14 @@ std::string modelPreset(const std::string& path)
 }
 
 /// The hardware preset of one worker of @p tp GPUs and its overrides: the GPU preset alone for one GPU, else the
-/// 8-GPU HGX node's NVLink switch cut to tp GPUs (the H200 node without its InfiniBand dimension: a worker is one
-/// NVLink domain; the NVLink figures are the preset's own).
+/// 8-GPU HGX node's NVLink switch cut to tp GPUs. An H200 worker is the HGX H100 node with the H200 GPU: HGX H200
+/// has the same NVLink 4 / NVSwitch fabric (the hgx-h200-400g preset's NVLink figures are the same), and a worker is
+/// one NVLink domain, without that preset's InfiniBand dimension.
 std::pair<std::string, std::vector<std::string>> hardwareOf(const std::string& system, int tp)
 {
     static const std::map<std::string, std::pair<std::string, std::string>> kPresets
         = { { "h100_sxm", { "hgx-h100-8gpu", "h100-sxm5-80gb" } },
-              { "h200_sxm", { "hgx-h200-400g", "h200-sxm-141gb" } }, { "b200_sxm", { "hgx-b200-8gpu", "b200" } } };
+              { "h200_sxm", { "hgx-h100-8gpu", "h200-sxm-141gb" } }, { "b200_sxm", { "hgx-b200-8gpu", "b200" } } };
     const auto found = kPresets.find(system);
     if (found == kPresets.end()) {
         return {};
@@ -65,14 +66,9 @@ std::pair<std::string, std::vector<std::string>> hardwareOf(const std::string& s
     if (tp <= 1) {
         return { found->second.second, {} };
     }
-    std::vector<std::string> overrides = { "hardware.cluster.gpus_per_node=" + std::to_string(tp) };
-    if (system == "h200_sxm") {
-        overrides.push_back("hardware.cluster.network=[{name: nvlink, kind: switch, size: " + std::to_string(tp)
-            + ", link_bandwidth_GBps: 450, latency_ns: 300}]");
-    } else {
-        overrides.push_back("hardware.cluster.network[0].size=" + std::to_string(tp));
-    }
-    return { found->second.first, overrides };
+    return { found->second.first,
+        { "hardware.gpu=" + found->second.second, "hardware.cluster.gpus_per_node=" + std::to_string(tp),
+            "hardware.cluster.network[0].size=" + std::to_string(tp) } };
 }
 
 /// Why a row is left out, or "" when it is used. The rule is fixed and the same for every row.
@@ -154,7 +150,7 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
                 "run.precision.kv_cache=bf16" });
         c.concurrency = concurrency;
         c.requestsPerClient = kRequestsPerClient;
-        c.engine = table.cell(row, "backend");
+        c.engine = table.cell(row, "backend") == "vllm" ? serving::EngineProfile::Vllm : serving::EngineProfile::TrtLlm;
         c.measuredTtft = *measuredTtft / 1000;
         c.measuredItl = *measuredTpot / 1000;
         c.measured = ttft ? c.measuredTtft : c.measuredItl;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "serving/servingspec.h"
+
 #include <string>
 #include <vector>
 
@@ -41,7 +43,7 @@ struct ValidationCase {
     double measuredItl = -1;
     int concurrency = 0; ///< ServedTtft/ServedItl: clients of the closed loop (each request: prompt and decode length)
     int requestsPerClient = 20; ///< ServedTtft/ServedItl: requests each client sends
-    std::string engine = "trtllm"; ///< ServedTtft/ServedItl: whose engine defaults (trtllm or vllm)
+    serving::EngineProfile engine = serving::EngineProfile::TrtLlm; ///< ServedTtft/ServedItl: whose engine defaults
 };
 
 /// A source row the dataset leaves out, and why (no preset describes it, ...). `rapid validate` prints these.

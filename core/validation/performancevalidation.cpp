@@ -26,7 +26,7 @@ serving::ServingResult serveClosedLoop(const config::Scenario& scenario, const V
     // NIM serves Llama-3.3-70B with TensorRT-LLM: its defaults bound an iteration and size the KV cache, with chunked
     // context for prompts beyond the token budget; vLLM's A100 defaults (2,048 tokens) would model another engine.
     serving::EngineOptions engine;
-    engine.profile = c.engine == "vllm" ? serving::EngineProfile::Vllm : serving::EngineProfile::TrtLlm;
+    engine.profile = c.engine;
     return serving::simulateServing(scenario, workload, engine);
 }
 
