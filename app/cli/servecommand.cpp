@@ -98,6 +98,13 @@ serving::WorkloadSpec requestShapeOf(const Arguments& arguments, const config::R
     workload.outputTokens = boundedInteger(arguments, "output-tokens", std::max(1, run.decodeLength), 1, 10'000'000);
     workload.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
     workload.sharedPrefixTokens = boundedInteger(arguments, "shared-prefix", 0, 0, 10'000'000);
+    // Every closed-loop or Poisson prompt has the same length: a shared prefix longer than it is a slip, not a
+    // prefix (a trace's prompts vary, and each shares at most its own length).
+    if (!arguments.value("trace") && workload.sharedPrefixTokens > workload.promptTokens) {
+        throw UsageError("--shared-prefix " + std::to_string(workload.sharedPrefixTokens)
+            + ": longer than the prompt's " + std::to_string(workload.promptTokens)
+            + " tokens (--input-tokens); expected 0 to " + std::to_string(workload.promptTokens));
+    }
     return workload;
 }
 

@@ -243,6 +243,9 @@ void TstServeCli::usageErrorsNameTheOption_data()
         << QStringList { QStringLiteral("--concurrency"), QStringLiteral("1,2.5") } << QStringLiteral("--concurrency");
     QTest::addRow("sweep_with_a_gap") << QStringList { QStringLiteral("--rate"), QStringLiteral("1,,2") }
                                       << QStringLiteral("--rate");
+    QTest::addRow("prefix_beyond_prompt") << QStringList { QStringLiteral("--shared-prefix"), QStringLiteral("5000"),
+        QStringLiteral("--input-tokens"), QStringLiteral("100") }
+                                          << QStringLiteral("--shared-prefix");
     QTest::addRow("rate_not_a_number") << QStringList { QStringLiteral("--rate"), QStringLiteral("fast") }
                                        << QStringLiteral("--rate");
     QTest::addRow("huge_block") << QStringList { QStringLiteral("--block-size"), QStringLiteral("1e30") }
