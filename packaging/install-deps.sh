@@ -8,11 +8,14 @@ set -euo pipefail
 # Build and runtime dependencies (see ../shared/design/BUILD-NOTES.md for the versions checked). libns3-dev (ns-3
 # 3.37, ~60 MB with libns3.37 and GSL) is only for the packet-level cross-check in tests/ns3, skipped without it;
 # Open MPI lets `mpirun -np N rapid resilience` share its trials (tests/app/tst_resiliencempi), optional to build.
+# poppler-utils (pdffonts, pdftotext) lets tests/widgets/tst_figureexport check exported PDFs: fonts embedded, text
+# as text, no two words overlapping.
 packages=(
     build-essential cmake ninja-build pkg-config ccache
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libgraphviz-dev
     libyaml-cpp-dev libprotobuf-dev protobuf-compiler nlohmann-json3-dev
     fonts-dejavu-core clang-format
+    poppler-utils
     libns3-dev
     libopenmpi-dev openmpi-bin
 )

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "topology/congestionrunbox.h"
 #include "tracegraph/chakraexportjob.h"
 
+#include "analysis/scenariodiff.h"
 #include "common/chartexporter.h"
 #include "common/chartwidget.h"
-#include "common/exportdialog.h"
+#include "common/figuredialog.h"
+#include "common/figurestylepresets.h"
 #include "common/wheelguard.h"
 #include "editors/autosavecontroller.h"
 #include "editors/configform.h"
@@ -29,6 +32,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -137,6 +141,15 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     m_document->session()->setEvaluationRunner(m_runner);
     connect(m_document->session(), &RunSession::baselineChanged, this,
         [this] { m_results->setBaseline(m_document->session()->baseline()); });
+    const auto showPinnedRuns
+        = [this] { m_results->setPinnedRuns(m_document->session()->runs(), m_document->session()->baselineIndex()); };
+    connect(m_document->session(), &RunSession::runsChanged, this, showPinnedRuns);
+    // A congestion run of the Topology tab reaches the dashboard's cards and breakdown, beside the analytical step.
+    connect(m_topology->congestionRun(), &CongestionRunBox::stepAvailable, m_results,
+        [this](const report::TrainingResult& congestion) { m_results->setCongestionStep(congestion); });
+    connect(m_topology->congestionRun(), &CongestionRunBox::stepCleared, m_results,
+        [this] { m_results->setCongestionStep(std::nullopt); });
+    connect(m_document->session(), &RunSession::baselineChanged, this, showPinnedRuns);
     for (ChartWidget* chart : m_results->charts()) {
         connect(chart, &ChartWidget::exportRequested, this, [this](ChartWidget* which) { exportChart(which); });
     }
@@ -249,7 +262,8 @@ void MainWindow::createActions()
     });
     exportTraces->setObjectName(QStringLiteral("exportChakraTracesAction"));
     file->addSeparator();
-    QAction* exportAction = file->addAction(tr("&Export Chart…"), this, [this] { exportChart(nullptr); });
+    QAction* exportAction = file->addAction(tr("&Export Figure…"), this, [this] { exportChart(nullptr); });
+    exportAction->setObjectName(QStringLiteral("exportChartAction"));
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     file->addSeparator();
     QAction* quitAction = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -264,6 +278,12 @@ void MainWindow::createActions()
     edit->addAction(redo);
 
     QMenu* compare = menuBar()->addMenu(tr("&Compare"));
+    QAction* pinRunAction = compare->addAction(tr("Pin &Run"), this, [this] { pinRun(false); });
+    pinRunAction->setObjectName(QStringLiteral("pinRunAction"));
+    pinRunAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    pinRunAction->setToolTip(tr("Keep the current result as a run named by what it changes against the baseline, "
+                                "for the Compare tab (%1)")
+                                 .arg(pinRunAction->shortcut().toString(QKeySequence::NativeText)));
     m_pinAction = compare->addAction(tr("&Pin as Baseline"), this, [this] { pinBaseline(); });
     m_pinAction->setObjectName(QStringLiteral("pinBaselineAction"));
     m_pinAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
@@ -479,22 +499,38 @@ void MainWindow::setAutosaveDelay(int milliseconds)
 
 bool MainWindow::pinBaseline(const QString& name)
 {
+    return pinRun(true, name);
+}
+
+bool MainWindow::pinRun(bool asBaseline, const QString& name)
+{
     const std::optional<Evaluation>& shown = m_results->evaluation();
     if (!shown) {
         statusBar()->showMessage(tr("Nothing to pin yet: the configuration has no result"), kStatusMessageMs);
         return false;
     }
     RunSession* session = m_document->session();
-    // A generated name says what was run, so a list of pinned runs reads without opening each one.
-    const QString wanted = name.isEmpty() ? QString::fromStdString(shown->label) : name;
-    const int index = session->add(wanted, *shown, m_shownSource, true);
-    statusBar()->showMessage(tr("Pinned “%1” as the baseline").arg(session->runs()[index].name), kStatusMessageMs);
+    // A generated name says what was run, so a list of pinned runs reads without opening each one: against a
+    // baseline, what this run changes ("tp4 dp4", "seq 4096"); without one, the run itself.
+    QString wanted = name;
+    const NamedRun* baseline = session->baseline();
+    if (wanted.isEmpty() && !asBaseline && baseline && baseline->evaluation && baseline->evaluation->scenario
+        && shown->scenario) {
+        wanted = QString::fromStdString(analysis::differenceLabel(*baseline->evaluation->scenario, *shown->scenario));
+    }
+    if (wanted.isEmpty()) {
+        wanted = QString::fromStdString(shown->label);
+    }
+    const int index = session->add(wanted, *shown, m_shownSource, asBaseline);
+    statusBar()->showMessage((asBaseline ? tr("Pinned “%1” as the baseline") : tr("Pinned “%1”; see the Compare tab"))
+                                 .arg(session->runs()[index].name),
+        kStatusMessageMs);
     return true;
 }
 
 void MainWindow::exportChart(QWidget* chart)
 {
-    QList<ExportDialog::Target> targets;
+    QList<FigureDialog::Target> targets;
     int selected = 0;
     for (ChartWidget* candidate : m_results->charts()) {
         if (candidate == chart) {
@@ -507,7 +543,11 @@ void MainWindow::exportChart(QWidget* chart)
         selected = static_cast<int>(targets.size());
     }
     targets.append({ m_sweep->chart()->title(), m_sweep->chart() });
-    ExportDialog dialog(targets, selected, this);
+    // The workspace's own style first: the figure a colleague regenerates with `rapid plot` from the same file.
+    config::FigureStyle style = m_document->figureStyle().value_or(
+        FigureStylePresets::preset(FigureStylePresets::defaultName()).value_or(config::FigureStyle()));
+    FigureDialog dialog(targets, selected, style, this);
+    dialog.keepCheck()->setChecked(m_document->figureStyle().has_value());
     if (dialog.exec() != QDialog::Accepted) {
         return;
     }
@@ -515,6 +555,10 @@ void MainWindow::exportChart(QWidget* chart)
     if (!ChartExporter::exportWidget(dialog.selectedWidget(), dialog.filePath(), dialog.options(), &error)) {
         QMessageBox::warning(this, tr("Export failed"), error);
         return;
+    }
+    dialog.rememberChoices();
+    if (dialog.keepWithWorkspace()) {
+        m_document->setFigureStyle(dialog.options().figure);
     }
     statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(dialog.filePath())), kStatusMessageMs);
 }

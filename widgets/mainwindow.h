@@ -69,6 +69,9 @@ public:
     QAction* pinAction() const { return m_pinAction; }
     /// Pins the shown result under @p name (a generated one when empty); false when nothing is shown yet.
     bool pinBaseline(const QString& name = {});
+    /// Pins the shown result as a run to compare (the baseline when @p asBaseline) under @p name, or under what it
+    /// changes against the baseline ("tp4 dp4") when @p name is empty; false when nothing is shown yet.
+    bool pinRun(bool asBaseline, const QString& name = {});
     QTabWidget* mainTabs() const { return m_tabs; }
     /// Writes the workspace's step (or request) as Chakra traces into @p directory in the background, with a
     /// progress dialog whose Cancel stops it (File > Export Step as Chakra Traces…); false when there is no valid

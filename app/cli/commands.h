@@ -30,6 +30,8 @@ int layerCommand(const Invocation& invocation);
 int validateCommand(const Invocation& invocation);
 int collectiveCommand(const Invocation& invocation);
 int sweepCommand(const Invocation& invocation);
+/// `rapid plot` (plotcommand.cpp): only in builds with the workbench libraries (RAPID_WITH_PLOT).
+int plotCommand(const Invocation& invocation);
 int chakraCommand(const Invocation& invocation);
 /// `rapid chakra simulate` (chakrasimulatecommand.cpp), dispatched by chakraCommand.
 int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::string>& args);

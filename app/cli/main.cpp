@@ -49,6 +49,11 @@ const std::map<std::string, Command>& commands()
                 "analytical time of one collective on a hardware's network (faults too)" } },
         { "gemm", { rapid::cli::gemmCommand, "predicted time of one GEMM on one GPU: tile, waves, bytes, roofs" } },
         { "layer", { rapid::cli::layerCommand, "per-operator time of one transformer layer on one GPU" } },
+#ifdef RAPID_WITH_PLOT
+        { "plot",
+            { rapid::cli::plotCommand,
+                "draw a dashboard chart to PDF/SVG/PNG in a figure style (the workbench's Export Figure)" } },
+#endif
     };
     return table;
 }

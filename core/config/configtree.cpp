@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "configtree_p.h"
+#include "figurestyle_p.h"
 #include "utf8.h"
 #include "workspacefile_p.h"
 #include "yamlnode_p.h"
@@ -244,6 +245,7 @@ void ConfigTree::addWorkspace(const std::string& reference)
     // rather than when the workbench opens the file.
     readPinnedRuns(context, reader.raw("runs"), *path);
     readSweepSettings(context, reader.raw("sweep"));
+    readFigureStyleSection(context, reader.raw("figure_style"), "figure_style");
     reader.finish();
     expandGpuReference();
     for (const auto& [assignment, where] : overrides) {

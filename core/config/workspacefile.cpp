@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workspacefile.h"
+#include "figurestyle_p.h"
 #include "utf8.h"
 #include "workspacefile_p.h"
 #include "yamlnode_p.h"
@@ -169,7 +170,8 @@ bool PinnedRunDocuments::operator==(const PinnedRunDocuments& other) const
 bool WorkspaceDocuments::operator==(const WorkspaceDocuments& other) const
 {
     return name == other.name && model.text == other.model.text && hardware.text == other.hardware.text
-        && run.text == other.run.text && overrides == other.overrides && runs == other.runs && sweep == other.sweep;
+        && run.text == other.run.text && overrides == other.overrides && runs == other.runs && sweep == other.sweep
+        && figureStyle == other.figureStyle;
 }
 
 std::string yamlBlockScalar(const std::string& key, const std::string& text, const std::string& indent)
@@ -407,6 +409,7 @@ WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const Pr
     const YAML::Node& constRoot = root;
     documents.runs = detail::readPinnedRuns(context, constRoot["runs"], *path);
     documents.sweep = detail::readSweepSettings(context, constRoot["sweep"]);
+    documents.figureStyle = detail::readFigureStyleSection(context, constRoot["figure_style"], "figure_style");
     sink.throwIfAny();
     return documents;
 }
@@ -441,6 +444,9 @@ std::string composeWorkspace(const WorkspaceDocuments& documents)
         if (sweep->maxTp > 0) {
             text += "  max_tp: " + std::to_string(sweep->maxTp) + "\n";
         }
+    }
+    if (documents.figureStyle) {
+        text += composeFigureStyle(*documents.figureStyle);
     }
     if (!documents.runs.empty()) {
         text += "runs:\n";

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "configloader.h"
+#include "figurestyle.h"
 #include "presetlibrary.h"
 
 #include <optional>
@@ -48,6 +49,7 @@ struct WorkspaceDocuments {
     std::vector<std::string> overrides;
     std::vector<PinnedRunDocuments> runs; ///< the optional `runs:` list, in file order
     std::optional<SweepSettings> sweep; ///< the optional `sweep:` section
+    std::optional<FigureStyle> figureStyle; ///< the optional `figure_style:` section (the export dialog's style)
 
     bool operator==(const WorkspaceDocuments& other) const;
 };

@@ -2,7 +2,7 @@
 // Paper exports: a memory chart (QCustomPlot) and the summary figures (a plain widget) written to SVG, PDF and PNG at
 // column widths. The SVG must be XML carrying the chart's own text, the PDF a PDF, the PNG exactly width × DPI pixels.
 #include "common/chartexporter.h"
-#include "common/exportdialog.h"
+#include "common/figuredialog.h"
 #include "editors/workspacedocument.h"
 #include "evaluation/structureevaluator.h"
 #include "results/memorychart.h"
@@ -120,7 +120,7 @@ void TstChartExporter::layoutSizeFollowsPaperWidth()
     QFETCH(double, width);
     QFETCH(QSize, expected);
     ExportOptions options;
-    options.widthInches = width;
+    options.figure.widthInches = width;
     QCOMPARE(ChartExporter::layoutSize(options), expected);
 }
 
@@ -132,6 +132,7 @@ void TstChartExporter::chartToSvgIsXmlWithChartText()
     const QString path = m_directory.filePath(QStringLiteral("memory.svg"));
     ExportOptions options;
     options.format = ExportFormat::Svg;
+    options.figure.title = true; // with the title and the verdict line under it
     QString error;
     QVERIFY2(ChartExporter::exportWidget(&chart, path, options, &error), qPrintable(error));
     QVERIFY(QFile::exists(path));
@@ -156,7 +157,7 @@ void TstChartExporter::chartToPdf()
     const QString path = m_directory.filePath(QStringLiteral("memory.pdf"));
     ExportOptions options;
     options.format = ExportFormat::Pdf;
-    options.widthInches = 7.0;
+    options.figure.widthInches = 7.0;
     QString error;
     QVERIFY2(ChartExporter::exportWidget(&chart, path, options, &error), qPrintable(error));
     QVERIFY(QFile::exists(path));
@@ -184,14 +185,14 @@ void TstChartExporter::chartToPng()
     const QString path = m_directory.filePath(QStringLiteral("memory-%1-%2.png").arg(width).arg(dpi));
     ExportOptions options;
     options.format = ExportFormat::Png;
-    options.widthInches = width;
-    options.dpi = dpi;
+    options.figure.widthInches = width;
+    options.figure.dpi = dpi;
     QString error;
     QVERIFY2(ChartExporter::exportWidget(&chart, path, options, &error), qPrintable(error));
     const QImage image(path);
     QVERIFY(!image.isNull());
     QCOMPARE(image.width(), pixels);
-    QCOMPARE(image.height(), static_cast<int>(std::lround(options.height() * dpi)));
+    QCOMPARE(image.height(), static_cast<int>(std::lround(options.figure.height() * dpi)));
     // The file states its resolution, so a paper places it at the chosen width.
     QVERIFY(qAbs(image.dotsPerMeterX() * 0.0254 - dpi) < 0.5);
     // Something was drawn: not a blank white page.
@@ -213,8 +214,8 @@ void TstChartExporter::plainWidgetExports()
         const QString path = m_directory.filePath(QStringLiteral("figures.") + widgets::suffixOf(format));
         ExportOptions options;
         options.format = format;
-        options.widthInches = 7.0;
-        options.heightInches = 1.0;
+        options.figure.widthInches = 7.0;
+        options.figure.heightInches = 1.0;
         QString error;
         QVERIFY2(ChartExporter::exportWidget(&figures, path, options, &error), qPrintable(error));
         QVERIFY(QFileInfo(path).size() > 0);
@@ -231,17 +232,17 @@ void TstChartExporter::plainWidgetExports()
 void TstChartExporter::dialogGathersOptions()
 {
     widgets::MemoryChart chart;
-    widgets::ExportDialog dialog({ { QStringLiteral("Memory"), &chart } }, 0);
+    widgets::FigureDialog dialog({ { QStringLiteral("Memory"), &chart } }, 0, config::FigureStyle());
     QCOMPARE(dialog.selectedWidget(), &chart);
-    QCOMPARE(dialog.options().dpi, 300);
-    QCOMPARE(dialog.options().widthInches, 3.5);
-    QVERIFY(dialog.filePath().endsWith(QLatin1String(".png")));
+    QCOMPARE(dialog.options().figure, config::FigureStyle());
+    QCOMPARE(dialog.options().format, ExportFormat::Pdf); // vector, for papers, until another is chosen
+    QVERIFY(dialog.filePath().endsWith(QLatin1String(".pdf")));
     dialog.formatCombo()->setCurrentIndex(1);
     QCOMPARE(dialog.options().format, ExportFormat::Svg);
     QVERIFY(dialog.filePath().endsWith(QLatin1String(".svg")));
     QVERIFY(!dialog.dpiSpin()->isEnabled());
     dialog.widthCombo()->setCurrentIndex(1);
-    QCOMPARE(dialog.options().widthInches, 7.0);
+    QCOMPARE(dialog.options().figure.widthInches, 7.0);
 }
 
 QTEST_MAIN(TstChartExporter)

@@ -4,8 +4,11 @@
 // responsive and applies nothing; an edit forgets a result that no longer describes the workspace.
 #include "widgettestutils.h"
 
+#include "common/figureformat.h"
 #include "editors/workspacedocument.h"
 #include "mainwindow.h"
+#include "results/resultspanel.h"
+#include "results/summaryfigures.h"
 #include "topology/congestionrunbox.h"
 #include "topology/linkitem.h"
 #include "topology/topologypanel.h"
@@ -66,6 +69,17 @@ private Q_SLOTS:
         QVERIFY(anyLinkColoured(*window->topologyPanel()->scene()));
         rapid::test::saveScreenshot(window->grab(), QStringLiteral("topology-congestion.png"));
 
+        // The dashboard shows the congestion step beside the analytical one (#18 defect 8), each card naming its
+        // network model.
+        widgets::ResultsPanel* results = window->resultsPanel();
+        QVERIFY(results->congestionStep().has_value());
+        QCOMPARE(results->congestionStep()->stepTimeSeconds, outcome.congestion.stepTimeSeconds);
+        widgets::SummaryFigures* figures = results->summaryFigures();
+        QVERIFY(figures->captionLabel(0)->text().contains(QStringLiteral("analytical")));
+        QVERIFY2(figures->deltaLabel(0)->text().contains(QStringLiteral("congestion backend: ")
+                     + widgets::formatSeconds(outcome.congestion.stepTimeSeconds)),
+            qPrintable(figures->deltaLabel(0)->text()));
+
         // An edit makes the result stale: it is forgotten and the colours go.
         QSignalSpy cleared(box, &widgets::CongestionRunBox::utilisationCleared);
         const QString hardware = window->document()->text(widgets::DocumentKind::Hardware);
@@ -75,6 +89,8 @@ private Q_SLOTS:
         QTRY_VERIFY(cleared.count() > 0);
         QVERIFY(!box->lastOutcome().has_value());
         QVERIFY(!anyLinkColoured(*window->topologyPanel()->scene()));
+        QVERIFY(!results->congestionStep().has_value());
+        QTRY_VERIFY(!figures->deltaLabel(0)->text().contains(QStringLiteral("congestion backend")));
     }
 
     void cancelAppliesNothingAndKeepsTheWindowResponsive()

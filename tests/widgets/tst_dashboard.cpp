@@ -336,7 +336,7 @@ void TstDashboard::noPredictionShowsNoNumbers()
     QVERIFY(!results->noteLabel()->isVisible());
     QVERIFY(!results->stepChart()->currentBars().isEmpty());
     widgets::SummaryFigures* figures = results->summaryFigures();
-    QCOMPARE(figures->captionLabel(0)->text(), QStringLiteral("Step time"));
+    QCOMPARE(figures->captionLabel(0)->text(), QStringLiteral("Step time · analytical"));
     QVERIFY(figures->valueLabel(0)->text() != QStringLiteral("—"));
     QVERIFY(figures->valueLabel(widgets::SummaryFigures::kMemoryFigure)->text().contains(QLatin1String("GiB")));
     // Energy per trained token: the step's joules over its tokens, as core computed them (H100 presets give power).

@@ -2,6 +2,7 @@
 #include "common/chartexporter.h"
 
 #include "common/chartwidget.h"
+#include "common/figurelayout.h"
 
 #include <QImage>
 #include <QPageSize>
@@ -24,24 +25,28 @@ int dotsPerMetre(double dpi)
     return static_cast<int>(std::lround(dpi * kInchesPerMetre));
 }
 
-/// Restores print mode when the export ends, also on early returns.
-class PrintModeScope {
+/// Draws the chart in the paper style for the export and goes back to the screen when it ends, also on early
+/// returns.
+class PaperStyleScope {
 public:
-    explicit PrintModeScope(ChartWidget* chart)
+    PaperStyleScope(ChartWidget* chart, const config::FigureStyle& figure)
         : m_chart(chart)
     {
         if (m_chart) {
-            m_chart->setPrintMode(true);
+            m_chart->setPaperStyle(figure);
         }
     }
-    ~PrintModeScope()
+    ~PaperStyleScope()
     {
         if (m_chart) {
-            m_chart->setPrintMode(false);
+            m_chart->setPaperStyle(std::nullopt);
+            m_chart->fitLegendToWidth(m_chart->width());
+            m_chart->plot()->setViewport(m_chart->plot()->rect());
+            m_chart->plot()->replot(QCustomPlot::rpQueuedReplot); // the paper layout replaced the screen's
         }
     }
-    PrintModeScope(const PrintModeScope&) = delete;
-    PrintModeScope& operator=(const PrintModeScope&) = delete;
+    PaperStyleScope(const PaperStyleScope&) = delete;
+    PaperStyleScope& operator=(const PaperStyleScope&) = delete;
 
 private:
     ChartWidget* m_chart;
@@ -64,8 +69,8 @@ QString suffixOf(ExportFormat format)
 
 QSize ChartExporter::layoutSize(const ExportOptions& options)
 {
-    return { static_cast<int>(std::lround(options.widthInches * kLayoutDpi)),
-        static_cast<int>(std::lround(options.height() * kLayoutDpi)) };
+    return { static_cast<int>(std::lround(options.figure.widthInches * kLayoutDpi)),
+        static_cast<int>(std::lround(options.figure.height() * kLayoutDpi)) };
 }
 
 ExportFormat ChartExporter::formatForPath(const QString& filePath, ExportFormat fallback)
@@ -78,6 +83,64 @@ ExportFormat ChartExporter::formatForPath(const QString& filePath, ExportFormat 
     return fallback;
 }
 
+namespace {
+
+/// Why @p widget cannot be exported with @p options, or empty.
+QString exportProblem(const QWidget* widget, const ExportOptions& options)
+{
+    if (!widget) {
+        return QObject::tr("Nothing to export");
+    }
+    const config::FigureStyle& figure = options.figure;
+    if (figure.widthInches < config::kMinFigureInches || figure.widthInches > config::kMaxFigureInches
+        || figure.height() < config::kMinFigureInches || figure.height() > config::kMaxFigureInches) {
+        return QObject::tr("The figure must be %1 to %2 inches wide and high")
+            .arg(config::kMinFigureInches)
+            .arg(config::kMaxFigureInches);
+    }
+    if (figure.dpi < config::kMinFigureDpi || figure.dpi > config::kMaxFigureDpi) {
+        return QObject::tr("The resolution must be %1 to %2 dots per inch")
+            .arg(config::kMinFigureDpi)
+            .arg(config::kMaxFigureDpi);
+    }
+    return {};
+}
+
+} // namespace
+
+QImage ChartExporter::renderImage(QWidget* widget, const ExportOptions& options, double dpi, QString* error)
+{
+    if (const QString problem = exportProblem(widget, options); !problem.isEmpty()) {
+        if (error) {
+            *error = problem;
+        }
+        return {};
+    }
+    const config::FigureStyle& figure = options.figure;
+    auto* chart = qobject_cast<ChartWidget*>(widget);
+    QCustomPlot* plot = chart ? chart->plot() : qobject_cast<QCustomPlot*>(widget);
+    const PaperStyleScope paperStyle(chart, figure);
+    const QSize size = layoutSize(options);
+    if (chart) {
+        layOutChartForPaper(chart, size);
+    }
+    const QSize pixels(
+        static_cast<int>(std::lround(figure.widthInches * dpi)), static_cast<int>(std::lround(figure.height() * dpi)));
+    QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    // Lay out at 96 per inch and let the device pixel ratio supply the resolution: fonts in points resolve against
+    // the 96, so 9 pt stays 9 pt on paper at any DPI.
+    image.setDevicePixelRatio(dpi / kLayoutDpi);
+    image.setDotsPerMeterX(dotsPerMetre(kLayoutDpi));
+    image.setDotsPerMeterY(dotsPerMetre(kLayoutDpi));
+    paint(widget, plot, &image, size, false);
+    // The image then states its real resolution, so a paper's toolchain places it at the chosen width.
+    image.setDevicePixelRatio(1.0);
+    image.setDotsPerMeterX(dotsPerMetre(dpi));
+    image.setDotsPerMeterY(dotsPerMetre(dpi));
+    return image;
+}
+
 bool ChartExporter::exportWidget(QWidget* widget, const QString& filePath, const ExportOptions& options, QString* error)
 {
     const auto fail = [error](const QString& message) {
@@ -86,42 +149,25 @@ bool ChartExporter::exportWidget(QWidget* widget, const QString& filePath, const
         }
         return false;
     };
-    if (!widget) {
-        return fail(QObject::tr("Nothing to export"));
+    if (const QString problem = exportProblem(widget, options); !problem.isEmpty()) {
+        return fail(problem);
     }
-    if (options.widthInches <= 0 || options.height() <= 0 || options.dpi <= 0) {
-        return fail(QObject::tr("The export size must be positive"));
-    }
-    auto* chart = qobject_cast<ChartWidget*>(widget);
-    QCustomPlot* plot = chart ? chart->plot() : qobject_cast<QCustomPlot*>(widget);
-    const PrintModeScope printMode(chart);
-    const QSize size = layoutSize(options);
-    if (chart) {
-        chart->fitLegendToWidth(size.width());
-    }
-
-    switch (options.format) {
-    case ExportFormat::Png: {
-        const QSize pixels(static_cast<int>(std::lround(options.widthInches * options.dpi)),
-            static_cast<int>(std::lround(options.height() * options.dpi)));
-        QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
-        // Lay out at 96 per inch and let the device pixel ratio supply the resolution: fonts in points resolve
-        // against the 96, so 9 pt stays 9 pt on paper at any DPI.
-        image.setDevicePixelRatio(options.dpi / kLayoutDpi);
-        image.setDotsPerMeterX(dotsPerMetre(kLayoutDpi));
-        image.setDotsPerMeterY(dotsPerMetre(kLayoutDpi));
-        paint(widget, plot, &image, size, false);
-        // The file then states its real resolution, so a paper's toolchain places it at the chosen width.
-        image.setDevicePixelRatio(1.0);
-        image.setDotsPerMeterX(dotsPerMetre(options.dpi));
-        image.setDotsPerMeterY(dotsPerMetre(options.dpi));
-        if (!image.save(filePath, "PNG")) {
+    const config::FigureStyle& figure = options.figure;
+    if (options.format == ExportFormat::Png) {
+        const QImage image = renderImage(widget, options, figure.dpi, error);
+        if (image.isNull() || !image.save(filePath, "PNG")) {
             return fail(QObject::tr("Cannot write %1").arg(filePath));
         }
         return true;
     }
-    case ExportFormat::Svg: {
+    auto* chart = qobject_cast<ChartWidget*>(widget);
+    QCustomPlot* plot = chart ? chart->plot() : qobject_cast<QCustomPlot*>(widget);
+    const PaperStyleScope paperStyle(chart, figure);
+    const QSize size = layoutSize(options);
+    if (chart) {
+        layOutChartForPaper(chart, size);
+    }
+    if (options.format == ExportFormat::Svg) {
         QSvgGenerator generator;
         generator.setFileName(filePath);
         generator.setSize(size);
@@ -135,12 +181,9 @@ bool ChartExporter::exportWidget(QWidget* widget, const QString& filePath, const
         }
         return true;
     }
-    case ExportFormat::Pdf:
-        break;
-    }
     QPdfWriter writer(filePath);
     writer.setResolution(static_cast<int>(kLayoutDpi));
-    writer.setPageSize(QPageSize(QSizeF(options.widthInches, options.height()), QPageSize::Inch));
+    writer.setPageSize(QPageSize(QSizeF(figure.widthInches, figure.height()), QPageSize::Inch));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
     writer.setCreator(QStringLiteral("RAPID-LLM Workbench"));
     writer.setTitle(chart ? chart->title() : widget->windowTitle());
@@ -160,10 +203,10 @@ void ChartExporter::paint(QWidget* widget, QCustomPlot* plot, QPaintDevice* devi
         }
         plot->toPainter(&painter, size.width(), size.height());
         painter.end();
-        if (auto* chart = qobject_cast<ChartWidget*>(widget)) {
-            chart->fitLegendToWidth(chart->width()); // back to the screen's legend
+        if (!qobject_cast<ChartWidget*>(widget)) {
+            plot->setViewport(plot->rect());
+            plot->replot(QCustomPlot::rpQueuedReplot);
         }
-        plot->replot(QCustomPlot::rpQueuedReplot); // the screen layout was replaced by the paper one
         return;
     }
     // A plain widget is laid out at the paper size for the duration of the render, then put back.

@@ -3,6 +3,7 @@
 
 #include "common/exportoptions.h"
 
+#include <QImage>
 #include <QSize>
 
 class QCustomPlot;
@@ -20,6 +21,9 @@ public:
     /// ChartWidget and QCustomPlot are re-laid out at the paper size; other widgets go through QWidget::render.
     static bool exportWidget(
         QWidget* widget, const QString& filePath, const ExportOptions& options, QString* error = nullptr);
+    /// The figure as an image at @p dpi (the export dialog's preview; PNG exports at the style's DPI); null with
+    /// @p error set when the options are out of range.
+    static QImage renderImage(QWidget* widget, const ExportOptions& options, double dpi, QString* error = nullptr);
     /// The paper size in layout pixels: 96 per inch, as on a standard-DPI screen (fonts and pen widths in points
     /// and pixels then keep their screen proportions).
     static QSize layoutSize(const ExportOptions& options);

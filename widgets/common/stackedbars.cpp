@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/stackedbars.h"
 
+#include "common/plotstyle.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -11,6 +13,32 @@ namespace rapid::widgets {
 double BarRow::total() const
 {
     return std::accumulate(values.begin(), values.end(), 0.0);
+}
+
+namespace {
+
+bool isDrawn(const QList<BarRow>& rows, qsizetype index)
+{
+    const auto slot = static_cast<size_t>(index);
+    return std::any_of(rows.begin(), rows.end(),
+        [slot](const BarRow& row) { return slot < row.values.size() && row.values[slot] > 0; });
+}
+
+} // namespace
+
+void colourDrawnSeries(
+    QList<BarSeries>& series, const QList<BarRow>& rows, const PlotStyle& style, const QList<QColor>& reserved)
+{
+    QList<qsizetype> uncoloured;
+    for (qsizetype index = 0; index < series.size(); ++index) {
+        if (!series[index].color.isValid() && isDrawn(rows, index)) {
+            uncoloured.append(index);
+        }
+    }
+    const QList<QColor> colours = style.categoryColors(static_cast<int>(uncoloured.size()), reserved);
+    for (qsizetype at = 0; at < uncoloured.size(); ++at) {
+        series[uncoloured[at]].color = colours[at];
+    }
 }
 
 QList<QList<QCPBars*>> addStackedRows(
@@ -25,9 +53,7 @@ QList<QList<QCPBars*>> addStackedRows(
         QCPBars* below = nullptr;
         for (int index = 0; index < series.size(); ++index) {
             const auto slot = static_cast<size_t>(index);
-            const bool drawn = std::any_of(rows.begin(), rows.end(),
-                [slot](const BarRow& other) { return slot < other.values.size() && other.values[slot] > 0; });
-            if (!drawn) {
+            if (!isDrawn(rows, index)) {
                 continue;
             }
             auto* bars = new QCPBars(plot->yAxis, plot->xAxis);
@@ -58,13 +84,6 @@ QList<QList<QCPBars*>> addStackedRows(
 
 void placeLegendBelow(QCustomPlot* plot, int columns)
 {
-    if (plot->legend->layout() == plot->plotLayout()) {
-        return;
-    }
-    plot->axisRect()->insetLayout()->take(plot->legend);
-    const int row = plot->plotLayout()->rowCount();
-    plot->plotLayout()->addElement(row, 0, plot->legend);
-    plot->plotLayout()->setRowStretchFactor(row, 0.001);
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot->legend->setWrap(columns);
     plot->legend->setVisible(true);
@@ -74,6 +93,16 @@ void placeLegendBelow(QCustomPlot* plot, int columns)
     // QWIDGETSIZE_MAX after adding the margins, so "wide enough for any screen" is spelled as a finite number.
     constexpr int kUnboundedWidth = 100000;
     plot->legend->setMaximumSize(kUnboundedWidth, QWIDGETSIZE_MAX);
+    // The layout row: ChartWidget's, when the plot is one (it places the legend where the figure style asks).
+    QCPLayout* inset = plot->axisRect()->insetLayout();
+    if (!plot->legend->layout() || plot->legend->layout() == inset) {
+        if (plot->legend->layout()) {
+            inset->take(plot->legend);
+        }
+        const int row = plot->plotLayout()->rowCount();
+        plot->plotLayout()->addElement(row, 0, plot->legend);
+        plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    }
 }
 
 } // namespace rapid::widgets

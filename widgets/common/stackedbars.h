@@ -12,7 +12,10 @@ class QCustomPlot;
 
 namespace rapid::widgets {
 
-/// One kind of segment of a stacked bar (a memory category, a time class): its legend name and colour.
+class PlotStyle;
+
+/// One kind of segment of a stacked bar (a memory category, a time class): its legend name and colour (invalid: one
+/// of the palette's, see colourDrawnSeries).
 struct BarSeries {
     QString name;
     QColor color;
@@ -32,8 +35,14 @@ struct BarRow {
 QList<QList<QCPBars*>> addStackedRows(
     QCustomPlot* plot, const QList<BarSeries>& series, const QList<BarRow>& rows, double lineWidth);
 
-/// Puts the legend in its own layout row under the axis rect, wrapping after @p columns entries, so it never covers
-/// bars and shrinks to what it lists.
+/// Gives every series without a colour that some row draws (a value above zero) its own palette colour, in series
+/// order, so the colours of what is drawn are all different whatever subset a configuration has
+/// (PlotStyle::categoryColors; @p reserved stay for verdicts).
+void colourDrawnSeries(
+    QList<BarSeries>& series, const QList<BarRow>& rows, const PlotStyle& style, const QList<QColor>& reserved = {});
+
+/// Shows the legend in its own layout row (under the axis rect unless a ChartWidget placed it already), wrapping
+/// after @p columns entries, so it never covers bars and shrinks to what it lists.
 void placeLegendBelow(QCustomPlot* plot, int columns);
 
 } // namespace rapid::widgets

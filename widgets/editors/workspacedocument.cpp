@@ -21,6 +21,29 @@ namespace rapid::widgets {
 
 namespace {
 
+/// Keeping a figure style with the workspace: undo puts the previous one (or none) back.
+class KeepFigureStyleCommand : public QUndoCommand {
+public:
+    KeepFigureStyleCommand(config::WorkspaceDocuments& documents, std::optional<config::FigureStyle> newStyle)
+        : QUndoCommand(QObject::tr("Keep figure style"))
+        , m_documents(documents)
+        , m_old(documents.figureStyle)
+        , m_new(std::move(newStyle))
+    {
+    }
+    void undo() override { m_documents.figureStyle = m_old; }
+    void redo() override { m_documents.figureStyle = m_new; }
+
+private:
+    config::WorkspaceDocuments& m_documents;
+    std::optional<config::FigureStyle> m_old;
+    std::optional<config::FigureStyle> m_new;
+};
+
+} // namespace
+
+namespace {
+
 const QString kGpuPrefix = QStringLiteral("hardware.gpu.");
 
 std::optional<std::string> readWholeFile(const std::string& path)
@@ -269,6 +292,9 @@ void WorkspaceDocument::replaceTexts(const config::WorkspaceDocuments& documents
     if (documents.sweep != m_documents.sweep) {
         m_undoStack.push(new EditSweepCommand(this, m_documents.sweep, documents.sweep));
     }
+    if (documents.figureStyle != m_documents.figureStyle) {
+        m_undoStack.push(new KeepFigureStyleCommand(m_documents, documents.figureStyle));
+    }
     m_undoStack.endMacro();
 }
 
@@ -278,6 +304,13 @@ void WorkspaceDocument::setSweepSettings(const config::SweepSettings& settings)
         return;
     }
     m_undoStack.push(new EditSweepCommand(this, m_documents.sweep, settings));
+}
+
+void WorkspaceDocument::setFigureStyle(const config::FigureStyle& style)
+{
+    if (m_documents.figureStyle != style) {
+        m_undoStack.push(new KeepFigureStyleCommand(m_documents, style));
+    }
 }
 
 void WorkspaceDocument::applySweepSettings(const std::optional<config::SweepSettings>& settings)

@@ -74,6 +74,11 @@ public:
     /// For the undo command only: sets the sweep set-up and tells the views.
     void applySweepSettings(const std::optional<config::SweepSettings>& settings);
 
+    /// The figure style the export dialog keeps with the workspace (`figure_style:`), or none.
+    const std::optional<config::FigureStyle>& figureStyle() const { return m_documents.figureStyle; }
+    /// Keeps @p style with the workspace, one undo step ("Keep figure style").
+    void setFigureStyle(const config::FigureStyle& style);
+
     /// Named runs pinned for comparison, saved with the workspace; their edits are undo steps of this document.
     RunSession* session() const { return m_session; }
 

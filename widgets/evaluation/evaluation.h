@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compute/operatortiming.h"
+#include "config/configloader.h"
 #include "config/diagnostic.h"
 #include "memory/memorymodel.h"
 #include "model/modelstats.h"
@@ -9,6 +10,7 @@
 #include "parallel/placement.h"
 #include "report/stepresult.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +32,8 @@ struct OperatorRow {
 /// model fills it, and the panels then say so instead of showing a made-up number.
 struct Evaluation {
     std::string label; ///< "Llama-3.1-70B · tp8 pp4 dp2 cp1 · mb1": names a pinned run
+    /// The scenario evaluated, shared (evaluations are copied into pinned runs): what a comparison says differs.
+    std::shared_ptr<const config::Scenario> scenario;
     bool inferenceMode = false; ///< the run's mode: which of training/inference a time prediction would fill
     model::ParameterCounts parameters;
     parallel::Placement placement;

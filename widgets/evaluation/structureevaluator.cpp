@@ -83,6 +83,7 @@ Evaluation StructureEvaluator::evaluate(const config::Scenario& scenario) const
 {
     Evaluation evaluation;
     evaluation.label = labelOf(scenario);
+    evaluation.scenario = std::make_shared<const config::Scenario>(scenario);
     evaluation.inferenceMode = scenario.run.mode == config::RunMode::Inference;
     evaluation.parameters = model::countParameters(scenario.model);
     evaluation.placement

@@ -13,29 +13,14 @@ namespace {
 
 using memory::MemoryCategory;
 
-// Palette slots per category. Vermillion (3) is kept for "does not fit" and black (7) would vanish in the dark
-// palette, so the categories use the other six and then their lighter shades.
-constexpr std::array<int, memory::kMemoryCategoryCount> kColourSlots = {
-    0, // weights: blue
-    1, // gradients: orange
-    2, // master weights: bluish green
-    4, // optimizer states: reddish purple
-    5, // gathered parameters: sky blue
-    6, // communication buffers: yellow
-    8, // activations: light blue
-    9, // logits: light orange
-    10, // transient: light green
-    12, // KV cache: light purple
-    -1, // overhead: grey, it is nobody's data
-};
-
-QList<BarSeries> categorySeries(const PlotStyle& style)
+/// The categories' names; overhead is grey (it is nobody's data), the rest take palette colours in category order.
+QList<BarSeries> categorySeries()
 {
     QList<BarSeries> series;
     for (int index = 0; index < memory::kMemoryCategoryCount; ++index) {
-        const int slot = kColourSlots[static_cast<size_t>(index)];
-        series.append({ MemoryChart::categoryName(static_cast<MemoryCategory>(index)),
-            slot < 0 ? QColor(0x99, 0x99, 0x99) : style.color(slot) });
+        const auto category = static_cast<MemoryCategory>(index);
+        series.append({ MemoryChart::categoryName(category),
+            category == MemoryCategory::Overhead ? QColor(0x99, 0x99, 0x99) : QColor() });
     }
     return series;
 }
@@ -57,8 +42,7 @@ MemoryChart::MemoryChart(QWidget* parent)
 {
     setObjectName(QStringLiteral("memoryChart"));
     setMinimumHeight(230);
-    plot()->plotLayout()->insertRow(1);
-    plot()->plotLayout()->addElement(1, 0, m_verdict);
+    addHeader(m_verdict);
     plot()->xAxis->setLabel(tr("Memory per GPU (GiB)"));
     placeLegendBelow(plot(), 4); // re-wrapped to the width by ChartWidget
     refresh();
@@ -128,85 +112,128 @@ QColor MemoryChart::verdictColor() const
     return m_estimate->fits ? style().goodColor() : style().badColor();
 }
 
+void MemoryChart::setRows(const QList<Row>& rows, int reference)
+{
+    m_rows = rows;
+    m_reference = rows.isEmpty() ? -1 : qBound(-1, reference, static_cast<int>(rows.size()) - 1);
+    refresh();
+}
+
+QList<MemoryChart::Row> MemoryChart::drawnRows(int* reference) const
+{
+    if (!m_rows.isEmpty()) {
+        *reference = m_reference;
+        return m_rows;
+    }
+    QList<Row> rows;
+    if (!m_estimate) {
+        return rows;
+    }
+    *reference = m_baseline ? 0 : -1;
+    if (m_baseline) {
+        rows.append({ tr("Baseline"), *m_baseline });
+    }
+    // A lone bar needs no name on paper; beside a baseline it is "Current".
+    rows.append({ m_baseline || !printMode() ? tr("Current") : QString(), *m_estimate });
+    return rows;
+}
+
+void MemoryChart::markOverflow(const memory::MemoryEstimate& estimate, double key, const QList<QCPBars*>& bars)
+{
+    // Red outline and a red hatch over the part past the capacity: visible without reading the label.
+    for (QCPBars* segment : bars) {
+        segment->setPen(QPen(style().badColor(), style().lineWidthPx() * 1.5));
+    }
+    auto* overflow = new QCPItemRect(plot());
+    overflow->topLeft->setCoords(estimate.capacityBytes / kBytesPerGiB, key - 0.3);
+    overflow->bottomRight->setCoords(estimate.peakBytes / kBytesPerGiB, key + 0.3);
+    overflow->setPen(QPen(style().badColor(), style().lineWidthPx()));
+    overflow->setBrush(QBrush(style().badColor(), Qt::BDiagPattern));
+}
+
 void MemoryChart::rebuild()
 {
     m_currentBars.clear();
     m_baselineBars.clear();
     m_currentValueText.clear();
-    m_verdict->setText(verdictText());
-    m_verdict->setTextColor(verdictColor());
+    const bool comparison = !m_rows.isEmpty();
+    m_verdict->setText(comparison ? tr("Peak per GPU of each run against its GPU's capacity") : verdictText());
+    m_verdict->setTextColor(comparison ? chartPalette().color(QPalette::Text) : verdictColor());
     m_verdict->setFont(style().font());
-    if (!m_estimate) {
+    int reference = -1;
+    const QList<Row> entries = drawnRows(&reference);
+    if (entries.isEmpty()) {
         plot()->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
         showPlaceholder(m_problem.isEmpty() ? tr("No memory estimate for this configuration") : m_problem);
         return;
     }
     const QColor text = chartPalette().color(QPalette::Text);
     QList<BarRow> rows;
-    if (m_baseline) {
-        rows.append(rowOf(tr("Baseline"), *m_baseline));
+    for (const Row& entry : entries) {
+        rows.append(rowOf(entry.label, entry.estimate));
     }
-    rows.append(rowOf(tr("Current"), *m_estimate));
-    const QList<QList<QCPBars*>> bars = addStackedRows(plot(), categorySeries(style()), rows, style().lineWidthPx());
-    m_currentBars = bars.last();
-    if (m_baseline) {
-        m_baselineBars = bars.first();
+    QList<BarSeries> series = categorySeries();
+    // The bad colour is kept for "does not fit".
+    colourDrawnSeries(series, rows, style(), { style().badColor() });
+    const QList<QList<QCPBars*>> bars = addStackedRows(plot(), series, rows, style().lineWidthPx());
+    if (!comparison) {
+        m_currentBars = bars.last();
+        if (m_baseline) {
+            m_baselineBars = bars.first();
+        }
     }
 
-    const double capacity = m_estimate->capacityBytes / kBytesPerGiB;
-    double largest = capacity;
-    for (const BarRow& row : rows) {
-        largest = qMax(largest, row.total());
+    QList<double> capacities; // GiB, one dashed line per GPU size among the rows
+    double largest = 0;
+    for (int index = 0; index < entries.size(); ++index) {
+        const memory::MemoryEstimate& estimate = entries[index].estimate;
+        const double capacity = estimate.capacityBytes / kBytesPerGiB;
+        if (!capacities.contains(capacity)) {
+            capacities.append(capacity);
+        }
+        largest = qMax(largest, qMax(capacity, rows[index].total()));
+        if (!estimate.fits) {
+            markOverflow(estimate, index + 1.0, bars[index]);
+        }
     }
     // Room right of the longest bar for its value and delta label.
-    plot()->xAxis->setRange(0, largest * (m_baseline ? 1.45 : 1.3));
+    const double upper = largest * (reference >= 0 ? 1.45 : 1.3);
+    plot()->xAxis->setRange(0, upper);
 
-    const double currentKey = static_cast<double>(rows.size());
-    const double currentPeak = m_estimate->peakBytes / kBytesPerGiB;
-    if (!m_estimate->fits) {
-        // Red outline and a red hatch over the part past the capacity: visible without reading the label.
-        for (QCPBars* segment : std::as_const(m_currentBars)) {
-            segment->setPen(QPen(style().badColor(), style().lineWidthPx() * 1.5));
-        }
-        auto* overflow = new QCPItemRect(plot());
-        overflow->topLeft->setCoords(capacity, currentKey - 0.3);
-        overflow->bottomRight->setCoords(currentPeak, currentKey + 0.3);
-        overflow->setPen(QPen(style().badColor(), style().lineWidthPx()));
-        overflow->setBrush(QBrush(style().badColor(), Qt::BDiagPattern));
+    // The capacity is a legend entry, not a label on the plot: a label beside the line collides with bars and
+    // their value labels at paper sizes.
+    for (const double capacity : std::as_const(capacities)) {
+        QCPGraph* capacityLine = plot()->addGraph(plot()->xAxis, plot()->yAxis);
+        capacityLine->setName(tr("Capacity %1").arg(formatGiB(capacity * kBytesPerGiB)));
+        capacityLine->setPen(QPen(text, style().lineWidthPx(), Qt::DashLine));
+        capacityLine->addData(capacity, 0.4);
+        capacityLine->addData(capacity, static_cast<double>(rows.size()) + 0.6);
     }
 
-    auto* capacityLine = new QCPItemStraightLine(plot());
-    capacityLine->point1->setCoords(capacity, 0);
-    capacityLine->point2->setCoords(capacity, 1);
-    capacityLine->setPen(QPen(text, style().lineWidthPx(), Qt::DashLine));
-    auto* capacityLabel = new QCPItemText(plot());
-    capacityLabel->position->setTypeX(QCPItemPosition::ptPlotCoords);
-    capacityLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    capacityLabel->position->setCoords(capacity, 0.0);
-    // Left of the line, in the empty strip above the bars: the right side may hold a bar's value label.
-    capacityLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    capacityLabel->setText(tr("capacity %1").arg(formatGiB(m_estimate->capacityBytes)) + QLatin1Char(' '));
-    capacityLabel->setFont(style().font());
-    capacityLabel->setColor(text);
-
-    for (int index = 0; index < rows.size(); ++index) {
-        const bool current = index == rows.size() - 1;
-        const memory::MemoryEstimate& estimate = current ? *m_estimate : *m_baseline;
+    for (int index = 0; index < entries.size(); ++index) {
+        const memory::MemoryEstimate& estimate = entries[index].estimate;
         QString value = formatGiB(estimate.peakBytes);
-        if (current && m_baseline) {
-            if (const auto change = relativeChange(estimate.peakBytes, m_baseline->peakBytes)) {
+        if (reference >= 0 && index != reference) {
+            if (const auto change = relativeChange(estimate.peakBytes, entries[reference].estimate.peakBytes)) {
                 value += QStringLiteral(" (") + formatDelta(*change) + QLatin1Char(')');
             }
-            m_currentValueText = value;
-        } else if (current) {
+        }
+        if (!comparison && index == entries.size() - 1) {
             m_currentValueText = value;
         }
+        // Right of the bar, or right of the capacity line when the bar ends just short of it (the label would
+        // cross the line).
+        double anchor = qMax(rows[index].total(), estimate.peakBytes / kBytesPerGiB);
+        const double capacity = estimate.capacityBytes / kBytesPerGiB;
+        if (anchor < capacity && capacity - anchor < 0.3 * upper) {
+            anchor = capacity;
+        }
         auto* label = new QCPItemText(plot());
-        label->position->setCoords(qMax(rows[index].total(), current ? currentPeak : 0.0), index + 1.0);
+        label->position->setCoords(anchor, index + 1.0);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         label->setText(QStringLiteral(" ") + value);
         label->setFont(style().font());
-        label->setColor(current && !m_estimate->fits ? style().badColor() : text);
+        label->setColor(estimate.fits ? text : style().badColor());
     }
 }
 

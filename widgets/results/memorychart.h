@@ -25,6 +25,16 @@ public:
     void setEstimate(const std::optional<memory::MemoryEstimate>& estimate, const QString& problem = {});
     void setBaseline(const std::optional<memory::MemoryEstimate>& baseline, const QString& name = {});
 
+    /// One bar of a comparison: a run's name and its estimate.
+    struct Row {
+        QString label;
+        memory::MemoryEstimate estimate;
+    };
+    /// Any number of runs, top to bottom, each against its own GPU's capacity (one dashed line per size), each end
+    /// label with its change against row @p reference (-1: none). While rows are set they are drawn instead of the
+    /// baseline/current pair; an empty list goes back to it.
+    void setRows(const QList<Row>& rows, int reference);
+
     /// For tests and exports: the drawn segments of the current bar (bottom first) and the baseline's.
     const QList<QCPBars*>& currentBars() const { return m_currentBars; }
     const QList<QCPBars*>& baselineBars() const { return m_baselineBars; }
@@ -41,10 +51,16 @@ protected:
     void rebuild() override;
 
 private:
+    /// The rows to draw: the comparison's, or baseline and current; @p reference gets the row deltas refer to.
+    QList<Row> drawnRows(int* reference) const;
+    void markOverflow(const memory::MemoryEstimate& estimate, double key, const QList<QCPBars*>& bars);
+
     std::optional<memory::MemoryEstimate> m_estimate;
     QString m_problem;
     std::optional<memory::MemoryEstimate> m_baseline;
     QString m_baselineName;
+    QList<Row> m_rows;
+    int m_reference = -1;
     QCPTextElement* m_verdict;
     QList<QCPBars*> m_currentBars;
     QList<QCPBars*> m_baselineBars;

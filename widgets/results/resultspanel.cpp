@@ -3,6 +3,7 @@
 
 #include "common/figureformat.h"
 #include "editors/runsession.h"
+#include "results/comparisonpanel.h"
 #include "results/inferencechart.h"
 #include "results/memorychart.h"
 #include "results/operatortablemodel.h"
@@ -75,6 +76,8 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     m_tabs->addTab(m_timeline, tr("Timeline"));
     m_graphView = new GraphView(m_tabs);
     m_tabs->addTab(m_graphView, tr("Graph"));
+    m_comparison = new ComparisonPanel(m_tabs);
+    m_tabs->addTab(m_comparison, tr("Compare"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -160,7 +163,7 @@ QWidget* ResultsPanel::createOperatorsPage()
 
 QList<ChartWidget*> ResultsPanel::charts() const
 {
-    return { m_memory, m_step, m_inference, m_chart };
+    return { m_memory, m_step, m_inference, m_chart, m_comparison->stepChart(), m_comparison->memoryChart() };
 }
 
 void ResultsPanel::showEvaluation(const Evaluation& evaluation)
@@ -175,7 +178,8 @@ void ResultsPanel::showEvaluation(const Evaluation& evaluation)
     m_memory->setEstimate(evaluation.memory, QString::fromStdString(evaluation.memoryProblem));
     m_step->setResult(evaluation.training);
     m_inference->setResult(evaluation.inference);
-    m_figures->setEvaluation(evaluation, m_baseline ? &*m_baseline : nullptr);
+    showSteps();
+    m_figures->setEvaluation(evaluation, m_baseline ? &*m_baseline : nullptr, m_congestion ? &*m_congestion : nullptr);
     showSummary(evaluation);
     showPlacement(evaluation);
     showOperators(evaluation);
@@ -185,7 +189,15 @@ void ResultsPanel::showEvaluation(const Evaluation& evaluation)
         m_timeline->clear(evaluation.inferenceMode ? tr("Inference runs have no training-step timeline.")
                                                    : QString::fromStdString(evaluation.timeProblem));
     }
+    m_comparison->setRuns(m_pinnedRuns, m_pinnedBaseline, m_evaluation);
     Q_EMIT evaluationShown(evaluation);
+}
+
+void ResultsPanel::setPinnedRuns(const QList<NamedRun>& runs, int baseline)
+{
+    m_pinnedRuns = runs;
+    m_pinnedBaseline = baseline;
+    m_comparison->setRuns(m_pinnedRuns, m_pinnedBaseline, m_evaluation);
 }
 
 void ResultsPanel::showOperators(const Evaluation& evaluation)
@@ -244,9 +256,33 @@ void ResultsPanel::updateComparison()
     m_memory->setBaseline(memory, m_baselineName);
     m_step->setBaseline(m_baseline ? m_baseline->training : std::nullopt);
     m_inference->setBaseline(m_baseline ? m_baseline->inference : std::nullopt);
+    showSteps();
     if (m_evaluation) {
-        m_figures->setEvaluation(*m_evaluation, m_baseline ? &*m_baseline : nullptr);
+        m_figures->setEvaluation(
+            *m_evaluation, m_baseline ? &*m_baseline : nullptr, m_congestion ? &*m_congestion : nullptr);
     }
+}
+
+void ResultsPanel::setCongestionStep(const std::optional<report::TrainingResult>& congestion)
+{
+    m_congestion = congestion;
+    updateComparison();
+}
+
+void ResultsPanel::showSteps()
+{
+    if (!m_congestion || !m_evaluation || !m_evaluation->training) {
+        m_step->setRows({}, -1);
+        return;
+    }
+    // Each bar says which network model produced it; deltas against the baseline, else against the analytical step.
+    QList<StepBreakdownChart::Row> rows;
+    if (m_baseline && m_baseline->training) {
+        rows.append({ tr("Baseline"), *m_baseline->training });
+    }
+    rows.append({ tr("Analytical"), *m_evaluation->training });
+    rows.append({ tr("Congestion"), *m_congestion });
+    m_step->setRows(rows, 0);
 }
 
 void ResultsPanel::showSummary(const Evaluation& evaluation)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "editors/runsession.h"
 #include "evaluation/evaluation.h"
 
 #include <QList>
@@ -17,6 +18,7 @@ class QTableWidget;
 namespace rapid::widgets {
 
 class ChartWidget;
+class ComparisonPanel;
 class GraphView;
 class InferenceChart;
 class MemoryChart;
@@ -25,7 +27,6 @@ class ParameterChart;
 class StepBreakdownChart;
 class SummaryFigures;
 class TimelineView;
-struct NamedRun;
 
 /// The dashboard: headline figures, memory against capacity and the step-time breakdown (or inference latencies) on
 /// one tab; parameter counts and the rank placement on another. Time figures appear only when the evaluation carries
@@ -40,6 +41,12 @@ public:
     void showEvaluation(const Evaluation& evaluation);
     /// Null clears the baseline. The run is copied: the session may drop it later.
     void setBaseline(const NamedRun* baseline);
+    /// The congestion backend's step for the shown configuration (the Topology tab's "Simulate congestion"), shown
+    /// beside the analytical one on the cards and the breakdown; nullopt when there is none or it is stale.
+    void setCongestionStep(const std::optional<report::TrainingResult>& congestion);
+    const std::optional<report::TrainingResult>& congestionStep() const { return m_congestion; }
+    /// Every pinned run (a copy), for the Compare tab; @p baseline indexes @p runs (-1: none).
+    void setPinnedRuns(const QList<NamedRun>& runs, int baseline);
     /// The configuration has problems: the results shown are those of the last valid one.
     void setStale(bool stale);
     /// Whether the panel says its results are those of an earlier, valid configuration.
@@ -64,6 +71,7 @@ public:
     QLabel* operatorTotalsLabel() const { return m_operatorTotals; }
     TimelineView* timeline() const { return m_timeline; }
     GraphView* graphView() const { return m_graphView; }
+    ComparisonPanel* comparison() const { return m_comparison; }
 
 Q_SIGNALS:
     /// showEvaluation() has applied @p evaluation to every view (emitted at its end; painting follows later).
@@ -77,6 +85,8 @@ private:
     void showSummary(const Evaluation& evaluation);
     void showPlacement(const Evaluation& evaluation);
     void updateComparison();
+    /// The step chart: the current step alone or beside the baseline, with the congestion step as its own bar.
+    void showSteps();
 
     std::optional<Evaluation> m_evaluation;
     std::optional<Evaluation> m_baseline;
@@ -98,6 +108,10 @@ private:
     QLabel* m_operatorTotals = nullptr;
     TimelineView* m_timeline = nullptr;
     GraphView* m_graphView = nullptr;
+    ComparisonPanel* m_comparison = nullptr;
+    QList<NamedRun> m_pinnedRuns;
+    std::optional<report::TrainingResult> m_congestion;
+    int m_pinnedBaseline = -1;
 };
 
 } // namespace rapid::widgets

@@ -13,31 +13,27 @@ namespace {
 
 using graph::TimeClass;
 
-// Display order (compute, exposed communication, bubble, optimizer) and palette slot of each segment. Compute is in
-// blues and greens, communication in warm colours, so the two families read apart at a glance. The bubble is a
-// pseudo-class stored outside the TimeBreakdown; kBubble marks it.
+// Display order: compute, exposed communication, the bubble, the optimizer. Colours are given to the segments a
+// result draws, in this order (colourDrawnSeries), so no two drawn segments share one. The bubble is a pseudo-class
+// stored outside the TimeBreakdown; kBubble marks it.
 constexpr int kBubble = -1;
-struct Segment {
-    int timeClass;
-    int colourSlot;
+constexpr std::array<int, graph::kTimeClassCount + 1> kSegments = {
+    static_cast<int>(TimeClass::Attention),
+    static_cast<int>(TimeClass::Mlp),
+    static_cast<int>(TimeClass::Moe),
+    static_cast<int>(TimeClass::Norm),
+    static_cast<int>(TimeClass::Embedding),
+    static_cast<int>(TimeClass::LmHead),
+    static_cast<int>(TimeClass::Loss),
+    static_cast<int>(TimeClass::Other),
+    static_cast<int>(TimeClass::TensorParallel),
+    static_cast<int>(TimeClass::ContextParallel),
+    static_cast<int>(TimeClass::ExpertParallel),
+    static_cast<int>(TimeClass::PipelineParallel),
+    static_cast<int>(TimeClass::DataParallel),
+    kBubble,
+    static_cast<int>(TimeClass::Optimizer),
 };
-constexpr std::array<Segment, graph::kTimeClassCount + 1> kSegments = { {
-    { static_cast<int>(TimeClass::Attention), 0 },
-    { static_cast<int>(TimeClass::Mlp), 5 },
-    { static_cast<int>(TimeClass::Moe), 2 },
-    { static_cast<int>(TimeClass::Norm), 8 },
-    { static_cast<int>(TimeClass::Embedding), 10 },
-    { static_cast<int>(TimeClass::LmHead), 13 },
-    { static_cast<int>(TimeClass::Loss), 16 },
-    { static_cast<int>(TimeClass::Other), 21 },
-    { static_cast<int>(TimeClass::TensorParallel), 1 },
-    { static_cast<int>(TimeClass::ContextParallel), 4 },
-    { static_cast<int>(TimeClass::ExpertParallel), 6 },
-    { static_cast<int>(TimeClass::PipelineParallel), 9 },
-    { static_cast<int>(TimeClass::DataParallel), 3 },
-    { kBubble, -1 },
-    { static_cast<int>(TimeClass::Optimizer), 7 },
-} };
 
 QString segmentName(int timeClass)
 {
@@ -76,16 +72,20 @@ QString segmentName(int timeClass)
     return StepBreakdownChart::tr("Bubble");
 }
 
-QList<BarSeries> segmentSeries(const PlotStyle& style, const QPalette& colours)
+/// The segments' names; the bubble is light grey (idle time) and the optimizer a dark grey from the text colour (the
+/// palette's black would vanish on a dark background), the rest take palette colours.
+QList<BarSeries> segmentSeries(const QPalette& colours)
 {
     QList<BarSeries> series;
-    for (const Segment& segment : kSegments) {
-        QColor colour = segment.colourSlot >= 0 ? style.color(segment.colourSlot) : QColor(0xbb, 0xbb, 0xbb);
-        if (segment.timeClass == static_cast<int>(TimeClass::Optimizer)) {
-            colour = colours.color(QPalette::Text); // the palette's black would vanish on a dark background
+    for (const int timeClass : kSegments) {
+        QColor colour;
+        if (timeClass == kBubble) {
+            colour = QColor(0xbb, 0xbb, 0xbb);
+        } else if (timeClass == static_cast<int>(TimeClass::Optimizer)) {
+            colour = colours.color(QPalette::Text);
             colour.setAlphaF(0.55F);
         }
-        series.append({ segmentName(segment.timeClass), colour });
+        series.append({ segmentName(timeClass), colour });
     }
     return series;
 }
@@ -93,10 +93,9 @@ QList<BarSeries> segmentSeries(const PlotStyle& style, const QPalette& colours)
 BarRow rowOf(const QString& label, const report::TrainingResult& result, double scale)
 {
     BarRow row { label, {} };
-    for (const Segment& segment : kSegments) {
-        const double seconds = segment.timeClass == kBubble
-            ? result.breakdown.bubbleSeconds
-            : result.breakdown.parts[static_cast<size_t>(segment.timeClass)];
+    for (const int timeClass : kSegments) {
+        const double seconds = timeClass == kBubble ? result.breakdown.bubbleSeconds
+                                                    : result.breakdown.parts[static_cast<size_t>(timeClass)];
         row.values.push_back(seconds * scale);
     }
     return row;
@@ -116,8 +115,8 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent)
 QStringList StepBreakdownChart::segmentNames()
 {
     QStringList names;
-    for (const Segment& segment : kSegments) {
-        names.append(segmentName(segment.timeClass));
+    for (const int timeClass : kSegments) {
+        names.append(segmentName(timeClass));
     }
     return names;
 }
@@ -134,57 +133,87 @@ void StepBreakdownChart::setBaseline(const std::optional<report::TrainingResult>
     refresh();
 }
 
+void StepBreakdownChart::setRows(const QList<Row>& rows, int reference)
+{
+    m_rows = rows;
+    m_reference = rows.isEmpty() ? -1 : qBound(-1, reference, static_cast<int>(rows.size()) - 1);
+    refresh();
+}
+
+QList<StepBreakdownChart::Row> StepBreakdownChart::drawnRows(int* reference) const
+{
+    if (!m_rows.isEmpty()) {
+        *reference = m_reference;
+        return m_rows;
+    }
+    QList<Row> rows;
+    if (!m_result) {
+        return rows;
+    }
+    *reference = m_baseline ? 0 : -1;
+    if (m_baseline) {
+        rows.append({ tr("Baseline"), *m_baseline });
+    }
+    // A lone bar needs no name on paper; beside a baseline it is "Current".
+    rows.append({ m_baseline || !printMode() ? tr("Current") : QString(), *m_result });
+    return rows;
+}
+
 void StepBreakdownChart::rebuild()
 {
     m_currentBars.clear();
     m_baselineBars.clear();
     m_currentValueText.clear();
-    if (!m_result) {
+    int reference = -1;
+    const QList<Row> entries = drawnRows(&reference);
+    if (entries.isEmpty()) {
         plot()->xAxis->setLabel(QString());
         plot()->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
         showPlaceholder(tr("No time prediction yet"));
         return;
     }
     // Milliseconds read better than fractions of a second for the short steps of small models.
-    double longest = m_result->stepTimeSeconds;
-    if (m_baseline) {
-        longest = qMax(longest, m_baseline->stepTimeSeconds);
+    double longest = 0;
+    for (const Row& entry : entries) {
+        longest = qMax(longest, entry.result.stepTimeSeconds);
     }
     const bool milliseconds = longest < 1.0;
     const double scale = milliseconds ? 1e3 : 1.0;
     plot()->xAxis->setLabel(milliseconds ? tr("Time per step (ms)") : tr("Time per step (s)"));
 
     QList<BarRow> rows;
-    if (m_baseline) {
-        rows.append(rowOf(tr("Baseline"), *m_baseline, scale));
+    for (const Row& entry : entries) {
+        rows.append(rowOf(entry.label, entry.result, scale));
     }
-    rows.append(rowOf(tr("Current"), *m_result, scale));
-    const QList<QList<QCPBars*>> bars
-        = addStackedRows(plot(), segmentSeries(style(), chartPalette()), rows, style().lineWidthPx());
-    m_currentBars = bars.last();
-    if (m_baseline) {
-        m_baselineBars = bars.first();
+    QList<BarSeries> series = segmentSeries(chartPalette());
+    colourDrawnSeries(series, rows, style());
+    const QList<QList<QCPBars*>> bars = addStackedRows(plot(), series, rows, style().lineWidthPx());
+    if (m_rows.isEmpty()) {
+        m_currentBars = bars.last();
+        if (m_baseline) {
+            m_baselineBars = bars.first();
+        }
     }
     double largest = 0;
     for (const BarRow& row : rows) {
         largest = qMax(largest, row.total());
     }
-    plot()->xAxis->setRange(0, qMax(largest, longest * scale) * (m_baseline ? 1.45 : 1.3));
+    plot()->xAxis->setRange(0, qMax(largest, longest * scale) * (reference >= 0 ? 1.45 : 1.3));
 
     const QColor text = chartPalette().color(QPalette::Text);
-    for (int index = 0; index < rows.size(); ++index) {
-        const bool current = index == rows.size() - 1;
-        const report::TrainingResult& result = current ? *m_result : *m_baseline;
+    for (int index = 0; index < entries.size(); ++index) {
+        const report::TrainingResult& result = entries[index].result;
         QString value = formatSeconds(result.stepTimeSeconds);
         QColor colour = text;
-        if (current && m_baseline) {
-            if (const auto change = relativeChange(result.stepTimeSeconds, m_baseline->stepTimeSeconds)) {
+        if (reference >= 0 && index != reference) {
+            const double base = entries[reference].result.stepTimeSeconds;
+            if (const auto change = relativeChange(result.stepTimeSeconds, base)) {
                 value += QStringLiteral(" (") + formatDelta(*change) + QLatin1Char(')');
                 // Shorter steps are better.
                 colour = *change < -0.05 ? style().goodColor() : *change > 0.05 ? style().badColor() : text;
             }
         }
-        if (current) {
+        if (m_rows.isEmpty() && index == entries.size() - 1) {
             m_currentValueText = value;
         }
         auto* label = new QCPItemText(plot());

@@ -25,6 +25,15 @@ public:
     void setResult(const std::optional<report::TrainingResult>& result);
     void setBaseline(const std::optional<report::TrainingResult>& baseline);
 
+    /// One bar of a comparison: a run's name and its result.
+    struct Row {
+        QString label;
+        report::TrainingResult result;
+    };
+    /// Any number of runs, top to bottom, each end label with its change against row @p reference (-1: none).
+    /// While rows are set they are drawn instead of the baseline/current pair; an empty list goes back to it.
+    void setRows(const QList<Row>& rows, int reference);
+
     const QList<QCPBars*>& currentBars() const { return m_currentBars; }
     const QList<QCPBars*>& baselineBars() const { return m_baselineBars; }
     QString currentValueText() const { return m_currentValueText; }
@@ -36,8 +45,13 @@ protected:
     void rebuild() override;
 
 private:
+    /// The rows to draw: the comparison's, or baseline and current; @p reference gets the row deltas refer to.
+    QList<Row> drawnRows(int* reference) const;
+
     std::optional<report::TrainingResult> m_result;
     std::optional<report::TrainingResult> m_baseline;
+    QList<Row> m_rows;
+    int m_reference = -1;
     QList<QCPBars*> m_currentBars;
     QList<QCPBars*> m_baselineBars;
     QString m_currentValueText;

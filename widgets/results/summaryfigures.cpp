@@ -77,7 +77,8 @@ SummaryFigures::SummaryFigures(QWidget* parent)
     }
 }
 
-void SummaryFigures::setEvaluation(const Evaluation& current, const Evaluation* baseline)
+void SummaryFigures::setEvaluation(
+    const Evaluation& current, const Evaluation* baseline, const report::TrainingResult* congestion)
 {
     using report::InferenceResult;
     using report::TrainingResult;
@@ -96,13 +97,24 @@ void SummaryFigures::setEvaluation(const Evaluation& current, const Evaluation* 
     } else {
         const auto& result = current.training;
         const auto& base = baseline ? baseline->training : none;
-        showFigure(0, tr("Step time"), result ? formatSeconds(result->stepTimeSeconds) : kNoPrediction,
+        // The network model behind the time figures is named on each card.
+        const QString backend = tr("analytical");
+        showFigure(0, tr("Step time · %1").arg(backend),
+            result ? formatSeconds(result->stepTimeSeconds) : kNoPrediction,
             figureOf(result, &TrainingResult::stepTimeSeconds), figureOf(base, &TrainingResult::stepTimeSeconds), true);
-        showFigure(1, tr("Tokens/s"), result ? formatTokensPerSecond(result->tokensPerSecond) : kNoPrediction,
+        showFigure(1, tr("Tokens/s · %1").arg(backend),
+            result ? formatTokensPerSecond(result->tokensPerSecond) : kNoPrediction,
             figureOf(result, &TrainingResult::tokensPerSecond), figureOf(base, &TrainingResult::tokensPerSecond),
             false);
-        showFigure(2, tr("MFU"), result ? formatPercent(result->mfu) : kNoPrediction,
+        showFigure(2, tr("MFU · %1").arg(backend), result ? formatPercent(result->mfu) : kNoPrediction,
             figureOf(result, &TrainingResult::mfu), figureOf(base, &TrainingResult::mfu), false);
+        if (result && congestion) {
+            showCongestion(0, formatSeconds(congestion->stepTimeSeconds), congestion->stepTimeSeconds,
+                result->stepTimeSeconds, true);
+            showCongestion(1, formatTokensPerSecond(congestion->tokensPerSecond), congestion->tokensPerSecond,
+                result->tokensPerSecond, false);
+            showCongestion(2, formatPercent(congestion->mfu), congestion->mfu, result->mfu, false);
+        }
     }
     showEnergy(kEnergyFigure, current, baseline);
     showMemory(kMemoryFigure, current, baseline);
@@ -151,6 +163,21 @@ void SummaryFigures::showFigure(int index, const QString& caption, const QString
         }
     }
     figure.delta->setText(delta.isEmpty() ? QStringLiteral("&nbsp;") : delta);
+}
+
+void SummaryFigures::showCongestion(
+    int index, const QString& value, double congestion, double analytical, bool lowerIsBetter)
+{
+    const Figure& figure = m_figures[static_cast<size_t>(index)];
+    QString line = tr("congestion backend: %1").arg(value.toHtmlEscaped());
+    if (const auto change = relativeChange(congestion, analytical); change && std::abs(*change) >= 0.05) {
+        const bool better = lowerIsBetter ? *change < 0 : *change > 0;
+        line += QLatin1Char(' ')
+            + colouredText(QStringLiteral("(%1)").arg(formatDelta(*change)),
+                better ? PlotStyle::standard().goodColor() : PlotStyle::standard().badColor());
+    }
+    const QString before = figure.delta->text();
+    figure.delta->setText(before == QLatin1String("&nbsp;") ? line : before + QStringLiteral("<br>") + line);
 }
 
 void SummaryFigures::showMemory(int index, const Evaluation& current, const Evaluation* baseline)

@@ -19,7 +19,9 @@ class SummaryFigures : public QWidget {
 public:
     explicit SummaryFigures(QWidget* parent = nullptr);
 
-    void setEvaluation(const Evaluation& current, const Evaluation* baseline);
+    /// @p congestion: the congestion backend's step for @p current, shown under the analytical figures it changes.
+    void setEvaluation(
+        const Evaluation& current, const Evaluation* baseline, const report::TrainingResult* congestion = nullptr);
 
     static constexpr int kFigureCount = 5;
     static constexpr int kEnergyFigure = 3;
@@ -39,6 +41,8 @@ private:
         std::optional<double> baseline, bool lowerIsBetter);
     void showMemory(int index, const Evaluation& current, const Evaluation* baseline);
     void showEnergy(int index, const Evaluation& current, const Evaluation* baseline);
+    /// Adds "congestion backend: <value> (<change>)" under figure @p index.
+    void showCongestion(int index, const QString& value, double congestion, double analytical, bool lowerIsBetter);
 
     std::array<Figure, kFigureCount> m_figures;
 };

@@ -223,7 +223,9 @@ void SweepChart::rebuild()
             QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(frontColour.darker(130), line), frontColour, 11));
         m_paretoRows = fillGraph(m_pareto, std::move(front));
     }
+    // The selection ring is for the screen: a paper figure has no current selection.
     m_highlight = plot()->addGraph();
+    m_highlight->setVisible(!printMode());
     m_highlight->setLineStyle(QCPGraph::lsNone);
     m_highlight->setScatterStyle(QCPScatterStyle(
         QCPScatterStyle::ssCircle, QPen(colours.color(QPalette::Highlight), line * 1.5), Qt::NoBrush, 17));
@@ -244,18 +246,13 @@ void SweepChart::rebuild()
     plot()->yAxis->setRange(m_notFittingRows.empty() ? 0 : -0.04 * yHigh, yHigh);
 
     if (!m_inference && oneCapacity && capacity > 0 && !m_notFittingRows.empty()) {
-        auto* capacityLine = new QCPItemStraightLine(plot());
-        capacityLine->point1->setCoords(capacity, 0);
-        capacityLine->point2->setCoords(capacity, 1);
+        // A legend entry rather than a label beside the line, which would cover points at paper sizes.
+        QCPGraph* capacityLine = plot()->addGraph();
+        capacityLine->setName(tr("Capacity %1").arg(formatGiB(capacity * kBytesPerGiB)));
         capacityLine->setPen(QPen(text, line, Qt::DashLine));
-        auto* label = new QCPItemText(plot());
-        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(capacity, 0.0);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-        label->setText(tr("capacity %1").arg(formatGiB(capacity * kBytesPerGiB)) + QLatin1Char(' '));
-        label->setFont(style().font());
-        label->setColor(text);
+        capacityLine->setLineStyle(QCPGraph::lsLine);
+        capacityLine->addData(capacity, plot()->yAxis->range().lower);
+        capacityLine->addData(capacity, plot()->yAxis->range().upper);
     }
 }
 

@@ -117,6 +117,7 @@ void CongestionRunBox::showOutcome(const CongestionOutcome& outcome)
                           .arg(seconds(congestion), seconds(analytical), change >= 0 ? QStringLiteral("+") : QString(),
                               QString::number(change, 'f', 1)));
     Q_EMIT utilisationAvailable(outcome.congestion.linkUtilisation);
+    Q_EMIT stepAvailable(outcome.congestion);
 }
 
 void CongestionRunBox::forget()
@@ -128,6 +129,7 @@ void CongestionRunBox::forget()
         m_outcome.reset();
         m_result->setText(tr("The configuration changed: simulate again for congestion results."));
         Q_EMIT utilisationCleared();
+        Q_EMIT stepCleared();
     }
 }
 

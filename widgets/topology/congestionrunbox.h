@@ -36,6 +36,10 @@ Q_SIGNALS:
     void utilisationAvailable(const std::vector<double>& perDirectedLink);
     /// The shown utilisation is stale (the workspace changed or a new simulation started).
     void utilisationCleared();
+    /// The congestion backend's step for the current workspace: the dashboard shows it beside the analytical one.
+    void stepAvailable(const rapid::report::TrainingResult& congestion);
+    /// The congestion step shown is no longer the workspace's (it changed).
+    void stepCleared();
 
 private:
     void simulate();
