@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Graph view on Chakra traces written by other tools (../shared/chakra-samples): Graphviz rendering and its
 // errors, the rank chooser, filters counted against the trace, search outlines, a click on a node showing its
-// attributes, the size limit on the 3,664-node PyTorch trace, Cancel and stale layouts, the reader's errors, the
-// main window's Graph tab and File action, and the screenshot.
+// attributes, the 3,664-node PyTorch trace drawn a window of ids at a time and its defects listed, filters of one
+// trace set not blanking the next, Cancel and stale layouts, the reader's errors, the main window's Graph tab and
+// File action, the graph in a window of its own, and the screenshot.
 #include "results/resultspanel.h"
 #include "tracegraph/graphcanvas.h"
+#include "tracegraph/graphdefectlist.h"
+#include "tracegraph/graphpager.h"
+#include "tracegraph/graphpopout.h"
 #include "tracegraph/graphselection.h"
 #include "tracegraph/graphview.h"
 #include "tracegraph/graphvizrenderer.h"
 #include "tracegraph/svgnodeindex.h"
 #include "widgettestutils.h"
 
+#include "graph/chakrainspect.h"
 #include "graph/chakrareader.h"
 
 #include <QAction>
@@ -19,14 +24,17 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <set>
 #include <thread>
@@ -80,6 +88,43 @@ std::size_t countMatching(const graph::ChakraTrace& trace, const std::string& te
         return lower(node.name).find(needle) != std::string::npos
             || lower(graph::toString(node.type)).find(needle) != std::string::npos;
     }));
+}
+
+/// The ids of @p trace from @p first to @p last, all of them: what a window of consecutive ids must draw.
+std::set<std::uint64_t> idsBetween(const graph::ChakraTrace& trace, std::uint64_t first, std::uint64_t last)
+{
+    std::set<std::uint64_t> ids;
+    for (const graph::ChakraNode& node : trace.nodes) {
+        if (node.id >= first && node.id <= last) {
+            ids.insert(node.id);
+        }
+    }
+    return ids;
+}
+
+/// Data and control dependencies between two nodes of @p ids, one edge per entry (writeChakraDot's rule).
+std::size_t edgesAmong(const graph::ChakraTrace& trace, const std::set<std::uint64_t>& ids)
+{
+    std::size_t edges = 0;
+    for (const graph::ChakraNode& node : trace.nodes) {
+        if (ids.count(node.id)) {
+            for (const auto* deps : { &node.dataDeps, &node.ctrlDeps }) {
+                edges += static_cast<std::size_t>(
+                    std::count_if(deps->begin(), deps->end(), [&](std::uint64_t parent) { return ids.count(parent); }));
+            }
+        }
+    }
+    return edges;
+}
+
+/// Clicks @p item of @p tree as a user would, after scrolling it into view.
+void clickItem(QTreeWidget* tree, QTreeWidgetItem* item)
+{
+    tree->scrollToItem(item);
+    QCoreApplication::processEvents();
+    const QRect rect = tree->visualItemRect(item);
+    QVERIFY(tree->viewport()->rect().contains(rect.center()));
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, Qt::NoModifier, rect.center());
 }
 
 /// Types @p text into @p edit and presses Enter, as a user applies a filter.
@@ -142,12 +187,17 @@ private Q_SLOTS:
     void filtersReduceTheNodesToThoseOfTheTrace();
     void clickingANodeShowsItsAttributes();
     void searchOutlinesMatchesAndSteps();
-    void hugeTraceAsksForAFilterThenRenders();
+    void rankSpanCountsTheRanksEdgesCross();
+    void windowsCoverTheSelectionInIdOrder();
+    void hugeTraceDrawsAWindowAndSteps();
+    void defectsAreCountedListedAndFound();
+    void newTraceSetClearsFiltersThatBlankIt();
     void cancelDropsTheLayout();
     void staleLayoutsAreDropped();
     void missingPathShowsTheReadersError();
     void setTracesShowsInMemoryTraces();
     void mainWindowHasAGraphTabAndAction();
+    void popOutGivesTheGraphRoom();
     void screenshot();
 
 private:
@@ -389,38 +439,215 @@ void TstGraphView::searchOutlinesMatchesAndSteps()
     QCOMPARE(m_view->canvas()->highlightedCount(), size_t(0));
 }
 
-void TstGraphView::hugeTraceAsksForAFilterThenRenders()
+void TstGraphView::rankSpanCountsTheRanksEdgesCross()
+{
+    // 0 -> 1, 0 -> 2, 2 -> 2 (a self-dependency), 1 -> 3, 2 -> 3, 0 -> 3: ranks 0, 1, 1, 2. Every edge crosses one
+    // rank, the self-loop counts one, and 0 -> 3 crosses two: 7.
+    graph::ChakraTrace trace;
+    const std::map<std::uint64_t, std::vector<std::uint64_t>> parents { { 0, {} }, { 1, { 0 } }, { 2, { 0, 2 } },
+        { 3, { 1, 2, 0 } } };
+    for (const auto& [id, deps] : parents) {
+        graph::ChakraNode node;
+        node.id = id;
+        node.dataDeps = deps;
+        trace.nodes.push_back(node);
+    }
+    const widgets::GraphSelectionSize size = widgets::measureSelection(trace, {});
+    QCOMPARE(size.nodes, size_t(4));
+    QCOMPARE(size.edges, size_t(6));
+    QCOMPARE(size.rankSpan, size_t(7));
+    QVERIFY(size.fitsLayout());
+    QCOMPARE(widgets::graphWindows(trace, {}).size(), size_t(1));
+}
+
+void TstGraphView::windowsCoverTheSelectionInIdOrder()
 {
     const std::vector<graph::ChakraTrace> traces = readSample("pytorch-kineto-trace/chakra.0.et");
-    QCOMPARE(traces.front().nodes.size(), size_t(3664));
+    const graph::ChakraTrace& trace = traces.front();
+    const graph::ChakraDotFilter all;
+    QVERIFY(!widgets::measureSelection(trace, all).fitsLayout());
+    const std::vector<widgets::GraphWindow> windows = widgets::graphWindows(trace, all);
+    QVERIFY(windows.size() > 1);
+    std::set<std::uint64_t> covered;
+    for (std::size_t i = 0; i < windows.size(); ++i) {
+        const widgets::GraphWindow& window = windows[i];
+        const std::set<std::uint64_t> inWindow = idsBetween(trace, window.firstId, window.lastId);
+        QCOMPARE(window.size.nodes, inWindow.size());
+        QCOMPARE(window.size.edges, edgesAmong(trace, inWindow));
+        QVERIFY(window.size.fitsLayout());
+        QVERIFY(i == 0 || window.firstId > windows[i - 1].lastId);
+        covered.insert(inWindow.begin(), inWindow.end());
+        // As long as it may be: the next id would break a limit.
+        if (i + 1 < windows.size()) {
+            graph::ChakraDotFilter longer;
+            longer.firstId = window.firstId;
+            longer.lastId = windows[i + 1].firstId;
+            QVERIFY(!widgets::measureSelection(trace, longer).fitsLayout());
+        }
+    }
+    QCOMPARE(covered, idsOf(trace)); // every node, in exactly one window (they are disjoint and ordered)
+}
+
+void TstGraphView::hugeTraceDrawsAWindowAndSteps()
+{
+    const std::vector<graph::ChakraTrace> traces = readSample("pytorch-kineto-trace/chakra.0.et");
+    const graph::ChakraTrace& trace = traces.front();
+    QCOMPARE(trace.nodes.size(), size_t(3664));
+    const std::set<std::uint64_t> allIds = idsOf(trace);
     QSignalSpy refused(m_view.get(), &GraphView::graphRefused);
-    QElapsedTimer timer;
-    timer.start();
-    QVERIFY(m_view->openTraces(samplePath("pytorch-kineto-trace/chakra.0.et")));
-    // Reading and counting only: the GUI thread is back at once, nothing is handed to Graphviz.
-    QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
-    QCOMPARE(refused.count(), 1);
-    QVERIFY(!m_view->isBusy());
-    QVERIFY(!m_view->canvas()->hasGraph());
-    QVERIFY(m_view->messageLabel()->isVisible());
-    QVERIFY2(m_view->messageLabel()->text().contains(QStringLiteral("Too many nodes")),
-        qPrintable(m_view->messageLabel()->text()));
-    QVERIFY(m_view->messageLabel()->text().contains(QLocale().toString(3664)));
-    QVERIFY(m_view->messageLabel()->text().contains(QStringLiteral("Filter")));
-
-    // A filter with few edges renders.
     QSignalSpy shown(m_view.get(), &GraphView::graphShown);
-    typeAndEnter(m_view->filterEdit(), QStringLiteral("conv2d"));
+    QVERIFY(m_view->openTraces(samplePath("pytorch-kineto-trace/chakra.0.et")));
+    // The GUI thread reads and counts only; the window is laid out on a worker, with Cancel offered.
+    QVERIFY(m_view->isBusy());
+    QVERIFY(m_view->cancelButton()->isVisible());
     QVERIFY(waitForGraph(shown, 1));
-    const std::size_t expected = countMatching(traces.front(), "conv2d");
-    QVERIFY(expected > 50 && expected <= widgets::kMaxLaidOutNodes);
-    QCOMPARE(m_view->canvas()->nodeCount(), expected);
-    QVERIFY(!m_view->messageLabel()->isVisible());
+    QCOMPARE(refused.count(), 0);
 
-    // A filter whose nodes fit but whose 19k edges would keep Graphviz busy for minutes is refused too.
+    // The first window: the lowest ids, consecutive, within the limits, and enough to read a stretch of the step.
+    const std::set<std::uint64_t> first = drawnIds(*m_view->canvas());
+    QCOMPARE(*first.begin(), *allIds.begin());
+    QCOMPARE(first, idsBetween(trace, *first.begin(), *first.rbegin()));
+    QVERIFY2(first.size() > 100 && first.size() < allIds.size(), qPrintable(QString::number(first.size())));
+    QVERIFY(first.size() <= widgets::kMaxLaidOutNodes);
+    QVERIFY(edgesAmong(trace, first) <= widgets::kMaxLaidOutEdges);
+    // Said plainly: which ids of how many, and how to see the rest.
+    widgets::GraphPager* pager = m_view->pager();
+    QVERIFY(pager->isVisible());
+    const QString notice = pager->label()->text();
+    QVERIFY2(notice.contains(QStringLiteral("%1–%2").arg(*first.begin()).arg(*first.rbegin())), qPrintable(notice));
+    QVERIFY(notice.contains(QLocale().toString(3664)));
+    QVERIFY(notice.contains(QStringLiteral("Next")));
+    QVERIFY(!pager->previousButton()->isEnabled());
+    QVERIFY(pager->nextButton()->isEnabled());
+    QVERIFY(!m_view->messageLabel()->isVisible());
+    QVERIFY(m_view->summaryLabel()->text().contains(
+        QStringLiteral("%1 of %2 nodes").arg(QLocale().toString(first.size()), QLocale().toString(3664))));
+
+    // Next draws the ids that follow, Previous the first window again.
+    QTest::mouseClick(pager->nextButton(), Qt::LeftButton);
+    QVERIFY(waitForGraph(shown, 2));
+    const std::set<std::uint64_t> second = drawnIds(*m_view->canvas());
+    QCOMPARE(*second.begin(), *allIds.upper_bound(*first.rbegin()));
+    QCOMPARE(second, idsBetween(trace, *second.begin(), *second.rbegin()));
+    QVERIFY(pager->previousButton()->isEnabled());
+    QTest::mouseClick(pager->previousButton(), Qt::LeftButton);
+    QVERIFY(waitForGraph(shown, 3));
+    QCOMPARE(drawnIds(*m_view->canvas()), first);
+
+    // A filter that fits is drawn whole, without the notice.
+    typeAndEnter(m_view->filterEdit(), QStringLiteral("conv2d"));
+    QVERIFY(waitForGraph(shown, 4));
+    const std::size_t convolutions = countMatching(trace, "conv2d");
+    QVERIFY(convolutions > 50 && convolutions <= widgets::kMaxLaidOutNodes);
+    QCOMPARE(m_view->canvas()->nodeCount(), convolutions);
+    QVERIFY(!pager->isVisible());
+
+    // One whose nodes fit but whose 19k edges would keep Graphviz busy for minutes is drawn a window at a time too.
     typeAndEnter(m_view->filterEdit(), QStringLiteral("aten::mul"));
-    QCOMPARE(refused.count(), 2);
-    QVERIFY(m_view->messageLabel()->text().contains(QStringLiteral("edges")));
+    QVERIFY(waitForGraph(shown, 5));
+    QCOMPARE(refused.count(), 0);
+    QVERIFY(pager->isVisible());
+    QVERIFY(m_view->canvas()->nodeCount() < countMatching(trace, "aten::mul"));
+    for (const std::uint64_t id : m_view->canvas()->nodeIds()) {
+        const auto node = std::find_if(trace.nodes.begin(), trace.nodes.end(), [id](auto& n) { return n.id == id; });
+        QVERIFY(lower(node->name).find("aten::mul") != std::string::npos);
+    }
+}
+
+void TstGraphView::defectsAreCountedListedAndFound()
+{
+    const std::vector<graph::ChakraTrace> traces = readSample("pytorch-kineto-trace");
+    const graph::ChakraInspection inspection = graph::inspectChakra(traces);
+    // What `rapid chakra inspect` reports for the sample: 1,277 missing dependencies, 452 cycles, 2 missing attributes
+    // and a CPU collective.
+    QCOMPARE(inspection.defects.size(), size_t(1732));
+    QSignalSpy found(m_view.get(), &GraphView::defectsFound);
+    QVERIFY(openAndWait("pytorch-kineto-trace"));
+    QTRY_COMPARE_WITH_TIMEOUT(found.count(), 1, kLayoutTimeoutMs);
+    QCOMPARE(found.at(0).at(0).toInt(), 1732);
+    const QString count = QLocale().toString(1732);
+    QVERIFY2(m_view->summaryLabel()->text().contains(count + QStringLiteral(" defects")),
+        qPrintable(m_view->summaryLabel()->text()));
+    QVERIFY(m_view->defectsButton()->text().contains(count));
+
+    // The button opens the list: every defect, in the inspection's order, with its rank and message.
+    QTest::mouseClick(m_view->defectsButton(), Qt::LeftButton);
+    widgets::GraphDefectList* list = m_view->defectList();
+    QCOMPARE(m_view->sidePanel()->currentWidget(), list);
+    QVERIFY(list->isVisible());
+    QCOMPARE(list->topLevelItemCount(), 1732);
+    for (int i = 0; i < list->topLevelItemCount(); ++i) {
+        const graph::ChakraDefect& defect = inspection.defects[static_cast<std::size_t>(i)];
+        QCOMPARE(list->topLevelItem(i)->text(1), QString::number(defect.rank));
+        QCOMPARE(list->topLevelItem(i)->text(2), QString::fromUtf8(graph::toString(defect.kind)));
+        QCOMPARE(list->topLevelItem(i)->text(3), QString::fromStdString(defect.message));
+    }
+
+    // Clicking a defect of a drawn node selects it and scrolls it into view.
+    const std::optional<widgets::GraphWindow> window = m_view->drawnWindow();
+    QVERIFY(window);
+    const auto drawnDefect = std::find_if(inspection.defects.begin(), inspection.defects.end(),
+        [&](const auto& defect) { return !defect.nodeIds.empty() && m_view->canvas()->nodeBounds(defect.nodeIds[0]); });
+    QVERIFY(drawnDefect != inspection.defects.end());
+    const std::uint64_t drawnNode = drawnDefect->nodeIds[0];
+    clickItem(list, list->topLevelItem(static_cast<int>(drawnDefect - inspection.defects.begin())));
+    QCOMPARE(m_view->canvas()->selected(), std::optional<std::uint64_t>(drawnNode));
+    QCOMPARE(m_view->shownNode(), std::optional<std::uint64_t>(drawnNode));
+    const QPoint at = m_view->canvas()->mapFromScene(m_view->canvas()->nodeBounds(drawnNode)->center());
+    QVERIFY(m_view->canvas()->viewport()->rect().contains(at));
+
+    // One beyond the drawn window: the view draws the window that holds it, then selects it.
+    const std::set<std::uint64_t> inFile = idsOf(traces.front());
+    const auto farDefect
+        = std::find_if(inspection.defects.rbegin(), inspection.defects.rend(), [&](const auto& defect) {
+              return !defect.nodeIds.empty() && defect.nodeIds[0] > window->lastId && inFile.count(defect.nodeIds[0]);
+          });
+    QVERIFY(farDefect != inspection.defects.rend());
+    const std::uint64_t farNode = farDefect->nodeIds[0];
+    QSignalSpy shown(m_view.get(), &GraphView::graphShown);
+    clickItem(list, list->topLevelItem(static_cast<int>(std::prev(farDefect.base()) - inspection.defects.begin())));
+    QVERIFY(waitForGraph(shown, 1));
+    QVERIFY(m_view->drawnWindow()->firstId <= farNode && farNode <= m_view->drawnWindow()->lastId);
+    QCOMPARE(m_view->canvas()->selected(), std::optional<std::uint64_t>(farNode));
+    QCOMPARE(m_view->shownNode(), std::optional<std::uint64_t>(farNode));
+
+    // A set without defects says so.
+    QVERIFY(openAndWait("custom-ring-allreduce-8npus"));
+    QTRY_COMPARE_WITH_TIMEOUT(found.count(), 2, kLayoutTimeoutMs);
+    QCOMPARE(found.at(1).at(0).toInt(), 0);
+    QVERIFY(m_view->summaryLabel()->text().contains(QStringLiteral("no defects")));
+}
+
+void TstGraphView::newTraceSetClearsFiltersThatBlankIt()
+{
+    // An id range typed for one set: the next set's ids lie elsewhere (the PyTorch sample starts at 216).
+    QVERIFY(openAndWait("custom-ring-allreduce-8npus"));
+    QSignalSpy shown(m_view.get(), &GraphView::graphShown);
+    QSignalSpy refused(m_view.get(), &GraphView::graphRefused);
+    typeAndEnter(m_view->idRangeEdit(), QStringLiteral("10-19"));
+    QVERIFY(waitForGraph(shown, 1));
+    QCOMPARE(m_view->canvas()->nodeCount(), size_t(10));
+    QVERIFY(m_view->openTraces(samplePath("pytorch-kineto-trace")));
+    QVERIFY(waitForGraph(shown, 2));
+    QCOMPARE(refused.count(), 0);
+    QVERIFY(m_view->idRangeEdit()->text().isEmpty());
+    QVERIFY(m_view->canvas()->nodeCount() > 10);
+
+    // A name that means something in the next set stays; one that selects nothing there goes.
+    typeAndEnter(m_view->filterEdit(), QStringLiteral("COMP"));
+    QVERIFY(waitForGraph(shown, 3));
+    const std::vector<graph::ChakraTrace> llm = readSample("llm-graph-16ranks");
+    QVERIFY(m_view->openTraces(samplePath("llm-graph-16ranks")));
+    QVERIFY(waitForGraph(shown, 4));
+    QCOMPARE(m_view->filterEdit()->text(), QStringLiteral("COMP"));
+    QCOMPARE(m_view->canvas()->nodeCount(), countMatching(llm[0], "COMP"));
+    typeAndEnter(m_view->filterEdit(), QStringLiteral("conv2d"));
+    QCOMPARE(refused.count(), 1); // no convolution in an LLM step
+    QVERIFY(m_view->openTraces(samplePath("custom-ring-allreduce-8npus")));
+    QVERIFY(waitForGraph(shown, 5));
+    QCOMPARE(refused.count(), 1);
+    QVERIFY(m_view->filterEdit()->text().isEmpty());
+    QCOMPARE(m_view->canvas()->nodeCount(), size_t(35));
 }
 
 void TstGraphView::cancelDropsTheLayout()
@@ -529,8 +756,11 @@ void TstGraphView::mainWindowHasAGraphTabAndAction()
     showStep->trigger();
     QCOMPARE(view->rankCount(), size_t(4));
     QCOMPARE(tabs->currentWidget(), view);
-    // Its graph is too large to lay out whole (every micro-batch of the step): the view asks for a filter, and
-    // "micro-batch 0 " draws exactly that micro-batch's nodes of rank 0.
+    // Its graph is too large to lay out whole (every micro-batch of the step): the view draws its first window of
+    // ids, and "micro-batch 0 " draws exactly that micro-batch's nodes of rank 0.
+    QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, kLayoutTimeoutMs);
+    QVERIFY(view->pager()->isVisible());
+    QVERIFY(view->drawnWindow());
     const graph::ChakraTrace* stage0 = view->currentTrace();
     QVERIFY(stage0);
     size_t firstMicroBatch = 0;
@@ -543,6 +773,54 @@ void TstGraphView::mainWindowHasAGraphTabAndAction()
     QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1 && view->canvas()->nodeCount() == firstMicroBatch, kLayoutTimeoutMs);
     // The view must not widen the window (the dashboard test checks the whole layout at 1400x900).
     QVERIFY2(window->minimumSizeHint().width() <= 1400, qPrintable(QString::number(window->minimumSizeHint().width())));
+}
+
+void TstGraphView::popOutGivesTheGraphRoom()
+{
+    // A 1280x720 main window: the results panel shares the width with the editors and the graph with its side panel.
+    m_view.reset();
+    auto window = test::openWindow();
+    QVERIFY(window);
+    window->resize(1280, 720);
+    GraphView* view = window->resultsPanel()->graphView();
+    window->resultsPanel()->tabs()->setCurrentWidget(view);
+    QSignalSpy shown(view, &GraphView::graphShown);
+    QVERIFY(view->openTraces(samplePath("custom-ring-allreduce-8npus")));
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kLayoutTimeoutMs);
+    GraphCanvas* canvas = view->canvas();
+    const QSize docked = canvas->viewport()->size();
+    QCOMPARE(canvas->window(), window.get());
+
+    // "Open in Window": the whole view moves to a window of most of the screen; the tab says where it went.
+    auto* button = view->findChild<QToolButton*>(QStringLiteral("graphPopOutButton"));
+    QVERIFY(button && button->isVisible());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QWidget* own = view->popOut()->window();
+    QVERIFY(own);
+    QVERIFY(QTest::qWaitForWindowExposed(own));
+    QVERIFY(view->popOut()->isPoppedOut());
+    QCOMPARE(canvas->window(), own);
+    QVERIFY(view->findChild<QWidget*>(QStringLiteral("graphPopOutPlaceholder"))->isVisible());
+    const QRect screen = window->screen()->availableGeometry();
+    QCoreApplication::processEvents();
+    QVERIFY2(canvas->viewport()->width() > docked.width() && canvas->viewport()->height() > docked.height(),
+        qPrintable(QStringLiteral("%1x%2 docked, %3x%4 in its window")
+                       .arg(docked.width())
+                       .arg(docked.height())
+                       .arg(canvas->viewport()->width())
+                       .arg(canvas->viewport()->height())));
+    QVERIFY(canvas->viewport()->width() >= screen.width() / 2);
+    QVERIFY(canvas->viewport()->height() >= screen.height() / 2);
+    QCOMPARE(canvas->nodeCount(), size_t(35)); // the drawing moved along, no new layout
+    QCOMPARE(shown.count(), 1);
+
+    // Closing the window brings the view back into the results panel.
+    own->close();
+    QVERIFY(!view->popOut()->isPoppedOut());
+    QCOMPARE(canvas->window(), window.get());
+    QVERIFY(canvas->isVisible());
+    QVERIFY(!view->findChild<QWidget*>(QStringLiteral("graphPopOutPlaceholder"))->isVisible());
+    QCOMPARE(canvas->nodeCount(), size_t(35));
 }
 
 void TstGraphView::screenshot()
@@ -563,9 +841,13 @@ void TstGraphView::screenshot()
     QCoreApplication::processEvents();
     QVERIFY(test::saveScreenshot(m_view->grab(), QStringLiteral("graph-view.png")));
 
-    // The refusal on the PyTorch trace, and the dark palette, to check by eye (build directory only).
-    QVERIFY(m_view->openTraces(samplePath("pytorch-kineto-trace/chakra.0.et")));
-    QVERIFY(m_view->grab().save(QStringLiteral(RAPID_SCREENSHOT_DIR "/graph-view-too-many.png")));
+    // The PyTorch trace's first window with its notice and defects, and the dark palette, to check by eye (build
+    // directory only).
+    QSignalSpy found(m_view.get(), &GraphView::defectsFound);
+    QVERIFY(openAndWait("pytorch-kineto-trace/chakra.0.et"));
+    QTRY_COMPARE_WITH_TIMEOUT(found.count(), 1, kLayoutTimeoutMs);
+    QTest::mouseClick(m_view->defectsButton(), Qt::LeftButton);
+    QVERIFY(m_view->grab().save(QStringLiteral(RAPID_SCREENSHOT_DIR "/graph-view-window.png")));
     const QPalette original = QApplication::palette();
     QApplication::setPalette(test::darkPalette());
     QVERIFY(openAndWait("custom-ring-allreduce-8npus"));

@@ -197,10 +197,14 @@ void GraphCanvas::applyInitialZoom()
         centerOn(bounds.center());
         return;
     }
-    // Graphviz draws the graph top-down: its first nodes are at the top. Fill the width if that is readable.
+    // Graphviz draws the graph top-down: its first nodes are at the top. Fill the width if that is readable; when
+    // not, centre on the topmost node, since the middle of a wide graph's top may hold nothing but passing edges.
     const double zoomLevel = std::clamp(area.width() / bounds.width() * 0.95, kReadableZoom, 1.0);
     scale(zoomLevel, zoomLevel);
-    centerOn(QPointF(bounds.center().x(), bounds.top() + area.height() / (2 * zoomLevel)));
+    const auto topmost = std::min_element(m_index.nodes.begin(), m_index.nodes.end(),
+        [](const SvgNodeBox& a, const SvgNodeBox& b) { return a.bounds.top() < b.bounds.top(); });
+    const double x = topmost == m_index.nodes.end() ? bounds.center().x() : topmost->bounds.center().x();
+    centerOn(QPointF(x, bounds.top() + area.height() / (2 * zoomLevel)));
 }
 
 void GraphCanvas::wheelEvent(QWheelEvent* event)

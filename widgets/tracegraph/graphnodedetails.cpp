@@ -2,6 +2,7 @@
 #include "tracegraph/graphnodedetails.h"
 
 #include <QCoreApplication>
+#include <QHeaderView>
 #include <QLocale>
 #include <QStringList>
 #include <QTreeWidget>
@@ -76,6 +77,20 @@ std::vector<NodeDetailRow> nodeDetailRows(const graph::ChakraNode& node)
             QString::fromUtf8(graph::toString(attribute.type)), true });
     }
     return rows;
+}
+
+void setUpNodeDetails(QTreeWidget* tree)
+{
+    tree->setObjectName(QStringLiteral("graphNodeDetails"));
+    tree->setColumnCount(3);
+    tree->setHeaderLabels({ tr("Field"), tr("Type"), tr("Value") });
+    tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    tree->header()->setStretchLastSection(true);
+    tree->setRootIsDecorated(true);
+    tree->setAlternatingRowColors(true);
+    tree->setTextElideMode(Qt::ElideMiddle);
+    showNodeDetails(tree, nullptr);
 }
 
 void showNodeDetails(QTreeWidget* tree, const graph::ChakraNode* node)

@@ -24,6 +24,9 @@ struct NodeDetailRow {
 /// `comm_type` of a collective also names the collective ("0 (ALL_REDUCE)").
 std::vector<NodeDetailRow> nodeDetailRows(const graph::ChakraNode& node);
 
+/// Gives @p tree the columns and look showNodeDetails() expects, and the hint to click a node.
+void setUpNodeDetails(QTreeWidget* tree);
+
 /// Fills @p tree (three columns: field, type, value) with nodeDetailRows(); null @p node leaves a hint to click one.
 void showNodeDetails(QTreeWidget* tree, const graph::ChakraNode* node);
 

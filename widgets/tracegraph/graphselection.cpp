@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace rapid::widgets {
 
@@ -72,26 +74,124 @@ std::optional<graph::ChakraDotFilter> makeGraphFilter(const QString& text, const
     return filter;
 }
 
-GraphSelectionSize measureSelection(const graph::ChakraTrace& trace, const graph::ChakraDotFilter& filter)
+namespace {
+
+/// The selected nodes in id order, each with the positions (in that order) of the selected nodes it shares an edge
+/// with at or below it: an edge is kept at its higher end, once per dependency entry.
+struct SelectionGraph {
+    std::vector<std::uint64_t> ids;
+    std::vector<std::vector<std::size_t>> lower;
+};
+
+SelectionGraph selectionGraph(const graph::ChakraTrace& trace, const graph::ChakraDotFilter& filter)
 {
-    GraphSelectionSize size;
-    std::unordered_set<std::uint64_t> selected;
+    SelectionGraph graph;
     for (const graph::ChakraNode& node : trace.nodes) {
         if (filter.accepts(node)) {
-            selected.insert(node.id);
+            graph.ids.push_back(node.id);
         }
     }
-    size.nodes = selected.size();
+    std::sort(graph.ids.begin(), graph.ids.end());
+    graph.ids.erase(std::unique(graph.ids.begin(), graph.ids.end()), graph.ids.end());
+    std::unordered_map<std::uint64_t, std::size_t> position;
+    position.reserve(graph.ids.size());
+    for (std::size_t i = 0; i < graph.ids.size(); ++i) {
+        position.emplace(graph.ids[i], i);
+    }
+    graph.lower.resize(graph.ids.size());
     for (const graph::ChakraNode& node : trace.nodes) {
-        if (!selected.count(node.id)) {
+        const auto self = position.find(node.id);
+        if (self == position.end() || !filter.accepts(node)) {
             continue;
         }
         for (const auto* deps : { &node.dataDeps, &node.ctrlDeps }) {
-            size.edges += static_cast<std::size_t>(std::count_if(
-                deps->begin(), deps->end(), [&](std::uint64_t parent) { return selected.count(parent); }));
+            for (const std::uint64_t parent : *deps) {
+                if (const auto other = position.find(parent); other != position.end()) {
+                    const auto [low, high] = std::minmax(self->second, other->second);
+                    graph.lower[high].push_back(low);
+                }
+            }
+        }
+    }
+    return graph;
+}
+
+/// Grows a window from position @p first while it fits the layout limits (at least one node); returns the position
+/// after its last node and fills @p size. @p rank is scratch space, one entry per selected node.
+std::size_t growWindow(
+    const SelectionGraph& graph, std::size_t first, std::vector<std::size_t>& rank, GraphSelectionSize& size)
+{
+    size = {};
+    std::size_t end = first;
+    for (; end < graph.ids.size(); ++end) {
+        std::size_t nodeRank = 0;
+        std::size_t edges = 0;
+        for (const std::size_t other : graph.lower[end]) {
+            if (other >= first && other < end) {
+                nodeRank = std::max(nodeRank, rank[other] + 1);
+            }
+        }
+        std::size_t span = 0;
+        for (const std::size_t other : graph.lower[end]) {
+            if (other >= first) {
+                ++edges;
+                span += other == end ? 1 : nodeRank - rank[other];
+            }
+        }
+        const GraphSelectionSize grown { size.nodes + 1, size.edges + edges, size.rankSpan + span };
+        if (end > first && !grown.fitsLayout()) {
+            break;
+        }
+        rank[end] = nodeRank;
+        size = grown;
+    }
+    return end;
+}
+
+} // namespace
+
+GraphSelectionSize measureSelection(const graph::ChakraTrace& trace, const graph::ChakraDotFilter& filter)
+{
+    const SelectionGraph graph = selectionGraph(trace, filter);
+    GraphSelectionSize size;
+    size.nodes = graph.ids.size();
+    std::vector<std::size_t> rank(graph.ids.size(), 0);
+    for (std::size_t i = 0; i < graph.ids.size(); ++i) {
+        for (const std::size_t other : graph.lower[i]) {
+            if (other < i) {
+                rank[i] = std::max(rank[i], rank[other] + 1);
+            }
+        }
+        for (const std::size_t other : graph.lower[i]) {
+            ++size.edges;
+            size.rankSpan += other == i ? 1 : rank[i] - rank[other];
         }
     }
     return size;
+}
+
+graph::ChakraDotFilter GraphWindow::narrow(const graph::ChakraDotFilter& filter) const
+{
+    graph::ChakraDotFilter narrowed = filter;
+    narrowed.firstId = firstId;
+    narrowed.lastId = lastId;
+    return narrowed;
+}
+
+std::vector<GraphWindow> graphWindows(const graph::ChakraTrace& trace, const graph::ChakraDotFilter& filter)
+{
+    const SelectionGraph graph = selectionGraph(trace, filter);
+    std::vector<GraphWindow> windows;
+    std::vector<std::size_t> rank(graph.ids.size(), 0);
+    for (std::size_t first = 0; first < graph.ids.size();) {
+        GraphWindow window;
+        const std::size_t end = growWindow(graph, first, rank, window.size);
+        window.firstId = graph.ids[first];
+        window.lastId = graph.ids[end - 1];
+        windows.push_back(window);
+        first = end;
+    }
+    return windows;
 }
 
 } // namespace rapid::widgets
