@@ -39,12 +39,14 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontMetrics>
+#include <QGuiApplication>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -171,10 +173,18 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     // The wheel over a combo, spin box or slider the user is not in scrolls the page instead of changing it.
     WheelGuard::install(QCoreApplication::instance(), this);
 
-    resize(1400, 900);
     const QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
+    // The first start (or a geometry saved on a larger screen) fits the screen it opens on: 1400 x 900 where there
+    // is room, else the screen's free area (a 1280 x 720 laptop showed the window's right and bottom cut off).
+    if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+        const QSize available = screen->availableGeometry().size();
+        const QSize wanted = settings.contains(kGeometryKey) ? size() : QSize(1400, 900);
+        resize(wanted.boundedTo(available));
+    } else if (!settings.contains(kGeometryKey)) {
+        resize(1400, 900);
+    }
     updateTitle();
     updateStatus();
 }

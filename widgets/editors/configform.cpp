@@ -8,6 +8,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QScopedValueRollback>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -71,6 +72,25 @@ ConfigForm::ConfigForm(WorkspaceDocument* document, DocumentKind kind, QWidget* 
     rebuildIfFieldsChanged();
     showValues();
     onDiagnosticsChanged();
+}
+
+QFormLayout::RowWrapPolicy ConfigForm::wrapPolicyFor(int width)
+{
+    // Below this a label (up to ~110 px) beside its field leaves the field too narrow for a model name or a GPU
+    // preset ("Llama-3.1-7", "h100-s"), as in the three form columns of a 1280-pixel-wide window.
+    constexpr int kBesideWidth = 330;
+    return width < kBesideWidth ? QFormLayout::WrapAllRows : QFormLayout::DontWrapRows;
+}
+
+void ConfigForm::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const QFormLayout::RowWrapPolicy policy = wrapPolicyFor(width());
+    for (QFormLayout* form : std::as_const(m_formLayouts)) {
+        if (form->rowWrapPolicy() != policy) {
+            form->setRowWrapPolicy(policy);
+        }
+    }
 }
 
 void ConfigForm::onFieldEdited(const QString& keyPath, const QString& valueYaml)
@@ -146,6 +166,7 @@ void ConfigForm::rebuildIfFieldsChanged()
         }
         delete item;
     }
+    m_formLayouts.clear();
     QGroupBox* group = nullptr;
     QFormLayout* form = nullptr;
     for (const FieldSpec& field : std::as_const(m_fields)) {
@@ -153,6 +174,8 @@ void ConfigForm::rebuildIfFieldsChanged()
             group = new QGroupBox(field.section, m_content);
             form = new QFormLayout(group);
             form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+            form->setRowWrapPolicy(wrapPolicyFor(width()));
+            m_formLayouts.append(form);
             form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
             form->setVerticalSpacing(2);
             m_contentLayout->addWidget(group);
@@ -160,7 +183,7 @@ void ConfigForm::rebuildIfFieldsChanged()
         auto* editor = new FieldEditor(field, group);
         auto* label = new QLabel(field.label, group);
         label->setBuddy(editor->editorWidget());
-        label->setToolTip(field.keyPath);
+        label->setToolTip(field.toolTip.isEmpty() ? field.keyPath : field.toolTip);
         form->addRow(label, editor);
         m_editors.insert(field.keyPath, editor);
         connect(editor, &FieldEditor::edited, this, &ConfigForm::onFieldEdited);

@@ -4,7 +4,9 @@
 #include "editors/documentkind.h"
 #include "editors/fieldspec.h"
 
+#include <QFormLayout>
 #include <QHash>
+#include <QList>
 #include <QWidget>
 
 class QLabel;
@@ -33,7 +35,12 @@ private Q_SLOTS:
     void onDocumentChanged(rapid::widgets::DocumentKind kind);
     void onDiagnosticsChanged();
 
+protected:
+    /// Narrow columns put each label above its field, so values are not cut to a few characters.
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    static QFormLayout::RowWrapPolicy wrapPolicyFor(int width);
     void rebuildIfFieldsChanged();
     void showValues();
 
@@ -41,6 +48,7 @@ private:
     DocumentKind m_kind;
     QList<FieldSpec> m_fields;
     QHash<QString, FieldEditor*> m_editors;
+    QList<QFormLayout*> m_formLayouts; ///< one per section, re-wrapped with the width
     QWidget* m_content = nullptr;
     QVBoxLayout* m_contentLayout = nullptr;
     QLabel* m_editError = nullptr;

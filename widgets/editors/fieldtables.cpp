@@ -48,6 +48,32 @@ QString rootOf(Document document)
     return QString::fromStdString(config::schema::scenarioPrefix(document));
 }
 
+/// What a field means, in the terms of the schema that configs/README.md also prints: its description, unit, range
+/// and default, then the YAML key (for the YAML tab and `--set`).
+QString toolTipOf(const config::schema::Key& key, const QString& keyPath)
+{
+    QStringList lines { QString::fromStdString(key.doc) };
+    if (!key.unit.empty()) {
+        lines.append(tr("Unit: %1 (other units can be typed with the value, e.g. \"3.35 TB/s\")")
+                         .arg(QString::fromStdString(key.unit)));
+    }
+    if ((key.type == config::schema::Type::Integer || key.type == config::schema::Type::Number
+            || key.type == config::schema::Type::Quantity)
+        && key.maximum > key.minimum) {
+        lines.append(tr("Range: %1 to %2").arg(key.minimum, 0, 'g', 6).arg(key.maximum, 0, 'g', 6));
+    }
+    if (!key.choices.empty()) {
+        QStringList words;
+        for (const std::string& choice : key.choices) {
+            words.append(QString::fromStdString(choice));
+        }
+        lines.append(tr("One of: %1").arg(words.join(QStringLiteral(", "))));
+    }
+    lines.append(tr("Default: %1").arg(QString::fromStdString(key.defaultText())));
+    lines.append(tr("YAML key: %1").arg(keyPath));
+    return lines.join(QLatin1Char('\n'));
+}
+
 /// The field of schema key @p path; @p listIndex replaces the `[]` of a key inside list items.
 FieldSpec field(Document document, const char* path, const QString& label, const QString& section, int listIndex = -1)
 {
@@ -69,7 +95,7 @@ FieldSpec field(Document document, const char* path, const QString& label, const
         spec.minimum = static_cast<int>(key.minimum);
         spec.maximum = static_cast<int>(std::min(key.maximum, double(INT_MAX)));
     }
-    spec.toolTip = QStringLiteral("%1\n%2").arg(spec.keyPath, QString::fromStdString(key.doc));
+    spec.toolTip = toolTipOf(key, spec.keyPath);
     return spec;
 }
 
@@ -160,6 +186,8 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "name", tr("Name"), general),
         field(run, "mode", tr("Mode"), general),
         field(run, "flash_attention", tr("Flash attention"), general),
+        field(run, "attention_kernel", tr("Attention kernel"), general),
+        field(run, "torch_compile", tr("torch.compile"), general),
         field(run, "parallelism.tp", tr("Tensor (tp)"), parallelism),
         field(run, "parallelism.sp", tr("Sequence parallel"), parallelism),
         field(run, "parallelism.pp", tr("Pipeline (pp)"), parallelism),

@@ -130,6 +130,7 @@ void ComparisonPanel::setRuns(const QList<NamedRun>& runs, int baseline, const s
         reference = compared[index].evaluation ? index : -1;
     }
     m_hint->setVisible(runs.isEmpty());
+    m_baselineRow = baseline >= 0 && baseline < compared.size() ? baseline : -1;
     fillTable(compared, reference);
     fillCharts(compared, reference);
 }
@@ -140,7 +141,10 @@ void ComparisonPanel::fillTable(const QList<Compared>& compared, int reference)
     m_table->setRowCount(static_cast<int>(compared.size()));
     for (int row = 0; row < compared.size(); ++row) {
         const Compared& entry = compared[row];
-        const QString name = row == reference ? tr("%1 (baseline)").arg(entry.name) : entry.name;
+        // The baseline says so; without one the first run is what the changes refer to.
+        const QString name = row == m_baselineRow     ? tr("%1 (baseline)").arg(entry.name)
+            : row == reference && compared.size() > 1 ? tr("%1 (reference)").arg(entry.name)
+                                                      : entry.name;
         m_table->setItem(row, RunColumn, cell(name, Qt::AlignLeft | Qt::AlignVCenter));
         const Evaluation* evaluation = entry.evaluation;
         if (!evaluation) {

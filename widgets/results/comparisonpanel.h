@@ -63,6 +63,7 @@ private:
     QTableWidget* m_table;
     StepBreakdownChart* m_step;
     MemoryChart* m_memory;
+    int m_baselineRow = -1;
 };
 
 } // namespace rapid::widgets

@@ -25,7 +25,7 @@ InferenceChart::InferenceChart(QWidget* parent)
     , m_group(new QCPBarsGroup(plot()))
 {
     setObjectName(QStringLiteral("inferenceChart"));
-    setMinimumHeight(200);
+    setMinimumHeight(150);
     placeLegendBelow(plot(), 2);
     refresh();
 }

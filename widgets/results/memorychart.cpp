@@ -41,7 +41,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     , m_verdict(new QCPTextElement(plot(), QString()))
 {
     setObjectName(QStringLiteral("memoryChart"));
-    setMinimumHeight(230);
+    setMinimumHeight(170); // with the step chart and the figures, the results column fits a 720-pixel screen
     addHeader(m_verdict);
     plot()->xAxis->setLabel(tr("Memory per GPU (GiB)"));
     placeLegendBelow(plot(), 4); // re-wrapped to the width by ChartWidget

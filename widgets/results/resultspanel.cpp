@@ -69,8 +69,11 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     m_baselineLabel->setWordWrap(true);
     m_baselineLabel->hide();
     m_tabs->setObjectName(QStringLiteral("resultsTabs"));
+    // Every tab stays in sight in a narrow results column (names elided) rather than behind scroll arrows.
+    m_tabs->setUsesScrollButtons(false);
+    m_tabs->setElideMode(Qt::ElideRight);
     m_tabs->addTab(createDashboardPage(), tr("Dashboard"));
-    m_tabs->addTab(createStructurePage(), tr("Model and placement"));
+    m_tabs->addTab(createStructurePage(), tr("Placement"));
     m_tabs->addTab(createOperatorsPage(), tr("Operators"));
     m_timeline = new TimelineView(m_tabs);
     m_tabs->addTab(m_timeline, tr("Timeline"));

@@ -107,7 +107,7 @@ StepBreakdownChart::StepBreakdownChart(QWidget* parent)
     : ChartWidget(tr("Step time breakdown (busiest stage)"), parent)
 {
     setObjectName(QStringLiteral("stepBreakdownChart"));
-    setMinimumHeight(200);
+    setMinimumHeight(150);
     placeLegendBelow(plot(), 4);
     refresh();
 }
