@@ -13,6 +13,7 @@
 #include "editors/autosavecontroller.h"
 #include "editors/configform.h"
 #include "editors/diagnosticspanel.h"
+#include "editors/diagnosticwording.h"
 #include "editors/restorebanner.h"
 #include "editors/runsession.h"
 #include "editors/workspacedocument.h"
@@ -59,7 +60,6 @@ namespace rapid::widgets {
 
 namespace {
 
-constexpr int kStatusMessageMs = 4000;
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kFileFilter = QStringLiteral("RAPID workspaces (*.rapid.yaml);;YAML files (*.yaml *.yml)");
@@ -316,32 +316,11 @@ void MainWindow::createActions()
     view->addAction(toolBar->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* firstSteps = help->addAction(tr("&First Steps"), this, &MainWindow::showFirstSteps);
+    firstSteps->setObjectName(QStringLiteral("firstStepsAction"));
+    firstSteps->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
     help->addAction(tr("&About RAPID-LLM Workbench"), this, &MainWindow::showAbout);
-}
-
-QString MainWindow::shortcutList() const
-{
-    QStringList rows;
-    for (const QAction* action : findChildren<QAction*>()) {
-        if (!action->shortcut().isEmpty()) {
-            QString name = action->text();
-            name.remove(QLatin1Char('&'));
-            rows.append(
-                QStringLiteral("<tr><td>%1</td><td>%2</td></tr>")
-                    .arg(action->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(), name.toHtmlEscaped()));
-        }
-    }
-    rows.sort();
-    rows.removeDuplicates();
-    return QStringLiteral("<table cellspacing=\"6\">%1</table>").arg(rows.join(QString()));
-}
-
-void MainWindow::showShortcuts()
-{
-    QMessageBox box(QMessageBox::NoIcon, tr("Keyboard Shortcuts"), shortcutList(), QMessageBox::Close, this);
-    box.setTextFormat(Qt::RichText);
-    box.exec();
 }
 
 bool MainWindow::openWorkspace(const QString& reference)
@@ -398,16 +377,6 @@ bool MainWindow::saveAs()
         path += QStringLiteral(".rapid.yaml");
     }
     return saveWorkspace(path);
-}
-
-void MainWindow::showAbout()
-{
-    QMessageBox::about(this, tr("About RAPID-LLM Workbench"),
-        tr("<h3>RAPID-LLM Workbench %1</h3>"
-           "<p>Predicts how large language models train and serve on GPU clusters.</p>"
-           "<p>Licensed under the GNU GPL, version 3 or later. Uses Qt %2, QCustomPlot and "
-           "Graphviz.</p>")
-            .arg(QStringLiteral(RAPID_VERSION), QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -486,7 +455,8 @@ void MainWindow::updateStatus()
     } else {
         const config::Diagnostic& first = diagnostics.front();
         QString reason
-            = QString::fromStdString(first.keyPath.empty() ? first.message : first.keyPath + ": " + first.message);
+            = (first.keyPath.empty() ? QString() : QString::fromStdString(first.keyPath) + QStringLiteral(": "))
+            + DiagnosticWording::message(first.message);
         const int more = static_cast<int>(diagnostics.size()) - 1;
         QString text = tr("Invalid configuration: %1")
                            .arg(QFontMetrics(m_validity->font()).elidedText(reason, Qt::ElideRight, 480));
@@ -505,72 +475,6 @@ void MainWindow::updateStatus()
 void MainWindow::setAutosaveDelay(int milliseconds)
 {
     m_autosave->setDelay(milliseconds);
-}
-
-bool MainWindow::pinBaseline(const QString& name)
-{
-    return pinRun(true, name);
-}
-
-bool MainWindow::pinRun(bool asBaseline, const QString& name)
-{
-    const std::optional<Evaluation>& shown = m_results->evaluation();
-    if (!shown) {
-        statusBar()->showMessage(tr("Nothing to pin yet: the configuration has no result"), kStatusMessageMs);
-        return false;
-    }
-    RunSession* session = m_document->session();
-    // A generated name says what was run, so a list of pinned runs reads without opening each one: against a
-    // baseline, what this run changes ("tp4 dp4", "seq 4096"); without one, the run itself.
-    QString wanted = name;
-    const NamedRun* baseline = session->baseline();
-    if (wanted.isEmpty() && !asBaseline && baseline && baseline->evaluation && baseline->evaluation->scenario
-        && shown->scenario) {
-        wanted = QString::fromStdString(analysis::differenceLabel(*baseline->evaluation->scenario, *shown->scenario));
-    }
-    if (wanted.isEmpty()) {
-        wanted = QString::fromStdString(shown->label);
-    }
-    const int index = session->add(wanted, *shown, m_shownSource, asBaseline);
-    statusBar()->showMessage((asBaseline ? tr("Pinned “%1” as the baseline") : tr("Pinned “%1”; see the Compare tab"))
-                                 .arg(session->runs()[index].name),
-        kStatusMessageMs);
-    return true;
-}
-
-void MainWindow::exportChart(QWidget* chart)
-{
-    QList<FigureDialog::Target> targets;
-    int selected = 0;
-    for (ChartWidget* candidate : m_results->charts()) {
-        if (candidate == chart) {
-            selected = static_cast<int>(targets.size());
-        }
-        targets.append({ candidate->title(), candidate });
-    }
-    targets.append({ tr("Summary figures"), m_results->summaryFigures() });
-    if (chart == m_sweep->chart()) {
-        selected = static_cast<int>(targets.size());
-    }
-    targets.append({ m_sweep->chart()->title(), m_sweep->chart() });
-    // The workspace's own style first: the figure a colleague regenerates with `rapid plot` from the same file.
-    config::FigureStyle style = m_document->figureStyle().value_or(
-        FigureStylePresets::preset(FigureStylePresets::defaultName()).value_or(config::FigureStyle()));
-    FigureDialog dialog(targets, selected, style, this);
-    dialog.keepCheck()->setChecked(m_document->figureStyle().has_value());
-    if (dialog.exec() != QDialog::Accepted) {
-        return;
-    }
-    QString error;
-    if (!ChartExporter::exportWidget(dialog.selectedWidget(), dialog.filePath(), dialog.options(), &error)) {
-        QMessageBox::warning(this, tr("Export failed"), error);
-        return;
-    }
-    dialog.rememberChoices();
-    if (dialog.keepWithWorkspace()) {
-        m_document->setFigureStyle(dialog.options().figure);
-    }
-    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(dialog.filePath())), kStatusMessageMs);
 }
 
 void MainWindow::showLocation(DocumentKind kind, int line, int column)

@@ -20,6 +20,9 @@ class QTabWidget;
 
 namespace rapid::widgets {
 
+/// How long a status-bar message stays (the window's actions share it).
+constexpr int kStatusMessageMs = 4000;
+
 class AutosaveController;
 class ChartWidget;
 class ConfigForm;
@@ -92,6 +95,8 @@ private:
     bool saveAs();
     void showAbout();
     void showShortcuts();
+    /// Help > First Steps: the workbench's main tasks in seven lines.
+    void showFirstSteps();
     void rebuildRecentMenu();
     /// Asks whether to save unsaved changes; false when the user cancels.
     bool confirmDiscardingChanges();

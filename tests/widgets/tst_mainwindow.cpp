@@ -237,7 +237,7 @@ void TstMainWindow::invalidTpShowsInlineErrorAndDiagnostic()
         window->form(DocumentKind::Run)->fieldEditor(QStringLiteral("run.training.seq_length"))->problem().isEmpty());
 
     QListWidget* list = window->diagnosticsPanel()->list();
-    const QRegularExpression located(QStringLiteral(R"(^run:(\d+):(\d+): run\.parallelism\.tp: )"));
+    const QRegularExpression located(QStringLiteral(R"(^Run YAML, line (\d+): run\.parallelism\.tp: )"));
     QListWidgetItem* tpItem = nullptr;
     QRegularExpressionMatch match;
     for (int row = 0; row < list->count() && !tpItem; ++row) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "editors/configform.h"
 
+#include "editors/diagnosticwording.h"
+
 #include "editors/fieldeditor.h"
 #include "editors/fieldtables.h"
 #include "editors/workspacedocument.h"
@@ -132,7 +134,7 @@ void ConfigForm::onDiagnosticsChanged()
         }
         const QString target = fieldForDiagnostic(keyPath, m_fields);
         if (!target.isEmpty()) {
-            problems[target].append(keyPath + QStringLiteral(": ") + QString::fromStdString(diagnostic.message));
+            problems[target].append(keyPath + QStringLiteral(": ") + DiagnosticWording::message(diagnostic.message));
         }
     }
     for (auto it = m_editors.cbegin(); it != m_editors.cend(); ++it) {

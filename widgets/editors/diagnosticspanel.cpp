@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "editors/diagnosticspanel.h"
 
+#include "editors/diagnosticwording.h"
+
 #include "editors/workspacedocument.h"
 
 #include <QListWidget>
@@ -37,7 +39,7 @@ void DiagnosticsPanel::refresh()
         return;
     }
     for (const config::Diagnostic& diagnostic : diagnostics) {
-        auto* item = new QListWidgetItem(QString::fromStdString(diagnostic.toString()), m_list);
+        auto* item = new QListWidgetItem(DiagnosticWording::line(diagnostic), m_list);
         // Only lines of the editors' own texts can be shown; a GPU preset file is not open in a tab.
         for (DocumentKind kind : kAllDocumentKinds) {
             if (diagnostic.location.source == rootKeyOf(kind).toStdString() && diagnostic.location.line > 0) {
