@@ -14,6 +14,7 @@
 #include "editors/configform.h"
 #include "editors/diagnosticspanel.h"
 #include "editors/diagnosticwording.h"
+#include "editors/rebalancebar.h"
 #include "editors/restorebanner.h"
 #include "editors/runsession.h"
 #include "editors/workspacedocument.h"
@@ -217,12 +218,22 @@ QWidget* MainWindow::createFormsPage()
         splitter->addWidget(column);
     }
     splitter->setSizes({ 1, 1, 1 }); // equal thirds: sizes are shared out proportionally
-    return splitter;
+    // Above the three columns: the offer to restore the GPU count after tp, pp or cp changed.
+    auto* page = new QWidget(m_tabs);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(new RebalanceBar(m_document, page));
+    layout->addWidget(splitter, 1);
+    return page;
 }
 
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* newAction = file->addAction(tr("&New from Presets…"), this, &MainWindow::newFromPresets);
+    newAction->setObjectName(QStringLiteral("newFromPresetsAction"));
+    newAction->setShortcut(QKeySequence::New);
     QAction* openAction = file->addAction(tr("&Open…"), this, &MainWindow::open);
     openAction->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));

@@ -91,6 +91,8 @@ private:
     void createActions();
     QWidget* createFormsPage();
     void open();
+    /// File > New from Presets: a model, hardware and run preset as a new untitled workspace.
+    void newFromPresets();
     bool save();
     bool saveAs();
     void showAbout();

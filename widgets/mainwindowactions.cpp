@@ -7,6 +7,7 @@
 #include "common/chartwidget.h"
 #include "common/figuredialog.h"
 #include "common/figurestylepresets.h"
+#include "editors/newfrompresetsdialog.h"
 #include "editors/runsession.h"
 #include "editors/workspacedocument.h"
 #include "results/resultspanel.h"
@@ -122,6 +123,25 @@ void MainWindow::showAbout()
            "<p>Licensed under the GNU GPL, version 3 or later. Uses Qt %2, QCustomPlot and "
            "Graphviz.</p>")
             .arg(QStringLiteral(RAPID_VERSION), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::newFromPresets()
+{
+    if (!confirmDiscardingChanges()) {
+        return;
+    }
+    NewFromPresetsDialog dialog(m_document->library(), this);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    QString error;
+    const std::optional<config::WorkspaceDocuments> documents = dialog.documents(&error);
+    if (!documents) {
+        QMessageBox::warning(this, tr("New workspace"), error);
+        return;
+    }
+    m_document->load(*documents, QString());
+    statusBar()->showMessage(tr("New workspace “%1”").arg(m_document->name()), kStatusMessageMs);
 }
 
 void MainWindow::showFirstSteps()

@@ -79,6 +79,7 @@ void WorkspaceDocument::load(const config::WorkspaceDocuments& documents, const 
     const RunSession::State before = m_session->state();
     m_documents = documents;
     m_documents.runs.clear(); // the session holds them
+    m_lastLoaded.reset(); // another workspace: the last one's scenario says nothing about it
     m_undoStack.clear();
     m_undoStack.setClean();
     m_session->setState({ m_session->runsFromDocuments(documents.runs), RunSession::baselineOf(documents.runs) });
@@ -306,6 +307,34 @@ void WorkspaceDocument::setSweepSettings(const config::SweepSettings& settings)
     m_undoStack.push(new EditSweepCommand(this, m_documents.sweep, settings));
 }
 
+std::optional<config::Scenario> WorkspaceDocument::loadWith(const std::vector<std::string>& overrides) const
+{
+    std::vector<std::string> all = m_documents.overrides;
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    try {
+        config::Scenario scenario = m_loader.loadTexts(m_documents.model, m_documents.hardware, m_documents.run, all);
+        std::vector<config::Diagnostic> problems;
+        parallel::placeRanks(scenario.hardware, scenario.run, scenario.locations, &problems);
+        if (problems.empty()) {
+            return scenario;
+        }
+    } catch (const std::exception&) {
+        // Not a valid set of overrides: nothing to offer.
+    }
+    return std::nullopt;
+}
+
+bool WorkspaceDocument::setValues(const QList<std::pair<QString, QString>>& values, const QString& description)
+{
+    m_undoStack.beginMacro(description);
+    bool applied = true;
+    for (const auto& [keyPath, valueYaml] : values) {
+        applied = setValue(keyPath, valueYaml) && applied;
+    }
+    m_undoStack.endMacro();
+    return applied;
+}
+
 void WorkspaceDocument::setFigureStyle(const config::FigureStyle& style)
 {
     if (m_documents.figureStyle != style) {
@@ -403,6 +432,9 @@ void WorkspaceDocument::revalidate()
     const bool diagnosticsDiffer = diagnostics != m_diagnostics;
     m_diagnostics = std::move(diagnostics);
     m_scenario = std::move(scenario);
+    if (m_scenario) {
+        m_lastLoaded = m_scenario;
+    }
     if (diagnosticsDiffer) {
         Q_EMIT diagnosticsChanged();
     }

@@ -60,6 +60,14 @@ public:
     /// A form edit, undoable. A GPU field of a GPU given by preset name first copies the preset into the
     /// hardware document, so the edit changes this workspace and not the shared preset.
     bool setValue(const QString& keyPath, const QString& valueYaml, QString* error = nullptr);
+    /// Several form edits as one undo step named @p description (a rebalancing of the parallel degrees); false when
+    /// one of them could not be written.
+    bool setValues(const QList<std::pair<QString, QString>>& values, const QString& description);
+    /// The scenario the documents give with @p overrides added ("run.parallelism.dp=4"), if it loads and its ranks
+    /// can be placed; the documents are not changed. For offers that must be right before they are made.
+    std::optional<config::Scenario> loadWith(const std::vector<std::string>& overrides) const;
+    /// The last scenario that loaded (the current one, or the one before the edits that broke it).
+    const std::optional<config::Scenario>& lastLoadedScenario() const { return m_lastLoaded; }
     /// An edit of a whole text computed elsewhere (a fault list written back), one undo step named @p description.
     void replaceText(DocumentKind kind, const QString& text, const QString& description);
     /// A YAML tab edit; consecutive calls for one document merge into one undo step.
@@ -117,6 +125,7 @@ private:
     RunSession* m_session; ///< child object
     std::vector<config::Diagnostic> m_diagnostics;
     std::optional<config::Scenario> m_scenario;
+    std::optional<config::Scenario> m_lastLoaded;
     std::array<bool, 3> m_parses { true, true, true };
     mutable QHash<QString, std::string> m_presetTextCache; ///< GPU preset texts by resolved path
 };
