@@ -93,8 +93,11 @@ void TstComparison::pinnedRunsAreComparedSideBySide()
     QCOMPARE(table->item(1, ComparisonPanel::MemoryDelta)->text(), widgets::formatDelta(peakChange));
     QCOMPARE(table->item(1, ComparisonPanel::TimeColumn)->text(), widgets::formatSeconds(doubled.stepTimeSeconds));
 
-    // One bar per run in both charts, named as in the table.
-    const QStringList names { document->session()->runs()[0].name, QStringLiteral("mb 2"), QStringLiteral("Current") };
+    // One bar per run in both charts, named as in the table; a name over 24 characters is cut to 23 and "…" (the
+    // baseline's generated name, "Llama-3.1-70B · tp8 pp4 dp2 cp1 · mb1").
+    QCOMPARE(document->session()->runs()[0].name, QStringLiteral("Llama-3.1-70B · tp8 pp4 dp2 cp1 · mb1"));
+    const QStringList names { QStringLiteral("Llama-3.1-70B · tp8 pp4") + QChar(0x2026), QStringLiteral("mb 2"),
+        QStringLiteral("Current") };
     QCOMPARE(rowLabels(results->comparison()->stepChart()), names);
     QCOMPARE(rowLabels(results->comparison()->memoryChart()), names);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/chartwidget.h"
 
+#include "common/figurelayout.h"
 #include "common/plotstyle.h"
 
 #include <QEvent>
@@ -127,14 +128,28 @@ void ChartWidget::refresh()
     compactLegend();
     applyPaperStyle();
     arrangeLayout();
+    if (!m_figure && m_plot->width() > 0 && m_plot->height() > 0) {
+        fitLabelsOnScreen();
+    }
     // Queued: several data changes in one event-loop turn cost one repaint.
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartWidget::fitLabelsOnScreen()
+{
+    // The value labels at the bars' ends must end inside the plot on screen as on paper ("64.71 s (−10.2%)" was cut
+    // at the right edge of a narrow results column).
+    layOutPlot(m_plot, m_plot->size());
+    keepLabelsInside();
 }
 
 void ChartWidget::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     fitLegendToWidth(event->size().width());
+    if (!m_figure && m_plot->width() > 0 && m_plot->height() > 0) {
+        fitLabelsOnScreen();
+    }
 }
 
 void ChartWidget::compactLegend()

@@ -66,6 +66,7 @@ protected:
 private:
     void showContextMenu(const QPoint& position);
     void compactLegend();
+    void fitLabelsOnScreen();
     void applyPaperStyle();
     /// Puts the title and headers, the legend and the axis rect into the plot layout in the order the style asks.
     void arrangeLayout();

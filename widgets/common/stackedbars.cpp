@@ -48,7 +48,11 @@ QList<QList<QCPBars*>> addStackedRows(
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (int row = 0; row < rows.size(); ++row) {
         const double key = row + 1;
-        ticker->addTick(key, rows[row].label);
+        // A long run name would take the bars' width; the Compare tab's table carries it whole.
+        constexpr qsizetype kLongestLabel = 24;
+        const QString& label = rows[row].label;
+        ticker->addTick(
+            key, label.size() > kLongestLabel ? label.left(kLongestLabel - 1).trimmed() + QChar(0x2026) : label);
         QList<QCPBars*> stack;
         QCPBars* below = nullptr;
         for (int index = 0; index < series.size(); ++index) {
