@@ -200,6 +200,8 @@ private Q_SLOTS:
     void largeClusterIsDrawnInPart();
     void faultListEditsKeepComments();
     void clickAndShiftClickSelectLinks();
+    void wheelZoomsAtTheCursor();
+    void legendStaysInTheViewport();
     void tooltipsShowCoordinatesAndGroups();
     void faultOnMissingLinkIsReported();
     void failLinkWritesFaultAndChangesStepTime();
@@ -411,7 +413,7 @@ void TstTopologyView::clickAndShiftClickSelectLinks()
     QTest::mouseClick(panel->fitButton(), Qt::LeftButton);
     QVERIFY(view->isFitting());
 
-    // Ctrl+wheel zooms in by a notch; a plain wheel only scrolls.
+    // The wheel zooms in by a notch (Ctrl+wheel too, as before); Shift+wheel only scrolls.
     const double fitted = view->zoom();
     const QPoint centre = view->viewport()->rect().center();
     QWheelEvent zoomIn(centre, view->viewport()->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton,
@@ -421,9 +423,88 @@ void TstTopologyView::clickAndShiftClickSelectLinks()
     QVERIFY(!view->isFitting());
     const double zoomed = view->zoom();
     QWheelEvent scroll(centre, view->viewport()->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton,
-        Qt::NoModifier, Qt::NoScrollPhase, false);
+        Qt::ShiftModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(view->viewport(), &scroll);
     QCOMPARE(view->zoom(), zoomed);
+}
+
+void TstTopologyView::wheelZoomsAtTheCursor()
+{
+    auto window = openWindow();
+    QVERIFY(window);
+    TopologyView* view = showTopologyTab(*window)->view();
+    // At 100% the default workspace's network is larger than the viewport both ways, so the view can scroll to keep
+    // any point under the cursor.
+    view->setZoom(1.0);
+    view->centerOn(view->sceneRect().center());
+    QVERIFY(view->horizontalScrollBar()->maximum() > 0 && view->verticalScrollBar()->maximum() > 0);
+    const QPoint centre = view->viewport()->rect().center();
+    auto wheel = [view](const QPoint& at, int angle, Qt::KeyboardModifiers modifiers = Qt::NoModifier) {
+        QWheelEvent event(at, view->viewport()->mapToGlobal(at), QPoint(), QPoint(0, angle), Qt::NoButton, modifiers,
+            Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &event);
+    };
+    for (const QPoint& at : { centre + QPoint(150, -80), centre + QPoint(-200, 90), centre }) {
+        for (int angle : { 120, -120, 240 }) {
+            const double before = view->zoom();
+            const QPointF under = view->mapToScene(at);
+            wheel(at, angle);
+            QVERIFY2(angle > 0 ? view->zoom() > before * 1.1 : view->zoom() < before / 1.1,
+                qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(view->zoom())));
+            // The same scene point is under the cursor, to within a pixel of the new zoom.
+            const QPointF drift = (view->mapToScene(at) - under) * view->zoom();
+            QVERIFY2(std::abs(drift.x()) <= 1.0 && std::abs(drift.y()) <= 1.0,
+                qPrintable(QStringLiteral("drift %1, %2 px").arg(drift.x()).arg(drift.y())));
+        }
+    }
+    QVERIFY(!view->isFitting());
+    // The zoom stops at its range, however far the wheel turns.
+    wheel(centre, 120 * 200);
+    QCOMPARE(view->zoom(), TopologyView::kMaxZoom);
+    wheel(centre, -120 * 400);
+    QCOMPARE(view->zoom(), TopologyView::kMinZoom);
+    // Shift+wheel scrolls without zooming (the Topology tab has no outer scroll area needing the wheel).
+    view->setZoom(1.0);
+    const int scrolled = view->verticalScrollBar()->value();
+    wheel(centre, -120, Qt::ShiftModifier);
+    QCOMPARE(view->zoom(), 1.0);
+    QVERIFY(view->verticalScrollBar()->value() > scrolled);
+}
+
+void TstTopologyView::legendStaysInTheViewport()
+{
+    auto window = openWindow();
+    QVERIFY(window);
+    TopologyPanel* panel = showTopologyTab(*window);
+    TopologyView* view = panel->view();
+    widgets::TopologyLegend* legend = panel->legend();
+    auto inside = [&] {
+        const QRect area = view->viewport()->geometry();
+        return legend->isVisible() && legend->parentWidget() == view && area.contains(legend->geometry())
+            && legend->height() >= legend->sizeHint().height();
+    };
+    QTest::mouseClick(panel->fitButton(), Qt::LeftButton);
+    QVERIFY(inside());
+    const QRect fitted = legend->geometry();
+    auto corner = [&] { return legend->geometry().bottomLeft() - view->viewport()->geometry().bottomLeft(); };
+    const QPoint fittedCorner = corner();
+    // Zoomed in and scrolled to the far corner: still in the same corner (the viewport shrinks by the scroll bars).
+    view->setZoom(3.0);
+    view->centerOn(view->sceneRect().bottomRight());
+    QCoreApplication::processEvents();
+    QVERIFY(inside());
+    QCOMPARE(corner(), fittedCorner);
+    QCOMPARE(legend->size(), fitted.size());
+    // Taller with the utilisation scale, and still wholly inside (and after a resize of the window too).
+    std::vector<double> load(static_cast<size_t>(panel->scene()->topology()->linkCount()), 0.5);
+    QVERIFY(panel->setLinkUtilisation(load));
+    QCoreApplication::processEvents();
+    QVERIFY(legend->showsUtilisation());
+    QVERIFY(inside());
+    QVERIFY(legend->height() > fitted.height());
+    window->resize(window->width() - 100, window->height() - 60);
+    QCoreApplication::processEvents();
+    QVERIFY(inside());
 }
 
 void TstTopologyView::tooltipsShowCoordinatesAndGroups()

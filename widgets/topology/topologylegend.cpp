@@ -13,6 +13,7 @@ namespace {
 constexpr int kSampleWidth = 36;
 constexpr int kHealthRows = 4;
 constexpr int kScaleRows = 3; ///< caption, bar, tick labels
+constexpr int kPadding = 4; ///< inside the card's border
 
 } // namespace
 
@@ -41,7 +42,7 @@ int TopologyLegend::rowHeight() const
 QSize TopologyLegend::sizeHint() const
 {
     const int rows = kHealthRows + (m_utilisation ? kScaleRows : 0);
-    return QSize(200, rows * rowHeight() + 4);
+    return QSize(200 + 2 * kPadding, rows * rowHeight() + 4 + 2 * kPadding);
 }
 
 void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
@@ -49,6 +50,14 @@ void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     const QPalette colours = palette();
+    // Drawn over the network: an almost opaque card, so that links under it do not run through the text.
+    QColor card = colours.color(QPalette::Base);
+    card.setAlpha(235);
+    painter.setPen(colours.color(QPalette::Mid));
+    painter.setBrush(card);
+    painter.drawRoundedRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+    painter.translate(kPadding, kPadding);
+    const int width = this->width() - 2 * kPadding;
     const int row = rowHeight();
     const int textLeft = kSampleWidth + 10;
     auto sample = [&](int index, const QPen& pen, const QString& text, bool halo) {
@@ -60,7 +69,7 @@ void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
         painter.setPen(pen);
         painter.drawLine(4, y, kSampleWidth, y);
         painter.setPen(colours.color(QPalette::WindowText));
-        painter.drawText(QRect(textLeft, index * row, width() - textLeft, row), Qt::AlignLeft | Qt::AlignVCenter, text);
+        painter.drawText(QRect(textLeft, index * row, width - textLeft, row), Qt::AlignLeft | Qt::AlignVCenter, text);
     };
     sample(0, topologystyle::linkPen(colours, 1.0, std::nullopt), tr("healthy"), false);
     sample(1, topologystyle::linkPen(colours, 0.5, std::nullopt), tr("degraded (health shown)"), false);
@@ -72,9 +81,9 @@ void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
     int y = kHealthRows * row;
     painter.setPen(colours.color(QPalette::WindowText));
     painter.drawText(
-        QRect(4, y, width() - 8, row), Qt::AlignLeft | Qt::AlignVCenter, tr("utilisation (busier direction)"));
+        QRect(4, y, width - 8, row), Qt::AlignLeft | Qt::AlignVCenter, tr("utilisation (busier direction)"));
     y += row;
-    const QRect bar(4, y + 3, width() - 12, row - 6);
+    const QRect bar(4, y + 3, width - 12, row - 6);
     QLinearGradient gradient(bar.topLeft(), bar.topRight());
     for (double t : { 0.0, 0.25, 0.5, 0.75, 1.0 }) {
         gradient.setColorAt(t, topologystyle::utilisation(t));

@@ -85,7 +85,8 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     m_problem->setWordWrap(true);
     m_problem->hide();
     m_fit->setObjectName(QStringLiteral("topologyFitButton"));
-    m_fit->setToolTip(tr("Show the whole network (Ctrl+0). Ctrl+wheel zooms, dragging pans."));
+    m_fit->setToolTip(
+        tr("Show the whole network (Ctrl+0). The wheel zooms at the cursor, Shift+wheel scrolls, dragging pans."));
 
     m_instances->setObjectName(QStringLiteral("topologyInstancesSpin"));
     m_instances->setRange(1, kMaxInstanceBands);
@@ -115,13 +116,12 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     sideLayout->addSpacing(6);
     sideLayout->addWidget(boldLabel(tr("Collective"), side));
     sideLayout->addWidget(m_collective);
-    sideLayout->addSpacing(6);
-    sideLayout->addWidget(boldLabel(tr("Links"), side));
-    sideLayout->addWidget(m_legend);
     sideLayout->addStretch(1);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_view, 1);
+    // Over the drawing, not in the side column: always in sight next to what it explains, at any zoom.
+    m_view->setOverlay(m_legend);
     // The column outgrew a laptop screen's height with the collective what-if: it scrolls rather than squeezing its
     // labels until they clip.
     auto* sideScroll = new QScrollArea(this);

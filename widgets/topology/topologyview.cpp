@@ -6,6 +6,7 @@
 #include "topology/topologyscene.h"
 
 #include <QKeyEvent>
+#include <QScrollBar>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -15,12 +16,12 @@ namespace rapid::widgets {
 
 namespace {
 
-constexpr double kMinZoom = 0.02;
-constexpr double kMaxZoom = 6.0;
 /// A fitted small network is not blown up beyond this: a ring of 8 at 400% looks like a toy.
 constexpr double kMaxFitZoom = 1.6;
 constexpr double kWheelStep = 1.15; ///< zoom per wheel notch
 constexpr int kPickRadius = 4; ///< pixels around a click searched for a link
+constexpr int kOverlayMargin = 8; ///< pixels between the overlay and the viewport's edges
+constexpr int kScrollPerNotch = 40; ///< pixels Shift+wheel scrolls per notch
 
 } // namespace
 
@@ -72,6 +73,23 @@ void TopologyView::zoomBy(double factor)
     setTransformationAnchor(anchor);
 }
 
+void TopologyView::zoomAt(double factor, const QPoint& viewportPos)
+{
+    const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
+    const double applied = target / zoom();
+    m_fitting = false;
+    // AnchorUnderMouse would follow the last mouse move, which a wheel event need not follow (nor a test's event);
+    // the anchor here is the event's own position.
+    const QPointF anchor = mapToScene(viewportPos);
+    const ViewportAnchor previous = transformationAnchor();
+    setTransformationAnchor(QGraphicsView::NoAnchor);
+    scale(applied, applied);
+    setTransformationAnchor(previous);
+    const QPointF drift = mapFromScene(anchor) - QPointF(viewportPos);
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(drift.x()));
+    verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(drift.y()));
+}
+
 void TopologyView::setZoom(double value)
 {
     zoomBy(value / zoom());
@@ -120,15 +138,23 @@ void TopologyView::clicked(const QPoint& viewportPos, Qt::KeyboardModifiers modi
 
 void TopologyView::wheelEvent(QWheelEvent* event)
 {
-    if (!(event->modifiers() & Qt::ControlModifier)) {
-        QGraphicsView::wheelEvent(event); // scrolls
+    const QPoint delta = event->angleDelta();
+    // The wheel zooms, as in maps and schematic editors: a drawing that only fits when small is read by zooming into
+    // a part. Scrolling stays on Shift+wheel and on a touchpad's sideways swipe (dragging pans too).
+    if (event->modifiers() & Qt::ShiftModifier || std::abs(delta.x()) > std::abs(delta.y())) {
+        const int notchesX = event->modifiers() & Qt::ShiftModifier ? 0 : delta.x();
+        const int notchesY = event->modifiers() & Qt::ShiftModifier ? delta.y() + delta.x() : delta.y();
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - notchesX * kScrollPerNotch / 120);
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - notchesY * kScrollPerNotch / 120);
+        m_fitting = false;
+        event->accept();
         return;
     }
-    const double notches = event->angleDelta().y() / 120.0;
-    const double target = std::clamp(zoom() * std::pow(kWheelStep, notches), kMinZoom, kMaxZoom);
-    m_fitting = false;
-    const double factor = target / zoom();
-    scale(factor, factor); // anchored under the mouse
+    if (delta.y() == 0) {
+        event->ignore();
+        return;
+    }
+    zoomAt(std::pow(kWheelStep, delta.y() / 120.0), event->position().toPoint());
     event->accept();
 }
 
@@ -156,6 +182,41 @@ void TopologyView::resizeEvent(QResizeEvent* event)
     if (m_fitting) {
         applyFit();
     }
+    placeOverlay();
+}
+
+void TopologyView::setOverlay(QWidget* overlay)
+{
+    m_overlay = overlay;
+    if (!m_overlay) {
+        return;
+    }
+    m_overlay->setParent(this);
+    // The drawing under it still pans, zooms and shows tooltips: a key has nothing to click.
+    m_overlay->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_overlay->show();
+    placeOverlay();
+}
+
+void TopologyView::placeOverlay()
+{
+    if (!m_overlay) {
+        return;
+    }
+    const QRect area = viewport()->geometry();
+    const QSize size = m_overlay->sizeHint().boundedTo(area.size() - QSize(2 * kOverlayMargin, 2 * kOverlayMargin));
+    m_overlay->setGeometry(QRect(
+        QPoint(area.left() + kOverlayMargin, area.bottom() - kOverlayMargin - size.height() + 1), size.expandedTo({})));
+    m_overlay->raise();
+}
+
+bool TopologyView::event(QEvent* event)
+{
+    // A child's updateGeometry() lands here: the overlay's size hint changed with its content (the utilisation scale).
+    if (event->type() == QEvent::LayoutRequest) {
+        placeOverlay();
+    }
+    return PannableGraphicsView::event(event);
 }
 
 } // namespace rapid::widgets

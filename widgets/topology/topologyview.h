@@ -8,13 +8,19 @@ namespace rapid::widgets {
 class LinkItem;
 class TopologyScene;
 
-/// The topology view: shows a TopologyScene, zooms with Ctrl+wheel (or Ctrl++, Ctrl+-, Ctrl+0 to fit), pans by
-/// dragging, and selects links: a click selects the link under the cursor, Shift+click adds or removes one, a click
-/// on empty space clears the selection, Escape too. Until the user zooms or pans, the view keeps the whole network
-/// fitted (also when the window is resized or the network changes); fitToView() returns to that.
+/// The topology view: shows a TopologyScene, zooms with the wheel around the point under the cursor (or Ctrl++,
+/// Ctrl+-, Ctrl+0 to fit), scrolls with Shift+wheel (or a touchpad's sideways swipe), pans by dragging, keeps an
+/// overlay (the legend) in its bottom-left corner whatever the zoom, and selects links: a click selects the link under
+/// the cursor, Shift+click adds or removes one, a click on empty space clears the selection, Escape too. Until the user
+/// zooms or pans, the view keeps the whole network fitted (also when the window is resized or the network changes);
+/// fitToView() returns to that.
 class TopologyView : public PannableGraphicsView {
     Q_OBJECT
 public:
+    /// The zoom range of the wheel, the keys and setZoom().
+    static constexpr double kMinZoom = 0.02;
+    static constexpr double kMaxZoom = 6.0;
+
     explicit TopologyView(TopologyScene* scene, QWidget* parent = nullptr);
 
     TopologyScene* topologyScene() const { return m_scene; }
@@ -22,6 +28,9 @@ public:
     void fitToView();
     /// Multiplies the zoom by @p factor (clamped to a sensible range) around the viewport's centre.
     void zoomBy(double factor);
+    /// Multiplies the zoom by @p factor (clamped) so that the scene point under @p viewportPos stays under it, as far
+    /// as the scroll range allows.
+    void zoomAt(double factor, const QPoint& viewportPos);
     /// Sets the zoom (1 = one scene unit per pixel) and stops fitting.
     void setZoom(double zoom);
     double zoom() const;
@@ -29,6 +38,11 @@ public:
     /// The link that a click at @p viewportPos would select: the topmost link within a few pixels, unless a node or
     /// nothing selectable is there.
     LinkItem* linkAt(const QPoint& viewportPos) const;
+    /// Shows @p overlay (e.g. the legend) over the bottom-left corner of the viewport, at its size hint, whatever the
+    /// zoom or scroll position. A child of the view, not of the viewport: QGraphicsView scrolls the viewport's
+    /// children along with the drawing.
+    void setOverlay(QWidget* overlay);
+    QWidget* overlay() const { return m_overlay; }
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
@@ -39,9 +53,12 @@ protected:
 
 private:
     void applyFit();
+    void placeOverlay();
+    bool event(QEvent* event) override;
 
     TopologyScene* m_scene;
     bool m_fitting = true;
+    QWidget* m_overlay = nullptr;
 };
 
 } // namespace rapid::widgets
