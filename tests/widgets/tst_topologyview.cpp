@@ -202,6 +202,7 @@ private Q_SLOTS:
     void clickAndShiftClickSelectLinks();
     void wheelZoomsAtTheCursor();
     void legendStaysInTheViewport();
+    void labelsAreReadableAndDistinct();
     void tooltipsShowCoordinatesAndGroups();
     void faultOnMissingLinkIsReported();
     void failLinkWritesFaultAndChangesStepTime();
@@ -505,6 +506,66 @@ void TstTopologyView::legendStaysInTheViewport()
     window->resize(window->width() - 100, window->height() - 60);
     QCoreApplication::processEvents();
     QVERIFY(inside());
+}
+
+/// The labels @p view draws in its viewport at its zoom: text and on-screen height (group titles, band names, markers,
+/// GPU and switch names).
+QList<std::pair<QString, double>> visibleLabels(TopologyView* view)
+{
+    QList<std::pair<QString, double>> shown;
+    const double zoom = view->zoom();
+    for (QGraphicsItem* item : view->items(view->viewport()->rect())) {
+        if (auto* label = qgraphicsitem_cast<widgets::LabelItem*>(item)) {
+            if (!label->shownText(zoom).isEmpty()) {
+                shown.append({ label->shownText(zoom), label->textPixelHeight(zoom) });
+            }
+        } else if (auto* node = qgraphicsitem_cast<widgets::NodeItem*>(item)) {
+            if (node->labelPixelHeight(zoom) > 0) {
+                shown.append({ node->label(), node->labelPixelHeight(zoom) });
+            }
+        }
+    }
+    return shown;
+}
+
+void TstTopologyView::labelsAreReadableAndDistinct()
+{
+    auto window = openWindow();
+    QVERIFY(window);
+    TopologyPanel* panel = showTopologyTab(*window);
+    TopologyView* view = panel->view();
+    QTest::mouseClick(panel->fitButton(), Qt::LeftButton);
+    QCoreApplication::processEvents();
+    // At Fit to View the network is named: every label drawn is at least kMinTextPixels high, no two read the same,
+    // and the 8 node boxes' titles and the 4 drawn rails' band names are among them.
+    const auto fitted = visibleLabels(view);
+    QSet<QString> texts;
+    int nodeTitles = 0;
+    int rails = 0;
+    for (const auto& [text, height] : fitted) {
+        QVERIFY2(height >= widgets::kMinTextPixels, qPrintable(QStringLiteral("%1: %2 px").arg(text).arg(height)));
+        QVERIFY2(!texts.contains(text), qPrintable(QStringLiteral("\"%1\" twice").arg(text)));
+        texts.insert(text);
+        nodeTitles += text.startsWith(QLatin1String("node ")) ? 1 : 0;
+        rails += text.startsWith(QLatin1String("ib instance ")) ? 1 : 0;
+    }
+    QCOMPARE(nodeTitles, panel->scene()->topology()->gpuCount() / 8);
+    QCOMPARE(rails, panel->scene()->limits().maxInstanceBands);
+
+    // Zoomed in on the network's first node: the GPUs' ranks and the node's switch are readable, and the switch
+    // reads as the node's NVLink switch, not as "s1.0" like every other node's.
+    view->setZoom(1.0);
+    view->centerOn(panel->scene()->groupItems().first()->boundingRect().center());
+    QCoreApplication::processEvents();
+    const auto zoomed = visibleLabels(view);
+    QStringList names;
+    for (const auto& [text, height] : zoomed) {
+        QVERIFY(height >= widgets::kMinTextPixels);
+        names.append(text);
+    }
+    QVERIFY2(names.contains(QStringLiteral("0")) && names.contains(QStringLiteral("nvlink 0")),
+        qPrintable(names.join(QLatin1String(", "))));
+    QVERIFY(!names.contains(QStringLiteral("s1.0")) || names.count(QStringLiteral("s1.0")) == 1);
 }
 
 void TstTopologyView::tooltipsShowCoordinatesAndGroups()

@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QFontMetricsF>
+#include <QGraphicsView>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <QWidget>
@@ -16,8 +17,6 @@ namespace {
 constexpr double kNodePointSize = 7.5;
 constexpr double kTitlePointSize = 8;
 constexpr double kTitleBand = 20; ///< the top of a group box that holds its title (the layout's box header)
-/// Below this zoom text would be a few pixels high; the shapes alone carry the picture then (and painting is faster).
-constexpr double kMinTextDetail = 0.45;
 
 QPalette paletteOf(const QWidget* widget)
 {
@@ -27,6 +26,13 @@ QPalette paletteOf(const QWidget* widget)
 double detailOf(const QStyleOptionGraphicsItem* option, const QPainter* painter)
 {
     return option->levelOfDetailFromTransform(painter->worldTransform());
+}
+
+/// The zoom of the view painting into @p widget (its viewport); 1 when painted elsewhere (an export).
+double viewZoom(const QWidget* widget)
+{
+    const auto* view = widget ? qobject_cast<const QGraphicsView*>(widget->parentWidget()) : nullptr;
+    return view ? view->transform().m11() : 1.0;
 }
 
 } // namespace
@@ -53,12 +59,18 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->setPen(QPen(m_isSwitch ? topologystyle::switchBorder() : topologystyle::gpuBorder(), 1.2));
     painter->setBrush(m_isSwitch ? topologystyle::switchFill(palette) : topologystyle::gpuFill(palette));
     painter->drawRoundedRect(box, m_isSwitch ? 2 : 5, m_isSwitch ? 2 : 5);
-    if (detailOf(option, painter) < kMinTextDetail) {
+    if (labelPixelHeight(detailOf(option, painter)) <= 0) {
         return;
     }
     painter->setFont(topologystyle::font(kNodePointSize, !m_isSwitch));
     painter->setPen(topologystyle::text(palette));
     painter->drawText(box, Qt::AlignCenter, m_label);
+}
+
+double NodeItem::labelPixelHeight(double zoom) const
+{
+    const double height = QFontMetricsF(topologystyle::font(kNodePointSize, !m_isSwitch)).height() * zoom;
+    return height >= kMinTextPixels ? height : 0;
 }
 
 GroupItem::GroupItem(const QRectF& rect, const QString& title)
@@ -100,6 +112,12 @@ LabelItem::LabelItem(const QPointF& anchor, const QString& text, Kind kind, doub
 {
     // Titles sit above the links (z 0) and below the nodes (z 2); the others just above the links.
     setZValue(kind == Kind::Title ? 1.5 : 1);
+    if (keepsSize()) {
+        // The item's origin is the anchor, its rectangle in pixels from there.
+        setFlag(ItemIgnoresTransformations);
+        setPos(anchor);
+        m_anchor = QPointF();
+    }
     setText(text);
 }
 
@@ -112,26 +130,49 @@ void LabelItem::setText(const QString& text)
 {
     prepareGeometryChange();
     const QFontMetricsF metrics(font());
-    m_text = m_kind == Kind::Title && m_maxWidth > 0 ? metrics.elidedText(text, Qt::ElideRight, m_maxWidth - 8) : text;
+    m_text = text;
     const double height = metrics.height();
     m_rect = QRectF(m_anchor.x(), m_anchor.y() - height / 2, metrics.horizontalAdvance(m_text) + 8, height);
     update();
 }
 
+QString LabelItem::shownText(double zoom) const
+{
+    if (textPixelHeight(zoom) <= 0) {
+        return {};
+    }
+    if (m_kind != Kind::Title || m_maxWidth <= 0) {
+        return m_text;
+    }
+    // The box's width on screen, less the text's padding: a narrower title would run into the next box.
+    const double room = m_maxWidth * zoom - 8;
+    return room < QFontMetricsF(font()).horizontalAdvance(QStringLiteral("ab…"))
+        ? QString()
+        : QFontMetricsF(font()).elidedText(m_text, Qt::ElideRight, room);
+}
+
+double LabelItem::textPixelHeight(double zoom) const
+{
+    const double height = QFontMetricsF(font()).height() * (keepsSize() ? 1.0 : zoom);
+    return height >= kMinTextPixels ? height : 0;
+}
+
 void LabelItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
 {
-    if (detailOf(option, painter) < kMinTextDetail) {
+    const QString text = shownText(keepsSize() ? viewZoom(widget) : detailOf(option, painter));
+    if (text.isEmpty()) {
         return;
     }
     const QPalette palette = paletteOf(widget);
+    const QRectF box(m_rect.topLeft(), QSizeF(QFontMetricsF(font()).horizontalAdvance(text) + 8, m_rect.height()));
     if (m_kind == Kind::Title) {
         painter->setPen(Qt::NoPen);
         painter->setBrush(topologystyle::groupFill(palette));
-        painter->drawRoundedRect(m_rect, 3, 3);
+        painter->drawRoundedRect(box, 3, 3);
     }
     painter->setFont(font());
     painter->setPen(m_kind == Kind::Marker ? topologystyle::mutedText(palette) : topologystyle::text(palette));
-    painter->drawText(m_rect.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, m_text);
+    painter->drawText(box.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
 }
 
 } // namespace rapid::widgets

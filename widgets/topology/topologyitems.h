@@ -7,8 +7,13 @@
 
 namespace rapid::widgets {
 
-/// A GPU (labelled with its rank) or a switch (labelled `s<tier>.<index>`, as in link ids) of the topology view.
-/// Painted from the view's palette, so it follows a dark palette without being rebuilt.
+/// Text smaller than this many pixels on screen is not drawn: it cannot be read, and hundreds of unreadable labels
+/// only grey the picture (the zoomed-out picture reads by shape and by the labels that keep their size).
+constexpr double kMinTextPixels = 7.0;
+
+/// A GPU (labelled with its rank) or a switch (labelled `s<tier>.<index>` as in link ids, or by its dimension and
+/// instance where that is its only switch) of the topology view. Painted from the view's palette, so it follows a dark
+/// palette without being rebuilt. Its label is left out where it would be smaller than kMinTextPixels on screen.
 class NodeItem : public QGraphicsItem {
 public:
     enum { Type = UserType + 0x7202 };
@@ -19,6 +24,8 @@ public:
     int nodeIndex() const { return m_node; }
     bool isSwitch() const { return m_isSwitch; }
     QString label() const { return m_label; }
+    /// The on-screen height of the label at @p zoom; 0 where it is not drawn.
+    double labelPixelHeight(double zoom) const;
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -56,7 +63,9 @@ private:
 };
 
 /// A line of text in the scene: a switch band's name, an italic "+K more" marker for what is not drawn, or a group's
-/// title on a background of the group's colour.
+/// title on a background of the group's colour. Titles and band names keep their size on screen
+/// (ItemIgnoresTransformations), so that the picture is named at Fit to View, a title elided to its box's on-screen
+/// width; markers scale with the drawing and are left out below kMinTextPixels.
 class LabelItem : public QGraphicsItem {
 public:
     enum { Type = UserType + 0x7204 };
@@ -70,6 +79,12 @@ public:
     void setText(const QString& text);
     Kind kind() const { return m_kind; }
     bool isMarker() const { return m_kind == Kind::Marker; }
+    /// Whether it keeps its size on screen at any zoom.
+    bool keepsSize() const { return m_kind != Kind::Marker; }
+    /// The text drawn at @p zoom: elided for a title, empty where nothing is drawn.
+    QString shownText(double zoom) const;
+    /// The on-screen height of the text at @p zoom; 0 where it is not drawn.
+    double textPixelHeight(double zoom) const;
 
     QRectF boundingRect() const override { return m_rect; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;

@@ -15,7 +15,7 @@ namespace {
 
 // Sizes in scene units, chosen so that a rank number and a switch name fit their boxes at the default font.
 constexpr QSizeF kGpuSize(34, 22);
-constexpr QSizeF kSwitchSize(40, 18);
+constexpr QSizeF kSwitchSize(46, 18); // room for "nvlink 12", a node's switch
 constexpr double kGpuGap = 12;
 constexpr double kGpuGridGap = 30;
 constexpr double kGroupGap = 28;
@@ -26,7 +26,7 @@ constexpr double kLayerLaneGap = 20;
 constexpr double kTierGap = 46; ///< least distance between two switch rows
 constexpr double kFirstRowGap = 52; ///< least distance from the endpoints' edge to the nearest switch row's centre
 constexpr double kBandGap = 34; ///< extra room between the rows of two instances (bands)
-constexpr double kSwitchPitch = 48; ///< leaves: least room per switch
+constexpr double kSwitchPitch = 54; ///< leaves: least room per switch
 constexpr double kUpperPitch = 64; ///< upper tiers: room per switch when the width allows
 /// Links fan out from one switch to a whole row; a row is put far enough away that the fan's outermost links reach it
 /// at a slope of at least this (rise over run), so that they do not run along the row through its other switches.

@@ -35,6 +35,19 @@ QString switchName(const network::Node& node)
     return QStringLiteral("s%1.%2").arg(node.tier).arg(node.index);
 }
 
+/// The text in a switch's box: `s<tier>.<index>` as in link ids, or where the switch is its instance's only one (the
+/// NVLink switch of a node) the instance's name, so that eight boxes do not all read "s1.0".
+QString switchLabel(const network::Topology& topology, const network::Node& node)
+{
+    const std::vector<int>& tiers = topology.layout(node.dimension).switchesPerTier;
+    if (tiers.size() != 1 || tiers.front() != 1) {
+        return switchName(node);
+    }
+    return topology.replicaCount(node.dimension) > 1
+        ? QStringLiteral("%1 %2").arg(dimensionName(topology, node.dimension)).arg(node.replica)
+        : dimensionName(topology, node.dimension);
+}
+
 QString endName(const network::Topology& topology, int node)
 {
     const network::Node& end = topology.node(node);
@@ -170,7 +183,7 @@ void TopologyScene::addItems()
             continue;
         }
         const network::Node& info = topology.node(node);
-        auto* item = info.isSwitch ? new NodeItem(node, true, switchName(info), m_layout.switchSize)
+        auto* item = info.isSwitch ? new NodeItem(node, true, switchLabel(topology, info), m_layout.switchSize)
                                    : new NodeItem(node, false, QString::number(info.index), m_layout.gpuSize);
         item->setPos(m_layout.positions[static_cast<size_t>(node)]);
         addItem(item);
