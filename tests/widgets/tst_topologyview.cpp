@@ -15,6 +15,7 @@
 #include "topology/topologylegend.h"
 #include "topology/topologypanel.h"
 #include "topology/topologyscene.h"
+#include "topology/topologysearch.h"
 #include "topology/topologyview.h"
 #include "widgettestutils.h"
 
@@ -25,6 +26,7 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSet>
@@ -203,6 +205,7 @@ private Q_SLOTS:
     void wheelZoomsAtTheCursor();
     void legendStaysInTheViewport();
     void labelsAreReadableAndDistinct();
+    void searchFindsGpusAndLinks();
     void tooltipsShowCoordinatesAndGroups();
     void faultOnMissingLinkIsReported();
     void failLinkWritesFaultAndChangesStepTime();
@@ -566,6 +569,71 @@ void TstTopologyView::labelsAreReadableAndDistinct()
     QVERIFY2(names.contains(QStringLiteral("0")) && names.contains(QStringLiteral("nvlink 0")),
         qPrintable(names.join(QLatin1String(", "))));
     QVERIFY(!names.contains(QStringLiteral("s1.0")) || names.count(QStringLiteral("s1.0")) == 1);
+}
+
+void TstTopologyView::searchFindsGpusAndLinks()
+{
+    auto window = openWindow();
+    QVERIFY(window);
+    TopologyPanel* panel = showTopologyTab(*window);
+    TopologyView* view = panel->view();
+    TopologyScene* scene = panel->scene();
+    QLineEdit* field = panel->search()->field();
+    QLabel* message = panel->search()->messageLabel();
+    auto search = [&](const QString& text) {
+        field->clear();
+        QTest::keyClicks(field, text);
+        QTest::keyClick(field, Qt::Key_Return);
+        QCoreApplication::processEvents();
+    };
+    auto shownInViewport = [view](const QPointF& scenePoint) {
+        return view->viewport()->rect().contains(view->mapFromScene(scenePoint));
+    };
+    auto gpuItem = [scene](int gpu) -> const widgets::NodeItem* {
+        for (const widgets::NodeItem* node : scene->nodeItems()) {
+            if (!node->isSwitch() && node->nodeIndex() == gpu) {
+                return node;
+            }
+        }
+        return nullptr;
+    };
+
+    // A GPU by number, with or without "gpu": ringed and in sight at a readable zoom.
+    search(QStringLiteral("gpu 12"));
+    QVERIFY(message->isHidden());
+    QCOMPARE(scene->highlightedNode(), 12);
+    QVERIFY(gpuItem(12)->isHighlighted());
+    QVERIFY(view->zoom() >= 1.0);
+    QVERIFY(shownInViewport(gpuItem(12)->pos()));
+    search(QStringLiteral("63"));
+    QCOMPARE(scene->highlightedNode(), 63);
+    QVERIFY(shownInViewport(gpuItem(63)->pos()));
+
+    // A link id typed the other way round: selected (so the editor shows it) and in sight.
+    search(QStringLiteral("nvlink@1:s1.0-1"));
+    QVERIFY(message->isHidden());
+    QCOMPARE(scene->highlightedNode(), -1);
+    QCOMPARE(scene->selectedLinkIds(), QStringList { QStringLiteral("nvlink@1:1-s1.0") });
+    QVERIFY(panel->editor()->selectionLabel()->text().contains(QLatin1String("nvlink@1:1-s1.0")));
+    QVERIFY(shownInViewport(scene->linkItem(QStringLiteral("nvlink@1:1-s1.0"))->pointAt(0.5)));
+
+    // What cannot be found is said inline, and the selection stays.
+    const QStringList selected = scene->selectedLinkIds();
+    const int gpus = scene->topology()->gpuCount();
+    search(QStringLiteral("gpu %1").arg(gpus));
+    QVERIFY(message->isVisible());
+    QVERIFY(message->text().contains(QString::number(gpus)));
+    search(QStringLiteral("no such thing"));
+    QVERIFY(message->isVisible());
+    // Rail 7 exists, but only the first 4 rails are drawn by default.
+    QVERIFY(scene->topology()->findLink("ib@7:0-s1.0") >= 0);
+    search(QStringLiteral("ib@7:0-s1.0"));
+    QVERIFY(message->isVisible());
+    QVERIFY(message->text().contains(QLatin1String("not drawn")));
+    QCOMPARE(scene->selectedLinkIds(), selected);
+    // Typing again takes the old message away.
+    QTest::keyClick(field, Qt::Key_Backspace);
+    QVERIFY(message->isHidden());
 }
 
 void TstTopologyView::tooltipsShowCoordinatesAndGroups()

@@ -16,6 +16,7 @@ namespace {
 
 constexpr double kNodePointSize = 7.5;
 constexpr double kTitlePointSize = 8;
+constexpr double kHaloWidth = 6; ///< the ring of a found node, in the links' selection colour
 constexpr double kTitleBand = 20; ///< the top of a group box that holds its title (the layout's box header)
 
 QPalette paletteOf(const QWidget* widget)
@@ -49,13 +50,28 @@ NodeItem::NodeItem(int node, bool isSwitch, const QString& label, const QSizeF& 
 
 QRectF NodeItem::boundingRect() const
 {
-    return QRectF(-m_size.width() / 2 - 1, -m_size.height() / 2 - 1, m_size.width() + 2, m_size.height() + 2);
+    const double halo = kHaloWidth / 2 + 1;
+    return QRectF(
+        -m_size.width() / 2 - halo, -m_size.height() / 2 - halo, m_size.width() + 2 * halo, m_size.height() + 2 * halo);
+}
+
+void NodeItem::setHighlighted(bool highlighted)
+{
+    if (m_highlighted != highlighted) {
+        m_highlighted = highlighted;
+        update();
+    }
 }
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
 {
     const QPalette palette = paletteOf(widget);
     const QRectF box(-m_size.width() / 2, -m_size.height() / 2, m_size.width(), m_size.height());
+    if (m_highlighted) {
+        painter->setPen(QPen(topologystyle::selection(palette), kHaloWidth));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(box, 5, 5);
+    }
     painter->setPen(QPen(m_isSwitch ? topologystyle::switchBorder() : topologystyle::gpuBorder(), 1.2));
     painter->setBrush(m_isSwitch ? topologystyle::switchFill(palette) : topologystyle::gpuFill(palette));
     painter->drawRoundedRect(box, m_isSwitch ? 2 : 5, m_isSwitch ? 2 : 5);

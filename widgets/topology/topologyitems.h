@@ -26,6 +26,9 @@ public:
     QString label() const { return m_label; }
     /// The on-screen height of the label at @p zoom; 0 where it is not drawn.
     double labelPixelHeight(double zoom) const;
+    /// Ringed in the selection colour (a search found it).
+    void setHighlighted(bool highlighted);
+    bool isHighlighted() const { return m_highlighted; }
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -35,6 +38,7 @@ private:
     bool m_isSwitch;
     QString m_label;
     QSizeF m_size;
+    bool m_highlighted = false;
 };
 
 class LabelItem;

@@ -9,6 +9,7 @@
 #include "topology/linkitem.h"
 #include "topology/topologylegend.h"
 #include "topology/topologyscene.h"
+#include "topology/topologysearch.h"
 #include "topology/topologyview.h"
 
 #include "network/topology.h"
@@ -72,6 +73,7 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     , m_congestion(new CongestionRunBox(document, this))
     , m_collective(new CollectiveRunBox(document, this))
     , m_legend(new TopologyLegend(this))
+    , m_search(new TopologySearch(m_view, this))
     , m_status(new QLabel(this))
     , m_problem(new QLabel(this))
     , m_fit(new QPushButton(tr("Fit to View"), this))
@@ -105,6 +107,7 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(6, 0, 0, 0);
     sideLayout->addWidget(m_fit);
+    sideLayout->addWidget(m_search);
     sideLayout->addWidget(m_instancesRow);
     sideLayout->addWidget(m_status);
     sideLayout->addWidget(m_problem);

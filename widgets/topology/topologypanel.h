@@ -21,6 +21,7 @@ class CongestionRunBox;
 class LinkHealthEditor;
 class TopologyLegend;
 class TopologyScene;
+class TopologySearch;
 class TopologyView;
 class WorkspaceDocument;
 
@@ -40,6 +41,7 @@ public:
     CongestionRunBox* congestionRun() const { return m_congestion; }
     CollectiveRunBox* collectiveRun() const { return m_collective; }
     TopologyLegend* legend() const { return m_legend; }
+    TopologySearch* search() const { return m_search; }
     QLabel* statusLabel() const { return m_status; }
     QPushButton* fitButton() const { return m_fit; }
     /// How many instances of an outer switched fabric (rails) are drawn per group; shown only where it matters.
@@ -68,6 +70,7 @@ private:
     CongestionRunBox* m_congestion;
     CollectiveRunBox* m_collective;
     TopologyLegend* m_legend;
+    TopologySearch* m_search;
     QLabel* m_status;
     QLabel* m_problem;
     QPushButton* m_fit;

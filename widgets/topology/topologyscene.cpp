@@ -247,6 +247,23 @@ void TopologyScene::selectLinks(const QStringList& ids)
     }
 }
 
+void TopologyScene::setHighlightedNode(int node)
+{
+    for (NodeItem* item : std::as_const(m_nodes)) {
+        item->setHighlighted(item->nodeIndex() == node);
+    }
+}
+
+int TopologyScene::highlightedNode() const
+{
+    for (const NodeItem* item : m_nodes) {
+        if (item->isHighlighted()) {
+            return item->nodeIndex();
+        }
+    }
+    return -1;
+}
+
 void TopologyScene::updateTooltips()
 {
     if (!m_topology) {

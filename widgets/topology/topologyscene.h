@@ -66,6 +66,9 @@ public:
     QStringList selectedLinkIds() const;
     /// Makes exactly @p ids selected (unknown ids are ignored).
     void selectLinks(const QStringList& ids);
+    /// Rings the drawn node @p node (a found GPU); -1 or an undrawn node rings none. A rebuild drops it.
+    void setHighlightedNode(int node);
+    int highlightedNode() const;
 
 Q_SIGNALS:
     /// The selected links changed (by a click, selectLinks() or a rebuild that dropped some).
