@@ -13,6 +13,7 @@
 #include "topology/linkitem.h"
 #include "topology/topologyitems.h"
 #include "topology/topologylegend.h"
+#include "topology/topologyminimap.h"
 #include "topology/topologypanel.h"
 #include "topology/topologyscene.h"
 #include "topology/topologysearch.h"
@@ -206,6 +207,7 @@ private Q_SLOTS:
     void legendStaysInTheViewport();
     void labelsAreReadableAndDistinct();
     void searchFindsGpusAndLinks();
+    void miniMapOutlinesAndRecentres();
     void tooltipsShowCoordinatesAndGroups();
     void faultOnMissingLinkIsReported();
     void failLinkWritesFaultAndChangesStepTime();
@@ -634,6 +636,42 @@ void TstTopologyView::searchFindsGpusAndLinks()
     // Typing again takes the old message away.
     QTest::keyClick(field, Qt::Key_Backspace);
     QVERIFY(message->isHidden());
+}
+
+void TstTopologyView::miniMapOutlinesAndRecentres()
+{
+    auto window = openWindow();
+    QVERIFY(window);
+    TopologyPanel* panel = showTopologyTab(*window);
+    TopologyView* view = panel->view();
+    widgets::TopologyMiniMap* map = view->miniMap();
+    // At Fit to View it would repeat the drawing: hidden.
+    QTest::mouseClick(panel->fitButton(), Qt::LeftButton);
+    QVERIFY(map->isHidden());
+    // Zoomed in: shown over the viewport's top-right corner, apart from the legend, the whole scene inside it.
+    view->setZoom(1.5);
+    QCoreApplication::processEvents();
+    QVERIFY(map->isVisible());
+    const QRect area = view->viewport()->geometry();
+    QVERIFY(area.contains(map->geometry()));
+    QVERIFY(!map->geometry().intersects(panel->legend()->geometry()));
+    QVERIFY(map->geometry().right() > area.center().x() && map->geometry().top() < area.center().y());
+    const QRectF whole = map->mapToScene(map->viewport()->rect()).boundingRect();
+    QVERIFY(whole.adjusted(-1, -1, 1, 1).contains(panel->scene()->sceneRect()));
+    // The outline is what the view shows.
+    QCOMPARE(map->shownSceneRect(), view->mapToScene(view->viewport()->rect()).boundingRect());
+    // A click in the overview centres the view there (the scene's middle: far from the scroll limits).
+    const QPointF target = panel->scene()->sceneRect().center();
+    QTest::mouseClick(map->viewport(), Qt::LeftButton, {}, map->mapFromScene(target));
+    const QPointF centre = view->mapToScene(view->viewport()->rect().center());
+    const double tolerance = 2.0 / map->transform().m11(); // a pixel of the overview either way
+    QVERIFY2(std::abs(centre.x() - target.x()) <= tolerance && std::abs(centre.y() - target.y()) <= tolerance,
+        qPrintable(
+            QStringLiteral("(%1, %2) for (%3, %4)").arg(centre.x()).arg(centre.y()).arg(target.x()).arg(target.y())));
+    QCOMPARE(view->zoom(), 1.5);
+    // Fit to View hides it again.
+    QTest::mouseClick(panel->fitButton(), Qt::LeftButton);
+    QVERIFY(map->isHidden());
 }
 
 void TstTopologyView::tooltipsShowCoordinatesAndGroups()

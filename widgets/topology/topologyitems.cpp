@@ -29,10 +29,15 @@ double detailOf(const QStyleOptionGraphicsItem* option, const QPainter* painter)
     return option->levelOfDetailFromTransform(painter->worldTransform());
 }
 
+const QGraphicsView* viewOf(const QWidget* widget)
+{
+    return widget ? qobject_cast<const QGraphicsView*>(widget->parentWidget()) : nullptr;
+}
+
 /// The zoom of the view painting into @p widget (its viewport); 1 when painted elsewhere (an export).
 double viewZoom(const QWidget* widget)
 {
-    const auto* view = widget ? qobject_cast<const QGraphicsView*>(widget->parentWidget()) : nullptr;
+    const QGraphicsView* view = viewOf(widget);
     return view ? view->transform().m11() : 1.0;
 }
 
@@ -175,6 +180,10 @@ double LabelItem::textPixelHeight(double zoom) const
 
 void LabelItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
 {
+    const QGraphicsView* view = viewOf(widget);
+    if (keepsSize() && view && view->property(kOverviewProperty).toBool()) {
+        return;
+    }
     const QString text = shownText(keepsSize() ? viewZoom(widget) : detailOf(option, painter));
     if (text.isEmpty()) {
         return;

@@ -10,6 +10,8 @@ namespace rapid::widgets {
 /// Text smaller than this many pixels on screen is not drawn: it cannot be read, and hundreds of unreadable labels
 /// only grey the picture (the zoomed-out picture reads by shape and by the labels that keep their size).
 constexpr double kMinTextPixels = 7.0;
+/// A dynamic property set on an overview of the scene (the mini-map), where labels that keep their size are left out.
+inline constexpr char kOverviewProperty[] = "rapidTopologyOverview";
 
 /// A GPU (labelled with its rank) or a switch (labelled `s<tier>.<index>` as in link ids, or by its dimension and
 /// instance where that is its only switch) of the topology view. Painted from the view's palette, so it follows a dark

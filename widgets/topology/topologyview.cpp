@@ -3,6 +3,7 @@
 
 #include "topology/linkitem.h"
 #include "topology/topologyitems.h"
+#include "topology/topologyminimap.h"
 #include "topology/topologyscene.h"
 
 #include <QKeyEvent>
@@ -28,7 +29,9 @@ constexpr int kScrollPerNotch = 40; ///< pixels Shift+wheel scrolls per notch
 TopologyView::TopologyView(TopologyScene* scene, QWidget* parent)
     : PannableGraphicsView(parent)
     , m_scene(scene)
+    , m_miniMap(new TopologyMiniMap(this, this))
 {
+    m_miniMap->hide();
     setScene(scene);
     setObjectName(QStringLiteral("topologyView"));
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
@@ -42,9 +45,16 @@ TopologyView::TopologyView(TopologyScene* scene, QWidget* parent)
     });
 }
 
+void TopologyView::setFitting(bool fitting)
+{
+    m_fitting = fitting;
+    m_miniMap->setVisible(!fitting);
+    placeOverlay();
+}
+
 void TopologyView::fitToView()
 {
-    m_fitting = true;
+    setFitting(true);
     applyFit();
 }
 
@@ -66,7 +76,7 @@ void TopologyView::zoomBy(double factor)
 {
     const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
     const double applied = target / zoom();
-    m_fitting = false;
+    setFitting(false);
     const ViewportAnchor anchor = transformationAnchor();
     setTransformationAnchor(QGraphicsView::AnchorViewCenter);
     scale(applied, applied);
@@ -77,7 +87,7 @@ void TopologyView::zoomAt(double factor, const QPoint& viewportPos)
 {
     const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
     const double applied = target / zoom();
-    m_fitting = false;
+    setFitting(false);
     // AnchorUnderMouse would follow the last mouse move, which a wheel event need not follow (nor a test's event);
     // the anchor here is the event's own position.
     const QPointF anchor = mapToScene(viewportPos);
@@ -146,7 +156,7 @@ void TopologyView::wheelEvent(QWheelEvent* event)
         const int notchesY = event->modifiers() & Qt::ShiftModifier ? delta.y() + delta.x() : delta.y();
         horizontalScrollBar()->setValue(horizontalScrollBar()->value() - notchesX * kScrollPerNotch / 120);
         verticalScrollBar()->setValue(verticalScrollBar()->value() - notchesY * kScrollPerNotch / 120);
-        m_fitting = false;
+        setFitting(false);
         event->accept();
         return;
     }
@@ -200,10 +210,14 @@ void TopologyView::setOverlay(QWidget* overlay)
 
 void TopologyView::placeOverlay()
 {
+    const QRect area = viewport()->geometry();
+    const QSize mapSize = m_miniMap->sizeHint().boundedTo(area.size() / 3);
+    m_miniMap->setGeometry(
+        QRect(QPoint(area.right() - kOverlayMargin - mapSize.width() + 1, area.top() + kOverlayMargin), mapSize));
+    m_miniMap->raise();
     if (!m_overlay) {
         return;
     }
-    const QRect area = viewport()->geometry();
     const QSize size = m_overlay->sizeHint().boundedTo(area.size() - QSize(2 * kOverlayMargin, 2 * kOverlayMargin));
     m_overlay->setGeometry(QRect(
         QPoint(area.left() + kOverlayMargin, area.bottom() - kOverlayMargin - size.height() + 1), size.expandedTo({})));

@@ -6,6 +6,7 @@
 namespace rapid::widgets {
 
 class LinkItem;
+class TopologyMiniMap;
 class TopologyScene;
 
 /// The topology view: shows a TopologyScene, zooms with the wheel around the point under the cursor (or Ctrl++,
@@ -43,11 +44,13 @@ public:
     /// children along with the drawing.
     void setOverlay(QWidget* overlay);
     QWidget* overlay() const { return m_overlay; }
+    /// The overview over the top-right corner, shown while the view is zoomed in or panned (not while fitting).
+    TopologyMiniMap* miniMap() const { return m_miniMap; }
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
     void clicked(const QPoint& viewportPos, Qt::KeyboardModifiers modifiers) override;
-    void panStarted() override { m_fitting = false; }
+    void panStarted() override { setFitting(false); }
     void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
@@ -57,8 +60,11 @@ private:
     bool event(QEvent* event) override;
 
     TopologyScene* m_scene;
+    void setFitting(bool fitting);
+
     bool m_fitting = true;
     QWidget* m_overlay = nullptr;
+    TopologyMiniMap* m_miniMap;
 };
 
 } // namespace rapid::widgets
