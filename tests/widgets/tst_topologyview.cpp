@@ -669,6 +669,14 @@ void TstTopologyView::miniMapOutlinesAndRecentres()
         qPrintable(
             QStringLiteral("(%1, %2) for (%3, %4)").arg(centre.x()).arg(centre.y()).arg(target.x()).arg(target.y())));
     QCOMPARE(view->zoom(), 1.5);
+    // The wheel over the overview zooms the view, not the overview.
+    const QTransform overview = map->transform();
+    const QPoint onMap = map->viewport()->rect().center();
+    QWheelEvent wheel(onMap, map->viewport()->mapToGlobal(onMap), QPoint(), QPoint(0, 120), Qt::NoButton,
+        Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(map->viewport(), &wheel);
+    QVERIFY(view->zoom() > 1.5 * 1.1);
+    QCOMPARE(map->transform(), overview);
     // Fit to View hides it again.
     QTest::mouseClick(panel->fitButton(), Qt::LeftButton);
     QVERIFY(map->isHidden());

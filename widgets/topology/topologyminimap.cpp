@@ -10,6 +10,8 @@
 #include <QScrollBar>
 #include <QWheelEvent>
 
+#include <cmath>
+
 namespace rapid::widgets {
 
 TopologyMiniMap::TopologyMiniMap(TopologyView* view, QWidget* parent)
@@ -86,7 +88,10 @@ void TopologyMiniMap::mouseMoveEvent(QMouseEvent* event)
 
 void TopologyMiniMap::wheelEvent(QWheelEvent* event)
 {
-    event->ignore(); // the overview keeps its scale; the wheel belongs to the view
+    // The overview keeps its scale; the wheel zooms the view around its centre (the outlined part), as it would not
+    // reach the view by propagation (the view's frame ignores wheel events meant for its viewport).
+    m_view->zoomBy(std::pow(TopologyView::kWheelStep, event->angleDelta().y() / 120.0));
+    event->accept();
 }
 
 } // namespace rapid::widgets

@@ -19,7 +19,6 @@ namespace {
 
 /// A fitted small network is not blown up beyond this: a ring of 8 at 400% looks like a toy.
 constexpr double kMaxFitZoom = 1.6;
-constexpr double kWheelStep = 1.15; ///< zoom per wheel notch
 constexpr int kPickRadius = 4; ///< pixels around a click searched for a link
 constexpr int kOverlayMargin = 8; ///< pixels between the overlay and the viewport's edges
 constexpr int kScrollPerNotch = 40; ///< pixels Shift+wheel scrolls per notch

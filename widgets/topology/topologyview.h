@@ -21,6 +21,7 @@ public:
     /// The zoom range of the wheel, the keys and setZoom().
     static constexpr double kMinZoom = 0.02;
     static constexpr double kMaxZoom = 6.0;
+    static constexpr double kWheelStep = 1.15; ///< zoom per wheel notch
 
     explicit TopologyView(TopologyScene* scene, QWidget* parent = nullptr);
 
