@@ -208,6 +208,7 @@ private Q_SLOTS:
     void labelsAreReadableAndDistinct();
     void searchFindsGpusAndLinks();
     void miniMapOutlinesAndRecentres();
+    void largeTiersFoldIntoAGlyph();
     void tooltipsShowCoordinatesAndGroups();
     void faultOnMissingLinkIsReported();
     void failLinkWritesFaultAndChangesStepTime();
@@ -298,7 +299,9 @@ void TstTopologyView::largeClusterIsDrawnInPart()
     // Drawn with the default limits (256 GPUs, 16 groups along an outer dimension, 4 rails): 16 nodes of 8 GPUs, each
     // with its NVSwitch and 8 links: 128 GPUs, 16 switches, 128 links. Each of the first 4 rails: endpoints 0..15 all
     // sit below leaf 0 (k = 32), which links to all 32 spines: 33 switches, 16 + 32 = 48 links. Total: 128 GPUs,
-    // 16 + 4 * 33 = 148 switches, 128 + 4 * 48 = 320 links.
+    // 16 + 4 * 33 = 148 switches, 128 + 4 * 48 = 320 links. The 32 spines of a rail are more than
+    // maxSwitchesUnfolded, so each rail's spine tier is one glyph: 16 + 4 * 1 = 20 switches and 128 + 4 * 16 = 192
+    // links drawn, 4 glyphs.
     TopologyScene scene;
     QElapsedTimer timer;
     timer.start();
@@ -306,8 +309,13 @@ void TstTopologyView::largeClusterIsDrawnInPart()
     const qint64 elapsed = timer.elapsed();
     const ItemCounts counts = countItems(scene);
     QCOMPARE(counts.gpus, 128);
-    QCOMPARE(counts.switches, 148);
-    QCOMPARE(counts.links, 320);
+    QCOMPARE(counts.switches, 20);
+    QCOMPARE(counts.links, 192);
+    QCOMPARE(scene.glyphItems().size(), 4);
+    scene.setTierUnfolded(1, 2, true);
+    QCOMPARE(countItems(scene).switches, 148);
+    QCOMPARE(countItems(scene).links, 320);
+    QVERIFY(scene.glyphItems().isEmpty());
     QVERIFY(counts.markers > 0); // "+112 more groups along ib", "+3 more s1 switches", "+4 more instances of ib"
     bool saysMore = false;
     for (QGraphicsItem* item : scene.items()) {
@@ -365,8 +373,11 @@ void TstTopologyView::clickAndShiftClickSelectLinks()
     TopologyScene* scene = panel->scene();
     // The default workspace: 8 DGX H100 nodes (nvlink switch of 8) on an ib fat tree of 8.
     QCOMPARE(scene->topology()->gpuCount(), 64);
-    // By default 4 of the 8 ib rails are drawn: 64 NVLink links + 4 * (8 GPU links + 32 spine links) = 224; with
-    // all 8 instances, every one of the 64 + 8 * 40 = 384 links.
+    // By default 4 of the 8 ib rails are drawn, each rail's 32 spines folded into a glyph: 64 NVLink links + 4 * 8
+    // GPU links = 96; with the spines unfolded 64 + 4 * (8 GPU links + 32 spine links) = 224; with all 8 instances,
+    // every one of the 64 + 8 * 40 = 384 links.
+    QCOMPARE(countItems(*scene).links, 96);
+    scene->setTierUnfolded(1, 2, true);
     QCOMPARE(countItems(*scene).links, 224);
     QVERIFY(panel->instancesSpinBox()->isVisible());
     panel->instancesSpinBox()->setValue(8);
@@ -680,6 +691,51 @@ void TstTopologyView::miniMapOutlinesAndRecentres()
     // Fit to View hides it again.
     QTest::mouseClick(panel->fitButton(), Qt::LeftButton);
     QVERIFY(map->isHidden());
+}
+
+void TstTopologyView::largeTiersFoldIntoAGlyph()
+{
+    auto window = openWindow();
+    QVERIFY(window);
+    TopologyPanel* panel = showTopologyTab(*window);
+    TopologyView* view = panel->view();
+    TopologyScene* scene = panel->scene();
+    // The default workspace's InfiniBand rails (dimension 1) are 2-tier fat trees; their spine count comes from the
+    // preset through the topology, and is more than the view draws one by one.
+    const network::Topology& topology = *scene->topology();
+    QCOMPARE(topology.layout(1).switchesPerTier.size(), size_t(2));
+    const int spines = topology.layout(1).switchesPerTier[1];
+    QVERIFY(spines > scene->limits().maxSwitchesUnfolded);
+    const int rails = scene->limits().maxInstanceBands;
+    const int itemsFolded = static_cast<int>(scene->items().size());
+    const int switchesFolded = countItems(*scene).switches;
+    // One glyph per drawn rail, saying how many spines it stands for.
+    QCOMPARE(scene->glyphItems().size(), rails);
+    for (const widgets::GlyphItem* glyph : scene->glyphItems()) {
+        QVERIFY2(glyph->text().contains(QStringLiteral("%1 spine").arg(spines)), qPrintable(glyph->text()));
+        QCOMPARE(glyph->tier(), 2);
+    }
+    // A double-click on a glyph draws every rail's spines.
+    auto doubleClick = [view](QGraphicsItem* item) {
+        view->setZoom(1.0);
+        view->centerOn(item);
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(item->scenePos()));
+        QCoreApplication::processEvents();
+    };
+    doubleClick(scene->glyphItems().first());
+    QVERIFY(scene->glyphItems().isEmpty());
+    QCOMPARE(countItems(*scene).switches, switchesFolded + rails * spines); // a glyph is not a switch item
+    QVERIFY(static_cast<int>(scene->items().size()) > itemsFolded);
+    // A double-click on one of the spines folds them back.
+    const widgets::NodeItem* spine = nullptr;
+    for (const widgets::NodeItem* node : scene->nodeItems()) {
+        const network::Node& info = topology.node(node->nodeIndex());
+        spine = node->isSwitch() && info.dimension == 1 && info.tier == 2 ? node : spine;
+    }
+    QVERIFY(spine);
+    doubleClick(const_cast<widgets::NodeItem*>(spine));
+    QCOMPARE(scene->glyphItems().size(), rails);
+    QCOMPARE(countItems(*scene).switches, switchesFolded);
 }
 
 void TstTopologyView::tooltipsShowCoordinatesAndGroups()

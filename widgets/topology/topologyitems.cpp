@@ -94,6 +94,52 @@ double NodeItem::labelPixelHeight(double zoom) const
     return height >= kMinTextPixels ? height : 0;
 }
 
+GlyphItem::GlyphItem(
+    const QPointF& centre, const QString& text, int dimension, int tier, const std::vector<QPointF>& feeds)
+    : m_text(text)
+    , m_dimension(dimension)
+    , m_tier(tier)
+{
+    setPos(centre);
+    setZValue(2); // a switch: above the links
+    setAcceptHoverEvents(true); // tooltips
+    const QFontMetricsF metrics(topologystyle::font(kNodePointSize, true));
+    const double width = metrics.horizontalAdvance(text) + 16;
+    m_box = QRectF(-width / 2, -12, width, 24);
+    m_bounds = m_box.adjusted(-1, -5, 5, 1); // the stack's offset boxes
+    for (const QPointF& feed : feeds) {
+        m_feeds.push_back(feed - centre);
+        m_bounds = m_bounds.united(QRectF(m_feeds.back(), QSizeF(1, 1)));
+    }
+    m_bounds.adjust(-2, -2, 2, 2);
+}
+
+double GlyphItem::textPixelHeight(double zoom) const
+{
+    const double height = QFontMetricsF(topologystyle::font(kNodePointSize, true)).height() * zoom;
+    return height >= kMinTextPixels ? height : 0;
+}
+
+void GlyphItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
+{
+    const QPalette palette = paletteOf(widget);
+    painter->setPen(topologystyle::linkPen(palette, 1.0, std::nullopt));
+    for (const QPointF& feed : m_feeds) {
+        painter->drawLine(feed, QPointF(0, 0));
+    }
+    painter->setPen(QPen(topologystyle::switchBorder(), 1.2));
+    painter->setBrush(topologystyle::switchFill(palette));
+    for (int layer = 2; layer >= 0; --layer) { // a stack: many switches behind the front one
+        painter->drawRoundedRect(m_box.translated(2.0 * layer, -2.0 * layer), 3, 3);
+    }
+    if (textPixelHeight(detailOf(option, painter)) <= 0) {
+        return;
+    }
+    painter->setFont(topologystyle::font(kNodePointSize, true));
+    painter->setPen(topologystyle::text(palette));
+    painter->drawText(m_box, Qt::AlignCenter, m_text);
+}
+
 GroupItem::GroupItem(const QRectF& rect, const QString& title)
     : m_rect(rect)
     , m_title(title)

@@ -5,6 +5,8 @@
 #include <QGraphicsItem>
 #include <QString>
 
+#include <vector>
+
 namespace rapid::widgets {
 
 /// Text smaller than this many pixels on screen is not drawn: it cannot be read, and hundreds of unreadable labels
@@ -41,6 +43,34 @@ private:
     QString m_label;
     QSizeF m_size;
     bool m_highlighted = false;
+};
+
+/// A folded switch tier (see TopologyLimits::maxSwitchesUnfolded): a stack of switch boxes reading "32 spine
+/// switches", with a thin line to each switch below it. A double-click in the view unfolds it.
+class GlyphItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 0x7205 };
+
+    /// @p feeds are scene points; the item sits at @p centre.
+    GlyphItem(const QPointF& centre, const QString& text, int dimension, int tier, const std::vector<QPointF>& feeds);
+
+    int type() const override { return Type; }
+    QString text() const { return m_text; }
+    int dimension() const { return m_dimension; }
+    int tier() const { return m_tier; }
+    /// The on-screen height of the text at @p zoom; 0 where it is not drawn.
+    double textPixelHeight(double zoom) const;
+
+    QRectF boundingRect() const override { return m_bounds; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    QString m_text;
+    int m_dimension;
+    int m_tier;
+    std::vector<QPointF> m_feeds; ///< in item coordinates
+    QRectF m_box;
+    QRectF m_bounds;
 };
 
 class LabelItem;

@@ -192,6 +192,27 @@ private:
                     }
                 }
             }
+            foldTiers(d);
+        }
+    }
+
+    /// Folds the first upper tier of dimension @p d with more than maxSwitchesUnfolded drawn switches, unless the user
+    /// unfolded it, and every tier above it (their links all lead into the folded one).
+    void foldTiers(int d)
+    {
+        auto& rows = m_rowSwitches[static_cast<size_t>(d)];
+        auto& folded = m_folded.emplace_back(rows.size(), false);
+        bool folding = false;
+        for (size_t t = 1; t < rows.size(); ++t) {
+            const std::pair<int, int> key(d, static_cast<int>(t) + 1);
+            const bool unfolded = std::find(m_limits.unfoldedTiers.begin(), m_limits.unfoldedTiers.end(), key)
+                != m_limits.unfoldedTiers.end();
+            folding = folding
+                || (!unfolded && static_cast<int>(rows[t].size()) > std::max(1, m_limits.maxSwitchesUnfolded));
+            if (folding) {
+                folded[t] = true;
+                rows[t].clear();
+            }
         }
     }
 
@@ -429,6 +450,7 @@ private:
                 const int replica = m_topology.replicaOf(gpu, d);
                 double bandTop = 0;
                 double bandBottom = 0;
+                std::vector<QPointF> lowerFeeds; ///< the row (or glyph) below the tier being placed
                 for (int tier = 1; tier <= block.tiers; ++tier) {
                     const std::vector<int>& row = rows[static_cast<size_t>(tier - 1)];
                     const double rowOffset = block.rowOffsets[static_cast<size_t>(band * block.tiers + tier - 1)];
@@ -436,7 +458,15 @@ private:
                         + (block.bandsBelow ? block.subArea.bottom() + rowOffset : block.subArea.top() - rowOffset);
                     bandTop = tier == 1 ? y : std::min(bandTop, y);
                     bandBottom = tier == 1 ? y : std::max(bandBottom, y);
+                    if (m_folded[static_cast<size_t>(d)][static_cast<size_t>(tier - 1)]) {
+                        lowerFeeds = addGlyph(d, replica, tier, y, lowerFeeds, block, content);
+                        continue;
+                    }
                     const std::vector<double> xs = switchColumns(d, replica, tier, block, content);
+                    lowerFeeds.clear();
+                    for (size_t j = 0; j < row.size(); ++j) {
+                        lowerFeeds.emplace_back(xs[j], y);
+                    }
                     for (size_t j = 0; j < row.size(); ++j) {
                         const int node = m_topology.nodeOf(d, replica, { true, tier, row[j] });
                         m_out.positions[static_cast<size_t>(node)] = QPointF(xs[j], y);
@@ -458,6 +488,32 @@ private:
                 }
             }
         }
+    }
+
+    /// Adds the glyph of folded @p tier of instance @p replica at height @p y, centred over @p feeds (what is below
+    /// it); returns its centre as the feed of the tier above.
+    std::vector<QPointF> addGlyph(int d, int replica, int tier, double y, const std::vector<QPointF>& feeds,
+        const LevelShape& block, QPointF content)
+    {
+        double x = content.x() + block.bandLeft + block.innerWidth / 2;
+        if (!feeds.empty()) {
+            x = 0;
+            for (const QPointF& feed : feeds) {
+                x += feed.x();
+            }
+            x /= static_cast<double>(feeds.size());
+        }
+        const network::DimensionLayout& dimension = layout(d);
+        const int tiers = static_cast<int>(dimension.switchesPerTier.size());
+        const int count = dimension.switchesPerTier[static_cast<size_t>(tier - 1)];
+        static const char* const kTwoTiers[] = { "leaf", "spine" };
+        static const char* const kThreeTiers[] = { "leaf", "spine", "core" };
+        const QString name = tiers == 2 ? tr(kTwoTiers[tier - 1])
+            : tiers == 3                ? tr(kThreeTiers[tier - 1])
+                                        : tr("tier %1").arg(tier);
+        m_out.glyphs.push_back(
+            { QPointF(x, y), tr("%1 %2 switches").arg(count).arg(name), d, replica, tier, count, feeds });
+        return { QPointF(x, y) };
     }
 
     /// x of each drawn switch of @p tier in instance @p replica of dimension @p d: a leaf above the endpoints it
@@ -550,6 +606,7 @@ private:
     std::vector<int> m_strides; ///< GPU index step of each dimension, then the GPU count (GPUs in a block of level L)
     std::vector<std::vector<std::vector<int>>> m_rowSwitches; ///< [d][tier-1]: drawn switch indices
     std::vector<std::vector<std::vector<int>>> m_leafEndpoints; ///< [d][leaf]: drawn endpoints below it
+    std::vector<std::vector<bool>> m_folded; ///< [d][tier-1]: drawn as one glyph
     std::vector<LevelShape> m_shapes;
     std::vector<std::vector<std::pair<int, QPointF>>> m_blocks; ///< [level]: first GPU, content top-left
     TopologyLayout m_out;

@@ -6,6 +6,7 @@
 #include <QSizeF>
 #include <QString>
 
+#include <utility>
 #include <vector>
 
 namespace rapid::network {
@@ -30,6 +31,11 @@ struct TopologyLimits {
     int maxFullyConnected = 16; ///< endpoints of a fully-connected dimension (its links grow as n^2)
     /// Groups (e.g. nodes) drawn along an outer dimension: a row of more boxes is too wide to read at any zoom.
     int maxGroups = 16;
+    /// An upper tier with more drawn switches than this (the 32 spines of a rail) is drawn as one glyph with the count,
+    /// and so are the tiers above it: 32 identical boxes with 32 fans say less than "32 spine switches".
+    int maxSwitchesUnfolded = 8;
+    /// (dimension, tier) pairs drawn switch by switch whatever their size: the user unfolded them.
+    std::vector<std::pair<int, int>> unfoldedTiers;
 
     bool operator==(const TopologyLimits&) const = default;
 };
@@ -58,6 +64,18 @@ struct LayoutLabel {
     bool marker = false; ///< says that something is not drawn
 };
 
+/// A folded switch tier of one dimension instance: one glyph for its switches, with a line to each drawn switch (or
+/// the folded tier) below it; the links themselves are not drawn.
+struct LayoutGlyph {
+    QPointF position; ///< centre
+    QString text; ///< "32 spine switches"
+    int dimension = 0;
+    int replica = 0;
+    int tier = 1;
+    int count = 0; ///< switches of the tier in the instance
+    std::vector<QPointF> feeds; ///< centres of what it is linked to below
+};
+
 /// Where everything goes, in scene coordinates (1 unit = 1 pixel at 100% zoom).
 struct TopologyLayout {
     std::vector<QPointF> positions; ///< centre of every node of the topology (GPUs first, then switches)
@@ -65,6 +83,7 @@ struct TopologyLayout {
     std::vector<LayoutLink> links;
     std::vector<LayoutGroup> groups;
     std::vector<LayoutLabel> labels;
+    std::vector<LayoutGlyph> glyphs;
     int shownGpus = 0;
     int shownSwitches = 0;
     QSizeF gpuSize;

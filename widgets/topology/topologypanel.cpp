@@ -145,6 +145,7 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     connect(m_fit, &QPushButton::clicked, m_view, &TopologyView::fitToView);
     connect(m_scene, &TopologyScene::linkSelectionChanged, this, &TopologyPanel::updateEditor);
     connect(m_scene, &TopologyScene::topologyRebuilt, this, &TopologyPanel::updateEditor);
+    connect(m_scene, &TopologyScene::topologyRebuilt, this, &TopologyPanel::updateStatus); // the drawn counts
     connect(m_scene, &TopologyScene::utilisationChanged, this,
         [this] { m_legend->setShowsUtilisation(m_scene->hasUtilisation()); });
     connect(m_scene, &TopologyScene::topologyRebuilt, this,

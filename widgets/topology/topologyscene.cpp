@@ -127,6 +127,7 @@ void TopologyScene::setTopology(std::shared_ptr<const network::Topology> topolog
     m_links.clear();
     m_nodes.clear();
     m_groups.clear();
+    m_glyphs.clear();
     m_linkById.clear();
     m_hasUtilisation = false;
     m_topology = std::move(topology);
@@ -178,6 +179,13 @@ void TopologyScene::addItems()
         m_links.append(item);
         m_linkById.insert(id, item);
     }
+    for (const LayoutGlyph& glyph : m_layout.glyphs) {
+        auto* item = new GlyphItem(glyph.position, glyph.text, glyph.dimension, glyph.tier, glyph.feeds);
+        item->setToolTip(tr("%1 of %2, not drawn one by one\nDouble-click to draw them")
+                             .arg(glyph.text, instanceName(topology, glyph.dimension, glyph.replica)));
+        addItem(item);
+        m_glyphs.append(item);
+    }
     for (int node = 0; node < topology.nodeCount(); ++node) {
         if (!m_layout.shown[static_cast<size_t>(node)]) {
             continue;
@@ -188,6 +196,20 @@ void TopologyScene::addItems()
         item->setPos(m_layout.positions[static_cast<size_t>(node)]);
         addItem(item);
         m_nodes.append(item);
+    }
+}
+
+void TopologyScene::setTierUnfolded(int dimension, int tier, bool unfolded)
+{
+    TopologyLimits limits = m_limits;
+    auto& tiers = limits.unfoldedTiers;
+    const std::pair<int, int> key(dimension, tier);
+    tiers.erase(std::remove(tiers.begin(), tiers.end(), key), tiers.end());
+    if (unfolded) {
+        tiers.push_back(key);
+    }
+    if (limits != m_limits) {
+        setLimits(limits);
     }
 }
 

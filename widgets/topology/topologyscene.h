@@ -20,6 +20,7 @@ class Topology;
 
 namespace rapid::widgets {
 
+class GlyphItem;
 class GroupItem;
 class LinkItem;
 class NodeItem;
@@ -61,6 +62,10 @@ public:
     const QList<LinkItem*>& linkItems() const { return m_links; }
     const QList<NodeItem*>& nodeItems() const { return m_nodes; }
     const QList<GroupItem*>& groupItems() const { return m_groups; }
+    const QList<GlyphItem*>& glyphItems() const { return m_glyphs; }
+    /// Draws switch tier @p tier of dimension @p dimension switch by switch (@p unfolded) or folded into one glyph
+    /// again when it is large (TopologyLimits::maxSwitchesUnfolded); rebuilds the scene.
+    void setTierUnfolded(int dimension, int tier, bool unfolded);
     LinkItem* linkItem(const QString& id) const { return m_linkById.value(id, nullptr); }
     /// Selected link ids in the topology's link order.
     QStringList selectedLinkIds() const;
@@ -92,6 +97,7 @@ private:
     QList<LinkItem*> m_links;
     QList<NodeItem*> m_nodes;
     QList<GroupItem*> m_groups;
+    QList<GlyphItem*> m_glyphs;
     QHash<QString, LinkItem*> m_linkById;
     bool m_hasUtilisation = false;
     bool m_rebuilding = false;

@@ -6,6 +6,8 @@
 #include "topology/topologyminimap.h"
 #include "topology/topologyscene.h"
 
+#include "network/topology.h"
+
 #include <QKeyEvent>
 #include <QScrollBar>
 #include <QWheelEvent>
@@ -165,6 +167,31 @@ void TopologyView::wheelEvent(QWheelEvent* event)
     }
     zoomAt(std::pow(kWheelStep, delta.y() / 120.0), event->position().toPoint());
     event->accept();
+}
+
+void TopologyView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    for (QGraphicsItem* item : items(event->position().toPoint())) {
+        if (auto* glyph = qgraphicsitem_cast<GlyphItem*>(item)) {
+            m_scene->setTierUnfolded(glyph->dimension(), glyph->tier(), true);
+            event->accept();
+            return;
+        }
+        auto* node = qgraphicsitem_cast<NodeItem*>(item);
+        if (node && node->isSwitch() && m_scene->topology()) {
+            const network::Node& info = m_scene->topology()->node(node->nodeIndex());
+            const auto& unfolded = m_scene->limits().unfoldedTiers;
+            // Folding goes back from any unfolded tier of the dimension at or below this switch's tier.
+            for (const auto& [dimension, tier] : unfolded) {
+                if (dimension == info.dimension && tier <= info.tier) {
+                    m_scene->setTierUnfolded(dimension, tier, false);
+                    event->accept();
+                    return;
+                }
+            }
+        }
+    }
+    PannableGraphicsView::mouseDoubleClickEvent(event);
 }
 
 void TopologyView::keyPressEvent(QKeyEvent* event)

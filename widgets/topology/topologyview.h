@@ -53,6 +53,8 @@ protected:
     void clicked(const QPoint& viewportPos, Qt::KeyboardModifiers modifiers) override;
     void panStarted() override { setFitting(false); }
     void keyPressEvent(QKeyEvent* event) override;
+    /// On a folded tier's glyph: unfolds it; on a switch of an unfolded tier: folds it again.
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:
