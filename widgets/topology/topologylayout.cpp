@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "topology/topologylayout.h"
 
+#include "topology/topologyfolding.h"
+
 #include "network/topology.h"
 
 #include <QCoreApplication>
@@ -192,27 +194,7 @@ private:
                     }
                 }
             }
-            foldTiers(d);
-        }
-    }
-
-    /// Folds the first upper tier of dimension @p d with more than maxSwitchesUnfolded drawn switches, unless the user
-    /// unfolded it, and every tier above it (their links all lead into the folded one).
-    void foldTiers(int d)
-    {
-        auto& rows = m_rowSwitches[static_cast<size_t>(d)];
-        auto& folded = m_folded.emplace_back(rows.size(), false);
-        bool folding = false;
-        for (size_t t = 1; t < rows.size(); ++t) {
-            const std::pair<int, int> key(d, static_cast<int>(t) + 1);
-            const bool unfolded = std::find(m_limits.unfoldedTiers.begin(), m_limits.unfoldedTiers.end(), key)
-                != m_limits.unfoldedTiers.end();
-            folding = folding
-                || (!unfolded && static_cast<int>(rows[t].size()) > std::max(1, m_limits.maxSwitchesUnfolded));
-            if (folding) {
-                folded[t] = true;
-                rows[t].clear();
-            }
+            m_folded.push_back(foldTiers(rows, d, m_limits));
         }
     }
 
@@ -504,15 +486,9 @@ private:
             x /= static_cast<double>(feeds.size());
         }
         const network::DimensionLayout& dimension = layout(d);
-        const int tiers = static_cast<int>(dimension.switchesPerTier.size());
         const int count = dimension.switchesPerTier[static_cast<size_t>(tier - 1)];
-        static const char* const kTwoTiers[] = { "leaf", "spine" };
-        static const char* const kThreeTiers[] = { "leaf", "spine", "core" };
-        const QString name = tiers == 2 ? tr(kTwoTiers[tier - 1])
-            : tiers == 3                ? tr(kThreeTiers[tier - 1])
-                                        : tr("tier %1").arg(tier);
-        m_out.glyphs.push_back(
-            { QPointF(x, y), tr("%1 %2 switches").arg(count).arg(name), d, replica, tier, count, feeds });
+        const QString text = foldedTierText(count, tier, static_cast<int>(dimension.switchesPerTier.size()));
+        m_out.glyphs.push_back({ QPointF(x, y), text, d, replica, tier, count, feeds });
         return { QPointF(x, y) };
     }
 
