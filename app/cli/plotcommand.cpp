@@ -60,7 +60,16 @@ widgets::ExportFormat formatOf(const std::string& path)
 config::FigureStyle chosenStyle(const Arguments& arguments)
 {
     if (const auto style = arguments.value("style")) {
-        return widgets::FigureStylePresets::load(QString::fromStdString(*style));
+        try {
+            return widgets::FigureStylePresets::load(QString::fromStdString(*style));
+        } catch (const config::ConfigError& error) {
+            // A name that is neither a preset nor a file is a mistake in the option: say which one.
+            const std::vector<config::Diagnostic>& problems = error.diagnostics();
+            if (problems.size() == 1 && problems.front().location.line == 0) {
+                throw UsageError("--style " + *style + ": " + problems.front().message);
+            }
+            throw;
+        }
     }
     const bool separate = arguments.value("model") || arguments.value("hardware") || arguments.value("run");
     if (!separate) {
@@ -107,11 +116,8 @@ int plotCommand(const Invocation& invocation)
     const std::string chartName = arguments.required("chart");
     const std::string out = arguments.required("out");
     widgets::ExportOptions options { formatOf(out), {} };
-    const double width = boundedNumber(arguments, "width", 0, 0, config::kMaxFigureInches);
-    if (arguments.value("width") && width < config::kMinFigureInches) {
-        throw UsageError("--width: expected " + std::to_string(config::kMinFigureInches).substr(0, 3) + " to "
-            + std::to_string(config::kMaxFigureInches).substr(0, 4) + " inches");
-    }
+    const double width = boundedNumber(
+        arguments, "width", config::kMinFigureInches, config::kMinFigureInches, config::kMaxFigureInches);
     const long long dpi
         = boundedInteger(arguments, "dpi", config::kMinFigureDpi, config::kMinFigureDpi, config::kMaxFigureDpi);
 

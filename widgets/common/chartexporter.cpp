@@ -25,17 +25,22 @@ int dotsPerMetre(double dpi)
     return static_cast<int>(std::lround(dpi * kInchesPerMetre));
 }
 
-/// Draws the chart in the paper style for the export and goes back to the screen when it ends, also on early
-/// returns.
+/// The widget to export drawn for paper: a chart in the paper style, laid out at the paper size @p size, and back on
+/// the screen when the scope ends, also on early returns. plot() is the QCustomPlot to paint (null for a plain
+/// widget).
 class PaperStyleScope {
 public:
-    PaperStyleScope(ChartWidget* chart, const config::FigureStyle& figure)
-        : m_chart(chart)
+    PaperStyleScope(QWidget* widget, const config::FigureStyle& figure, QSize size)
+        : m_chart(qobject_cast<ChartWidget*>(widget))
+        , m_plot(m_chart ? m_chart->plot() : qobject_cast<QCustomPlot*>(widget))
     {
         if (m_chart) {
             m_chart->setPaperStyle(figure);
+            layOutChartForPaper(m_chart, size);
         }
     }
+    QCustomPlot* plot() const { return m_plot; }
+    QString title(const QWidget* widget) const { return m_chart ? m_chart->title() : widget->windowTitle(); }
     ~PaperStyleScope()
     {
         if (m_chart) {
@@ -50,6 +55,7 @@ public:
 
 private:
     ChartWidget* m_chart;
+    QCustomPlot* m_plot;
 };
 
 } // namespace
@@ -117,13 +123,8 @@ QImage ChartExporter::renderImage(QWidget* widget, const ExportOptions& options,
         return {};
     }
     const config::FigureStyle& figure = options.figure;
-    auto* chart = qobject_cast<ChartWidget*>(widget);
-    QCustomPlot* plot = chart ? chart->plot() : qobject_cast<QCustomPlot*>(widget);
-    const PaperStyleScope paperStyle(chart, figure);
     const QSize size = layoutSize(options);
-    if (chart) {
-        layOutChartForPaper(chart, size);
-    }
+    const PaperStyleScope paper(widget, figure, size);
     const QSize pixels(
         static_cast<int>(std::lround(figure.widthInches * dpi)), static_cast<int>(std::lround(figure.height() * dpi)));
     QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
@@ -133,7 +134,7 @@ QImage ChartExporter::renderImage(QWidget* widget, const ExportOptions& options,
     image.setDevicePixelRatio(dpi / kLayoutDpi);
     image.setDotsPerMeterX(dotsPerMetre(kLayoutDpi));
     image.setDotsPerMeterY(dotsPerMetre(kLayoutDpi));
-    paint(widget, plot, &image, size, false);
+    paint(widget, paper.plot(), &image, size, false);
     // The image then states its real resolution, so a paper's toolchain places it at the chosen width.
     image.setDevicePixelRatio(1.0);
     image.setDotsPerMeterX(dotsPerMetre(dpi));
@@ -160,22 +161,17 @@ bool ChartExporter::exportWidget(QWidget* widget, const QString& filePath, const
         }
         return true;
     }
-    auto* chart = qobject_cast<ChartWidget*>(widget);
-    QCustomPlot* plot = chart ? chart->plot() : qobject_cast<QCustomPlot*>(widget);
-    const PaperStyleScope paperStyle(chart, figure);
     const QSize size = layoutSize(options);
-    if (chart) {
-        layOutChartForPaper(chart, size);
-    }
+    const PaperStyleScope paper(widget, figure, size);
     if (options.format == ExportFormat::Svg) {
         QSvgGenerator generator;
         generator.setFileName(filePath);
         generator.setSize(size);
         generator.setViewBox(QRect(QPoint(0, 0), size));
         generator.setResolution(static_cast<int>(kLayoutDpi)); // the SVG's width and height come out in mm
-        generator.setTitle(chart ? chart->title() : widget->windowTitle());
+        generator.setTitle(paper.title(widget));
         generator.setDescription(QObject::tr("Exported by RAPID-LLM Workbench"));
-        paint(widget, plot, &generator, size, true);
+        paint(widget, paper.plot(), &generator, size, true);
         if (!QFileInfo(filePath).isFile() || QFileInfo(filePath).size() == 0) {
             return fail(QObject::tr("Cannot write %1").arg(filePath));
         }
@@ -186,8 +182,8 @@ bool ChartExporter::exportWidget(QWidget* widget, const QString& filePath, const
     writer.setPageSize(QPageSize(QSizeF(figure.widthInches, figure.height()), QPageSize::Inch));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
     writer.setCreator(QStringLiteral("RAPID-LLM Workbench"));
-    writer.setTitle(chart ? chart->title() : widget->windowTitle());
-    paint(widget, plot, &writer, size, true);
+    writer.setTitle(paper.title(widget));
+    paint(widget, paper.plot(), &writer, size, true);
     if (!QFileInfo(filePath).isFile() || QFileInfo(filePath).size() == 0) {
         return fail(QObject::tr("Cannot write %1").arg(filePath));
     }
