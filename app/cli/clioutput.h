@@ -40,4 +40,8 @@ std::vector<Arguments::Option> scenarioOptions(std::vector<Arguments::Option> ex
 /// --model, --hardware and --run, with every --set override. Throws UsageError for a mix of both.
 config::Scenario loadScenario(const Arguments& arguments, const config::ConfigLoader& loader);
 
+/// For an analytical figure on @p hardware with failed links, writes the note that the detour traffic is not charged
+/// (each group is costed alone on its own rerouted paths) to @p out, prefixed by @p prefix.
+void noteUnchargedDetours(std::ostream& out, const config::HardwareSpec& hardware, const std::string& prefix);
+
 } // namespace rapid::cli

@@ -277,6 +277,9 @@ void writeCollectiveText(std::ostream& out, const analysis::CollectiveWhatIf& wh
     }
     out << "  launch (once)         "
         << config::formatQuantity(network::kCollectiveLaunchSeconds, config::Dimension::Seconds) << "\n";
+    if (!congestion) {
+        noteUnchargedDetours(out, hardware, "  note                  ");
+    }
     const std::vector<network::LinkUse>& uses = whatIfResult.busiestLinks;
     if (congestion) {
         out << backend << " backend: " << run.flows << " flows, ";

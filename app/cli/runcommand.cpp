@@ -298,14 +298,8 @@ int runCommand(const Invocation& invocation)
     const memory::MemoryEstimate memory = memory::estimateMemory(scenario.model, scenario.hardware.gpu, scenario.run);
     printMemory(out, memory, scenario.run);
     out << "network    " << backendName << " backend\n";
-    const bool failedLinks = std::any_of(scenario.hardware.faults.begin(), scenario.hardware.faults.end(),
-        [](const config::LinkFault& fault) { return fault.health <= 0; });
-    if (failedLinks && *backend == sim::NetworkBackend::Analytical) {
-        // Each group is costed alone on its own rerouted paths: the detours a failed link forces onto links that other
-        // groups use at the same time are not charged (on a 4x4 torus one failed link adds microseconds here, 27% on
-        // the congestion backend).
-        out << "note       failed links are routed around, but the analytical backend does not charge the detour "
-               "traffic to the groups whose links it crosses; --backend congestion does\n";
+    if (*backend == sim::NetworkBackend::Analytical) {
+        noteUnchargedDetours(out, scenario.hardware, "note       ");
     }
     if (auto directory = arguments.value("chakra-out")) {
         if (!chakraRanks.empty() && chakraRanks.back() >= placement.ranks) {

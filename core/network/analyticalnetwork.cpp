@@ -308,6 +308,15 @@ PointToPointCost AnalyticalNetwork::pointToPointCost(int fromGpu, int toGpu) con
     return p2p;
 }
 
+int pipelineChunks(double bytes, int firstPhaseMembers)
+{
+    const double unit = kPipelineChunkBytes * std::max(1, firstPhaseMembers);
+    if (!(bytes > unit)) {
+        return 1;
+    }
+    return static_cast<int>(std::min<double>(kMaxPipelineChunks, std::ceil(bytes / unit)));
+}
+
 CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
 {
     return time(request, nullptr);
@@ -315,24 +324,69 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
 
 namespace {
 
-/// Hierarchical composition of a group's phases: each phase (costed by @p phaseCost(cost, share, last, axis)) runs
-/// after the previous one on the share it leaves; the slowest phase names the bottleneck.
+/// Hierarchical composition of a group's phases, each costed by @p phaseCost(cost, share, last, axis) on the share the
+/// previous one leaves, pipelined by chunk: the buffer is cut into @p chunks, and chunk c+1 enters a phase as soon as
+/// chunk c has left it. Phase i runs on its own axis' links for W_i in all; those links can start only when the first
+/// chunk has passed the phases before, and finish only when the last chunk has passed the phases after, each 1/chunks
+/// of their time: T = max_i (W_i + (phases before and after i) / chunks). With @p mirrored (all-reduce: each W_i is a
+/// reduce-scatter and the all-gather back on the same links, the outermost axis' all-reduce in the middle), axis i's
+/// links are busy from after the reduce-scatters inside it until the all-gathers inside it, so the phases around it
+/// are the inner ones, once each way: T_i = W_i + (sum of W_j, j < i) / chunks. One chunk gives the plain sum. The
+/// slowest phase names the bottleneck.
 template <typename Group, typename PhaseCost>
-PhaseEstimate composeHierarchically(const Group& group, double bytes, PhaseCost& phaseCost)
+PhaseEstimate composeHierarchically(const Group& group, double bytes, PhaseCost& phaseCost, int chunks, bool mirrored)
 {
     PhaseEstimate total { 0, CollectiveAlgorithm::Hierarchical, nullptr };
     double slowest = -1;
+    double sum = 0;
     double share = bytes;
+    std::vector<double> seconds;
+    seconds.reserve(group.phases.size());
     for (size_t i = 0; i < group.phases.size(); ++i) {
         const PhaseEstimate phase = phaseCost(group.phases[i], share, i + 1 == group.phases.size(), group.phaseAxes[i]);
-        total.seconds += phase.seconds;
+        seconds.push_back(phase.seconds);
+        sum += phase.seconds;
         if (phase.seconds > slowest) {
             slowest = phase.seconds;
             total.bottleneck = phase.bottleneck;
         }
         share /= group.phases[i].members;
     }
+    const double n = static_cast<double>(std::max(1, chunks));
+    double inner = 0;
+    for (double w : seconds) {
+        const double around = mirrored ? inner : sum - w;
+        total.seconds = std::max(total.seconds, w + around / n);
+        inner += w;
+    }
     return total;
+}
+
+/// Pipeline chunks of @p group's composed collective. Direct-connect axes (rings, tori, meshes) run it pipelined by
+/// chunk, as TPU-style multi-dimensional collectives and ASTRA-sim's do. Across switched fabrics (NVSwitch,
+/// InfiniBand) the collective library is NCCL, which has no such composed all-reduce (its ring and tree run there):
+/// the composed estimate stays its phases one after another, an alternative only where it beats them.
+template <typename Group> int composedChunks(const std::vector<Axis>& axes, const Group& group, double bytes)
+{
+    if (group.phases.size() < 2) {
+        return 1;
+    }
+    for (int axis : group.phaseAxes) {
+        const AxisKind kind = axes[static_cast<size_t>(axis)].kind;
+        if (kind != AxisKind::Ring && kind != AxisKind::Line) {
+            return 1;
+        }
+    }
+    return pipelineChunks(bytes, group.phases.front().members);
+}
+
+/// Appends the chosen algorithm's @p chosen phases to @p phases, each marked with the collective's pipeline chunks.
+void appendChosenPhases(std::vector<CollectivePhase>& phases, std::vector<CollectivePhase> chosen, int chunks)
+{
+    for (CollectivePhase& phase : chosen) {
+        phase.pipelineChunks = chunks;
+    }
+    phases.insert(phases.end(), chosen.begin(), chosen.end());
 }
 
 /// A group of one GPU moves nothing and launches nothing.
@@ -397,8 +451,11 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
     const int flatAxis = group.phases.size() == 1 ? group.phaseAxes.front() : -1;
 
     // Hierarchical composition: each phase picks its own algorithm; the slowest phase names the bottleneck.
-    auto hierarchical = [&](auto&& phaseCost) { return composeHierarchically(group, bytes, phaseCost); };
     const bool multiAxis = group.phases.size() > 1;
+    const int chunks = composedChunks(m_axes, group, bytes);
+    auto hierarchical = [&](auto&& phaseCost) {
+        return composeHierarchically(group, bytes, phaseCost, chunks, request.kind == CollectiveKind::AllReduce);
+    };
     const bool flatForced = forced && (*forced == CollectiveAlgorithm::Ring || *forced == CollectiveAlgorithm::Tree);
     const bool hierarchicalForced = forced && *forced == CollectiveAlgorithm::Hierarchical;
     const std::optional<CollectiveAlgorithm> phaseForced = hierarchicalForced ? std::nullopt : forced;
@@ -494,8 +551,7 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
     }
     }
     if (phases) {
-        const std::vector<CollectivePhase>& chosen = composedChosen ? composedPhases : flatPhases;
-        phases->insert(phases->end(), chosen.begin(), chosen.end());
+        appendChosenPhases(*phases, composedChosen ? composedPhases : flatPhases, composedChosen ? chunks : 1);
     }
     return timeOf(estimate, m_options.launchSeconds, request);
 }

@@ -28,8 +28,25 @@ struct CollectivePhase {
     /// A flat ring's channels (AxisCost::ringChannels): that many rings of bytes / channels run at once, channel j
     /// entering every node at the node's j-th member (so it leaves through the rail of the member before it).
     int channels = 1;
+    /// A composed (multi-phase) collective is cut into this many pipeline chunks (pipelineChunks()): chunk c runs
+    /// every phase in turn while chunk c+1 follows it, so a later phase of one chunk overlaps an earlier phase of the
+    /// next. The same on every phase of one collective; 1 for a single phase.
+    int pipelineChunks = 1;
     bool operator==(const CollectivePhase&) const = default;
 };
+
+/// NCCL's pipeline unit per rank and channel: the default 4 MiB channel buffer (NCCL_BUFFSIZE) holds NCCL_STEPS = 8
+/// slots, and a ring all-reduce/reduce-scatter/all-gather moves ALLREDUCE_CHUNKSTEPS = NCCL_STEPS/2 of them per loop
+/// iteration: 2 MiB (NCCL src/include/collectives.h, device/prims_simple.h).
+inline constexpr double kPipelineChunkBytes = 2.0 * 1024 * 1024;
+/// Most pipeline chunks a composed collective is cut into. More chunks shorten the pipeline's fill (the phases that
+/// are not the bottleneck cost 1/chunks of their time instead of all of it) but multiply the flows the congestion
+/// backend simulates; at 8 the fill left over is at most 1/8 of the non-bottleneck phases.
+inline constexpr int kMaxPipelineChunks = 8;
+/// Pipeline chunks of a composed collective of @p bytes per rank whose first phase runs on lines of
+/// @p firstPhaseMembers: one NCCL loop iteration of that phase moves members x kPipelineChunkBytes of the buffer, so
+/// ceil(bytes / that), between 1 and kMaxPipelineChunks.
+int pipelineChunks(double bytes, int firstPhaseMembers);
 
 struct AnalyticalOptions {
     double launchSeconds = kCollectiveLaunchSeconds; ///< per collective, seconds

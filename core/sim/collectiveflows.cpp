@@ -30,6 +30,11 @@ public:
 
     void runPhase(const network::CollectivePhase& phase, const std::vector<std::vector<int>>& lines);
     std::vector<int> finalFlows() const;
+    /// Pipelining: the k-th transfer this decomposer emits waits for the k-th transfer of @p previous (the same
+    /// sender, receiver and route one chunk earlier), so the chunks cross every link in order.
+    void followChunk(std::vector<int> previous) { m_previousChunk = std::move(previous); }
+    /// The transfers emitted so far, in order (for the next chunk's followChunk).
+    const std::vector<int>& transfers() const { return m_transfers; }
 
 private:
     int flow(int from, int to, double bytes, std::initializer_list<int> dependencies);
@@ -52,6 +57,8 @@ private:
     int m_tag;
     std::vector<int> m_entry; ///< per member: the flow its next actions wait for (-1: none yet)
     std::vector<char> m_hasData; ///< broadcasts: members holding the buffer
+    std::vector<int> m_previousChunk; ///< the previous pipeline chunk's transfers, in emission order
+    std::vector<int> m_transfers; ///< this decomposer's transfers (bytes > 0 between two GPUs), in emission order
 };
 
 int Decomposer::flow(int from, int to, double bytes, std::initializer_list<int> dependencies)
@@ -62,7 +69,12 @@ int Decomposer::flow(int from, int to, double bytes, std::initializer_list<int> 
 int Decomposer::flow(int from, int to, double bytes, const std::vector<int>& dependencies, TimeNs delay, int route)
 {
     std::vector<int> kept;
-    for (int dependency : dependencies) {
+    const bool transfer = bytes > 0 && from != to;
+    std::vector<int> all = dependencies;
+    if (transfer && m_transfers.size() < m_previousChunk.size()) {
+        all.push_back(m_previousChunk[m_transfers.size()]);
+    }
+    for (int dependency : all) {
         if (dependency >= 0 && std::find(kept.begin(), kept.end(), dependency) == kept.end()) {
             kept.push_back(dependency);
         }
@@ -75,7 +87,11 @@ int Decomposer::flow(int from, int to, double bytes, const std::vector<int>& dep
     // Flows that wait for nothing are the collective's first: they pay its launch.
     f.delay = delay + (kept.empty() ? m_launch : 0);
     f.tag = m_tag;
-    return m_program.add(f, kept);
+    const int id = m_program.add(f, kept);
+    if (transfer) {
+        m_transfers.push_back(id);
+    }
+    return id;
 }
 
 int Decomposer::barrier(int member, std::vector<int> flows, TimeNs delay)
@@ -382,14 +398,16 @@ std::vector<int> Decomposer::finalFlows() const
 
 } // namespace
 
-std::vector<int> decomposeCollective(FlowProgram& program, RouteCache& routes, const std::vector<network::Axis>& axes,
-    const network::CollectiveRequest& request, std::span<const network::CollectivePhase> phases, TimeNs launch, int tag,
-    int after)
+namespace {
+
+/// The lines of members each phase runs on (positions in the request), in line order.
+std::vector<std::vector<std::vector<int>>> phaseLines(const std::vector<network::Axis>& axes,
+    const network::CollectiveRequest& request, std::span<const network::CollectivePhase> phases)
 {
-    Decomposer decomposer(program, routes, request, launch, tag, after);
+    std::vector<std::vector<std::vector<int>>> result;
     const int members = static_cast<int>(request.gpus.size());
     for (const network::CollectivePhase& phase : phases) {
-        std::vector<std::vector<int>> lines;
+        std::vector<std::vector<int>>& lines = result.emplace_back();
         if (phase.kind == CollectiveKind::SendRecv) {
             lines.push_back({ 0, 1 });
         } else if (phase.axis < 0) {
@@ -420,9 +438,40 @@ std::vector<int> decomposeCollective(FlowProgram& program, RouteCache& routes, c
                 lines.push_back(std::move(line));
             }
         }
-        decomposer.runPhase(phase, lines);
     }
-    return decomposer.finalFlows();
+    return result;
+}
+
+} // namespace
+
+std::vector<int> decomposeCollective(FlowProgram& program, RouteCache& routes, const std::vector<network::Axis>& axes,
+    const network::CollectiveRequest& request, std::span<const network::CollectivePhase> phases, TimeNs launch, int tag,
+    int after)
+{
+    const std::vector<std::vector<std::vector<int>>> lines = phaseLines(axes, request, phases);
+    const int chunks = phases.size() > 1 ? std::max(1, phases.front().pipelineChunks) : 1;
+    std::vector<network::CollectivePhase> chunkPhases(phases.begin(), phases.end());
+    for (network::CollectivePhase& phase : chunkPhases) {
+        phase.bytes /= chunks;
+    }
+    // Chunk c runs every phase on its 1/chunks of the buffer; its transfers follow chunk c-1's on the same links, so
+    // chunk c-1 can be in a later phase while chunk c is still in an earlier one (NCCL's pipelining by chunk).
+    std::vector<int> finals;
+    std::vector<int> previous;
+    for (int chunk = 0; chunk < chunks; ++chunk) {
+        Decomposer decomposer(program, routes, request, launch, tag, after);
+        decomposer.followChunk(std::move(previous));
+        for (size_t p = 0; p < chunkPhases.size(); ++p) {
+            decomposer.runPhase(chunkPhases[p], lines[p]);
+        }
+        for (int id : decomposer.finalFlows()) {
+            if (std::find(finals.begin(), finals.end(), id) == finals.end()) {
+                finals.push_back(id);
+            }
+        }
+        previous = decomposer.transfers();
+    }
+    return finals;
 }
 
 } // namespace rapid::sim

@@ -56,6 +56,7 @@ private Q_SLOTS:
     void chakraExportPerRankReplaysToTheSameStep();
     void chakraRanksWritesASubsetWithCompleteGroups();
     void collectiveMicrobenchmarkIsByteIdenticalToAstraSims();
+    void collectiveOnAFailedLinkSaysWhatTheAnalyticalFigureLeavesOut();
     void collectiveMicrobenchmarkOfASubgroupHasATraceForEveryRank();
     void collectivePacketBackendMatchesTheClosedForm();
     void inferenceExportReplaysToTheRequestLatency();
@@ -330,6 +331,27 @@ void TstCli::collectiveMicrobenchmarkIsByteIdenticalToAstraSims()
         QVERIFY(ours.open(QIODevice::ReadOnly) && theirs.open(QIODevice::ReadOnly));
         QCOMPARE(ours.readAll(), theirs.readAll());
     }
+}
+
+void TstCli::collectiveOnAFailedLinkSaysWhatTheAnalyticalFigureLeavesOut()
+{
+    // One failed x link on a 4x4 torus (100 GB/s): the analytical backend routes around it without charging the
+    // detour to the rows it crosses, and says so; the congestion backend charges it and prints no such note. Its
+    // 256 MiB all-reduce takes longer than the healthy pipelined bound of 2 x 3/4 x 256 MiB / 100 GB/s = 4.03 ms.
+    const QString hardware
+        = QStringLiteral(RAPID_SOURCE_CONFIG_DIR) + QStringLiteral("/../tests/ns3/cases/torus4x4-failed.yaml");
+    const QStringList common { QStringLiteral("collective"), QStringLiteral("--hardware"), hardware,
+        QStringLiteral("--op"), QStringLiteral("allreduce"), QStringLiteral("--bytes"), QStringLiteral("256MiB"),
+        QStringLiteral("--json"), QStringLiteral("-") };
+    const Result analytical = runRapid(common);
+    QCOMPARE(analytical.exitCode, 0);
+    QVERIFY2(analytical.out.contains(QStringLiteral("does not charge the detour traffic")), qPrintable(analytical.out));
+    const Result congestion
+        = runRapid(common + QStringList { QStringLiteral("--backend"), QStringLiteral("congestion") });
+    QCOMPARE(congestion.exitCode, 0);
+    QVERIFY(!congestion.out.contains(QStringLiteral("detour")));
+    const double bound = 2 * 0.75 * 256 * 1048576.0 / 100e9;
+    QVERIFY2(jsonNumber(congestion.out, QStringLiteral("time_s")) > bound * 1.1, qPrintable(congestion.out));
 }
 
 void TstCli::collectiveMicrobenchmarkOfASubgroupHasATraceForEveryRank()

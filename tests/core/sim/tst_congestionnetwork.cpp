@@ -245,7 +245,36 @@ private Q_SLOTS:
         qInfo("%s: analytical %.9f s (%s, %zu phases), congestion %.9f s, diff %.1f ns", QTest::currentDataTag(),
             analytical.seconds, network::toString(analytical.algorithm), phases.size(), simulated,
             (simulated - analytical.seconds) * 1e9);
-        QVERIFY(std::abs(simulated - analytical.seconds) <= 1e-9 * 64);
+        if (phases.front().pipelineChunks > 1) {
+            // Pipelined by chunk: the closed form is the overlap bound (every axis busy from the first chunk's arrival
+            // to the last chunk's departure); the flows' own schedule leaves an axis idle now and then, most in an
+            // all-gather, whose bottleneck axis comes last (measured: +0.01% to +3.4%).
+            QVERIFY(simulated >= analytical.seconds * (1 - 1e-6));
+            QVERIFY(simulated <= analytical.seconds * 1.04);
+        } else {
+            QVERIFY(std::abs(simulated - analytical.seconds) <= 1e-9 * 64);
+        }
+    }
+
+    void pipelinedTorusAllReduceHidesTheOtherAxisBehindADegradedLink()
+    {
+        // A 4x4 torus (100 GB/s, 500 ns per hop), 256 MiB all-reduce: reduce-scatter along x, all-reduce of the
+        // quarter along y, all-gather along x, 8 chunks (256 MiB / (4 x 2 MiB) = 32 loop iterations, capped at 8).
+        // With link 5-6 at half rate row 1's x rings run at 50 GB/s: its links carry 2 x 3/4 x 64 MiB at 50 GB/s,
+        // W_x = 8.05 ms. Pipelined, the y phase (1.0 ms) overlaps it: the whole takes W_x plus one chunk's share of
+        // latency and fill; one phase after another it took W_x + W_y = 9.07 ms, 12% more.
+        const config::HardwareSpec hardware = test::hardware(
+            { test::dimension("torus", NetworkKind::Torus2d, 16, 100, 500, { 4, 4 }) }, { { "torus:5-6", 0.5 } });
+        sim::CongestionNetwork network(hardware);
+        const double bytes = 256 * kMiB;
+        const double xSlow = 2 * 0.75 * bytes / 50e9;
+        const double y = 2 * 0.75 * (bytes / 4) / 100e9;
+        const double simulated = network.time(request(CollectiveKind::AllReduce, bytes, test::allGpus(16)));
+        qInfo("simulated %.6f ms, bound %.6f ms, one phase after another %.6f ms", simulated * 1e3, xSlow * 1e3,
+            (xSlow + y) * 1e3);
+        QVERIFY(simulated >= xSlow);
+        QVERIFY(simulated <= xSlow * 1.01 + 20e-6);
+        QVERIFY(simulated < (xSlow + y) / 1.1);
     }
 };
 
