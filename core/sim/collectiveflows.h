@@ -29,6 +29,9 @@ namespace rapid::sim {
 ///    2*ceil(log2 q) hops (the first hop is in the flows, the rest is a completion delay). Broadcast: binomial rounds.
 ///  - point-to-point: one flow.
 /// Successive phases chain per member: a member's flows of phase k+1 wait for all its flows of phase k.
+/// A composed collective with CollectivePhase::pipelineChunks > 1 runs all its phases once per chunk on 1/chunks of
+/// the bytes; every transfer of chunk c also waits for the same transfer (same sender, receiver, route) of chunk c-1,
+/// so the chunks cross each link in order and chunk c-1 can be in a later phase while chunk c is in an earlier one.
 /// With @p after (a program index), every member's first flows wait for that flow instead of paying @p launch.
 std::vector<int> decomposeCollective(FlowProgram& program, RouteCache& routes, const std::vector<network::Axis>& axes,
     const network::CollectiveRequest& request, std::span<const network::CollectivePhase> phases, TimeNs launch, int tag,
