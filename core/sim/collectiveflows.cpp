@@ -38,7 +38,10 @@ public:
 
 private:
     int flow(int from, int to, double bytes, std::initializer_list<int> dependencies);
-    int flow(int from, int to, double bytes, const std::vector<int>& dependencies, TimeNs delay = 0, int route = -1);
+    /// A transfer from member @p from to @p to after @p dependencies have finished and, when given, after
+    /// @p afterSent (the same sender's previous message on the same connection) has left the sender.
+    int flow(int from, int to, double bytes, const std::vector<int>& dependencies, TimeNs delay = 0, int route = -1,
+        int afterSent = -1);
     /// One flow standing for "member done": depends on all @p flows (or is the only one of them).
     int barrier(int member, std::vector<int> flows, TimeNs delay = 0);
 
@@ -66,15 +69,20 @@ int Decomposer::flow(int from, int to, double bytes, std::initializer_list<int> 
     return flow(from, to, bytes, std::vector<int>(dependencies), 0);
 }
 
-int Decomposer::flow(int from, int to, double bytes, const std::vector<int>& dependencies, TimeNs delay, int route)
+int Decomposer::flow(
+    int from, int to, double bytes, const std::vector<int>& dependencies, TimeNs delay, int route, int afterSent)
 {
     std::vector<int> kept;
+    std::vector<int> sent;
     const bool transfer = bytes > 0 && from != to;
-    std::vector<int> all = dependencies;
     if (transfer && m_transfers.size() < m_previousChunk.size()) {
-        all.push_back(m_previousChunk[m_transfers.size()]);
+        // The same transfer one chunk earlier, on the same connection: this chunk is queued behind it.
+        sent.push_back(m_previousChunk[m_transfers.size()]);
     }
-    for (int dependency : all) {
+    if (afterSent >= 0 && std::find(sent.begin(), sent.end(), afterSent) == sent.end()) {
+        sent.push_back(afterSent);
+    }
+    for (int dependency : dependencies) {
         if (dependency >= 0 && std::find(kept.begin(), kept.end(), dependency) == kept.end()) {
             kept.push_back(dependency);
         }
@@ -84,10 +92,10 @@ int Decomposer::flow(int from, int to, double bytes, const std::vector<int>& dep
     f.dst = m_gpus[static_cast<size_t>(to)];
     f.route = route >= 0 ? route : m_routes.route(f.src, f.dst);
     f.bytes = bytes;
-    // Flows that wait for nothing are the collective's first: they pay its launch.
-    f.delay = delay + (kept.empty() ? m_launch : 0);
     f.tag = m_tag;
-    const int id = m_program.add(f, kept);
+    // Flows that wait for nothing are the collective's first: they pay its launch.
+    f.delay = delay + (kept.empty() && sent.empty() ? m_launch : 0);
+    const int id = m_program.add(f, kept, sent);
     if (transfer) {
         m_transfers.push_back(id);
     }
@@ -117,6 +125,10 @@ void Decomposer::ring(const std::vector<int>& line, double bytes, int steps)
         for (size_t i = 0; i < q; ++i) {
             const int from = line[i];
             const int to = line[(i + 1) % q];
+            // A step forwards what the member received in the step before, after its own previous send has arrived:
+            // the steps stay in lockstep at the slowest hop's latency, as the analytical ring (AxisCost::
+            // ringStepLatency). NCCL's tuning model counts each hop type's latency instead (a step may follow its
+            // send's transmit end); both backends would have to change together.
             sends[i] = step == 0
                 ? flow(from, to, chunk, { m_entry[static_cast<size_t>(from)], m_entry[static_cast<size_t>(to)] })
                 : flow(from, to, chunk, { previousSend[i], previousReceive[i] });

@@ -19,9 +19,9 @@ namespace rapid::sim {
 ///
 /// The algorithms, on each line of members (all members, or those along one axis), in line order:
 ///  - ring: q-1 steps (all-reduce 2(q-1)) of bytes/q from each member to the next; a step waits for the member's
-///    previous send and its previous receive. A ring broadcast is one flow forwarded along the chain. A flat ring
-///    with channels (CollectivePhase::channels, across nodes) is that many rings of bytes/channels at once, channel j
-///    entering each node at its j-th member.
+///    previous send and its previous receive to arrive (lockstep at the slowest hop, as the analytical ring). A ring broadcast is one flow forwarded along the chain. A
+///    flat ring with channels (CollectivePhase::channels, across nodes) is that many rings of bytes/channels at once,
+///    channel j entering each node at its j-th member.
 ///  - direct: every member sends bytes/q to every other at once (all-reduce: reduce-scatter, then all-gather).
 ///  - halving-doubling: log2 q pairwise exchanges of bytes/2, bytes/4, ... (all-gather: the reverse).
 ///  - tree: all-reduce over a double binary tree (NCCL's): each tree reduces half the bytes up and broadcasts it
@@ -30,9 +30,10 @@ namespace rapid::sim {
 ///  - point-to-point: one flow.
 /// Successive phases chain per member: a member's flows of phase k+1 wait for all its flows of phase k.
 /// A composed collective with CollectivePhase::pipelineChunks > 1 runs all its phases once per chunk on 1/chunks of
-/// the bytes; every transfer of chunk c also waits for the same transfer (same sender, receiver, route) of chunk c-1,
-/// so the chunks cross each link in order and chunk c-1 can be in a later phase while chunk c is in an earlier one.
-/// With @p after (a program index), every member's first flows wait for that flow instead of paying @p launch.
+/// the bytes; every transfer of chunk c is also queued behind the same transfer (same sender, receiver, route) of
+/// chunk c-1, starting when that one's last byte has left the sender, so the chunks cross each link in order and chunk
+/// c-1 can be in a later phase while chunk c is in an earlier one. With @p after (a program index), every member's
+/// first flows wait for that flow instead of paying @p launch.
 std::vector<int> decomposeCollective(FlowProgram& program, RouteCache& routes, const std::vector<network::Axis>& axes,
     const network::CollectiveRequest& request, std::span<const network::CollectivePhase> phases, TimeNs launch, int tag,
     int after = -1);

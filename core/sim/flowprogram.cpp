@@ -6,12 +6,14 @@
 
 namespace rapid::sim {
 
-int FlowProgram::add(const Flow& flow, std::span<const int> dependsOn)
+int FlowProgram::add(const Flow& flow, std::span<const int> dependsOn, std::span<const int> afterSent)
 {
     Flow stored = flow;
     stored.firstDependency = static_cast<std::uint32_t>(dependencies.size());
     stored.dependencyCount = static_cast<std::uint32_t>(dependsOn.size());
+    stored.sentDependencyCount = static_cast<std::uint32_t>(afterSent.size());
     dependencies.insert(dependencies.end(), dependsOn.begin(), dependsOn.end());
+    dependencies.insert(dependencies.end(), afterSent.begin(), afterSent.end());
     flows.push_back(stored);
     return static_cast<int>(flows.size()) - 1;
 }
@@ -20,13 +22,18 @@ std::vector<FlowId> addProgram(FlowSimulator& simulator, const FlowProgram& prog
 {
     std::vector<FlowId> ids(program.flows.size());
     std::vector<FlowId> dependencies;
+    std::vector<FlowId> sent;
     for (size_t i = 0; i < program.flows.size(); ++i) {
         const FlowProgram::Flow& flow = program.flows[i];
         dependencies.clear();
         for (int dependency : program.dependenciesOf(static_cast<int>(i))) {
             dependencies.push_back(ids[static_cast<size_t>(dependency)]);
         }
-        ids[i] = simulator.add({ flow.route, flow.bytes, flow.delay, flow.tag }, dependencies);
+        sent.clear();
+        for (int dependency : program.sentDependenciesOf(static_cast<int>(i))) {
+            sent.push_back(ids[static_cast<size_t>(dependency)]);
+        }
+        ids[i] = simulator.add({ flow.route, flow.bytes, flow.delay, flow.tag }, dependencies, sent);
     }
     return ids;
 }
@@ -74,7 +81,7 @@ std::string exact(double value)
 void writeFlowProgram(std::ostream& out, const FlowProgram& program, const RouteCache& routes)
 {
     const network::Topology& topology = routes.topology();
-    out << "rapid-flow-program 1\n";
+    out << "rapid-flow-program 2\n";
     out << "nodes " << topology.nodeCount() << ' ' << topology.gpuCount() << '\n';
     for (int link = 0; link < topology.linkCount(); ++link) {
         const network::Link& l = topology.link(link);
@@ -92,6 +99,11 @@ void writeFlowProgram(std::ostream& out, const FlowProgram& program, const Route
         const std::span<const int> dependencies = program.dependenciesOf(static_cast<int>(i));
         out << ' ' << dependencies.size();
         for (int dependency : dependencies) {
+            out << ' ' << dependency;
+        }
+        const std::span<const int> sent = program.sentDependenciesOf(static_cast<int>(i));
+        out << ' ' << sent.size();
+        for (int dependency : sent) {
             out << ' ' << dependency;
         }
         const std::vector<network::WeightedPath> paths = flowPaths(program, static_cast<int>(i), router);

@@ -23,6 +23,10 @@ struct FlowProgram {
         int tag = 0;
         std::uint32_t firstDependency = 0; ///< into dependencies
         std::uint32_t dependencyCount = 0;
+        /// Flows (after the dependencyCount above in dependencies) this one may start after once their last byte has
+        /// left the sender: the next message on the same connection, sent FIFO behind them (always the same sender,
+        /// receiver and route).
+        std::uint32_t sentDependencyCount = 0;
         std::int32_t chain = -1; ///< a forwarding chain's GPUs (src .. dst) start here in chains, else -1
         std::uint32_t chainLength = 0;
     };
@@ -30,12 +34,18 @@ struct FlowProgram {
     std::vector<int> dependencies;
     std::vector<int> chains;
 
-    /// Appends a flow; returns its index.
-    int add(const Flow& flow, std::span<const int> dependsOn);
+    /// Appends a flow that starts when the flows @p dependsOn have finished (their last byte arrived) and the flows
+    /// @p afterSent have been sent (their last byte left the sender); returns its index.
+    int add(const Flow& flow, std::span<const int> dependsOn, std::span<const int> afterSent = {});
     std::span<const int> dependenciesOf(int flow) const
     {
         const Flow& f = flows[static_cast<size_t>(flow)];
         return { dependencies.data() + f.firstDependency, f.dependencyCount };
+    }
+    std::span<const int> sentDependenciesOf(int flow) const
+    {
+        const Flow& f = flows[static_cast<size_t>(flow)];
+        return { dependencies.data() + f.firstDependency + f.dependencyCount, f.sentDependencyCount };
     }
     int size() const { return static_cast<int>(flows.size()); }
 };
@@ -49,7 +59,7 @@ std::vector<network::WeightedPath> flowPaths(const FlowProgram& program, int flo
 /// Adds every flow of @p program to @p simulator; returns the simulator's id of each (by program index).
 std::vector<FlowId> addProgram(FlowSimulator& simulator, const FlowProgram& program);
 
-/// Writes @p program in the `rapid-flow-program 1` text format (docs/flow-program.md): every usable directed link
+/// Writes @p program in the `rapid-flow-program 2` text format (docs/flow-program.md): every usable directed link
 /// of the topology, then the flows with their compiled routes.
 void writeFlowProgram(std::ostream& out, const FlowProgram& program, const RouteCache& routes);
 

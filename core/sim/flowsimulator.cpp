@@ -56,7 +56,7 @@ void FlowSimulator::schedule(TimeNs time, EventKind kind, FlowId flow, std::uint
     m_queue->push(event);
 }
 
-FlowId FlowSimulator::add(const FlowSpec& spec, std::span<const FlowId> dependencies)
+FlowId FlowSimulator::add(const FlowSpec& spec, std::span<const FlowId> dependencies, std::span<const FlowId> afterSent)
 {
     if (!(spec.bytes >= 0) || !std::isfinite(spec.bytes) || spec.delay < 0) {
         throw std::invalid_argument("a flow needs finite, non-negative bytes and delay");
@@ -75,11 +75,22 @@ FlowId FlowSimulator::add(const FlowSpec& spec, std::span<const FlowId> dependen
         if (dependency < 0 || dependency >= id) {
             throw std::invalid_argument("flow dependency " + std::to_string(dependency) + " does not exist");
         }
-        if (m_flows[static_cast<size_t>(dependency)].finish == kNever) {
+        FlowState& before = m_flows[static_cast<size_t>(dependency)];
+        if (before.finish == kNever) {
             ++state.pendingDependencies;
-            m_dependants.push_back({ id, m_flows[static_cast<size_t>(dependency)].firstDependant });
-            m_flows[static_cast<size_t>(dependency)].firstDependant
-                = static_cast<std::int32_t>(m_dependants.size() - 1);
+            m_dependants.push_back({ id, before.firstDependant });
+            before.firstDependant = static_cast<std::int32_t>(m_dependants.size() - 1);
+        }
+    }
+    for (FlowId dependency : afterSent) {
+        if (dependency < 0 || dependency >= id) {
+            throw std::invalid_argument("flow dependency " + std::to_string(dependency) + " does not exist");
+        }
+        FlowState& before = m_flows[static_cast<size_t>(dependency)];
+        if (before.sent == kNever) {
+            ++state.pendingDependencies;
+            m_dependants.push_back({ id, before.firstSentDependant });
+            before.firstSentDependant = static_cast<std::int32_t>(m_dependants.size() - 1);
         }
     }
     m_flows.push_back(state);
@@ -99,6 +110,7 @@ void FlowSimulator::startSending(FlowId id)
     if (flow.bytes <= 0 || loads.empty()) {
         // Nothing to send, or a GPU sending to itself: only the latency (zero without links) remains.
         schedule(m_now + m_routes.compiled(flow.route).latency, Arrive, id);
+        markSent(id);
         return;
     }
     flow.sending = true;
@@ -128,19 +140,31 @@ void FlowSimulator::stopSending(FlowId id)
         m_dirtyLinks.push_back(load.link);
     }
     schedule(m_now + m_routes.compiled(flow.route).latency, Arrive, id);
+    markSent(id);
+}
+
+void FlowSimulator::markSent(FlowId id)
+{
+    m_flows[static_cast<size_t>(id)].sent = m_now;
+    releaseList(m_flows[static_cast<size_t>(id)].firstSentDependant);
+}
+
+void FlowSimulator::releaseList(std::int32_t edge)
+{
+    for (; edge >= 0; edge = m_dependants[static_cast<size_t>(edge)].next) {
+        const FlowId waiting = m_dependants[static_cast<size_t>(edge)].flow;
+        FlowState& dependant = m_flows[static_cast<size_t>(waiting)];
+        if (--dependant.pendingDependencies == 0) {
+            schedule(m_now + dependant.delay, Start, waiting);
+        }
+    }
 }
 
 void FlowSimulator::release(FlowId id)
 {
     m_flows[static_cast<size_t>(id)].finish = m_now;
     --m_unfinished;
-    for (std::int32_t edge = m_flows[static_cast<size_t>(id)].firstDependant; edge >= 0;
-         edge = m_dependants[static_cast<size_t>(edge)].next) {
-        FlowState& dependant = m_flows[static_cast<size_t>(m_dependants[static_cast<size_t>(edge)].flow)];
-        if (--dependant.pendingDependencies == 0) {
-            schedule(m_now + dependant.delay, Start, m_dependants[static_cast<size_t>(edge)].flow);
-        }
-    }
+    releaseList(m_flows[static_cast<size_t>(id)].firstDependant);
     if (onFinish) {
         // The callback may add flows (m_flows may reallocate): nothing above is used after it.
         onFinish(id, m_flows[static_cast<size_t>(id)].tag);

@@ -50,9 +50,11 @@ class FlowSimulator {
 public:
     explicit FlowSimulator(RouteCache& routes, std::unique_ptr<EventQueue> queue = makeEventQueue());
 
-    /// Adds a flow that waits for @p dependencies (ids returned earlier). It becomes ready now (at now()) if they
-    /// have all finished. Throws std::invalid_argument for unknown dependencies or negative bytes/delay.
-    FlowId add(const FlowSpec& spec, std::span<const FlowId> dependencies = {});
+    /// Adds a flow that waits for @p dependencies (ids returned earlier) to finish and for @p afterSent to have sent
+    /// their last byte (the transmit end, a route latency before they finish: the next message queued behind them on
+    /// the same connection). It becomes ready now (at now()) if nothing is left to wait for. Throws
+    /// std::invalid_argument for unknown dependencies or negative bytes/delay.
+    FlowId add(const FlowSpec& spec, std::span<const FlowId> dependencies = {}, std::span<const FlowId> afterSent = {});
 
     /// Processes the events of the earliest pending time. Returns false when nothing is pending.
     bool step();
@@ -87,8 +89,10 @@ private:
         TimeNs lastUpdate = 0;
         TimeNs start = kNever;
         TimeNs finish = kNever;
+        TimeNs sent = kNever; ///< when its last byte left the sender
         std::int32_t pendingDependencies = 0;
         std::int32_t firstDependant = -1; ///< into m_dependants (a singly linked list)
+        std::int32_t firstSentDependant = -1; ///< into m_dependants: the flows waiting for this one's transmit end
         std::uint32_t version = 0;
         std::uint32_t mark = 0; ///< recomputation epoch that visited the flow
         std::uint32_t frozen = 0; ///< recomputation epoch that fixed the flow's rate
@@ -108,6 +112,8 @@ private:
     void stopSending(FlowId flow);
     void arrive(FlowId flow);
     void release(FlowId flow);
+    void markSent(FlowId flow);
+    void releaseList(std::int32_t edge);
     void recomputeRates();
     void fillComponent(int seedLink);
 

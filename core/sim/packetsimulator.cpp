@@ -35,6 +35,7 @@ enum EventKind : std::uint32_t {
     LinkFree, ///< target: directed link; it finished sending a packet
     PacketArrive, ///< target: hop; a packet sent on it reached the hop's far end
     StreamArrive, ///< target: stream; a zero-byte path's (empty) message arrived
+    StreamSent, ///< target: stream; its last packet left the sender (the transmit end)
 };
 
 /// One path of one flow: a stream of packets.
@@ -94,6 +95,7 @@ struct FlowState {
     std::uint32_t firstStream = 0;
     std::uint32_t streamCount = 0;
     std::uint32_t streamsLeft = 0;
+    std::uint32_t streamsUnsent = 0; ///< streams whose last packet has not left the sender yet
     std::int32_t pendingDependencies = 0;
     TimePs delay = 0;
     TimePs finish = -1;
@@ -244,25 +246,45 @@ private:
 
     void buildDependants()
     {
-        m_dependantStart.assign(m_program.flows.size() + 1, 0);
-        for (size_t i = 0; i < m_program.flows.size(); ++i) {
-            for (int dependency : m_program.dependenciesOf(static_cast<int>(i))) {
-                if (dependency < 0 || static_cast<size_t>(dependency) >= i) {
-                    throw std::invalid_argument("flow " + std::to_string(i) + " depends on flow "
-                        + std::to_string(dependency) + ", which does not come before it");
+        auto dependencies = [this](size_t flow, bool sent) {
+            return sent ? m_program.sentDependenciesOf(static_cast<int>(flow))
+                        : m_program.dependenciesOf(static_cast<int>(flow));
+        };
+        for (int kind = 0; kind < 2; ++kind) {
+            const bool sent = kind == 1;
+            std::vector<std::uint32_t>& start = sent ? m_sentDependantStart : m_dependantStart;
+            std::vector<std::int32_t>& dependants = sent ? m_sentDependants : m_dependants;
+            start.assign(m_program.flows.size() + 1, 0);
+            for (size_t i = 0; i < m_program.flows.size(); ++i) {
+                for (int dependency : dependencies(i, sent)) {
+                    if (dependency < 0 || static_cast<size_t>(dependency) >= i) {
+                        throw std::invalid_argument("flow " + std::to_string(i) + " depends on flow "
+                            + std::to_string(dependency) + ", which does not come before it");
+                    }
+                    ++start[static_cast<size_t>(dependency) + 1];
                 }
-                ++m_dependantStart[static_cast<size_t>(dependency) + 1];
+                m_flows[i].pendingDependencies += static_cast<std::int32_t>(dependencies(i, sent).size());
             }
-            m_flows[i].pendingDependencies = static_cast<std::int32_t>(m_program.flows[i].dependencyCount);
+            for (size_t i = 1; i < start.size(); ++i) {
+                start[i] += start[i - 1];
+            }
+            dependants.assign(start.back(), 0);
+            std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+            for (size_t i = 0; i < m_program.flows.size(); ++i) {
+                for (int dependency : dependencies(i, sent)) {
+                    dependants[fill[static_cast<size_t>(dependency)]++] = static_cast<std::int32_t>(i);
+                }
+            }
         }
-        for (size_t i = 1; i < m_dependantStart.size(); ++i) {
-            m_dependantStart[i] += m_dependantStart[i - 1];
-        }
-        m_dependants.assign(m_dependantStart.back(), 0);
-        std::vector<std::uint32_t> fill(m_dependantStart.begin(), m_dependantStart.end() - 1);
-        for (size_t i = 0; i < m_program.flows.size(); ++i) {
-            for (int dependency : m_program.dependenciesOf(static_cast<int>(i))) {
-                m_dependants[fill[static_cast<size_t>(dependency)]++] = static_cast<std::int32_t>(i);
+    }
+
+    /// Counts one dependency of each flow of @p dependants[begin, end) as met.
+    void releaseDependants(const std::vector<std::int32_t>& dependants, std::uint32_t begin, std::uint32_t end)
+    {
+        for (std::uint32_t d = begin; d < end; ++d) {
+            FlowState& dependant = m_flows[static_cast<size_t>(dependants[d])];
+            if (--dependant.pendingDependencies == 0) {
+                schedule(m_now + dependant.delay, FlowStart, dependants[d]);
             }
         }
     }
@@ -297,6 +319,9 @@ private:
         case StreamArrive:
             streamDone(static_cast<size_t>(event.target));
             break;
+        case StreamSent:
+            streamSent(static_cast<size_t>(event.target));
+            break;
         default:
             break;
         }
@@ -306,11 +331,14 @@ private:
     {
         const FlowState& state = m_flows[flow];
         m_flows[flow].streamsLeft = state.streamCount;
+        m_flows[flow].streamsUnsent = state.streamCount + 1; // released below, once every stream is under way
         for (std::uint32_t s = state.firstStream; s < state.firstStream + state.streamCount; ++s) {
             Stream& stream = m_streams[s];
             if (stream.hopCount == 0) {
+                streamSent(s);
                 streamDone(s); // a GPU sending to itself
             } else if (stream.packets == 0) {
+                streamSent(s);
                 schedule(m_now + stream.latency, StreamArrive, s);
             } else {
                 m_packets += static_cast<std::uint64_t>(stream.packets);
@@ -318,7 +346,19 @@ private:
                 enqueue(stream.firstHop);
             }
         }
+        flowSentOnce(flow);
     }
+
+    /// One of @p flow's streams (or startFlow's own hold) has sent its last packet; the last one releases the flows
+    /// waiting for the flow's transmit end.
+    void flowSentOnce(size_t flow)
+    {
+        if (--m_flows[flow].streamsUnsent == 0) {
+            releaseDependants(m_sentDependants, m_sentDependantStart[flow], m_sentDependantStart[flow + 1]);
+        }
+    }
+
+    void streamSent(size_t streamIndex) { flowSentOnce(static_cast<size_t>(m_streams[streamIndex].flow)); }
 
     double wireBytes(const Stream& stream, std::int64_t packet) const
     {
@@ -371,6 +411,9 @@ private:
         const TimePs transmit = static_cast<TimePs>(std::llround(wire * port.picosecondsPerByte));
         schedule(m_now + transmit, LinkFree, link);
         schedule(m_now + transmit + port.latency, PacketArrive, next.hop);
+        if (next.hop == stream.firstHop && hop.sent == stream.packets) {
+            schedule(m_now + transmit, StreamSent, hop.stream);
+        }
         enqueue(next.hop); // the stream's next packet at this link, if it is already here
     }
 
@@ -397,12 +440,7 @@ private:
         }
         state.finish = m_now;
         ++m_finishedFlows;
-        for (std::uint32_t d = m_dependantStart[flow]; d < m_dependantStart[flow + 1]; ++d) {
-            FlowState& dependant = m_flows[static_cast<size_t>(m_dependants[d])];
-            if (--dependant.pendingDependencies == 0) {
-                schedule(m_now + dependant.delay, FlowStart, m_dependants[d]);
-            }
-        }
+        releaseDependants(m_dependants, m_dependantStart[flow], m_dependantStart[flow + 1]);
     }
 
     const FlowProgram& m_program;
@@ -412,6 +450,8 @@ private:
     std::vector<FlowState> m_flows;
     std::vector<std::uint32_t> m_dependantStart; ///< CSR offsets into m_dependants, per flow
     std::vector<std::int32_t> m_dependants;
+    std::vector<std::uint32_t> m_sentDependantStart; ///< the same for the flows waiting for a transmit end
+    std::vector<std::int32_t> m_sentDependants;
     std::vector<double> m_linkBytes;
     QuaternaryHeapQueue m_queue;
     TimePs m_now = 0;

@@ -127,6 +127,7 @@ FlowProgram parseFlowProgram(std::istream& in, const std::string& fileName)
     FlowProgram program;
     program.fileName = fileName;
     bool haveHeader = false;
+    std::int64_t version = 1;
     bool haveNodes = false;
     std::unordered_map<int, size_t> linkById;
     std::map<int, size_t> flowById; // id -> index into rawFlows
@@ -150,9 +151,9 @@ FlowProgram parseFlowProgram(std::istream& in, const std::string& fileName)
             if (keyword != "rapid-flow-program") {
                 record.fail("expected the header \"rapid-flow-program 1\" before \"" + std::string(keyword) + "\"");
             }
-            const std::int64_t version = record.integer("version", 0, kMaxInt);
-            if (version != 1) {
-                record.fail("flow-program version " + std::to_string(version) + " is not supported; expected 1");
+            version = record.integer("version", 0, kMaxInt);
+            if (version != 1 && version != 2) {
+                record.fail("flow-program version " + std::to_string(version) + " is not supported; expected 1 or 2");
             }
             record.expectEnd();
             haveHeader = true;
@@ -219,6 +220,16 @@ FlowProgram parseFlowProgram(std::istream& in, const std::string& fileName)
                         }
                     }
                     flow.deps.push_back(dep);
+                }
+                // Version 2: the flows it is queued behind on the same connection (it may start once they are sent).
+                const int sentCount = version >= 2 ? record.small("sentCount", 0, kMaxInt) : 0;
+                for (int i = 0; i < sentCount; ++i) {
+                    const int dep = record.small("sent", 0, kMaxInt);
+                    if (dep >= flow.id) {
+                        record.fail("flow " + std::to_string(flow.id) + " is queued behind flow " + std::to_string(dep)
+                            + "; it must have a lower id");
+                    }
+                    flow.afterSent.push_back(dep);
                 }
                 const int pathCount = record.small("pathCount", 0, 1 << 16);
                 std::vector<RawPath> paths;
@@ -321,6 +332,16 @@ FlowProgram parseFlowProgram(std::istream& in, const std::string& fileName)
             throw ParseError(message.str());
         }
         program.flows[static_cast<size_t>(flow.id)] = std::move(flow);
+    }
+    for (const Flow& flow : program.flows) {
+        for (int before : flow.afterSent) {
+            const Flow& ahead = program.flows[static_cast<size_t>(before)];
+            if (ahead.src != flow.src || ahead.dst != flow.dst) {
+                throw ParseError(fileName + ":" + std::to_string(flow.line) + ": flow " + std::to_string(flow.id)
+                    + " is queued behind flow " + std::to_string(before)
+                    + ", which goes between other GPUs; a queue is one connection");
+            }
+        }
     }
     return program;
 }

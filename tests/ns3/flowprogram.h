@@ -41,6 +41,8 @@ struct Flow {
     std::uint64_t bytes = 0;
     std::int64_t delayNs = 0;
     std::vector<int> deps; ///< flow ids, each lower than id
+    /// Version 2: flows (lower ids, same src and dst) this one is queued behind on their connection, FIFO.
+    std::vector<int> afterSent;
     std::vector<Path> paths;
     int line = 0;
 };

@@ -370,6 +370,7 @@ struct FlowState {
     double finishNs = -1;
     std::vector<int> subs;
     std::vector<int> dependants;
+    std::vector<int> queuedBehind; ///< flows queued behind this one on its connections (released when it starts)
 };
 
 double nowNs()
@@ -545,6 +546,20 @@ private:
         return false;
     }
 
+    /// The connection that carries part of one of the flows @p ahead along exactly @p links, or -1.
+    int connectionOnPath(const std::vector<int>& ahead, const std::vector<int>& links) const
+    {
+        for (int before : ahead) {
+            for (int s : m_flows[static_cast<size_t>(before)].subs) {
+                const int c = m_subs[static_cast<size_t>(s)].connection;
+                if (c >= 0 && m_connections[static_cast<size_t>(c)].links == links) {
+                    return c;
+                }
+            }
+        }
+        return -1;
+    }
+
     /// Splits every flow over its paths and gives each part a connection: a later flow reuses a connection of the
     /// same path when the connection's previous flow is one of its ancestors; otherwise it gets its own.
     void planConnections()
@@ -556,9 +571,12 @@ private:
         for (size_t f = 0; f < flowCount; ++f) {
             const Flow& flow = m_program.flows[f];
             FlowState& state = m_flows[f];
-            state.depsLeft = static_cast<int>(flow.deps.size());
+            state.depsLeft = static_cast<int>(flow.deps.size() + flow.afterSent.size());
             for (int dep : flow.deps) {
                 m_flows[static_cast<size_t>(dep)].dependants.push_back(static_cast<int>(f));
+            }
+            for (int dep : flow.afterSent) {
+                m_flows[static_cast<size_t>(dep)].queuedBehind.push_back(static_cast<int>(f));
             }
             double total = 0;
             for (const Path& path : flow.paths) {
@@ -579,9 +597,15 @@ private:
                 assigned = std::max(assigned, boundary);
                 sub.latencyNs = m_program.pathLatencyNs(path);
                 if (sub.bytes > 0 && !path.links.empty()) { // else no packets: done after the path's latency
+                    // Queued behind a flow (version 2): its connection on this path, so the bytes follow its bytes.
+                    sub.connection = connectionOnPath(flow.afterSent, path.links);
                     // The most recently used connections of the path first, and only a few: the search stays linear.
                     std::vector<int>& candidates = byPath[path.links];
-                    const size_t checks = std::min<size_t>(candidates.size(), 8);
+                    if (sub.connection >= 0) {
+                        candidates.erase(
+                            std::remove(candidates.begin(), candidates.end(), sub.connection), candidates.end());
+                    }
+                    const size_t checks = sub.connection >= 0 ? 0 : std::min<size_t>(candidates.size(), 8);
                     for (size_t k = 0; k < checks; ++k) {
                         const int c = candidates[candidates.size() - 1 - k];
                         if (isAncestor(m_connections[static_cast<size_t>(c)].lastFlow, static_cast<int>(f))) {
@@ -847,6 +871,7 @@ private:
         state.startNs = nowNs();
         state.subsLeft = static_cast<int>(state.subs.size());
         if (state.subs.empty()) {
+            releaseQueued(f);
             finish(f);
             return;
         }
@@ -860,6 +885,17 @@ private:
             connection.toSend.push_back({ s, sub.bytes });
             connection.toReceive.push_back({ s, sub.bytes });
             pump(static_cast<size_t>(sub.connection));
+        }
+        releaseQueued(f);
+    }
+
+    /// Flow @p f's bytes are on their connections: the flows queued behind it may follow (TCP sends them in order).
+    void releaseQueued(int f)
+    {
+        for (int d : m_flows[static_cast<size_t>(f)].queuedBehind) {
+            if (--m_flows[static_cast<size_t>(d)].depsLeft == 0) {
+                ready(d);
+            }
         }
     }
 

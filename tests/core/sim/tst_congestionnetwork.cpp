@@ -248,8 +248,9 @@ private Q_SLOTS:
         if (phases.front().pipelineChunks > 1) {
             // Pipelined by chunk: the closed form is the overlap bound (every axis busy from the first chunk's arrival
             // to the last chunk's departure); the flows' own schedule leaves an axis idle now and then, most in an
-            // all-gather, whose bottleneck axis comes last (measured: +0.01% to +3.4%).
-            QVERIFY(simulated >= analytical.seconds * (1 - 1e-6));
+            // all-gather, whose bottleneck axis comes last (measured: -0.03% to +3.1%).
+            // The bound charges every phase's step latencies once; the chunks overlap some of them (-0.03%).
+            QVERIFY(simulated >= analytical.seconds * (1 - 1e-3));
             QVERIFY(simulated <= analytical.seconds * 1.04);
         } else {
             QVERIFY(std::abs(simulated - analytical.seconds) <= 1e-9 * 64);

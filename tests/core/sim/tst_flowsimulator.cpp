@@ -135,6 +135,29 @@ private Q_SLOTS:
         QCOMPARE(f.simulator.pendingFlows(), 0);
     }
 
+    void queuedBehindAFlowStartsAtItsTransmitEnd()
+    {
+        // 1.2e6 bytes at 100 B/ns: 12,000 ns on the wire, then 500 ns of latency. The second message, queued behind
+        // the first on the same connection (afterSent), leaves from 12,000 to 24,000 ns and arrives at 24,500;
+        // waiting for the first to arrive it would have finished at 25,000. An empty message queued behind the
+        // second is sent when it starts, so the one behind it starts then too (24,000 ns).
+        Fixture f(mesh());
+        const sim::FlowId first = f.flow(0, 1, 1.2e6);
+        const std::vector<sim::FlowId> behindFirst { first };
+        const sim::FlowId second = f.simulator.add({ f.routes.route(0, 1), 1.2e6, 0, 0 }, {}, behindFirst);
+        const std::vector<sim::FlowId> behindSecond { second };
+        const sim::FlowId empty = f.simulator.add({ f.routes.route(0, 1), 0, 0, 0 }, {}, behindSecond);
+        const std::vector<sim::FlowId> behindEmpty { empty };
+        const sim::FlowId last = f.simulator.add({ f.routes.route(0, 1), 0, 0, 0 }, {}, behindEmpty);
+        f.simulator.run();
+        QCOMPARE(f.simulator.finishTime(first), sim::TimeNs(12500));
+        QCOMPARE(f.simulator.startTime(second), sim::TimeNs(12000));
+        QCOMPARE(f.simulator.finishTime(second), sim::TimeNs(24500));
+        QCOMPARE(f.simulator.startTime(empty), sim::TimeNs(24000));
+        QCOMPARE(f.simulator.startTime(last), sim::TimeNs(24000));
+        QCOMPARE(f.simulator.pendingFlows(), 0);
+    }
+
     void drainsRoundUpToWholeNanoseconds()
     {
         // 1,000,001 bytes at 100 B/ns = 10,000.01 ns: the last byte leaves in the 10,001st ns.

@@ -116,6 +116,27 @@ private Q_SLOTS:
         QVERIFY(nanosecondsEqual(run.completionSeconds, 2450));
     }
 
+    void queuedBehindAFlowFollowsItsLastPacket()
+    {
+        // 10 packets of 10 ns on one hop (0 -> 1): the last leaves at 100 ns and arrives at 600. A message queued
+        // behind it (sent dependency) starts at 100 ns, its packets leave by 200 and the last arrives at 700; one
+        // waiting for the first to arrive finishes at 600 + 100 + 500 = 1,200.
+        sim::FlowProgram program;
+        const int first = addFlow(program, 0, 1, 10000);
+        sim::FlowProgram::Flow queued;
+        queued.src = 0;
+        queued.dst = 1;
+        queued.bytes = 10000;
+        const std::vector<int> behind { first };
+        const int second = program.add(queued, {}, behind);
+        const int after = addFlow(program, 0, 1, 10000, { first });
+        const sim::PacketRun run = sim::simulatePackets(program, mesh(), kilobytePackets());
+        QVERIFY(nanosecondsEqual(run.finishSeconds[static_cast<size_t>(first)], 600));
+        QVERIFY2(nanosecondsEqual(run.finishSeconds[static_cast<size_t>(second)], 700),
+            qPrintable(QString::number(run.finishSeconds[static_cast<size_t>(second)] / kNs)));
+        QVERIFY(nanosecondsEqual(run.finishSeconds[static_cast<size_t>(after)], 1200));
+    }
+
     void ringAllReduceMatchesTheClosedForm()
     {
         // Ring all-reduce on an idle 4-GPU ring: 2(p-1) = 6 steps, each a 10,000-byte chunk (S/p, 10 packets) to the
