@@ -6,6 +6,7 @@
 
 #include "graph/parallelfor.h"
 #include "network/router.h"
+#include "sim/flowsimulator.h"
 #include "sim/stepmodel.h"
 
 #include <algorithm>
@@ -212,7 +213,7 @@ FaultStudyResult runFaultStudy(const config::Scenario& scenario, const FaultStud
 
 std::vector<LinkCriticality> linkCriticality(const config::Scenario& scenario, double health,
     sim::NetworkBackend backend, const std::vector<std::string>& classes, int maxLinks, unsigned threads,
-    const std::function<void(int)>& progress)
+    const std::function<void(int)>& progress, const std::atomic<bool>* stop)
 {
     checkHealth(health);
     if (maxLinks < 1) {
@@ -243,6 +244,9 @@ std::vector<LinkCriticality> linkCriticality(const config::Scenario& scenario, d
     }
     std::atomic<int> finished { 0 };
     graph::parallelFor(ranked.size(), threads, [&](std::size_t index) {
+        if (stop && stop->load()) {
+            return;
+        }
         LinkCriticality& link = ranked[index];
         const double seconds = stepSeconds(withFaults(scenario, { link.linkId }, health), backend);
         link.disconnects = seconds == 0;
@@ -252,6 +256,9 @@ std::vector<LinkCriticality> linkCriticality(const config::Scenario& scenario, d
             progress(count);
         }
     });
+    if (stop && stop->load()) {
+        throw sim::SimulationCancelled();
+    }
     std::stable_sort(ranked.begin(), ranked.end(), [](const LinkCriticality& a, const LinkCriticality& b) {
         if (a.disconnects != b.disconnects) {
             return a.disconnects;

@@ -88,9 +88,11 @@ struct LinkCriticality {
 
 /// The criticality map: every link of the chosen classes (all classes when empty) set alone to @p health, ranked by
 /// the slowdown it causes (disconnecting links first). With more than @p maxLinks links, each class is sampled
-/// evenly (deterministically) to at most its share of @p maxLinks.
+/// evenly (deterministically) to at most its share of @p maxLinks. @p progress gets the links timed so far (on any
+/// thread); @p stop, when set, ends the ranking early with sim::SimulationCancelled (a partial map would rank the
+/// untimed links as harmless).
 std::vector<LinkCriticality> linkCriticality(const config::Scenario& scenario, double health,
     sim::NetworkBackend backend, const std::vector<std::string>& classes, int maxLinks, unsigned threads = 0,
-    const std::function<void(int)>& progress = {});
+    const std::function<void(int)>& progress = {}, const std::atomic<bool>* stop = nullptr);
 
 } // namespace rapid::resilience

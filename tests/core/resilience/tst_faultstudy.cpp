@@ -6,10 +6,12 @@
 
 #include "network/topology.h"
 #include "resilience/faultstudy.h"
+#include "sim/flowsimulator.h"
 
 #include <QTest>
 
 #include <algorithm>
+#include <atomic>
 
 using namespace rapid;
 
@@ -121,6 +123,25 @@ private Q_SLOTS:
                      defaultWorkspace(), 0.5, sim::NetworkBackend::Analytical, { "nvlink GPU-switch" }, 8, 2)
                      .size(),
             size_t { 8 });
+    }
+
+    void criticalityStopsWhenAsked()
+    {
+        // The workbench's Cancel: a raised flag ends the ranking with SimulationCancelled instead of a map whose
+        // untimed links would read as harmless. Raised after the third link, so it stops part-way.
+        std::atomic<bool> stop { false };
+        int timed = 0;
+        QVERIFY_THROWS_EXCEPTION(sim::SimulationCancelled,
+            resilience::linkCriticality(
+                defaultWorkspace(), 0.5, sim::NetworkBackend::Analytical, { "nvlink GPU-switch" }, 2000, 1,
+                [&](int done) {
+                    timed = done;
+                    if (done == 3) {
+                        stop = true;
+                    }
+                },
+                &stop));
+        QCOMPARE(timed, 3);
     }
 
     void slowGpusNeverStretchTheStepBeyondTheirSlowdown()
