@@ -22,6 +22,18 @@ TopologyLegend::TopologyLegend(QWidget* parent)
 {
     setObjectName(QStringLiteral("topologyLegend"));
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    setScaleLabels(
+        tr("utilisation (busier direction)"), QStringLiteral("0%"), QStringLiteral("50%"), QStringLiteral("100%"));
+}
+
+void TopologyLegend::setScaleLabels(
+    const QString& caption, const QString& low, const QString& middle, const QString& high)
+{
+    m_caption = caption;
+    m_low = low;
+    m_middle = middle;
+    m_high = high;
+    update();
 }
 
 void TopologyLegend::setShowsUtilisation(bool shows)
@@ -80,8 +92,7 @@ void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
     }
     int y = kHealthRows * row;
     painter.setPen(colours.color(QPalette::WindowText));
-    painter.drawText(
-        QRect(4, y, width - 8, row), Qt::AlignLeft | Qt::AlignVCenter, tr("utilisation (busier direction)"));
+    painter.drawText(QRect(4, y, width - 8, row), Qt::AlignLeft | Qt::AlignVCenter, m_caption);
     y += row;
     const QRect bar(4, y + 3, width - 12, row - 6);
     QLinearGradient gradient(bar.topLeft(), bar.topRight());
@@ -93,9 +104,9 @@ void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
     painter.drawRect(bar);
     y += row;
     painter.setPen(colours.color(QPalette::WindowText));
-    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("0%"));
-    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignHCenter | Qt::AlignVCenter, QStringLiteral("50%"));
-    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("100%"));
+    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignLeft | Qt::AlignVCenter, m_low);
+    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignHCenter | Qt::AlignVCenter, m_middle);
+    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignRight | Qt::AlignVCenter, m_high);
 }
 
 } // namespace rapid::widgets

@@ -15,6 +15,10 @@ public:
 
     void setShowsUtilisation(bool shows);
     bool showsUtilisation() const { return m_utilisation; }
+    /// What the colour scale stands for and its three tick labels (utilisation 0%, 50%, 100% unless set): the
+    /// criticality map shows slowdowns on the same scale.
+    void setScaleLabels(const QString& caption, const QString& low, const QString& middle, const QString& high);
+    QString scaleCaption() const { return m_caption; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override { return sizeHint(); }
@@ -26,6 +30,10 @@ private:
     int rowHeight() const;
 
     bool m_utilisation = false;
+    QString m_caption;
+    QString m_low;
+    QString m_middle;
+    QString m_high;
 };
 
 } // namespace rapid::widgets

@@ -129,6 +129,7 @@ void TopologyScene::setTopology(std::shared_ptr<const network::Topology> topolog
     m_groups.clear();
     m_glyphs.clear();
     m_linkById.clear();
+    m_linkNotes.clear();
     m_hasUtilisation = false;
     m_topology = std::move(topology);
     m_layout = m_topology ? layoutTopology(*m_topology, m_limits) : TopologyLayout();
@@ -229,6 +230,7 @@ bool TopologyScene::setLinkUtilisation(const std::vector<double>& perDirectedLin
         return false;
     }
     m_hasUtilisation = !perDirectedLink.empty();
+    m_linkNotes.clear();
     for (LinkItem* item : std::as_const(m_links)) {
         std::optional<double> load;
         if (m_hasUtilisation) {
@@ -243,6 +245,20 @@ bool TopologyScene::setLinkUtilisation(const std::vector<double>& perDirectedLin
     }
     Q_EMIT utilisationChanged();
     return true;
+}
+
+void TopologyScene::setLinkScale(const QHash<QString, double>& fractions, const QHash<QString, QString>& notes)
+{
+    m_hasUtilisation = !fractions.isEmpty();
+    m_linkNotes = m_hasUtilisation ? notes : QHash<QString, QString>();
+    for (LinkItem* item : std::as_const(m_links)) {
+        const auto found = fractions.constFind(item->linkId());
+        item->setUtilisation(found == fractions.constEnd() || !std::isfinite(*found)
+                ? std::nullopt
+                : std::optional<double>(std::clamp(*found, 0.0, 1.0)));
+        item->setToolTip(linkTooltip(item));
+    }
+    Q_EMIT utilisationChanged();
 }
 
 QStringList TopologyScene::selectedLinkIds() const
@@ -345,7 +361,9 @@ QString TopologyScene::linkTooltip(const LinkItem* item) const
                          .arg(QString::number(link.health, 'f', 2), formatBandwidth(link.effectiveBandwidth()));
     }
     lines.append(bandwidth);
-    if (item->utilisation()) {
+    if (const auto note = m_linkNotes.constFind(item->linkId()); note != m_linkNotes.constEnd()) {
+        lines.append(*note);
+    } else if (item->utilisation()) {
         lines.append(
             tr("utilisation %1% (the busier direction)").arg(QString::number(*item->utilisation() * 100, 'f', 0)));
     }

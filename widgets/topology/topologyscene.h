@@ -58,6 +58,10 @@ public:
     /// not the topology's directed link count.
     bool setLinkUtilisation(const std::vector<double>& perDirectedLink);
     bool hasUtilisation() const { return m_hasUtilisation; }
+    /// Colours the links named in @p fractions (by link id) on the utilisation scale (0..1) for another per-link
+    /// quantity than load (the Resilience tab's criticality map); @p notes (by link id) replace the utilisation line
+    /// of their tooltips. Links not named keep their health colours. An empty map clears it, as does a rebuild.
+    void setLinkScale(const QHash<QString, double>& fractions, const QHash<QString, QString>& notes);
 
     const QList<LinkItem*>& linkItems() const { return m_links; }
     const QList<NodeItem*>& nodeItems() const { return m_nodes; }
@@ -99,6 +103,7 @@ private:
     QList<GroupItem*> m_groups;
     QList<GlyphItem*> m_glyphs;
     QHash<QString, LinkItem*> m_linkById;
+    QHash<QString, QString> m_linkNotes; ///< setLinkScale()'s tooltip lines
     bool m_hasUtilisation = false;
     bool m_rebuilding = false;
 };
