@@ -21,6 +21,7 @@
 #include "editors/yamleditor.h"
 #include "evaluation/evaluationrunner.h"
 #include "evaluation/structureevaluator.h"
+#include "resilience/resiliencepanel.h"
 #include "results/resultspanel.h"
 #include "results/runspanel.h"
 #include "results/summaryfigures.h"
@@ -105,6 +106,9 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     // Sweeps the workspace's documents as they are at Run; edits meanwhile do not stop it (the panel says so).
     m_sweep = new SweepPanel(m_document, m_tabs);
     m_tabs->addTab(m_sweep, tr("Sweep"));
+    // Fault studies, criticality, stragglers and goodput of the workspace, each in the background.
+    m_resilience = new ResiliencePanel(m_document, m_tabs);
+    m_tabs->addTab(m_resilience, tr("Resilience"));
     centralLayout->addWidget(m_tabs);
     setCentralWidget(central);
 
@@ -157,6 +161,9 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
         connect(chart, &ChartWidget::exportRequested, this, [this](ChartWidget* which) { exportChart(which); });
     }
     connect(m_sweep->chart(), &ChartWidget::exportRequested, this, [this](ChartWidget* which) { exportChart(which); });
+    for (ChartWidget* chart : m_resilience->charts()) {
+        connect(chart, &ChartWidget::exportRequested, this, [this](ChartWidget* which) { exportChart(which); });
+    }
     connect(m_runner, &EvaluationRunner::evaluationFailed, this,
         [this](const QString& message) { statusBar()->showMessage(tr("Evaluation failed: %1").arg(message)); });
     connect(m_document, &WorkspaceDocument::diagnosticsChanged, this, &MainWindow::updateStatus);

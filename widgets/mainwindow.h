@@ -29,6 +29,7 @@ class ConfigForm;
 class DiagnosticsPanel;
 class EvaluationRunner;
 class RestoreBanner;
+class ResiliencePanel;
 class ResultsPanel;
 class RunsPanel;
 class SweepPanel;
@@ -68,6 +69,7 @@ public:
     RunsPanel* runsPanel() const { return m_runs; }
     TopologyPanel* topologyPanel() const { return m_topology; }
     SweepPanel* sweepPanel() const { return m_sweep; }
+    ResiliencePanel* resiliencePanel() const { return m_resilience; }
     /// "Pin as baseline": keeps the shown result as a named run and compares every chart against it.
     QAction* pinAction() const { return m_pinAction; }
     /// Pins the shown result under @p name (a generated one when empty); false when nothing is shown yet.
@@ -105,7 +107,8 @@ private:
     void updateTitle();
     void updateStatus();
     void showLocation(DocumentKind kind, int line, int column);
-    /// The export dialog for @p chart (null: the first chart), then the export itself.
+    /// The export dialog for @p chart (null: the Resilience tab's current figure when that tab is shown, else the
+    /// first chart), then the export itself.
     void exportChart(QWidget* chart);
 
     WorkspaceDocument* m_document;
@@ -115,6 +118,7 @@ private:
     YamlEditor* m_yamlEditor = nullptr;
     TopologyPanel* m_topology = nullptr;
     SweepPanel* m_sweep = nullptr;
+    ResiliencePanel* m_resilience = nullptr;
     ChakraExportJob* m_chakraExport = nullptr;
     QProgressDialog* m_chakraProgress = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;

@@ -10,6 +10,7 @@
 #include "editors/newfrompresetsdialog.h"
 #include "editors/runsession.h"
 #include "editors/workspacedocument.h"
+#include "resilience/resiliencepanel.h"
 #include "results/resultspanel.h"
 #include "results/summaryfigures.h"
 #include "sweeps/sweepchart.h"
@@ -71,6 +72,15 @@ void MainWindow::exportChart(QWidget* chart)
         selected = static_cast<int>(targets.size());
     }
     targets.append({ m_sweep->chart()->title(), m_sweep->chart() });
+    // File > Export Figure on the Resilience tab starts on the figure of the page shown.
+    QWidget* wanted
+        = chart ? chart : (m_tabs->currentWidget() == m_resilience ? m_resilience->currentFigure() : nullptr);
+    for (const FigureDialog::Target& target : m_resilience->figures()) {
+        if (wanted && target.widget == wanted) {
+            selected = static_cast<int>(targets.size());
+        }
+        targets.append(target);
+    }
     // The workspace's own style first: the figure a colleague regenerates with `rapid plot` from the same file.
     config::FigureStyle style = m_document->figureStyle().value_or(
         FigureStylePresets::preset(FigureStylePresets::defaultName()).value_or(config::FigureStyle()));

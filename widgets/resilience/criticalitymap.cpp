@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "resilience/criticalitymap.h"
+
+#include "resilience/resiliencerunner.h"
+#include "topology/topologylegend.h"
+#include "topology/topologyscene.h"
+#include "topology/topologyview.h"
+
+#include <QHash>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace rapid::widgets {
+
+namespace {
+
+QString factor(double slowdown)
+{
+    return QStringLiteral("×%1").arg(QString::number(slowdown, 'f', slowdown < 10 ? 3 : 1));
+}
+
+} // namespace
+
+CriticalityMapView::CriticalityMapView(QWidget* parent)
+    : QWidget(parent)
+    , m_scene(new TopologyScene(this))
+    , m_view(new TopologyView(m_scene, this))
+    , m_legend(new TopologyLegend(this))
+{
+    setObjectName(QStringLiteral("criticalityMap"));
+    m_view->setObjectName(QStringLiteral("criticalityMapView"));
+    m_view->setOverlay(m_legend);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    setMinimumSize(240, 180);
+}
+
+double CriticalityMapView::scalePosition(double slowdown, bool disconnects) const
+{
+    if (disconnects) {
+        return 1;
+    }
+    // Links whose loss speeds the step up a hair (rerouting can spread traffic) are "no slowdown".
+    return m_worst > 1 ? std::clamp((slowdown - 1) / (m_worst - 1), 0.0, 1.0) : 0.0;
+}
+
+void CriticalityMapView::setMap(std::shared_ptr<const CriticalityMap> map)
+{
+    m_map = std::move(map);
+    m_scene->setTopology(m_map ? m_map->topology : nullptr);
+    m_worst = 1;
+    bool anyCutOff = false;
+    if (m_map) {
+        for (const resilience::LinkCriticality& link : m_map->ranked) {
+            anyCutOff = anyCutOff || link.disconnects;
+            if (!link.disconnects) {
+                m_worst = std::max(m_worst, link.slowdown);
+            }
+        }
+    }
+    QHash<QString, double> positions;
+    QHash<QString, QString> notes;
+    if (m_map) {
+        const int count = static_cast<int>(m_map->ranked.size());
+        for (int rank = 0; rank < count; ++rank) {
+            const resilience::LinkCriticality& link = m_map->ranked[static_cast<size_t>(rank)];
+            const QString id = QString::fromStdString(link.linkId);
+            positions.insert(id, scalePosition(link.slowdown, link.disconnects));
+            notes.insert(id,
+                link.disconnects ? tr("its loss cuts GPUs apart (rank %1 of %2)").arg(rank + 1).arg(count)
+                                 : tr("its loss slows the step %1 (rank %2 of %3)")
+                                       .arg(factor(link.slowdown))
+                                       .arg(rank + 1)
+                                       .arg(count));
+        }
+    }
+    m_scene->setLinkScale(positions, notes);
+    const QString health = m_map ? QString::number(m_map->health, 'g', 3) : QString();
+    m_legend->setScaleLabels(m_map && m_map->health == 0 ? tr("step slowdown when the link fails")
+                                                         : tr("step slowdown at link health %1").arg(health),
+        factor(1), factor((1 + m_worst) / 2), anyCutOff ? tr("%1 / cut off").arg(factor(m_worst)) : factor(m_worst));
+    m_legend->setShowsUtilisation(m_map != nullptr);
+    m_view->fitToView();
+}
+
+} // namespace rapid::widgets

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "resilience/criticalitypage.h"
+
+#include "editors/workspacedocument.h"
+#include "resilience/criticalitymap.h"
+#include "resilience/faultstudypage.h"
+#include "resilience/resiliencefields.h"
+#include "resilience/resiliencerunner.h"
+#include "topology/topologyscene.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+
+namespace rapid::widgets {
+
+CriticalityPage::CriticalityPage(WorkspaceDocument* document, QWidget* parent)
+    : ResiliencePage(document, tr("Rank links"), QStringLiteral("criticality"), parent)
+    , m_health(new QDoubleSpinBox(this))
+    , m_classes(new LinkClassList(QStringLiteral("criticalityClasses"), this))
+    , m_maxLinks(new QSpinBox(this))
+    , m_backend(createBackendCombo(QStringLiteral("criticalityBackend"), this))
+    , m_map(new CriticalityMapView(this))
+    , m_table(createResultTable(
+          { tr("rank"), tr("slowdown"), tr("class"), tr("link") }, QStringLiteral("criticalityTable"), this))
+{
+    setObjectName(QStringLiteral("criticalityPage"));
+    m_health->setObjectName(QStringLiteral("criticalityHealth"));
+    m_health->setRange(0, 0.99);
+    m_health->setDecimals(2);
+    m_health->setSingleStep(0.05);
+    m_health->setValue(0);
+    m_health->setSpecialValueText(tr("0 (failed)"));
+    m_health->setToolTip(tr("Health each link is set to alone: 0 fails it (routes avoid it), up to 0.99"));
+    m_maxLinks->setObjectName(QStringLiteral("criticalityMaxLinks"));
+    m_maxLinks->setRange(1, 1000000);
+    m_maxLinks->setValue(2000);
+    m_maxLinks->setToolTip(tr("Time at most this many links; more are sampled evenly within each class"));
+    form()->addRow(tr("Health"), m_health);
+    form()->addRow(tr("Link classes"), m_classes);
+    form()->addRow(tr("At most links"), m_maxLinks);
+    form()->addRow(tr("Backend"), m_backend);
+
+    auto* results = new QSplitter(Qt::Vertical, this);
+    results->addWidget(m_map);
+    results->addWidget(m_table);
+    results->setStretchFactor(0, 3);
+    results->setStretchFactor(1, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(inputsColumn());
+    layout->addWidget(results, 1);
+
+    connect(m_classes, &LinkClassList::validityChanged, this, [this] { setInputsValid(m_classes->isValid()); });
+    connect(runner(), &ResilienceRunner::criticalityFinished, this, &CriticalityPage::showMap);
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, [this] {
+        QStringList ids;
+        for (const QTableWidgetItem* item : m_table->selectedItems()) {
+            if (item->column() == 3) {
+                ids.append(item->text());
+            }
+        }
+        m_map->scene()->selectLinks(ids);
+    });
+    if (document->scenario()) {
+        scenarioUpdated(*document->scenario());
+    }
+    setInputsValid(m_classes->isValid());
+}
+
+void CriticalityPage::scenarioUpdated(const config::Scenario& scenario)
+{
+    if (document()->documents().hardware.text != m_hardwareText) {
+        m_hardwareText = document()->documents().hardware.text;
+        m_classes->setClasses(classesOf(scenario));
+    }
+}
+
+bool CriticalityPage::run()
+{
+    std::optional<config::Scenario> scenario = trainingScenario();
+    if (!scenario) {
+        return false;
+    }
+    runner()->runCriticality(std::move(*scenario), m_health->value(), backendOf(m_backend), m_classes->checkedClasses(),
+        m_maxLinks->value());
+    started(tr("Timing each link alone on the workspace as it was at Run…"));
+    return true;
+}
+
+void CriticalityPage::showMap(const std::shared_ptr<const CriticalityMap>& map)
+{
+    m_map->setMap(map);
+    m_table->setRowCount(0);
+    m_table->setRowCount(static_cast<int>(map->ranked.size()));
+    int cutOff = 0;
+    for (int row = 0; row < static_cast<int>(map->ranked.size()); ++row) {
+        const resilience::LinkCriticality& link = map->ranked[static_cast<size_t>(row)];
+        cutOff += link.disconnects ? 1 : 0;
+        const QStringList cells { QString::number(row + 1),
+            link.disconnects ? tr("cut off") : slowdownText(link.slowdown), QString::fromStdString(link.linkClass),
+            QString::fromStdString(link.linkId) };
+        for (int column = 0; column < cells.size(); ++column) {
+            auto* item = new QTableWidgetItem(cells[column]);
+            if (column < 2) {
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            }
+            m_table->setItem(row, column, item);
+        }
+    }
+    const QString worst = map->ranked.empty() || map->ranked.front().disconnects
+        ? QString()
+        : tr("; the worst slows the step ×%1").arg(slowdownText(map->ranked.front().slowdown));
+    showResult(tr("%1 links ranked at health %2 (%3 backend); %4 cut GPUs apart%5.")
+                   .arg(map->ranked.size())
+                   .arg(QString::number(map->health, 'g', 3))
+                   .arg(QString::fromStdString(sim::toString(map->backend)))
+                   .arg(cutOff)
+                   .arg(worst));
+}
+
+void CriticalityPage::clearResult()
+{
+    m_map->setMap(nullptr);
+    m_table->setRowCount(0);
+}
+
+} // namespace rapid::widgets

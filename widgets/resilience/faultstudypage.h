@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "resilience/resiliencepage.h"
+
+#include <memory>
+
+class QComboBox;
+class QSpinBox;
+class QTableWidget;
+
+namespace rapid::widgets {
+
+class LinkClassList;
+class NumberListEdit;
+class SlowdownCdfChart;
+struct StudyRows;
+
+/// The Resilience tab's fault study (`rapid resilience --faulty-links K --health H`): for every k and h, trials
+/// that each degrade k random links of the checked classes to health h; the slowdown CDFs per (k, h) and a table of
+/// the connected and cut-off trials, mean, p50, p90, p99 and max.
+class FaultStudyPage : public ResiliencePage {
+    Q_OBJECT
+public:
+    explicit FaultStudyPage(WorkspaceDocument* document, QWidget* parent = nullptr);
+
+    bool run() override;
+    NumberListEdit* faultyLinksEdit() const { return m_faultyLinks; }
+    NumberListEdit* healthEdit() const { return m_health; }
+    LinkClassList* classList() const { return m_classes; }
+    QSpinBox* trialsSpin() const { return m_trials; }
+    QSpinBox* seedSpin() const { return m_seed; }
+    QComboBox* backendCombo() const { return m_backend; }
+    SlowdownCdfChart* chart() const { return m_chart; }
+    QTableWidget* table() const { return m_table; }
+    const std::shared_ptr<const StudyRows>& rows() const { return m_rows; }
+
+protected:
+    void clearResult() override;
+    void scenarioUpdated(const config::Scenario& scenario) override;
+
+private:
+    void showRows(const std::shared_ptr<const StudyRows>& rows);
+    void updateValidity();
+
+    NumberListEdit* m_faultyLinks;
+    NumberListEdit* m_health;
+    LinkClassList* m_classes;
+    QSpinBox* m_trials;
+    QSpinBox* m_seed;
+    QComboBox* m_backend;
+    SlowdownCdfChart* m_chart;
+    QTableWidget* m_table;
+    std::shared_ptr<const StudyRows> m_rows;
+    std::string m_hardwareText; ///< the hardware whose classes are listed
+};
+
+/// "1.2345": a slowdown as the tables show it.
+QString slowdownText(double slowdown);
+/// The classes of @p scenario's network with their link counts.
+std::vector<std::pair<std::string, int>> classesOf(const config::Scenario& scenario);
+/// A read-only table with @p headers, sized to its contents.
+QTableWidget* createResultTable(const QStringList& headers, const QString& objectName, QWidget* parent);
+
+} // namespace rapid::widgets

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "resilience/resiliencepage.h"
+
+class QDoubleSpinBox;
+class QLabel;
+
+namespace rapid::widgets {
+
+class GoodputChart;
+struct GoodputFigures;
+
+/// The Resilience tab's goodput (`rapid goodput`): the workspace's step time and checkpoint size, a failure rate
+/// (the Llama 3 run's for its GPUs unless given), the storage bandwidth, detection and relaunch times; the expected
+/// share of wall time that trains against the checkpoint interval, with Young's, Daly's and the exact optimum's
+/// intervals marked, and the figures behind them.
+class GoodputPage : public ResiliencePage {
+    Q_OBJECT
+public:
+    explicit GoodputPage(WorkspaceDocument* document, QWidget* parent = nullptr);
+
+    bool run() override;
+    QDoubleSpinBox* tokensSpin() const { return m_tokens; }
+    QDoubleSpinBox* mtbfSpin() const { return m_mtbf; }
+    QDoubleSpinBox* storageSpin() const { return m_storage; }
+    QDoubleSpinBox* detectSpin() const { return m_detect; }
+    QDoubleSpinBox* relaunchSpin() const { return m_relaunch; }
+    GoodputChart* chart() const { return m_chart; }
+    QLabel* figuresLabel() const { return m_figures; }
+
+protected:
+    void clearResult() override;
+
+private:
+    void showFigures(const GoodputFigures& figures);
+
+    QDoubleSpinBox* m_tokens;
+    QDoubleSpinBox* m_mtbf;
+    QDoubleSpinBox* m_storage;
+    QDoubleSpinBox* m_detect;
+    QDoubleSpinBox* m_relaunch;
+    GoodputChart* m_chart;
+    QLabel* m_figures;
+};
+
+} // namespace rapid::widgets

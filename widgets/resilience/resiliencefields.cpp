@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "resilience/resiliencefields.h"
+
+#include "common/problemcolor.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QVBoxLayout>
+
+namespace rapid::widgets {
+
+namespace {
+
+QLabel* createProblemLabel(QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    QPalette colours = label->palette();
+    colours.setColor(QPalette::WindowText, problemColor(colours));
+    label->setPalette(colours);
+    label->hide();
+    return label;
+}
+
+} // namespace
+
+NumberListEdit::NumberListEdit(
+    const QString& text, const NumberListRule& rule, const QString& objectName, QWidget* parent)
+    : QWidget(parent)
+    , m_rule(rule)
+    , m_edit(new QLineEdit(text, this))
+    , m_problem(createProblemLabel(this))
+{
+    setObjectName(objectName);
+    m_edit->setObjectName(objectName + QStringLiteral("Edit"));
+    m_problem->setObjectName(objectName + QStringLiteral("Problem"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_edit);
+    layout->addWidget(m_problem);
+    connect(m_edit, &QLineEdit::textChanged, this, &NumberListEdit::check);
+    check();
+}
+
+std::optional<std::vector<double>> NumberListEdit::values() const
+{
+    return parseNumberList(m_edit->text(), m_rule, nullptr);
+}
+
+void NumberListEdit::check()
+{
+    QString problem;
+    const bool valid = parseNumberList(m_edit->text(), m_rule, &problem).has_value();
+    m_problem->setText(problem);
+    m_problem->setVisible(!valid);
+    if (valid != m_valid) {
+        m_valid = valid;
+        Q_EMIT validityChanged();
+    }
+}
+
+LinkClassList::LinkClassList(const QString& objectName, QWidget* parent)
+    : QWidget(parent)
+    , m_list(new QListWidget(this))
+    , m_problem(createProblemLabel(this))
+{
+    setObjectName(objectName);
+    m_list->setObjectName(objectName + QStringLiteral("List"));
+    m_problem->setObjectName(objectName + QStringLiteral("Problem"));
+    m_problem->setText(tr("Check at least one class"));
+    // A few rows: the networks have one to four classes (a torus one per axis).
+    m_list->setMaximumHeight(m_list->fontMetrics().height() * 5 + 8);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_list);
+    layout->addWidget(m_problem);
+    connect(m_list, &QListWidget::itemChanged, this, [this] {
+        m_problem->setVisible(!isValid());
+        Q_EMIT validityChanged();
+    });
+}
+
+void LinkClassList::setClasses(const std::vector<std::pair<std::string, int>>& classes)
+{
+    QStringList unchecked;
+    for (int row = 0; row < m_list->count(); ++row) {
+        if (m_list->item(row)->checkState() != Qt::Checked) {
+            unchecked.append(m_list->item(row)->data(Qt::UserRole).toString());
+        }
+    }
+    const QSignalBlocker blocker(m_list);
+    m_list->clear();
+    for (const auto& [name, count] : classes) {
+        const QString className = QString::fromStdString(name);
+        auto* item = new QListWidgetItem(tr("%1 (%2 links)").arg(className).arg(count), m_list);
+        item->setData(Qt::UserRole, className);
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        item->setCheckState(unchecked.contains(className) ? Qt::Unchecked : Qt::Checked);
+    }
+    m_problem->setVisible(!isValid());
+    Q_EMIT validityChanged();
+}
+
+std::vector<std::string> LinkClassList::checkedClasses() const
+{
+    std::vector<std::string> names;
+    for (int row = 0; row < m_list->count(); ++row) {
+        if (m_list->item(row)->checkState() == Qt::Checked) {
+            names.push_back(m_list->item(row)->data(Qt::UserRole).toString().toStdString());
+        }
+    }
+    return static_cast<int>(names.size()) == m_list->count() ? std::vector<std::string>() : names;
+}
+
+bool LinkClassList::isValid() const
+{
+    for (int row = 0; row < m_list->count(); ++row) {
+        if (m_list->item(row)->checkState() == Qt::Checked) {
+            return true;
+        }
+    }
+    return false;
+}
+
+QComboBox* createBackendCombo(const QString& objectName, QWidget* parent)
+{
+    auto* combo = new QComboBox(parent);
+    combo->setObjectName(objectName);
+    combo->addItem(QComboBox::tr("congestion"), static_cast<int>(sim::NetworkBackend::Congestion));
+    combo->addItem(QComboBox::tr("analytical"), static_cast<int>(sim::NetworkBackend::Analytical));
+    combo->setToolTip(QComboBox::tr("congestion: flows share the links they cross (slower, the CLI's default); "
+                                    "analytical: each group's collectives on their routes without contention"));
+    return combo;
+}
+
+sim::NetworkBackend backendOf(const QComboBox* combo)
+{
+    return static_cast<sim::NetworkBackend>(combo->currentData().toInt());
+}
+
+} // namespace rapid::widgets

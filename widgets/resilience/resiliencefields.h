@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "resilience/resilienceinputs.h"
+
+#include "sim/stepbackend.h"
+
+#include <QWidget>
+
+#include <string>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+
+namespace rapid::widgets {
+
+/// A comma-separated list of numbers checked on every keystroke (parseNumberList): a red frame-free message under
+/// the field says what is wrong, and validityChanged() lets the page disable Run meanwhile.
+class NumberListEdit : public QWidget {
+    Q_OBJECT
+public:
+    NumberListEdit(
+        const QString& text, const NumberListRule& rule, const QString& objectName, QWidget* parent = nullptr);
+
+    QLineEdit* lineEdit() const { return m_edit; }
+    QLabel* problemLabel() const { return m_problem; }
+    /// The values, or nullopt while the text has a problem.
+    std::optional<std::vector<double>> values() const;
+    bool isValid() const { return values().has_value(); }
+
+Q_SIGNALS:
+    void validityChanged();
+
+private:
+    void check();
+
+    NumberListRule m_rule;
+    QLineEdit* m_edit;
+    QLabel* m_problem;
+    bool m_valid = true;
+};
+
+/// The network's link classes (resilience::linkClasses) as a checkable list, every class checked at first.
+class LinkClassList : public QWidget {
+    Q_OBJECT
+public:
+    explicit LinkClassList(const QString& objectName, QWidget* parent = nullptr);
+
+    /// Shows @p classes ("name (count links)" each); the classes checked before stay checked, new ones are checked.
+    void setClasses(const std::vector<std::pair<std::string, int>>& classes);
+    /// The checked class names; empty when every class is checked (resilience's "every class").
+    std::vector<std::string> checkedClasses() const;
+    /// Whether at least one class is checked.
+    bool isValid() const;
+    QListWidget* list() const { return m_list; }
+
+Q_SIGNALS:
+    void validityChanged();
+
+private:
+    QListWidget* m_list;
+    QLabel* m_problem;
+};
+
+/// The two backends a study can time its steps on: congestion (the default, contention between flows) and
+/// analytical (faster).
+QComboBox* createBackendCombo(const QString& objectName, QWidget* parent);
+sim::NetworkBackend backendOf(const QComboBox* combo);
+
+} // namespace rapid::widgets

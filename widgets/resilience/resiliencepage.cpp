@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "resilience/resiliencepage.h"
+
+#include "editors/workspacedocument.h"
+#include "resilience/jobcontrols.h"
+#include "resilience/resiliencerunner.h"
+
+#include <QFormLayout>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace rapid::widgets {
+
+namespace {
+
+/// The texts a study depends on (pinned runs, the sweep set-up and the figure style do not change its result).
+bool sameInputs(const config::WorkspaceDocuments& a, const config::WorkspaceDocuments& b)
+{
+    return a.model.text == b.model.text && a.hardware.text == b.hardware.text && a.run.text == b.run.text
+        && a.overrides == b.overrides;
+}
+
+} // namespace
+
+ResiliencePage::ResiliencePage(
+    WorkspaceDocument* document, const QString& runText, const QString& objectPrefix, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_runner(new ResilienceRunner(this))
+    , m_controls(new JobControls(runText, objectPrefix, this))
+    , m_column(new QWidget(this))
+    , m_form(new QFormLayout)
+{
+    // Inputs in a scroll area: at 1280 x 720 the tab is short, and the form must never force the window taller.
+    auto* formHolder = new QWidget;
+    formHolder->setLayout(m_form);
+    m_form->setContentsMargins(0, 0, 4, 0);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    auto* scroll = new QScrollArea(m_column);
+    scroll->setWidget(formHolder);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* column = new QVBoxLayout(m_column);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->addWidget(scroll, 1);
+    column->addWidget(m_controls);
+    m_column->setMinimumWidth(220);
+    m_column->setMaximumWidth(320);
+
+    connect(m_controls->runButton(), &QPushButton::clicked, this, [this] { run(); });
+    connect(m_controls->cancelButton(), &QPushButton::clicked, m_runner, &ResilienceRunner::cancel);
+    connect(m_runner, &ResilienceRunner::progressChanged, m_controls, &JobControls::setProgress);
+    connect(m_runner, &ResilienceRunner::failed, this, [this](const QString& message) {
+        m_controls->setRunning(false);
+        m_note = tr("Failed: %1").arg(message);
+        m_noteIsProblem = true;
+        updateStatus();
+        updateRunEnabled();
+    });
+    connect(m_runner, &ResilienceRunner::cancelled, this, [this] {
+        m_controls->setRunning(false);
+        m_note = tr("Cancelled; the shown result (if any) is unchanged.");
+        m_noteIsProblem = false;
+        updateStatus();
+        updateRunEnabled();
+    });
+    connect(m_document, &WorkspaceDocument::documentChanged, this, &ResiliencePage::updateStatus);
+    connect(m_document, &WorkspaceDocument::diagnosticsChanged, this, [this] {
+        if (!m_document->scenario()) {
+            updateStatus();
+        }
+        updateRunEnabled();
+    });
+    connect(m_document, &WorkspaceDocument::scenarioChanged, this, [this](const config::Scenario& scenario) {
+        scenarioUpdated(scenario);
+        updateRunEnabled();
+    });
+    connect(m_document, &WorkspaceDocument::workspaceLoaded, this, [this] {
+        m_runner->cancel();
+        m_hasResult = false;
+        m_note.clear();
+        clearResult();
+        updateStatus();
+    });
+}
+
+bool ResiliencePage::isStale() const
+{
+    return m_hasResult && !sameInputs(m_resultDocuments, m_document->documents());
+}
+
+std::optional<config::Scenario> ResiliencePage::trainingScenario()
+{
+    const std::optional<config::Scenario>& scenario = m_document->scenario();
+    m_noteIsProblem = true;
+    if (!scenario) {
+        m_note = tr("Fix the configuration first (see Diagnostics): a study starts from a valid workspace.");
+    } else if (scenario->run.mode != config::RunMode::Training) {
+        m_note = tr("run.mode is inference: these studies time a training step; give a training run.");
+    } else if (!m_inputsValid) {
+        m_note = tr("Fix the inputs marked in red first.");
+    } else {
+        m_note.clear();
+        m_noteIsProblem = false;
+        updateStatus();
+        return scenario;
+    }
+    updateStatus();
+    return std::nullopt;
+}
+
+void ResiliencePage::started(const QString& what)
+{
+    m_runDocuments = m_document->documents();
+    m_note = what;
+    m_noteIsProblem = false;
+    m_controls->setRunning(true);
+    updateStatus();
+}
+
+void ResiliencePage::showResult(const QString& summary)
+{
+    m_controls->setRunning(false);
+    m_hasResult = true;
+    m_resultDocuments = m_runDocuments;
+    m_summary = summary;
+    m_note.clear();
+    updateStatus();
+    updateRunEnabled();
+}
+
+void ResiliencePage::setInputsValid(bool valid)
+{
+    m_inputsValid = valid;
+    updateRunEnabled();
+}
+
+void ResiliencePage::updateRunEnabled()
+{
+    m_controls->runButton()->setEnabled(!m_runner->isRunning() && m_inputsValid && m_document->scenario());
+}
+
+void ResiliencePage::updateStatus()
+{
+    QStringList lines;
+    if (!m_note.isEmpty()) {
+        lines.append(m_note);
+    }
+    if (m_hasResult) {
+        lines.append(m_summary);
+        if (isStale()) {
+            lines.append(tr("Stale: computed from the workspace before its last edits; run again to update."));
+        }
+    }
+    m_controls->setStatus(lines.join(QLatin1Char('\n')), m_noteIsProblem || isStale());
+}
+
+} // namespace rapid::widgets
