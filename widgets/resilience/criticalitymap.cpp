@@ -31,6 +31,7 @@ CriticalityMapView::CriticalityMapView(QWidget* parent)
     setObjectName(QStringLiteral("criticalityMap"));
     m_view->setObjectName(QStringLiteral("criticalityMapView"));
     m_view->setOverlay(m_legend);
+    m_legend->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
@@ -82,6 +83,7 @@ void CriticalityMapView::setMap(std::shared_ptr<const CriticalityMap> map)
                                                          : tr("step slowdown at link health %1").arg(health),
         factor(1), factor((1 + m_worst) / 2), anyCutOff ? tr("%1 / cut off").arg(factor(m_worst)) : factor(m_worst));
     m_legend->setShowsUtilisation(m_map != nullptr);
+    m_legend->setVisible(m_map != nullptr); // a key to an empty drawing would read as a result
     m_view->fitToView();
 }
 

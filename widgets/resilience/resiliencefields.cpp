@@ -73,6 +73,7 @@ LinkClassList::LinkClassList(const QString& objectName, QWidget* parent)
     m_problem->setText(tr("Check at least one class"));
     // A few rows: the networks have one to four classes (a torus one per axis).
     m_list->setMaximumHeight(m_list->fontMetrics().height() * 5 + 8);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);

@@ -35,8 +35,10 @@ ResiliencePage::ResiliencePage(
 {
     // Inputs in a scroll area: at 1280 x 720 the tab is short, and the form must never force the window taller.
     auto* formHolder = new QWidget;
-    formHolder->setLayout(m_form);
-    m_form->setContentsMargins(0, 0, 4, 0);
+    auto* formColumn = new QVBoxLayout(formHolder);
+    formColumn->setContentsMargins(0, 0, 4, 0);
+    formColumn->addLayout(m_form);
+    formColumn->addStretch(1); // the rows keep their heights; the space left goes under them
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     auto* scroll = new QScrollArea(m_column);
@@ -49,7 +51,7 @@ ResiliencePage::ResiliencePage(
     column->addWidget(scroll, 1);
     column->addWidget(m_controls);
     m_column->setMinimumWidth(220);
-    m_column->setMaximumWidth(320);
+    m_column->setMaximumWidth(270);
 
     connect(m_controls->runButton(), &QPushButton::clicked, this, [this] { run(); });
     connect(m_controls->cancelButton(), &QPushButton::clicked, m_runner, &ResilienceRunner::cancel);

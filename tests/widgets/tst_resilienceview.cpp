@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Resilience tab driven like a user would, against figures derived by hand: on a ring whose step is its
+// gradient all-reduce (bandwidth-bound, compute and latency negligible), one link at health h makes the step 1/h as
+// long, so the fault study's CDF jumps at 1/h; Cancel of a long study keeps the window responsive, shows nothing and
+// lets the next study run at once; the criticality map gives the link whose loss hurts most the scale's extreme
+// colour (on a 2-stage pipeline the stage-internal links carry the all-reduces, the links between stages only the
+// activations); straggler curves stay under S; the goodput curve peaks at the optimum and its failure rate is the
+// Llama 3 run's 419 interruptions in 54 days on 16,384 GPUs scaled to the ring's 4; bad inputs show an inline
+// message and disable Run; an edit marks a result stale; every figure exports.
+#include "widgettestutils.h"
+
+#include "common/chartexporter.h"
+#include "editors/documentkind.h"
+#include "editors/workspacedocument.h"
+#include "mainwindow.h"
+#include "resilience/criticalitymap.h"
+#include "resilience/criticalitypage.h"
+#include "resilience/faultstudypage.h"
+#include "resilience/goodputpage.h"
+#include "resilience/jobcontrols.h"
+#include "resilience/resiliencecharts.h"
+#include "resilience/resiliencefields.h"
+#include "resilience/resiliencepanel.h"
+#include "resilience/resiliencerunner.h"
+#include "resilience/stragglerpage.h"
+#include "topology/linkitem.h"
+#include "topology/topologylegend.h"
+#include "topology/topologyscene.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace rapid;
+using namespace rapid::widgets;
+
+namespace {
+
+constexpr int kTimeoutMs = 60000;
+
+/// Llama-2-7B data-parallel over a ring of 4 GPUs of 10 MB/s links without latency: the step is the gradient
+/// all-reduce of ~13 GB (bf16), ~1,000 s, against well under a second of compute and optimizer, so it is
+/// bandwidth-bound to 1e-4. @p pp 2 splits the ring into two stages of 2 GPUs each (dp 2).
+QString ringWorkspace(int pp)
+{
+    return QStringLiteral("name: Ring of 4\n"
+                          "model: llama-2-7b\n"
+                          "hardware:\n"
+                          "  name: Ring of 4\n"
+                          "  gpu: H100-SXM5-80GB\n"
+                          "  cluster:\n"
+                          "    gpus_per_node: 4\n"
+                          "    network:\n"
+                          "      - {name: ring, kind: ring, size: 4, link_bandwidth_GBps: 0.01, latency_ns: 0}\n"
+                          "run:\n"
+                          "  name: DP over the ring\n"
+                          "  mode: training\n"
+                          "  training: {global_batch: 4, micro_batch: 1, seq_length: 128, recompute: none}\n"
+                          "  flash_attention: true\n"
+                          "  precision: {compute: bf16, weights: bf16, activations: bf16, gradients: bf16, "
+                          "optimizer: fp32, master_weights: true}\n"
+                          "  parallelism: {tp: 1, pp: %1, dp: %2, cp: 1}\n")
+        .arg(pp)
+        .arg(4 / pp);
+}
+
+void typeLine(QLineEdit* edit, const QString& text)
+{
+    edit->setFocus();
+    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClick(edit, Qt::Key_Delete);
+    QTest::keyClicks(edit, text);
+}
+
+void typeSpin(QAbstractSpinBox* spin, const QString& text)
+{
+    spin->setFocus();
+    QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(spin, text);
+    QTest::keyClick(spin, Qt::Key_Return);
+}
+
+bool choose(QComboBox* combo, const QString& text)
+{
+    const int index = combo->findText(text);
+    combo->setCurrentIndex(index);
+    return index >= 0;
+}
+
+double cellNumber(QTableWidget* table, int row, int column)
+{
+    return table->item(row, column)->text().toDouble();
+}
+
+} // namespace
+
+class TstResilienceView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY(write(QStringLiteral("ring.rapid.yaml"), ringWorkspace(1)));
+        QVERIFY(write(QStringLiteral("ring-pp2.rapid.yaml"), ringWorkspace(2)));
+    }
+
+    void listsAreCheckedAsTyped();
+    void oneLinkAtHealthHSlowsTheRingByOneOverH();
+    void cancelStopsALongStudyAndTheWindowStaysResponsive();
+    void criticalityGivesTheWorstLinkTheExtremeColour();
+    void stragglerCurvesStayUnderTheirSlowdown();
+    void goodputPeaksAtTheOptimalInterval();
+    void everyFigureExports();
+
+private:
+    std::unique_ptr<MainWindow> openRing(const QString& name)
+    {
+        auto window = test::openWindow(m_dir.filePath(name));
+        if (window) {
+            window->mainTabs()->setCurrentWidget(window->resiliencePanel());
+        }
+        return window;
+    }
+    bool write(const QString& name, const QString& text)
+    {
+        QFile file(m_dir.filePath(name));
+        return file.open(QIODevice::WriteOnly) && file.write(text.toUtf8()) > 0;
+    }
+
+    QTemporaryDir m_dir;
+};
+
+void TstResilienceView::listsAreCheckedAsTyped()
+{
+    QString problem;
+    QVERIFY(!parseNumberList(QStringLiteral("0, 1"), { 0, 1, true, false, false, 8 }, &problem));
+    QVERIFY2(problem.contains(QStringLiteral("to below 1")), qPrintable(problem));
+    QVERIFY(!parseNumberList(QStringLiteral("1,,2"), { 1, 10, true, true, true, 8 }, &problem));
+    QVERIFY(!parseNumberList(QStringLiteral("1.5"), { 1, 10, true, true, true, 8 }, &problem));
+    QVERIFY2(problem.contains(QStringLiteral("whole")), qPrintable(problem));
+    QCOMPARE(*parseNumberList(QStringLiteral(" 0.5, 0 ,0.5"), { 0, 1, true, false, false, 8 }, nullptr),
+        (std::vector<double> { 0.5, 0 }));
+
+    auto window = openRing(QStringLiteral("ring.rapid.yaml"));
+    QVERIFY(window);
+    FaultStudyPage* page = window->resiliencePanel()->faultStudy();
+    QPushButton* run = page->controls()->runButton();
+    QVERIFY(run->isEnabled());
+    typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5, 1"));
+    QVERIFY(page->healthEdit()->problemLabel()->isVisible());
+    QVERIFY(page->healthEdit()->problemLabel()->text().contains(QStringLiteral("out of range")));
+    QVERIFY(!run->isEnabled());
+    typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5"));
+    QVERIFY(!page->healthEdit()->problemLabel()->isVisible());
+    QVERIFY(run->isEnabled());
+    // Every class unchecked: the list says so and Run waits.
+    QListWidget* classes = page->classList()->list();
+    QCOMPARE(classes->count(), 1); // a ring has one class
+    classes->item(0)->setCheckState(Qt::Unchecked);
+    QVERIFY(!run->isEnabled());
+    classes->item(0)->setCheckState(Qt::Checked);
+    QVERIFY(run->isEnabled());
+}
+
+void TstResilienceView::oneLinkAtHealthHSlowsTheRingByOneOverH()
+{
+    auto window = openRing(QStringLiteral("ring.rapid.yaml"));
+    QVERIFY(window);
+    FaultStudyPage* page = window->resiliencePanel()->faultStudy();
+    typeLine(page->faultyLinksEdit()->lineEdit(), QStringLiteral("1"));
+    typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5, 0.25"));
+    typeSpin(page->trialsSpin(), QStringLiteral("3"));
+    QVERIFY(choose(page->backendCombo(), QStringLiteral("congestion")));
+    QSignalSpy finished(page->runner(), &ResilienceRunner::studiesFinished);
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(page->controls()->cancelButton()->isVisible());
+    QVERIFY(finished.wait(kTimeoutMs));
+    QVERIFY(!page->controls()->cancelButton()->isVisible());
+
+    // The table: one row per h, every trial connected, p50 = p99 = max = 1/h.
+    QTableWidget* table = page->table();
+    QCOMPARE(table->rowCount(), 2);
+    for (int row = 0; row < 2; ++row) {
+        const double h = row == 0 ? 0.5 : 0.25;
+        QCOMPARE(table->item(row, 2)->text(), QStringLiteral("3"));
+        QCOMPARE(table->item(row, 3)->text(), QStringLiteral("0"));
+        for (const int column : { 5, 7, 8 }) {
+            QVERIFY2(
+                std::abs(cellNumber(table, row, column) - 1 / h) < 1e-3, qPrintable(table->item(row, column)->text()));
+        }
+    }
+    // What is drawn: each CDF is 0 left of 1/h and 1 from 1/h on.
+    QCustomPlot* plot = page->chart()->plot();
+    QCOMPARE(plot->graphCount(), 2);
+    for (int i = 0; i < 2; ++i) {
+        const double jump = i == 0 ? 2.0 : 4.0;
+        QCPGraph* graph = plot->graph(i);
+        QCOMPARE(
+            graph->name(), QStringLiteral("k 1, h %1").arg(i == 0 ? QStringLiteral("0.5") : QStringLiteral("0.25")));
+        for (auto point = graph->data()->constBegin(); point != graph->data()->constEnd(); ++point) {
+            QVERIFY(point->value == 0 ? point->key < jump + 1e-3 : point->key > jump - 1e-3);
+        }
+        QCOMPARE((graph->data()->constEnd() - 1)->value, 1.0);
+    }
+    QVERIFY(page->controls()->statusLabel()->text().contains(QStringLiteral("0 trials cut GPUs apart")));
+    QVERIFY(!page->isStale());
+
+    // An edit of the workspace marks the result stale; opening another clears it.
+    QVERIFY(window->document()->setValue(QStringLiteral("run.training.global_batch"), QStringLiteral("8")));
+    QTRY_VERIFY(page->controls()->statusLabel()->text().contains(QStringLiteral("Stale")));
+    QVERIFY(page->isStale());
+    QVERIFY(window->openWorkspace(m_dir.filePath(QStringLiteral("ring-pp2.rapid.yaml"))));
+    QCOMPARE(table->rowCount(), 0);
+    QVERIFY(page->chart()->series().empty());
+}
+
+void TstResilienceView::cancelStopsALongStudyAndTheWindowStaysResponsive()
+{
+    auto window = openRing(QStringLiteral("ring.rapid.yaml"));
+    QVERIFY(window);
+    FaultStudyPage* page = window->resiliencePanel()->faultStudy();
+    typeSpin(page->trialsSpin(), QStringLiteral("100000")); // minutes of trials
+    QSignalSpy progress(page->runner(), &ResilienceRunner::progressChanged);
+    QSignalSpy cancelled(page->runner(), &ResilienceRunner::cancelled);
+    QSignalSpy finished(page->runner(), &ResilienceRunner::studiesFinished);
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(progress.wait(kTimeoutMs));
+    QVERIFY(page->controls()->progressBar()->isVisible());
+    QVERIFY(page->controls()->progressBar()->format().contains(QStringLiteral("of 400,000"))
+        || page->controls()->progressBar()->format().contains(QStringLiteral("of 400000")));
+    // The window answers while the study runs: switching pages is immediate.
+    window->resiliencePanel()->pages()->setCurrentIndex(3);
+    QTest::qWait(50);
+    window->resiliencePanel()->pages()->setCurrentIndex(0);
+    QTest::mouseClick(page->controls()->cancelButton(), Qt::LeftButton);
+    QCOMPARE(cancelled.size(), 1);
+    QVERIFY(!page->controls()->progressBar()->isVisible());
+    QVERIFY(page->controls()->runButton()->isEnabled());
+    QVERIFY(page->controls()->statusLabel()->text().contains(QStringLiteral("Cancelled")));
+    // The stopped study never shows; the next one runs at once (the worker stopped at its next trial).
+    typeSpin(page->trialsSpin(), QStringLiteral("2"));
+    typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5"));
+    QElapsedTimer timer;
+    timer.start();
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs));
+    QCOMPARE(finished.size(), 1);
+    QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(page->rows()->results.front().trials.size(), size_t { 2 });
+}
+
+void TstResilienceView::criticalityGivesTheWorstLinkTheExtremeColour()
+{
+    auto window = openRing(QStringLiteral("ring-pp2.rapid.yaml"));
+    QVERIFY(window);
+    CriticalityPage* page = window->resiliencePanel()->criticality();
+    window->resiliencePanel()->pages()->setCurrentWidget(page);
+    typeSpin(page->healthSpin(), QStringLiteral("0.5"));
+    QVERIFY(choose(page->backendCombo(), QStringLiteral("analytical")));
+    QSignalSpy finished(page->runner(), &ResilienceRunner::criticalityFinished);
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs));
+
+    // Two stages of a data-parallel pair each: the links inside a pair carry its gradient all-reduce (the step), at
+    // h = 0.5 twice as long; the links between the stages carry only activations, which barely change the step.
+    QTableWidget* table = page->table();
+    QCOMPARE(table->rowCount(), 4);
+    const double worst = cellNumber(table, 0, 1);
+    const double mildest = cellNumber(table, 3, 1);
+    QVERIFY2(std::abs(worst - 2) < 2e-3, qPrintable(QString::number(worst)));
+    QVERIFY2(mildest < 1.01, qPrintable(QString::number(mildest)));
+
+    // The drawing: the worst link at the scale's high end (1), the mildest at (almost) the low end.
+    TopologyScene* scene = page->mapView()->scene();
+    LinkItem* worstLink = scene->linkItem(table->item(0, 3)->text());
+    LinkItem* mildestLink = scene->linkItem(table->item(3, 3)->text());
+    QVERIFY(worstLink && mildestLink);
+    QVERIFY(worstLink->utilisation() && mildestLink->utilisation());
+    QCOMPARE(*worstLink->utilisation(), 1.0);
+    QVERIFY(*mildestLink->utilisation() < 0.02);
+    for (LinkItem* link : scene->linkItems()) {
+        QVERIFY(*link->utilisation() <= *worstLink->utilisation());
+    }
+    QVERIFY(worstLink->toolTip().contains(QStringLiteral("rank 1 of 4")));
+    QVERIFY(page->mapView()->legend()->showsUtilisation());
+    QVERIFY(page->mapView()->legend()->scaleCaption().contains(QStringLiteral("0.5")));
+    // A table row selects its link in the drawing.
+    table->selectRow(3);
+    QCOMPARE(scene->selectedLinkIds(), QStringList { table->item(3, 3)->text() });
+}
+
+void TstResilienceView::stragglerCurvesStayUnderTheirSlowdown()
+{
+    auto window = openRing(QStringLiteral("ring.rapid.yaml"));
+    QVERIFY(window);
+    StragglerPage* page = window->resiliencePanel()->stragglers();
+    typeLine(page->sharesEdit()->lineEdit(), QStringLiteral("0.25, 1"));
+    typeLine(page->slowdownsEdit()->lineEdit(), QStringLiteral("2, 1.5"));
+    typeSpin(page->trialsSpin(), QStringLiteral("2"));
+    QSignalSpy finished(page->runner(), &ResilienceRunner::studiesFinished);
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs));
+    // 1 and 4 slow GPUs, each at S = 1.5 and 2 (sorted): two series of two points.
+    const std::vector<StragglerSeries>& series = page->chart()->series();
+    QCOMPARE(series.size(), size_t { 2 });
+    QCOMPARE(series[0].name, QStringLiteral("1 slow GPU"));
+    QCOMPARE(series[1].name, QStringLiteral("4 slow GPUs"));
+    for (const StragglerSeries& curve : series) {
+        QCOMPARE(curve.slowdowns, (std::vector<double> { 1.5, 2 }));
+        for (size_t i = 0; i < 2; ++i) {
+            QVERIFY(curve.p50[i] >= 1 && curve.p99[i] <= curve.slowdowns[i] * (1 + 1e-9));
+        }
+    }
+    // Drawn: the bound, then a p50 and a p99 line per series.
+    QCOMPARE(page->chart()->plot()->graphCount(), 5);
+    QCOMPARE(page->table()->rowCount(), 4);
+}
+
+void TstResilienceView::goodputPeaksAtTheOptimalInterval()
+{
+    auto window = openRing(QStringLiteral("ring.rapid.yaml"));
+    QVERIFY(window);
+    GoodputPage* page = window->resiliencePanel()->goodput();
+    window->resiliencePanel()->pages()->setCurrentWidget(page);
+    typeSpin(page->relaunchSpin(), QStringLiteral("30"));
+    QSignalSpy finished(page->runner(), &ResilienceRunner::goodputFinished);
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs));
+    const GoodputFigures& f = *page->chart()->figures();
+    // The Llama 3 rate by hand: 419 interruptions in 54 days on 16,384 GPUs, so 4 GPUs see one every
+    // 54 d x 16,384 / (419 x 4).
+    const double mtbf = 54.0 * 86400 * 16384 / (419.0 * 4);
+    QVERIFY2(std::abs(f.run.mtbfSeconds / mtbf - 1) < 1e-9, qPrintable(QString::number(f.run.mtbfSeconds)));
+    // Restart: 10 min detection + 30 min relaunch + reading the checkpoint back.
+    QVERIFY(std::abs(f.run.restartSeconds - (600 + 1800 + f.run.checkpointSeconds)) < 1e-6);
+    QVERIFY(std::abs(f.young - std::sqrt(2 * f.run.checkpointSeconds * f.run.mtbfSeconds)) < 1e-6 * f.young);
+
+    // The drawn curve peaks at the optimum, within one step of the log grid.
+    QCPGraph* curve = page->chart()->plot()->graph(0);
+    double bestKey = 0;
+    double bestValue = -1;
+    for (auto point = curve->data()->constBegin(); point != curve->data()->constEnd(); ++point) {
+        if (point->value > bestValue) {
+            bestValue = point->value;
+            bestKey = point->key;
+        }
+    }
+    const double gridStep = std::log(kCurveSpan) / (kCurvePoints / 2);
+    QVERIFY2(std::abs(std::log(bestKey / f.optimum)) <= gridStep + 1e-12,
+        qPrintable(QStringLiteral("peak at %1 s, optimum %2 s").arg(bestKey).arg(f.optimum)));
+    // The optimum's line is drawn at the optimum.
+    const int graphs = page->chart()->plot()->graphCount();
+    QCOMPARE(graphs, 4);
+    QCPGraph* optimumLine = page->chart()->plot()->graph(3);
+    QVERIFY(optimumLine->name().startsWith(QStringLiteral("optimum")));
+    QCOMPARE(optimumLine->data()->constBegin()->key, f.optimum);
+    QVERIFY(page->figuresLabel()->text().contains(QStringLiteral("Llama 3")));
+}
+
+void TstResilienceView::everyFigureExports()
+{
+    auto window = openRing(QStringLiteral("ring-pp2.rapid.yaml"));
+    QVERIFY(window);
+    CriticalityPage* page = window->resiliencePanel()->criticality();
+    QSignalSpy finished(page->runner(), &ResilienceRunner::criticalityFinished);
+    QVERIFY(choose(page->backendCombo(), QStringLiteral("analytical")));
+    QVERIFY(page->run());
+    QVERIFY(finished.wait(kTimeoutMs));
+    // The File > Export Figure list holds the four figures, the current page's being the one the dialog starts on.
+    window->resiliencePanel()->pages()->setCurrentWidget(page);
+    QCOMPARE(window->resiliencePanel()->currentFigure(), static_cast<QWidget*>(page->mapView()));
+    const QList<FigureDialog::Target> figures = window->resiliencePanel()->figures();
+    QCOMPARE(figures.size(), 4);
+    ExportOptions options;
+    for (const FigureDialog::Target& figure : figures) {
+        for (const ExportFormat format : { ExportFormat::Png, ExportFormat::Svg, ExportFormat::Pdf }) {
+            options.format = format;
+            const QString path = m_dir.filePath(figure.widget->objectName() + QLatin1Char('.') + suffixOf(format));
+            QString error;
+            QVERIFY2(ChartExporter::exportWidget(figure.widget, path, options, &error), qPrintable(error));
+            QVERIFY(QFileInfo(path).size() > 1000);
+        }
+    }
+}
+
+QTEST_MAIN(TstResilienceView)
+#include "tst_resilienceview.moc"
