@@ -25,6 +25,7 @@
 #include "resilience/stragglerpage.h"
 #include "topology/linkitem.h"
 #include "topology/topologylegend.h"
+#include "topology/topologypanel.h"
 #include "topology/topologyscene.h"
 
 #include <qcustomplot.h>
@@ -45,6 +46,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 #include <cmath>
 
@@ -176,6 +178,19 @@ void TstResilienceView::listsAreCheckedAsTyped()
     classes->item(0)->setCheckState(Qt::Unchecked);
     QVERIFY(!run->isEnabled());
     classes->item(0)->setCheckState(Qt::Checked);
+    QVERIFY(run->isEnabled());
+    // A fault on a link the ring does not have: the loader accepts the id, the network refuses it. The page says
+    // why instead of listing classes (this once ended the program from the GUI thread).
+    QVERIFY(window->topologyPanel()->setLinkHealth({ QStringLiteral("ring:0-2") }, 0.0));
+    QVERIFY(window->document()->scenario());
+    QCOMPARE(classes->count(), 0);
+    QVERIFY(page->classList()
+                ->findChild<QLabel*>(QStringLiteral("faultClassesProblem"))
+                ->text()
+                .contains(QStringLiteral("no such link")));
+    QVERIFY(!run->isEnabled());
+    window->document()->undoStack()->undo();
+    QCOMPARE(classes->count(), 1);
     QVERIFY(run->isEnabled());
 }
 

@@ -76,7 +76,9 @@ void CriticalityPage::scenarioUpdated(const config::Scenario& scenario)
 {
     if (document()->documents().hardware.text != m_hardwareText) {
         m_hardwareText = document()->documents().hardware.text;
-        m_classes->setClasses(classesOf(scenario));
+        QString problem;
+        const auto classes = classesOf(scenario, &problem);
+        m_classes->setClasses(classes, problem);
     }
 }
 

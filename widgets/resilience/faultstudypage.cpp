@@ -25,12 +25,17 @@ QString slowdownText(double slowdown)
     return QString::number(slowdown, 'f', 4);
 }
 
-std::vector<std::pair<std::string, int>> classesOf(const config::Scenario& scenario)
+std::vector<std::pair<std::string, int>> classesOf(const config::Scenario& scenario, QString* problem)
 {
     std::vector<std::pair<std::string, int>> classes;
-    const network::Topology topology(scenario.hardware);
-    for (const resilience::LinkClass& linkClass : resilience::linkClasses(topology)) {
-        classes.emplace_back(linkClass.name, static_cast<int>(linkClass.physicalLinks.size()));
+    problem->clear();
+    try {
+        const network::Topology topology(scenario.hardware);
+        for (const resilience::LinkClass& linkClass : resilience::linkClasses(topology)) {
+            classes.emplace_back(linkClass.name, static_cast<int>(linkClass.physicalLinks.size()));
+        }
+    } catch (const std::exception& error) {
+        *problem = QString::fromUtf8(error.what());
     }
     return classes;
 }
@@ -111,7 +116,9 @@ void FaultStudyPage::scenarioUpdated(const config::Scenario& scenario)
     // Laid out again only when the hardware changed: most edits are to the model or the run.
     if (document()->documents().hardware.text != m_hardwareText) {
         m_hardwareText = document()->documents().hardware.text;
-        m_classes->setClasses(classesOf(scenario));
+        QString problem;
+        const auto classes = classesOf(scenario, &problem);
+        m_classes->setClasses(classes, problem);
     }
 }
 

@@ -57,8 +57,9 @@ private:
 
 /// "1.2345": a slowdown as the tables show it.
 QString slowdownText(double slowdown);
-/// The classes of @p scenario's network with their link counts.
-std::vector<std::pair<std::string, int>> classesOf(const config::Scenario& scenario);
+/// The classes of @p scenario's network with their link counts; none, and @p problem set, when the network cannot
+/// be built (a fault on a link it does not have: the loader checks the keys, the topology the links).
+std::vector<std::pair<std::string, int>> classesOf(const config::Scenario& scenario, QString* problem);
 /// A read-only table with @p headers, sized to its contents.
 QTableWidget* createResultTable(const QStringList& headers, const QString& objectName, QWidget* parent);
 

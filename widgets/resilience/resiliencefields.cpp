@@ -80,12 +80,13 @@ LinkClassList::LinkClassList(const QString& objectName, QWidget* parent)
     layout->addWidget(m_list);
     layout->addWidget(m_problem);
     connect(m_list, &QListWidget::itemChanged, this, [this] {
+        m_problem->setText(tr("Check at least one class"));
         m_problem->setVisible(!isValid());
         Q_EMIT validityChanged();
     });
 }
 
-void LinkClassList::setClasses(const std::vector<std::pair<std::string, int>>& classes)
+void LinkClassList::setClasses(const std::vector<std::pair<std::string, int>>& classes, const QString& problem)
 {
     QStringList unchecked;
     for (int row = 0; row < m_list->count(); ++row) {
@@ -102,6 +103,7 @@ void LinkClassList::setClasses(const std::vector<std::pair<std::string, int>>& c
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(unchecked.contains(className) ? Qt::Unchecked : Qt::Checked);
     }
+    m_problem->setText(problem.isEmpty() ? tr("Check at least one class") : problem);
     m_problem->setVisible(!isValid());
     Q_EMIT validityChanged();
 }

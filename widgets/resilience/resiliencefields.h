@@ -50,7 +50,8 @@ public:
     explicit LinkClassList(const QString& objectName, QWidget* parent = nullptr);
 
     /// Shows @p classes ("name (count links)" each); the classes checked before stay checked, new ones are checked.
-    void setClasses(const std::vector<std::pair<std::string, int>>& classes);
+    /// @p problem (why the network has no classes to show) replaces the list's own message.
+    void setClasses(const std::vector<std::pair<std::string, int>>& classes, const QString& problem = {});
     /// The checked class names; empty when every class is checked (resilience's "every class").
     std::vector<std::string> checkedClasses() const;
     /// Whether at least one class is checked.
