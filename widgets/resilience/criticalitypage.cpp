@@ -12,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -41,7 +42,9 @@ CriticalityPage::CriticalityPage(WorkspaceDocument* document, QWidget* parent)
     m_maxLinks->setValue(2000);
     m_maxLinks->setToolTip(tr("Time at most this many links; more are sampled evenly within each class"));
     form()->addRow(tr("Health"), m_health);
-    form()->addRow(tr("Link classes"), m_classes);
+    // Spanning the form: class names ("nvlink GPU-switch") need the width.
+    form()->addRow(new QLabel(tr("Link classes"), this));
+    form()->addRow(m_classes);
     form()->addRow(tr("At most links"), m_maxLinks);
     form()->addRow(tr("Backend"), m_backend);
 
@@ -50,6 +53,8 @@ CriticalityPage::CriticalityPage(WorkspaceDocument* document, QWidget* parent)
     results->addWidget(m_table);
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 1);
+    // The figure first: at 1280 x 720 the tab is ~430 px high, and the table scrolls where the figure cannot.
+    results->setSizes({ 300, 110 });
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(inputsColumn());

@@ -13,6 +13,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLocale>
 #include <QSpinBox>
 #include <QSplitter>
@@ -81,7 +82,9 @@ FaultStudyPage::FaultStudyPage(WorkspaceDocument* document, QWidget* parent)
     m_health->setToolTip(tr("h: their health, 0 (failed: routed around) to below 1, e.g. 0, 0.5"));
     form()->addRow(tr("Faulty links k"), m_faultyLinks);
     form()->addRow(tr("Health h"), m_health);
-    form()->addRow(tr("Link classes"), m_classes);
+    // Spanning the form: class names ("nvlink GPU-switch") need the width.
+    form()->addRow(new QLabel(tr("Link classes"), this));
+    form()->addRow(m_classes);
     form()->addRow(tr("Trials per (k, h)"), m_trials);
     form()->addRow(tr("Seed"), m_seed);
     form()->addRow(tr("Backend"), m_backend);
@@ -91,6 +94,8 @@ FaultStudyPage::FaultStudyPage(WorkspaceDocument* document, QWidget* parent)
     results->addWidget(m_table);
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 1);
+    // The figure first: at 1280 x 720 the tab is ~430 px high, and the table scrolls where the figure cannot.
+    results->setSizes({ 300, 110 });
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(inputsColumn());

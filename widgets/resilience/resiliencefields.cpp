@@ -98,7 +98,7 @@ void LinkClassList::setClasses(const std::vector<std::pair<std::string, int>>& c
     m_list->clear();
     for (const auto& [name, count] : classes) {
         const QString className = QString::fromStdString(name);
-        auto* item = new QListWidgetItem(tr("%1 (%2 links)").arg(className).arg(count), m_list);
+        auto* item = new QListWidgetItem(tr("%1 · %2 links").arg(className).arg(count), m_list);
         item->setData(Qt::UserRole, className);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(unchecked.contains(className) ? Qt::Unchecked : Qt::Checked);

@@ -50,8 +50,7 @@ ResiliencePage::ResiliencePage(
     column->setContentsMargins(0, 0, 0, 0);
     column->addWidget(scroll, 1);
     column->addWidget(m_controls);
-    m_column->setMinimumWidth(220);
-    m_column->setMaximumWidth(270);
+    m_column->setFixedWidth(270);
 
     connect(m_controls->runButton(), &QPushButton::clicked, this, [this] { run(); });
     connect(m_controls->cancelButton(), &QPushButton::clicked, m_runner, &ResilienceRunner::cancel);

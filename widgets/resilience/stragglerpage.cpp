@@ -56,6 +56,8 @@ StragglerPage::StragglerPage(WorkspaceDocument* document, QWidget* parent)
     results->addWidget(m_table);
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 1);
+    // The figure first: at 1280 x 720 the tab is ~430 px high, and the table scrolls where the figure cannot.
+    results->setSizes({ 300, 110 });
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(inputsColumn());
