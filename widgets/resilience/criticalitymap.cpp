@@ -70,18 +70,23 @@ void CriticalityMapView::setMap(std::shared_ptr<const CriticalityMap> map)
             const QString id = QString::fromStdString(link.linkId);
             positions.insert(id, scalePosition(link.slowdown, link.disconnects));
             notes.insert(id,
-                link.disconnects ? tr("its loss cuts GPUs apart (rank %1 of %2)").arg(rank + 1).arg(count)
-                                 : tr("its loss slows the step %1 (rank %2 of %3)")
-                                       .arg(factor(link.slowdown))
-                                       .arg(rank + 1)
-                                       .arg(count));
+                link.disconnects
+                    ? tr("alone at this health it cuts GPUs apart (rank %1 of %2)").arg(rank + 1).arg(count)
+                    : tr("alone at this health it slows the step %1 (rank %2 of %3)")
+                          .arg(factor(link.slowdown))
+                          .arg(rank + 1)
+                          .arg(count));
         }
     }
     m_scene->setLinkScale(positions, notes);
-    const QString health = m_map ? QString::number(m_map->health, 'g', 3) : QString();
-    m_legend->setScaleLabels(m_map && m_map->health == 0 ? tr("step slowdown when the link fails")
-                                                         : tr("step slowdown at link health %1").arg(health),
-        factor(1), factor((1 + m_worst) / 2), anyCutOff ? tr("%1 / cut off").arg(factor(m_worst)) : factor(m_worst));
+    // Short labels: the legend card is ~200 px wide. With every link cutting GPUs apart (NVLink at health 0) there is
+    // no slowdown scale, only the two ends.
+    const bool scale = m_worst > 1;
+    const QString high = anyCutOff ? (scale ? tr("%1 / cut").arg(factor(m_worst)) : tr("cut off")) : factor(m_worst);
+    m_legend->setScaleLabels(m_map && m_map->health == 0
+            ? tr("slowdown if the link fails")
+            : tr("slowdown at link health %1").arg(m_map ? QString::number(m_map->health, 'g', 3) : QString()),
+        factor(1), scale ? factor((1 + m_worst) / 2) : QString(), high);
     m_legend->setShowsUtilisation(m_map != nullptr);
     m_legend->setVisible(m_map != nullptr); // a key to an empty drawing would read as a result
     m_view->fitToView();
