@@ -19,9 +19,9 @@ namespace rapid::sim {
 ///
 /// The algorithms, on each line of members (all members, or those along one axis), in line order:
 ///  - ring: q-1 steps (all-reduce 2(q-1)) of bytes/q from each member to the next; a step waits for the member's
-///    previous send and its previous receive to arrive (lockstep at the slowest hop, as the analytical ring). A ring broadcast is one flow forwarded along the chain. A
-///    flat ring with channels (CollectivePhase::channels, across nodes) is that many rings of bytes/channels at once,
-///    channel j entering each node at its j-th member.
+///    previous send and its previous receive to arrive (lockstep at the slowest hop, as the analytical ring). A ring
+///    broadcast is one flow forwarded along the chain. A flat ring with channels (CollectivePhase::channels, across
+///    nodes) is that many rings of bytes/channels at once, channel j entering each node at its j-th member.
 ///  - direct: every member sends bytes/q to every other at once (all-reduce: reduce-scatter, then all-gather).
 ///  - halving-doubling: log2 q pairwise exchanges of bytes/2, bytes/4, ... (all-gather: the reverse).
 ///  - tree: all-reduce over a double binary tree (NCCL's): each tree reduces half the bytes up and broadcasts it
