@@ -52,7 +52,7 @@ QTableWidget* createResultTable(const QStringList& headers, const QString& objec
     table->verticalHeader()->hide();
     table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setStretchLastSection(false); // stretched, the last column ran past the view at 1280x720
     return table;
 }
 
