@@ -176,6 +176,23 @@ std::optional<std::string> yamlScalarAt(const std::string& text, const std::stri
     return std::nullopt;
 }
 
+std::optional<int> yamlLineAt(const std::string& text, const std::string& keyPath)
+{
+    const auto steps = splitPath(keyPath);
+    if (!steps) {
+        return std::nullopt;
+    }
+    try {
+        const YAML::Node root = YAML::Load(text);
+        auto [node, followed] = follow(root, *steps);
+        if (followed == steps->size() && node.IsDefined() && node.Mark().line >= 0) {
+            return node.Mark().line;
+        }
+    } catch (const YAML::Exception&) {
+    }
+    return std::nullopt;
+}
+
 bool yamlEditable(const std::string& text, std::string* why)
 {
     try {

@@ -30,6 +30,10 @@ bool yamlEditable(const std::string& text, std::string* why = nullptr);
 /// The scalar text at @p keyPath, if the text parses and holds a scalar there.
 std::optional<std::string> yamlScalarAt(const std::string& text, const std::string& keyPath);
 
+/// The 0-based line of the value at @p keyPath (a scalar's own line, where its key stands too), if the text parses
+/// and holds one there.
+std::optional<int> yamlLineAt(const std::string& text, const std::string& keyPath);
+
 /// Quotes @p text as a YAML scalar when a plain scalar would change its meaning (": ", "#", leading symbols...).
 std::string yamlQuoted(const std::string& text);
 

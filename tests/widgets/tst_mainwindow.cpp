@@ -25,6 +25,7 @@
 #include <QFontDatabase>
 #include <QFontInfo>
 #include <QHash>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
@@ -110,6 +111,7 @@ private Q_SLOTS:
     void titleCountsTheScenarioGpus();
     void placementErrorIsADiagnosticAndInvalidatesTheStatus();
     void gpuPresetPickerReplacesTheSpecs();
+    void tooltipsNameThePresetSourceOfAValue();
     void aClosedDockComesBackFromTheViewMenu();
     void screenshots();
 };
@@ -481,6 +483,30 @@ void TstMainWindow::gpuPresetPickerReplacesTheSpecs()
     window->document()->undoStack()->undo();
     QCOMPARE(window->document()->scenario()->hardware.gpu.name, std::string("H100-SXM5-80GB"));
     QCOMPARE(combo->currentText(), QStringLiteral("h100-sxm5-80gb"));
+}
+
+void TstMainWindow::tooltipsNameThePresetSourceOfAValue()
+{
+    // The default workspace's GPU is the h100-sxm5-80gb preset, whose comments name the source of each figure: the
+    // clock has its own header paragraph (the tensor peaks imply 1.83 GHz); the SM count falls back to the header's
+    // whitepaper. The tooltip is filled when it is about to show (a QHelpEvent, as hovering sends).
+    auto window = openWindow();
+    QVERIFY(window);
+    auto toolTipOf = [&](const QString& keyPath) -> QString {
+        widgets::FieldEditor* field = window->form(DocumentKind::Hardware)->fieldEditor(keyPath);
+        if (!field) {
+            return QStringLiteral("no field ") + keyPath;
+        }
+        QHelpEvent hover(QEvent::ToolTip, QPoint(4, 4), field->editorWidget()->mapToGlobal(QPoint(4, 4)));
+        QApplication::sendEvent(field->editorWidget(), &hover);
+        return field->editorWidget()->toolTip();
+    };
+    const QString clock = toolTipOf(QStringLiteral("hardware.gpu.clock_GHz"));
+    QVERIFY2(clock.contains(QLatin1String("Source: clock_GHz: the dense tensor peaks correspond to 1.83 GHz")),
+        qPrintable(clock));
+    const QString sms = toolTipOf(QStringLiteral("hardware.gpu.sm_count"));
+    QVERIFY2(sms.contains(QLatin1String("\nSource: \"NVIDIA H100 Tensor Core GPU Architecture\" whitepaper")),
+        qPrintable(sms));
 }
 
 void TstMainWindow::aClosedDockComesBackFromTheViewMenu()

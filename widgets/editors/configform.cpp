@@ -7,6 +7,7 @@
 #include "editors/fieldtables.h"
 #include "editors/workspacedocument.h"
 
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -186,11 +187,24 @@ void ConfigForm::rebuildIfFieldsChanged()
         auto* label = new QLabel(field.label, group);
         label->setBuddy(editor->editorWidget());
         label->setToolTip(field.toolTip.isEmpty() ? field.keyPath : field.toolTip);
+        label->installEventFilter(this);
+        m_labelEditors.insert(label, editor);
+        editor->setSourceProvider([this, key = field.keyPath] { return m_document->valueSource(key); });
         form->addRow(label, editor);
         m_editors.insert(field.keyPath, editor);
         connect(editor, &FieldEditor::edited, this, &ConfigForm::onFieldEdited);
     }
     m_contentLayout->addStretch(1);
+}
+
+bool ConfigForm::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        if (auto* label = qobject_cast<QLabel*>(watched); label && m_labelEditors.contains(label)) {
+            label->setToolTip(m_labelEditors.value(label)->toolTipWithSource());
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ConfigForm::showValues()

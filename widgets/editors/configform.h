@@ -38,6 +38,7 @@ private Q_SLOTS:
 protected:
     /// Narrow columns put each label above its field, so values are not cut to a few characters.
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     static QFormLayout::RowWrapPolicy wrapPolicyFor(int width);
@@ -48,6 +49,7 @@ private:
     DocumentKind m_kind;
     QList<FieldSpec> m_fields;
     QHash<QString, FieldEditor*> m_editors;
+    QHash<QObject*, FieldEditor*> m_labelEditors; ///< each field's label, for its tooltip with the value's source
     QList<QFormLayout*> m_formLayouts; ///< one per section, re-wrapped with the width
     QWidget* m_content = nullptr;
     QVBoxLayout* m_contentLayout = nullptr;

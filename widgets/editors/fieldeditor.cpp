@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
@@ -38,6 +39,7 @@ FieldEditor::FieldEditor(FieldSpec spec, QWidget* parent)
     createEditor();
     m_editor->setObjectName(QStringLiteral("field:") + m_spec.keyPath);
     m_editor->setToolTip(m_spec.toolTip.isEmpty() ? m_spec.keyPath : m_spec.toolTip);
+    m_editor->installEventFilter(this);
     // The editors' own minimum widths (a ten-digit spin box range, "default: 1") would make a column wider than
     // its share of the window; values this long stay readable at this width.
     m_editor->setMinimumWidth(72);
@@ -165,6 +167,26 @@ void FieldEditor::commit(const QString& valueYaml)
         }
     }
     Q_EMIT edited(m_spec.keyPath, valueYaml);
+}
+
+QString FieldEditor::toolTipWithSource() const
+{
+    QString tip = m_spec.toolTip.isEmpty() ? m_spec.keyPath : m_spec.toolTip;
+    const QString source = m_sourceProvider ? m_sourceProvider() : QString();
+    if (!source.isEmpty()) {
+        // A preset header's paragraph already opens with "Source:".
+        tip += source.startsWith(QLatin1String("Source:")) ? QStringLiteral("\n") + source
+                                                           : QStringLiteral("\nSource: ") + source;
+    }
+    return tip;
+}
+
+bool FieldEditor::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_editor && event->type() == QEvent::ToolTip && m_problem.isEmpty()) {
+        m_editor->setToolTip(toolTipWithSource());
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void FieldEditor::setProblem(const QString& message)

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include <functional>
 #include <optional>
 
 class QCheckBox;
@@ -32,9 +33,15 @@ public:
     QString problem() const { return m_problem; }
     /// The editing widget itself (tests drive it with key events).
     QWidget* editorWidget() const { return m_editor; }
+    /// Where the shown value comes from (a preset's comment naming its source), asked when a tooltip is about to
+    /// show, so that parsing stays off the edit path; empty: no source line.
+    void setSourceProvider(std::function<QString()> provider) { m_sourceProvider = std::move(provider); }
+    /// The tooltip without a problem: the field's key path and meaning, and its value's source when known.
+    QString toolTipWithSource() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 Q_SIGNALS:
     /// The user committed a value; @p valueYaml is ready for config::setYamlValue.
@@ -56,6 +63,7 @@ private:
     QString m_problem;
     QString m_shownYaml; ///< the value as last shown, so a focus change without an edit writes nothing
     bool m_showing = false;
+    std::function<QString()> m_sourceProvider;
 };
 
 } // namespace rapid::widgets

@@ -7,6 +7,7 @@
 #include "editors/runsession.h"
 #include "editors/setvaluecommand.h"
 
+#include "config/presetsource.h"
 #include "config/yamledit.h"
 #include "parallel/placement.h"
 
@@ -222,6 +223,18 @@ std::optional<QString> WorkspaceDocument::valueAt(const QString& keyPath) const
         }
     }
     return std::nullopt;
+}
+
+QString WorkspaceDocument::valueSource(const QString& keyPath) const
+{
+    if (keyPath.startsWith(kGpuPrefix)) {
+        if (const auto preset = gpuPresetText()) {
+            const std::string presetPath = "gpu." + keyPath.mid(kGpuPrefix.size()).toStdString();
+            return QString::fromStdString(config::presetValueSource(*preset, presetPath, true));
+        }
+    }
+    const DocumentKind kind = documentOfKeyPath(keyPath);
+    return QString::fromStdString(config::presetValueSource(documentText(kind).text, keyPath.toStdString(), false));
 }
 
 bool WorkspaceDocument::setValue(const QString& keyPath, const QString& valueYaml, QString* error)

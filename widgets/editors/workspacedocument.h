@@ -57,6 +57,10 @@ public:
 
     /// The scalar at @p keyPath as written, looking through a GPU given by preset name ("hardware.gpu.sm_count").
     std::optional<QString> valueAt(const QString& keyPath) const;
+    /// Where the value at @p keyPath comes from, as the comments of the text holding it say: the comment above it in
+    /// its document, or, for a GPU given by preset name, the preset's (its header's source as the fallback).
+    /// config::presetValueSource; empty when nothing says.
+    QString valueSource(const QString& keyPath) const;
     /// A form edit, undoable. A GPU field of a GPU given by preset name first copies the preset into the
     /// hardware document, so the edit changes this workspace and not the shared preset.
     bool setValue(const QString& keyPath, const QString& valueYaml, QString* error = nullptr);
