@@ -101,7 +101,7 @@ void printScenario(std::ostream& out, const config::Scenario& scenario, const pa
     if (!hardware.faults.empty()) {
         out << "faults     ";
         for (const config::LinkFault& fault : hardware.faults) {
-            out << fault.linkId << " health " << fault.health << "  ";
+            out << fault.describe() << " health " << fault.health << "  ";
         }
         out << "\n";
     }

@@ -30,7 +30,10 @@ RAPID_ENUM_WORDS(Precision, { "fp32", Precision::Fp32 }, { "tf32", Precision::Tf
     { "fp16", Precision::Fp16 }, { "fp8", Precision::Fp8 }, { "int8", Precision::Int8 })
 RAPID_ENUM_WORDS(NetworkKind, { "ring", NetworkKind::Ring }, { "fully-connected", NetworkKind::FullyConnected },
     { "switch", NetworkKind::Switch }, { "torus2d", NetworkKind::Torus2d }, { "torus3d", NetworkKind::Torus3d },
-    { "mesh2d", NetworkKind::Mesh2d }, { "fat-tree", NetworkKind::FatTree })
+    { "mesh2d", NetworkKind::Mesh2d }, { "fat-tree", NetworkKind::FatTree },
+    { "rail-optimized", NetworkKind::RailOptimized })
+RAPID_ENUM_WORDS(Routing, { "auto", Routing::Auto }, { "static", Routing::Static }, { "ecmp", Routing::Ecmp },
+    { "adaptive", Routing::Adaptive })
 RAPID_ENUM_WORDS(Activation, { "gelu", Activation::Gelu }, { "silu", Activation::Silu }, { "relu", Activation::Relu },
     { "squared_relu", Activation::SquaredRelu })
 RAPID_ENUM_WORDS(NormKind, { "layernorm", NormKind::LayerNorm }, { "rmsnorm", NormKind::RmsNorm })

@@ -39,6 +39,30 @@ const char* toString(NetworkKind kind)
     return detail::enumWord(kind);
 }
 
+const char* toString(Routing value)
+{
+    return detail::enumWord(value);
+}
+
+Routing effectiveRouting(const NetworkDimension& dimension)
+{
+    if (dimension.routing != Routing::Auto) {
+        return dimension.routing;
+    }
+    // fat-tree keeps the even ECMP split it always had (the ns-3 cross-checks of tests/ns3 replay those routes).
+    return dimension.kind == NetworkKind::FatTree ? Routing::Ecmp : Routing::Static;
+}
+
+std::string LinkFault::describe() const
+{
+    if (!isNic()) {
+        return linkId;
+    }
+    const std::string where = nicDimension.empty() ? std::string() : " (" + nicDimension + ")";
+    return nicNode >= 0 ? "NICs of node " + std::to_string(nicNode) + where
+                        : "NIC of GPU " + std::to_string(nicGpu) + where;
+}
+
 const char* toString(GpuArchitecture value)
 {
     return detail::enumWord(value);
@@ -74,60 +98,6 @@ long long fatTreeCapacity(int tiers, int switchRadix)
 namespace detail {
 
 namespace {
-
-/// A fat tree must be buildable: above one tier each switch splits its ports evenly between down and up, and the
-/// tree must hold every endpoint of the dimension.
-/// The tree is built whole: its top tier has (radix/2)^(tiers-1) switches whatever the size, so a wide radix with tiers
-/// to spare would be billions of switches (found by the extreme-value fuzzer: 4,096-port switches on 3 tiers ran out
-/// of memory). Switches and links are counted before anything is built.
-void checkFatTreeSize(ReadContext& context, MapReader& reader, const NetworkDimension& dimension)
-{
-    if (dimension.tiers < 2 || dimension.switchRadix < 2) {
-        return;
-    }
-    const double half = dimension.switchRadix / 2;
-    double switches = std::pow(half, dimension.tiers - 1); // the top tier
-    double links = dimension.size;
-    for (int tier = 1; tier < dimension.tiers; ++tier) {
-        const double tierSwitches = std::ceil(dimension.size / std::pow(half, tier)) * std::pow(half, tier - 1);
-        switches += tierSwitches;
-        links += tierSwitches * half;
-    }
-    constexpr double kMaxSwitches = 1 << 20;
-    constexpr double kMaxLinks = 1 << 22;
-    if (switches <= kMaxSwitches && links <= kMaxLinks) {
-        return;
-    }
-    int needed = 1;
-    while (fatTreeCapacity(needed, dimension.switchRadix) < dimension.size) {
-        ++needed;
-    }
-    char counts[96];
-    std::snprintf(counts, sizeof counts, "%.3g switches and %.3g links", switches, links);
-    context.error(reader.childPath("tiers"), reader.raw("tiers"),
-        std::string("this fat tree has ") + counts + "; at most 2^20 switches and 2^22 links are modelled ("
-            + std::to_string(dimension.size) + " endpoints of " + std::to_string(dimension.switchRadix)
-            + "-port switches need " + std::to_string(needed) + " tier(s))");
-}
-
-void checkFatTree(ReadContext& context, MapReader& reader, const NetworkDimension& dimension)
-{
-    if (dimension.tiers > 1 && dimension.switchRadix % 2 != 0) {
-        context.error(reader.childPath("switch_radix"), reader.raw("switch_radix"),
-            "switch radix " + std::to_string(dimension.switchRadix) + " is odd; above one tier each switch splits its "
-                + "ports evenly between down and up, so the radix must be even");
-        return;
-    }
-    const long long capacity = fatTreeCapacity(dimension.tiers, dimension.switchRadix);
-    if (dimension.tiers >= 1 && dimension.switchRadix >= 2 && dimension.size > capacity) {
-        context.error(reader.childPath("switch_radix"), reader.raw("switch_radix"),
-            "a fat tree of " + std::to_string(dimension.tiers) + " tier(s) with "
-                + std::to_string(dimension.switchRadix) + "-port switches holds at most " + std::to_string(capacity)
-                + " endpoints, not " + std::to_string(dimension.size) + "; raise switch_radix or tiers");
-        return;
-    }
-    checkFatTreeSize(context, reader, dimension);
-}
 
 constexpr double kMinLinkHealth = 1e-6;
 constexpr const char* kTimeSuffixes[] = { "", "_ns", "_us", "_ms", "_s" };
@@ -203,68 +173,6 @@ void checkMemoryLatencies(
     }
 }
 
-NetworkDimension readDimension(ReadContext& context, const std::string& path, const YAML::Node& node, int index)
-{
-    NetworkDimension dimension;
-    MapReader reader(context, node, path, SchemaScope { schema::Document::Hardware, "cluster.network[]." });
-    if (!reader.valid()) {
-        context.error(path, node, "expected a network dimension mapping (name, kind, size, link_bandwidth_GBps, ...)");
-        return dimension;
-    }
-    dimension.name = reader.text("name", "dim" + std::to_string(index));
-    dimension.kind = reader.choice<NetworkKind>("kind");
-    const bool needsShape = dimension.kind == NetworkKind::Torus2d || dimension.kind == NetworkKind::Torus3d
-        || dimension.kind == NetworkKind::Mesh2d;
-    const size_t shapeRank = dimension.kind == NetworkKind::Torus3d ? 3 : 2;
-    int shapeProduct = 1;
-    if (needsShape) {
-        auto items = reader.list("shape", needsShape);
-        if (!items.empty() && items.size() != shapeRank) {
-            context.error(reader.childPath("shape"), reader.raw("shape"),
-                std::string(toString(dimension.kind)) + " needs a shape of " + std::to_string(shapeRank)
-                    + " sizes, got " + std::to_string(items.size()));
-        }
-        for (const auto& [itemPath, item] : items) {
-            const int extent = static_cast<int>(readInteger(context, itemPath, item, 2, 1 << 16).value_or(2));
-            dimension.shape.push_back(extent);
-            shapeProduct *= extent;
-        }
-    } else if (reader.has("shape")) {
-        reader.raw("shape");
-        context.error(reader.childPath("shape"), reader.node()["shape"],
-            "shape applies only to torus2d, torus3d and mesh2d dimensions");
-    }
-    const bool sizeGiven = reader.has("size");
-    dimension.size = static_cast<int>(
-        reader.integer("size", needsShape ? std::optional<std::int64_t>(shapeProduct) : std::nullopt));
-    if (needsShape && sizeGiven && dimension.shape.size() == shapeRank && dimension.size != shapeProduct) {
-        context.error(reader.childPath("size"), reader.raw("size"),
-            "size " + std::to_string(dimension.size) + " does not match the shape (product "
-                + std::to_string(shapeProduct) + ")");
-    }
-    if (!needsShape) {
-        dimension.shape = { dimension.size };
-    }
-    dimension.linkBandwidth = reader.quantity("link_bandwidth");
-    dimension.latencySeconds = reader.quantity("latency");
-    if (dimension.kind == NetworkKind::FatTree) {
-        dimension.tiers = static_cast<int>(reader.integer("tiers"));
-        dimension.switchRadix = static_cast<int>(reader.integer("switch_radix"));
-        dimension.oversubscription = reader.number("oversubscription");
-        checkFatTree(context, reader, dimension);
-    } else {
-        for (const char* key : { "tiers", "switch_radix", "oversubscription" }) {
-            if (reader.has(key)) {
-                reader.raw(key);
-                context.error(reader.childPath(key), reader.node()[key],
-                    std::string(key) + " applies only to fat-tree dimensions");
-            }
-        }
-    }
-    reader.finish();
-    return dimension;
-}
-
 /// Reads every mapping item of the list @p key with @p readItem (a MapReader scoped to the items' schema keys);
 /// an item that is not a mapping is reported with @p expected.
 template <typename ReadItem>
@@ -281,13 +189,67 @@ void readMappingItems(
     }
 }
 
+/// A NIC fault: nic: {node: N} or {gpu: G}, with an optional dimension (default the outermost).
+void readNicFault(ReadContext& context, MapReader& fault, const HardwareSpec& spec, LinkFault& value)
+{
+    MapReader nic = fault.map("nic");
+    if (!nic.valid()) {
+        return;
+    }
+    const bool byNode = nic.has("node");
+    const bool byGpu = nic.has("gpu");
+    value.nicNode = byNode ? static_cast<int>(nic.integer("node", 0)) : -1;
+    value.nicGpu = byGpu ? static_cast<int>(nic.integer("gpu", 0)) : -1;
+    const std::string outermost = spec.cluster.dimensions.empty() ? "" : spec.cluster.dimensions.back().name;
+    value.nicDimension = nic.text("dimension", outermost);
+    nic.finish();
+    if (byNode == byGpu) {
+        context.error(nic.path(), nic.node(),
+            "a NIC fault names a node (nic: {node: N}, every NIC of the node) or a GPU (nic: {gpu: G}, its NIC), "
+            "exactly one of them");
+        return;
+    }
+    const ClusterSpec& cluster = spec.cluster;
+    if (cluster.dimensions.empty()) {
+        return;
+    }
+    const int gpus = cluster.totalGpus();
+    const int nodes = cluster.gpusPerNode > 0 ? gpus / cluster.gpusPerNode : gpus;
+    if (byNode && value.nicNode >= nodes) {
+        context.error(nic.childPath("node"), nic.raw("node"),
+            "node " + std::to_string(value.nicNode) + " does not exist; the cluster has nodes 0-"
+                + std::to_string(nodes - 1) + " (" + std::to_string(cluster.gpusPerNode) + " GPUs each)");
+    }
+    if (byGpu && value.nicGpu >= gpus) {
+        context.error(nic.childPath("gpu"), nic.raw("gpu"),
+            "GPU " + std::to_string(value.nicGpu) + " does not exist; the cluster has GPUs 0-"
+                + std::to_string(gpus - 1));
+    }
+    const bool known = std::any_of(cluster.dimensions.begin(), cluster.dimensions.end(),
+        [&](const NetworkDimension& dimension) { return dimension.name == value.nicDimension; });
+    if (!known) {
+        context.error(nic.childPath("dimension"), nic.raw("dimension"),
+            "the network has no dimension \"" + value.nicDimension + "\"");
+    }
+}
+
 void readFaults(ReadContext& context, MapReader& reader, HardwareSpec& spec)
 {
-    readMappingItems(context, reader, "faults", "{link: \"<dimension>:<a>-<b>\", health: 0..1}", [&](MapReader& fault) {
+    const char* expected = "{link: \"<dimension>:<a>-<b>\", health: 0..1} or {nic: {node: N}, health: 0..1}";
+    readMappingItems(context, reader, "faults", expected, [&](MapReader& fault) {
         LinkFault value;
-        value.linkId = fault.text("link");
+        const bool byLink = fault.has("link");
+        const bool byNic = fault.has("nic");
+        value.linkId = byLink ? fault.text("link", std::string()) : std::string();
+        readNicFault(context, fault, spec, value);
         value.health = fault.number("health");
         fault.finish();
+        if (byLink == byNic) {
+            context.error(fault.path(), fault.node(),
+                byLink ? std::string("a fault names a link or a NIC, not both")
+                       : std::string("a fault names a link (link: \"<dimension>:<a>-<b>\") or a NIC (nic: {node: N} or "
+                                     "{gpu: G})"));
+        }
         // A link at 10^-300 of its rate is not degraded but absurd: its transfers would outlast any simulation.
         if (value.health > 0 && value.health < kMinLinkHealth) {
             context.error(fault.childPath("health"), fault.raw("health"),
@@ -435,6 +397,7 @@ HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const st
         spec.cluster.gpusPerNode = static_cast<int>(cluster.integer("gpus_per_node"));
         std::set<std::string> names;
         int index = 0;
+        std::vector<std::pair<std::string, YAML::Node>> items;
         for (const auto& [itemPath, item] : cluster.list("network")) {
             NetworkDimension dimension = readDimension(context, itemPath, item, index++);
             if (!names.insert(dimension.name).second) {
@@ -442,9 +405,13 @@ HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const st
                     itemPath + ".name", item["name"], "dimension name \"" + dimension.name + "\" is used twice");
             }
             spec.cluster.dimensions.push_back(dimension);
+            items.emplace_back(itemPath, item);
         }
         cluster.finish();
         const int total = spec.cluster.totalGpus();
+        for (size_t d = 0; d < items.size() && total <= kMaxGpus; ++d) {
+            checkSpinePorts(context, items[d].first, items[d].second, spec.cluster.dimensions[d], total);
+        }
         if (total > kMaxGpus) {
             context.error(cluster.childPath("network"), cluster.raw("network"),
                 "the network holds " + std::to_string(total) + " GPUs (the product of its sizes); at most "

@@ -102,8 +102,25 @@ struct GpuSpec {
 };
 
 /// Kinds of one network dimension.
-enum class NetworkKind { Ring, FullyConnected, Switch, Torus2d, Torus3d, Mesh2d, FatTree };
+/// RailOptimized: the scale-out dimension of a rail-optimised fabric (NVIDIA DGX SuperPOD): GPU k of every node
+/// attaches to rail k's leaves (the instances of the dimension are the rails), and every rail's leaves uplink to
+/// spines the rails share; a two-tier leaf-spine tree per rail (docs/resilience.md, "Fabrics").
+enum class NetworkKind { Ring, FullyConnected, Switch, Torus2d, Torus3d, Mesh2d, FatTree, RailOptimized };
 const char* toString(NetworkKind kind);
+/// Whether @p kind is a leaf-spine tree (fat-tree or rail-optimized).
+inline bool isTree(NetworkKind kind)
+{
+    return kind == NetworkKind::FatTree || kind == NetworkKind::RailOptimized;
+}
+
+/// How a dimension routes a pair of endpoints (docs/resilience.md, "Routing"). Auto: the kind's default
+/// (effectiveRouting). Static: one deterministic shortest path per pair (dimension order on rings, tori and meshes;
+/// on trees the up-port chosen by the destination, D-mod-k, as InfiniBand's subnet manager programs it), and around a
+/// failure one deterministic surviving shortest path. Ecmp: an even split over every shortest path (surviving ones
+/// around a failure). Adaptive: the fluid limit of per-packet adaptive routing: a split over every surviving shortest
+/// path in proportion to its bottleneck bandwidth, so degraded links carry less.
+enum class Routing { Auto, Static, Ecmp, Adaptive };
+const char* toString(Routing value);
 
 /// One dimension of a multi-dimensional network (e.g. NVLink switch inside a node, InfiniBand fat tree across nodes).
 struct NetworkDimension {
@@ -117,20 +134,44 @@ struct NetworkDimension {
     int tiers = 0; ///< switch levels above the endpoints (1 = a single switch layer)
     int switchRadix = 0; ///< ports per switch
     double oversubscription = 1.0; ///< downlink:uplink bandwidth ratio at each tier above the leaf (>= 1)
+    /// Explicit leaf-spine structure (two tiers; always set for rail-optimized, 0 = derived from the radix): endpoints
+    /// below a leaf, uplinks of a leaf (spread evenly over the spines: uplinksPerLeaf / spines parallel cables to
+    /// each), spine switches (per instance), and the rate of one uplink (bytes/s per direction).
+    int hostsPerLeaf = 0;
+    int uplinksPerLeaf = 0;
+    int spines = 0;
+    double uplinkBandwidth = 0;
+    Routing routing = Routing::Auto;
 
+    /// Whether the leaf-spine structure is given explicitly (hostsPerLeaf and the others are set).
+    bool explicitLeafSpine() const { return hostsPerLeaf > 0; }
     bool operator==(const NetworkDimension&) const = default;
 };
+
+/// The routing of @p dimension: its routing key, or for Auto the kind's default: Static (a switch and a
+/// fully-connected dimension have one path per pair; rings, tori and meshes route dimension-order with a detour;
+/// a rail-optimized InfiniBand fabric routes one path per destination), except Ecmp for a generic fat-tree (its
+/// behaviour before routing was a key); see docs/resilience.md.
+Routing effectiveRouting(const NetworkDimension& dimension);
 
 /// Largest number of endpoints a fat tree of @p tiers switch levels of @p switchRadix ports can hold: the radix at one
 /// tier, else radix x (radix/2)^(tiers-1) (each switch below the top splits its ports evenly between down and up).
 /// Saturates at INT_MAX; 0 for tiers < 1 or radix < 2.
 long long fatTreeCapacity(int tiers, int switchRadix);
 
-/// A degraded or failed physical link, named by its stable id "<dimension>:<a>-<b>" (see configs/README.md).
+/// A degraded or failed physical link, named by its stable id "<dimension>:<a>-<b>" (see configs/README.md), or a
+/// degraded or failed NIC: with nicNode (or nicGpu) >= 0 and linkId empty, every link of that node's GPUs (of that
+/// GPU) in dimension nicDimension (empty: the outermost, scale-out dimension).
 struct LinkFault {
     std::string linkId;
     double health = 1.0; ///< multiplies the link bandwidth; 0 = failed (removed from routing)
+    int nicNode = -1;
+    int nicGpu = -1;
+    std::string nicDimension {};
 
+    bool isNic() const { return nicNode >= 0 || nicGpu >= 0; }
+    /// "ib:5-s1.0", or "NICs of node 3" / "NIC of GPU 27" (with " (ib)" when the dimension is named).
+    std::string describe() const;
     bool operator==(const LinkFault&) const = default;
 };
 

@@ -152,7 +152,7 @@ std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpe
         return fail("dimension \"" + dimensionName + "\" has " + std::to_string(copies) + " cop"
             + (copies == 1 ? "y (0)" : "ies (0.." + std::to_string(copies - 1) + ")"));
     }
-    const bool switched = dimension.kind == NetworkKind::Switch || dimension.kind == NetworkKind::FatTree;
+    const bool switched = dimension.kind == NetworkKind::Switch || isTree(dimension.kind);
     for (const LinkEnd& end : { *a, *b }) {
         if (end.isSwitch && !switched) {
             return fail("a " + std::string(toString(dimension.kind)) + " dimension has no switches");
@@ -164,8 +164,9 @@ std::optional<LinkIdParts> parseLinkId(const std::string& text, const ClusterSpe
         if (end.isSwitch && dimension.kind == NetworkKind::Switch && end.tier != 1) {
             return fail("a switch dimension has one switch tier (s1.<index>)");
         }
-        if (end.isSwitch && dimension.kind == NetworkKind::FatTree && end.tier > dimension.tiers) {
-            return fail("the fat tree has " + std::to_string(dimension.tiers) + " tiers");
+        if (end.isSwitch && isTree(dimension.kind) && end.tier > dimension.tiers) {
+            return fail("the " + std::string(toString(dimension.kind)) + " tree has " + std::to_string(dimension.tiers)
+                + " tiers");
         }
     }
     if (*a == *b) {

@@ -127,13 +127,40 @@ std::vector<Key> hardwareKeys()
         quantity("cluster.network[].link_bandwidth", Dimension::BytesPerSecond, "GBps", kMinByteRate, kHuge, required(),
             "per link, per direction"),
         quantity("cluster.network[].latency", Dimension::Seconds, "ns", kZeroAllowed, 1.0, required(), "per hop"),
-        integer("cluster.network[].tiers", 1, 4, required(), "fat-tree only: switch levels"),
-        integer("cluster.network[].switch_radix", 2, 4096, required(), "fat-tree only: ports per switch"),
+        integer("cluster.network[].tiers", 1, 4, required(),
+            "fat-tree only: switch levels (2 with the leaf-spine keys); a rail-optimized dimension has 2"),
+        integer("cluster.network[].switch_radix", 2, 4096, required(), "fat-tree and rail-optimized: ports per switch"),
         number("cluster.network[].oversubscription", 1.0, 64.0, value("1"),
-            "fat-tree only: down:up bandwidth ratio above the leaf"),
-        list("faults", optional(), "degraded or failed links"),
-        text("faults[].link", required(),
-            "`<dimension>:<a>-<b>`, or `<dimension>@<copy>:<a>-<b>` for another copy of a replicated dimension"),
+            "fat-tree without leaf-spine keys: down:up bandwidth ratio at every tier above the leaf (each switch "
+            "splits "
+            "its radix evenly between down and up)"),
+        integer("cluster.network[].hosts_per_leaf", 1, 4096, derived("switch_radix - uplinks_per_leaf"),
+            "leaf-spine key (2-tier fat-tree, rail-optimized): endpoints below one leaf; plus uplinks_per_leaf at most "
+            "switch_radix"),
+        integer("cluster.network[].uplinks_per_leaf", 1, 4096,
+            derived("spines if given, else switch_radix - hosts_per_leaf if given, else switch_radix / 2"),
+            "leaf-spine key: uplinks of one leaf, spread evenly over the spines"),
+        integer("cluster.network[].spines", 1, 4096, derived("uplinks_per_leaf"),
+            "leaf-spine key: spine switches; divides uplinks_per_leaf (uplinks_per_leaf / spines parallel cables from "
+            "each leaf to each spine); every spine has a port for every such cable (of every rail)"),
+        quantity("cluster.network[].uplink_bandwidth", Dimension::BytesPerSecond, "GBps", kMinByteRate, kHuge,
+            derived("link_bandwidth"), "leaf-spine key: one leaf-to-spine uplink, per direction"),
+        choice<Routing>("cluster.network[].routing", value("auto"),
+            "how a pair's traffic is routed: static (one deterministic shortest path per pair; around failures one "
+            "surviving shortest path), ecmp (even split over the shortest paths), adaptive (split over the surviving "
+            "shortest paths in proportion to their bandwidth); auto = ecmp for fat-tree, else static (what NVSwitch, "
+            "InfiniBand's subnet manager and dimension-order tori do; docs/resilience.md)"),
+        list("faults", optional(), "degraded or failed links and NICs"),
+        text("faults[].link", optional(),
+            "`<dimension>:<a>-<b>`, or `<dimension>@<copy>:<a>-<b>` for another copy of a replicated dimension; give "
+            "link or nic"),
+        mapping("faults[].nic", optional(),
+            "a degraded or failed NIC: every link of its GPUs in the scale-out dimension (give node or gpu)"),
+        integer("faults[].nic.node", 0, 1 << 20, optional(),
+            "node index (GPU / gpus_per_node): every NIC of the node, one per GPU"),
+        integer("faults[].nic.gpu", 0, 1 << 20, optional(), "global GPU index: that GPU's NIC only"),
+        text("faults[].nic.dimension", derived("the outermost dimension"),
+            "the dimension whose links the NICs drive (a torus's or ring's: every link of the GPU in it)"),
         number("faults[].health", 0.0, 1.0, required(),
             "multiplies the link bandwidth; 0 = failed (traffic reroutes; a pair left without a path is an error), "
             "else at least 1e-6"),

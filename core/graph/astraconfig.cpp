@@ -60,6 +60,7 @@ AstraConfig astraConfigFor(const config::HardwareSpec& hardware)
             }
             break;
         case config::NetworkKind::FatTree:
+        case config::NetworkKind::RailOptimized:
             dimensions.push_back({ "Switch", dimension.size, bandwidth / dimension.oversubscription, latency });
             config.approximations.push_back(dimension.name + ": a fat tree of " + std::to_string(dimension.tiers)
                 + " tier(s) is written as one switch at the link bandwidth over the oversubscription (ASTRA-sim's "

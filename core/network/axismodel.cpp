@@ -49,10 +49,25 @@ int commonTier(const Axis& axis, int a, int b)
     return axis.tiers;
 }
 
-/// Total uplink bandwidth leaving one pod of tier @p tier (k^tier links of bandwidth B / oversubscription^tier).
+/// Total uplink bandwidth leaving one pod of tier @p tier: a leaf's uplinks at tier 1 (uplinks_per_leaf x their rate,
+/// k links of B / oversubscription without leaf-spine keys), k^tier links of bandwidth B / oversubscription^tier above.
 double podUplinkBandwidth(const Axis& axis, int tier)
 {
+    if (tier == 1 && axis.leafUplinkBandwidth > 0) {
+        return axis.leafUplinkBandwidth;
+    }
     return power(axis.downPorts, tier) * axis.bandwidth / std::pow(axis.oversubscription, tier);
+}
+
+/// Bandwidth one flow leaving a pod of tier @p tier reaches: the pod's uplinks together when the flow splits over them
+/// (ECMP, adaptive), one of its links under static routing.
+double flowUplinkBandwidth(const Axis& axis, int tier)
+{
+    if (!axis.singlePath) {
+        return podUplinkBandwidth(axis, tier);
+    }
+    return tier == 1 && axis.leafLinkBandwidth > 0 ? axis.leafLinkBandwidth
+                                                   : axis.bandwidth / std::pow(axis.oversubscription, tier);
 }
 
 std::string fatTreeEndpointLink(const Axis& axis, int replica, int endpointIndex)
@@ -86,12 +101,13 @@ AxisCost fatTreeCost(const Axis& axis, int replica, const std::vector<int>& memb
     cost.ringStepLatency = 2 * ringTier * axis.latencySeconds;
     cost.directLatency = 2 * spanTier * axis.latencySeconds;
     cost.pairLatency = cost.directLatency;
-    // Sorted members fill pods contiguously, so one ring flow leaves each pod; ECMP spreads it over the pod's uplinks.
+    // Sorted members fill pods contiguously, so one ring flow leaves each pod; ECMP spreads it over the pod's uplinks,
+    // static routing puts it on one.
     cost.ringBandwidth = b;
     cost.ringBottleneck = fatTreeEndpointLink(axis, replica, members.front());
     for (int tier = 1; tier < ringTier; ++tier) {
-        if (podUplinkBandwidth(axis, tier) < cost.ringBandwidth) {
-            cost.ringBandwidth = podUplinkBandwidth(axis, tier);
+        if (flowUplinkBandwidth(axis, tier) < cost.ringBandwidth) {
+            cost.ringBandwidth = flowUplinkBandwidth(axis, tier);
             cost.ringBottleneck = fatTreeUplink(axis, replica, members.front(), tier);
         }
     }
@@ -306,6 +322,12 @@ std::vector<Axis> buildAxes(const std::vector<DimensionLayout>& layouts)
         axis.downPorts = layout.downPorts;
         axis.tiers = layout.tiers;
         axis.oversubscription = layout.oversubscription;
+        axis.leafUplinkBandwidth = layout.leafUplinkBandwidth;
+        // The links up from one leaf: one per spine in a two-tier tree, k above a legacy leaf of more tiers.
+        const int leafLinks
+            = layout.tiers == 2 && layout.switchesPerTier.size() == 2 ? layout.switchesPerTier[1] : layout.downPorts;
+        axis.leafLinkBandwidth = leafLinks > 0 ? layout.leafUplinkBandwidth / leafLinks : 0;
+        axis.singlePath = layout.routing == config::Routing::Static;
         switch (layout.kind) {
         case config::NetworkKind::Ring:
         case config::NetworkKind::Torus2d:
@@ -322,6 +344,7 @@ std::vector<Axis> buildAxes(const std::vector<DimensionLayout>& layouts)
             axis.kind = AxisKind::FullyConnected;
             break;
         case config::NetworkKind::FatTree:
+        case config::NetworkKind::RailOptimized:
             axis.kind = AxisKind::FatTree;
             break;
         }
@@ -473,8 +496,8 @@ PointToPointCost healthyPointToPoint(const Axis& axis, int replica, int localBas
         cost.hops = 2 * tier;
         cost.bottleneck = fatTreeEndpointLink(axis, replica, from);
         for (int level = 1; level < tier; ++level) {
-            if (podUplinkBandwidth(axis, level) < cost.bandwidth) {
-                cost.bandwidth = podUplinkBandwidth(axis, level);
+            if (flowUplinkBandwidth(axis, level) < cost.bandwidth) {
+                cost.bandwidth = flowUplinkBandwidth(axis, level);
                 cost.bottleneck = fatTreeUplink(axis, replica, from, level);
             }
         }

@@ -26,6 +26,10 @@ struct Axis {
     int downPorts = 0; ///< fat tree: endpoints per leaf (k)
     int tiers = 0;
     double oversubscription = 1.0;
+    double leafUplinkBandwidth = 0; ///< fat tree: all uplinks of one leaf together (bytes/s per direction)
+    double leafLinkBandwidth = 0; ///< fat tree: one leaf-to-parent link (its cables together)
+    /// Static routing: one flow takes one path, so a lone flow leaving a pod gets one uplink, not the pod's uplinks.
+    bool singlePath = false;
 };
 
 /// AxisCost::pairStepsLatency of members 0..q-1 whose pair latency is @p latency(i, j) (seconds).

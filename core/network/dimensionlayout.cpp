@@ -175,6 +175,8 @@ DimensionLayout makeMesh2d(const std::string& name, int x, int y, double bandwid
     return makeGrid(name, config::NetworkKind::Mesh2d, { x, y }, false, bandwidth, latencySeconds);
 }
 
+DimensionLayout makeDimensionGraph(const config::NetworkDimension& dimension);
+
 std::string formatLocalLinkId(
     const std::string& dimensionName, int replica, const config::LinkEnd& a, const config::LinkEnd& b)
 {
@@ -222,6 +224,8 @@ DimensionLayout makeFatTree(const std::string& name, int size, int tiers, int sw
     }
     const int k = switchRadix / 2;
     layout.downPorts = k;
+    layout.leafUplinkBandwidth = k * bandwidth / oversubscription;
+    layout.cablesPerSpine = 1;
     // pods[l-1]: number of pods of k^l endpoints at tier l (l < tiers).
     for (int tier = 1; tier < tiers; ++tier) {
         const long long podSize = power(k, tier);
@@ -249,7 +253,56 @@ DimensionLayout makeFatTree(const std::string& name, int size, int tiers, int sw
     return layout;
 }
 
+DimensionLayout makeLeafSpine(const std::string& name, config::NetworkKind kind, int size, int hostsPerLeaf,
+    int uplinksPerLeaf, int spines, double uplinkBandwidth, double bandwidth, double latencySeconds)
+{
+    checkCommon(name, size, bandwidth, latencySeconds);
+    if (hostsPerLeaf < 1 || uplinksPerLeaf < 1 || spines < 1) {
+        reject(name, "a leaf-spine tree needs at least one endpoint port and one uplink per leaf and one spine");
+    }
+    if (uplinksPerLeaf % spines != 0) {
+        reject(name,
+            std::to_string(spines) + " spines do not divide the " + std::to_string(uplinksPerLeaf)
+                + " uplinks of a leaf");
+    }
+    if (!(uplinkBandwidth > 0) || !std::isfinite(uplinkBandwidth)) {
+        reject(name, "uplink bandwidth must be positive and finite");
+    }
+    const long long leaves = (size + static_cast<long long>(hostsPerLeaf) - 1) / hostsPerLeaf;
+    if (leaves * spines > (1 << 22)) {
+        reject(name, "the leaf-spine tree has more than 2^22 leaf-spine links");
+    }
+    DimensionLayout layout = base(name, kind, size, bandwidth, latencySeconds);
+    layout.tiers = 2;
+    layout.downPorts = hostsPerLeaf;
+    layout.cablesPerSpine = uplinksPerLeaf / spines;
+    layout.leafUplinkBandwidth = uplinksPerLeaf * uplinkBandwidth;
+    layout.switchRadix = hostsPerLeaf + uplinksPerLeaf;
+    layout.oversubscription = hostsPerLeaf * bandwidth / layout.leafUplinkBandwidth;
+    layout.switchesPerTier = { static_cast<int>(leaves), spines };
+    for (int e = 0; e < size; ++e) {
+        layout.links.push_back({ endpoint(e), switchEnd(1, e / hostsPerLeaf), bandwidth });
+    }
+    const double cable = layout.cablesPerSpine * uplinkBandwidth;
+    for (int leaf = 0; leaf < leaves; ++leaf) {
+        for (int spine = 0; spine < spines; ++spine) {
+            layout.links.push_back({ switchEnd(1, leaf), switchEnd(2, spine), cable });
+        }
+    }
+    return layout;
+}
+
 DimensionLayout makeDimension(const config::NetworkDimension& dimension)
+{
+    DimensionLayout layout = makeDimensionGraph(dimension);
+    layout.routing = config::effectiveRouting(dimension);
+    if (dimension.explicitLeafSpine() && dimension.switchRadix > 0) {
+        layout.switchRadix = dimension.switchRadix;
+    }
+    return layout;
+}
+
+DimensionLayout makeDimensionGraph(const config::NetworkDimension& dimension)
 {
     const std::string& name = dimension.name;
     const double bandwidth = dimension.linkBandwidth;
@@ -287,6 +340,12 @@ DimensionLayout makeDimension(const config::NetworkDimension& dimension)
         checkShape(2);
         return makeMesh2d(name, dimension.shape[0], dimension.shape[1], bandwidth, latency);
     case config::NetworkKind::FatTree:
+    case config::NetworkKind::RailOptimized:
+        if (dimension.explicitLeafSpine() || dimension.kind == config::NetworkKind::RailOptimized) {
+            return makeLeafSpine(name, dimension.kind, dimension.size, dimension.hostsPerLeaf, dimension.uplinksPerLeaf,
+                dimension.spines, dimension.uplinkBandwidth > 0 ? dimension.uplinkBandwidth : bandwidth, bandwidth,
+                latency);
+        }
         return makeFatTree(name, dimension.size, dimension.tiers, dimension.switchRadix, dimension.oversubscription,
             bandwidth, latency);
     }

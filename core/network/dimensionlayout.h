@@ -34,8 +34,15 @@ struct DimensionLayout {
     int tiers = 0;
     int switchRadix = 0;
     double oversubscription = 1.0;
-    /// Endpoints below one leaf (switch_radix / 2 with two or more tiers; all endpoints with one tier).
+    /// Endpoints below one leaf (switch_radix / 2 with two or more tiers; all endpoints with one tier; hosts_per_leaf
+    /// of an explicit leaf-spine tree).
     int downPorts = 0;
+    /// Total uplink bandwidth of one leaf (bytes/s per direction): uplinks x their rate. 0 for trees of one tier.
+    double leafUplinkBandwidth = 0;
+    /// Parallel cables from one leaf to one spine of a two-tier tree (uplinks_per_leaf / spines); the cables of a
+    /// leaf-spine pair are one link of their summed bandwidth.
+    int cablesPerSpine = 0;
+    config::Routing routing = config::Routing::Static; ///< the effective routing (never Auto)
 
     int switchCount() const;
     bool operator==(const DimensionLayout&) const = default;
@@ -64,6 +71,13 @@ DimensionLayout makeMesh2d(const std::string& name, int x, int y, double bandwid
 /// endpoints. Links between tier l and l+1 run at bandwidth / oversubscription^l (each tier tapers by the ratio).
 DimensionLayout makeFatTree(const std::string& name, int size, int tiers, int switchRadix, double oversubscription,
     double bandwidth, double latencySeconds);
+
+/// Two-tier leaf-spine tree with an explicit leaf: ceil(size / hostsPerLeaf) leaves of hostsPerLeaf endpoints (leaf
+/// e / hostsPerLeaf holds endpoint e), each joined to every one of @p spines spines by one link carrying
+/// uplinksPerLeaf / spines cables of @p uplinkBandwidth. @p kind is FatTree or RailOptimized (one instance = one rail).
+/// The caller checks the spine ports (config); here the structure itself is checked.
+DimensionLayout makeLeafSpine(const std::string& name, config::NetworkKind kind, int size, int hostsPerLeaf,
+    int uplinksPerLeaf, int spines, double uplinkBandwidth, double bandwidth, double latencySeconds);
 
 /// Dispatches on the dimension's kind and checks that shape and size agree.
 DimensionLayout makeDimension(const config::NetworkDimension& dimension);

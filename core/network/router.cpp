@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "router.h"
 
+#include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
@@ -74,7 +76,9 @@ RouteSegment Router::routeWithin(int dimension, int fromGpu, int toGpu) const
         throw std::invalid_argument("GPU " + std::to_string(fromGpu) + " and GPU " + std::to_string(toGpu)
             + " differ in more than dimension \"" + m_topology.layout(dimension).name + "\"");
     }
-    segment.paths = structuredPaths(dimension, replica, fromGpu, toGpu);
+    const config::Routing routing = m_topology.layout(dimension).routing;
+    segment.paths = routing == config::Routing::Adaptive ? shortestPaths(dimension, replica, fromGpu, toGpu, true)
+                                                         : structuredPaths(dimension, replica, fromGpu, toGpu);
     bool crossesFailure = false;
     for (const WeightedPath& path : segment.paths) {
         for (int link : path.links) {
@@ -82,14 +86,35 @@ RouteSegment Router::routeWithin(int dimension, int fromGpu, int toGpu) const
         }
     }
     if (crossesFailure) {
-        segment.paths = shortestPaths(dimension, replica, fromGpu, toGpu, true);
-        if (segment.paths.empty()) {
-            throw UnreachableError("GPU " + std::to_string(fromGpu) + " and GPU " + std::to_string(toGpu)
-                + " have no surviving path in network dimension \"" + m_topology.layout(dimension).name
-                + "\" (failed links cut them apart)");
-        }
+        segment.paths = routing == config::Routing::Static ? onePath(dimension, replica, fromGpu, toGpu, true)
+                                                           : shortestPaths(dimension, replica, fromGpu, toGpu, true);
+    }
+    if (segment.paths.empty()) {
+        throw UnreachableError("GPU " + std::to_string(fromGpu) + " and GPU " + std::to_string(toGpu)
+            + " have no surviving path in network dimension \"" + m_topology.layout(dimension).name
+            + "\" (failed links cut them apart)");
+    }
+    if (routing == config::Routing::Adaptive) {
+        weighByBandwidth(segment.paths);
     }
     return segment;
+}
+
+void Router::weighByBandwidth(std::vector<WeightedPath>& paths) const
+{
+    double total = 0;
+    std::vector<double> bottleneck;
+    for (const WeightedPath& path : paths) {
+        double rate = std::numeric_limits<double>::infinity();
+        for (int link : path.links) {
+            rate = std::min(rate, m_topology.link(link).effectiveBandwidth());
+        }
+        bottleneck.push_back(rate);
+        total += rate;
+    }
+    for (size_t i = 0; i < paths.size() && total > 0 && std::isfinite(total); ++i) {
+        paths[i].fraction = bottleneck[i] / total;
+    }
 }
 
 int Router::linkBetween(int fromNode, int toNode, int dimension) const
@@ -123,14 +148,18 @@ std::vector<WeightedPath> Router::structuredPaths(int dimension, int replica, in
         path.links.push_back(linkBetween(hub, to, dimension));
         return { path };
     }
-    case config::NetworkKind::FatTree: {
-        // Shortest paths of the intact graph are exactly the up-down paths.
-        return shortestPaths(dimension, replica, from, to, false);
-    }
+    case config::NetworkKind::FatTree:
+    case config::NetworkKind::RailOptimized:
+        // Shortest paths of the intact graph are exactly the up-down paths; static routing takes one of them.
+        return layout.routing == config::Routing::Static ? onePath(dimension, replica, from, to, false)
+                                                         : shortestPaths(dimension, replica, from, to, false);
     case config::NetworkKind::Ring:
     case config::NetworkKind::Torus2d:
     case config::NetworkKind::Torus3d:
     case config::NetworkKind::Mesh2d: {
+        if (layout.routing != config::Routing::Static) {
+            return shortestPaths(dimension, replica, from, to, false);
+        }
         const bool wrap = layout.kind != config::NetworkKind::Mesh2d;
         int current = a;
         int stride = 1;
@@ -162,15 +191,10 @@ std::vector<WeightedPath> Router::structuredPaths(int dimension, int replica, in
     return {};
 }
 
-std::vector<WeightedPath> Router::shortestPaths(
-    int dimension, int replica, int fromNode, int toNode, bool avoidFailed) const
+std::vector<int> Router::distancesTo(int dimension, int replica, int toNode, bool avoidFailed) const
 {
     const DimensionLayout& layout = m_topology.layout(dimension);
-    auto usable = [&](const Link& link) {
-        return link.dimension == dimension && link.replica == replica && !(avoidFailed && link.failed());
-    };
     const int localCount = layout.endpoints + layout.switchCount();
-    constexpr int kUnreached = std::numeric_limits<int>::max();
     std::vector<int> distance(static_cast<size_t>(localCount), kUnreached);
     std::deque<int> queue;
     distance[static_cast<size_t>(localNode(m_topology, layout, dimension, toNode))] = 0;
@@ -181,7 +205,7 @@ std::vector<WeightedPath> Router::shortestPaths(
         const int here = distance[static_cast<size_t>(localNode(m_topology, layout, dimension, node))];
         for (int linkIndex : m_topology.outLinks(node)) {
             const Link& link = m_topology.link(linkIndex);
-            if (!usable(link)) {
+            if (!usable(link, dimension, replica, avoidFailed)) {
                 continue;
             }
             int& there = distance[static_cast<size_t>(localNode(m_topology, layout, dimension, link.to))];
@@ -191,6 +215,59 @@ std::vector<WeightedPath> Router::shortestPaths(
             }
         }
     }
+    return distance;
+}
+
+bool Router::usable(const Link& link, int dimension, int replica, bool avoidFailed)
+{
+    return link.dimension == dimension && link.replica == replica && !(avoidFailed && link.failed());
+}
+
+std::vector<int> Router::nextHops(
+    const std::vector<int>& distance, int dimension, int replica, int node, bool avoidFailed) const
+{
+    const DimensionLayout& layout = m_topology.layout(dimension);
+    const int here = distance[static_cast<size_t>(localNode(m_topology, layout, dimension, node))];
+    std::vector<int> next;
+    for (int linkIndex : m_topology.outLinks(node)) {
+        const Link& link = m_topology.link(linkIndex);
+        if (usable(link, dimension, replica, avoidFailed)
+            && distance[static_cast<size_t>(localNode(m_topology, layout, dimension, link.to))] == here - 1) {
+            next.push_back(linkIndex);
+        }
+    }
+    return next;
+}
+
+std::vector<WeightedPath> Router::onePath(int dimension, int replica, int fromNode, int toNode, bool avoidFailed) const
+{
+    const DimensionLayout& layout = m_topology.layout(dimension);
+    const std::vector<int> distance = distancesTo(dimension, replica, toNode, avoidFailed);
+    if (distance[static_cast<size_t>(localNode(m_topology, layout, dimension, fromNode))] == kUnreached) {
+        return {};
+    }
+    // D-mod-k: where c > 1 next hops lead on, take hop (key / divisor) mod c, then divisor *= c; the key is the
+    // destination's endpoint index, so every destination has its own deterministic path and different destinations
+    // spread over the choices (the up-port of a two-tier tree is the spine destination mod spines).
+    const long long key = m_topology.localIndex(toNode, dimension);
+    long long divisor = 1;
+    WeightedPath path;
+    for (int node = fromNode; node != toNode;) {
+        const std::vector<int> next = nextHops(distance, dimension, replica, node, avoidFailed);
+        const auto count = static_cast<long long>(next.size());
+        const int link = next[static_cast<size_t>((key / divisor) % count)];
+        divisor = count > 1 && divisor <= key ? divisor * count : divisor;
+        path.links.push_back(link);
+        node = m_topology.link(link).to;
+    }
+    return { path };
+}
+
+std::vector<WeightedPath> Router::shortestPaths(
+    int dimension, int replica, int fromNode, int toNode, bool avoidFailed) const
+{
+    const DimensionLayout& layout = m_topology.layout(dimension);
+    const std::vector<int> distance = distancesTo(dimension, replica, toNode, avoidFailed);
     std::vector<WeightedPath> paths;
     if (distance[static_cast<size_t>(localNode(m_topology, layout, dimension, fromNode))] == kUnreached) {
         return paths;
@@ -204,15 +281,9 @@ std::vector<WeightedPath> Router::shortestPaths(
             paths.push_back({ prefix, 1.0 });
             return;
         }
-        const int here = distance[static_cast<size_t>(localNode(m_topology, layout, dimension, node))];
-        for (int linkIndex : m_topology.outLinks(node)) {
-            const Link& link = m_topology.link(linkIndex);
-            if (!usable(link)
-                || distance[static_cast<size_t>(localNode(m_topology, layout, dimension, link.to))] != here - 1) {
-                continue;
-            }
+        for (int linkIndex : nextHops(distance, dimension, replica, node, avoidFailed)) {
             prefix.push_back(linkIndex);
-            self(self, link.to);
+            self(self, m_topology.link(linkIndex).to);
             prefix.pop_back();
         }
     };

@@ -175,20 +175,59 @@ int Topology::findLink(const std::string& id) const
 void Topology::applyFault(const config::LinkFault& fault)
 {
     if (!(fault.health >= 0 && fault.health <= 1)) {
-        throw std::invalid_argument("fault on \"" + fault.linkId + "\": health must be in 0..1");
+        throw std::invalid_argument("fault on \"" + fault.describe() + "\": health must be in 0..1");
+    }
+    if (fault.isNic()) {
+        applyNicFault(fault);
+        return;
     }
     const int link = findLink(fault.linkId);
     if (link < 0) {
         throw std::invalid_argument("fault on \"" + fault.linkId + "\": the topology has no such link");
     }
+    degrade(link, fault.health);
+}
+
+void Topology::degrade(int link, double health)
+{
     const int forward = link & ~1;
     for (int directed : { forward, forward + 1 }) {
         Link& target = m_links[static_cast<size_t>(directed)];
-        target.health = std::min(target.health, fault.health);
+        target.health = std::min(target.health, health);
     }
-    if (fault.health < 1) {
+    if (health < 1) {
         const Link& target = m_links[static_cast<size_t>(forward)];
         m_faultedReplicas.emplace_back(target.dimension, target.replica);
+    }
+}
+
+void Topology::applyNicFault(const config::LinkFault& fault)
+{
+    int dimension = dimensionCount() - 1;
+    if (!fault.nicDimension.empty()) {
+        dimension = -1;
+        for (int d = 0; d < dimensionCount(); ++d) {
+            dimension = m_layouts[static_cast<size_t>(d)].name == fault.nicDimension ? d : dimension;
+        }
+    }
+    if (dimension < 0) {
+        throw std::invalid_argument("fault on the " + fault.describe() + ": the network has no such dimension");
+    }
+    const int perNode = std::max(1, m_cluster.gpusPerNode);
+    const int first = fault.nicNode >= 0 ? fault.nicNode * perNode : fault.nicGpu;
+    const int count = fault.nicNode >= 0 ? perNode : 1;
+    if (first < 0 || first + count > m_gpuCount) {
+        throw std::invalid_argument("fault on the " + fault.describe() + ": the network has GPUs 0.."
+            + std::to_string(m_gpuCount - 1) + (fault.nicNode >= 0 ? " (" + std::to_string(perNode) + " a node)" : ""));
+    }
+    // A GPU's NIC drives its links of the dimension: the link to its leaf (or switch), or its neighbour links in a
+    // ring, torus or mesh.
+    for (int gpu = first; gpu < first + count; ++gpu) {
+        for (int link : outLinks(gpu)) {
+            if (m_links[static_cast<size_t>(link)].dimension == dimension) {
+                degrade(link, fault.health);
+            }
+        }
     }
 }
 

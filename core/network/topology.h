@@ -44,7 +44,8 @@ struct Link {
 /// replica is the node, the InfiniBand replica is the rail).
 ///
 /// Faults name links as "<dimension>:<a>-<b>" (replica 0, the form config::parseLinkId accepts) or
-/// "<dimension>@<replica>:<a>-<b>"; either orientation of the ends matches. Several faults on one link: the lowest
+/// "<dimension>@<replica>:<a>-<b>"; either orientation of the ends matches. A NIC fault (config::LinkFault::isNic)
+/// degrades every link of its node's GPUs (of its GPU) in its dimension. Several faults on one link: the lowest
 /// health wins. An immutable value after construction; thread-safe to read.
 class Topology {
 public:
@@ -88,6 +89,10 @@ public:
 private:
     void build();
     void applyFault(const config::LinkFault& fault);
+    /// Every link of the NIC fault's GPUs in its dimension (the outermost when unnamed).
+    void applyNicFault(const config::LinkFault& fault);
+    /// Lowers both directions of physical link @p link to @p health (the lowest health of several faults wins).
+    void degrade(int link, double health);
 
     config::ClusterSpec m_cluster;
     int m_gpuCount = 0;

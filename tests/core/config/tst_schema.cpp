@@ -79,7 +79,14 @@ std::string assignment(Document document, const Key& key, const std::string& val
     if (items == std::string::npos) {
         return rootOf(document) + written + "=" + value;
     }
-    return rootOf(document) + written.substr(0, items) + "=[{" + written.substr(items + 3) + ": " + value + "}]";
+    // A key of a mapping inside the item (faults[].nic.node) nests: [{nic: {node: value}}].
+    std::string inner = written.substr(items + 3);
+    std::string item = value;
+    for (size_t dot = inner.rfind('.'); dot != std::string::npos; dot = inner.rfind('.')) {
+        item = "{" + inner.substr(dot + 1) + ": " + item + "}";
+        inner.resize(dot);
+    }
+    return rootOf(document) + written.substr(0, items) + "=[{" + inner + ": " + item + "}]";
 }
 
 bool mentionsUnknownKey(const std::vector<std::string>& messages)
@@ -149,6 +156,10 @@ void TstSchema::everyChoiceIsRead()
             for (const std::string& choice : key.choices) {
                 const std::string set = assignment(document, key, choice);
                 for (const std::string& message : problems(document, { set })) {
+                    // A list item set alone misses its required keys (a network item's kind lists its choices).
+                    if (message.find("required key") != std::string::npos) {
+                        continue;
+                    }
                     QVERIFY2(message.find("expected one of") == std::string::npos, (set + ": " + message).c_str());
                 }
             }

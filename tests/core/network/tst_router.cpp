@@ -91,8 +91,10 @@ void TstRouter::fatTreeUpDownWithEcmp_data()
     QTest::addColumn<int>("to");
     QTest::addColumn<int>("hops");
     QTest::addColumn<int>("paths");
-    const config::NetworkDimension twoTier = test::fatTree("ib", 16, 2, 8, 1, 50, 675); // k = 4
-    const config::NetworkDimension threeTier = test::fatTree("ib", 16, 3, 4, 1, 50, 675); // k = 2
+    // ECMP (routing: ecmp); the default, static routing, takes one of these paths (tst_fabrics).
+    config::NetworkDimension twoTier = test::fatTree("ib", 16, 2, 8, 1, 50, 675); // k = 4
+    config::NetworkDimension threeTier = test::fatTree("ib", 16, 3, 4, 1, 50, 675); // k = 2
+    twoTier.routing = threeTier.routing = config::Routing::Ecmp;
     QTest::addRow("two_tier_same_leaf") << twoTier << 0 << 3 << 2 << 1;
     QTest::addRow("two_tier_across_leaves_4_spines") << twoTier << 0 << 5 << 4 << 4;
     QTest::addRow("three_tier_same_leaf") << threeTier << 0 << 1 << 2 << 1;
@@ -166,8 +168,9 @@ void TstRouter::failedTorusLinkReroutesExactlyTheRoutesThatCrossedIt()
 
 void TstRouter::failedSpineLinkLeavesTheOtherEqualCostPaths()
 {
-    const network::Topology topology(
-        test::hardware({ test::fatTree("ib", 16, 2, 8, 1, 50, 675) }, { { "ib:s1.0-s2.1", 0.0 } }));
+    config::NetworkDimension tree = test::fatTree("ib", 16, 2, 8, 1, 50, 675);
+    tree.routing = config::Routing::Ecmp;
+    const network::Topology topology(test::hardware({ tree }, { { "ib:s1.0-s2.1", 0.0 } }));
     const network::Route route = network::Router(topology).route(0, 5);
     QCOMPARE(route.hops(), 4);
     QCOMPARE(route.segments[0].paths.size(), size_t(3));

@@ -135,11 +135,17 @@ private Q_SLOTS:
         // All but two have a surviving path of the same length (through the other x direction or a y detour);
         // 0 -> 1 and 1 -> 0 grow from 1 hop to 3.
         QCOMPARE(longer, (std::vector<std::pair<int, int>> { { 0, 1 }, { 1, 0 } }));
-        // 0 -> 1 by hand with 8 MiB: the three surviving 3-hop paths (0-3-2-1, 0-4-5-1, 0-12-13-1) share the flow
-        // evenly and use disjoint links, so the flow runs at 3 x 50 GB/s: S / 150 GB/s + 3 x 500 ns + launch.
+        // 0 -> 1 by hand with 8 MiB. Three 3-hop paths survive (0-3-2-1, 0-4-5-1, 0-12-13-1). Static routing (the
+        // default) recomputes one of them: S / 50 GB/s + 3 x 500 ns + launch. ECMP shares the flow evenly over the
+        // three, which use disjoint links, so it runs at 3 x 50 GB/s: S / 150 GB/s + 3 x 500 ns + launch.
         const double large = 8 * kMiB;
         const double rerouted = after.time(request(CollectiveKind::SendRecv, large, { 0, 1 }));
-        QVERIFY(std::abs(rerouted - (large / 150e9 + 1.5e-6 + network::kCollectiveLaunchSeconds)) <= 2e-9);
+        QVERIFY(std::abs(rerouted - (large / 50e9 + 1.5e-6 + network::kCollectiveLaunchSeconds)) <= 2e-9);
+        config::HardwareSpec ecmp = faulty;
+        ecmp.cluster.dimensions[0].routing = config::Routing::Ecmp;
+        sim::CongestionNetwork split(ecmp);
+        const double spread = split.time(request(CollectiveKind::SendRecv, large, { 0, 1 }));
+        QVERIFY(std::abs(spread - (large / 150e9 + 1.5e-6 + network::kCollectiveLaunchSeconds)) <= 2e-9);
     }
 
     void replicasSharingOversubscribedUplinksSlowDown()
@@ -148,7 +154,10 @@ private Q_SLOTS:
         // at 25 GB/s (oversubscription 2). A data-parallel ring over one GPU per leaf ({0, 4, ..., 28}) alone: each
         // flow leaves its leaf over 4 uplinks (ECMP, 1/4 each), so it runs at the 50 GB/s of its endpoint link.
         // With its three SPMD replicas ({1, 5, ...}, ...) the 4 uplinks of a leaf carry 4 flows: 25 GB/s each.
-        const config::HardwareSpec hardware = test::hardware({ test::fatTree("ib", 32, 2, 8, 2.0, 50, 600) });
+        // ECMP (routing: ecmp): under static routing a flow takes one uplink (tst_fabrics).
+        config::NetworkDimension tree = test::fatTree("ib", 32, 2, 8, 2.0, 50, 600);
+        tree.routing = config::Routing::Ecmp;
+        const config::HardwareSpec hardware = test::hardware({ tree });
         sim::CongestionNetwork network(hardware);
         const double bytes = 64 * kMiB;
         const std::vector<int> ring = { 0, 4, 8, 12, 16, 20, 24, 28 };

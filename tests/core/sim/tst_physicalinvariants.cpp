@@ -223,6 +223,7 @@ double injectionBandwidth(const config::ClusterSpec& cluster)
             break;
         case config::NetworkKind::Switch:
         case config::NetworkKind::FatTree:
+        case config::NetworkKind::RailOptimized:
             break;
         }
         total += links * dimension.linkBandwidth;
