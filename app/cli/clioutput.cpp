@@ -101,7 +101,7 @@ void noteUnchargedDetours(std::ostream& out, const config::HardwareSpec& hardwar
         [](const config::LinkFault& fault) { return fault.health <= 0; });
     if (failedLinks) {
         // The detours a failed link forces onto links other groups use at the same time are not charged (on a 4x4
-        // torus a failed link leaves the analytical 256 MiB all-reduce at 4.04 ms; the congestion backend, 5.38 ms).
+        // torus a failed link leaves the analytical 256 MiB all-reduce at 4.04 ms; the congestion backend, 8.06 ms).
         out << prefix
             << "failed links are routed around, but the analytical backend does not charge the detour traffic to the "
                "groups whose links it crosses; --backend congestion does\n";

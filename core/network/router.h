@@ -46,16 +46,14 @@ struct Route {
 /// docs/resilience.md "Routing"):
 ///
 /// - static (the default except for fat-tree, config::effectiveRouting): one deterministic shortest path per pair.
-/// Rings take the shorter way (a tie goes the
-///   increasing direction), tori and meshes route dimension-order (x, then y, then z; each the shorter way), a switch
-///   goes up and down, a fully-connected dimension uses the direct link, and a tree takes the up-down path whose
-///   up-ports are chosen by the destination (D-mod-k: spine = destination mod spines in a two-tier tree), as
-///   InfiniBand's subnet manager programs one output port per destination. When that path crosses a failed link,
-///   the pair takes one deterministic shortest path of the surviving links (chosen the same way: the subnet manager
-///   recomputes the forwarding tables around the failure).
+///   Rings take the shorter way (a tie goes the increasing direction), tori and meshes route dimension-order (x, then
+///   y, then z; each the shorter way), a switch goes up and down, a fully-connected dimension uses the direct link, and
+///   a tree takes the up-down path whose up-ports are chosen by the destination (D-mod-k: spine = destination mod
+///   spines in a two-tier tree), as InfiniBand's subnet manager programs one output port per destination. When that
+///   path crosses a failed link, the pair takes one deterministic shortest path of the surviving links (chosen the same
+///   way: the subnet manager recomputes the forwarding tables around the failure).
 /// - ecmp (the fat-tree default): an even split over every shortest path (at most kMaxEqualCostPaths); around a
-/// failure, over every shortest
-///   path of the surviving links.
+///   failure, over every shortest path of the surviving links.
 /// - adaptive: the fluid limit of per-packet adaptive routing: every shortest path of the surviving links, each
 ///   carrying a share in proportion to its bottleneck effective bandwidth (a degraded link draws less traffic).
 ///
