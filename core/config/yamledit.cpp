@@ -159,36 +159,41 @@ std::string yamlQuoted(const std::string& text)
     return quoted + "\"";
 }
 
-std::optional<std::string> yamlScalarAt(const std::string& text, const std::string& keyPath)
+namespace {
+
+/// The node at @p keyPath, if the text parses and the whole path exists.
+std::optional<YAML::Node> nodeAt(const std::string& text, const std::string& keyPath)
 {
     const auto steps = splitPath(keyPath);
     if (!steps) {
         return std::nullopt;
     }
     try {
-        const YAML::Node root = YAML::Load(text);
-        auto [node, followed] = follow(root, *steps);
-        if (followed == steps->size() && isScalarNode(node)) {
-            return node.Scalar();
+        auto [node, followed] = follow(YAML::Load(text), *steps);
+        if (followed == steps->size() && node.IsDefined()) {
+            return node;
         }
     } catch (const YAML::Exception&) {
     }
     return std::nullopt;
 }
 
+} // namespace
+
+std::optional<std::string> yamlScalarAt(const std::string& text, const std::string& keyPath)
+{
+    const auto node = nodeAt(text, keyPath);
+    if (node && isScalarNode(*node)) {
+        return node->Scalar();
+    }
+    return std::nullopt;
+}
+
 std::optional<int> yamlLineAt(const std::string& text, const std::string& keyPath)
 {
-    const auto steps = splitPath(keyPath);
-    if (!steps) {
-        return std::nullopt;
-    }
-    try {
-        const YAML::Node root = YAML::Load(text);
-        auto [node, followed] = follow(root, *steps);
-        if (followed == steps->size() && node.IsDefined() && node.Mark().line >= 0) {
-            return node.Mark().line;
-        }
-    } catch (const YAML::Exception&) {
+    const auto node = nodeAt(text, keyPath);
+    if (node && node->Mark().line >= 0) {
+        return node->Mark().line;
     }
     return std::nullopt;
 }

@@ -11,10 +11,8 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTableWidget>
 
 namespace rapid::widgets {
@@ -48,17 +46,7 @@ CriticalityPage::CriticalityPage(WorkspaceDocument* document, QWidget* parent)
     form()->addRow(tr("At most links"), m_maxLinks);
     form()->addRow(tr("Backend"), m_backend);
 
-    auto* results = new QSplitter(Qt::Vertical, this);
-    results->addWidget(m_map);
-    results->addWidget(m_table);
-    results->setStretchFactor(0, 3);
-    results->setStretchFactor(1, 1);
-    // The figure first: at 1280 x 720 the tab is ~430 px high, and the table scrolls where the figure cannot.
-    results->setSizes({ 300, 110 });
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(inputsColumn());
-    layout->addWidget(results, 1);
+    layOutWithResults(m_map, m_table);
 
     connect(m_classes, &LinkClassList::validityChanged, this, [this] { setInputsValid(m_classes->isValid()); });
     connect(runner(), &ResilienceRunner::criticalityFinished, this, &CriticalityPage::showMap);

@@ -11,12 +11,10 @@
 
 #include <QComboBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTableWidget>
 
 namespace rapid::widgets {
@@ -89,17 +87,7 @@ FaultStudyPage::FaultStudyPage(WorkspaceDocument* document, QWidget* parent)
     form()->addRow(tr("Seed"), m_seed);
     form()->addRow(tr("Backend"), m_backend);
 
-    auto* results = new QSplitter(Qt::Vertical, this);
-    results->addWidget(m_chart);
-    results->addWidget(m_table);
-    results->setStretchFactor(0, 3);
-    results->setStretchFactor(1, 1);
-    // The figure first: at 1280 x 720 the tab is ~430 px high, and the table scrolls where the figure cannot.
-    results->setSizes({ 300, 110 });
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(inputsColumn());
-    layout->addWidget(results, 1);
+    layOutWithResults(m_chart, m_table);
 
     connect(m_faultyLinks, &NumberListEdit::validityChanged, this, &FaultStudyPage::updateValidity);
     connect(m_health, &NumberListEdit::validityChanged, this, &FaultStudyPage::updateValidity);

@@ -6,9 +6,11 @@
 #include "resilience/resiliencerunner.h"
 
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace rapid::widgets {
@@ -158,6 +160,21 @@ void ResiliencePage::updateStatus()
         }
     }
     m_controls->setStatus(lines.join(QLatin1Char('\n')), m_noteIsProblem || isStale());
+}
+
+void ResiliencePage::layOutWithResults(QWidget* figure, QWidget* table)
+{
+    auto* results = new QSplitter(Qt::Vertical, this);
+    results->addWidget(figure);
+    results->addWidget(table);
+    results->setStretchFactor(0, 3);
+    results->setStretchFactor(1, 1);
+    // The figure first: at 1280 x 720 the tab is ~430 px high, and the table scrolls where the figure cannot.
+    results->setSizes({ 300, 110 });
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(inputsColumn());
+    layout->addWidget(results, 1);
 }
 
 } // namespace rapid::widgets

@@ -52,6 +52,8 @@ protected:
     QFormLayout* form() const { return m_form; }
     /// The inputs column: the form, then Run / Cancel and the status line.
     QWidget* inputsColumn() const { return m_column; }
+    /// Lays the page out: the inputs column on the left, @p figure above @p table on the right (a splitter).
+    void layOutWithResults(QWidget* figure, QWidget* table);
     WorkspaceDocument* document() const { return m_document; }
 
 private:
