@@ -215,11 +215,11 @@ void AnalyticalNetwork::buildFlatView(GroupPlan& plan, const std::vector<int>& g
                 flat.ringBandwidth = phase.ringBandwidth;
                 flat.ringBottleneck = phase.ringBottleneck;
             }
+            flat.ringFastBandwidth = std::max({ flat.ringFastBandwidth, phase.ringBandwidth, phase.ringFastBandwidth });
             if (phase.directBandwidth <= flat.directBandwidth) {
                 flat.directBandwidth = phase.directBandwidth;
                 flat.directBottleneck = phase.directBottleneck;
             }
-            flat.ringStepLatency = std::max(flat.ringStepLatency, phase.ringStepLatency);
             flat.directLatency += phase.directLatency;
             flat.pairLatency += phase.pairLatency;
             flat.pairBandwidth = std::min(flat.pairBandwidth, phase.pairBandwidth);
@@ -235,15 +235,18 @@ void AnalyticalNetwork::buildFlatView(GroupPlan& plan, const std::vector<int>& g
             return healthyLatency(sorted[static_cast<size_t>(i)], sorted[static_cast<size_t>(j)]);
         };
         const int q = plan.size;
+        // A chunk crosses the ring's hops in turn (as in NCCL's tuning model): see AxisCost::ringStepsLatency.
         flat.chainLatency = 0;
-        flat.ringStepLatency = 0;
+        RingHopLatencies ringHops;
         for (int i = 0; i < q; ++i) {
             const double step = latency(i, (i + 1) % q);
-            flat.ringStepLatency = std::max(flat.ringStepLatency, step);
+            ringHops.add(step);
             if (i + 1 < q) {
                 flat.chainLatency += step;
             }
         }
+        ringHops.close();
+        flat.setRingHops(ringHops);
         // Binomial steps keep the conservative longest pair (pairStepsLatency < 0): summing each step's own pairs costs
         // O(q log q) per plan, a fifth of a sweep's evaluation time, for a flat tree broadcast nothing here issues.
         // NCCL's rings across nodes run one channel per GPU of the node, each through a different NIC (rail): the
@@ -255,9 +258,11 @@ void AnalyticalNetwork::buildFlatView(GroupPlan& plan, const std::vector<int>& g
             const AxisCost& node = plan.phases.front();
             flat.ringChannels = node.members;
             flat.channelRingBandwidth = node.ringBandwidth;
+            flat.channelRingFastBandwidth = node.ringBandwidth;
             flat.channelRingBottleneck = node.ringBottleneck;
             for (size_t i = 1; i < plan.phases.size(); ++i) {
                 const double bandwidth = plan.phases[i].ringBandwidth * node.members;
+                flat.channelRingFastBandwidth = std::max(flat.channelRingFastBandwidth, bandwidth);
                 if (bandwidth < flat.channelRingBandwidth) {
                     flat.channelRingBandwidth = bandwidth;
                     flat.channelRingBottleneck = plan.phases[i].ringBottleneck;

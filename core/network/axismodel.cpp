@@ -93,17 +93,24 @@ AxisCost fatTreeCost(const Axis& axis, int replica, const std::vector<int>& memb
     cost.halvingDoubling = true;
     cost.tree = true;
     cost.directReductions = axis.tiers <= 1;
+    // A ring step forwards the chunk received in the step before, so over its steps a chunk pays the latency of every
+    // hop it crosses (NCCL's tuning model counts each hop type's latency the same way), not the slowest hop per step.
     int ringTier = 1;
+    RingHopLatencies ringHops;
     for (int i = 0; i < q; ++i) {
-        ringTier = std::max(ringTier, commonTier(axis, members[static_cast<size_t>(i)], members[(i + 1) % q]));
+        const int tier = std::max(1, commonTier(axis, members[static_cast<size_t>(i)], members[(i + 1) % q]));
+        ringTier = std::max(ringTier, tier);
+        ringHops.add(2 * tier * axis.latencySeconds);
     }
+    ringHops.close();
     const int spanTier = commonTier(axis, members.front(), members.back());
-    cost.ringStepLatency = 2 * ringTier * axis.latencySeconds;
+    cost.setRingHops(ringHops);
     cost.directLatency = 2 * spanTier * axis.latencySeconds;
     cost.pairLatency = cost.directLatency;
     // Sorted members fill pods contiguously, so one ring flow leaves each pod; ECMP spreads it over the pod's uplinks,
     // static routing puts it on one.
     cost.ringBandwidth = b;
+    cost.ringFastBandwidth = b;
     cost.ringBottleneck = fatTreeEndpointLink(axis, replica, members.front());
     for (int tier = 1; tier < ringTier; ++tier) {
         if (flowUplinkBandwidth(axis, tier) < cost.ringBandwidth) {
@@ -187,12 +194,14 @@ AxisCost ringOrLineCost(const Axis& axis, int replica, int localBase, const std:
     cost.tree = false;
     // The logical ring visits members in coordinate order; every link direction carries at most one of its flows
     // (without wrap-around, the closing flow runs back over the reverse direction), so the ring keeps full bandwidth.
-    int stepHops = 0;
+    // A chunk crosses the ring's flows in turn, each with its own hop count (see fatTreeCost).
+    RingHopLatencies ringHops;
     for (int i = 0; i < q; ++i) {
-        stepHops = std::max(stepHops, hops(members[static_cast<size_t>(i)], members[(i + 1) % q]));
+        ringHops.add(hops(members[static_cast<size_t>(i)], members[(i + 1) % q]) * axis.latencySeconds);
     }
+    ringHops.close();
     cost.ringBandwidth = b;
-    cost.ringStepLatency = stepHops * axis.latencySeconds;
+    cost.setRingHops(ringHops);
     cost.ringBottleneck = endpointLinkId(axis, replica, local(members[0]), local(members[0] + 1));
     // Direct: count the flows over every link direction (shortest way, ties in the increasing direction).
     std::vector<int> up(static_cast<size_t>(n) + 1, 0);
@@ -266,47 +275,6 @@ std::pair<double, int> busiestLink(const Topology& topology, const std::map<int,
 }
 
 } // namespace
-
-namespace {
-
-int ceilLog2Members(int q)
-{
-    int steps = 0;
-    while ((1 << steps) < q) {
-        ++steps;
-    }
-    return steps;
-}
-
-} // namespace
-
-double AxisCost::effectivePairStepsLatency() const
-{
-    return pairStepsLatency >= 0 ? pairStepsLatency : ceilLog2Members(members) * pairLatency;
-}
-
-double AxisCost::effectiveChainLatency() const
-{
-    return chainLatency >= 0 ? chainLatency : (members - 1) * ringStepLatency;
-}
-
-void AxisCost::takeWorst(const AxisCost& other)
-{
-    pairStepsLatency = std::max(effectivePairStepsLatency(), other.effectivePairStepsLatency());
-    chainLatency = std::max(effectiveChainLatency(), other.effectiveChainLatency());
-    if (other.ringBandwidth < ringBandwidth) {
-        ringBandwidth = other.ringBandwidth;
-        ringBottleneck = other.ringBottleneck;
-    }
-    if (other.directBandwidth < directBandwidth) {
-        directBandwidth = other.directBandwidth;
-        directBottleneck = other.directBottleneck;
-    }
-    ringStepLatency = std::max(ringStepLatency, other.ringStepLatency);
-    directLatency = std::max(directLatency, other.directLatency);
-    pairBandwidth = std::min(pairBandwidth, other.pairBandwidth);
-    pairLatency = std::max(pairLatency, other.pairLatency);
-}
 
 std::vector<Axis> buildAxes(const std::vector<DimensionLayout>& layouts)
 {
@@ -405,11 +373,14 @@ AxisCost degradedAxisCost(
     AxisCost cost = healthy;
     const int q = static_cast<int>(memberGpus.size());
     std::map<int, double> load;
-    double ringLatency = 0;
+    double ringLatency = 0; // the longest hop, for the direct exchange's latency below
+    RingHopLatencies ringHops;
     for (int i = 0; i < q; ++i) {
         const RouteSegment segment
             = router.routeWithin(axis.dimension, memberGpus[static_cast<size_t>(i)], memberGpus[(i + 1) % q]);
-        ringLatency = std::max(ringLatency, router.latencySeconds(segment));
+        const double hopLatency = router.latencySeconds(segment);
+        ringLatency = std::max(ringLatency, hopLatency);
+        ringHops.add(hopLatency);
         for (const WeightedPath& path : segment.paths) {
             for (int link : path.links) {
                 load[link] += path.fraction;
@@ -418,7 +389,10 @@ AxisCost degradedAxisCost(
     }
     const auto [ringTime, ringLink] = busiestLink(topology, load);
     cost.ringBandwidth = ringTime > 0 ? 1.0 / ringTime : healthy.ringBandwidth;
-    cost.ringStepLatency = ringLatency;
+    // The healthy hops keep their speed (faults only slow links down).
+    cost.ringFastBandwidth = std::max(healthy.ringBandwidth, healthy.ringFastBandwidth);
+    ringHops.close();
+    cost.setRingHops(ringHops);
     if (ringLink >= 0) {
         cost.ringBottleneck = topology.linkId(ringLink);
     }
@@ -450,6 +424,7 @@ AxisCost degradedAxisCost(
         cost.directBandwidth = healthy.directBandwidth * slowdown;
         cost.directBottleneck = cost.ringBottleneck;
         if (healthy.ringStepLatency > 0) {
+            // Conservative: the longest rerouted hop against the healthy mean hop.
             cost.directLatency = healthy.directLatency * ringLatency / healthy.ringStepLatency;
         }
     }

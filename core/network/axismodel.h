@@ -53,6 +53,25 @@ template <typename PairLatency> double pairStepsLatency(int q, PairLatency&& lat
 /// The axes of a network, innermost first.
 std::vector<Axis> buildAxes(const std::vector<DimensionLayout>& layouts);
 
+/// The hop latencies of a ring, summarised for the latency of a chunk's path through consecutive steps: a ring step
+/// forwards the chunk received in the step before (a data dependency, as NCCL's), so over s steps the slowest chunk
+/// pays the latencies of the s consecutive hops that sum highest. Accumulates hops in ring order without allocating.
+struct RingHopLatencies {
+    double total = 0;
+    double minHop = 0;
+    double minPair = 0; ///< two consecutive hops (the closing hop and the first one included)
+    double maxHop = 0;
+    int hops = 0;
+
+    void add(double latency);
+    /// Call after the last hop: closes the ring (the last hop is followed by the first).
+    void close();
+
+private:
+    double m_first = 0;
+    double m_previous = 0;
+};
+
 /// Bytes-independent cost parameters of a group of members along one axis (one "line"), or of a whole group treated
 /// flat. Times for S bytes: ring step = chunk / ringBandwidth + ringStepLatency; a direct exchange where every
 /// member sends (q-1)/q*S spread over the others = (q-1)/q*S / directBandwidth + directLatency; one pairwise
@@ -61,7 +80,15 @@ std::vector<Axis> buildAxes(const std::vector<DimensionLayout>& layouts);
 struct AxisCost {
     int members = 1;
     double ringBandwidth = 0;
-    double ringStepLatency = 0;
+    double ringStepLatency = 0; ///< mean latency of the ring's hops
+    /// With hops of different latency: the least single hop and the least two consecutive hops (see
+    /// ringStepsLatency); negative: every hop costs ringStepLatency.
+    double ringMinHopLatency = -1;
+    double ringMinHopPairLatency = -1;
+    double ringMaxHopLatency = -1;
+    /// The fastest hop's bandwidth when the ring's hops differ (a degraded link, an oversubscribed tier); 0: every hop
+    /// runs at ringBandwidth. Sets how much hop latency the slowest sender hides (see ringStepsTime).
+    double ringFastBandwidth = 0;
     std::string ringBottleneck; ///< link id limiting the ring
     double directBandwidth = 0;
     double directLatency = 0;
@@ -83,6 +110,7 @@ struct AxisCost {
     /// bandwidth while every member's inner link carries all channels. 1: a single ring at ringBandwidth.
     int ringChannels = 1;
     double channelRingBandwidth = 0; ///< with ringChannels > 1: the bandwidth of the channels together
+    double channelRingFastBandwidth = 0; ///< with ringChannels > 1: the channels' fastest hops together
     std::string channelRingBottleneck;
 
     /// The bandwidth of this axis' ring reductions and gathers: the channels' when there are several.
@@ -91,6 +119,14 @@ struct AxisCost {
     {
         return ringChannels > 1 ? &channelRingBottleneck : &ringBottleneck;
     }
+
+    /// Latency of @p steps consecutive ring steps (q-1 for a reduce-scatter or all-gather, 2(q-1) for an all-reduce):
+    /// the ring's hops summed, less the hops the slowest chunk's path does not cross.
+    double ringStepsLatency(int steps) const;
+    /// Time of @p steps ring steps of @p chunkBytes each over this axis' reduction ring (see the definition).
+    double ringStepsTime(int steps, double chunkBytes) const;
+    /// Sets ringStepLatency and the least hops from the hop latencies of a whole ring.
+    void setRingHops(const RingHopLatencies& hops);
 
     double effectivePairStepsLatency() const;
     double effectiveChainLatency() const;

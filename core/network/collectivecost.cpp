@@ -65,9 +65,7 @@ PhaseEstimate reduceScatterPhase(const AxisCost& cost, double bytes, std::option
         return { 0, CollectiveAlgorithm::Direct, nullptr };
     }
     Choice choice(forced);
-    choice.offer(CollectiveAlgorithm::Ring,
-        fraction(cost) * bytes / cost.reductionRingBandwidth() + (q - 1) * cost.ringStepLatency,
-        cost.reductionRingBottleneck());
+    choice.offer(CollectiveAlgorithm::Ring, cost.ringStepsTime(q - 1, bytes / q), cost.reductionRingBottleneck());
     if (cost.directReductions) {
         choice.offer(CollectiveAlgorithm::Direct, fraction(cost) * bytes / cost.directBandwidth + cost.directLatency,
             &cost.directBottleneck);
@@ -86,9 +84,7 @@ PhaseEstimate allReducePhase(const AxisCost& cost, double bytes, std::optional<C
         return { 0, CollectiveAlgorithm::Direct, nullptr };
     }
     Choice choice(forced);
-    choice.offer(CollectiveAlgorithm::Ring,
-        2 * (fraction(cost) * bytes / cost.reductionRingBandwidth() + (q - 1) * cost.ringStepLatency),
-        cost.reductionRingBottleneck());
+    choice.offer(CollectiveAlgorithm::Ring, cost.ringStepsTime(2 * (q - 1), bytes / q), cost.reductionRingBottleneck());
     if (cost.directReductions) {
         choice.offer(CollectiveAlgorithm::Direct,
             2 * (fraction(cost) * bytes / cost.directBandwidth + cost.directLatency), &cost.directBottleneck);

@@ -125,13 +125,13 @@ void Decomposer::ring(const std::vector<int>& line, double bytes, int steps)
         for (size_t i = 0; i < q; ++i) {
             const int from = line[i];
             const int to = line[(i + 1) % q];
-            // A step forwards what the member received in the step before, after its own previous send has arrived:
-            // the steps stay in lockstep at the slowest hop's latency, as the analytical ring (AxisCost::
-            // ringStepLatency). NCCL's tuning model counts each hop type's latency instead (a step may follow its
-            // send's transmit end); both backends would have to change together.
+            // A step forwards the chunk the member received in the step before (a data dependency) once its own
+            // previous send has left it (the same connection, in order): the chunk's latency is paid per hop it
+            // crosses, so a ring over hops of different latency costs their mean per step, as NCCL's tuning model
+            // counts it (and the analytical ring, AxisCost::ringStepLatency), not the slowest hop every step.
             sends[i] = step == 0
                 ? flow(from, to, chunk, { m_entry[static_cast<size_t>(from)], m_entry[static_cast<size_t>(to)] })
-                : flow(from, to, chunk, { previousSend[i], previousReceive[i] });
+                : flow(from, to, chunk, { previousReceive[i] }, 0, -1, previousSend[i]);
         }
         for (size_t i = 0; i < q; ++i) {
             previousReceive[(i + 1) % q] = sends[i];

@@ -18,8 +18,8 @@ namespace rapid::sim {
 /// flows (when they have all finished, so has the collective).
 ///
 /// The algorithms, on each line of members (all members, or those along one axis), in line order:
-///  - ring: q-1 steps (all-reduce 2(q-1)) of bytes/q from each member to the next; a step waits for the member's
-///    previous send and its previous receive to arrive (lockstep at the slowest hop, as the analytical ring). A ring
+///  - ring: q-1 steps (all-reduce 2(q-1)) of bytes/q from each member to the next; a step waits for the chunk it
+///    forwards to arrive and for the member's previous send to leave it (AxisCost::ringStepsTime). A ring
 ///    broadcast is one flow forwarded along the chain. A flat ring with channels (CollectivePhase::channels, across
 ///    nodes) is that many rings of bytes/channels at once, channel j entering each node at its j-th member.
 ///  - direct: every member sends bytes/q to every other at once (all-reduce: reduce-scatter, then all-gather).

@@ -2,6 +2,7 @@
 // Analytical collectives against hand-computed closed forms (alpha-beta with per-hop latency), degraded and failed
 // links, hierarchical groups, algorithm choice by size, and the launch cost charged once per collective.
 #include "network/analyticalnetwork.h"
+#include "network/axismodel.h"
 #include "network/router.h"
 #include "networktestutils.h"
 
@@ -59,6 +60,7 @@ private Q_SLOTS:
     void sendRecvUsesBottleneckAndHops();
     void degradedLinkSlowsTheRing();
     void failedLinkTurnsTheRingIntoALine();
+    void ringStepsPayTheHopsTheyCross();
     void launchCostIsChargedOncePerCollective();
     void algorithmFollowsMessageSize();
     void hierarchicalAcrossDimensions();
@@ -139,20 +141,50 @@ void TstAnalyticalNetwork::degradedLinkSlowsTheRing()
 {
     const network::AnalyticalNetwork network(ring8({ { "ring:2-3", 0.5 } }), kNoLaunch);
     const network::CollectiveTime time = network.time(request(CollectiveKind::AllReduce, kGiB, test::allGpus(8)));
-    COMPARE_SECONDS(time.seconds, 1.75 * kGiB / 50e9 + 14e-6);
+    // Member 2 sends its 14 chunks back to back at 50 GB/s; each step of the others (S/8 at 100 GB/s + 1 us) is
+    // ready before member 2 needs it, so their latency hides and only the last chunk's hop (1 us) adds.
+    COMPARE_SECONDS(time.seconds, 1.75 * kGiB / 50e9 + 1e-6);
     QCOMPARE(time.bottleneckLink, std::string("ring:2-3"));
 }
 
 void TstAnalyticalNetwork::failedLinkTurnsTheRingIntoALine()
 {
     // Without 7-0 the ring is a line. The logical ring keeps its order; the step 7 -> 0 reroutes the other way
-    // (7 hops) over the reverse direction, which the one-directional ring leaves idle: bandwidth unchanged, each of
-    // the 2(p-1) steps waits for the 7-hop transfer.
+    // (7 hops) over the reverse direction, which the one-directional ring leaves idle: bandwidth unchanged. A chunk
+    // forwarded through the 14 steps crosses 14 consecutive hops of the ring (seven of 1 us, one of 7 us): at most two
+    // turns of 14 us less the two cheapest consecutive hops (2 us), 26 us.
     const network::AnalyticalNetwork network(ring8({ { "ring:0-7", 0.0 } }), kNoLaunch);
     const network::CollectiveTime time = network.time(request(CollectiveKind::AllReduce, kGiB, test::allGpus(8)));
-    COMPARE_SECONDS(time.seconds, 1.75 * kGiB / 100e9 + 14 * 7e-6);
+    COMPARE_SECONDS(time.seconds, 1.75 * kGiB / 100e9 + 26e-6);
     // A point-to-point transfer across the failed link takes the long way too.
     COMPARE_SECONDS(network.time(request(CollectiveKind::SendRecv, 1e6, { 7, 0 })).seconds, 1e6 / 100e9 + 7e-6);
+}
+
+void TstAnalyticalNetwork::ringStepsPayTheHopsTheyCross()
+{
+    // A ring of 4 whose hops take 1, 1, 1 and 3 us (a line's closing hop runs back over 3 links). A step forwards the
+    // chunk received in the step before, so s steps cost the s consecutive hops that sum highest: 3 steps (a
+    // reduce-scatter) 1 + 1 + 3 = 5 us (all but the least hop); 6 steps (an all-reduce), the best 6 consecutive of
+    // 1, 1, 1, 3, 1, 1, 1, 3: 1 + 3 + 1 + 1 + 1 + 3 = 10 us (two turns of 6 us less the least pair, 1 + 1).
+    network::RingHopLatencies hops;
+    for (const double us : { 1.0, 1.0, 1.0, 3.0 }) {
+        hops.add(us * 1e-6);
+    }
+    hops.close();
+    network::AxisCost cost;
+    cost.members = 4;
+    cost.ringBandwidth = 100e9;
+    cost.setRingHops(hops);
+    COMPARE_SECONDS(cost.ringStepLatency, 1.5e-6);
+    COMPARE_SECONDS(cost.ringStepsLatency(3), 5e-6);
+    COMPARE_SECONDS(cost.ringStepsLatency(6), 10e-6);
+    // Bandwidth alike on every hop: the chunk crossing hop after hop sets the time.
+    COMPARE_SECONDS(cost.ringStepsTime(6, 1e6), 6 * 1e6 / 100e9 + 10e-6);
+    // One hop at half rate: its sender's six sends back to back (120 us) outlast the crossing chunk's 60 + 10 us, and
+    // only one hop's latency (the longest, 3 us) adds.
+    cost.ringFastBandwidth = 100e9;
+    cost.ringBandwidth = 50e9;
+    COMPARE_SECONDS(cost.ringStepsTime(6, 1e6), 6 * 1e6 / 50e9 + 3e-6);
 }
 
 void TstAnalyticalNetwork::launchCostIsChargedOncePerCollective()
@@ -181,8 +213,10 @@ void TstAnalyticalNetwork::algorithmFollowsMessageSize()
     QCOMPARE(smallTree.algorithm, CollectiveAlgorithm::Tree);
     const network::CollectiveTime largeRing = network.time(request(CollectiveKind::AllReduce, kGiB, test::allGpus(48)));
     QCOMPARE(largeRing.algorithm, CollectiveAlgorithm::Ring);
-    // Ring on the fat tree: steps crossing leaves take 4 hops; one flow per leaf never fills its uplinks.
-    COMPARE_SECONDS(largeRing.seconds, 2 * 47.0 / 48 * kGiB / 50e9 + 2 * 47 * 4 * 675e-9);
+    // Ring on the fat tree: the 6 hops between leaves of 8 take 4 link hops, the other 42 two; one flow per leaf
+    // never fills its uplinks. The slowest chunk crosses 94 consecutive ring hops: two turns (2 x 108 link hops) less
+    // the cheapest two consecutive (2 + 2).
+    COMPARE_SECONDS(largeRing.seconds, 2 * 47.0 / 48 * kGiB / 50e9 + (2 * 108 - 4) * 675e-9);
 }
 
 void TstAnalyticalNetwork::hierarchicalAcrossDimensions()
@@ -203,18 +237,19 @@ void TstAnalyticalNetwork::hierarchicalAcrossDimensions()
     QCOMPARE(time.bottleneckLink, std::string("nvlink:0-s1.0"));
     // NCCL's choice across nodes, and ours: a flat ring with one channel per GPU of the node, each channel leaving
     // the nodes through its own rail. The eight rails carry 1/8 of the data each (8 x 50 GB/s), every NVLink port
-    // all of it (450 GB/s): 400 GB/s. Its slowest step crosses both dimensions (GPU 7 -> 8: NVSwitch 2 x 300 ns,
-    // then one InfiniBand hop of 1 us): 1.6 us per step. 5.3 ms against the hierarchical 12.4 ms.
+    // all of it (450 GB/s): 400 GB/s. The rails are the slow hops: each rail's sender sends its 62 chunks back to
+    // back while the NVLink steps (faster, 600 ns) hide behind them; only the last chunk's hop across nodes (GPU 7 ->
+    // 8: NVSwitch 2 x 300 ns, then one InfiniBand hop of 1 us) adds 1.6 us. 5.2 ms against the hierarchical 12.4 ms.
     const network::CollectiveTime best = network.time(request(CollectiveKind::AllReduce, kGiB, test::allGpus(32)));
     QCOMPARE(best.algorithm, CollectiveAlgorithm::Ring);
-    COMPARE_SECONDS(best.seconds, 2 * 31.0 / 32 * kGiB / 400e9 + 62 * 1.6e-6);
+    COMPARE_SECONDS(best.seconds, 2 * 31.0 / 32 * kGiB / 400e9 + 1.6e-6);
     QCOMPARE(best.bottleneckLink, std::string("ib:0-1"));
     // Half the GPUs of each node (a data-parallel group beside tensor parallelism of 2): four channels over four
-    // rails, 200 GB/s.
+    // rails, 200 GB/s (the rails again the slow hops, so one rail hop's latency adds).
     const std::vector<int> everyOther { 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30 };
     const network::CollectiveTime half = network.time(request(CollectiveKind::AllReduce, kGiB, everyOther));
     QCOMPARE(half.algorithm, CollectiveAlgorithm::Ring);
-    COMPARE_SECONDS(half.seconds, 2 * 15.0 / 16 * kGiB / 200e9 + 30 * 1.6e-6);
+    COMPARE_SECONDS(half.seconds, 2 * 15.0 / 16 * kGiB / 200e9 + 1.6e-6);
     // A tensor-parallel group of 4 inside one node stays on NVLink.
     const network::CollectiveTime tp = network.time(request(CollectiveKind::AllReduce, kGiB, { 8, 9, 10, 11 }));
     COMPARE_SECONDS(tp.seconds, 2 * (0.75 * kGiB / 450e9 + 600e-9));
@@ -241,13 +276,14 @@ void TstAnalyticalNetwork::torusRunsRingPerAxis()
     const double yReduceScatter = 0.75 * (kGiB / 4) / 100e9 + 3 * 500e-9;
     COMPARE_SECONDS(
         network.time(request(CollectiveKind::ReduceScatter, kGiB, test::allGpus(16))).seconds, x + yReduceScatter / 8);
-    // One x link of row 1 at half rate: row 1's rings take twice as long (latencies unchanged) and set W_x; the
-    // y all-reduce hides under it. The phases one after another would add y: 12% more.
+    // One x link of row 1 at half rate: row 1's rings take twice as long and set W_x; the y all-reduce hides under
+    // it. The phases one after another would add y: 12% more. In the slow ring member 5 sends back to back; the other
+    // hops' latency hides behind it and only its last hop's (500 ns) adds per phase.
     const network::AnalyticalNetwork degraded(
         test::hardware(
             { test::dimension("torus", NetworkKind::Torus2d, 16, 100, 500, { 4, 4 }) }, { { "torus:5-6", 0.5 } }),
         kNoLaunch);
-    const double xSlow = 0.75 * kGiB / 50e9 + 3 * 500e-9;
+    const double xSlow = 0.75 * kGiB / 50e9 + 500e-9;
     COMPARE_SECONDS(degraded.time(request(CollectiveKind::AllReduce, kGiB, test::allGpus(16))).seconds,
         std::max(2 * xSlow, y + 2 * xSlow / 8));
     // One row of the torus is a plain ring of 4.

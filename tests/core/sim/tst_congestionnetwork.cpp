@@ -73,12 +73,14 @@ private Q_SLOTS:
 
     void degradedRingLinkSlowsEveryStepOfTheRing()
     {
-        // Link 3-4 at health 0.5: every ring step has one flow at 50 GB/s, and the member behind it sends each step
-        // only after its previous (slow) send, so each of the 14 steps takes S/8 / 50 GB/s + 1 us.
+        // Link 3-4 at health 0.5: member 3 sends each step when its previous (slow) send has left and the chunk it
+        // forwards has arrived; the others' steps (S/8 at 100 GB/s + 1 us) always deliver that chunk in time, so
+        // member 3 sends its 14 chunks back to back at 50 GB/s and only the last one's hop latency adds: exactly 1/h
+        // of the healthy ring's transfer time.
         sim::CongestionNetwork network(
             test::hardware({ test::dimension("ring", NetworkKind::Ring, 8, 100, 1000) }, { { "ring:3-4", 0.5 } }));
         const double bytes = 64 * kMiB;
-        const double expected = 14 * (bytes / 8 / 50e9 + 1e-6) + network::kCollectiveLaunchSeconds;
+        const double expected = 14 * (bytes / 8 / 50e9) + 1e-6 + network::kCollectiveLaunchSeconds;
         const network::CollectiveRequest r
             = request(CollectiveKind::AllReduce, bytes, test::allGpus(8), CollectiveAlgorithm::Ring);
         QVERIFY(std::abs(network.time(r) - expected) <= 14e-9);
@@ -202,14 +204,16 @@ private Q_SLOTS:
         // 4 nodes x 8 GPUs (NVSwitch at 450 GB/s inside, a 4-node InfiniBand ring per rail at 50 GB/s): a 1 GiB
         // all-reduce over all 32 runs NCCL's eight channels, channel j entering every node at GPU j. Each channel's
         // ring crosses between nodes 4 times per step, on rail j only, so every rail link carries 62 steps of
-        // S / (8 x 32). The time is the analytical closed form: 2(p-1)/p S / min(450, 8 x 50 GB/s) + 62 x 1.6 us.
+        // S / (8 x 32). The rail senders are the slow hops (50 GB/s per channel against 450 / 8 over NVLink) and send
+        // back to back; the NVLink steps' latency hides: 2(p-1)/p S / min(450, 8 x 50 GB/s) + one rail hop (1.6 us).
+        // (Each channel's path is not exactly back to back: allow a hop's latency.)
         sim::CongestionNetwork network(test::hardware({ test::dimension("nvlink", NetworkKind::Switch, 8, 450, 300),
             test::dimension("ib", NetworkKind::Ring, 4, 50, 1000) }));
         const double bytes = 1024 * kMiB;
         const network::CollectiveRequest requests[] = { request(CollectiveKind::AllReduce, bytes, test::allGpus(32)) };
         const sim::CongestionRun run = network.run(requests);
-        const double expected = 2 * 31.0 / 32 * bytes / 400e9 + 62 * 1.6e-6 + network::kCollectiveLaunchSeconds;
-        QVERIFY2(std::abs(run.seconds[0] - expected) <= 62e-9, qPrintable(QString::number(run.seconds[0] - expected)));
+        const double expected = 2 * 31.0 / 32 * bytes / 400e9 + 1.6e-6 + network::kCollectiveLaunchSeconds;
+        QVERIFY2(std::abs(run.seconds[0] - expected) <= 600e-9, qPrintable(QString::number(run.seconds[0] - expected)));
         for (int rail = 0; rail < 8; ++rail) {
             const int link = network.topology().findLink("ib@" + std::to_string(rail) + ":0-1");
             QVERIFY(link >= 0);
