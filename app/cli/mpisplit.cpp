@@ -54,7 +54,7 @@ resilience::FaultStudyResult MpiSplit::runFaultStudy(
         return resilience::runFaultStudy(scenario, spec, threads);
     }
     const network::Topology topology(scenario.hardware);
-    const std::vector<int> pool = resilience::faultPool(topology, spec);
+    const std::vector<resilience::FaultUnit> pool = resilience::faultPool(topology, spec);
     resilience::FaultStudyResult result;
     result.baselineSeconds = resilience::stepSeconds(scenario, spec.backend);
     if (result.baselineSeconds == 0) {

@@ -34,7 +34,9 @@ Arguments resilienceArguments()
         "trials are shared among the processes and gathered on rank 0 (the same result as one process).",
         scenarioOptions({ { "faulty-links", "K[,K...]", "links degraded per trial (default 1)", false },
             { "health", "H[,H...]", "health of a faulty link, 0 (failed) to below 1 (default 0.5)", false },
-            { "class", "NAME", "draw only from this link class (repeatable; default every class; see --list-classes)",
+            { "class", "NAME",
+                "draw only from this link class (repeatable; default every link class, not the node NIC classes; see "
+                "--list-classes)",
                 true },
             { "list-classes", "", "list the network's link classes and their link counts, then stop", false },
             { "slow-gpus", "F[,F...]", "straggler study instead: this share of the GPUs (at least one) is slow",
@@ -105,8 +107,15 @@ int listClasses(const config::Scenario& scenario, std::ostream& out)
 {
     const network::Topology topology(scenario.hardware);
     for (const resilience::LinkClass& linkClass : resilience::linkClasses(topology)) {
-        out << linkClass.name << "  (" << linkClass.physicalLinks.size() << " links, e.g. "
-            << topology.linkId(2 * linkClass.physicalLinks.front()) << ")\n";
+        if (linkClass.groups.empty()) {
+            out << linkClass.name << "  (" << linkClass.physicalLinks.size() << " links, e.g. "
+                << topology.linkId(2 * linkClass.physicalLinks.front()) << ")\n";
+        } else {
+            // A node NIC class draws whole nodes' NICs; only when named with --class.
+            out << linkClass.name << "  (" << linkClass.groups.size() << " nodes of " << linkClass.groups.front().size()
+                << " NIC links, e.g. " << topology.linkId(2 * linkClass.groups.front().front())
+                << "; only with --class)\n";
+        }
     }
     return Success;
 }
@@ -132,8 +141,8 @@ int criticality(const Arguments& arguments, const config::Scenario& scenario, co
     if (auto path = arguments.value("json")) {
         report::Json json = report::Json::array();
         for (const resilience::LinkCriticality& link : ranked) {
-            json.push_back({ { "link", link.linkId }, { "class", link.linkClass }, { "slowdown", link.slowdown },
-                { "disconnects", link.disconnects } });
+            json.push_back({ { "link", link.linkId }, { "links", link.links }, { "class", link.linkClass },
+                { "slowdown", link.slowdown }, { "disconnects", link.disconnects } });
         }
         if (!writeOutput(path, invocation, "resilience", [&](std::ostream& file) {
                 report::writeJson(file, report::Json { { "scenario", scenario.name }, { "criticality", json } });

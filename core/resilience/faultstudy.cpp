@@ -35,7 +35,9 @@ std::vector<const LinkClass*> chosenClasses(const std::vector<LinkClass>& all, c
     }
     if (names.empty()) {
         for (const LinkClass& c : all) {
-            chosen.push_back(&c);
+            if (!c.optIn) {
+                chosen.push_back(&c);
+            }
         }
     }
     return chosen;
@@ -57,6 +59,16 @@ config::Scenario withFaults(const config::Scenario& scenario, const std::vector<
     return faulty;
 }
 
+/// "node 3 NICs": a node NIC unit named after the node of its first link's GPU.
+std::string unitName(const network::Topology& topology, const LinkClass& linkClass, const std::string& firstLink)
+{
+    const network::Link& link = topology.link(topology.findLink(firstLink));
+    const int gpu = topology.node(link.from).isSwitch ? link.to : link.from;
+    const int perNode = std::max(1, topology.cluster().gpusPerNode);
+    const std::string dimension = linkClass.name.substr(0, linkClass.name.find(' '));
+    return dimension + " NICs of node " + std::to_string(gpu / perNode);
+}
+
 } // namespace
 
 double stepSeconds(const config::Scenario& scenario, sim::NetworkBackend backend)
@@ -69,7 +81,7 @@ double stepSeconds(const config::Scenario& scenario, sim::NetworkBackend backend
     }
 }
 
-std::vector<int> faultPool(const network::Topology& topology, const FaultStudySpec& spec)
+std::vector<FaultUnit> faultPool(const network::Topology& topology, const FaultStudySpec& spec)
 {
     if (spec.slowGpus > 0) {
         if (spec.slowGpus > topology.gpuCount()) {
@@ -85,31 +97,38 @@ std::vector<int> faultPool(const network::Topology& topology, const FaultStudySp
         throw std::invalid_argument("at least one faulty link per trial");
     }
     checkHealth(spec.health);
-    std::vector<int> pool;
+    std::vector<FaultUnit> pool;
     const std::vector<LinkClass> classes = linkClasses(topology);
     for (const LinkClass* chosen : chosenClasses(classes, spec.classes)) {
-        pool.insert(pool.end(), chosen->physicalLinks.begin(), chosen->physicalLinks.end());
+        for (std::size_t i = 0; i < chosen->unitCount(); ++i) {
+            pool.push_back(chosen->unit(i));
+        }
     }
     std::sort(pool.begin(), pool.end());
     pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
     if (static_cast<int>(pool.size()) < spec.faultyLinks) {
-        throw std::invalid_argument(std::to_string(spec.faultyLinks) + " faulty links per trial, but the classes hold "
-            + std::to_string(pool.size()));
+        throw std::invalid_argument(std::to_string(spec.faultyLinks) + " faulty links (or NIC sets) per trial, but the "
+            + "classes hold " + std::to_string(pool.size()));
     }
     return pool;
 }
 
 std::vector<std::string> drawFaultLinks(
-    const FaultStudySpec& spec, const network::Topology& topology, const std::vector<int>& pool, int index)
+    const FaultStudySpec& spec, const network::Topology& topology, const std::vector<FaultUnit>& pool, int index)
 {
-    // A partial Fisher-Yates shuffle of the pool.
+    // A partial Fisher-Yates shuffle of the pool's indices.
     std::mt19937_64 random(mixSeed(spec.seed, static_cast<std::uint64_t>(index)));
-    std::vector<int> links = pool;
+    std::vector<std::size_t> order(pool.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
     std::vector<std::string> ids;
     for (int i = 0; i < spec.faultyLinks; ++i) {
-        std::uniform_int_distribution<std::size_t> pick(static_cast<std::size_t>(i), links.size() - 1);
-        std::swap(links[static_cast<std::size_t>(i)], links[pick(random)]);
-        ids.push_back(topology.linkId(2 * links[static_cast<std::size_t>(i)]));
+        std::uniform_int_distribution<std::size_t> pick(static_cast<std::size_t>(i), order.size() - 1);
+        std::swap(order[static_cast<std::size_t>(i)], order[pick(random)]);
+        for (const int physical : pool[order[static_cast<std::size_t>(i)]]) {
+            ids.push_back(topology.linkId(2 * physical));
+        }
     }
     return ids;
 }
@@ -131,7 +150,7 @@ std::vector<int> drawSlowGpus(const FaultStudySpec& spec, int gpus, int index)
 }
 
 FaultTrial runFaultTrial(const config::Scenario& scenario, const FaultStudySpec& spec,
-    const network::Topology& topology, const std::vector<int>& pool, int index)
+    const network::Topology& topology, const std::vector<FaultUnit>& pool, int index)
 {
     FaultTrial trial;
     if (spec.slowGpus > 0) {
@@ -182,7 +201,7 @@ FaultStudyResult runFaultStudy(const config::Scenario& scenario, const FaultStud
         throw std::invalid_argument("at least one trial");
     }
     const network::Topology topology(scenario.hardware);
-    const std::vector<int> pool = faultPool(topology, spec);
+    const std::vector<FaultUnit> pool = faultPool(topology, spec);
     FaultStudyResult result;
     result.baselineSeconds = stepSeconds(scenario, spec.backend);
     if (result.baselineSeconds == 0) {
@@ -224,18 +243,22 @@ std::vector<LinkCriticality> linkCriticality(const config::Scenario& scenario, d
     const std::vector<const LinkClass*> chosen = chosenClasses(all, classes);
     std::size_t total = 0;
     for (const LinkClass* c : chosen) {
-        total += c->physicalLinks.size();
+        total += c->unitCount();
     }
     std::vector<LinkCriticality> ranked;
     for (const LinkClass* c : chosen) {
-        // Evenly spaced links of the class when there are too many to time each: a class keeps its share.
-        const std::size_t count = c->physicalLinks.size();
+        // Evenly spaced units of the class when there are too many to time each: a class keeps its share.
+        const std::size_t count = c->unitCount();
         const std::size_t keep = total <= static_cast<std::size_t>(maxLinks)
             ? count
             : std::max<std::size_t>(1, count * static_cast<std::size_t>(maxLinks) / total);
         for (std::size_t i = 0; i < keep; ++i) {
-            const int physical = c->physicalLinks[i * count / keep];
-            ranked.push_back({ topology.linkId(2 * physical), c->name, 1, false });
+            LinkCriticality entry { {}, c->name, 1, false, {} };
+            for (const int physical : c->unit(i * count / keep)) {
+                entry.links.push_back(topology.linkId(2 * physical));
+            }
+            entry.linkId = entry.links.size() == 1 ? entry.links.front() : unitName(topology, *c, entry.links.front());
+            ranked.push_back(std::move(entry));
         }
     }
     const double baseline = stepSeconds(scenario, backend);
@@ -248,7 +271,7 @@ std::vector<LinkCriticality> linkCriticality(const config::Scenario& scenario, d
             return;
         }
         LinkCriticality& link = ranked[index];
-        const double seconds = stepSeconds(withFaults(scenario, { link.linkId }, health), backend);
+        const double seconds = stepSeconds(withFaults(scenario, link.links, health), backend);
         link.disconnects = seconds == 0;
         link.slowdown = seconds == 0 ? 0 : seconds / baseline;
         const int count = ++finished;

@@ -18,9 +18,9 @@ namespace rapid::resilience {
 /// failed, rerouted around) on top of the scenario's own faults, and times the training step. With slowGpus > 0 it
 /// is a straggler study instead: each trial makes that many distinct GPUs, drawn from all, `slowdown` times slower.
 struct FaultStudySpec {
-    int faultyLinks = 1; ///< k, distinct links per trial
+    int faultyLinks = 1; ///< k, distinct links (units: a node's NICs in a node NIC class) per trial
     double health = 0.5; ///< h: 0 fails the links, (0, 1) degrades them
-    std::vector<std::string> classes; ///< LinkClass names to draw from; empty: every class
+    std::vector<std::string> classes; ///< LinkClass names to draw from; empty: every class but the opt-in ones
     int slowGpus = 0; ///< straggler study: slow GPUs per trial (0: a link study)
     double slowdown = 1.5; ///< straggler study: each slow GPU's kernels take this many times as long (>= 1)
     int trials = 100;
@@ -49,14 +49,14 @@ struct FaultStudyResult {
     double maxSlowdown = 0;
 };
 
-/// The link pool of @p spec on @p topology: the physical links of its classes (none for a straggler study). Throws
-/// std::invalid_argument naming an unknown class (and the known ones), when the pool has fewer than k links, or for
-/// more slow GPUs than the cluster has or a slowdown below 1.
-std::vector<int> faultPool(const network::Topology& topology, const FaultStudySpec& spec);
+/// The fault pool of @p spec on @p topology: the units (links, or a node's NICs) of its classes (none for a straggler
+/// study). Throws std::invalid_argument naming an unknown class (and the known ones), when the pool has fewer than k
+/// links, or for more slow GPUs than the cluster has or a slowdown below 1.
+std::vector<FaultUnit> faultPool(const network::Topology& topology, const FaultStudySpec& spec);
 
-/// The links trial @p index of @p spec degrades: k distinct links of @p pool, from the trial's own seed.
+/// The links trial @p index of @p spec degrades: the links of k distinct units of @p pool, from the trial's own seed.
 std::vector<std::string> drawFaultLinks(
-    const FaultStudySpec& spec, const network::Topology& topology, const std::vector<int>& pool, int index);
+    const FaultStudySpec& spec, const network::Topology& topology, const std::vector<FaultUnit>& pool, int index);
 
 /// The GPUs trial @p index of a straggler study slows: spec.slowGpus distinct GPUs of @p gpus, ascending.
 std::vector<int> drawSlowGpus(const FaultStudySpec& spec, int gpus, int index);
@@ -64,7 +64,7 @@ std::vector<int> drawSlowGpus(const FaultStudySpec& spec, int gpus, int index);
 /// Trial @p index of @p spec alone: its draw depends on the seed and the index only, so any process computing it gets
 /// the same links and the same step (the MPI split relies on it).
 FaultTrial runFaultTrial(const config::Scenario& scenario, const FaultStudySpec& spec,
-    const network::Topology& topology, const std::vector<int>& pool, int index);
+    const network::Topology& topology, const std::vector<FaultUnit>& pool, int index);
 
 /// Fills the statistics of @p result from its trials.
 void summariseFaultStudy(FaultStudyResult& result);
@@ -80,10 +80,11 @@ double stepSeconds(const config::Scenario& scenario, sim::NetworkBackend backend
 
 /// How much one link alone slows the step.
 struct LinkCriticality {
-    std::string linkId;
+    std::string linkId; ///< the link, or for a unit of several links its name ("ib NICs of node 3")
     std::string linkClass;
     double slowdown = 1; ///< step with the link at the study's health / the baseline
     bool disconnects = false; ///< failing it cuts GPUs apart
+    std::vector<std::string> links; ///< the links degraded together (one for a link class)
 };
 
 /// The criticality map: every link of the chosen classes (all classes when empty) set alone to @p health, ranked by

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "linkclasses.h"
 
+#include <algorithm>
 #include <map>
 
 namespace rapid::resilience {
@@ -54,6 +55,37 @@ std::string levelOf(const network::Topology& topology, const network::Link& link
     return "GPU-GPU";
 }
 
+/// One opt-in class per scale-out dimension (not the innermost, GPUs linked to switches) when nodes hold several
+/// GPUs: unit n = every link of node n's GPUs into that dimension.
+void addNodeNicClasses(const network::Topology& topology, std::vector<LinkClass>& classes)
+{
+    const int perNode = topology.cluster().gpusPerNode;
+    if (perNode <= 1) {
+        return;
+    }
+    for (int dimension = 1; dimension < topology.dimensionCount(); ++dimension) {
+        LinkClass nics { topology.layout(dimension).name + " node NICs", {}, {}, true };
+        for (int gpu = 0; gpu < topology.gpuCount(); ++gpu) {
+            const std::size_t node = static_cast<std::size_t>(gpu / perNode);
+            for (const int link : topology.outLinks(gpu)) {
+                const network::Link& out = topology.link(link);
+                if (out.dimension != dimension || !topology.node(out.to).isSwitch) {
+                    continue;
+                }
+                nics.groups.resize(std::max(nics.groups.size(), node + 1));
+                nics.groups[node].push_back(link / 2);
+                nics.physicalLinks.push_back(link / 2);
+            }
+        }
+        nics.groups.erase(
+            std::remove_if(nics.groups.begin(), nics.groups.end(), [](const FaultUnit& unit) { return unit.empty(); }),
+            nics.groups.end());
+        if (!nics.physicalLinks.empty()) {
+            classes.push_back(std::move(nics));
+        }
+    }
+}
+
 } // namespace
 
 std::vector<LinkClass> linkClasses(const network::Topology& topology)
@@ -65,8 +97,9 @@ std::vector<LinkClass> linkClasses(const network::Topology& topology)
     }
     std::vector<LinkClass> classes;
     for (auto& [key, links] : byClass) {
-        classes.push_back({ topology.layout(key.first).name + " " + key.second, std::move(links) });
+        classes.push_back({ topology.layout(key.first).name + " " + key.second, std::move(links), {}, false });
     }
+    addNodeNicClasses(topology, classes);
     return classes;
 }
 

@@ -40,13 +40,68 @@ private Q_SLOTS:
         // one to each of 32 spines: 8 x 8 GPU-leaf and 8 x 32 leaf-spine links.
         const network::Topology topology(defaultWorkspace().hardware);
         const std::vector<resilience::LinkClass> classes = resilience::linkClasses(topology);
-        QCOMPARE(classes.size(), size_t { 3 });
+        QCOMPARE(classes.size(), size_t { 4 }); // and the node NICs (nodeNicsFailTogether)
         QCOMPARE(classes[0].name, std::string("nvlink GPU-switch"));
         QCOMPARE(classes[0].physicalLinks.size(), size_t { 64 });
         QCOMPARE(classes[1].name, std::string("ib GPU-leaf"));
         QCOMPARE(classes[1].physicalLinks.size(), size_t { 64 });
         QCOMPARE(classes[2].name, std::string("ib leaf-spine"));
         QCOMPARE(classes[2].physicalLinks.size(), size_t { 256 });
+    }
+
+    void nodeNicsFailTogether()
+    {
+        // The opt-in class "ib node NICs": one unit per node of its 8 GPUs' links into their rails (GPU g of node n is
+        // endpoint n of rail g mod 8), drawn only when named.
+        const config::Scenario scenario = defaultWorkspace();
+        const network::Topology topology(scenario.hardware);
+        const std::vector<resilience::LinkClass> classes = resilience::linkClasses(topology);
+        const resilience::LinkClass& nics = classes[3];
+        QCOMPARE(nics.name, std::string("ib node NICs"));
+        QVERIFY(nics.optIn);
+        QCOMPARE(nics.unitCount(), size_t { 8 });
+        for (size_t node = 0; node < 8; ++node) {
+            const resilience::FaultUnit unit = nics.unit(node);
+            QCOMPARE(unit.size(), size_t { 8 });
+            for (const int physical : unit) {
+                const network::Link& link = topology.link(2 * physical);
+                const int gpu = topology.node(link.from).isSwitch ? link.to : link.from;
+                QCOMPARE(gpu / 8, static_cast<int>(node));
+                QCOMPARE(topology.link(2 * physical).dimension, 1);
+            }
+        }
+        // Every class but the opt-in one: 64 + 64 + 256 single links.
+        resilience::FaultStudySpec spec;
+        spec.backend = sim::NetworkBackend::Analytical;
+        QCOMPARE(resilience::faultPool(topology, spec).size(), size_t { 384 });
+        // Named, each trial degrades one whole node's 8 NIC links.
+        spec.classes = { "ib node NICs" };
+        spec.health = 0.5;
+        spec.trials = 4;
+        const resilience::FaultStudyResult half = resilience::runFaultStudy(scenario, spec, 2);
+        QCOMPARE(half.trials.size(), size_t { 4 });
+        // Each GPU's data-parallel partner (dp 2) is the same GPU index on the other node of its stage, on its own
+        // rail: the 8 pairs run side by side, so a node's 8 NICs at half rate cost what one of them alone costs.
+        const auto oneNic = [&](const std::string& link) {
+            return resilience::stepSeconds(withFault(scenario, link, 0.5), sim::NetworkBackend::Analytical);
+        };
+        for (const resilience::FaultTrial& trial : half.trials) {
+            QCOMPARE(trial.links.size(), size_t { 8 });
+            QCOMPARE(trial.stepSeconds, oneNic(trial.links.back()));
+            QVERIFY(trial.stepSeconds > half.baselineSeconds);
+        }
+        // Failed, they cut the node off.
+        spec.health = 0;
+        QCOMPARE(resilience::runFaultStudy(scenario, spec, 2).disconnected, 4);
+        // The criticality map names a unit after its node and keeps its links.
+        const std::vector<resilience::LinkCriticality> ranked
+            = resilience::linkCriticality(scenario, 0.5, sim::NetworkBackend::Analytical, { "ib node NICs" }, 2000, 2);
+        QCOMPARE(ranked.size(), size_t { 8 });
+        for (const resilience::LinkCriticality& unit : ranked) {
+            QCOMPARE(unit.links.size(), size_t { 8 });
+            QCOMPARE(unit.linkId.rfind("ib NICs of node ", 0), size_t { 0 });
+            QCOMPARE(unit.slowdown, oneNic(unit.links.front()) / half.baselineSeconds);
+        }
     }
 
     void aDegradedLinkCountsInEveryStage()
