@@ -25,6 +25,7 @@
 #include "results/resultspanel.h"
 #include "results/runspanel.h"
 #include "results/summaryfigures.h"
+#include "serving/servingpanel.h"
 #include "sweeps/sweepchart.h"
 #include "sweeps/sweeppanel.h"
 #include "topology/topologypanel.h"
@@ -109,6 +110,8 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     // Fault studies, criticality, stragglers and goodput of the workspace, each in the background.
     m_resilience = new ResiliencePanel(m_document, m_tabs);
     m_tabs->addTab(m_resilience, tr("Resilience"));
+    m_serving = new ServingPanel(m_document, m_tabs);
+    m_tabs->addTab(m_serving, tr("Serving"));
     centralLayout->addWidget(m_tabs);
     setCentralWidget(central);
 
@@ -161,7 +164,7 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
         connect(chart, &ChartWidget::exportRequested, this, [this](ChartWidget* which) { exportChart(which); });
     }
     connect(m_sweep->chart(), &ChartWidget::exportRequested, this, [this](ChartWidget* which) { exportChart(which); });
-    for (ChartWidget* chart : m_resilience->charts()) {
+    for (ChartWidget* chart : m_resilience->charts() + m_serving->charts()) {
         connect(chart, &ChartWidget::exportRequested, this, [this](ChartWidget* which) { exportChart(which); });
     }
     connect(m_runner, &EvaluationRunner::evaluationFailed, this,

@@ -30,6 +30,7 @@ class DiagnosticsPanel;
 class EvaluationRunner;
 class RestoreBanner;
 class ResiliencePanel;
+class ServingPanel;
 class ResultsPanel;
 class RunsPanel;
 class SweepPanel;
@@ -70,6 +71,7 @@ public:
     TopologyPanel* topologyPanel() const { return m_topology; }
     SweepPanel* sweepPanel() const { return m_sweep; }
     ResiliencePanel* resiliencePanel() const { return m_resilience; }
+    ServingPanel* servingPanel() const { return m_serving; }
     /// "Pin as baseline": keeps the shown result as a named run and compares every chart against it.
     QAction* pinAction() const { return m_pinAction; }
     /// Pins the shown result under @p name (a generated one when empty); false when nothing is shown yet.
@@ -119,6 +121,7 @@ private:
     TopologyPanel* m_topology = nullptr;
     SweepPanel* m_sweep = nullptr;
     ResiliencePanel* m_resilience = nullptr;
+    ServingPanel* m_serving = nullptr;
     ChakraExportJob* m_chakraExport = nullptr;
     QProgressDialog* m_chakraProgress = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;

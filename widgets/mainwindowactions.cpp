@@ -13,6 +13,7 @@
 #include "resilience/resiliencepanel.h"
 #include "results/resultspanel.h"
 #include "results/summaryfigures.h"
+#include "serving/servingpanel.h"
 #include "sweeps/sweepchart.h"
 #include "sweeps/sweeppanel.h"
 
@@ -75,7 +76,10 @@ void MainWindow::exportChart(QWidget* chart)
     // File > Export Figure on the Resilience tab starts on the figure of the page shown.
     QWidget* wanted
         = chart ? chart : (m_tabs->currentWidget() == m_resilience ? m_resilience->currentFigure() : nullptr);
-    for (const FigureDialog::Target& target : m_resilience->figures()) {
+    if (!chart && m_tabs->currentWidget() == m_serving) {
+        wanted = m_serving->currentFigure();
+    }
+    for (const FigureDialog::Target& target : m_resilience->figures() + m_serving->figures()) {
         if (wanted && target.widget == wanted) {
             selected = static_cast<int>(targets.size());
         }

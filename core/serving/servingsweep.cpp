@@ -24,7 +24,9 @@ bool dominates(const ServingSummary& a, const ServingSummary& b)
     return aGpu >= bGpu && aUser >= bUser && (aGpu > bGpu || aUser > bUser);
 }
 
-WorkloadSpec workloadAt(const WorkloadSpec& base, SweepLoad load, double value, int requestsPerPoint)
+} // namespace
+
+WorkloadSpec sweepWorkload(const WorkloadSpec& base, SweepLoad load, double value, int requestsPerPoint)
 {
     WorkloadSpec workload = base;
     if (load == SweepLoad::Concurrency) {
@@ -46,8 +48,6 @@ WorkloadSpec workloadAt(const WorkloadSpec& base, SweepLoad load, double value, 
     }
     return workload;
 }
-
-} // namespace
 
 const char* toString(SweepLoad load)
 {
@@ -77,7 +77,7 @@ ServingSweep sweepServing(const config::Scenario& scenario, const WorkloadSpec& 
     std::vector<ServingSummary> summaries;
     for (const double value : loads) {
         const ServingResult result
-            = simulateServing(scenario, workloadAt(base, load, value, requestsPerPoint), options, slo, backend);
+            = simulateServing(scenario, sweepWorkload(base, load, value, requestsPerPoint), options, slo, backend);
         if (sweep.points.empty()) {
             sweep.options = result.options;
             sweep.capacity = result.capacity;

@@ -34,6 +34,11 @@ struct ServingSweep {
 /// and better in one. Equal points are all on the front.
 std::vector<bool> paretoFront(const std::vector<ServingSummary>& summaries);
 
+/// @p base at one load of a sweep: a closed loop of @p value clients (whole, 1 to 100,000) or Poisson arrivals at
+/// @p value requests per second (above 0, at most 1e6), with @p requestsPerPoint requests (0: 10 x the clients, or
+/// 1000 at a rate). Throws std::invalid_argument naming the load for one out of range.
+WorkloadSpec sweepWorkload(const WorkloadSpec& base, SweepLoad load, double value, int requestsPerPoint);
+
 /// Serves @p base at every load of @p loads (clients: whole numbers >= 1; rates > 0): the closed loop's clients or the
 /// Poisson rate replaced, and @p requestsPerPoint requests each (0: 10 x the clients, or 1000 at a rate). Every point
 /// is simulateServing of the same scenario, engine and SLOs; the Pareto flags are filled. Throws

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Serving tab driven like a user would: typed loads are checked as typed (inline message, Serve disabled); one
+// client alone sees the step model's prefill as its time to first token and its mean decode step as its ITL (the
+// serving engine and StepModel::inference are separate paths); the curve has a point per load; a saturated closed
+// loop obeys Little's law; picking a load redraws its request timeline; Cancel stops a long sweep and shows nothing;
+// a training workspace says why it cannot be served; an edit marks the result stale; every chart exports.
+#include "widgettestutils.h"
+
+#include "common/chartexporter.h"
+#include "editors/workspacedocument.h"
+#include "mainwindow.h"
+#include "resilience/jobcontrols.h"
+#include "serving/servingcharts.h"
+#include "serving/servingpanel.h"
+#include "serving/servingrunner.h"
+
+#include "sim/stepmodel.h"
+
+#include <qcustomplot.h>
+
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace rapid;
+using namespace rapid::widgets;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+
+/// Llama-3.1-8B on one H100, 1,500-token prompts (the decode preset's run).
+const char* const kServeWorkspace = "name: Serve 8B\n"
+                                    "model: llama-3.1-8b\n"
+                                    "hardware: h100-sxm5-80gb\n"
+                                    "run: llama-3.1-8b-decode-1gpu\n";
+
+void typeLine(QLineEdit* edit, const QString& text)
+{
+    edit->setFocus();
+    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClick(edit, Qt::Key_Delete);
+    QTest::keyClicks(edit, text);
+}
+
+void typeSpin(QAbstractSpinBox* spin, const QString& text)
+{
+    spin->setFocus();
+    QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(spin, text);
+    QTest::keyClick(spin, Qt::Key_Return);
+}
+
+} // namespace
+
+class TstServingView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QFile file(m_dir.filePath(QStringLiteral("serve.rapid.yaml")));
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(kServeWorkspace) > 0);
+    }
+
+    void loadsAreCheckedAsTyped()
+    {
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        QPushButton* serve = panel->controls()->runButton();
+        QVERIFY(serve->isEnabled());
+        typeLine(panel->loadsEdit(), QStringLiteral("1, 2.5"));
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("servingLoadsProblem"))->isVisible());
+        QVERIFY(!serve->isEnabled());
+        typeLine(panel->loadsEdit(), QStringLiteral("0"));
+        QVERIFY(!serve->isEnabled());
+        typeLine(panel->loadsEdit(), QStringLiteral("1, 4"));
+        QVERIFY(!panel->findChild<QLabel*>(QStringLiteral("servingLoadsProblem"))->isVisible());
+        QVERIFY(serve->isEnabled());
+        // As rates, 2.5 requests/s is a load.
+        panel->loadKindCombo()->setCurrentIndex(1);
+        typeLine(panel->loadsEdit(), QStringLiteral("2.5"));
+        QVERIFY(serve->isEnabled());
+    }
+
+    void oneClientSeesThePrefillThenTheDecodeSteps()
+    {
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        typeLine(panel->loadsEdit(), QStringLiteral("1, 8"));
+        typeSpin(panel->outputSpin(), QStringLiteral("64"));
+        typeSpin(panel->requestsSpin(), QStringLiteral("16"));
+        QSignalSpy finished(panel->runner(), &ServingRunner::finished);
+        QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(panel->table()->rowCount(), 2);
+        // The step model's own prediction of one request of 1,500 + 64 tokens.
+        config::Scenario alone = *window->document()->scenario();
+        alone.run.batch = 1;
+        alone.run.decodeLength = 64;
+        sim::StepModel model(alone);
+        const report::InferenceResult expected = model.inference();
+        const serving::ServingSummary& one = panel->curve()->results[0].summary;
+        QVERIFY2(std::abs(one.ttft.mean - expected.ttftSeconds) <= 1e-9 * expected.ttftSeconds,
+            qPrintable(QStringLiteral("%1 vs %2").arg(one.ttft.mean).arg(expected.ttftSeconds)));
+        QVERIFY(std::abs(one.itl.mean - expected.itlSeconds) <= 1e-3 * expected.itlSeconds);
+        // The table shows it in milliseconds (the column says so), to 3 significant digits.
+        QCOMPARE(panel->table()->item(0, 3)->text(), QString::number(expected.ttftSeconds * 1e3, 'g', 3));
+        // Little's law over the 8 clients' closed loop: requests/s x mean E2E = 8 (16 requests: the first and last
+        // wave make it approximate; within 15%).
+        const serving::ServingSummary& eight = panel->curve()->results[1].summary;
+        QVERIFY(std::abs(eight.requestsPerSecond * eight.e2e.mean / 8 - 1) < 0.15);
+        // The curve has a marker per load; the percentile chart a median per load.
+        QCOMPARE(panel->curveChart()->plot()->graph(0)->dataCount(), 2);
+        QVERIFY(panel->ttftChart()->plot()->graphCount() >= 3);
+        // Picking the second load redraws its 16 requests as two bars each.
+        panel->chartTabs()->setCurrentWidget(panel->timelineChart());
+        panel->table()->setCurrentCell(1, 0);
+        QCOMPARE(panel->timelineChart()->point(), 1);
+        QCOMPARE(panel->timelineChart()->plot()->itemCount(), 2 * 16);
+        // The status line counts the loads; an edit makes the result stale.
+        QVERIFY(panel->controls()->statusLabel()->text().contains(QStringLiteral("2 loads served")));
+        QVERIFY(window->document()->setValue(QStringLiteral("run.inference.prompt_length"), QStringLiteral("1000")));
+        QTRY_VERIFY(panel->controls()->statusLabel()->text().contains(QStringLiteral("Serve again")));
+        QVERIFY(panel->isStale());
+    }
+
+    void cancelStopsALongSweepAndShowsNothing()
+    {
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        typeLine(panel->loadsEdit(), QStringLiteral("64, 128, 256, 512, 1024, 2048"));
+        QSignalSpy cancelled(panel->runner(), &ServingRunner::cancelled);
+        QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
+        QVERIFY(panel->controls()->cancelButton()->isVisible());
+        QTest::mouseClick(panel->controls()->cancelButton(), Qt::LeftButton);
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!panel->runner()->isRunning());
+        QCOMPARE(panel->table()->rowCount(), 0);
+        QVERIFY(panel->controls()->runButton()->isEnabled());
+        QVERIFY(panel->controls()->statusLabel()->text().contains(QStringLiteral("Cancelled")));
+    }
+
+    void aTrainingWorkspaceSaysWhy()
+    {
+        auto window = test::openWindow();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        QVERIFY(!panel->run());
+        QVERIFY(panel->controls()->statusLabel()->text().contains(QStringLiteral("inference run")));
+    }
+
+    void everyChartExports()
+    {
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        typeLine(panel->loadsEdit(), QStringLiteral("1, 2"));
+        typeSpin(panel->outputSpin(), QStringLiteral("16"));
+        QSignalSpy finished(panel->runner(), &ServingRunner::finished);
+        QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(kTimeoutMs));
+        for (const FigureDialog::Target& target : panel->figures()) {
+            const QString path = m_dir.filePath(target.widget->objectName() + QStringLiteral(".svg"));
+            QString error;
+            QVERIFY2(ChartExporter::exportWidget(target.widget, path, ExportOptions(), &error), qPrintable(error));
+            QVERIFY(QFileInfo(path).size() > 1000);
+        }
+    }
+
+private:
+    std::unique_ptr<MainWindow> open()
+    {
+        auto window = test::openWindow(m_dir.filePath(QStringLiteral("serve.rapid.yaml")));
+        if (window) {
+            window->mainTabs()->setCurrentWidget(window->servingPanel());
+        }
+        return window;
+    }
+
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TstServingView)
+#include "tst_servingview.moc"

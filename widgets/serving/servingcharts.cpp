@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "serving/servingcharts.h"
+
+#include "common/plotstyle.h"
+#include "common/stackedbars.h"
+#include "serving/servingrunner.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace rapid::widgets {
+
+namespace {
+
+/// Pads [low, high] by 5% on each side (a flat range by 5% of its value).
+QCPRange padded(double low, double high)
+{
+    const double span = high > low ? high - low : std::max(std::abs(high), 1e-9) * 2;
+    return QCPRange(low - 0.05 * span, high + 0.05 * span);
+}
+
+QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QPen& pen)
+{
+    QCPGraph* graph = plot->addGraph();
+    graph->setName(name);
+    graph->setPen(pen);
+    graph->setLineStyle(QCPGraph::lsLine);
+    return graph;
+}
+
+QString loadText(serving::SweepLoad load, double value)
+{
+    return load == serving::SweepLoad::Concurrency ? QStringLiteral("c%1").arg(value)
+                                                   : QStringLiteral("%1/s").arg(value);
+}
+
+/// Loads spanning more than a factor of 8 are read on a log axis (concurrency 1, 2, 4 ... 256).
+void setLoadAxis(QCPAxis* axis, const ServingCurve& curve)
+{
+    const auto [low, high] = std::minmax_element(curve.loads.begin(), curve.loads.end());
+    axis->setLabel(curve.load == serving::SweepLoad::Concurrency ? QObject::tr("Concurrent clients")
+                                                                 : QObject::tr("Requests per second"));
+    if (*low > 0 && *high / *low > 8) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        axis->setRange(*low / 1.3, *high * 1.3);
+    } else {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        axis->setRange(padded(*low, *high));
+    }
+}
+
+QColor faded(QColor colour, float alpha)
+{
+    colour.setAlphaF(alpha);
+    return colour;
+}
+
+} // namespace
+
+void ServingChart::setCurve(std::shared_ptr<const ServingCurve> curve, int point)
+{
+    m_curve = std::move(curve);
+    m_point = m_curve ? std::clamp(point, 0, static_cast<int>(m_curve->results.size()) - 1) : 0;
+    refresh();
+}
+
+LatencyThroughputChart::LatencyThroughputChart(QWidget* parent)
+    : ServingChart(tr("Throughput per GPU against speed per user"), parent)
+{
+    setObjectName(QStringLiteral("latencyThroughputChart"));
+    setMinimumSize(260, 180);
+    placeLegendBelow(plot(), 3);
+    refresh();
+}
+
+QCPAxis* LatencyThroughputChart::valueAxis() const
+{
+    return plot()->yAxis;
+}
+
+void LatencyThroughputChart::rebuild()
+{
+    plot()->legend->setVisible(false);
+    plot()->xAxis->setLabel(tr("Output tokens/s per user"));
+    plot()->yAxis->setLabel(tr("Output tokens/s per GPU"));
+    if (!m_curve || m_curve->results.empty()) {
+        showPlaceholder(tr("Run a load sweep to see the latency-throughput curve"));
+        return;
+    }
+    const QList<QColor> colours = style().categoryColors(2);
+    const double width = style().lineWidthPx() * 1.3;
+    QVector<double> users;
+    QVector<double> gpus;
+    QVector<double> frontUsers;
+    QVector<double> frontGpus;
+    for (size_t i = 0; i < m_curve->results.size(); ++i) {
+        const serving::ServingSummary& s = m_curve->results[i].summary;
+        users.append(s.outputTokensPerSecondPerUser);
+        gpus.append(s.outputTokensPerSecondPerGpu);
+        if (m_curve->pareto[i]) {
+            frontUsers.append(s.outputTokensPerSecondPerUser);
+            frontGpus.append(s.outputTokensPerSecondPerGpu);
+        }
+    }
+    QCPGraph* all = addLine(plot(), tr("loads"), QPen(colours[0], width));
+    all->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colours[0], width), Qt::NoBrush, 7));
+    all->setData(users, gpus); // in load order: the curve runs from light load (right) to heavy (left)
+    QCPGraph* front = addLine(plot(), tr("Pareto front"), Qt::NoPen);
+    front->setLineStyle(QCPGraph::lsNone);
+    front->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colours[0], width), colours[0], 7));
+    front->setData(frontUsers, frontGpus);
+    for (int i = 0; i < users.size(); ++i) {
+        auto* label = new QCPItemText(plot());
+        label->position->setCoords(users[i], gpus[i]);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        label->setPadding(QMargins(5, 0, 0, 3));
+        label->setText(loadText(m_curve->load, m_curve->loads[static_cast<size_t>(i)]));
+        label->setColor(chartPalette().color(QPalette::Text));
+        label->setFont(style().font());
+    }
+    double rightmost = *std::max_element(users.begin(), users.end());
+    if (m_curve->slo.itlSeconds > 0) {
+        const double needed = 1 / m_curve->slo.itlSeconds;
+        rightmost = std::max(rightmost, needed);
+        QCPGraph* slo = addLine(plot(), tr("ITL SLO (%1 ms)").arg(m_curve->slo.itlSeconds * 1e3),
+            QPen(style().badColor(), width, Qt::DashLine));
+        slo->setData({ needed, needed }, { 0, *std::max_element(gpus.begin(), gpus.end()) * 1.1 });
+    }
+    plot()->legend->setVisible(true);
+    plot()->xAxis->setRange(0, rightmost * 1.15);
+    plot()->yAxis->setRange(0, *std::max_element(gpus.begin(), gpus.end()) * 1.15);
+}
+
+PercentileChart::PercentileChart(Metric metric, QWidget* parent)
+    : ServingChart(
+        metric == Metric::Ttft ? tr("Time to first token against load") : tr("Inter-token latency against load"),
+        parent)
+    , m_metric(metric)
+{
+    setObjectName(metric == Metric::Ttft ? QStringLiteral("ttftChart") : QStringLiteral("itlChart"));
+    setMinimumSize(260, 180);
+    placeLegendBelow(plot(), 4);
+    refresh();
+}
+
+QCPAxis* PercentileChart::valueAxis() const
+{
+    return plot()->yAxis;
+}
+
+void PercentileChart::rebuild()
+{
+    plot()->legend->setVisible(false);
+    const bool ttft = m_metric == Metric::Ttft;
+    plot()->yAxis->setLabel(ttft ? tr("TTFT (ms)") : tr("ITL (ms)"));
+    if (!m_curve || m_curve->results.empty()) {
+        plot()->xAxis->setLabel(tr("Load"));
+        showPlaceholder(tr("Run a load sweep to see the latency percentiles"));
+        return;
+    }
+    const QColor colour = style().categoryColors(1).front();
+    const double width = style().lineWidthPx() * 1.3;
+    QVector<double> loads(m_curve->loads.begin(), m_curve->loads.end());
+    QVector<double> p50;
+    QVector<double> p90;
+    QVector<double> p99;
+    for (const serving::ServingResult& result : m_curve->results) {
+        const serving::LatencyStats& stats = ttft ? result.summary.ttft : result.summary.itl;
+        p50.append(stats.p50 * 1e3);
+        p90.append(stats.p90 * 1e3);
+        p99.append(stats.p99 * 1e3);
+    }
+    QCPGraph* tail = addLine(plot(), tr("p99"), QPen(faded(colour, 0.5F), width * 0.7));
+    tail->setData(loads, p99, true);
+    QCPGraph* median = addLine(plot(), tr("p50"), QPen(colour, width));
+    median->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+    median->setData(loads, p50, true);
+    // The band between the median and the 99th percentile.
+    tail->setBrush(faded(colour, 0.18F));
+    tail->setChannelFillGraph(median);
+    QCPGraph* p90Line = addLine(plot(), tr("p90"), QPen(colour, width * 0.8, Qt::DashLine));
+    p90Line->setData(loads, p90, true);
+    setLoadAxis(plot()->xAxis, *m_curve);
+    double top = *std::max_element(p99.begin(), p99.end());
+    const double slo = (ttft ? m_curve->slo.ttftSeconds : m_curve->slo.itlSeconds) * 1e3;
+    if (slo > 0) {
+        QCPGraph* limit = addLine(plot(), tr("SLO %1 ms").arg(slo), QPen(style().badColor(), width, Qt::DashLine));
+        limit->setData({ plot()->xAxis->range().lower, plot()->xAxis->range().upper }, { slo, slo }, true);
+        top = std::max(top, slo);
+    }
+    plot()->legend->setVisible(true);
+    plot()->yAxis->setRange(0, top * 1.1);
+}
+
+RequestTimelineChart::RequestTimelineChart(QWidget* parent)
+    : ServingChart(tr("Request timeline"), parent)
+{
+    setObjectName(QStringLiteral("requestTimelineChart"));
+    setMinimumSize(260, 180);
+    placeLegendBelow(plot(), 2);
+    refresh();
+}
+
+void RequestTimelineChart::rebuild()
+{
+    plot()->legend->setVisible(false);
+    plot()->xAxis->setLabel(tr("Time (s)"));
+    plot()->yAxis->setLabel(tr("Request"));
+    if (!m_curve || m_curve->results.empty()) {
+        showPlaceholder(tr("Run a load sweep, then pick a load to see its requests"));
+        return;
+    }
+    const serving::ServingTrace& trace = m_curve->results[static_cast<size_t>(m_point)].trace;
+    const int shown = std::min(static_cast<int>(trace.requests.size()), kMaxRequests);
+    const QList<QColor> colours = style().categoryColors(2);
+    // Two legend entries for the two kinds of bar; the bars themselves are rectangles.
+    QCPGraph* waitKey = addLine(plot(), tr("queued + prefill"), QPen(colours[0], 6));
+    QCPGraph* decodeKey = addLine(plot(), tr("decode"), QPen(colours[1], 6));
+    waitKey->setData(QVector<double>(), QVector<double>());
+    decodeKey->setData(QVector<double>(), QVector<double>());
+    double end = 0;
+    for (int i = 0; i < shown; ++i) {
+        const serving::RequestRecord& r = trace.requests[static_cast<size_t>(i)];
+        const auto bar = [&](double from, double to, const QColor& colour) {
+            auto* rect = new QCPItemRect(plot());
+            rect->topLeft->setCoords(from, i + 0.9);
+            rect->bottomRight->setCoords(to, i + 0.1);
+            rect->setPen(Qt::NoPen);
+            rect->setBrush(colour);
+        };
+        bar(r.arrivalSeconds, r.firstTokenSeconds, colours[0]);
+        bar(r.firstTokenSeconds, r.finishSeconds, colours[1]);
+        end = std::max(end, r.finishSeconds);
+    }
+    if (static_cast<int>(trace.requests.size()) > shown) {
+        plot()->yAxis->setLabel(tr("Request (first %1 of %2)").arg(shown).arg(trace.requests.size()));
+    }
+    plot()->legend->setVisible(true);
+    plot()->xAxis->setRange(0, end * 1.02);
+    plot()->yAxis->setRange(0, shown);
+}
+
+KvOccupancyChart::KvOccupancyChart(QWidget* parent)
+    : ServingChart(tr("KV-cache occupancy"), parent)
+{
+    setObjectName(QStringLiteral("kvOccupancyChart"));
+    setMinimumSize(260, 180);
+    placeLegendBelow(plot(), 3);
+    refresh();
+}
+
+QCPAxis* KvOccupancyChart::valueAxis() const
+{
+    return plot()->yAxis;
+}
+
+void KvOccupancyChart::rebuild()
+{
+    plot()->legend->setVisible(false);
+    plot()->xAxis->setLabel(tr("Time (s)"));
+    plot()->yAxis->setLabel(tr("KV-cache blocks in use (%)"));
+    plot()->yAxis2->setVisible(false);
+    if (!m_curve || m_curve->results.empty()) {
+        showPlaceholder(tr("Run a load sweep, then pick a load to see its KV cache"));
+        return;
+    }
+    const serving::ServingTrace& trace = m_curve->results[static_cast<size_t>(m_point)].trace;
+    const QList<QColor> colours = style().categoryColors(3);
+    const double width = style().lineWidthPx() * 1.2;
+    QVector<double> time;
+    QVector<double> used;
+    QVector<double> running;
+    QVector<double> waiting;
+    for (const serving::OccupancySample& sample : trace.iterations) {
+        time.append(sample.seconds);
+        used.append(trace.kvBlocks > 0 ? 100.0 * static_cast<double>(sample.usedBlocks) / trace.kvBlocks : 0);
+        running.append(sample.running);
+        waiting.append(sample.waiting);
+    }
+    QCPGraph* occupancy = addLine(plot(), tr("blocks in use"), QPen(colours[0], width));
+    occupancy->setLineStyle(QCPGraph::lsStepLeft);
+    occupancy->setBrush(faded(colours[0], 0.15F));
+    occupancy->setData(time, used, true);
+    plot()->yAxis2->setVisible(true);
+    plot()->yAxis2->setLabel(tr("Requests"));
+    QCPGraph* run = plot()->addGraph(plot()->xAxis, plot()->yAxis2);
+    run->setName(tr("running"));
+    run->setPen(QPen(colours[1], width * 0.8));
+    run->setLineStyle(QCPGraph::lsStepLeft);
+    run->setData(time, running, true);
+    QCPGraph* wait = plot()->addGraph(plot()->xAxis, plot()->yAxis2);
+    wait->setName(tr("waiting"));
+    wait->setPen(QPen(colours[2], width * 0.8, Qt::DashLine));
+    wait->setLineStyle(QCPGraph::lsStepLeft);
+    wait->setData(time, waiting, true);
+    const double most = std::max(
+        *std::max_element(running.begin(), running.end()), *std::max_element(waiting.begin(), waiting.end()));
+    plot()->legend->setVisible(true);
+    plot()->xAxis->setRange(0, time.isEmpty() ? 1 : time.back() * 1.02);
+    plot()->yAxis->setRange(0, std::max(5.0, *std::max_element(used.begin(), used.end()) * 1.15));
+    plot()->yAxis2->setRange(0, std::max(1.0, most * 1.15));
+}
+
+} // namespace rapid::widgets

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "common/figuredialog.h"
+
+#include "config/workspacefile.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTableWidget;
+class QTabWidget;
+
+namespace rapid::widgets {
+
+class ChartWidget;
+class JobControls;
+class KvOccupancyChart;
+class LatencyThroughputChart;
+class PercentileChart;
+class RequestTimelineChart;
+class ServingRunner;
+class WorkspaceDocument;
+struct ServingCurve;
+
+/// The Serving tab (issue #17): the workspace's inference run served under load, as `rapid serve` does, at every
+/// load of a list (closed-loop clients or Poisson arrivals): the latency-throughput curve with its Pareto front and
+/// the ITL SLO, TTFT and ITL percentiles against the load with the SLOs, and for the load picked in the table its
+/// request timeline and KV-cache occupancy. Runs in the background with progress and Cancel; a result says when edits
+/// have made it stale. Every chart is a figure of File > Export Figure.
+class ServingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ServingPanel(WorkspaceDocument* document, QWidget* parent = nullptr);
+
+    QComboBox* loadKindCombo() const { return m_loadKind; }
+    QLineEdit* loadsEdit() const { return m_loads; }
+    QSpinBox* promptSpin() const { return m_prompt; }
+    QSpinBox* outputSpin() const { return m_output; }
+    QSpinBox* requestsSpin() const { return m_requests; }
+    QComboBox* engineCombo() const { return m_engine; }
+    QDoubleSpinBox* ttftSloSpin() const { return m_ttftSlo; }
+    QDoubleSpinBox* itlSloSpin() const { return m_itlSlo; }
+    JobControls* controls() const { return m_controls; }
+    ServingRunner* runner() const { return m_runner; }
+    QTableWidget* table() const { return m_table; }
+    QTabWidget* chartTabs() const { return m_chartTabs; }
+    LatencyThroughputChart* curveChart() const { return m_curveChart; }
+    PercentileChart* ttftChart() const { return m_ttftChart; }
+    PercentileChart* itlChart() const { return m_itlChart; }
+    RequestTimelineChart* timelineChart() const { return m_timelineChart; }
+    KvOccupancyChart* kvChart() const { return m_kvChart; }
+    QList<ChartWidget*> charts() const;
+    QList<FigureDialog::Target> figures() const;
+    /// The chart on the chart tab shown now.
+    QWidget* currentFigure() const;
+    const ServingCurve* curve() const { return m_curve.get(); }
+    bool isStale() const;
+    /// The loads typed, or nullopt (the reason under the field) when they are not a list of valid loads.
+    std::optional<std::vector<double>> parsedLoads() const;
+
+public Q_SLOTS:
+    /// Serves the workspace at every load; false (the status line says why) when it or an input is not valid.
+    bool run();
+
+private:
+    QWidget* buildInputs();
+    void showCurve(const std::shared_ptr<const ServingCurve>& curve);
+    void fillTable();
+    void selectPoint(int point);
+    void validateInputs();
+    void updateStatus();
+
+    WorkspaceDocument* m_document;
+    ServingRunner* m_runner;
+    QComboBox* m_loadKind;
+    QLineEdit* m_loads;
+    QLabel* m_loadsProblem;
+    QSpinBox* m_prompt;
+    QSpinBox* m_output;
+    QSpinBox* m_requests;
+    QComboBox* m_engine;
+    QDoubleSpinBox* m_ttftSlo;
+    QDoubleSpinBox* m_itlSlo;
+    JobControls* m_controls;
+    QTabWidget* m_chartTabs;
+    LatencyThroughputChart* m_curveChart;
+    PercentileChart* m_ttftChart;
+    PercentileChart* m_itlChart;
+    RequestTimelineChart* m_timelineChart;
+    KvOccupancyChart* m_kvChart;
+    QTableWidget* m_table;
+    std::shared_ptr<const ServingCurve> m_curve;
+    QString m_note; ///< why the last run gave no result, or what runs now
+    bool m_noteIsProblem = false;
+    config::WorkspaceDocuments m_runDocuments;
+    config::WorkspaceDocuments m_resultDocuments;
+};
+
+} // namespace rapid::widgets
