@@ -9,9 +9,11 @@
 #include "editors/configform.h"
 #include "editors/yamleditor.h"
 #include "mainwindow.h"
+#include "resilience/resiliencepanel.h"
 #include "results/memorychart.h"
 #include "results/resultspanel.h"
 #include "results/stepbreakdownchart.h"
+#include "serving/servingpanel.h"
 #include "sweeps/sweeppanel.h"
 #include "topology/topologypanel.h"
 #include "widgettestutils.h"
@@ -105,7 +107,9 @@ void TstLayout::windowHoldsAtSize()
     const std::vector<std::pair<QWidget*, const char*>> mainViews { { window->mainTabs()->widget(0), "forms" },
         { static_cast<QWidget*>(window->yamlEditor()), "yaml" },
         { static_cast<QWidget*>(window->topologyPanel()), "topology" },
-        { static_cast<QWidget*>(window->sweepPanel()), "sweep" } };
+        { static_cast<QWidget*>(window->sweepPanel()), "sweep" },
+        { static_cast<QWidget*>(window->resiliencePanel()), "resilience" },
+        { static_cast<QWidget*>(window->servingPanel()), "serving" } };
     for (const auto& [view, name] : mainViews) {
         window->mainTabs()->setCurrentWidget(view);
         QTest::qWait(50);
