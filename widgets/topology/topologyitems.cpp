@@ -3,6 +3,8 @@
 
 #include "topology/topologystyle.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QFontMetricsF>
 #include <QGraphicsView>
@@ -211,11 +213,20 @@ QString LabelItem::shownText(double zoom) const
     if (m_kind != Kind::Title || m_maxWidth <= 0) {
         return m_text;
     }
-    // The box's width on screen, less the text's padding: a narrower title would run into the next box.
+    // The box's width on screen, less the text's padding: a wider title would run into the next box. A title too long
+    // drops its details after " · " ("node 3 · GPUs 24–31" -> "node 3"), then is drawn smaller (paint), before it is
+    // elided: "nod…" names nothing.
     const double room = m_maxWidth * zoom - 8;
-    return room < QFontMetricsF(font()).horizontalAdvance(QStringLiteral("ab…"))
-        ? QString()
-        : QFontMetricsF(font()).elidedText(m_text, Qt::ElideRight, room);
+    const QFontMetricsF metrics(font());
+    if (metrics.horizontalAdvance(m_text) <= room) {
+        return m_text;
+    }
+    const QString name = m_text.section(QStringLiteral(" · "), 0, 0);
+    if (metrics.horizontalAdvance(name) * kMinTitleScale <= room) {
+        return name;
+    }
+    return room < metrics.horizontalAdvance(QStringLiteral("ab…")) ? QString()
+                                                                   : metrics.elidedText(name, Qt::ElideRight, room);
 }
 
 double LabelItem::textPixelHeight(double zoom) const
@@ -230,18 +241,28 @@ void LabelItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
     if (keepsSize() && view && view->property(kOverviewProperty).toBool()) {
         return;
     }
-    const QString text = shownText(keepsSize() ? viewZoom(widget) : detailOf(option, painter));
+    const double zoom = keepsSize() ? viewZoom(widget) : detailOf(option, painter);
+    const QString text = shownText(zoom);
     if (text.isEmpty()) {
         return;
     }
     const QPalette palette = paletteOf(widget);
-    const QRectF box(m_rect.topLeft(), QSizeF(QFontMetricsF(font()).horizontalAdvance(text) + 8, m_rect.height()));
+    QFont shownFont = font();
+    if (m_kind == Kind::Title && m_maxWidth > 0) {
+        // A title's name a little too wide for its box at this zoom is drawn smaller rather than elided.
+        const double advance = QFontMetricsF(shownFont).horizontalAdvance(text);
+        const double room = m_maxWidth * zoom - 8;
+        if (advance > room && room > 0) {
+            shownFont.setPointSizeF(shownFont.pointSizeF() * std::max(kMinTitleScale, room / advance));
+        }
+    }
+    const QRectF box(m_rect.topLeft(), QSizeF(QFontMetricsF(shownFont).horizontalAdvance(text) + 8, m_rect.height()));
     if (m_kind == Kind::Title) {
         painter->setPen(Qt::NoPen);
         painter->setBrush(topologystyle::groupFill(palette));
         painter->drawRoundedRect(box, 3, 3);
     }
-    painter->setFont(font());
+    painter->setFont(shownFont);
     painter->setPen(m_kind == Kind::Marker ? topologystyle::mutedText(palette) : topologystyle::text(palette));
     painter->drawText(box.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
 }

@@ -119,6 +119,8 @@ public:
     bool keepsSize() const { return m_kind != Kind::Marker; }
     /// The text drawn at @p zoom: elided for a title, empty where nothing is drawn.
     QString shownText(double zoom) const;
+    /// A title may be drawn down to this share of its font size to keep its name whole.
+    static constexpr double kMinTitleScale = 0.6;
     /// The on-screen height of the text at @p zoom; 0 where it is not drawn.
     double textPixelHeight(double zoom) const;
 
