@@ -3,6 +3,8 @@
 
 #include "quantile.h"
 
+#include "sim/flowsimulator.h"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -97,7 +99,8 @@ RunSample simulateRun(const CheckpointedRun& run, double interval, std::uint64_t
     return RunSimulator(run, seed).run(interval);
 }
 
-RunStudy simulateRuns(const CheckpointedRun& run, double interval, int trials, std::uint64_t seed)
+RunStudy simulateRuns(const CheckpointedRun& run, double interval, int trials, std::uint64_t seed,
+    const std::function<void(int)>& progress, const std::atomic<bool>* stop)
 {
     if (trials < 1) {
         throw std::invalid_argument("at least one trial");
@@ -117,11 +120,17 @@ RunStudy simulateRuns(const CheckpointedRun& run, double interval, int trials, s
     double sumSquares = 0;
     double interruptions = 0;
     for (int trial = 0; trial < trials; ++trial) {
+        if (stop && stop->load()) {
+            throw sim::SimulationCancelled();
+        }
         const RunSample sample = simulateRun(run, interval, mixSeed(seed, static_cast<std::uint64_t>(trial)));
         sum += sample.wallSeconds;
         sumSquares += sample.wallSeconds * sample.wallSeconds;
         interruptions += sample.interruptions;
         fractions.push_back(run.workSeconds / sample.wallSeconds);
+        if (progress) {
+            progress(trial + 1);
+        }
     }
     RunStudy study;
     study.trials = trials;

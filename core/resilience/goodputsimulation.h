@@ -3,7 +3,9 @@
 
 #include "goodput.h"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 
 namespace rapid::resilience {
 
@@ -31,8 +33,11 @@ struct RunStudy {
 
 /// @p trials runs; trial i uses the seed mixSeed(@p seed, i), so a trial's outcome depends on its index alone (the
 /// same whichever process or thread runs it) and two intervals compared with one seed see the same interruptions
-/// early on (common random numbers).
-RunStudy simulateRuns(const CheckpointedRun& run, double interval, int trials, std::uint64_t seed);
+/// early on (common random numbers). @p progress gets the trials done so far after each one; @p stop, when set, ends
+/// the study with sim::SimulationCancelled before the next trial (a mean over the trials done so far would pass for
+/// the whole study's).
+RunStudy simulateRuns(const CheckpointedRun& run, double interval, int trials, std::uint64_t seed,
+    const std::function<void(int)>& progress = {}, const std::atomic<bool>* stop = nullptr);
 
 /// SplitMix64 of @p seed and @p index: independent streams per trial.
 std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t index);

@@ -129,6 +129,8 @@ private Q_SLOTS:
     void criticalityGivesTheWorstLinkTheExtremeColour();
     void stragglerCurvesStayUnderTheirSlowdown();
     void goodputPeaksAtTheOptimalInterval();
+    void simulatedGoodputFallsOnTheExpectedCurve();
+    void cancelStopsTheGoodputSimulation();
     void everyFigureExports();
 
 private:
@@ -387,6 +389,130 @@ void TstResilienceView::goodputPeaksAtTheOptimalInterval()
     QVERIFY(optimumLine->name().startsWith(QStringLiteral("optimum")));
     QCOMPARE(optimumLine->data()->constBegin()->key, f.optimum);
     QVERIFY(page->figuresLabel()->text().contains(QStringLiteral("Llama 3")));
+    // 10^12 tokens are ~2 x 10^9 steps of ~2,000 s: far more checkpoint intervals than 200 simulated runs of each
+    // can go through. The expected curve shows; the status line says why there are no simulated points.
+    QVERIFY(f.simulated.empty());
+    QCOMPARE(page->table()->rowCount(), 0);
+    QVERIFY(page->controls()->statusLabel()->text().contains(QStringLiteral("Not simulated")));
+}
+
+namespace {
+
+/// The ring's goodput in a regime of frequent interruptions, typed into the page: 10^6 tokens (1,954 steps of
+/// ~2,000 s), one interruption every 2 h, the 88 GiB checkpoint at 1 GB/s (~94 s), @p trials runs per interval.
+void typeFrequentFailures(GoodputPage* page, int trials)
+{
+    typeSpin(page->tokensSpin(), QStringLiteral("0.001"));
+    typeSpin(page->mtbfSpin(), QStringLiteral("2"));
+    typeSpin(page->storageSpin(), QStringLiteral("1"));
+    typeSpin(page->trialsSpin(), QString::number(trials));
+}
+
+} // namespace
+
+void TstResilienceView::simulatedGoodputFallsOnTheExpectedCurve()
+{
+    auto window = openRing(QStringLiteral("ring.rapid.yaml"));
+    QVERIFY(window);
+    GoodputPage* page = window->resiliencePanel()->goodput();
+    window->resiliencePanel()->pages()->setCurrentWidget(page);
+    typeFrequentFailures(page, 200);
+    QSignalSpy finished(page->runner(), &ResilienceRunner::goodputFinished);
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs));
+    const GoodputFigures& f = *page->chart()->figures();
+    const double W = f.run.workSeconds;
+    const double M = f.run.mtbfSeconds;
+    const double C = f.run.checkpointSeconds;
+    const double R = f.run.restartSeconds;
+    QCOMPARE(M, 7200.0);
+    QVERIFY2(std::abs(C - f.checkpointBytes / 1e9) < 1e-9, qPrintable(QString::number(C)));
+
+    // Seven intervals, 1/8 to 8 times the optimum by factors of 2, each a row of the table.
+    QCOMPARE(f.simulated.size(), size_t { 7 });
+    QCOMPARE(page->table()->rowCount(), 7);
+    for (size_t i = 0; i < f.simulated.size(); ++i) {
+        const SimulatedGoodput& point = f.simulated[i];
+        QVERIFY(std::abs(point.interval / f.optimum - std::pow(2.0, static_cast<double>(i) - 3)) < 1e-12);
+        QCOMPARE(point.study.trials, 200);
+        // Daly's expectation (eq. 13) by hand: W / tau whole segments of M e^(R/M) (e^((tau + C)/M) - 1) each, the
+        // last one shorter.
+        const double tau = point.interval;
+        const auto segmentWall = [&](double length) { return M * std::exp(R / M) * std::expm1((length + C) / M); };
+        const double whole = std::floor(W / tau);
+        const double rest = W - whole * tau;
+        const double expectedWall = whole * segmentWall(tau) + (rest > 0 ? segmentWall(rest) : 0.0);
+        const double expected = W / expectedWall;
+        const double simulated = point.study.meanEffectiveFraction;
+        // The goodput's standard error, carried from the mean wall time's: d(W/x) = W dx / x^2.
+        const double standardError = W * point.study.standardError / std::pow(point.study.meanWallSeconds, 2);
+        QVERIFY2(std::abs(simulated - expected) <= 4 * standardError,
+            qPrintable(QStringLiteral("tau %1 s: simulated %2, expected %3, SE %4")
+                           .arg(tau)
+                           .arg(simulated)
+                           .arg(expected)
+                           .arg(standardError)));
+        if (i >= 2 && i <= 4) {
+            // Near the optimum the points also lie within the first-order model's error (Young's waste: C / tau of
+            // checkpoints, (tau + C) / 2M lost per interruption, R / M restarting), here about 2 points of goodput.
+            const double firstOrder = 1 / (1 + C / tau + (tau + C) / (2 * M) + R / M);
+            QVERIFY(std::abs(simulated - expected) < std::abs(firstOrder - expected));
+        }
+        // The drawn point and its bar: the mean and 1.96 standard errors, in percent.
+        QVERIFY(std::abs(point.halfWidth95() - 1.96 * standardError) < 1e-12);
+        QCOMPARE(page->table()->item(static_cast<int>(i), 0)->text(), durationText(tau));
+        QCOMPARE(
+            page->table()->item(static_cast<int>(i), 2)->text(), QStringLiteral("%1%").arg(100 * simulated, 0, 'f', 3));
+    }
+    QCPGraph* points = nullptr;
+    for (int i = 0; i < page->chart()->plot()->graphCount(); ++i) {
+        if (page->chart()->plot()->graph(i)->name().startsWith(QStringLiteral("simulated"))) {
+            points = page->chart()->plot()->graph(i);
+        }
+    }
+    QVERIFY(points);
+    QCOMPARE(points->data()->size(), 7);
+    QCOMPARE(points->data()->at(3)->key, f.simulated[3].interval);
+    QCOMPARE(points->data()->at(3)->value, 100 * f.simulated[3].study.meanEffectiveFraction);
+    QCPErrorBars* bars = nullptr;
+    for (int i = 0; i < page->chart()->plot()->plottableCount(); ++i) {
+        bars = bars ? bars : qobject_cast<QCPErrorBars*>(page->chart()->plot()->plottable(i));
+    }
+    QVERIFY(bars && bars->dataPlottable() == points);
+    QCOMPARE(bars->data()->at(3).errorPlus, 100 * f.simulated[3].halfWidth95());
+    // The analytical curve, the three interval lines and the points are the legend's entries; the bars are not.
+    QCOMPARE(page->chart()->plot()->legend->itemCount(), 5);
+}
+
+void TstResilienceView::cancelStopsTheGoodputSimulation()
+{
+    auto window = openRing(QStringLiteral("ring.rapid.yaml"));
+    QVERIFY(window);
+    GoodputPage* page = window->resiliencePanel()->goodput();
+    window->resiliencePanel()->pages()->setCurrentWidget(page);
+    typeFrequentFailures(page, 30000); // ~27,000 segments a run at 1/8 of the optimum: minutes of simulation
+    QSignalSpy progress(page->runner(), &ResilienceRunner::progressChanged);
+    QSignalSpy cancelled(page->runner(), &ResilienceRunner::cancelled);
+    QSignalSpy finished(page->runner(), &ResilienceRunner::goodputFinished);
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(progress.wait(kTimeoutMs));
+    QCOMPARE(progress.last().at(1).toLongLong(), 7 * 30000LL);
+    QVERIFY(page->controls()->progressBar()->isVisible());
+    QTest::mouseClick(page->controls()->cancelButton(), Qt::LeftButton);
+    QCOMPARE(cancelled.size(), 1);
+    QVERIFY(!page->controls()->progressBar()->isVisible());
+    QVERIFY(page->controls()->runButton()->isEnabled());
+    QVERIFY(page->controls()->statusLabel()->text().contains(QStringLiteral("Cancelled")));
+    // The stopped simulation never shows, and the next run starts at once (the worker stops before its next trial).
+    typeSpin(page->trialsSpin(), QStringLiteral("2"));
+    QElapsedTimer timer;
+    timer.start();
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs));
+    QCOMPARE(finished.size(), 1);
+    QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(page->chart()->figures()->simulated.front().study.trials, 2);
+    QVERIFY(!page->controls()->statusLabel()->text().contains(QStringLiteral("Cancelled")));
 }
 
 void TstResilienceView::everyFigureExports()

@@ -47,6 +47,42 @@ GoodputFigures computeGoodput(const config::Scenario& scenario, const GoodputInp
     return f;
 }
 
+double SimulatedGoodput::halfWidth95() const
+{
+    const double work = study.meanEffectiveFraction * study.meanWallSeconds;
+    return 1.96 * work * study.standardError / (study.meanWallSeconds * study.meanWallSeconds);
+}
+
+void simulateGoodput(GoodputFigures& figures, const GoodputInputs& inputs, const std::function<void(qint64)>& progress,
+    const std::atomic<bool>* stop)
+{
+    figures.simulated.clear();
+    if (inputs.trials <= 0) {
+        return;
+    }
+    qint64 before = 0;
+    try {
+        // The shortest interval first: it is the most segments, so a simulation over the limit is refused before
+        // any time is spent on the others.
+        for (const double factor : kSimulatedFactors) {
+            SimulatedGoodput point;
+            point.interval = factor * figures.optimum;
+            const auto report = [&progress, before](int done) {
+                if (progress) {
+                    progress(before + done);
+                }
+            };
+            point.study
+                = resilience::simulateRuns(figures.run, point.interval, inputs.trials, inputs.seed, report, stop);
+            figures.simulated.push_back(point);
+            before += inputs.trials;
+        }
+    } catch (const std::invalid_argument& tooLong) {
+        figures.simulated.clear();
+        figures.simulationProblem = QString::fromUtf8(tooLong.what());
+    }
+}
+
 QString durationText(double seconds)
 {
     if (seconds >= 2 * 86400) {

@@ -3,6 +3,7 @@
 
 #include "common/figureformat.h"
 #include "editors/workspacedocument.h"
+#include "resilience/faultstudypage.h"
 #include "resilience/goodputfigures.h"
 #include "resilience/resiliencecharts.h"
 #include "resilience/resiliencerunner.h"
@@ -11,8 +12,10 @@
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
+#include <QSpinBox>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace rapid::widgets {
@@ -33,9 +36,16 @@ QDoubleSpinBox* createSpin(const QString& objectName, double low, double high, d
     return spin;
 }
 
-QString percent(double fraction)
+QString percent(double fraction, int decimals = 2)
 {
-    return QStringLiteral("%1%").arg(QString::number(100 * fraction, 'f', 2));
+    return QStringLiteral("%1%").arg(QString::number(100 * fraction, 'f', decimals));
+}
+
+/// A confidence interval's half-width to two significant digits: at the defaults (an interruption a month) it is a
+/// few thousandths of a percent, which two decimals would print as 0.00%.
+QString spread(double fraction)
+{
+    return QStringLiteral("± %1%").arg(QString::number(100 * fraction, 'g', 2));
 }
 
 } // namespace
@@ -54,8 +64,13 @@ GoodputPage::GoodputPage(WorkspaceDocument* document, QWidget* parent)
           tr("Time to notice an interruption (default 10 min: PyTorch's NCCL collective timeout)"), this))
     , m_relaunch(createSpin(QStringLiteral("goodputRelaunch"), 0, 1e5, 0, 1, tr(" min"),
           tr("Time to replace the failed part and start the job again"), this))
+    , m_trials(new QSpinBox(this))
+    , m_seed(new QSpinBox(this))
     , m_chart(new GoodputChart(this))
     , m_figures(new QLabel(this))
+    , m_table(createResultTable({ tr("interval"), tr("expected"), tr("simulated"), tr("± 95% CI"), tr("p10"), tr("p90"),
+                                    tr("interruptions") },
+          QStringLiteral("goodputTable"), this))
 {
     setObjectName(QStringLiteral("goodputPage"));
     m_mtbf->setSpecialValueText(tr("Llama 3 rate"));
@@ -67,16 +82,26 @@ GoodputPage::GoodputPage(WorkspaceDocument* document, QWidget* parent)
     form()->addRow(tr("Storage"), m_storage);
     form()->addRow(tr("Detection"), m_detect);
     form()->addRow(tr("Relaunch"), m_relaunch);
+    m_trials->setObjectName(QStringLiteral("goodputTrials"));
+    m_trials->setRange(0, 100000);
+    m_trials->setValue(GoodputInputs().trials);
+    m_trials->setSpecialValueText(tr("none"));
+    m_trials->setToolTip(tr("Simulated runs at each of %1 intervals from 1/8 to 8 times the optimum; none: the "
+                            "expected curve alone")
+                             .arg(kSimulatedPoints));
+    m_seed->setObjectName(QStringLiteral("goodputSeed"));
+    m_seed->setRange(0, 2147483647);
+    m_seed->setValue(1);
+    m_seed->setToolTip(tr("Seed of the simulated interruptions: the same seed gives the same runs"));
+    form()->addRow(tr("Simulated runs"), m_trials);
+    form()->addRow(tr("Seed"), m_seed);
 
-    auto* results = new QWidget(this);
-    auto* resultsLayout = new QVBoxLayout(results);
-    resultsLayout->setContentsMargins(0, 0, 0, 0);
-    resultsLayout->addWidget(m_chart, 1);
-    resultsLayout->addWidget(m_figures);
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(inputsColumn());
-    layout->addWidget(results, 1);
+    auto* figure = new QWidget(this);
+    auto* figureLayout = new QVBoxLayout(figure);
+    figureLayout->setContentsMargins(0, 0, 0, 0);
+    figureLayout->addWidget(m_chart, 1);
+    figureLayout->addWidget(m_figures);
+    layOutWithResults(figure, m_table);
     connect(runner(), &ResilienceRunner::goodputFinished, this, &GoodputPage::showFigures);
 }
 
@@ -92,8 +117,12 @@ bool GoodputPage::run()
     inputs.storageBytesPerSecond = m_storage->value() * 1e9;
     inputs.detectSeconds = m_detect->value() * 60;
     inputs.relaunchSeconds = m_relaunch->value() * 60;
+    inputs.trials = m_trials->value();
+    inputs.seed = static_cast<std::uint64_t>(m_seed->value());
     runner()->runGoodput(std::move(*scenario), inputs);
-    started(tr("Timing the workspace's step…"));
+    started(inputs.trials > 0 ? tr("Timing the workspace's step, then simulating %1 runs…")
+                                    .arg(QLocale().toString(static_cast<qint64>(inputs.trials) * kSimulatedPoints))
+                              : tr("Timing the workspace's step…"));
     return true;
 }
 
@@ -110,13 +139,40 @@ void GoodputPage::showFigures(const GoodputFigures& f)
                 formatGiB(f.checkpointBytes), durationText(f.run.checkpointSeconds), durationText(f.run.restartSeconds),
                 durationText(f.young))
             .arg(durationText(f.daly), durationText(f.optimum), percent(atOptimum)));
-    showResult(tr("Goodput at the optimal interval: %1.").arg(percent(atOptimum)));
+    showSimulatedRows(f);
+    QString summary = tr("Goodput at the optimal interval: %1.").arg(percent(atOptimum));
+    if (!f.simulationProblem.isEmpty()) {
+        summary += QLatin1Char('\n') + tr("Not simulated: %1.").arg(f.simulationProblem);
+    }
+    showResult(summary);
+}
+
+void GoodputPage::showSimulatedRows(const GoodputFigures& f)
+{
+    m_table->setRowCount(0);
+    for (const SimulatedGoodput& point : f.simulated) {
+        const resilience::RunStudy& study = point.study;
+        const QStringList cells { durationText(point.interval),
+            // Three decimals: near the optimum the curve is flat, and the points differ in the third.
+            percent(resilience::expectedEffectiveFraction(f.run, point.interval), 3),
+            percent(study.meanEffectiveFraction, 3), spread(point.halfWidth95()),
+            percent(study.p10EffectiveFraction, 3), percent(study.p90EffectiveFraction, 3),
+            QString::number(study.meanInterruptions, 'f', 1) };
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        for (int column = 0; column < cells.size(); ++column) {
+            auto* item = new QTableWidgetItem(cells[column]);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_table->setItem(row, column, item);
+        }
+    }
 }
 
 void GoodputPage::clearResult()
 {
     m_chart->setFigures(std::nullopt);
     m_figures->clear();
+    m_table->setRowCount(0);
 }
 
 } // namespace rapid::widgets

@@ -30,6 +30,32 @@ QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QPen& pen)
     return graph;
 }
 
+/// The simulated goodput at each of its intervals: a marker at the mean and a bar over its 95% confidence interval.
+void addSimulatedPoints(QCustomPlot* plot, const GoodputFigures& f, const QPen& pen)
+{
+    QVector<double> keys;
+    QVector<double> means;
+    QVector<double> errors;
+    for (const SimulatedGoodput& point : f.simulated) {
+        keys.append(point.interval);
+        means.append(100 * point.study.meanEffectiveFraction);
+        errors.append(100 * point.halfWidth95());
+    }
+    QCPGraph* points = plot->addGraph();
+    points->setName(QObject::tr("simulated, %1 runs each (95% CI)").arg(f.simulated.front().study.trials));
+    points->setPen(pen);
+    points->setLineStyle(QCPGraph::lsNone);
+    points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, pen.color(), 4 * pen.widthF()));
+    points->setData(keys, means, true);
+    auto* bars = new QCPErrorBars(plot->xAxis, plot->yAxis);
+    bars->setName(points->name());
+    bars->setDataPlottable(points);
+    bars->setData(errors);
+    bars->setPen(pen);
+    bars->setWhiskerWidth(4 * pen.widthF());
+    bars->removeFromLegend(); // the points' entry stands for both
+}
+
 } // namespace
 
 SlowdownCdfChart::SlowdownCdfChart(QWidget* parent)
@@ -193,8 +219,17 @@ void GoodputChart::rebuild()
     }
     addLine(plot(), tr("expected goodput"), QPen(style().color(0), width))
         ->setData(QVector<double>(f.intervals.begin(), f.intervals.end()), percents, true);
-    const auto [lowest, highest] = std::minmax_element(percents.begin(), percents.end());
-    const QCPRange y = padded(*lowest, *highest);
+    double lowest = *std::min_element(percents.begin(), percents.end());
+    double highest = *std::max_element(percents.begin(), percents.end());
+    if (!f.simulated.empty()) {
+        addSimulatedPoints(plot(), f, QPen(style().color(4), width));
+        for (const SimulatedGoodput& point : f.simulated) {
+            const double mean = 100 * point.study.meanEffectiveFraction;
+            lowest = std::min(lowest, mean - 100 * point.halfWidth95());
+            highest = std::max(highest, mean + 100 * point.halfWidth95());
+        }
+    }
+    const QCPRange y = padded(lowest, highest);
     const auto mark = [&](double interval, const QString& name, int colour, Qt::PenStyle line) {
         addLine(
             plot(), QStringLiteral("%1 %2").arg(name, durationText(interval)), QPen(style().color(colour), width, line))

@@ -60,7 +60,9 @@ private:
 };
 
 /// Goodput against the checkpoint interval: the expected share of wall time that trains (up, %) for intervals on a
-/// log axis (right), with Young's, Daly's and the exact optimum's intervals as vertical lines.
+/// log axis (right), with Young's, Daly's and the exact optimum's intervals as vertical lines, and the simulated runs'
+/// mean goodput at a few intervals as points with their 95% confidence intervals (the curve is Daly's exact
+/// expectation of the simulated process, so the points fall on it within their bars).
 class GoodputChart : public ChartWidget {
     Q_OBJECT
 public:

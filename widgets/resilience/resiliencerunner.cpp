@@ -113,9 +113,25 @@ void ResilienceRunner::runCriticality(config::Scenario scenario, double health, 
 void ResilienceRunner::runGoodput(config::Scenario scenario, GoodputInputs inputs)
 {
     const quint64 generation = m_jobs.begin();
+    const qint64 total = static_cast<qint64>(inputs.trials) * kSimulatedPoints;
+    auto report = m_jobs.postWhileCurrent<qint64>(
+        this, generation, [this, total](qint64 done) { Q_EMIT progressChanged(done, total); });
     m_jobs.run<GoodputFigures>(
         this, generation,
-        [scenario = std::move(scenario), inputs](const std::atomic<bool>*) { return computeGoodput(scenario, inputs); },
+        [scenario = std::move(scenario), inputs, report, total](const std::atomic<bool>* stop) {
+            GoodputFigures figures = computeGoodput(scenario, inputs);
+            // A posted event per trial would flood the GUI thread with 10^5 of them; a few hundred steps are smooth.
+            const qint64 step = std::max<qint64>(1, total / 256);
+            simulateGoodput(
+                figures, inputs,
+                [&report, step, total](qint64 done) {
+                    if (done % step == 0 || done == total) {
+                        report(done);
+                    }
+                },
+                stop);
+            return figures;
+        },
         [this](const JobOutcome<GoodputFigures>& outcome) {
             if (const auto* figures = std::get_if<GoodputFigures>(&outcome)) {
                 Q_EMIT goodputFinished(*figures);

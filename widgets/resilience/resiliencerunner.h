@@ -31,9 +31,10 @@ struct CriticalityMap {
 
 /// The Resilience tab's computations off the GUI thread, through one JobTracker: fault and straggler studies
 /// (resilience::runFaultStudy per row), the criticality map (resilience::linkCriticality) and the goodput figures
-/// (one step-model evaluation). Each page owns a runner, so a study on one page does not supersede another's.
-/// Starting again or cancel() raises the running job's stop flag and drops whatever it still returns: a cancelled
-/// computation never shows a result, and cancelled() is emitted at once (the worker stops at the next trial or link).
+/// (one step-model evaluation and the simulated runs). Each page owns a runner, so a study on one page does not
+/// supersede another's. Starting again or cancel() raises the running job's stop flag and drops whatever it still
+/// returns: a cancelled computation never shows a result, and cancelled() is emitted at once (the worker stops at the
+/// next trial or link).
 class ResilienceRunner : public QObject {
     Q_OBJECT
 public:
@@ -46,6 +47,8 @@ public:
     /// links, at most @p maxLinks).
     void runCriticality(config::Scenario scenario, double health, sim::NetworkBackend backend,
         std::vector<std::string> classes, int maxLinks);
+    /// The goodput figures and curve, then @p inputs.trials simulated runs at each of kSimulatedPoints intervals;
+    /// progress counts trials over all of them.
     void runGoodput(config::Scenario scenario, GoodputInputs inputs);
     void cancel();
     bool isRunning() const { return m_jobs.isRunning(); }

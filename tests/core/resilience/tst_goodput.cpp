@@ -4,6 +4,7 @@
 #include "resilience/failurerates.h"
 #include "resilience/goodput.h"
 #include "resilience/goodputsimulation.h"
+#include "sim/flowsimulator.h"
 
 #include <QTest>
 
@@ -124,6 +125,24 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(best, 1.0);
+    }
+
+    void progressCountsTrialsAndStopEndsTheStudy()
+    {
+        const resilience::CheckpointedRun run { 1e4, 1e3, 10, 60 };
+        std::vector<int> reported;
+        resilience::simulateRuns(run, 100, 5, 1, [&](int done) { reported.push_back(done); });
+        QCOMPARE(reported, (std::vector<int> { 1, 2, 3, 4, 5 }));
+        // Raised after the second trial: no third one runs, and the study throws rather than summarise two trials.
+        std::atomic<bool> stop { false };
+        int done = 0;
+        const auto stopAfterTwo = [&](int trials) {
+            done = trials;
+            stop = trials == 2;
+        };
+        QVERIFY_THROWS_EXCEPTION(
+            sim::SimulationCancelled, resilience::simulateRuns(run, 100, 5, 1, stopAfterTwo, &stop));
+        QCOMPARE(done, 2);
     }
 
     void badInputIsRefused()
