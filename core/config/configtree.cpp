@@ -241,11 +241,12 @@ void ConfigTree::addWorkspace(const std::string& reference)
         }
         overrides.emplace_back(item.Scalar(), origins.locate(itemPath, item));
     }
-    // Runs pinned in the workbench play no part in the scenario; they are checked so a damaged list is reported here
-    // rather than when the workbench opens the file.
+    // Runs pinned and results kept by the workbench play no part in the scenario; they are checked so a damaged list is
+    // reported here rather than when the workbench opens the file.
     readPinnedRuns(context, reader.raw("runs"), *path);
     readSweepSettings(context, reader.raw("sweep"));
     readFigureStyleSection(context, reader.raw("figure_style"), "figure_style");
+    readSavedResults(context, reader.raw("results"), *path);
     reader.finish();
     expandGpuReference();
     for (const auto& [assignment, where] : overrides) {

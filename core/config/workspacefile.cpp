@@ -192,6 +192,11 @@ std::string yamlBlockScalar(const std::string& key, const std::string& text, con
 
 namespace detail {
 
+std::string yamlDoubleQuoted(const std::string& text)
+{
+    return doubleQuoted(text);
+}
+
 std::vector<PinnedRunDocuments> readPinnedRuns(
     ReadContext& context, const YAML::Node& runs, const std::string& workspacePath)
 {
@@ -410,6 +415,7 @@ WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const Pr
     documents.runs = detail::readPinnedRuns(context, constRoot["runs"], *path);
     documents.sweep = detail::readSweepSettings(context, constRoot["sweep"]);
     documents.figureStyle = detail::readFigureStyleSection(context, constRoot["figure_style"], "figure_style");
+    documents.results = detail::readSavedResults(context, constRoot["results"], *path);
     sink.throwIfAny();
     return documents;
 }
@@ -469,6 +475,7 @@ std::string composeWorkspace(const WorkspaceDocuments& documents)
             text += "    " + yamlBlockScalar("run", run.run.text, "      ");
         }
     }
+    text += detail::composeSavedResults(documents.results);
     return text;
 }
 

@@ -39,6 +39,33 @@ struct SweepSettings {
     bool operator==(const SweepSettings&) const = default;
 };
 
+/// The documents a result was computed from: enough to tell whether it still describes the workspace, and to rebuild
+/// what drawing it needs (a network) when it does not.
+struct ResultDocuments {
+    DocumentText model; ///< sourceName is the workspace file, baseDir its folder
+    DocumentText hardware;
+    DocumentText run;
+    std::vector<std::string> overrides;
+
+    /// Compares the texts and overrides (not sourceName and baseDir).
+    bool operator==(const ResultDocuments& other) const;
+};
+
+/// A view's last result, kept with the workspace (`results:`) so that reopening it shows the result again rather
+/// than an empty page. The workspace file does not interpret it: the view that wrote it reads it back.
+struct SavedResult {
+    std::string view; ///< which view wrote it, e.g. "resilience.fault_study"; one result per view
+    /// A digest of the documents the result was computed from (the view's choice, compared by it): tells a result
+    /// still current from one the workspace was edited after, also when the file was edited by hand.
+    std::string fingerprint;
+    /// The documents themselves, written only when they are not the workspace's own (the result was stale when
+    /// saved): a current result would otherwise repeat the whole workspace. Reading gives nullopt for none.
+    std::optional<ResultDocuments> documents;
+    std::string data; ///< the result, as the view wrote it (JSON text)
+
+    bool operator==(const SavedResult& other) const;
+};
+
 /// A workspace as an editor holds it: three document texts (each with its own root key `model:`, `hardware:`,
 /// `run:`), a name and the workspace's overrides. Referenced presets are read in, so saving embeds them.
 struct WorkspaceDocuments {
@@ -50,7 +77,10 @@ struct WorkspaceDocuments {
     std::vector<PinnedRunDocuments> runs; ///< the optional `runs:` list, in file order
     std::optional<SweepSettings> sweep; ///< the optional `sweep:` section
     std::optional<FigureStyle> figureStyle; ///< the optional `figure_style:` section (the export dialog's style)
+    std::vector<SavedResult> results; ///< the optional `results:` list (the views' last results), in file order
 
+    /// Everything but the results: they are outputs, and a view that compares the workspace now with the one its
+    /// own result came from (the Sweep tab) must not see another view's study as an edit.
     bool operator==(const WorkspaceDocuments& other) const;
 };
 
@@ -58,10 +88,10 @@ struct WorkspaceDocuments {
 /// text (comments included); referenced ones are the referenced files' text. Throws ConfigError.
 WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const PresetLibrary& library);
 
-/// The text of a self-contained workspace file holding the three documents inline, then the sweep set-up and the
-/// pinned runs (if any),
-/// each document text as a literal block scalar (see yamlBlockScalar). readWorkspaceDocuments() of the text gives
-/// back @p documents; a workspace without runs is written as before runs existed.
+/// The text of a self-contained workspace file holding the three documents inline, then the sweep set-up, the pinned
+/// runs and the saved results (if any), each document text as a literal block scalar (see yamlBlockScalar).
+/// readWorkspaceDocuments() of the text gives back @p documents; a workspace without runs is written as before runs
+/// existed.
 std::string composeWorkspace(const WorkspaceDocuments& documents);
 
 /// `key: |` and @p text as a YAML literal block scalar whose content lines start with @p indent; the chomping

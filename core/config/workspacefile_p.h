@@ -13,6 +13,10 @@
 
 namespace rapid::config::detail {
 
+/// @p text as a double-quoted YAML scalar: every byte survives, and no text reads back as something else ("null",
+/// "yes", a number).
+std::string yamlDoubleQuoted(const std::string& text);
+
 /// Reads the `runs:` list of a workspace (@p runs undefined or null: none). Every problem goes to the context's sink
 /// with its key path ("runs[1].pinned_at") and location; the items read so far are returned either way. The
 /// document texts are taken as written, not checked. @p workspacePath becomes the texts' sourceName, its folder
@@ -23,5 +27,14 @@ std::vector<PinnedRunDocuments> readPinnedRuns(
 /// Reads the `sweep:` section of a workspace (@p sweep undefined or null: none), reporting problems with their key
 /// paths ("sweep.axes[2]"). The axis lines are taken as written, not parsed (the workbench shows their problems).
 std::optional<SweepSettings> readSweepSettings(ReadContext& context, const YAML::Node& sweep);
+
+/// Reads the `results:` list of a workspace (@p results undefined or null: none), reporting problems with their key
+/// paths ("results[0].view"). The data and documents are taken as written, not interpreted. @p workspacePath becomes
+/// the documents' sourceName, its folder their baseDir.
+std::vector<SavedResult> readSavedResults(
+    ReadContext& context, const YAML::Node& results, const std::string& workspacePath);
+
+/// The `results:` section of @p results (empty text for none).
+std::string composeSavedResults(const std::vector<SavedResult>& results);
 
 } // namespace rapid::config::detail

@@ -131,6 +131,7 @@ private Q_SLOTS:
     void goodputPeaksAtTheOptimalInterval();
     void simulatedGoodputFallsOnTheExpectedCurve();
     void cancelStopsTheGoodputSimulation();
+    void resultsComeBackWithTheWorkspace();
     void everyFigureExports();
 
 private:
@@ -513,6 +514,115 @@ void TstResilienceView::cancelStopsTheGoodputSimulation()
     QVERIFY2(timer.elapsed() < 20000, qPrintable(QString::number(timer.elapsed())));
     QCOMPARE(page->chart()->figures()->simulated.front().study.trials, 2);
     QVERIFY(!page->controls()->statusLabel()->text().contains(QStringLiteral("Cancelled")));
+}
+
+namespace {
+
+/// Every cell of @p table, row by row.
+QStringList cells(const QTableWidget* table)
+{
+    QStringList texts;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        for (int column = 0; column < table->columnCount(); ++column) {
+            texts.append(table->item(row, column) ? table->item(row, column)->text() : QString());
+        }
+    }
+    return texts;
+}
+
+/// The four pages' tables of @p window, in page order.
+QList<QStringList> resultTables(MainWindow& window)
+{
+    ResiliencePanel* panel = window.resiliencePanel();
+    return { cells(panel->faultStudy()->table()), cells(panel->criticality()->table()),
+        cells(panel->stragglers()->table()), cells(panel->goodput()->table()) };
+}
+
+QList<ResiliencePage*> pagesOf(MainWindow& window)
+{
+    ResiliencePanel* panel = window.resiliencePanel();
+    return { panel->faultStudy(), panel->criticality(), panel->stragglers(), panel->goodput() };
+}
+
+} // namespace
+
+void TstResilienceView::resultsComeBackWithTheWorkspace()
+{
+    const QString path = m_dir.filePath(QStringLiteral("kept.rapid.yaml"));
+    QVERIFY(write(QStringLiteral("kept.rapid.yaml"), ringWorkspace(2)));
+    auto window = openRing(QStringLiteral("kept.rapid.yaml"));
+    QVERIFY(window);
+    ResiliencePanel* panel = window->resiliencePanel();
+    // A small study on each page, as a user would start them.
+    typeSpin(panel->faultStudy()->trialsSpin(), QStringLiteral("3"));
+    QVERIFY(choose(panel->criticality()->backendCombo(), QStringLiteral("analytical")));
+    typeSpin(panel->stragglers()->trialsSpin(), QStringLiteral("2"));
+    typeFrequentFailures(panel->goodput(), 20);
+    QSignalSpy studies(panel->faultStudy()->runner(), &ResilienceRunner::studiesFinished);
+    QSignalSpy map(panel->criticality()->runner(), &ResilienceRunner::criticalityFinished);
+    QSignalSpy stragglers(panel->stragglers()->runner(), &ResilienceRunner::studiesFinished);
+    QSignalSpy goodput(panel->goodput()->runner(), &ResilienceRunner::goodputFinished);
+    for (ResiliencePage* page : pagesOf(*window)) {
+        panel->pages()->setCurrentWidget(page);
+        QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    }
+    QVERIFY(studies.size() == 1 || studies.wait(kTimeoutMs));
+    QVERIFY(map.size() == 1 || map.wait(kTimeoutMs));
+    QVERIFY(stragglers.size() == 1 || stragglers.wait(kTimeoutMs));
+    QVERIFY(goodput.size() == 1 || goodput.wait(kTimeoutMs));
+    const QList<QStringList> tables = resultTables(*window);
+    // 2 x 2 (k, h) rows, 4 links, 4 slowdowns (2% and 10% of 4 GPUs are both one GPU), 7 simulated intervals.
+    QCOMPARE(tables[0].size(), 4 * 9);
+    QCOMPARE(tables[1].size(), 4 * 4);
+    QCOMPARE(tables[2].size(), 4 * 6);
+    QCOMPARE(tables[3].size(), 7 * 7);
+    // A result is unsaved work: the window asks before closing, and the autosave writes it.
+    QVERIFY(window->document()->isDirty());
+    QVERIFY(window->document()->composedText().contains(QStringLiteral("view: \"resilience.faultStudy\"")));
+
+    QVERIFY(window->saveWorkspace(path));
+    QVERIFY(!window->document()->isDirty());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString saved = QString::fromUtf8(file.readAll());
+    file.close();
+    QCOMPARE(saved.count(QStringLiteral("  - view: \"resilience.")), 4);
+    // Current results name the workspace's documents by fingerprint rather than repeat them.
+    QCOMPARE(saved.count(QStringLiteral("\n    hardware: ")), 0);
+
+    auto reopened = openRing(QStringLiteral("kept.rapid.yaml"));
+    QVERIFY(reopened);
+    QCOMPARE(resultTables(*reopened), tables);
+    for (ResiliencePage* page : pagesOf(*reopened)) {
+        QVERIFY(page->hasResult());
+        QVERIFY(!page->isStale());
+    }
+    QCOMPARE(reopened->resiliencePanel()->faultStudy()->chart()->series().size(), size_t { 4 });
+    QCOMPARE(reopened->resiliencePanel()->criticality()->mapView()->scene()->linkItems().size(), 4);
+    QCOMPARE(reopened->resiliencePanel()->goodput()->chart()->figures()->simulated.size(), size_t { 7 });
+    QVERIFY(!reopened->document()->isDirty());
+
+    // Edited and saved: the results come back marked stale, still drawn on the network they were computed on.
+    // A ring of 8 now: the workspace's network has 8 links, the map's 4.
+    WorkspaceDocument* document = reopened->document();
+    QString hardware = document->text(DocumentKind::Hardware);
+    hardware.replace(QStringLiteral("gpus_per_node: 4"), QStringLiteral("gpus_per_node: 8"));
+    hardware.replace(QStringLiteral("size: 4"), QStringLiteral("size: 8"));
+    document->replaceText(DocumentKind::Hardware, hardware, QStringLiteral("Ring of 8"));
+    QVERIFY(document->setValue(QStringLiteral("run.parallelism.dp"), QStringLiteral("4")));
+    QVERIFY(document->scenario());
+    QVERIFY(reopened->saveWorkspace(path));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(file.readAll()).count(QStringLiteral("\n    hardware: ")), 4); // now they must
+    file.close();
+    auto edited = openRing(QStringLiteral("kept.rapid.yaml"));
+    QVERIFY(edited);
+    QCOMPARE(resultTables(*edited), tables);
+    for (ResiliencePage* page : pagesOf(*edited)) {
+        QVERIFY(page->isStale());
+        QVERIFY(page->controls()->statusLabel()->text().contains(QStringLiteral("Stale")));
+    }
+    QCOMPARE(edited->resiliencePanel()->criticality()->mapView()->scene()->linkItems().size(), 4);
 }
 
 void TstResilienceView::everyFigureExports()

@@ -31,6 +31,8 @@ AutosaveController::AutosaveController(WorkspaceDocument* document, RestoreBanne
     // The stack's index, not documentChanged: a command's redo() runs before the stack counts it, so during
     // documentChanged the workspace does not look dirty yet.
     connect(m_document->undoStack(), &QUndoStack::indexChanged, this, [this] { m_timer.start(); });
+    // A study's result is not an undo step but is unsaved work all the same.
+    connect(m_document, &WorkspaceDocument::resultKept, this, [this] { m_timer.start(); });
     connect(m_banner, &RestoreBanner::restoreRequested, this, &AutosaveController::restore);
     connect(m_banner, &RestoreBanner::discardRequested, this, &AutosaveController::discard);
 }

@@ -11,6 +11,7 @@
 #include "config/yamledit.h"
 #include "parallel/placement.h"
 
+#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QSaveFile>
 
@@ -72,7 +73,7 @@ WorkspaceDocument::WorkspaceDocument(config::PresetLibrary library, QObject* par
     , m_session(new RunSession(m_loader, this))
 {
     m_session->setUndoStack(&m_undoStack);
-    connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { Q_EMIT dirtyChanged(!clean); });
+    connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this] { Q_EMIT dirtyChanged(isDirty()); });
 }
 
 void WorkspaceDocument::load(const config::WorkspaceDocuments& documents, const QString& filePath)
@@ -80,6 +81,8 @@ void WorkspaceDocument::load(const config::WorkspaceDocuments& documents, const 
     const RunSession::State before = m_session->state();
     m_documents = documents;
     m_documents.runs.clear(); // the session holds them
+    adoptResults(documents.results);
+    m_resultsModified = false;
     m_lastLoaded.reset(); // another workspace: the last one's scenario says nothing about it
     m_undoStack.clear();
     m_undoStack.setClean();
@@ -193,6 +196,7 @@ bool WorkspaceDocument::save(const QString& filePath, QString* error)
         Q_EMIT filePathChanged(m_filePath);
     }
     m_undoStack.setClean();
+    setResultsModified(false);
     return true;
 }
 
@@ -200,6 +204,13 @@ QString WorkspaceDocument::composedText() const
 {
     config::WorkspaceDocuments documents = m_documents;
     documents.runs = m_session->pinnedRunDocuments();
+    // A result of the documents as they are written needs no copy of them: its fingerprint says they match.
+    const std::string current = fingerprintOf(resultDocuments());
+    for (config::SavedResult& result : documents.results) {
+        if (result.fingerprint == current) {
+            result.documents.reset();
+        }
+    }
     return QString::fromStdString(config::composeWorkspace(documents));
 }
 
@@ -310,6 +321,79 @@ void WorkspaceDocument::replaceTexts(const config::WorkspaceDocuments& documents
         m_undoStack.push(new KeepFigureStyleCommand(m_documents, documents.figureStyle));
     }
     m_undoStack.endMacro();
+    // After the texts: results written without their documents are of the restored texts.
+    if (documents.results != m_documents.results) {
+        adoptResults(documents.results);
+        setResultsModified(true);
+        Q_EMIT savedResultsReplaced();
+    }
+}
+
+void WorkspaceDocument::keepResult(config::SavedResult result)
+{
+    auto& results = m_documents.results;
+    const auto same = std::find_if(results.begin(), results.end(),
+        [&result](const config::SavedResult& kept) { return kept.view == result.view; });
+    if (same != results.end()) {
+        *same = std::move(result);
+    } else {
+        results.push_back(std::move(result));
+    }
+    setResultsModified(true);
+    Q_EMIT resultKept();
+}
+
+void WorkspaceDocument::adoptResults(std::vector<config::SavedResult> results)
+{
+    const config::ResultDocuments own = resultDocuments();
+    const std::string current = fingerprintOf(own);
+    for (config::SavedResult& result : results) {
+        if (!result.documents && result.fingerprint == current) {
+            result.documents = own;
+        }
+    }
+    m_documents.results = std::move(results);
+}
+
+void WorkspaceDocument::setResultsModified(bool modified)
+{
+    const bool wasDirty = isDirty();
+    m_resultsModified = modified;
+    if (isDirty() != wasDirty) {
+        Q_EMIT dirtyChanged(isDirty());
+    }
+}
+
+config::ResultDocuments WorkspaceDocument::resultDocuments() const
+{
+    return { m_documents.model, m_documents.hardware, m_documents.run, m_documents.overrides };
+}
+
+std::string WorkspaceDocument::fingerprintOf(const config::ResultDocuments& documents)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    // Each part with its length first, so that moving text from one document to the next changes the digest.
+    const auto add = [&hash](const std::string& part) {
+        const QByteArray length = QByteArray::number(static_cast<qulonglong>(part.size())) + QByteArray(":");
+        hash.addData(length);
+        hash.addData(QByteArrayView(part.data(), static_cast<qsizetype>(part.size())));
+    };
+    add(documents.model.text);
+    add(documents.hardware.text);
+    add(documents.run.text);
+    for (const std::string& assignment : documents.overrides) {
+        add(assignment);
+    }
+    return hash.result().toHex().toStdString();
+}
+
+std::optional<config::Scenario> WorkspaceDocument::scenarioOf(const config::ResultDocuments& documents) const
+{
+    try {
+        return m_loader.loadTexts(documents.model, documents.hardware, documents.run, documents.overrides);
+    } catch (const std::exception&) {
+        return std::nullopt; // presets named by the documents may be gone
+    }
 }
 
 void WorkspaceDocument::setSweepSettings(const config::SweepSettings& settings)

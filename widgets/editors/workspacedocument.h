@@ -44,7 +44,8 @@ public:
 
     QString filePath() const { return m_filePath; }
     QString name() const { return QString::fromStdString(m_documents.name); }
-    bool isDirty() const { return !m_undoStack.isClean(); }
+    /// Edits not saved, or a result kept since the last save.
+    bool isDirty() const { return !m_undoStack.isClean() || m_resultsModified; }
     /// The three texts, name, overrides and sweep set-up; runs stays empty (the session holds them).
     const config::WorkspaceDocuments& documents() const { return m_documents; }
     /// The workspace file's text, with the session's runs.
@@ -91,6 +92,21 @@ public:
     /// Keeps @p style with the workspace, one undo step ("Keep figure style").
     void setFigureStyle(const config::FigureStyle& style);
 
+    /// The views' last results, saved with the workspace (`results:`). Those read from a file without their
+    /// documents (they were current when saved) carry the workspace's own when their fingerprint still matches them,
+    /// and none otherwise (the file was edited by hand since).
+    const std::vector<config::SavedResult>& savedResults() const { return m_documents.results; }
+    /// Keeps @p result as its view's last one (replacing the view's earlier one). Not an undo step: a result is not
+    /// an edit of the workspace, and undoing a text edit must not first take a study away. The workspace shows as
+    /// modified until it is saved, so closing asks, and the autosave keeps it.
+    void keepResult(config::SavedResult result);
+    /// The texts a result of the current workspace is computed from.
+    config::ResultDocuments resultDocuments() const;
+    /// A digest of @p documents' texts and overrides (SHA-256, hex): a result's fingerprint.
+    static std::string fingerprintOf(const config::ResultDocuments& documents);
+    /// The scenario of @p documents (placement problems allowed: the drawing needs the network only), or none.
+    std::optional<config::Scenario> scenarioOf(const config::ResultDocuments& documents) const;
+
     /// Named runs pinned for comparison, saved with the workspace; their edits are undo steps of this document.
     RunSession* session() const { return m_session; }
 
@@ -113,6 +129,11 @@ Q_SIGNALS:
     void workspaceLoaded();
     /// The sweep set-up changed (an edit, its undo, or a loaded workspace that has one).
     void sweepSettingsChanged();
+    /// A view kept a result (keepResult).
+    void resultKept();
+    /// The saved results were replaced by others (restored unsaved edits): views show them again. A loaded workspace
+    /// says workspaceLoaded instead.
+    void savedResultsReplaced();
 
 private:
     config::DocumentText& documentText(DocumentKind kind);
@@ -121,6 +142,8 @@ private:
     void revalidate();
     void keepRunsPinnedBefore(const RunSession::State& before);
     void updateParses(DocumentKind kind);
+    void adoptResults(std::vector<config::SavedResult> results);
+    void setResultsModified(bool modified);
 
     config::ConfigLoader m_loader;
     config::WorkspaceDocuments m_documents;
@@ -131,6 +154,7 @@ private:
     std::optional<config::Scenario> m_scenario;
     std::optional<config::Scenario> m_lastLoaded;
     std::array<bool, 3> m_parses { true, true, true };
+    bool m_resultsModified = false; ///< a result kept since the last save or load
     mutable QHash<QString, std::string> m_presetTextCache; ///< GPU preset texts by resolved path
 };
 

@@ -6,7 +6,10 @@
 #include "resilience/faultstudypage.h"
 #include "resilience/resiliencefields.h"
 #include "resilience/resiliencerunner.h"
+#include "resilience/resultcodec.h"
 #include "topology/topologyscene.h"
+
+#include "network/topology.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -122,6 +125,29 @@ void CriticalityPage::clearResult()
 {
     m_map->setMap(nullptr);
     m_table->setRowCount(0);
+}
+
+QJsonObject CriticalityPage::resultJson() const
+{
+    return m_map->map() ? criticalityToJson(*m_map->map()) : QJsonObject();
+}
+
+bool CriticalityPage::restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& from)
+{
+    // The map is drawn on the network it was computed on; when its documents are not known, on the workspace's
+    // (the table is right either way, and links the network no longer has stay undrawn).
+    const std::optional<config::Scenario> scenario = from ? document()->scenarioOf(*from) : document()->scenario();
+    std::shared_ptr<const network::Topology> topology;
+    try {
+        topology = scenario ? std::make_shared<const network::Topology>(scenario->hardware) : nullptr;
+    } catch (const std::exception&) {
+        topology = nullptr; // no drawing; the table still shows the ranking
+    }
+    const std::shared_ptr<const CriticalityMap> map = criticalityFromJson(json, std::move(topology));
+    if (map) {
+        showMap(map);
+    }
+    return map != nullptr;
 }
 
 } // namespace rapid::widgets

@@ -5,6 +5,7 @@
 #include "resilience/resiliencecharts.h"
 #include "resilience/resiliencefields.h"
 #include "resilience/resiliencerunner.h"
+#include "resilience/resultcodec.h"
 
 #include "network/topology.h"
 #include "resilience/linkclasses.h"
@@ -191,6 +192,20 @@ void FaultStudyPage::clearResult()
     m_rows.reset();
     m_table->setRowCount(0);
     m_chart->setSeries({});
+}
+
+QJsonObject FaultStudyPage::resultJson() const
+{
+    return m_rows ? studyRowsToJson(*m_rows) : QJsonObject();
+}
+
+bool FaultStudyPage::restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& /*from*/)
+{
+    const std::shared_ptr<const StudyRows> rows = studyRowsFromJson(json);
+    if (rows) {
+        showRows(rows);
+    }
+    return rows != nullptr;
 }
 
 } // namespace rapid::widgets

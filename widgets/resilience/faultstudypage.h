@@ -37,6 +37,8 @@ public:
 
 protected:
     void clearResult() override;
+    QJsonObject resultJson() const override;
+    bool restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& from) override;
     void scenarioUpdated(const config::Scenario& scenario) override;
 
 private:

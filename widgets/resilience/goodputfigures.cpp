@@ -38,13 +38,20 @@ GoodputFigures computeGoodput(const config::Scenario& scenario, const GoodputInp
     f.young = resilience::youngInterval(f.run.checkpointSeconds, f.run.mtbfSeconds);
     f.daly = resilience::dalyInterval(f.run.checkpointSeconds, f.run.mtbfSeconds);
     f.optimum = resilience::optimalInterval(f.run);
+    fillGoodputCurve(f);
+    return f;
+}
+
+void fillGoodputCurve(GoodputFigures& f)
+{
+    f.intervals.clear();
+    f.fractions.clear();
     const int half = kCurvePoints / 2;
     for (int i = -half; i <= half; ++i) {
         const double interval = f.optimum * std::pow(kCurveSpan, static_cast<double>(i) / half);
         f.intervals.push_back(interval);
         f.fractions.push_back(resilience::expectedEffectiveFraction(f.run, interval));
     }
-    return f;
 }
 
 double SimulatedGoodput::halfWidth95() const

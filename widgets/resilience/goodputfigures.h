@@ -66,6 +66,9 @@ constexpr int kCurvePoints = 117;
 /// `rapid goodput` does. Throws std::invalid_argument for a run that is not training or figures out of range.
 GoodputFigures computeGoodput(const config::Scenario& scenario, const GoodputInputs& inputs);
 
+/// The curve of @p figures (intervals and fractions) from its run and optimum.
+void fillGoodputCurve(GoodputFigures& figures);
+
 /// Simulates @p inputs.trials runs of @p figures' run at each of kSimulatedFactors x the optimum (one seed for all:
 /// common random numbers, so neighbouring points differ by the interval rather than by luck) into
 /// @p figures.simulated. A simulation too long to run (resilience::simulateRuns' limit: a billion events) leaves it

@@ -7,6 +7,7 @@
 #include "resilience/goodputfigures.h"
 #include "resilience/resiliencecharts.h"
 #include "resilience/resiliencerunner.h"
+#include "resilience/resultcodec.h"
 
 #include "resilience/failurerates.h"
 
@@ -173,6 +174,20 @@ void GoodputPage::clearResult()
     m_chart->setFigures(std::nullopt);
     m_figures->clear();
     m_table->setRowCount(0);
+}
+
+QJsonObject GoodputPage::resultJson() const
+{
+    return m_chart->figures() ? goodputToJson(*m_chart->figures()) : QJsonObject();
+}
+
+bool GoodputPage::restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& /*from*/)
+{
+    const std::optional<GoodputFigures> figures = goodputFromJson(json);
+    if (figures) {
+        showFigures(*figures);
+    }
+    return figures.has_value();
 }
 
 } // namespace rapid::widgets

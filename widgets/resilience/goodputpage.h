@@ -39,6 +39,8 @@ public:
 
 protected:
     void clearResult() override;
+    QJsonObject resultJson() const override;
+    bool restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& from) override;
 
 private:
     void showFigures(const GoodputFigures& figures);

@@ -7,11 +7,15 @@
 
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace rapid::widgets {
 
@@ -24,6 +28,11 @@ bool sameInputs(const config::WorkspaceDocuments& a, const config::WorkspaceDocu
         && a.overrides == b.overrides;
 }
 
+config::ResultDocuments resultDocumentsOf(const config::WorkspaceDocuments& documents)
+{
+    return { documents.model, documents.hardware, documents.run, documents.overrides };
+}
+
 } // namespace
 
 ResiliencePage::ResiliencePage(
@@ -34,6 +43,7 @@ ResiliencePage::ResiliencePage(
     , m_controls(new JobControls(runText, objectPrefix, this))
     , m_column(new QWidget(this))
     , m_form(new QFormLayout)
+    , m_view(QStringLiteral("resilience.") + objectPrefix)
 {
     // Inputs in a scroll area: at 1280 x 720 the tab is short, and the form must never force the window taller.
     auto* formHolder = new QWidget;
@@ -87,13 +97,59 @@ ResiliencePage::ResiliencePage(
         m_hasResult = false;
         m_note.clear();
         clearResult();
+        restoreSaved();
+        updateStatus();
+    });
+    connect(m_document, &WorkspaceDocument::savedResultsReplaced, this, [this] {
+        restoreSaved();
         updateStatus();
     });
 }
 
+void ResiliencePage::keepResult()
+{
+    config::SavedResult saved;
+    saved.view = m_view.toStdString();
+    saved.documents = resultDocumentsOf(m_resultDocuments);
+    saved.fingerprint = WorkspaceDocument::fingerprintOf(*saved.documents);
+    saved.data = QJsonDocument(resultJson()).toJson(QJsonDocument::Compact).toStdString();
+    m_document->keepResult(std::move(saved));
+}
+
+void ResiliencePage::restoreSaved()
+{
+    const std::vector<config::SavedResult>& results = m_document->savedResults();
+    const auto saved = std::find_if(results.begin(), results.end(),
+        [this](const config::SavedResult& result) { return result.view == m_view.toStdString(); });
+    if (saved == results.end()) {
+        return;
+    }
+    const QJsonDocument json = QJsonDocument::fromJson(QByteArray::fromStdString(saved->data));
+    // Shown as if it had just been computed from its documents; the workspace's own when they are not known, the
+    // result then marked stale, since all that is known is that they differ from these.
+    m_sourceUnknown = !saved->documents;
+    config::WorkspaceDocuments from = m_document->documents();
+    if (saved->documents) {
+        from.model = saved->documents->model;
+        from.hardware = saved->documents->hardware;
+        from.run = saved->documents->run;
+        from.overrides = saved->documents->overrides;
+    }
+    m_runDocuments = from;
+    m_restoring = true;
+    const bool shown = json.isObject() && restoreResult(json.object(), saved->documents);
+    m_restoring = false;
+    if (!shown) {
+        m_sourceUnknown = false;
+        m_hasResult = false;
+        clearResult();
+        m_note = tr("The result kept with the workspace could not be read; run again.");
+    }
+}
+
 bool ResiliencePage::isStale() const
 {
-    return m_hasResult && !sameInputs(m_resultDocuments, m_document->documents());
+    return m_hasResult && (m_sourceUnknown || !sameInputs(m_resultDocuments, m_document->documents()));
 }
 
 std::optional<config::Scenario> ResiliencePage::trainingScenario()
@@ -132,6 +188,10 @@ void ResiliencePage::showResult(const QString& summary)
     m_resultDocuments = m_runDocuments;
     m_summary = summary;
     m_note.clear();
+    if (!m_restoring) {
+        m_sourceUnknown = false;
+        keepResult();
+    }
     updateStatus();
     updateRunEnabled();
 }

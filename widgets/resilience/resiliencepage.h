@@ -9,6 +9,7 @@
 #include <optional>
 
 class QFormLayout;
+class QJsonObject;
 class QScrollArea;
 
 namespace rapid::widgets {
@@ -20,7 +21,9 @@ class WorkspaceDocument;
 /// What the four pages of the Resilience tab share: the inputs column (a form in a scroll area, Run / Cancel with
 /// progress under it), a runner of their own, and the bookkeeping of a shown result: which workspace texts it was
 /// computed from, so that an edit marks it stale ("run again") and opening another workspace clears it. A run
-/// studies the workspace as it was at Run; edits meanwhile do not stop it.
+/// studies the workspace as it was at Run; edits meanwhile do not stop it. A shown result is kept with the workspace
+/// (WorkspaceDocument::keepResult, saved as `results:` under "resilience.<objectPrefix>") with the documents it came
+/// from, and shown again, stale or not, when the workspace is opened.
 class ResiliencePage : public QWidget {
     Q_OBJECT
 public:
@@ -45,6 +48,11 @@ protected:
     void showResult(const QString& summary);
     /// Forget the shown result (another workspace was opened).
     virtual void clearResult() = 0;
+    /// The shown result as JSON, for the workspace file.
+    virtual QJsonObject resultJson() const = 0;
+    /// Shows the result @p json (of resultJson()) computed from @p from (the workspace's documents at the time,
+    /// when known); false when it cannot be read (written by another version). Called with showResult() muted.
+    virtual bool restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& from) = 0;
     /// The workspace's scenario changed (a valid one): e.g. the link classes of its network.
     virtual void scenarioUpdated(const config::Scenario& /*scenario*/) { }
     /// Inputs changed: Run is enabled only when every input is valid.
@@ -59,6 +67,10 @@ protected:
 private:
     void updateStatus();
     void updateRunEnabled();
+    /// Puts the shown result into the workspace.
+    void keepResult();
+    /// Shows the workspace's saved result of this page, if it has one.
+    void restoreSaved();
 
     WorkspaceDocument* m_document;
     ResilienceRunner* m_runner;
@@ -67,6 +79,9 @@ private:
     QFormLayout* m_form;
     bool m_inputsValid = true;
     bool m_hasResult = false;
+    QString m_view; ///< the key of this page's saved result
+    bool m_restoring = false; ///< showing a saved result: showResult() must not keep it again
+    bool m_sourceUnknown = false; ///< a saved result whose documents are not known (the file was edited by hand)
     QString m_summary; ///< of the shown result
     QString m_note; ///< why the last run did not give one (failed, cancelled, could not start)
     bool m_noteIsProblem = false;

@@ -6,6 +6,7 @@
 #include "resilience/resiliencecharts.h"
 #include "resilience/resiliencefields.h"
 #include "resilience/resiliencerunner.h"
+#include "resilience/resultcodec.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -96,6 +97,7 @@ bool StragglerPage::run()
 
 void StragglerPage::showRows(const std::shared_ptr<const StudyRows>& rows)
 {
+    m_rows = rows;
     m_table->setRowCount(0);
     std::map<int, StragglerSeries> byCount; // ascending slow-GPU counts, each over ascending slowdowns
     for (size_t i = 0; i < rows->specs.size(); ++i) {
@@ -131,8 +133,23 @@ void StragglerPage::showRows(const std::shared_ptr<const StudyRows>& rows)
 
 void StragglerPage::clearResult()
 {
+    m_rows.reset();
     m_table->setRowCount(0);
     m_chart->setSeries({});
+}
+
+QJsonObject StragglerPage::resultJson() const
+{
+    return m_rows ? studyRowsToJson(*m_rows) : QJsonObject();
+}
+
+bool StragglerPage::restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& /*from*/)
+{
+    const std::shared_ptr<const StudyRows> rows = studyRowsFromJson(json);
+    if (rows) {
+        showRows(rows);
+    }
+    return rows != nullptr;
 }
 
 } // namespace rapid::widgets

@@ -33,6 +33,8 @@ public:
 
 protected:
     void clearResult() override;
+    QJsonObject resultJson() const override;
+    bool restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& from) override;
 
 private:
     void showRows(const std::shared_ptr<const StudyRows>& rows);
@@ -44,6 +46,7 @@ private:
     QComboBox* m_backend;
     StragglerChart* m_chart;
     QTableWidget* m_table;
+    std::shared_ptr<const StudyRows> m_rows; ///< the shown rows
 };
 
 } // namespace rapid::widgets

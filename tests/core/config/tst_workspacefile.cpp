@@ -71,6 +71,8 @@ private Q_SLOTS:
     void sweepSettingsRoundTrip();
     void damagedSweepIsReportedByPlace_data();
     void damagedSweepIsReportedByPlace();
+    void savedResultsRoundTrip();
+    void damagedResultIsReportedByPlace();
 };
 
 void TstWorkspaceFile::roundTripsThroughOneFile()
@@ -392,6 +394,52 @@ void TstWorkspaceFile::damagedSweepIsReportedByPlace()
         "sweep:\n"
             + sweep.toStdString());
     expectOneProblemAt(path, keyPath, line, message);
+}
+
+void TstWorkspaceFile::savedResultsRoundTrip()
+{
+    config::WorkspaceDocuments documents = workspaceWithRuns();
+    // One result of the workspace's own documents (no texts written), one from an earlier version of them.
+    config::SavedResult current { "resilience.goodput", "0123abcd", std::nullopt, "{\"steps\": [1, 2.5e-7]}" };
+    config::ResultDocuments earlier { documents.model, documents.hardware, documents.run,
+        { "run.training.micro_batch=2" } };
+    earlier.run.text += "# edited since\n";
+    config::SavedResult stale { "resilience.fault_study", "null", earlier, "{\n  \"rows\": []\n}" };
+    documents.results = { current, stale };
+    const std::string text = config::composeWorkspace(documents);
+    QVERIFY(text.find("results:\n  - view: \"resilience.goodput\"\n    fingerprint: \"0123abcd\"\n    data: |-\n")
+        != std::string::npos);
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "results.rapid.yaml", text);
+    const config::WorkspaceDocuments reread = config::readWorkspaceDocuments(path, test::projectPresets());
+    QCOMPARE(reread.results.size(), size_t { 2 });
+    QVERIFY(!reread.results[0].documents);
+    QCOMPARE(qs(reread.results[0].data), qs(current.data));
+    // "null" stays the text "null", and the earlier documents come back byte for byte.
+    QCOMPARE(qs(reread.results[1].fingerprint), QStringLiteral("null"));
+    QVERIFY(reread.results[1].documents && *reread.results[1].documents == earlier);
+    QCOMPARE(qs(reread.results[1].documents->run.text), qs(earlier.run.text));
+    QVERIFY(reread == documents);
+    QCOMPARE(qs(config::composeWorkspace(reread)), qs(text));
+    // The loader accepts the section and takes no notice of it.
+    QCOMPARE(test::projectLoader().loadWorkspace(path).run.parallelism.tp, 8);
+}
+
+void TstWorkspaceFile::damagedResultIsReportedByPlace()
+{
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "damaged.rapid.yaml",
+        "name: damaged\n"
+        "model: llama-2-7b\n"
+        "hardware: hgx-a100-8gpu\n"
+        "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
+        "results:\n"
+        "  - view: resilience.goodput\n"
+        "    fingerprint: abc\n"
+        "    data: \"{}\"\n"
+        "  - view: resilience.criticality\n"
+        "    data: \"{}\"\n");
+    expectOneProblemAt(path, QStringLiteral("results[1].fingerprint"), 9, QStringLiteral("required key"));
 }
 
 QTEST_GUILESS_MAIN(TstWorkspaceFile)
