@@ -10,6 +10,7 @@
 #include "widgettestutils.h"
 
 #include "common/chartexporter.h"
+#include "common/figureformat.h"
 #include "editors/documentkind.h"
 #include "editors/workspacedocument.h"
 #include "mainwindow.h"
@@ -132,6 +133,7 @@ private Q_SLOTS:
     void simulatedGoodputFallsOnTheExpectedCurve();
     void cancelStopsTheGoodputSimulation();
     void resultsComeBackWithTheWorkspace();
+    void tokensAndStepsReadAsCounts();
     void everyFigureExports();
 
 private:
@@ -623,6 +625,49 @@ void TstResilienceView::resultsComeBackWithTheWorkspace()
         QVERIFY(page->controls()->statusLabel()->text().contains(QStringLiteral("Stale")));
     }
     QCOMPARE(edited->resiliencePanel()->criticality()->mapView()->scene()->linkItems().size(), 4);
+}
+
+void TstResilienceView::tokensAndStepsReadAsCounts()
+{
+    // Three significant digits with the suffix that keeps the integer part under 1000; rounding first.
+    QCOMPARE(formatShortCount(1e12), QStringLiteral("1.00 T"));
+    QCOMPARE(formatShortCount(3.5e11), QStringLiteral("350 B"));
+    QCOMPARE(formatShortCount(999.7e9), QStringLiteral("1.00 T"));
+    QCOMPARE(formatShortCount(1.25e7), QStringLiteral("12.5 M"));
+    QCOMPARE(formatShortCount(12345), QStringLiteral("12.3 K"));
+    QCOMPARE(formatShortCount(1954), QStringLiteral("1954"));
+    QCOMPARE(formatShortCount(15.6e12), QStringLiteral("15.6 T"));
+    QCOMPARE(parseCount(QStringLiteral("1.5T")), std::optional<double>(1.5e12));
+    QCOMPARE(parseCount(QStringLiteral(" 350 b ")), std::optional<double>(3.5e11));
+    QCOMPARE(parseCount(QStringLiteral("2G")), std::optional<double>(2e9));
+    QCOMPARE(parseCount(QStringLiteral("350"), 1e9), std::optional<double>(3.5e11));
+    QVERIFY(!parseCount(QStringLiteral("lots")));
+
+    auto window = openRing(QStringLiteral("ring.rapid.yaml"));
+    QVERIFY(window);
+    GoodputPage* page = window->resiliencePanel()->goodput();
+    window->resiliencePanel()->pages()->setCurrentWidget(page);
+    QDoubleSpinBox* tokens = page->tokensSpin();
+    QCOMPARE(tokens->text(), QStringLiteral("1.00 T tokens")); // was "1000.000 B tokens"
+    typeSpin(tokens, QStringLiteral("350"));
+    QCOMPARE(tokens->value(), 350.0);
+    QCOMPARE(tokens->text(), QStringLiteral("350 B tokens"));
+    typeSpin(tokens, QStringLiteral("1.5T"));
+    QCOMPARE(tokens->value(), 1500.0);
+    QCOMPARE(tokens->text(), QStringLiteral("1.50 T tokens"));
+    QTest::keyClick(tokens, Qt::Key_Up); // the second significant digit
+    QCOMPARE(tokens->text(), QStringLiteral("1.60 T tokens"));
+    QTest::keyClick(tokens, Qt::Key_Down);
+    QTest::keyClick(tokens, Qt::Key_Down);
+    QCOMPARE(tokens->text(), QStringLiteral("1.40 T tokens"));
+
+    // 1.4 x 10^12 tokens in steps of 4 x 128: 2,734,375,000 steps, "2.73 B steps".
+    QSignalSpy finished(page->runner(), &ResilienceRunner::goodputFinished);
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs));
+    QCOMPARE(page->chart()->figures()->steps, 2734375000.0);
+    QVERIFY2(page->figuresLabel()->text().contains(QStringLiteral("× 2.73 B steps")),
+        qPrintable(page->figuresLabel()->text()));
 }
 
 void TstResilienceView::everyFigureExports()

@@ -2,10 +2,72 @@
 #include "common/figureformat.h"
 
 #include <QLocale>
+#include <QRegularExpression>
 
 #include <cmath>
 
 namespace rapid::widgets {
+
+namespace {
+
+struct CountSuffix {
+    double scale;
+    QChar letter;
+};
+
+constexpr CountSuffix kCountSuffixes[] = { { 1e12, u'T' }, { 1e9, u'B' }, { 1e6, u'M' }, { 1e3, u'K' } };
+
+} // namespace
+
+QString formatShortCount(double count)
+{
+    if (!std::isfinite(count) || count == 0) {
+        return QString::number(count);
+    }
+    if (std::abs(count) < 1e4 && count == std::round(count)) {
+        return QString::number(count, 'f', 0); // 1954 steps: four digits read at once, and exactly
+    }
+    // Rounded to three significant digits first, so that 999.7 B reads 1.00 T rather than 1000 B.
+    const double magnitude = std::floor(std::log10(std::abs(count)));
+    const double quantum = std::pow(10.0, magnitude - 2);
+    const double rounded = std::round(count / quantum) * quantum;
+    QString suffix;
+    double scaled = rounded;
+    for (const CountSuffix& unit : kCountSuffixes) {
+        if (std::abs(rounded) >= unit.scale) {
+            scaled = rounded / unit.scale;
+            suffix = QStringLiteral(" ") + unit.letter;
+            break;
+        }
+    }
+    const double size = std::abs(scaled);
+    return QString::number(scaled, 'f', size >= 100 ? 0 : size >= 10 ? 1 : 2) + suffix;
+}
+
+std::optional<double> parseCount(const QString& text, double unit)
+{
+    static const QRegularExpression pattern(
+        QStringLiteral(R"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([kKmMbBgGtT]?)\s*$)"));
+    const QRegularExpressionMatch match = pattern.match(text);
+    if (!match.hasMatch()) {
+        return std::nullopt;
+    }
+    bool read = false;
+    const double number = match.captured(1).toDouble(&read);
+    if (!read) {
+        return std::nullopt;
+    }
+    const QChar letter = match.captured(2).isEmpty() ? QChar() : match.captured(2).at(0).toUpper();
+    if (letter.isNull()) {
+        return number * unit;
+    }
+    for (const CountSuffix& suffix : kCountSuffixes) {
+        if (suffix.letter == letter || (letter == u'G' && suffix.letter == u'B')) {
+            return number * suffix.scale;
+        }
+    }
+    return std::nullopt;
+}
 
 QString formatGiB(double bytes)
 {

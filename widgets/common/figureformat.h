@@ -15,6 +15,13 @@ QString formatGiB(double bytes);
 QString formatSeconds(double seconds);
 /// "12,345 tok/s"
 QString formatTokensPerSecond(double tokensPerSecond);
+/// "1.00 T", "350 B", "12.5 M", "1954": a count to three significant digits with the short-scale suffix (K
+/// thousand, M million, B billion, T trillion) that keeps its integer part below 1000 (tokens, steps); whole counts
+/// below 10,000 in full.
+QString formatShortCount(double count);
+/// The count @p text gives: a number with an optional suffix of formatShortCount's (any case; G is taken as B), which
+/// multiplies it; none multiplies by @p unit. Empty when it is not such a text (white space allowed around).
+std::optional<double> parseCount(const QString& text, double unit = 1);
 /// "41.3 %"
 QString formatPercent(double fraction);
 /// Relative change of @p current against @p baseline in percent; empty when the baseline is zero (no ratio).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "resilience/goodputpage.h"
 
+#include "common/countspinbox.h"
 #include "common/figureformat.h"
 #include "editors/workspacedocument.h"
 #include "resilience/faultstudypage.h"
@@ -53,8 +54,7 @@ QString spread(double fraction)
 
 GoodputPage::GoodputPage(WorkspaceDocument* document, QWidget* parent)
     : ResiliencePage(document, tr("Compute"), QStringLiteral("goodput"), parent)
-    , m_tokens(createSpin(QStringLiteral("goodputTokens"), 0.001, 1e6, 1000, 3, tr(" B tokens"),
-          tr("Training tokens, in billions: the steps are tokens / (global batch x sequence length)"), this))
+    , m_tokens(new CountSpinBox(1e9, tr("tokens"), this))
     , m_mtbf(createSpin(QStringLiteral("goodputMtbf"), 0, 1e6, 0, 2, tr(" h"),
           tr("The job's mean time between interruptions; the lowest value uses the Llama 3 405B run's rate "
              "(419 in 54 days on 16,384 GPUs) for the workspace's GPUs"),
@@ -74,6 +74,12 @@ GoodputPage::GoodputPage(WorkspaceDocument* document, QWidget* parent)
           QStringLiteral("goodputTable"), this))
 {
     setObjectName(QStringLiteral("goodputPage"));
+    m_tokens->setObjectName(QStringLiteral("goodputTokens"));
+    m_tokens->setRange(0.001, 1e6);
+    m_tokens->setValue(GoodputInputs().tokens / 1e9);
+    m_tokens->setKeyboardTracking(false);
+    m_tokens->setToolTip(tr("Training tokens, e.g. 15.6T, 350B or 500M (a bare number is billions): the steps are "
+                            "tokens / (global batch x sequence length)"));
     m_mtbf->setSpecialValueText(tr("Llama 3 rate"));
     m_figures->setObjectName(QStringLiteral("goodputFigures"));
     m_figures->setWordWrap(true);
@@ -135,7 +141,7 @@ void GoodputPage::showFigures(const GoodputFigures& f)
     m_figures->setText(
         tr("Step %1 × %2 steps = %3 of work. One interruption every %4 (%5). Checkpoint %6: %7 to write; restart %8. "
            "Intervals: Young %9, Daly %10, optimum %11, where %12 of wall time trains.")
-            .arg(QString::number(f.stepSeconds, 'g', 4) + QStringLiteral(" s"), QString::number(f.steps, 'g', 6),
+            .arg(QString::number(f.stepSeconds, 'g', 4) + QStringLiteral(" s"), formatShortCount(f.steps),
                 durationText(f.run.workSeconds), durationText(f.run.mtbfSeconds), mtbfSource,
                 formatGiB(f.checkpointBytes), durationText(f.run.checkpointSeconds), durationText(f.run.restartSeconds),
                 durationText(f.young))
