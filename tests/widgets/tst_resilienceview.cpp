@@ -25,9 +25,11 @@
 #include "resilience/resiliencerunner.h"
 #include "resilience/stragglerpage.h"
 #include "topology/linkitem.h"
+#include "topology/topologyitems.h"
 #include "topology/topologylegend.h"
 #include "topology/topologypanel.h"
 #include "topology/topologyscene.h"
+#include "topology/topologyview.h"
 
 #include <qcustomplot.h>
 
@@ -134,6 +136,7 @@ private Q_SLOTS:
     void cancelStopsTheGoodputSimulation();
     void resultsComeBackWithTheWorkspace();
     void tokensAndStepsReadAsCounts();
+    void criticalityMapFillsItsAreaBesideItsLegend();
     void everyFigureExports();
 
 private:
@@ -668,6 +671,64 @@ void TstResilienceView::tokensAndStepsReadAsCounts()
     QCOMPARE(page->chart()->figures()->steps, 2734375000.0);
     QVERIFY2(page->figuresLabel()->text().contains(QStringLiteral("× 2.73 B steps")),
         qPrintable(page->figuresLabel()->text()));
+}
+
+void TstResilienceView::criticalityMapFillsItsAreaBesideItsLegend()
+{
+    // The 64-GPU workspace (8 DGX H100 nodes) in a 1280x720 window, its criticality map on the analytical backend.
+    auto window = test::openWindow();
+    QVERIFY(window);
+    window->resize(1280, 720);
+    window->mainTabs()->setCurrentWidget(window->resiliencePanel());
+    CriticalityPage* page = window->resiliencePanel()->criticality();
+    window->resiliencePanel()->pages()->setCurrentWidget(page);
+    QVERIFY(choose(page->backendCombo(), QStringLiteral("analytical")));
+    QSignalSpy finished(page->runner(), &ResilienceRunner::criticalityFinished);
+    QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs));
+    QTest::qWait(100);
+    QCOMPARE(window->size(), QSize(1280, 720));
+    CriticalityMapView* map = page->mapView();
+    TopologyView* view = map->view();
+    TopologyLegend* legend = map->legend();
+    QVERIFY(legend->isVisible());
+    QVERIFY(test::saveScreenshot(window->grab(), QStringLiteral("view-resilience-criticality-1280x720.png")));
+
+    // Every drawn GPU, switch and link in window coordinates, against the legend's rectangle.
+    const auto inWindow = [&](const QGraphicsItem* item) {
+        const QRect onViewport = view->mapFromScene(item->sceneBoundingRect()).boundingRect();
+        return QRect(view->viewport()->mapTo(window.get(), onViewport.topLeft()), onViewport.size());
+    };
+    const QRect legendRect(legend->mapTo(window.get(), QPoint(0, 0)), legend->size());
+    QRect drawing;
+    int items = 0;
+    for (const QGraphicsItem* item : view->scene()->items()) {
+        if (!dynamic_cast<const LinkItem*>(item) && !dynamic_cast<const NodeItem*>(item)) {
+            continue;
+        }
+        const QRect rect = inWindow(item);
+        QVERIFY2(!rect.intersects(legendRect),
+            qPrintable(QStringLiteral("item at %1,%2 %3x%4 under the legend at %5,%6 %7x%8")
+                           .arg(rect.x())
+                           .arg(rect.y())
+                           .arg(rect.width())
+                           .arg(rect.height())
+                           .arg(legendRect.x())
+                           .arg(legendRect.y())
+                           .arg(legendRect.width())
+                           .arg(legendRect.height())));
+        drawing |= rect;
+        ++items;
+    }
+    QVERIFY(items > 64);
+    // Fitted: the drawing spans (nearly) the whole width or height the view has for it.
+    const QRect viewport(view->viewport()->mapTo(window.get(), QPoint(0, 0)), view->viewport()->size());
+    QVERIFY2(drawing.width() >= 0.85 * viewport.width() || drawing.height() >= 0.85 * viewport.height(),
+        qPrintable(QStringLiteral("drawing %1x%2 in a viewport of %3x%4")
+                       .arg(drawing.width())
+                       .arg(drawing.height())
+                       .arg(viewport.width())
+                       .arg(viewport.height())));
 }
 
 void TstResilienceView::everyFigureExports()

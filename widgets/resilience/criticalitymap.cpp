@@ -30,11 +30,15 @@ CriticalityMapView::CriticalityMapView(QWidget* parent)
 {
     setObjectName(QStringLiteral("criticalityMap"));
     m_view->setObjectName(QStringLiteral("criticalityMapView"));
-    m_view->setOverlay(m_legend);
+    // The scale under the drawing, not over it: at 1280 x 720 the map has ~480 x 300 px, and the Topology tab's
+    // legend card covered a third of a 64-GPU fabric. Only the scale: the health samples say nothing here.
+    m_legend->setStrip(true);
     m_legend->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    layout->setSpacing(2);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
     setMinimumSize(240, 180);
 }
 

@@ -6,6 +6,8 @@
 #include <QLinearGradient>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace rapid::widgets {
 
 namespace {
@@ -51,8 +53,19 @@ int TopologyLegend::rowHeight() const
     return fontMetrics().height() + 4;
 }
 
+void TopologyLegend::setStrip(bool strip)
+{
+    m_strip = strip;
+    setSizePolicy(strip ? QSizePolicy::Expanding : QSizePolicy::Preferred, QSizePolicy::Fixed);
+    updateGeometry();
+    update();
+}
+
 QSize TopologyLegend::sizeHint() const
 {
+    if (m_strip) {
+        return QSize(200, 2 * rowHeight() + 2 * kPadding);
+    }
     const int rows = kHealthRows + (m_utilisation ? kScaleRows : 0);
     return QSize(200 + 2 * kPadding, rows * rowHeight() + 4 + 2 * kPadding);
 }
@@ -61,6 +74,10 @@ void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
 {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
+    if (m_strip) {
+        paintStrip(painter);
+        return;
+    }
     const QPalette colours = palette();
     // Drawn over the network: an almost opaque card, so that links under it do not run through the text.
     QColor card = colours.color(QPalette::Base);
@@ -94,7 +111,22 @@ void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
     painter.setPen(colours.color(QPalette::WindowText));
     painter.drawText(QRect(4, y, width - 8, row), Qt::AlignLeft | Qt::AlignVCenter, m_caption);
     y += row;
-    const QRect bar(4, y + 3, width - 12, row - 6);
+    paintScale(painter, QRect(4, y + 3, width - 12, row - 6), y + row);
+}
+
+void TopologyLegend::paintStrip(QPainter& painter)
+{
+    painter.translate(kPadding, kPadding);
+    const int width = this->width() - 2 * kPadding;
+    const int row = rowHeight();
+    painter.setPen(palette().color(QPalette::WindowText));
+    const int captionWidth = std::min(fontMetrics().horizontalAdvance(m_caption) + 12, width / 2);
+    painter.drawText(QRect(0, 0, captionWidth, row), Qt::AlignLeft | Qt::AlignVCenter, m_caption);
+    paintScale(painter, QRect(captionWidth, 3, width - captionWidth, row - 6), row);
+}
+
+void TopologyLegend::paintScale(QPainter& painter, const QRect& bar, int labelsTop)
+{
     QLinearGradient gradient(bar.topLeft(), bar.topRight());
     for (double t : { 0.0, 0.25, 0.5, 0.75, 1.0 }) {
         gradient.setColorAt(t, topologystyle::utilisation(t));
@@ -102,11 +134,11 @@ void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
     painter.setPen(Qt::NoPen);
     painter.setBrush(gradient);
     painter.drawRect(bar);
-    y += row;
-    painter.setPen(colours.color(QPalette::WindowText));
-    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignLeft | Qt::AlignVCenter, m_low);
-    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignHCenter | Qt::AlignVCenter, m_middle);
-    painter.drawText(QRect(4, y, bar.width(), row), Qt::AlignRight | Qt::AlignVCenter, m_high);
+    const QRect labels(bar.left(), labelsTop, bar.width(), rowHeight());
+    painter.setPen(palette().color(QPalette::WindowText));
+    painter.drawText(labels, Qt::AlignLeft | Qt::AlignVCenter, m_low);
+    painter.drawText(labels, Qt::AlignHCenter | Qt::AlignVCenter, m_middle);
+    painter.drawText(labels, Qt::AlignRight | Qt::AlignVCenter, m_high);
 }
 
 } // namespace rapid::widgets
