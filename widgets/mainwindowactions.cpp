@@ -94,7 +94,9 @@ void MainWindow::exportChart(QWidget* chart)
         return;
     }
     QString error;
-    if (!ChartExporter::exportWidget(dialog.selectedWidget(), dialog.filePath(), dialog.options(), &error)) {
+    QString created;
+    if (!dialog.makeFolder(&created, &error)
+        || !ChartExporter::exportWidget(dialog.selectedWidget(), dialog.filePath(), dialog.options(), &error)) {
         QMessageBox::warning(this, tr("Export failed"), error);
         return;
     }
@@ -102,7 +104,11 @@ void MainWindow::exportChart(QWidget* chart)
     if (dialog.keepWithWorkspace()) {
         m_document->setFigureStyle(dialog.options().figure);
     }
-    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(dialog.filePath())), kStatusMessageMs);
+    const QString exported = tr("Exported %1").arg(QDir::toNativeSeparators(dialog.filePath()));
+    statusBar()->showMessage(created.isEmpty()
+            ? exported
+            : tr("%1 (created the folder %2)").arg(exported, QDir::toNativeSeparators(created)),
+        kStatusMessageMs);
 }
 
 QString MainWindow::shortcutList() const

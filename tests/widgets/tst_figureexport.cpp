@@ -20,14 +20,18 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -137,6 +141,7 @@ private Q_SLOTS:
     void dialogRefusesABadHeightInline();
     void dialogRemembersFormatAndFolder();
     void windowKeepsTheStyleWithTheWorkspace();
+    void freshHomeGetsItsPicturesFolder();
 
 private:
     std::optional<widgets::Evaluation> m_current;
@@ -520,6 +525,73 @@ void TstFigureExport::windowKeepsTheStyleWithTheWorkspace()
     QVERIFY(document->isDirty());
     document->undoStack()->undo();
     QVERIFY(!document->figureStyle());
+}
+
+void TstFigureExport::freshHomeGetsItsPicturesFolder()
+{
+    // A fresh account: a home without Pictures, no user-dirs.dirs, no folder remembered from an earlier export.
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    const QByteArray oldHome = qgetenv("HOME");
+    const QByteArray oldConfig = qgetenv("XDG_CONFIG_HOME");
+    qputenv("HOME", home.path().toUtf8());
+    qunsetenv("XDG_CONFIG_HOME");
+    const auto restore = qScopeGuard([&] {
+        qputenv("HOME", oldHome);
+        if (!oldConfig.isEmpty()) {
+            qputenv("XDG_CONFIG_HOME", oldConfig);
+        }
+    });
+    QSettings().clear();
+    const QString pictures = QDir(home.path()).filePath(QStringLiteral("Pictures"));
+    QVERIFY(!QFileInfo::exists(pictures));
+
+    auto window = test::openWindow();
+    QVERIFY(window);
+    QString offered;
+    QString note;
+    QTimer::singleShot(200, window.get(), [&] {
+        auto* dialog = qobject_cast<widgets::FigureDialog*>(QApplication::activeModalWidget());
+        if (!dialog) {
+            return;
+        }
+        offered = dialog->filePath();
+        note = dialog->folderNote()->isVisible() ? dialog->folderNote()->text() : QString();
+        dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Save)->click();
+    });
+    // Before the fix the export failed with a modal "Cannot write" box: closed here, so that the test fails rather
+    // than waits.
+    QString failure;
+    const auto closeFailure = [&] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            failure = box->text();
+            box->reject();
+        }
+    };
+    QTimer::singleShot(3000, window.get(), closeFailure);
+    window->findChild<QAction*>(QStringLiteral("exportChartAction"))->trigger();
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    // Offered in the Pictures folder that is not there, said so, and created on Save: the export is written.
+    QCOMPARE(QFileInfo(offered).absolutePath(), pictures);
+    QVERIFY2(note.contains(QStringLiteral("does not exist yet")), qPrintable(note));
+    QVERIFY(QFileInfo(offered).size() > 1000);
+    QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("created the folder")),
+        qPrintable(window->statusBar()->currentMessage()));
+
+    // A home under a file, where no Pictures folder can be made (even by root): the dialog offers the temporary
+    // folder and says why, and Save stays possible.
+    QFile blocker(QDir(home.path()).filePath(QStringLiteral("blocker")));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.close();
+    qputenv("HOME", QDir(blocker.fileName()).filePath(QStringLiteral("home")).toUtf8());
+    QSettings().clear();
+    widgets::MemoryChart chart;
+    chart.setEstimate(m_current->memory);
+    widgets::FigureDialog dialog({ { chart.title(), &chart } }, 0, defaultStyle());
+    QCOMPARE(QFileInfo(dialog.filePath()).absolutePath(), QFileInfo(QDir::tempPath()).absoluteFilePath());
+    QVERIFY2(dialog.folderNote()->text().contains(QStringLiteral("cannot be created")),
+        qPrintable(dialog.folderNote()->text()));
+    QVERIFY(dialog.problem().isEmpty());
 }
 
 QTEST_MAIN(TstFigureExport)

@@ -62,6 +62,21 @@ QString numberText(const std::optional<double>& value)
     return value ? QLocale::c().toString(*value, 'g', 12) : QString();
 }
 
+/// Whether a file can be written into @p folder: it is a writable folder, or the nearest folder above it that exists
+/// is writable (so that it can be created).
+bool canHold(const QString& folder)
+{
+    QFileInfo info(folder);
+    while (!info.exists()) {
+        const QString parent = info.absolutePath();
+        if (parent == info.absoluteFilePath()) {
+            return false; // the root does not exist: nothing to create into
+        }
+        info = QFileInfo(parent);
+    }
+    return info.isDir() && info.isWritable();
+}
+
 } // namespace
 
 FigureDialog::FigureDialog(
@@ -88,6 +103,7 @@ FigureDialog::FigureDialog(
     , m_keep(new QCheckBox(tr("Keep this style with the workspace"), this))
     , m_previewLabel(new QLabel(this))
     , m_problemLabel(new QLabel(this))
+    , m_folderNote(new QLabel(this))
     , m_previewDelay(new QTimer(this))
 {
     setObjectName(QStringLiteral("figureDialog"));
@@ -132,7 +148,12 @@ FigureDialog::FigureDialog(
     }
     QString folder = settings.value(kFolderKey).toString();
     if (folder.isEmpty() || !QFileInfo(folder).isDir()) {
-        folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+        folder = defaultFolder();
+        const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+        if (QDir(folder) != QDir(pictures)) {
+            m_fallbackNote = tr("The Pictures folder %1 cannot be created: figures go to %2.")
+                                 .arg(QDir::toNativeSeparators(pictures), QDir::toNativeSeparators(folder));
+        }
     }
     const QWidget* chosen = selectedWidget();
     const QString base = chosen && !chosen->objectName().isEmpty() ? chosen->objectName() : QStringLiteral("figure");
@@ -225,6 +246,10 @@ QWidget* FigureDialog::createOutputFields()
     form->addRow(tr("Format"), m_format);
     form->addRow(tr("Resolution"), m_dpi);
     form->addRow(tr("File"), pathRow);
+    m_folderNote->setObjectName(QStringLiteral("exportFolderNote"));
+    m_folderNote->setWordWrap(true);
+    m_folderNote->hide();
+    form->addRow(QString(), m_folderNote);
     form->addRow(QString(), m_keep);
     return box;
 }
@@ -374,9 +399,13 @@ void FigureDialog::validate()
         problem = tr("The value axis must end above where it starts.");
     } else if (m_path->text().trimmed().isEmpty()) {
         problem = tr("Choose the file to write.");
+    } else if (const QString folder = QFileInfo(m_path->text()).absolutePath(); !canHold(folder)) {
+        problem = tr("The folder %1 does not exist and cannot be created: choose another.")
+                      .arg(QDir::toNativeSeparators(folder));
     } else if (!selectedWidget()) {
         problem = tr("There is no chart to export.");
     }
+    updateFolderNote();
     m_problemText = problem;
     m_problemLabel->setText(problem);
     m_problemLabel->setVisible(!problem.isEmpty());
@@ -430,6 +459,42 @@ void FigureDialog::rememberChoices() const
     QSettings settings;
     settings.setValue(kFormatKey, suffixOf(options().format));
     settings.setValue(kFolderKey, QFileInfo(m_path->text()).absolutePath());
+}
+
+bool FigureDialog::makeFolder(QString* created, QString* error) const
+{
+    created->clear();
+    const QString folder = QFileInfo(m_path->text()).absolutePath();
+    if (QFileInfo(folder).isDir()) {
+        return true;
+    }
+    if (!QDir().mkpath(folder)) {
+        *error = tr("Cannot create the folder %1").arg(QDir::toNativeSeparators(folder));
+        return false;
+    }
+    *created = folder;
+    return true;
+}
+
+QString FigureDialog::defaultFolder()
+{
+    const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    if (!pictures.isEmpty() && canHold(pictures)) {
+        return pictures;
+    }
+    const QFileInfo home(QDir::homePath());
+    return home.isDir() && home.isWritable() ? home.absoluteFilePath() : QDir::tempPath();
+}
+
+void FigureDialog::updateFolderNote()
+{
+    const QString folder = QFileInfo(m_path->text()).absolutePath();
+    QString note = m_fallbackNote;
+    if (!m_path->text().trimmed().isEmpty() && !QFileInfo(folder).isDir() && canHold(folder)) {
+        note = tr("The folder %1 does not exist yet: Save creates it.").arg(QDir::toNativeSeparators(folder));
+    }
+    m_folderNote->setText(note);
+    m_folderNote->setVisible(!note.isEmpty());
 }
 
 void FigureDialog::browse()

@@ -48,6 +48,13 @@ public:
     bool keepWithWorkspace() const;
     /// Stores the format and folder of filePath() for the next dialog (the caller does it after a successful export).
     void rememberChoices() const;
+    /// Creates filePath()'s folder when it does not exist (a fresh home has no ~/Pictures), before the export writes
+    /// into it; @p created gets the folder it created (empty: it existed). False, @p error saying why, when it
+    /// cannot.
+    bool makeFolder(QString* created, QString* error) const;
+    /// The folder a first export goes to: the Pictures folder, even if it does not exist yet as long as it can be
+    /// created; otherwise the home folder, or the temporary folder as the last resort.
+    static QString defaultFolder();
     /// The preview as last drawn (null until the first one).
     QImage previewImage() const { return m_preview; }
     /// Draws the preview now (the fields do it after a short pause).
@@ -69,11 +76,14 @@ public:
     QCheckBox* keepCheck() const { return m_keep; }
     QLabel* previewLabel() const { return m_previewLabel; }
     QLabel* problemLabel() const { return m_problemLabel; }
+    /// Under the file: its folder does not exist yet (Save creates it), or the Pictures folder could not be used.
+    QLabel* folderNote() const { return m_folderNote; }
 
 Q_SIGNALS:
     void previewUpdated();
 
 private:
+    void updateFolderNote();
     QWidget* createStyleFields();
     QWidget* createOutputFields();
     void connectFields();
@@ -108,6 +118,8 @@ private:
     QCheckBox* m_keep;
     QLabel* m_previewLabel;
     QLabel* m_problemLabel;
+    QLabel* m_folderNote;
+    QString m_fallbackNote; ///< why the first folder offered is not the Pictures folder
     QPushButton* m_save = nullptr;
     QTimer* m_previewDelay;
     QImage m_preview;
