@@ -34,7 +34,7 @@ public:
     QSpinBox* seedSpin() const { return m_seed; }
     GoodputChart* chart() const { return m_chart; }
     QLabel* figuresLabel() const { return m_figures; }
-    /// A row per simulated interval: interval, expected, simulated mean, its 95% CI, p10, p90, interruptions.
+    /// A row per simulated interval: interval, expected, simulated mean, its 95% CI, p10–p90, interruptions.
     QTableWidget* table() const { return m_table; }
 
 protected:

@@ -204,7 +204,7 @@ void GoodputChart::rebuild()
 {
     plot()->legend->setVisible(false);
     plot()->xAxis->setLabel(tr("Checkpoint interval (s of training)"));
-    plot()->yAxis->setLabel(tr("Expected goodput (% of wall time)"));
+    plot()->yAxis->setLabel(tr("Goodput (% of wall time)")); // expected and simulated; shorter fits 300 px
     plot()->xAxis->setScaleType(QCPAxis::stLogarithmic);
     plot()->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     if (!m_figures || m_figures->intervals.empty()) {
