@@ -71,15 +71,23 @@ void CriticalityMapView::setMap(std::shared_ptr<const CriticalityMap> map)
         const int count = static_cast<int>(m_map->ranked.size());
         for (int rank = 0; rank < count; ++rank) {
             const resilience::LinkCriticality& link = m_map->ranked[static_cast<size_t>(rank)];
-            const QString id = QString::fromStdString(link.linkId);
-            positions.insert(id, scalePosition(link.slowdown, link.disconnects));
-            notes.insert(id,
-                link.disconnects
-                    ? tr("alone at this health it cuts GPUs apart (rank %1 of %2)").arg(rank + 1).arg(count)
-                    : tr("alone at this health it slows the step %1 (rank %2 of %3)")
-                          .arg(factor(link.slowdown))
-                          .arg(rank + 1)
-                          .arg(count));
+            // A unit of several links (a node's NICs) colours each of them and names the unit in their notes.
+            const QString unit
+                = link.links.size() > 1 ? QString::fromStdString(link.linkId) + QStringLiteral(": ") : QString();
+            const QString note = unit
+                + (link.disconnects
+                        ? tr("alone at this health it cuts GPUs apart (rank %1 of %2)").arg(rank + 1).arg(count)
+                        : tr("alone at this health it slows the step %1 (rank %2 of %3)")
+                              .arg(factor(link.slowdown))
+                              .arg(rank + 1)
+                              .arg(count));
+            const std::vector<std::string> ids
+                = link.links.empty() ? std::vector<std::string> { link.linkId } : link.links;
+            for (const std::string& member : ids) {
+                const QString id = QString::fromStdString(member);
+                positions.insert(id, scalePosition(link.slowdown, link.disconnects));
+                notes.insert(id, note);
+            }
         }
     }
     m_scene->setLinkScale(positions, notes);

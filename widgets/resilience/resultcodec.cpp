@@ -158,9 +158,14 @@ QJsonObject criticalityToJson(const CriticalityMap& map)
 {
     QJsonArray ranked;
     for (const resilience::LinkCriticality& link : map.ranked) {
+        QJsonArray links;
+        for (const std::string& id : link.links) {
+            links.append(QString::fromStdString(id));
+        }
         ranked.append(QJsonObject { { QStringLiteral("link"), QString::fromStdString(link.linkId) },
             { QStringLiteral("class"), QString::fromStdString(link.linkClass) },
-            { QStringLiteral("slowdown"), link.slowdown }, { QStringLiteral("disconnects"), link.disconnects } });
+            { QStringLiteral("slowdown"), link.slowdown }, { QStringLiteral("disconnects"), link.disconnects },
+            { QStringLiteral("links"), links } });
     }
     return { { QStringLiteral("version"), kVersion }, { QStringLiteral("health"), map.health },
         { QStringLiteral("backend"), QString::fromUtf8(sim::toString(map.backend)) },
@@ -183,9 +188,17 @@ std::shared_ptr<const CriticalityMap> criticalityFromJson(
         if (!link.value(QStringLiteral("link")).isString() || !link.value(QStringLiteral("slowdown")).isDouble()) {
             return nullptr;
         }
-        map->ranked.push_back({ link.value(QStringLiteral("link")).toString().toStdString(),
+        resilience::LinkCriticality entry { link.value(QStringLiteral("link")).toString().toStdString(),
             link.value(QStringLiteral("class")).toString().toStdString(),
-            link.value(QStringLiteral("slowdown")).toDouble(), link.value(QStringLiteral("disconnects")).toBool() });
+            link.value(QStringLiteral("slowdown")).toDouble(), link.value(QStringLiteral("disconnects")).toBool(), {} };
+        // The links of a unit (a node's NICs); a single link's list is its id (older files have no list).
+        for (const QJsonValue& id : link.value(QStringLiteral("links")).toArray()) {
+            entry.links.push_back(id.toString().toStdString());
+        }
+        if (entry.links.empty()) {
+            entry.links.push_back(entry.linkId);
+        }
+        map->ranked.push_back(std::move(entry));
     }
     return map;
 }
