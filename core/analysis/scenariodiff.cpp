@@ -59,6 +59,21 @@ void addTraining(std::vector<std::string>& words, const config::RunSpec& referen
     }
 }
 
+/// The shape of a model edited under its own name (a layer count typed into the form): the words a reader looks for.
+void addModelShape(std::vector<std::string>& words, const config::ModelSpec& reference, const config::ModelSpec& other)
+{
+    addIfChanged(words, "layers", reference.numLayers, other.numLayers, true);
+    addIfChanged(words, "hidden", reference.hiddenSize, other.hiddenSize, true);
+    addIfChanged(words, "heads", reference.numHeads, other.numHeads, true);
+    addIfChanged(words, "kv heads", reference.numKvHeads, other.numKvHeads, true);
+    addIfChanged(words, "ffn", reference.ffnSize, other.ffnSize, true);
+    addIfChanged(words, "vocab", reference.vocabSize, other.vocabSize, true);
+    const int experts = other.moe ? other.moe->numExperts : 0;
+    addIfChanged(words, "experts", reference.moe ? reference.moe->numExperts : 0, experts, true);
+    const int topK = other.moe ? other.moe->topK : 0;
+    addIfChanged(words, "top-k", reference.moe ? reference.moe->topK : 0, topK, true);
+}
+
 } // namespace
 
 std::vector<std::string> scenarioDifferences(const config::Scenario& reference, const config::Scenario& other)
@@ -66,9 +81,13 @@ std::vector<std::string> scenarioDifferences(const config::Scenario& reference, 
     std::vector<std::string> words;
     if (reference.model.name != other.model.name) {
         words.push_back(other.model.name);
+    } else {
+        addModelShape(words, reference.model, other.model);
     }
     if (reference.hardware.gpu.name != other.hardware.gpu.name) {
         words.push_back(other.hardware.gpu.name);
+    } else if (!(reference.hardware.gpu == other.hardware.gpu)) {
+        words.emplace_back("GPU specs edited"); // a clock or a peak typed in place: the GPU keeps its name
     }
     const int gpus = other.hardware.cluster.totalGpus();
     if (reference.hardware.cluster.totalGpus() != gpus) {

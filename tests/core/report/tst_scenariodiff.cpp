@@ -48,6 +48,10 @@ void TstScenarioDiff::namesWhatDiffers_data()
     row("micro-batch", { "run.training.micro_batch=2" }, "mb 2");
     row("recompute", { "run.training.recompute=full" }, "recompute full");
     row("one degraded link", { "hardware.faults=[{link: \"nvlink@1:1-s1.0\", health: 0.5}]" }, "1 link fault");
+    // The model or GPU edited under its own name: the changed shape, or that the GPU's specs were edited.
+    row("layers", { "model.num_layers=96" }, "layers 96");
+    row("hidden and heads", { "model.hidden_size=12288", "model.num_heads=96" }, "hidden 12288 heads 96");
+    row("a GPU clock", { "hardware.gpu.clock_GHz=1.5" }, "GPU specs edited");
 }
 
 void TstScenarioDiff::namesWhatDiffers()
