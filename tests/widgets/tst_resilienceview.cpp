@@ -87,22 +87,6 @@ QString ringWorkspace(int pp)
         .arg(4 / pp);
 }
 
-void typeLine(QLineEdit* edit, const QString& text)
-{
-    edit->setFocus();
-    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
-    QTest::keyClick(edit, Qt::Key_Delete);
-    QTest::keyClicks(edit, text);
-}
-
-void typeSpin(QAbstractSpinBox* spin, const QString& text)
-{
-    spin->setFocus();
-    QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
-    QTest::keyClicks(spin, text);
-    QTest::keyClick(spin, Qt::Key_Return);
-}
-
 bool choose(QComboBox* combo, const QString& text)
 {
     const int index = combo->findText(text);
@@ -174,11 +158,11 @@ void TstResilienceView::listsAreCheckedAsTyped()
     FaultStudyPage* page = window->resiliencePanel()->faultStudy();
     QPushButton* run = page->controls()->runButton();
     QVERIFY(run->isEnabled());
-    typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5, 1"));
+    test::typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5, 1"));
     QVERIFY(page->healthEdit()->problemLabel()->isVisible());
     QVERIFY(page->healthEdit()->problemLabel()->text().contains(QStringLiteral("out of range")));
     QVERIFY(!run->isEnabled());
-    typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5"));
+    test::typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5"));
     QVERIFY(!page->healthEdit()->problemLabel()->isVisible());
     QVERIFY(run->isEnabled());
     // Every class unchecked: the list says so and Run waits.
@@ -208,9 +192,9 @@ void TstResilienceView::oneLinkAtHealthHSlowsTheRingByOneOverH()
     auto window = openRing(QStringLiteral("ring.rapid.yaml"));
     QVERIFY(window);
     FaultStudyPage* page = window->resiliencePanel()->faultStudy();
-    typeLine(page->faultyLinksEdit()->lineEdit(), QStringLiteral("1"));
-    typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5, 0.25"));
-    typeSpin(page->trialsSpin(), QStringLiteral("3"));
+    test::typeLine(page->faultyLinksEdit()->lineEdit(), QStringLiteral("1"));
+    test::typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5, 0.25"));
+    test::typeSpin(page->trialsSpin(), QStringLiteral("3"));
     QVERIFY(choose(page->backendCombo(), QStringLiteral("congestion")));
     QSignalSpy finished(page->runner(), &ResilienceRunner::studiesFinished);
     QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
@@ -260,7 +244,7 @@ void TstResilienceView::cancelStopsALongStudyAndTheWindowStaysResponsive()
     auto window = openRing(QStringLiteral("ring.rapid.yaml"));
     QVERIFY(window);
     FaultStudyPage* page = window->resiliencePanel()->faultStudy();
-    typeSpin(page->trialsSpin(), QStringLiteral("100000")); // minutes of trials
+    test::typeSpin(page->trialsSpin(), QStringLiteral("100000")); // minutes of trials
     QSignalSpy progress(page->runner(), &ResilienceRunner::progressChanged);
     QSignalSpy cancelled(page->runner(), &ResilienceRunner::cancelled);
     QSignalSpy finished(page->runner(), &ResilienceRunner::studiesFinished);
@@ -279,8 +263,8 @@ void TstResilienceView::cancelStopsALongStudyAndTheWindowStaysResponsive()
     QVERIFY(page->controls()->runButton()->isEnabled());
     QVERIFY(page->controls()->statusLabel()->text().contains(QStringLiteral("Cancelled")));
     // The stopped study never shows; the next one runs at once (the worker stopped at its next trial).
-    typeSpin(page->trialsSpin(), QStringLiteral("2"));
-    typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5"));
+    test::typeSpin(page->trialsSpin(), QStringLiteral("2"));
+    test::typeLine(page->healthEdit()->lineEdit(), QStringLiteral("0.5"));
     QElapsedTimer timer;
     timer.start();
     QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
@@ -296,7 +280,7 @@ void TstResilienceView::criticalityGivesTheWorstLinkTheExtremeColour()
     QVERIFY(window);
     CriticalityPage* page = window->resiliencePanel()->criticality();
     window->resiliencePanel()->pages()->setCurrentWidget(page);
-    typeSpin(page->healthSpin(), QStringLiteral("0.5"));
+    test::typeSpin(page->healthSpin(), QStringLiteral("0.5"));
     QVERIFY(choose(page->backendCombo(), QStringLiteral("analytical")));
     QSignalSpy finished(page->runner(), &ResilienceRunner::criticalityFinished);
     QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
@@ -335,9 +319,9 @@ void TstResilienceView::stragglerCurvesStayUnderTheirSlowdown()
     auto window = openRing(QStringLiteral("ring.rapid.yaml"));
     QVERIFY(window);
     StragglerPage* page = window->resiliencePanel()->stragglers();
-    typeLine(page->sharesEdit()->lineEdit(), QStringLiteral("0.25, 1"));
-    typeLine(page->slowdownsEdit()->lineEdit(), QStringLiteral("2, 1.5"));
-    typeSpin(page->trialsSpin(), QStringLiteral("2"));
+    test::typeLine(page->sharesEdit()->lineEdit(), QStringLiteral("0.25, 1"));
+    test::typeLine(page->slowdownsEdit()->lineEdit(), QStringLiteral("2, 1.5"));
+    test::typeSpin(page->trialsSpin(), QStringLiteral("2"));
     QSignalSpy finished(page->runner(), &ResilienceRunner::studiesFinished);
     QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
     QVERIFY(finished.wait(kTimeoutMs));
@@ -363,7 +347,7 @@ void TstResilienceView::goodputPeaksAtTheOptimalInterval()
     QVERIFY(window);
     GoodputPage* page = window->resiliencePanel()->goodput();
     window->resiliencePanel()->pages()->setCurrentWidget(page);
-    typeSpin(page->relaunchSpin(), QStringLiteral("30"));
+    test::typeSpin(page->relaunchSpin(), QStringLiteral("30"));
     QSignalSpy finished(page->runner(), &ResilienceRunner::goodputFinished);
     QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
     QVERIFY(finished.wait(kTimeoutMs));
@@ -409,10 +393,10 @@ namespace {
 /// ~2,000 s), one interruption every 2 h, the 88 GiB checkpoint at 1 GB/s (~94 s), @p trials runs per interval.
 void typeFrequentFailures(GoodputPage* page, int trials)
 {
-    typeSpin(page->tokensSpin(), QStringLiteral("0.001"));
-    typeSpin(page->mtbfSpin(), QStringLiteral("2"));
-    typeSpin(page->storageSpin(), QStringLiteral("1"));
-    typeSpin(page->trialsSpin(), QString::number(trials));
+    test::typeSpin(page->tokensSpin(), QStringLiteral("0.001"));
+    test::typeSpin(page->mtbfSpin(), QStringLiteral("2"));
+    test::typeSpin(page->storageSpin(), QStringLiteral("1"));
+    test::typeSpin(page->trialsSpin(), QString::number(trials));
 }
 
 } // namespace
@@ -516,7 +500,7 @@ void TstResilienceView::cancelStopsTheGoodputSimulation()
     QVERIFY(page->controls()->runButton()->isEnabled());
     QVERIFY(page->controls()->statusLabel()->text().contains(QStringLiteral("Cancelled")));
     // The stopped simulation never shows, and the next run starts at once (the worker stops before its next trial).
-    typeSpin(page->trialsSpin(), QStringLiteral("2"));
+    test::typeSpin(page->trialsSpin(), QStringLiteral("2"));
     QElapsedTimer timer;
     timer.start();
     QTest::mouseClick(page->controls()->runButton(), Qt::LeftButton);
@@ -565,9 +549,9 @@ void TstResilienceView::resultsComeBackWithTheWorkspace()
     QVERIFY(window);
     ResiliencePanel* panel = window->resiliencePanel();
     // A small study on each page, as a user would start them.
-    typeSpin(panel->faultStudy()->trialsSpin(), QStringLiteral("3"));
+    test::typeSpin(panel->faultStudy()->trialsSpin(), QStringLiteral("3"));
     QVERIFY(choose(panel->criticality()->backendCombo(), QStringLiteral("analytical")));
-    typeSpin(panel->stragglers()->trialsSpin(), QStringLiteral("2"));
+    test::typeSpin(panel->stragglers()->trialsSpin(), QStringLiteral("2"));
     typeFrequentFailures(panel->goodput(), 20);
     QSignalSpy studies(panel->faultStudy()->runner(), &ResilienceRunner::studiesFinished);
     QSignalSpy map(panel->criticality()->runner(), &ResilienceRunner::criticalityFinished);
@@ -658,10 +642,10 @@ void TstResilienceView::tokensAndStepsReadAsCounts()
     window->resiliencePanel()->pages()->setCurrentWidget(page);
     QDoubleSpinBox* tokens = page->tokensSpin();
     QCOMPARE(tokens->text(), QStringLiteral("1.00 T tokens")); // was "1000.000 B tokens"
-    typeSpin(tokens, QStringLiteral("350"));
+    test::typeSpin(tokens, QStringLiteral("350"));
     QCOMPARE(tokens->value(), 350.0);
     QCOMPARE(tokens->text(), QStringLiteral("350 B tokens"));
-    typeSpin(tokens, QStringLiteral("1.5T"));
+    test::typeSpin(tokens, QStringLiteral("1.5T"));
     QCOMPARE(tokens->value(), 1500.0);
     QCOMPARE(tokens->text(), QStringLiteral("1.50 T tokens"));
     QTest::keyClick(tokens, Qt::Key_Up); // the second significant digit

@@ -45,22 +45,6 @@ const char* const kServeWorkspace = "name: Serve 8B\n"
                                     "hardware: h100-sxm5-80gb\n"
                                     "run: llama-3.1-8b-decode-1gpu\n";
 
-void typeLine(QLineEdit* edit, const QString& text)
-{
-    edit->setFocus();
-    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
-    QTest::keyClick(edit, Qt::Key_Delete);
-    QTest::keyClicks(edit, text);
-}
-
-void typeSpin(QAbstractSpinBox* spin, const QString& text)
-{
-    spin->setFocus();
-    QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
-    QTest::keyClicks(spin, text);
-    QTest::keyClick(spin, Qt::Key_Return);
-}
-
 } // namespace
 
 class TstServingView : public QObject {
@@ -80,17 +64,17 @@ private Q_SLOTS:
         ServingPanel* panel = window->servingPanel();
         QPushButton* serve = panel->controls()->runButton();
         QVERIFY(serve->isEnabled());
-        typeLine(panel->loadsEdit(), QStringLiteral("1, 2.5"));
+        test::typeLine(panel->loadsEdit(), QStringLiteral("1, 2.5"));
         QVERIFY(panel->findChild<QLabel*>(QStringLiteral("servingLoadsProblem"))->isVisible());
         QVERIFY(!serve->isEnabled());
-        typeLine(panel->loadsEdit(), QStringLiteral("0"));
+        test::typeLine(panel->loadsEdit(), QStringLiteral("0"));
         QVERIFY(!serve->isEnabled());
-        typeLine(panel->loadsEdit(), QStringLiteral("1, 4"));
+        test::typeLine(panel->loadsEdit(), QStringLiteral("1, 4"));
         QVERIFY(!panel->findChild<QLabel*>(QStringLiteral("servingLoadsProblem"))->isVisible());
         QVERIFY(serve->isEnabled());
         // As rates, 2.5 requests/s is a load.
         panel->loadKindCombo()->setCurrentIndex(1);
-        typeLine(panel->loadsEdit(), QStringLiteral("2.5"));
+        test::typeLine(panel->loadsEdit(), QStringLiteral("2.5"));
         QVERIFY(serve->isEnabled());
     }
 
@@ -99,9 +83,9 @@ private Q_SLOTS:
         auto window = open();
         QVERIFY(window);
         ServingPanel* panel = window->servingPanel();
-        typeLine(panel->loadsEdit(), QStringLiteral("1, 8"));
-        typeSpin(panel->outputSpin(), QStringLiteral("64"));
-        typeSpin(panel->requestsSpin(), QStringLiteral("16"));
+        test::typeLine(panel->loadsEdit(), QStringLiteral("1, 8"));
+        test::typeSpin(panel->outputSpin(), QStringLiteral("64"));
+        test::typeSpin(panel->requestsSpin(), QStringLiteral("16"));
         QSignalSpy finished(panel->runner(), &ServingRunner::finished);
         QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
         QVERIFY(finished.wait(kTimeoutMs));
@@ -142,7 +126,7 @@ private Q_SLOTS:
         auto window = open();
         QVERIFY(window);
         ServingPanel* panel = window->servingPanel();
-        typeLine(panel->loadsEdit(), QStringLiteral("64, 128, 256, 512, 1024, 2048"));
+        test::typeLine(panel->loadsEdit(), QStringLiteral("64, 128, 256, 512, 1024, 2048"));
         QSignalSpy cancelled(panel->runner(), &ServingRunner::cancelled);
         QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
         QVERIFY(panel->controls()->cancelButton()->isVisible());
@@ -168,8 +152,8 @@ private Q_SLOTS:
         auto window = open();
         QVERIFY(window);
         ServingPanel* panel = window->servingPanel();
-        typeLine(panel->loadsEdit(), QStringLiteral("1, 2"));
-        typeSpin(panel->outputSpin(), QStringLiteral("16"));
+        test::typeLine(panel->loadsEdit(), QStringLiteral("1, 2"));
+        test::typeSpin(panel->outputSpin(), QStringLiteral("16"));
         QSignalSpy finished(panel->runner(), &ServingRunner::finished);
         QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
         QVERIFY(finished.wait(kTimeoutMs));

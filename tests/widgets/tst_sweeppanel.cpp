@@ -45,15 +45,6 @@ namespace {
 
 constexpr int kSweepTimeoutMs = 300000;
 
-/// Select all, type, as a user replaces a line's text.
-void typeLine(QLineEdit* edit, const QString& text)
-{
-    edit->setFocus();
-    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
-    QTest::keyClick(edit, Qt::Key_Delete);
-    QTest::keyClicks(edit, text);
-}
-
 /// Types @p lines into the editor's lines, adding lines with the Add button as needed.
 void typeAxes(widgets::SweepAxesEditor* editor, const QStringList& lines)
 {
@@ -61,7 +52,7 @@ void typeAxes(widgets::SweepAxesEditor* editor, const QStringList& lines)
         if (i >= editor->lineCount()) {
             QTest::mouseClick(editor->addButton(), Qt::LeftButton);
         }
-        typeLine(editor->lineEdit(i), lines[i]);
+        test::typeLine(editor->lineEdit(i), lines[i]);
     }
 }
 
@@ -146,7 +137,7 @@ private Q_SLOTS:
         QCOMPARE(panel->pointCount(), qint64(12));
 
         // A malformed line: its problem beside it, no count, Run disabled; the other line stays clean.
-        typeLine(editor->lineEdit(1), QStringLiteral("run.training.recompute"));
+        test::typeLine(editor->lineEdit(1), QStringLiteral("run.training.recompute"));
         QVERIFY(editor->problemLabel(1)->isVisible());
         QVERIFY2(editor->problemLabel(1)->text().contains(QStringLiteral("expected KEY=VALUES")),
             qPrintable(editor->problemLabel(1)->text()));
@@ -154,13 +145,13 @@ private Q_SLOTS:
         QVERIFY(!editor->isValid());
         QCOMPARE(panel->pointCount(), qint64(-1));
         QVERIFY(!panel->runButton()->isEnabled());
-        typeLine(editor->lineEdit(0), QStringLiteral("run.training.micro_batch=8..1"));
+        test::typeLine(editor->lineEdit(0), QStringLiteral("run.training.micro_batch=8..1"));
         QVERIFY2(editor->problemLabel(0)->text().contains(QStringLiteral("ends before it starts")),
             qPrintable(editor->problemLabel(0)->text()));
 
         // Fixed again: the count and Run come back.
-        typeLine(editor->lineEdit(0), QStringLiteral("run.training.micro_batch=1,2"));
-        typeLine(editor->lineEdit(1), QStringLiteral("run.training.recompute=none,full"));
+        test::typeLine(editor->lineEdit(0), QStringLiteral("run.training.micro_batch=1,2"));
+        test::typeLine(editor->lineEdit(1), QStringLiteral("run.training.recompute=none,full"));
         QVERIFY(editor->problemLabel(0)->isHidden());
         QVERIFY(editor->problemLabel(1)->isHidden());
         QCOMPARE(panel->pointCount(), qint64(4));

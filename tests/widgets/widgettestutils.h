@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QLineEdit>
 #include <QPalette>
 #include <QPixmap>
 #include <QSpinBox>
@@ -105,5 +106,23 @@ inline bool saveScreenshot(const QPixmap& shot, const QString& fileName)
     return !shot.isNull() && shot.save(folder + QLatin1Char('/') + fileName);
 }
 #endif
+
+/// Select all, delete, type: as a user replaces a line's text.
+inline void typeLine(QLineEdit* edit, const QString& text)
+{
+    edit->setFocus();
+    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClick(edit, Qt::Key_Delete);
+    QTest::keyClicks(edit, text);
+}
+
+/// Select all, type, Return: as a user enters a spin box's value.
+inline void typeSpin(QAbstractSpinBox* spin, const QString& text)
+{
+    spin->setFocus();
+    QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(spin, text);
+    QTest::keyClick(spin, Qt::Key_Return);
+}
 
 } // namespace rapid::test

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "resilience/resiliencecharts.h"
 
+#include "common/chartlines.h"
 #include "common/figureformat.h"
 #include "common/plotstyle.h"
 #include "common/stackedbars.h"
@@ -13,22 +14,6 @@
 namespace rapid::widgets {
 
 namespace {
-
-/// Pads @p range by 5% on each side (a flat range by 5% of its value), so curves do not run along the frame.
-QCPRange padded(double low, double high)
-{
-    const double span = high > low ? high - low : std::max(std::abs(high), 1e-9) * 2;
-    return QCPRange(low - 0.05 * span, high + 0.05 * span);
-}
-
-QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QPen& pen)
-{
-    QCPGraph* graph = plot->addGraph();
-    graph->setName(name);
-    graph->setPen(pen);
-    graph->setLineStyle(QCPGraph::lsLine);
-    return graph;
-}
 
 /// The simulated goodput at each of its intervals: a marker at the mean and a bar over its 95% confidence interval.
 void addSimulatedPoints(QCustomPlot* plot, const GoodputFigures& f, const QPen& pen)
@@ -91,7 +76,7 @@ void SlowdownCdfChart::rebuild()
                                          : tr("Every trial cut GPUs apart: no slowdown to plot"));
         return;
     }
-    const QCPRange x = padded(low, high);
+    const QCPRange x = paddedRange(low, high);
     const QList<QColor> colours = style().categoryColors(static_cast<int>(m_series.size()));
     const double width = style().lineWidthPx() * 1.3;
     for (size_t i = 0; i < m_series.size(); ++i) {
@@ -110,7 +95,7 @@ void SlowdownCdfChart::rebuild()
         }
         keys.append(x.upper);
         values.append(1.0);
-        QCPGraph* graph = addLine(plot(), m_series[i].name, QPen(colours[static_cast<int>(i)], width));
+        QCPGraph* graph = addLineGraph(plot(), m_series[i].name, QPen(colours[static_cast<int>(i)], width));
         graph->setLineStyle(QCPGraph::lsStepLeft);
         graph->setData(keys, values, true);
     }
@@ -163,21 +148,21 @@ void StragglerChart::rebuild()
     QColor grey = chartPalette().color(QPalette::Text);
     grey.setAlphaF(0.45F);
     // The bound: a step never stretches by more than its slowest GPU (docs/resilience.md, tst_faultstudy).
-    QCPGraph* bound = addLine(plot(), tr("bound: step slowdown = S"), QPen(grey, width * 0.8, Qt::DotLine));
+    QCPGraph* bound = addLineGraph(plot(), tr("bound: step slowdown = S"), QPen(grey, width * 0.8, Qt::DotLine));
     bound->setData({ low, high }, { low, high }, true);
     for (size_t i = 0; i < m_series.size(); ++i) {
         const StragglerSeries& series = m_series[i];
         const QColor colour = colours[static_cast<int>(i)];
         const QVector<double> keys(series.slowdowns.begin(), series.slowdowns.end());
-        QCPGraph* median = addLine(plot(), tr("%1, p50").arg(series.name), QPen(colour, width));
+        QCPGraph* median = addLineGraph(plot(), tr("%1, p50").arg(series.name), QPen(colour, width));
         median->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
         median->setData(keys, QVector<double>(series.p50.begin(), series.p50.end()), true);
-        QCPGraph* tail = addLine(plot(), tr("%1, p99").arg(series.name), QPen(colour, width, Qt::DashLine));
+        QCPGraph* tail = addLineGraph(plot(), tr("%1, p99").arg(series.name), QPen(colour, width, Qt::DashLine));
         tail->setData(keys, QVector<double>(series.p99.begin(), series.p99.end()), true);
     }
     plot()->legend->setVisible(true);
-    plot()->xAxis->setRange(padded(low, high));
-    plot()->yAxis->setRange(padded(1, std::max(top, high)));
+    plot()->xAxis->setRange(paddedRange(low, high));
+    plot()->yAxis->setRange(paddedRange(1, std::max(top, high)));
 }
 
 GoodputChart::GoodputChart(QWidget* parent)
@@ -217,7 +202,7 @@ void GoodputChart::rebuild()
     for (const double fraction : f.fractions) {
         percents.append(100 * fraction);
     }
-    addLine(plot(), tr("expected goodput"), QPen(style().color(0), width))
+    addLineGraph(plot(), tr("expected goodput"), QPen(style().color(0), width))
         ->setData(QVector<double>(f.intervals.begin(), f.intervals.end()), percents, true);
     double lowest = *std::min_element(percents.begin(), percents.end());
     double highest = *std::max_element(percents.begin(), percents.end());
@@ -229,9 +214,9 @@ void GoodputChart::rebuild()
             highest = std::max(highest, mean + 100 * point.halfWidth95());
         }
     }
-    const QCPRange y = padded(lowest, highest);
+    const QCPRange y = paddedRange(lowest, highest);
     const auto mark = [&](double interval, const QString& name, int colour, Qt::PenStyle line) {
-        addLine(
+        addLineGraph(
             plot(), QStringLiteral("%1 %2").arg(name, durationText(interval)), QPen(style().color(colour), width, line))
             ->setData({ interval, interval }, { y.lower, y.upper }, true);
     };

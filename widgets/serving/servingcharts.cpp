@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "serving/servingcharts.h"
 
+#include "common/chartlines.h"
 #include "common/plotstyle.h"
 #include "common/stackedbars.h"
 #include "serving/servingrunner.h"
@@ -13,22 +14,6 @@
 namespace rapid::widgets {
 
 namespace {
-
-/// Pads [low, high] by 5% on each side (a flat range by 5% of its value).
-QCPRange padded(double low, double high)
-{
-    const double span = high > low ? high - low : std::max(std::abs(high), 1e-9) * 2;
-    return QCPRange(low - 0.05 * span, high + 0.05 * span);
-}
-
-QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QPen& pen)
-{
-    QCPGraph* graph = plot->addGraph();
-    graph->setName(name);
-    graph->setPen(pen);
-    graph->setLineStyle(QCPGraph::lsLine);
-    return graph;
-}
 
 QString loadText(serving::SweepLoad load, double value)
 {
@@ -49,7 +34,7 @@ void setLoadAxis(QCPAxis* axis, const ServingCurve& curve)
     } else {
         axis->setScaleType(QCPAxis::stLinear);
         axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        axis->setRange(padded(*low, *high));
+        axis->setRange(paddedRange(*low, *high));
     }
 }
 
@@ -106,10 +91,10 @@ void LatencyThroughputChart::rebuild()
             frontGpus.append(s.outputTokensPerSecondPerGpu);
         }
     }
-    QCPGraph* all = addLine(plot(), tr("loads"), QPen(colours[0], width));
+    QCPGraph* all = addLineGraph(plot(), tr("loads"), QPen(colours[0], width));
     all->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colours[0], width), Qt::NoBrush, 7));
     all->setData(users, gpus); // in load order: the curve runs from light load (right) to heavy (left)
-    QCPGraph* front = addLine(plot(), tr("Pareto front"), Qt::NoPen);
+    QCPGraph* front = addLineGraph(plot(), tr("Pareto front"), Qt::NoPen);
     front->setLineStyle(QCPGraph::lsNone);
     front->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colours[0], width), colours[0], 7));
     front->setData(frontUsers, frontGpus);
@@ -126,7 +111,7 @@ void LatencyThroughputChart::rebuild()
     if (m_curve->slo.itlSeconds > 0) {
         const double needed = 1 / m_curve->slo.itlSeconds;
         rightmost = std::max(rightmost, needed);
-        QCPGraph* slo = addLine(plot(), tr("ITL SLO (%1 ms)").arg(m_curve->slo.itlSeconds * 1e3),
+        QCPGraph* slo = addLineGraph(plot(), tr("ITL SLO (%1 ms)").arg(m_curve->slo.itlSeconds * 1e3),
             QPen(style().badColor(), width, Qt::DashLine));
         slo->setData({ needed, needed }, { 0, *std::max_element(gpus.begin(), gpus.end()) * 1.1 });
     }
@@ -174,21 +159,21 @@ void PercentileChart::rebuild()
         p90.append(stats.p90 * 1e3);
         p99.append(stats.p99 * 1e3);
     }
-    QCPGraph* tail = addLine(plot(), tr("p99"), QPen(faded(colour, 0.5F), width * 0.7));
+    QCPGraph* tail = addLineGraph(plot(), tr("p99"), QPen(faded(colour, 0.5F), width * 0.7));
     tail->setData(loads, p99, true);
-    QCPGraph* median = addLine(plot(), tr("p50"), QPen(colour, width));
+    QCPGraph* median = addLineGraph(plot(), tr("p50"), QPen(colour, width));
     median->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
     median->setData(loads, p50, true);
     // The band between the median and the 99th percentile.
     tail->setBrush(faded(colour, 0.18F));
     tail->setChannelFillGraph(median);
-    QCPGraph* p90Line = addLine(plot(), tr("p90"), QPen(colour, width * 0.8, Qt::DashLine));
+    QCPGraph* p90Line = addLineGraph(plot(), tr("p90"), QPen(colour, width * 0.8, Qt::DashLine));
     p90Line->setData(loads, p90, true);
     setLoadAxis(plot()->xAxis, *m_curve);
     double top = *std::max_element(p99.begin(), p99.end());
     const double slo = (ttft ? m_curve->slo.ttftSeconds : m_curve->slo.itlSeconds) * 1e3;
     if (slo > 0) {
-        QCPGraph* limit = addLine(plot(), tr("SLO %1 ms").arg(slo), QPen(style().badColor(), width, Qt::DashLine));
+        QCPGraph* limit = addLineGraph(plot(), tr("SLO %1 ms").arg(slo), QPen(style().badColor(), width, Qt::DashLine));
         limit->setData({ plot()->xAxis->range().lower, plot()->xAxis->range().upper }, { slo, slo }, true);
         top = std::max(top, slo);
     }
@@ -218,8 +203,8 @@ void RequestTimelineChart::rebuild()
     const int shown = std::min(static_cast<int>(trace.requests.size()), kMaxRequests);
     const QList<QColor> colours = style().categoryColors(2);
     // Two legend entries for the two kinds of bar; the bars themselves are rectangles.
-    QCPGraph* waitKey = addLine(plot(), tr("queued + prefill"), QPen(colours[0], 6));
-    QCPGraph* decodeKey = addLine(plot(), tr("decode"), QPen(colours[1], 6));
+    QCPGraph* waitKey = addLineGraph(plot(), tr("queued + prefill"), QPen(colours[0], 6));
+    QCPGraph* decodeKey = addLineGraph(plot(), tr("decode"), QPen(colours[1], 6));
     waitKey->setData(QVector<double>(), QVector<double>());
     decodeKey->setData(QVector<double>(), QVector<double>());
     double end = 0;
@@ -281,7 +266,7 @@ void KvOccupancyChart::rebuild()
         running.append(sample.running);
         waiting.append(sample.waiting);
     }
-    QCPGraph* occupancy = addLine(plot(), tr("blocks in use"), QPen(colours[0], width));
+    QCPGraph* occupancy = addLineGraph(plot(), tr("blocks in use"), QPen(colours[0], width));
     occupancy->setLineStyle(QCPGraph::lsStepLeft);
     occupancy->setBrush(faded(colours[0], 0.15F));
     occupancy->setData(time, used, true);
