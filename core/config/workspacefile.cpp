@@ -420,12 +420,43 @@ WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const Pr
     return documents;
 }
 
+namespace {
+
+/// The hardware document as a workspace section. A GPU preset named as the hardware stands for one GPU and its text
+/// is a `gpu:` document; a workspace has no `gpu:` key, so that text goes under `hardware:`, indented (a hardware
+/// document whose gpu is that mapping: the same scenario). Any other text is already a `hardware:` document.
+std::string hardwareSection(const std::string& text)
+{
+    std::istringstream lines(text);
+    std::string line;
+    bool gpuDocument = false;
+    while (std::getline(lines, line)) {
+        if (line.empty() || line.front() == '#') {
+            continue;
+        }
+        gpuDocument = line.rfind("gpu:", 0) == 0;
+        break;
+    }
+    if (!gpuDocument) {
+        return ensureNewline(text);
+    }
+    std::string nested = "hardware:\n";
+    lines.clear();
+    lines.str(text);
+    while (std::getline(lines, line)) {
+        nested += (line.empty() ? "" : "  ") + line + "\n";
+    }
+    return nested;
+}
+
+} // namespace
+
 std::string composeWorkspace(const WorkspaceDocuments& documents)
 {
     std::string text = "# RAPID-LLM Workbench workspace: a model, a hardware and a run document (configs/README.md)\n";
     text += "name: " + yamlQuoted(documents.name) + "\n";
     text += ensureNewline(documents.model.text);
-    text += ensureNewline(documents.hardware.text);
+    text += hardwareSection(documents.hardware.text);
     text += ensureNewline(documents.run.text);
     if (!documents.overrides.empty()) {
         text += "overrides:\n";

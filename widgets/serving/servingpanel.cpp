@@ -101,7 +101,7 @@ ServingPanel::ServingPanel(WorkspaceDocument* document, QWidget* parent)
     m_table->setObjectName(QStringLiteral("servingTable"));
     m_table->setColumnCount(9);
     // Two-line headers, so that the nine columns fit the table's width at 1280 x 720 without eliding.
-    m_table->setHorizontalHeaderLabels({ tr("Load"), tr("tok/s\nper GPU"), tr("tok/s\nper user"), tr("TTFT\np50 ms"),
+    m_table->setHorizontalHeaderLabels({ tr("Load"), tr("tok/s\n/GPU"), tr("tok/s\n/user"), tr("TTFT\np50 ms"),
         tr("TTFT\np99 ms"), tr("ITL\np50 ms"), tr("ITL\np99 ms"), tr("SLO\nmet"), tr("Pre-\nempted") });
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);

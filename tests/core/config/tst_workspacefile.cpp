@@ -60,6 +60,7 @@ class TstWorkspaceFile : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void roundTripsThroughOneFile();
+    void oneGpuHardwareIsSavedAsHardware();
     void keepsCommentsOfInlineDocuments();
     void workspaceWithoutRunsIsWrittenAsBefore();
     void runsRoundTripWithCommentsAndBaseline();
@@ -100,6 +101,29 @@ void TstWorkspaceFile::roundTripsThroughOneFile()
     QCOMPARE(QString::fromStdString(reread.hardware.text), QString::fromStdString(documents.hardware.text));
     QCOMPARE(QString::fromStdString(reread.run.text), QString::fromStdString(documents.run.text));
     QCOMPARE(config::composeWorkspace(reread), config::composeWorkspace(documents));
+}
+
+void TstWorkspaceFile::oneGpuHardwareIsSavedAsHardware()
+{
+    // A workspace whose hardware is a GPU preset (one GPU): its hardware text is the preset's `gpu:` document. Saved
+    // (and autosaved) it must load again as the same scenario; it once wrote a root `gpu:` key that neither reader
+    // accepts ("the workspace needs hardware"), and a restore after a crash lost the edits.
+    const config::PresetLibrary library = test::projectPresets();
+    const config::ConfigLoader loader(library);
+    QTemporaryDir dir;
+    const std::string original = test::writeFile(dir, "one-gpu.rapid.yaml",
+        "name: One GPU\nmodel: llama-3.1-8b\nhardware: h100-sxm5-80gb\nrun: llama-3.1-8b-decode-1gpu\n");
+    const config::WorkspaceDocuments documents = config::readWorkspaceDocuments(original, library);
+    QVERIFY(documents.hardware.text.find("gpu:") != std::string::npos);
+    const std::string saved = test::writeFile(dir, "saved.rapid.yaml", config::composeWorkspace(documents));
+    const config::Scenario before = loader.loadWorkspace(original);
+    const config::Scenario after = loader.loadWorkspace(saved);
+    QVERIFY(after.hardware == before.hardware);
+    QCOMPARE(after.hardware.cluster.totalGpus(), 1);
+    QVERIFY(after.model == before.model);
+    // The workbench's reader takes it too, and writing it again changes nothing.
+    const config::WorkspaceDocuments reread = config::readWorkspaceDocuments(saved, library);
+    QCOMPARE(qs(config::composeWorkspace(reread)), qs(config::composeWorkspace(documents)));
 }
 
 void TstWorkspaceFile::keepsCommentsOfInlineDocuments()
