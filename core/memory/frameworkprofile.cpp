@@ -56,6 +56,9 @@ FrameworkProfile frameworkProfile(config::Framework framework)
         // (stage.py, backward_maybe_with_nosync); FSDP2 then accumulates the unsharded gradients in its reduce dtype
         // (_fsdp_param.py, to_accumulated_grad_if_needed).
         profile.pipelineKeepsStageGathered = framework == config::Framework::PytorchFsdp;
+        // FSDP2's FSDPParam keeps the sharded parameter in its original dtype and casts it to param_dtype into the
+        // all-gather input (_fsdp_param.py, init_dtype_attrs / all_gather_inputs): no low-precision shard persists.
+        profile.shardedParametersAreMaster = framework == config::Framework::PytorchFsdp;
         break;
     case config::Framework::Vllm:
         // vLLM pre-allocates its KV cache; the rest follows the model.

@@ -30,6 +30,9 @@ struct FrameworkProfile {
     /// forward to the last one's backward, and its gradients accumulate unsharded in the gradient precision until
     /// the last micro-batch reduce-scatters them (instead of one gathered unit at a time).
     bool pipelineKeepsStageGathered = false;
+    /// FSDP2 under a mixed-precision policy keeps each sharded parameter in its original (optimizer) precision and
+    /// casts it to the compute precision only for the all-gather: the master copy is the only sharded weight.
+    bool shardedParametersAreMaster = false;
     /// Memory outside the caching allocator: CUDA context, NCCL and cuBLAS workspaces.
     double nonAllocatorBytes = 0;
     /// Reserved / allocated of the caching allocator for short-lived memory (activations, transients).

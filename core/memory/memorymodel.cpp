@@ -113,6 +113,9 @@ std::array<double, kMemoryCategoryCount> staticMemory(const ModelSpec& model, co
     at(MemoryCategory::Gradients) = params * gradientBytes / plan.gradientShards();
     if (precision.masterWeights && optimizerBytes > weightBytes) {
         at(MemoryCategory::MasterWeights) = params * optimizerBytes / plan.optimizerShards();
+        if (profile.shardedParametersAreMaster && plan.gathersLayerParameters()) {
+            at(MemoryCategory::Weights) = 0; // the gathered copies are GatheredParameters
+        }
     }
     at(MemoryCategory::OptimizerStates) = 2 * params * optimizerBytes / plan.optimizerShards();
     double buffers = 0;
@@ -132,20 +135,22 @@ struct StageReplayInputs {
     double staticBytes = 0;
     const std::vector<double>& chunkActivations;
     const std::vector<double>& chunkParams;
+    /// Bytes of gradients alive at the end of each chunk's backward beyond the gradient buffer (see
+    /// gradientTransients).
+    const std::vector<double>& chunkGradientTransient;
     double layerBackwardTransient = 0;
     double logitsKept = 0;
     double lossTransient = 0;
     bool last = false;
     int virtualStages = 1;
-    double weightBytes = 0;
 };
 
 /// Replays the stage's forward and backward passes in schedule order: activations saved and freed, the loss's logits,
 /// the transients of the backward. Returns the compute-phase peak (static bytes included); fills the breakdown at that
 /// peak, the micro-batches in flight then, the allocated bytes after each step and the peak above static memory.
 double replaySchedule(const StageReplayInputs& in, const std::vector<parallel::PipelineStep>& steps,
-    const FrameworkProfile& profile, StageMemory& memory, std::array<double, kMemoryCategoryCount>& breakdown,
-    std::vector<MemorySample>& timeline, double& dynamicPeak)
+    StageMemory& memory, std::array<double, kMemoryCategoryCount>& breakdown, std::vector<MemorySample>& timeline,
+    double& dynamicPeak)
 {
     auto at = [](std::array<double, kMemoryCategoryCount>& b, MemoryCategory c) -> double& {
         return b[static_cast<size_t>(c)];
@@ -187,7 +192,7 @@ double replaySchedule(const StageReplayInputs& in, const std::vector<parallel::P
             if (lossChunk) {
                 logitsLive -= in.logitsKept;
             }
-            consider(profile.weightPrecisionGradientTransient ? in.chunkParams[chunk] * in.weightBytes : 0.0);
+            consider(in.chunkGradientTransient[chunk]);
             --inFlight;
         }
         timeline.push_back({ index++, in.staticBytes + activations + logitsLive });
@@ -203,11 +208,13 @@ struct LayerFigures {
 };
 
 /// Per chunk of a stage: the activations its forward saves and its parameters (embedding and LM head included in the
-/// first and last chunks); the largest layer's parameters and backward transient.
+/// first and last chunks); the largest layer's parameters and backward transient; the largest unit FSDP gathers or
+/// reduces at once (a layer, the embedding or the final norm with the LM head).
 struct ChunkFigures {
     std::vector<double> activations;
     std::vector<double> parameters;
     double largestLayerParameters = 0;
+    double largestUnitParameters = 0;
     double layerBackwardTransient = 0;
 };
 
@@ -226,6 +233,32 @@ ChunkFigures chunkFigures(const parallel::StageShare& share, const LayerFiguresO
         result.activations.push_back(bytes);
     }
     result.parameters = share.chunkParameters; // embedding and LM head in the model's first and last chunks
+    result.largestUnitParameters
+        = std::max({ result.largestLayerParameters, share.embeddingParameters, share.headParameters });
+    return result;
+}
+
+/// The gradients alive at the end of each chunk's backward on top of the gradient buffer. Autograd produces them in
+/// the weight precision. ZeRO-3/FSDP reduce-scatter them unit by unit as each unit's backward ends: FSDP2 copies a
+/// unit's unsharded gradients into one reduce-scatter input in the reduce dtype while they are still allocated
+/// (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py, foreach_reduce), so one unit's gradients exist in both
+/// precisions, never a whole chunk's. Otherwise (and under pipeline parallelism when the stage stays gathered) the
+/// chunk's gradients wait in the weight precision until they are accumulated after its backward.
+std::vector<double> gradientTransients(
+    const RunSpec& run, const parallel::ShardingPlan& plan, const FrameworkProfile& profile, const ChunkFigures& chunks)
+{
+    const double weightBytes = config::bytesPerElement(run.precision.weights);
+    std::vector<double> result(chunks.parameters.size(), 0.0);
+    if (!profile.weightPrecisionGradientTransient) {
+        return result;
+    }
+    const bool perUnit
+        = plan.gathersLayerParameters() && !(profile.pipelineKeepsStageGathered && run.parallelism.pp > 1);
+    for (size_t chunk = 0; chunk < result.size(); ++chunk) {
+        result[chunk] = perUnit
+            ? chunks.largestUnitParameters * (weightBytes + config::bytesPerElement(run.precision.gradients))
+            : chunks.parameters[chunk] * weightBytes;
+    }
     return result;
 }
 
@@ -273,8 +306,10 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
             at(base, MemoryCategory::GatheredParameters) = params * weightBytes;
             at(base, MemoryCategory::Gradients) = params * config::bytesPerElement(run.precision.gradients);
         } else if (plan.gathersLayerParameters()) {
-            // The layer being computed and the next one (prefetch) are gathered in full.
-            at(base, MemoryCategory::GatheredParameters) = 2 * largestLayerParams * weightBytes;
+            // The unit being computed and the next one (prefetch) are gathered in full; the embedding or the LM head
+            // can be the largest unit, next to a layer.
+            at(base, MemoryCategory::GatheredParameters)
+                = (chunks.largestUnitParameters + largestLayerParams) * weightBytes;
         }
         double staticBytes = 0;
         for (double bytes : base) {
@@ -292,13 +327,14 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
         StageMemory memory;
         memory.stage = stage;
         memory.staticBytes = staticBytes;
-        const StageReplayInputs inputs { base, staticBytes, chunkActivations, chunkParams, layerBackwardTransient,
-            logitsKept, lossTransient, share.last, plan.virtualStages, weightBytes };
+        const std::vector<double> gradientTransient = gradientTransients(run, plan, profile, chunks);
+        const StageReplayInputs inputs { base, staticBytes, chunkActivations, chunkParams, gradientTransient,
+            layerBackwardTransient, logitsKept, lossTransient, share.last, plan.virtualStages };
         std::vector<MemorySample> timeline;
         double dynamicPeak = 0;
         std::array<double, kMemoryCategoryCount> computeBreakdown = base;
         const double computePeak
-            = replaySchedule(inputs, plan.steps(stage), profile, memory, computeBreakdown, timeline, dynamicPeak);
+            = replaySchedule(inputs, plan.steps(stage), memory, computeBreakdown, timeline, dynamicPeak);
         const int index = static_cast<int>(timeline.size());
         memory.computePeakBytes = computePeak;
 

@@ -75,6 +75,8 @@ StageShare stageShare(
     share.first = stage == 0;
     share.last = stage == plan.stages - 1;
     const EndParameters ends = endParameters(model, plan.layer, share.first && share.last);
+    share.embeddingParameters = share.first ? ends.embedding : 0.0;
+    share.headParameters = share.last ? ends.head : 0.0;
     for (int v = 0; v < plan.virtualStages; ++v) {
         const int chunk = v * plan.stages + stage;
         const int start = std::accumulate(perChunk.begin(), perChunk.begin() + chunk, 0);

@@ -21,6 +21,11 @@ struct StageShare {
     /// the final norm and LM head in its last. Before any ZeRO/FSDP sharding over dp.
     std::vector<double> chunkParameters;
     double parameters = 0; ///< over the chunks
+    /// The embedding (first stage) and the final norm with the LM head (last stage) on one GPU, 0 elsewhere: FSDP
+    /// wraps each as a unit of its own, and for small models they are the largest units (Llama 3.1 8B: 525 M
+    /// parameters of LM head against 218 M per layer).
+    double embeddingParameters = 0;
+    double headParameters = 0;
     bool anyMoeLayer = false;
 
     int layerCount() const;

@@ -69,6 +69,7 @@ private Q_SLOTS:
     void oneFOneBHoldsAtMostPpMicroBatchesOnStageZero();
     void gpipeHoldsEveryMicroBatch();
     void torchtitanKeepsPipelineStagesGathered();
+    void fsdpReduceScattersUnitByUnit();
     void kvCacheOfGqaInference();
     void verdictComparesWithCapacity();
 };
@@ -152,6 +153,33 @@ void TstMemoryModel::torchtitanKeepsPipelineStagesGathered()
     const memory::StageMemory megatron = memory::estimateMemory(smallLlama(), gpu80(), run).stages.front();
     QCOMPARE(megatron.breakdown[static_cast<size_t>(MemoryCategory::GatheredParameters)], 2 * 2 * 950784.0);
     QCOMPARE(megatron.breakdown[static_cast<size_t>(MemoryCategory::Gradients)], stageZero);
+}
+
+void TstMemoryModel::fsdpReduceScattersUnitByUnit()
+{
+    // smallLlama with a 8,192-token vocabulary, pp 1, PyTorch FSDP over dp 4, bf16 weights, fp32 gradients. A layer
+    // holds 950,784 parameters (see above), the embedding 8,192 x 256 = 2,097,152 and the final norm with the LM head
+    // 256 + 2,097,152 = 2,097,408: the head is the largest FSDP unit. At the end of its backward its bf16 gradients
+    // and their fp32 reduce-scatter copy coexist: 2,097,408 x (2 + 4) B, not the whole model's bf16 gradients. With
+    // 8-token sequences nothing else (activations, logits) comes near it. Gathered at once: the head and the layer
+    // prefetched next, 2 B each. The fp32 shard is the only copy of the weights (1 B per parameter at dp 4), no bf16
+    // shard besides it.
+    config::ModelSpec model = smallLlama();
+    model.vocabSize = 8192;
+    config::RunSpec run = trainingRun(4, 3);
+    run.framework = config::Framework::PytorchFsdp;
+    run.parallelism.sharding = config::ShardingStrategy::Fsdp;
+    run.seqLength = 8;
+    run.precision.gradients = config::Precision::Fp32;
+    const double head = 256 + 2097152.0;
+    const double params = 8 * 950784.0 + 2097152.0 + head;
+    QCOMPARE(memory::parametersOnStage(model, run, 0), params);
+    const memory::StageMemory stage = memory::estimateMemory(model, gpu80(), run).stages.front();
+    auto at = [&](MemoryCategory category) { return stage.breakdown[static_cast<size_t>(category)]; };
+    QCOMPARE(at(MemoryCategory::Transient), head * (2 + 4));
+    QCOMPARE(at(MemoryCategory::GatheredParameters), (head + 950784.0) * 2);
+    QCOMPARE(at(MemoryCategory::Weights), 0.0);
+    QCOMPARE(at(MemoryCategory::MasterWeights), params * 4 / 4);
 }
 
 void TstMemoryModel::kvCacheOfGqaInference()
