@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "csvtable.h"
 
+#include <cmath>
+
 #include <charconv>
 #include <fstream>
 #include <sstream>
@@ -107,6 +109,16 @@ std::optional<double> CsvTable::number(size_t row, const std::string& name) cons
         return std::nullopt;
     }
     return value;
+}
+
+int CsvTable::integer(size_t row, const std::string& name, const std::string& source) const
+{
+    const std::optional<double> value = number(row, name);
+    if (!value || *value != std::floor(*value) || std::abs(*value) > 1e9) {
+        throw std::runtime_error(source + ": column \"" + name + "\" of line " + std::to_string(row + 2)
+            + " is not a whole number (\"" + cell(row, name) + "\")");
+    }
+    return static_cast<int>(*value);
 }
 
 } // namespace rapid::validation

@@ -22,6 +22,9 @@ public:
     const std::string& cell(size_t row, const std::string& name) const;
     /// The cell as a number, if it is one.
     std::optional<double> number(size_t row, const std::string& name) const;
+    /// The cell as a whole number; throws std::runtime_error naming @p source, the column and the file's line when
+    /// it is not one (a dataset's required degree or batch size).
+    int integer(size_t row, const std::string& name, const std::string& source) const;
 
 private:
     std::vector<std::string> m_header;

@@ -352,7 +352,8 @@ Dataset megatronCoreH100(const std::string& shared)
 std::vector<std::string> performanceDatasetNames()
 {
     return { "megatron", "uci-llama2", "imec", "nim", "nim-served-ttft", "nim-served-itl", "koyeb",
-        "megatron-core-h100", "torchtitan", "torchtitan-memory", "aiconfigurator-ttft", "aiconfigurator-tpot" };
+        "megatron-core-h100", "torchtitan", "torchtitan-memory", "automodel", "aiconfigurator-ttft",
+        "aiconfigurator-tpot" };
 }
 
 Dataset readPerformanceDataset(const std::string& name, const std::string& sharedDir)
@@ -380,6 +381,9 @@ Dataset readPerformanceDataset(const std::string& name, const std::string& share
     }
     if (name == "aiconfigurator-ttft" || name == "aiconfigurator-tpot") {
         return aiconfiguratorDataset(sharedDir, name == "aiconfigurator-ttft");
+    }
+    if (name == "automodel") {
+        return automodelDataset(sharedDir);
     }
     if (name == "torchtitan" || name == "torchtitan-memory") {
         return torchtitanDataset(sharedDir, name == "torchtitan-memory");

@@ -69,6 +69,10 @@ struct Dataset {
 /// "torchtitan") or peak reserved memory per GPU ("torchtitan-memory"). Defined in torchtitandataset.cpp.
 Dataset torchtitanDataset(const std::string& sharedDir, bool memory);
 
+/// NeMo AutoModel's FSDP2 pre-training rows (automodel/automodel_performance_summary.csv): step time of the rows the
+/// presets describe ("automodel"). Defined in automodeldataset.cpp.
+Dataset automodelDataset(const std::string& sharedDir);
+
 /// NVIDIA AIConfigurator's serving rows (aiconfigurator/silicon_sample.csv): mean TTFT (@p ttft, "aiconfigurator-ttft")
 /// or TPOT ("aiconfigurator-tpot") of the aggregated rows the presets can describe. Defined in
 /// aiconfiguratordataset.cpp.

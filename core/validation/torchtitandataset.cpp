@@ -14,12 +14,7 @@ namespace {
 
 int integerCell(const CsvTable& table, size_t row, const std::string& column)
 {
-    const auto value = table.number(row, column);
-    if (!value) {
-        throw std::runtime_error(
-            "torchtitan dataset: column \"" + column + "\" of row " + std::to_string(row + 2) + " is not a number");
-    }
-    return static_cast<int>(std::lround(*value));
+    return table.integer(row, column, "torchtitan dataset");
 }
 
 bool startsWith(const std::string& text, const std::string& prefix)

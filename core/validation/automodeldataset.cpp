@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// NVIDIA NeMo AutoModel's performance summary (../shared/validation/automodel/, README.md there: provenance, columns
+// and doubts): PyTorch FSDP2 training on DGX-H100 in BF16, dense and mixture-of-experts models.
+#include "performancedatasets.h"
+
+#include "validation/csvtable.h"
+
+#include <stdexcept>
+
+namespace rapid::validation {
+
+namespace {
+
+constexpr const char* kSource = "automodel dataset";
+
+bool startsWith(const std::string& text, const std::string& prefix)
+{
+    return text.compare(0, prefix.size(), prefix) == 0;
+}
+
+/// The model preset of a row by its label, or the reason there is none.
+std::string modelPreset(const std::string& label, const std::string& workload, std::string& reason)
+{
+    if (workload != "pre-training") {
+        reason = "LoRA fine-tuning (frozen base weights, adapter gradients only) is not modelled";
+        return {};
+    }
+    if (startsWith(label, "Llama3 70B")) {
+        return "llama-3.1-70b";
+    }
+    if (startsWith(label, "Qwen3 MoE 30B")) {
+        return "qwen3-30b-a3b";
+    }
+    if (startsWith(label, "DeepSeek V3")) {
+        return "deepseek-v3";
+    }
+    if (startsWith(label, "Kimi K2")) {
+        return "kimi-k2";
+    }
+    if (startsWith(label, "Nemotron")) {
+        reason = "hybrid Mamba-2/attention/MoE layers (Nemotron-3): no state-space layer model";
+    } else if (startsWith(label, "GPT-OSS")) {
+        reason = "alternating sliding-window attention with attention sinks (GPT-OSS) is not modelled, and the row's "
+                 "expert parallelism is in doubt (table '-', benchmark YAML ep 8/64)";
+    } else {
+        reason = "no model preset for \"" + label + "\"";
+    }
+    return {};
+}
+
+/// A parallel degree; the table prints "-" for an axis that is not used.
+int degree(const CsvTable& table, size_t row, const std::string& column)
+{
+    return table.cell(row, column) == "-" ? 1 : table.integer(row, column, kSource);
+}
+
+} // namespace
+
+/// One fixed rule maps every row (nothing is chosen per row or by looking at a result):
+/// - the model by its label; LoRA rows, Nemotron (Mamba hybrids) and GPT-OSS (sliding-window attention with sinks)
+///   are skipped with the reason.
+/// - hardware: DGX-H100 nodes of 8 H100-SXM5-80GB on NVLink; one node is hgx-h100-8gpu, more are the
+///   dgx-h100-superpod preset's InfiniBand NDR fabric sized to the row's nodes (the table does not state the
+///   inter-node fabric; a DGX-H100 has eight 400 Gb/s NDR ports, which that preset describes).
+/// - run: configs/runs/automodel-fsdp2-train.yaml (AutoModel's FSDP2 defaults: bf16 gather, fp32 reduce, fp32 master
+///   and AdamW; Transformer Engine's cuDNN attention); dp = GPUs / (tp x pp x cp), checked against the fsdp column.
+/// - activation checkpointing: the benchmark YAML's value at the snapshot (column activation_checkpointing_in_current
+///   _config): true is full recomputation (AutoModel's `activation_checkpointing: true` wraps every block), false or
+///   not set is none. The table itself does not state it (a doubt the README records).
+/// - pipeline: vp > 1 is the interleaved schedule with vp chunks per rank. The table's gradient-accumulation steps
+///   of a pipelined row (ga > 1) run separate pipeline schedules of lbs / mbs micro-batches each; this mapping runs
+///   all gbs / (mbs x dp) micro-batches through one schedule, which pays the pipeline bubble once instead of ga times.
+/// - measured: the step time in seconds (forward, backward and optimizer step of one global batch).
+Dataset automodelDataset(const std::string& sharedDir)
+{
+    Dataset dataset { "automodel", "automodel/automodel_performance_summary.csv",
+        "NeMo AutoModel FSDP2 pre-training step time (s) on DGX-H100, BF16: Llama 3 70B with context parallelism, "
+        "Qwen3-30B-A3B, DeepSeek-V3 and Kimi K2 with expert parallelism (fake balanced gate)",
+        Metric::StepTime, 12.0, {}, {}, {} };
+    const CsvTable table = CsvTable::read(sharedDir + "/validation/" + dataset.file);
+    for (size_t row = 0; row < table.rows(); ++row) {
+        const std::string id = table.cell(row, "row_id");
+        const std::string label = table.cell(row, "model");
+        std::string reason;
+        const std::string model = modelPreset(label, table.cell(row, "workload"), reason);
+        if (model.empty()) {
+            dataset.skipped.push_back({ id + " " + label, reason });
+            continue;
+        }
+        const int gpus = table.integer(row, "num_gpus", kSource);
+        const int tp = degree(table, row, "tp");
+        const int pp = degree(table, row, "pp");
+        const int cp = degree(table, row, "cp");
+        const int ep = degree(table, row, "ep");
+        const int vp = degree(table, row, "vp");
+        if (gpus % (tp * pp * cp) != 0 || gpus % 8 != 0) {
+            throw std::runtime_error(std::string(kSource) + ": row " + id + ": GPUs not divisible by tp x pp x cp");
+        }
+        const int dp = gpus / (tp * pp * cp);
+        if (degree(table, row, "fsdp") != dp) {
+            dataset.skipped.push_back({ id + " " + label, "the fsdp column disagrees with GPUs / (tp x pp x cp)" });
+            continue;
+        }
+        const bool checkpointing = table.cell(row, "activation_checkpointing_in_current_config") == "true";
+        ValidationCase c;
+        c.label = id + " " + label + " " + std::to_string(gpus) + " GPUs tp" + std::to_string(tp) + " pp"
+            + std::to_string(pp) + (vp > 1 ? "v" + std::to_string(vp) : "") + " cp" + std::to_string(cp) + " ep"
+            + std::to_string(ep) + " dp" + std::to_string(dp);
+        c.model = model;
+        c.run = "automodel-fsdp2-train";
+        const int nodes = gpus / 8;
+        c.hardware = nodes > 1 ? "dgx-h100-superpod" : "hgx-h100-8gpu";
+        if (nodes > 1) {
+            c.overrides.push_back("hardware.cluster.network[ib].size=" + std::to_string(nodes));
+        }
+        c.overrides.insert(c.overrides.end(),
+            { "run.training.seq_length=" + table.cell(row, "seq_len"),
+                "run.training.micro_batch=" + table.cell(row, "mbs"),
+                "run.training.global_batch=" + table.cell(row, "gbs"),
+                "run.training.recompute=" + std::string(checkpointing ? "full" : "none"),
+                "run.parallelism={fsdp: true, dp: " + std::to_string(dp) + ", tp: " + std::to_string(tp)
+                    + ", sp: " + (tp > 1 ? "true" : "false") + ", pp: " + std::to_string(pp)
+                    + ", schedule: " + (vp > 1 ? "interleaved" : "1f1b") + ", virtual_stages: " + std::to_string(vp)
+                    + ", cp: " + std::to_string(cp) + ", ep: " + std::to_string(ep) + ", mapping: {tp: nvlink}}" });
+        const auto measured = table.number(row, "step_time_s");
+        if (!measured || *measured <= 0) {
+            throw std::runtime_error(std::string(kSource) + ": row " + id + " has no step_time_s");
+        }
+        c.measured = *measured;
+        dataset.cases.push_back(c);
+    }
+    return dataset;
+}
+
+} // namespace rapid::validation
