@@ -57,6 +57,9 @@ void addTraining(std::vector<std::string>& words, const config::RunSpec& referen
     if (reference.torchCompile != other.torchCompile) {
         words.emplace_back(other.torchCompile ? "compiled" : "eager");
     }
+    if (reference.transformerEngine != other.transformerEngine) {
+        words.emplace_back(other.transformerEngine ? "TE" : "no TE");
+    }
 }
 
 /// The shape of a model edited under its own name (a layer count typed into the form): the words a reader looks for.

@@ -14,6 +14,10 @@ AttentionKernel resolvedAttentionKernel(const RunSpec& run, const GpuSpec& gpu)
         return arch == GpuArchitecture::Hopper || arch == GpuArchitecture::Blackwell ? AttentionKernel::Cudnn
                                                                                      : AttentionKernel::Fa2;
     case Framework::PytorchFsdp:
+        if (run.transformerEngine) { // TE's DotProductAttention picks FusedAttention (cuDNN) on Hopper+, as Megatron
+            return arch == GpuArchitecture::Hopper || arch == GpuArchitecture::Blackwell ? AttentionKernel::Cudnn
+                                                                                         : AttentionKernel::Fa2;
+        }
         return arch == GpuArchitecture::Blackwell ? AttentionKernel::Cudnn : AttentionKernel::Fa2;
     case Framework::Vllm:
         return arch == GpuArchitecture::Hopper   ? AttentionKernel::Fa3

@@ -323,6 +323,14 @@ std::vector<Diagnostic> checkScenario(
                 + " tensor rate in its preset; expected one it has: " + available);
     }
     checkAttentionKernel(hardware.gpu, run, report);
+    if (run.transformerEngine && run.framework != Framework::PytorchFsdp) {
+        report("run.transformer_engine",
+            std::string("transformer_engine selects Transformer Engine modules inside PyTorch FSDP training; the "
+                        "framework is ")
+                + toString(run.framework)
+                + (run.framework == Framework::Megatron ? ", which always runs them" : ", which does not use them")
+                + "; expected transformer_engine: false or framework: pytorch-fsdp");
+    }
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {
             const auto& dims = hardware.cluster.dimensions;

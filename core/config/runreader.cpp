@@ -190,6 +190,7 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
     spec.flashAttention = reader.boolean("flash_attention");
     spec.attentionKernel = reader.choice<AttentionKernel>("attention_kernel");
     spec.torchCompile = reader.boolean("torch_compile");
+    spec.transformerEngine = reader.boolean("transformer_engine");
     readPrecision(reader, spec.precision);
     readParallelism(context, reader, spec.parallelism);
     reader.finish();

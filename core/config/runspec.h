@@ -84,6 +84,11 @@ struct RunSpec {
     /// pytorch-fsdp: torch.compile fuses each block's element-wise operators into single kernels; without it eager
     /// PyTorch runs norms, activations and rotary embeddings as chains of kernels (model/eagerkernels.h).
     bool torchCompile = false;
+    /// pytorch-fsdp: the transformer blocks are built from Transformer Engine modules (NeMo AutoModel's "TE" kernel
+    /// option): TE's fused RMSNorm kernels instead of eager PyTorch's chain, and TE's attention (cuDNN fused attention
+    /// on Hopper and Blackwell, as Megatron). Rotary embeddings and the gated activation stay as the framework writes
+    /// them (eager unless torch_compile).
+    bool transformerEngine = false;
     /// Which fused attention kernel runs it (Auto: the framework's choice on the GPU, config/attentionkernel.h).
     AttentionKernel attentionKernel = AttentionKernel::Auto;
     PrecisionSpec precision;

@@ -89,6 +89,9 @@ std::vector<Key> runKeys()
     keys.push_back(boolean("torch_compile", value("false"),
         "pytorch-fsdp: torch.compile fuses each block's element-wise operators; false = eager PyTorch, whose norms, "
         "activations and rotary embeddings run as chains of kernels with fp32 intermediates"));
+    keys.push_back(boolean("transformer_engine", value("false"),
+        "pytorch-fsdp: blocks built from Transformer Engine modules (NeMo AutoModel's TE option): fused RMSNorm "
+        "kernels and cuDNN attention on Hopper and Blackwell; false = PyTorch modules"));
     keys.push_back(choice<AttentionKernel>("attention_kernel", value("auto"),
         "the fused attention kernel (with flash_attention): auto = the framework's own choice on the GPU's "
         "architecture (megatron: cudnn on hopper and blackwell, else fa2; pytorch-fsdp: cudnn on blackwell, else fa2; "

@@ -160,7 +160,7 @@ private:
         entry.backwardBytes = 3 * elements * m_shape.act + weights * (m_shape.weight + m_shape.grad);
         entry.backwardFlops = 2 * entry.op.flops;
         entry.weights = weights;
-        if (m_shape.eager && !layerNorm) {
+        if (m_shape.eagerNorms && !layerNorm) {
             entry.runEager(eagerRmsNorm(m_shape.act), elements);
         }
     }

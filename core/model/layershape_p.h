@@ -27,6 +27,7 @@ struct Shape {
     bool decode = false;
     bool flash = true;
     bool eager = false; ///< element-wise blocks as eager PyTorch's kernel chains (eagerkernels.h)
+    bool eagerNorms = false; ///< the norms too (not with Transformer Engine's fused RMSNorm)
     config::PrecisionSpec precision;
     double act = 2; ///< bytes per activation element
     double weight = 2;

@@ -188,6 +188,7 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "flash_attention", tr("Flash attention"), general),
         field(run, "attention_kernel", tr("Attention kernel"), general),
         field(run, "torch_compile", tr("torch.compile"), general),
+        field(run, "transformer_engine", tr("Transformer Engine"), general),
         field(run, "parallelism.tp", tr("Tensor (tp)"), parallelism),
         field(run, "parallelism.sp", tr("Sequence parallel"), parallelism),
         field(run, "parallelism.pp", tr("Pipeline (pp)"), parallelism),

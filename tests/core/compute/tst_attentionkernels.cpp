@@ -182,6 +182,13 @@ void TstAttentionKernels::frameworksPickTheirDocumentedKernel()
         run.attentionKernel = AttentionKernel::Fa2; // an explicit kernel wins
         QCOMPARE(config::resolvedAttentionKernel(run, gpu), AttentionKernel::Fa2);
     }
+    // Transformer Engine modules under PyTorch FSDP attend as Megatron does: cuDNN's fused attention on Hopper.
+    config::RunSpec te;
+    te.framework = Framework::PytorchFsdp;
+    te.transformerEngine = true;
+    config::GpuSpec hopper;
+    hopper.architecture = GpuArchitecture::Hopper;
+    QCOMPARE(config::resolvedAttentionKernel(te, hopper), AttentionKernel::Cudnn);
 }
 
 void TstAttentionKernels::kernelsAGpuCannotRunAreLocatedErrors()
@@ -197,6 +204,13 @@ void TstAttentionKernels::kernelsAGpuCannotRunAreLocatedErrors()
     });
     QCOMPARE(withoutFlash.size(), size_t(1));
     QCOMPARE(withoutFlash[0].keyPath, std::string("run.attention_kernel"));
+    // Transformer Engine is a choice inside PyTorch FSDP only; Megatron always runs it.
+    const auto teOnMegatron = test::expectConfigError([] {
+        onA100({ "run.framework=megatron", "run.transformer_engine=true" });
+    });
+    QCOMPARE(teOnMegatron.size(), size_t(1));
+    QCOMPARE(teOnMegatron[0].keyPath, std::string("run.transformer_engine"));
+    QVERIFY2(teOnMegatron[0].message.find("always runs them") != std::string::npos, teOnMegatron[0].message.c_str());
     // FA3 on Hopper loads.
     test::projectLoader().loadScenario(
         "llama-3.1-8b", "grand-teton-h100-500w-host", "torchtitan-llama3-train", { "run.attention_kernel=fa3" });

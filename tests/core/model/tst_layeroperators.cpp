@@ -566,6 +566,15 @@ void TstLayerOperators::eagerPytorchRunsKernelChains()
     QCOMPARE(find(eager, "attention.norm")->flops, find(fused, "attention.norm")->flops);
     run.framework = config::Framework::Megatron;
     QCOMPARE(model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false), fused);
+    // Transformer Engine modules inside eager PyTorch (NeMo AutoModel's TE option): TE's RMSNorm is one fused kernel
+    // (the 2,097,152 + 2,048 B above); the rotary embedding and the gated activation stay eager chains.
+    run.framework = config::Framework::PytorchFsdp;
+    run.transformerEngine = true;
+    const auto te = model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false);
+    QCOMPARE(find(te, "attention.norm")->bytes, 2097152.0 + 1024 * 2);
+    QCOMPARE(find(te, "attention.norm")->kernels, 1);
+    QCOMPARE(find(te, "mlp.activation")->bytes, 20971520.0);
+    QCOMPARE(find(te, "attention.rotary_embedding")->kernels, 6);
 }
 
 void TstLayerOperators::rejectsBadInput()

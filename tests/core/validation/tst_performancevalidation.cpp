@@ -69,10 +69,12 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // 17.77%) plus one point. aiconfigurator (#17, added 2026-11-27): TPOT of Llama-3.1-70B fp8 on H200/B200 ~30% slow
     // (the KV-cache precision is not recorded: bf16 assumed), TTFT far too long (all clients start together, four
     // requests each; the benchmark's warm-up and request count are not recorded). Held at 148.95% and 18.17%.
+    // torchtitan-memory is 17.35% since FSDP reduce-scatters gradients unit by unit (2026-11-28): held at 18.4%.
+    // automodel (#15, added 2026-11-28) meets its 12% bar (11.15%).
     static const std::map<QString, double> kCeilings
         = { { QStringLiteral("uci-llama2"), 41.1 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
               { QStringLiteral("megatron-core-h100"), 11.4 }, { QStringLiteral("nim-served-ttft"), 25.2 },
-              { QStringLiteral("torchtitan"), 35.0 }, { QStringLiteral("torchtitan-memory"), 18.8 },
+              { QStringLiteral("torchtitan"), 35.0 }, { QStringLiteral("torchtitan-memory"), 18.4 },
               { QStringLiteral("aiconfigurator-ttft"), 150.0 }, { QStringLiteral("aiconfigurator-tpot"), 19.2 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
