@@ -22,6 +22,7 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -35,6 +36,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 using namespace rapid;
@@ -139,6 +141,7 @@ private Q_SLOTS:
     void pinnedBaselineAddsBarsAndDeltas();
     void runsPanelSelectsAndRemovesBaselines();
     void noPredictionShowsNoNumbers();
+    void slowStepShowsThroughputDigits();
     void stepBreakdownShowsResultAndDelta();
     void inferenceChartShowsLatencies();
     void operatorTableSortsByTime();
@@ -344,6 +347,29 @@ void TstDashboard::noPredictionShowsNoNumbers()
     QCOMPARE(figures->captionLabel(widgets::SummaryFigures::kEnergyFigure)->text(), QStringLiteral("Energy per token"));
     QCOMPARE(figures->valueLabel(widgets::SummaryFigures::kEnergyFigure)->text(),
         QStringLiteral("%1 J").arg(training.energy.joulesPerToken, 0, 'g', 3));
+}
+
+void TstDashboard::slowStepShowsThroughputDigits()
+{
+    // A GPU of 2 GFLOP/s typed into the form (the schema takes more than 1): a step of days, a fraction of a
+    // token per second. The card said "0 tok/s" (rounded to a whole number); it shows two significant digits.
+    auto window = openWindow();
+    QVERIFY(window);
+    widgets::ResultsPanel* results = window->resultsPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(results->evaluation() && results->evaluation()->training, 10000);
+    auto* peak = window->findChild<QLineEdit*>(QStringLiteral("field:hardware.gpu.tensor_TFLOPs.bf16"));
+    QVERIFY(peak);
+    test::typeLine(peak, QStringLiteral("0.002"));
+    QTest::keyClick(peak, Qt::Key_Return);
+    QTRY_VERIFY_WITH_TIMEOUT(results->evaluation()->training->tokensPerSecond < 0.5, 10000);
+    const double tokensPerSecond = results->evaluation()->training->tokensPerSecond;
+    QVERIFY(tokensPerSecond > 0.005);
+    const QString shown = results->summaryFigures()->valueLabel(1)->text();
+    QCOMPARE(shown, widgets::formatTokensPerSecond(tokensPerSecond));
+    QVERIFY2(shown != QStringLiteral("0 tok/s"), qPrintable(shown));
+    // Two significant digits: read back, the number is within 5% of the result.
+    const double read = QLocale().toDouble(shown.section(QLatin1Char(' '), 0, 0));
+    QVERIFY2(std::abs(read - tokensPerSecond) <= 0.05 * tokensPerSecond, qPrintable(shown));
 }
 
 void TstDashboard::stepBreakdownShowsResultAndDelta()

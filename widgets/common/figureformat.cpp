@@ -96,7 +96,19 @@ QString formatTokensPerSecond(double tokensPerSecond)
     if (tokensPerSecond >= 1e4) {
         return QStringLiteral("%1k tok/s").arg(tokensPerSecond / 1e3, 0, 'f', 1);
     }
-    return QStringLiteral("%1 tok/s").arg(QLocale().toString(std::llround(tokensPerSecond)));
+    return QStringLiteral("%1 tok/s").arg(formatRate(tokensPerSecond));
+}
+
+QString formatRate(double rate)
+{
+    // Whole numbers from ten up; below, two significant digits, so a step of hours reads "0.031", never "0".
+    if (!std::isfinite(rate)) {
+        return QLocale().toString(rate);
+    }
+    if (std::abs(rate) >= 10 || rate == 0) {
+        return QLocale().toString(std::llround(rate));
+    }
+    return QLocale().toString(rate, 'g', 2);
 }
 
 QString formatPercent(double fraction)

@@ -13,8 +13,11 @@ constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 QString formatGiB(double bytes);
 /// "1.23 s", "45.6 ms", "812 µs": a duration with the unit that keeps three significant digits readable.
 QString formatSeconds(double seconds);
-/// "12,345 tok/s"
+/// "12,345 tok/s", "59.8k tok/s", "0.031 tok/s" (see formatRate)
 QString formatTokensPerSecond(double tokensPerSecond);
+/// "12,345", "3.1", "0.031": a rate whole from ten up and to two significant digits below, so that a very slow
+/// throughput never reads as zero.
+QString formatRate(double rate);
 /// "1.00 T", "350 B", "12.5 M", "1954": a count to three significant digits with the short-scale suffix (K
 /// thousand, M million, B billion, T trillion) that keeps its integer part below 1000 (tokens, steps); whole counts
 /// below 10,000 in full.

@@ -171,7 +171,10 @@ QVariant SweepTableModel::data(const QModelIndex& index, int role) const
     case Figure::E2e:
         return ok ? QVariant(QString::number(row.e2eSeconds, 'g', 4)) : QVariant();
     case Figure::TokensPerGpu:
-        return ok ? QVariant(QString::number(row.tokensPerSecondPerGpu, 'f', 1)) : QVariant();
+        // Two significant digits below ten: a point of very slow steps reads "0.031", not "0.0".
+        return ok ? QVariant(row.tokensPerSecondPerGpu >= 10 ? QString::number(row.tokensPerSecondPerGpu, 'f', 1)
+                                                             : QString::number(row.tokensPerSecondPerGpu, 'g', 2))
+                  : QVariant();
     case Figure::JoulesPerToken:
         return ok && row.joulesPerToken > 0 ? QVariant(QString::number(row.joulesPerToken, 'g', 3)) : QVariant();
     case Figure::Memory:
