@@ -9,6 +9,7 @@
 #include "common/chartwidget.h"
 #include "common/figuredialog.h"
 #include "common/figurestylepresets.h"
+#include "common/screenfit.h"
 #include "common/wheelguard.h"
 #include "editors/autosavecontroller.h"
 #include "editors/configform.h"
@@ -55,6 +56,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -188,14 +190,13 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
     // The first start (or a geometry saved on a larger screen) fits the screen it opens on: 1400 x 900 where there
-    // is room, else the screen's free area (a 1280 x 720 laptop showed the window's right and bottom cut off).
-    if (const QScreen* screen = QGuiApplication::primaryScreen()) {
-        const QSize available = screen->availableGeometry().size();
-        const QSize wanted = settings.contains(kGeometryKey) ? size() : QSize(1400, 900);
-        resize(wanted.boundedTo(available));
-    } else if (!settings.contains(kGeometryKey)) {
+    // is room, else the screen's free area (a 1280 x 720 laptop showed the window's right and bottom cut off), and
+    // so does the size Restore returns a maximised window to.
+    if (!settings.contains(kGeometryKey)) {
         resize(1400, 900);
     }
+    fitWindowIntoScreen(this);
+    m_restoredSize = size();
     updateTitle();
     updateStatus();
 }
@@ -435,6 +436,43 @@ bool MainWindow::confirmDiscardingChanges()
         return true;
     }
     return false;
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    // A window manager restores the size the window had before it was maximised, which may have been saved on a
+    // larger screen; fitted once the restored geometry has arrived.
+    if (event->type() == QEvent::WindowStateChange) {
+        const auto* change = static_cast<QWindowStateChangeEvent*>(event);
+        const Qt::WindowStates enlarged = Qt::WindowMaximized | Qt::WindowFullScreen;
+        if ((change->oldState() & enlarged) && !(windowState() & (enlarged | Qt::WindowMinimized))) {
+            fitIntoScreenLater();
+        }
+    }
+}
+
+void MainWindow::fitIntoScreenLater()
+{
+    // Queued: the platform applies a restored geometry and a new frame after the event that announces them.
+    QTimer::singleShot(0, this, [this] {
+        if (!(windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen | Qt::WindowMinimized))) {
+            fitWindowIntoScreen(this);
+        }
+    });
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    // The frame (title bar, borders) exists from the first show on: the restored geometry is fitted again so that
+    // the frame is inside the screen too. A size the caller set after construction is left as it is.
+    if (m_restoredSize && !event->spontaneous()) {
+        if (size() == *m_restoredSize) {
+            fitIntoScreenLater();
+        }
+        m_restoredSize.reset();
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -11,6 +11,7 @@
 #include <QMainWindow>
 
 #include <array>
+#include <optional>
 
 class QAction;
 class QLabel;
@@ -89,9 +90,13 @@ public:
     QProgressDialog* chakraExportProgress() const { return m_chakraProgress; }
 
 protected:
+    void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// Fits the window into its screen's free area once the events in the queue are handled (see screenfit.h).
+    void fitIntoScreenLater();
     void createActions();
     QWidget* createFormsPage();
     void open();
@@ -134,6 +139,7 @@ private:
     RecentFiles m_recentFiles;
     AutosaveController* m_autosave = nullptr;
     bool m_confirmOnClose;
+    std::optional<QSize> m_restoredSize; ///< the size restored at construction, until the first show fits its frame
     config::WorkspaceDocuments m_requestedSource; ///< the texts of the latest evaluation request
     config::WorkspaceDocuments m_shownSource; ///< the texts of the result the results panel shows
 };

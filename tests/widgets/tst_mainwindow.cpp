@@ -24,6 +24,7 @@
 #include <QFile>
 #include <QFontDatabase>
 #include <QFontInfo>
+#include <QGuiApplication>
 #include <QHash>
 #include <QHelpEvent>
 #include <QLabel>
@@ -33,6 +34,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -113,6 +116,8 @@ private Q_SLOTS:
     void gpuPresetPickerReplacesTheSpecs();
     void tooltipsNameThePresetSourceOfAValue();
     void aClosedDockComesBackFromTheViewMenu();
+    void restoredWindowFitsTheScreen_data();
+    void restoredWindowFitsTheScreen();
     void screenshots();
 };
 
@@ -535,6 +540,55 @@ void TstMainWindow::aClosedDockComesBackFromTheViewMenu()
     QVERIFY2(shortcuts.contains(QLatin1String("Pin as Baseline")), qPrintable(shortcuts));
     QVERIFY2(
         shortcuts.contains(QKeySequence(QKeySequence::Undo).toString(QKeySequence::NativeText)), qPrintable(shortcuts));
+}
+
+void TstMainWindow::restoredWindowFitsTheScreen_data()
+{
+    QTest::addColumn<bool>("maximised");
+    QTest::addRow("saved_maximised_then_restored") << true;
+    QTest::addRow("saved_normal") << false;
+}
+
+void TstMainWindow::restoredWindowFitsTheScreen()
+{
+    // Issue #18: a window saved taller than the screen (on a larger screen, or maximised there) came back taller
+    // than a 1280x720 screen, and Restore (un-maximise) returned to that height with its bottom out of reach.
+    QFETCH(bool, maximised);
+    const QString key = QStringLiteral("mainWindow/geometry"); // MainWindow's settings key
+    const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
+    {
+        widgets::MainWindow saved(config::PresetLibrary::standard());
+        saved.setGeometry(available.x() + 40, available.y() + 60, available.width() - 100, available.height() + 300);
+        if (maximised) {
+            saved.setWindowState(Qt::WindowMaximized);
+        }
+        QSettings().setValue(key, saved.saveGeometry());
+    }
+    widgets::MainWindow window(config::PresetLibrary::standard());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.isMaximized(), maximised);
+    if (maximised) {
+        window.showNormal(); // what the title bar's Restore button does
+        QTRY_VERIFY(!window.isMaximized());
+    }
+    QTest::qWait(50);
+    const QRect frame = window.frameGeometry();
+    QSettings().remove(key);
+    // The offscreen screen (800x800) is narrower than the window's smallest width; across, it fits where it can.
+    const bool narrow = window.minimumSizeHint().width() > available.width();
+    const bool fits = frame.top() >= available.top() && frame.bottom() <= available.bottom()
+        && (narrow || (frame.left() >= available.left() && frame.right() <= available.right()));
+    QVERIFY2(fits,
+        qPrintable(QStringLiteral("%1,%2 %3x%4 on a screen of %5,%6 %7x%8")
+                       .arg(frame.x())
+                       .arg(frame.y())
+                       .arg(frame.width())
+                       .arg(frame.height())
+                       .arg(available.x())
+                       .arg(available.y())
+                       .arg(available.width())
+                       .arg(available.height())));
 }
 
 void TstMainWindow::screenshots()
