@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "common/stackedbars.h"
 
+#include "common/distinctlabels.h"
 #include "common/plotstyle.h"
 
 #include <algorithm>
@@ -46,13 +47,17 @@ QList<QList<QCPBars*>> addStackedRows(
 {
     QList<QList<QCPBars*>> result;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    // A long run name would take the bars' width; the Compare tab's table carries it whole. Shortened, two runs
+    // named alike keep the words that tell them apart.
+    constexpr qsizetype kLongestLabel = 24;
+    QStringList labels;
+    for (const BarRow& row : rows) {
+        labels.append(row.label);
+    }
+    labels = elideDistinctly(labels, kLongestLabel);
     for (int row = 0; row < rows.size(); ++row) {
         const double key = row + 1;
-        // A long run name would take the bars' width; the Compare tab's table carries it whole.
-        constexpr qsizetype kLongestLabel = 24;
-        const QString& label = rows[row].label;
-        ticker->addTick(
-            key, label.size() > kLongestLabel ? label.left(kLongestLabel - 1).trimmed() + QChar(0x2026) : label);
+        ticker->addTick(key, labels[row]);
         QList<QCPBars*> stack;
         QCPBars* below = nullptr;
         for (int index = 0; index < series.size(); ++index) {
