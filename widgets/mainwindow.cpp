@@ -4,7 +4,6 @@
 #include "topology/congestionrunbox.h"
 #include "tracegraph/chakraexportjob.h"
 
-#include "analysis/scenariodiff.h"
 #include "common/chartexporter.h"
 #include "common/chartwidget.h"
 #include "common/figuredialog.h"

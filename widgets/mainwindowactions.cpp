@@ -2,7 +2,6 @@
 // MainWindow's comparison, figure export and help actions (mainwindow.cpp builds the window and its documents).
 #include "mainwindow.h"
 
-#include "analysis/scenariodiff.h"
 #include "common/chartexporter.h"
 #include "common/chartwidget.h"
 #include "common/figuredialog.h"
@@ -10,6 +9,7 @@
 #include "editors/newfrompresetsdialog.h"
 #include "editors/runsession.h"
 #include "editors/workspacedocument.h"
+#include "evaluation/evaluationdiff.h"
 #include "resilience/resiliencepanel.h"
 #include "results/resultspanel.h"
 #include "results/summaryfigures.h"
@@ -32,6 +32,32 @@ bool MainWindow::pinBaseline(const QString& name)
     return pinRun(true, name);
 }
 
+namespace {
+
+/// @p wanted, or when a pinned run has that name already, @p wanted and what @p pinned changes against that run
+/// ("Llama-3.1-70B · tp8 pp4 dp2 cp1 · mb1 · seq 4096"): two baselines of one model and split otherwise got the
+/// same label and a "(2)" that charts cut off. Unchanged (RunSession numbers it) when nothing tells them apart.
+QString distinguishedName(QString wanted, const Evaluation& pinned, const QList<NamedRun>& runs)
+{
+    for (bool renamed = true; renamed;) {
+        renamed = false;
+        for (const NamedRun& run : runs) {
+            if (run.name != wanted || !run.evaluation) {
+                continue;
+            }
+            const std::string words = differenceWords(*run.evaluation, pinned);
+            if (!words.empty()) {
+                wanted += QStringLiteral(" · ") + QString::fromStdString(words);
+                renamed = true;
+            }
+            break;
+        }
+    }
+    return wanted;
+}
+
+} // namespace
+
 bool MainWindow::pinRun(bool asBaseline, const QString& name)
 {
     const std::optional<Evaluation>& shown = m_results->evaluation();
@@ -39,19 +65,33 @@ bool MainWindow::pinRun(bool asBaseline, const QString& name)
         statusBar()->showMessage(tr("Nothing to pin yet: the configuration has no result"), kStatusMessageMs);
         return false;
     }
+    // The dashboard's congestion step (the Topology tab's "Simulate congestion") is what the user looks at: pinned
+    // as the run's figures, and said to come from that network model.
+    Evaluation pinned = *shown;
+    if (const std::optional<report::TrainingResult>& congestion = m_results->congestionStep();
+        congestion && pinned.training) {
+        pinned.training = *congestion;
+        pinned.backend = sim::NetworkBackend::Congestion;
+    }
     RunSession* session = m_document->session();
     // A generated name says what was run, so a list of pinned runs reads without opening each one: against a
     // baseline, what this run changes ("tp4 dp4", "seq 4096"); without one, the run itself.
     QString wanted = name;
     const NamedRun* baseline = session->baseline();
-    if (wanted.isEmpty() && !asBaseline && baseline && baseline->evaluation && baseline->evaluation->scenario
-        && shown->scenario) {
-        wanted = QString::fromStdString(analysis::differenceLabel(*baseline->evaluation->scenario, *shown->scenario));
+    if (wanted.isEmpty() && !asBaseline && baseline && baseline->evaluation) {
+        const std::string words = differenceWords(*baseline->evaluation, pinned);
+        wanted = words.empty() ? tr("same as the baseline") : QString::fromStdString(words);
     }
     if (wanted.isEmpty()) {
-        wanted = QString::fromStdString(shown->label);
+        wanted = QString::fromStdString(pinned.label);
+        if (pinned.backend != sim::NetworkBackend::Analytical) {
+            wanted += QStringLiteral(" · ") + QString::fromLatin1(sim::toString(pinned.backend));
+        }
     }
-    const int index = session->add(wanted, *shown, m_shownSource, asBaseline);
+    if (name.isEmpty()) {
+        wanted = distinguishedName(wanted, pinned, session->runs());
+    }
+    const int index = session->add(wanted, pinned, m_shownSource, asBaseline);
     statusBar()->showMessage((asBaseline ? tr("Pinned “%1” as the baseline") : tr("Pinned “%1”; see the Compare tab"))
                                  .arg(session->runs()[index].name),
         kStatusMessageMs);

@@ -13,13 +13,21 @@
 #include "results/memorychart.h"
 #include "results/resultspanel.h"
 #include "results/stepbreakdownchart.h"
+#include "topology/congestionrunbox.h"
+#include "topology/topologypanel.h"
 #include "widgettestutils.h"
 
+#include <QScrollBar>
+#include <QSet>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
 
 #include <qcustomplot.h>
+
+#include <functional>
 
 using namespace rapid;
 using widgets::ComparisonPanel;
@@ -39,6 +47,59 @@ QStringList rowLabels(widgets::ChartWidget* chart)
     return labels;
 }
 
+QString value(QTableWidget* table, int row, int column)
+{
+    return table->item(row, column)->data(ComparisonPanel::ValueRole).toString();
+}
+
+/// The change against the baseline shown under a figure.
+QString delta(QTableWidget* table, int row, int column)
+{
+    return table->item(row, column)->data(ComparisonPanel::DeltaRole).toString();
+}
+
+/// Types @p text into the form's spin box for @p keyPath and waits for the result of the edited scenario.
+bool typeAndEvaluate(widgets::MainWindow& window, const char* keyPath, const QString& text,
+    const std::function<bool(const config::Scenario&)>& evaluated)
+{
+    QSpinBox* spin = test::spinBox(window, QString::fromLatin1(keyPath));
+    if (!spin) {
+        return false;
+    }
+    test::typeSpin(spin, text);
+    widgets::ResultsPanel* results = window.resultsPanel();
+    return QTest::qWaitFor(
+        [&] {
+            return results->evaluation() && results->evaluation()->scenario
+                && evaluated(*results->evaluation()->scenario);
+        },
+        10000);
+}
+
+void pinRun(widgets::MainWindow& window)
+{
+    QTest::keyClick(&window, Qt::Key_B, Qt::ControlModifier | Qt::ShiftModifier);
+}
+
+void pinBaseline(widgets::MainWindow& window)
+{
+    QTest::keyClick(&window, Qt::Key_B, Qt::ControlModifier);
+}
+
+QStringList headerTexts(QTableWidget* table)
+{
+    QStringList texts;
+    for (int column = 0; column < table->columnCount(); ++column) {
+        texts.append(table->horizontalHeaderItem(column)->text());
+    }
+    return texts;
+}
+
+bool allDifferent(const QStringList& texts)
+{
+    return QSet<QString>(texts.begin(), texts.end()).size() == texts.size();
+}
+
 } // namespace
 
 class TstComparison : public QObject {
@@ -46,6 +107,9 @@ class TstComparison : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void pinnedRunsAreComparedSideBySide();
+    void fiveRunsFitTheDockAt1280x720();
+    void likeNamedRunsStayApart();
+    void congestionRunsArePinnedWithTheirBackend();
 };
 
 void TstComparison::initTestCase()
@@ -78,20 +142,27 @@ void TstComparison::pinnedRunsAreComparedSideBySide()
     const report::TrainingResult doubled = *results->evaluation()->training;
     const double doubledPeak = results->evaluation()->memory->peakBytes;
 
-    // The Compare tab: baseline, the pinned run, the current result (the same scenario as the run).
+    // The Compare tab: a column each for the baseline, the pinned run and the current result (the same scenario as
+    // the run), a row per figure.
     results->tabs()->setCurrentWidget(results->comparison());
     QTableWidget* table = results->comparison()->table();
-    QCOMPARE(table->rowCount(), 3);
-    QVERIFY(table->item(0, ComparisonPanel::RunColumn)->text().contains(QStringLiteral("(baseline)")));
-    QCOMPARE(table->item(1, ComparisonPanel::DiffersColumn)->text(), QStringLiteral("mb 2"));
-    QCOMPARE(table->item(2, ComparisonPanel::DiffersColumn)->text(), QStringLiteral("mb 2"));
-    QCOMPARE(table->item(0, ComparisonPanel::TimeDelta)->text(), QString()); // no change against itself
+    QCOMPARE(table->columnCount(), 3);
+    QCOMPARE(table->rowCount(), int(ComparisonPanel::RowCount));
+    QVERIFY(table->horizontalHeaderItem(0)->toolTip().contains(QStringLiteral("(baseline)")));
+    QCOMPARE(table->item(ComparisonPanel::ChangesRow, 0)->text(), QStringLiteral("(baseline)"));
+    QCOMPARE(table->item(ComparisonPanel::ChangesRow, 1)->text(), QStringLiteral("mb 2"));
+    QCOMPARE(table->item(ComparisonPanel::ChangesRow, 2)->text(), QStringLiteral("mb 2"));
+    QCOMPARE(delta(table, ComparisonPanel::TimeRow, 0), QString()); // no change against itself
     const double stepChange = (doubled.stepTimeSeconds - baseline.stepTimeSeconds) / baseline.stepTimeSeconds * 100;
-    QCOMPARE(table->item(1, ComparisonPanel::TimeDelta)->text(), widgets::formatDelta(stepChange));
+    QCOMPARE(delta(table, ComparisonPanel::TimeRow, 1), widgets::formatDelta(stepChange));
     const double peakChange = (doubledPeak - baselinePeak) / baselinePeak * 100;
     QVERIFY(peakChange > 0); // twice the activations of a micro-batch
-    QCOMPARE(table->item(1, ComparisonPanel::MemoryDelta)->text(), widgets::formatDelta(peakChange));
-    QCOMPARE(table->item(1, ComparisonPanel::TimeColumn)->text(), widgets::formatSeconds(doubled.stepTimeSeconds));
+    QCOMPARE(delta(table, ComparisonPanel::MemoryRow, 1), widgets::formatDelta(peakChange));
+    QCOMPARE(value(table, ComparisonPanel::TimeRow, 1), widgets::formatSeconds(doubled.stepTimeSeconds));
+    QCOMPARE(table->item(ComparisonPanel::TimeRow, 1)->text(),
+        QStringLiteral("%1 (%2)").arg(
+            widgets::formatSeconds(doubled.stepTimeSeconds), widgets::formatDelta(stepChange)));
+    QCOMPARE(table->item(ComparisonPanel::BackendRow, 1)->text(), QStringLiteral("analytical"));
 
     // One bar per run in both charts, named as in the table; a name over 24 characters is cut to 23 and "…" (the
     // baseline's generated name, "Llama-3.1-70B · tp8 pp4 dp2 cp1 · mb1").
@@ -123,6 +194,132 @@ void TstComparison::pinnedRunsAreComparedSideBySide()
             }
         }
     }
+}
+
+void TstComparison::fiveRunsFitTheDockAt1280x720()
+{
+    // #18: ten columns (run, changes, three figures with their changes, MFU, memory, fits) needed about 720 px of
+    // the results dock's 475 at 1280x720, so the table scrolled sideways and "Step / request" was cut. Runs are the
+    // columns now: the baseline, three pinned runs and the current result fit, every figure whole.
+    auto window = test::openWindow();
+    QVERIFY(window);
+    window->resize(1280, 720);
+    widgets::ResultsPanel* results = window->resultsPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(results->evaluation() && results->evaluation()->training, 10000);
+    pinBaseline(*window);
+    QVERIFY(typeAndEvaluate(*window, "run.training.micro_batch", QStringLiteral("2"),
+        [](const config::Scenario& scenario) { return scenario.run.microBatch == 2; }));
+    pinRun(*window);
+    QVERIFY(typeAndEvaluate(*window, "run.training.micro_batch", QStringLiteral("4"),
+        [](const config::Scenario& scenario) { return scenario.run.microBatch == 4; }));
+    pinRun(*window);
+    QVERIFY(typeAndEvaluate(*window, "run.training.seq_length", QStringLiteral("4096"),
+        [](const config::Scenario& scenario) { return scenario.run.seqLength == 4096; }));
+    pinRun(*window);
+    QCOMPARE(window->document()->session()->count(), 4);
+
+    results->tabs()->setCurrentWidget(results->comparison());
+    QTableWidget* table = results->comparison()->table();
+    QCOMPARE(table->columnCount(), 5);
+    QTest::qWait(50); // laid out and painted
+    QVERIFY2(table->width() < 520, qPrintable(QString::number(table->width()))); // the dock's width at 1280x720
+    QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+    QVERIFY(!table->horizontalScrollBar()->isVisible());
+    const QFontMetrics metrics = table->fontMetrics();
+    QVERIFY(table->verticalHeader()->width() >= metrics.horizontalAdvance(QStringLiteral("Step / request")));
+    // Each figure and its change within its column (the cell's text margins take about 8 px).
+    for (int column = 0; column < table->columnCount(); ++column) {
+        for (int row : { ComparisonPanel::TimeRow, ComparisonPanel::ThroughputRow, ComparisonPanel::MemoryRow }) {
+            for (const QString& text : { value(table, row, column), delta(table, row, column) }) {
+                QVERIFY2(metrics.horizontalAdvance(text) <= table->columnWidth(column) - 8,
+                    qPrintable(QStringLiteral("%1 in %2 px").arg(text).arg(table->columnWidth(column))));
+            }
+        }
+    }
+    // The headers name the runs, shortened to their columns and apart from each other, whole in the tooltip.
+    const QStringList names = results->comparison()->runNames();
+    QCOMPARE(names.size(), 5);
+    const QStringList headers = headerTexts(table);
+    QVERIFY2(allDifferent(headers), qPrintable(headers.join(QStringLiteral(" | "))));
+    for (int column = 0; column < table->columnCount(); ++column) {
+        QVERIFY(table->horizontalHeaderItem(column)->toolTip().startsWith(names[column]));
+        QVERIFY(metrics.horizontalAdvance(headers[column]) <= table->columnWidth(column));
+    }
+    QCOMPARE(headers[1], QStringLiteral("mb 2"));
+    QVERIFY(test::saveScreenshot(window->grab(), QStringLiteral("compare-1280x720.png")));
+}
+
+void TstComparison::likeNamedRunsStayApart()
+{
+    // #18: two baselines of the same model and split were both "Llama-3.1-70B · tp8 pp4 dp2 cp1 · mb1" (the second
+    // with " (2)"), and the charts cut both to "Llama-3.1-70B · tp8 pp4…". A like-named run is named by what it
+    // changes against the run of that name, and shortened labels keep the words that differ.
+    auto window = test::openWindow();
+    QVERIFY(window);
+    widgets::ResultsPanel* results = window->resultsPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(results->evaluation() && results->evaluation()->training, 10000);
+    pinBaseline(*window);
+    pinBaseline(*window); // the same scenario again: nothing tells them apart but the number
+    QVERIFY(typeAndEvaluate(*window, "run.training.seq_length", QStringLiteral("4096"),
+        [](const config::Scenario& scenario) { return scenario.run.seqLength == 4096; }));
+    pinBaseline(*window);
+    const QList<widgets::NamedRun>& runs = window->document()->session()->runs();
+    QCOMPARE(runs.size(), 3);
+    const QString label = QStringLiteral("Llama-3.1-70B · tp8 pp4 dp2 cp1 · mb1");
+    QCOMPARE(runs[0].name, label);
+    QCOMPARE(runs[1].name, label + QStringLiteral(" (2)"));
+    QCOMPARE(runs[2].name, label + QStringLiteral(" · seq 4096"));
+
+    results->tabs()->setCurrentWidget(results->comparison());
+    for (widgets::ChartWidget* chart : { static_cast<widgets::ChartWidget*>(results->comparison()->stepChart()),
+             static_cast<widgets::ChartWidget*>(results->comparison()->memoryChart()) }) {
+        const QStringList labels = rowLabels(chart);
+        QCOMPARE(labels.size(), 4);
+        QVERIFY2(allDifferent(labels), qPrintable(labels.join(QStringLiteral(" | "))));
+        for (const QString& shown : labels) {
+            QVERIFY(shown.size() <= 24);
+        }
+        QCOMPARE(labels[0], QStringLiteral("Llama-3.1-70B · tp8 pp4") + QChar(0x2026));
+        QVERIFY2(labels[1].endsWith(QStringLiteral("(2)")), qPrintable(labels[1]));
+        QVERIFY2(labels[2].endsWith(QStringLiteral("seq 4096")), qPrintable(labels[2]));
+        QVERIFY2(labels[2].startsWith(QStringLiteral("Llama")), qPrintable(labels[2]));
+    }
+    // The table's headers, shortened to their columns, differ as well.
+    const QStringList headers = headerTexts(results->comparison()->table());
+    QVERIFY2(allDifferent(headers), qPrintable(headers.join(QStringLiteral(" | "))));
+}
+
+void TstComparison::congestionRunsArePinnedWithTheirBackend()
+{
+    // #18: with the congestion step on the dashboard (Topology > Simulate congestion), Pin Run pinned the analytical
+    // figures. It pins the figures shown, and the Compare tab says which network model made each column's.
+    auto window = test::openWindow();
+    QVERIFY(window);
+    widgets::ResultsPanel* results = window->resultsPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(results->evaluation() && results->evaluation()->training, 10000);
+    pinBaseline(*window);
+    window->mainTabs()->setCurrentWidget(window->topologyPanel());
+    widgets::CongestionRunBox* box = window->topologyPanel()->congestionRun();
+    QSignalSpy finished(box->runner(), &widgets::CongestionRunner::finished);
+    QTest::mouseClick(box->simulateButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QVERIFY(results->congestionStep());
+    const double congestionStep = results->congestionStep()->stepTimeSeconds;
+    pinRun(*window);
+
+    const QList<widgets::NamedRun>& runs = window->document()->session()->runs();
+    QCOMPARE(runs.size(), 2);
+    QCOMPARE(runs[1].name, QStringLiteral("congestion")); // the same scenario on another network model
+    QCOMPARE(runs[1].evaluation->backend, sim::NetworkBackend::Congestion);
+    QCOMPARE(runs[1].evaluation->training->stepTimeSeconds, congestionStep);
+    results->tabs()->setCurrentWidget(results->comparison());
+    QTableWidget* table = results->comparison()->table();
+    QCOMPARE(table->columnCount(), 3);
+    QCOMPARE(table->item(ComparisonPanel::BackendRow, 0)->text(), QStringLiteral("analytical"));
+    QCOMPARE(table->item(ComparisonPanel::BackendRow, 1)->text(), QStringLiteral("congestion"));
+    QCOMPARE(table->item(ComparisonPanel::BackendRow, 2)->text(), QStringLiteral("analytical")); // Current
+    QCOMPARE(value(table, ComparisonPanel::TimeRow, 1), widgets::formatSeconds(congestionStep));
+    QCOMPARE(table->item(ComparisonPanel::ChangesRow, 1)->text(), QStringLiteral("congestion"));
 }
 
 QTEST_MAIN(TstComparison)

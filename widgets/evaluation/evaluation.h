@@ -9,6 +9,7 @@
 #include "model/operator.h"
 #include "parallel/placement.h"
 #include "report/stepresult.h"
+#include "sim/stepbackend.h"
 
 #include <memory>
 #include <optional>
@@ -44,6 +45,9 @@ struct Evaluation {
     std::optional<memory::MemoryEstimate> memory;
     std::string memoryProblem; ///< why memory is empty (the estimate threw), shown inline
     std::optional<report::TrainingResult> training; ///< filled by the performance model (sim::StepModel)
+    /// The network model the time figures come from: analytical as evaluated; congestion for a run pinned while the
+    /// dashboard showed the Topology tab's congestion step (training then holds that step).
+    sim::NetworkBackend backend = sim::NetworkBackend::Analytical;
     std::optional<report::InferenceResult> inference; ///< see training
     std::string timeProblem; ///< why no time prediction could be made, when the step model failed
     /// One transformer layer's operators (training: forward, recompute and backward; inference: prefill) timed by
