@@ -220,6 +220,19 @@ template <typename Report> void checkAttentionKernel(const GpuSpec& gpu, const R
     }
 }
 
+/// Transformer Engine modules are a choice inside PyTorch FSDP training only.
+template <typename Report> void checkTransformerEngine(const RunSpec& run, const Report& report)
+{
+    if (run.transformerEngine && run.framework != Framework::PytorchFsdp) {
+        report("run.transformer_engine",
+            std::string("transformer_engine selects Transformer Engine modules inside PyTorch FSDP training; the "
+                        "framework is ")
+                + toString(run.framework)
+                + (run.framework == Framework::Megatron ? ", which always runs them" : ", which does not use them")
+                + "; expected transformer_engine: false or framework: pytorch-fsdp");
+    }
+}
+
 } // namespace
 
 std::vector<Diagnostic> checkScenario(
@@ -323,14 +336,7 @@ std::vector<Diagnostic> checkScenario(
                 + " tensor rate in its preset; expected one it has: " + available);
     }
     checkAttentionKernel(hardware.gpu, run, report);
-    if (run.transformerEngine && run.framework != Framework::PytorchFsdp) {
-        report("run.transformer_engine",
-            std::string("transformer_engine selects Transformer Engine modules inside PyTorch FSDP training; the "
-                        "framework is ")
-                + toString(run.framework)
-                + (run.framework == Framework::Megatron ? ", which always runs them" : ", which does not use them")
-                + "; expected transformer_engine: false or framework: pytorch-fsdp");
-    }
+    checkTransformerEngine(run, report);
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {
             const auto& dims = hardware.cluster.dimensions;

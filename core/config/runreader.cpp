@@ -30,6 +30,11 @@ const char* toString(Fp8Scaling value)
     return detail::enumWord(value);
 }
 
+const char* toString(ExpertDispatcher value)
+{
+    return detail::enumWord(value);
+}
+
 int RunSpec::microBatchesPerStep() const
 {
     if (gradAccumSteps > 0) {
@@ -115,6 +120,7 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
     spec.dp = static_cast<int>(parallelism.integer("dp"));
     spec.cp = static_cast<int>(parallelism.integer("cp"));
     spec.ep = static_cast<int>(parallelism.integer("ep"));
+    spec.expertDispatcher = parallelism.choice<ExpertDispatcher>("ep_dispatcher");
     const bool zeroGiven = parallelism.has("zero_stage");
     spec.zeroStage = static_cast<int>(parallelism.integer("zero_stage"));
     if (parallelism.boolean("fsdp")) {

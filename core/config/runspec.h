@@ -18,6 +18,10 @@ enum class PipelineSchedule { Gpipe, OneFOneB, Interleaved };
 enum class Fp8Scaling { Tensorwise, Rowwise, Blockwise, Delayed };
 enum class Recompute { None, Selective, Full, OpSac };
 enum class ShardingStrategy { Zero, Fsdp }; ///< FSDP behaves like ZeRO-3 with per-layer gather/free
+/// How MoE tokens reach their experts across nodes. AllToAll: one copy per (token, expert) pair crosses the network
+/// (NCCL all-to-all, Megatron's alltoall dispatcher). DeepEp: DeepSeek's DeepEP internode kernels send a token once
+/// to each destination node over RDMA and fan it out to that node's experts over NVLink.
+enum class ExpertDispatcher { AllToAll, DeepEp };
 /// The training or serving framework; selects documented memory conventions (core/memory/frameworkprofile.h).
 enum class Framework { Megatron, Nanotron, DeepSpeed, PytorchFsdp, Vllm };
 
@@ -25,6 +29,7 @@ const char* toString(RunMode value);
 const char* toString(PipelineSchedule value);
 const char* toString(Recompute value);
 const char* toString(Fp8Scaling value);
+const char* toString(ExpertDispatcher value);
 const char* toString(Framework value);
 
 /// Precision of each tensor family; `compute` selects the tensor-core rate used for GEMMs.
@@ -53,6 +58,7 @@ struct ParallelismSpec {
     int dp = 1;
     int cp = 1;
     int ep = 1;
+    ExpertDispatcher expertDispatcher = ExpertDispatcher::AllToAll;
     int zeroStage = 0; ///< 0..3
     ShardingStrategy sharding = ShardingStrategy::Zero;
     bool tpCommOverlap = false; ///< overlap TP collectives with GEMMs (Megatron tp-comm-overlap)

@@ -60,6 +60,9 @@ void addParallelism(std::vector<Key>& keys)
     keys.push_back(integer("parallelism.cp", 1, kMaxDegree, value("1"), "context-parallel degree; divides seq_length"));
     keys.push_back(
         integer("parallelism.ep", 1, kMaxDegree, value("1"), "expert-parallel degree; divides num_experts and dp*tp"));
+    keys.push_back(choice<ExpertDispatcher>("parallelism.ep_dispatcher", value("alltoall"),
+        "how routed tokens cross nodes: alltoall sends one copy per token and expert; deepep (DeepEP's internode "
+        "kernels) one copy per token and destination node, fanned out over NVLink there"));
     keys.push_back(integer("parallelism.zero_stage", 0, 3, value("0"),
         "ZeRO: 1 shards optimizer states, 2 also gradients, 3 also parameters"));
     keys.push_back(boolean("parallelism.fsdp", value("false"), "PyTorch FSDP: shards like ZeRO-3"));

@@ -423,6 +423,9 @@ bool checkRequest(const CollectiveRequest& request, int gpuCount)
     if (!(request.bytes >= 0) || !std::isfinite(request.bytes)) {
         throw std::invalid_argument("a collective needs a finite, non-negative size in bytes");
     }
+    if (!(request.outerAxisShare > 0 && request.outerAxisShare <= 1)) {
+        throw std::invalid_argument("a collective's outer-axis share must lie in (0, 1]");
+    }
     const int p = static_cast<int>(request.gpus.size());
     if (request.kind == CollectiveKind::SendRecv && (p != 2 || request.gpus[0] == request.gpus[1])) {
         throw std::invalid_argument("send/recv needs exactly two different GPUs (sender, receiver)");
@@ -540,12 +543,12 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
         estimate = pick(flat, composed);
         break;
     }
-    case CollectiveKind::AllToAll: {
+    case CollectiveKind::AllToAll: { // axis by axis: (q_d-1)/q_d of the data along axis d (outer axes: their share)
         if (multiAxis && group.product) {
-            // Axis by axis: each phase exchanges (q_d-1)/q_d of the rank's data along axis d.
             estimate = hierarchical([&](const AxisCost& cost, double, bool, int axis) {
-                composedPhases.push_back({ request.kind, CollectiveAlgorithm::Direct, bytes, axis });
-                return allToAllPhase(cost, bytes);
+                const double phaseBytes = axis == group.phaseAxes.front() ? bytes : bytes * request.outerAxisShare;
+                composedPhases.push_back({ request.kind, CollectiveAlgorithm::Direct, phaseBytes, axis });
+                return allToAllPhase(cost, phaseBytes);
             });
             composedChosen = true;
         } else {

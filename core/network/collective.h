@@ -32,6 +32,10 @@ struct CollectiveRequest {
     /// groups of the same parallel axis). The analytical model ignores them (on its symmetric network disjoint groups
     /// do not interact); the congestion backend simulates them all, so they contend where they share links.
     std::vector<int> replicaOffsets;
+    /// AllToAll composed over several network axes: the share of its bytes that the phases beyond the innermost axis
+    /// carry. 1 = every copy crosses; less when a message bound for several members behind one outer link crosses it
+    /// once (DeepEP sends a token once per destination node: parallel/expertdispatch.h).
+    double outerAxisShare = 1.0;
     bool operator==(const CollectiveRequest&) const = default;
 };
 

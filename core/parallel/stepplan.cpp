@@ -3,6 +3,7 @@
 
 #include "model/layeroperators.h"
 #include "model/modelstats.h"
+#include "parallel/expertdispatch.h"
 #include "parallel/pipelineschedule.h"
 
 #include <algorithm>
@@ -17,7 +18,7 @@ namespace {
 
 PlannedCollective planned(Axis axis, CollectiveKind kind, double bytes, std::vector<int> group)
 {
-    return { axis, kind, bytes, std::move(group) };
+    return { axis, kind, bytes, std::move(group), 1.0 };
 }
 
 /// The sizes every collective of a training step is derived from.
@@ -38,6 +39,22 @@ TrainingSizes trainingSizes(const config::ModelSpec& model, const config::RunSpe
     sizes.gradientBytes = config::bytesPerElement(run.precision.gradients);
     sizes.hiddenBytes = sizes.tokens * model.hiddenSize * sizes.activationBytes;
     return sizes;
+}
+
+/// Nodes (domains of the innermost network dimension) that @p group's GPUs sit in.
+int nodesSpanned(const std::vector<int>& group, const config::ClusterSpec& cluster)
+{
+    std::vector<std::vector<int>> nodes;
+    for (int gpu : group) {
+        std::vector<int> coordinates = networkCoordinates(gpu, cluster);
+        if (!coordinates.empty()) {
+            coordinates.erase(coordinates.begin());
+        }
+        if (std::find(nodes.begin(), nodes.end(), coordinates) == nodes.end()) {
+            nodes.push_back(std::move(coordinates));
+        }
+    }
+    return static_cast<int>(nodes.size());
 }
 
 LayerCollectives layerCollectives(
@@ -69,6 +86,16 @@ LayerCollectives layerCollectives(
     if (model.moe && parallel.ep > 1) {
         const double routed = sizes.tokens * model.moe->topK * model.hiddenSize * sizes.activationBytes;
         layer.expertAllToAll = planned(Axis::Ep, CollectiveKind::AllToAll, routed, placement.groupOf(Axis::Ep, rank));
+        if (parallel.expertDispatcher == config::ExpertDispatcher::DeepEp) {
+            // One copy per destination GPU; beyond the node, one per destination node.
+            PlannedCollective& dispatch = *layer.expertAllToAll;
+            const int experts = model.moe->numExperts;
+            const int topK = model.moe->topK;
+            const double perGpu = deepEpShare(experts, topK, static_cast<int>(dispatch.group.size()));
+            const double perNode = deepEpShare(experts, topK, nodesSpanned(dispatch.group, scenario.hardware.cluster));
+            dispatch.bytes *= perGpu;
+            dispatch.outerAxisShare = std::min(1.0, perNode / perGpu);
+        }
         layer.expertAllToAllsPerPass = 2;
     }
     return layer;

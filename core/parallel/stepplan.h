@@ -19,10 +19,11 @@ struct PlannedCollective {
     network::CollectiveKind kind = network::CollectiveKind::AllReduce;
     double bytes = 0;
     std::vector<int> group;
+    double outerAxisShare = 1.0; ///< see network::CollectiveRequest::outerAxisShare
 
     /// Whether it moves anything: two or more members and bytes to move.
     bool onNetwork() const { return group.size() >= 2 && bytes > 0; }
-    network::CollectiveRequest request() const { return { kind, bytes, group, std::nullopt, {} }; }
+    network::CollectiveRequest request() const { return { kind, bytes, group, std::nullopt, {}, outerAxisShare }; }
 };
 
 /// The collectives inside every transformer layer of a stage, per micro-batch (Megatron-LM's placement):

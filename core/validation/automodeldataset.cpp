@@ -70,6 +70,7 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 /// - pipeline: vp > 1 is the interleaved schedule with vp chunks per rank. The table's gradient-accumulation steps
 ///   of a pipelined row (ga > 1) run separate pipeline schedules of lbs / mbs micro-batches each; this mapping runs
 ///   all gbs / (mbs x dp) micro-batches through one schedule, which pays the pipeline bubble once instead of ga times.
+/// - MoE dispatch: DeepEP (parallelism.ep_dispatcher deepep) where the kernel options name it, else NCCL all-to-all.
 /// - measured: the step time in seconds (forward, backward and optimizer step of one global batch).
 Dataset automodelDataset(const std::string& sharedDir)
 {
@@ -102,6 +103,7 @@ Dataset automodelDataset(const std::string& sharedDir)
             continue;
         }
         const bool checkpointing = table.cell(row, "activation_checkpointing_in_current_config") == "true";
+        const bool deepEp = table.cell(row, "kernel_optimizations").find("DeepEP") != std::string::npos;
         ValidationCase c;
         c.label = id + " " + label + " " + std::to_string(gpus) + " GPUs tp" + std::to_string(tp) + " pp"
             + std::to_string(pp) + (vp > 1 ? "v" + std::to_string(vp) : "") + " cp" + std::to_string(cp) + " ep"
@@ -121,7 +123,8 @@ Dataset automodelDataset(const std::string& sharedDir)
                 "run.parallelism={fsdp: true, dp: " + std::to_string(dp) + ", tp: " + std::to_string(tp)
                     + ", sp: " + (tp > 1 ? "true" : "false") + ", pp: " + std::to_string(pp)
                     + ", schedule: " + (vp > 1 ? "interleaved" : "1f1b") + ", virtual_stages: " + std::to_string(vp)
-                    + ", cp: " + std::to_string(cp) + ", ep: " + std::to_string(ep) + ", mapping: {tp: nvlink}}" });
+                    + ", cp: " + std::to_string(cp) + ", ep: " + std::to_string(ep)
+                    + ", ep_dispatcher: " + (deepEp ? "deepep" : "alltoall") + ", mapping: {tp: nvlink}}" });
         const auto measured = table.number(row, "step_time_s");
         if (!measured || *measured <= 0) {
             throw std::runtime_error(std::string(kSource) + ": row " + id + " has no step_time_s");

@@ -2,6 +2,8 @@
 // The step plan: the collectives each parallel axis implies, with bytes, groups and counts derived by hand.
 #include "memory/memorymodel.h"
 #include "model/modelstats.h"
+#include "network/analyticalnetwork.h"
+#include "parallel/expertdispatch.h"
 #include "parallel/shardingplan.h"
 #include "parallel/stepplan.h"
 #include "testutils.h"
@@ -29,7 +31,45 @@ private Q_SLOTS:
     void pipelineSendsAndGradientReductions();
     void zero3GathersEveryChunk();
     void contextParallelRanksShareTheirGradients();
+    void deepEpSendsOneCopyPerGpuAndNode();
 };
+
+void TstStepPlan::deepEpSendsOneCopyPerGpuAndNode()
+{
+    // deepEpShare by hand: 256 experts on 8 nodes, top-8 (DeepSeek-V3 on 64 GPUs): a node holds none of a token's
+    // experts with probability prod_{i<8} (224 - i) / (256 - i) = 0.33817, so a token reaches 7 x 0.66183 = 4.633
+    // remote nodes instead of 8 x 7/8 = 7 remote copies: share 0.66183. One expert per destination: no saving.
+    QVERIFY(std::abs(parallel::deepEpShare(256, 8, 8) - 0.66183150) < 1e-7);
+    QCOMPARE(parallel::deepEpShare(16, 2, 16), 1.0);
+    QCOMPARE(parallel::deepEpShare(16, 2, 1), 1.0);
+    // Mixtral with 16 experts, top-2, ep 16 over two DGX-H100 nodes: one expert per GPU, so the dispatch sends
+    // s x b x k x h x 2 B = 4096 x 1 x 2 x 4096 x 2 = 67,108,864 B per rank as before; between the nodes a token
+    // crosses once if either node holds one of its experts: P(the other node holds none) = 8/16 x 7/15 = 7/30, so
+    // 23/30 of a crossing per token against k x 1/2 = 1 copy: the InfiniBand phase carries 23/30 of its bytes.
+    const config::Scenario scenario
+        = test::projectLoader().loadScenario("mixtral-8x7b", "dgx-h100-superpod", "automodel-fsdp2-train",
+            { "hardware.cluster.network[ib].size=2", "model.moe.num_experts=16", "run.training.seq_length=4096",
+                "run.training.global_batch=16",
+                "run.parallelism={fsdp: true, dp: 16, ep: 16, ep_dispatcher: deepep, mapping: {tp: nvlink}}" });
+    const parallel::StepPlan plan = parallel::planStep(scenario);
+    const parallel::PlannedCollective& dispatch = *plan.stages[0].layer.expertAllToAll;
+    QCOMPARE(dispatch.group.size(), size_t(16));
+    QCOMPARE(dispatch.bytes, 67108864.0);
+    QVERIFY(std::abs(dispatch.outerAxisShare - 23.0 / 30) < 1e-12);
+    // The analytical network composes it NVLink first with all the bytes, then InfiniBand with 23/30 of them.
+    const network::AnalyticalNetwork network(scenario.hardware);
+    std::vector<network::CollectivePhase> phases;
+    network.time(dispatch.request(), &phases);
+    QCOMPARE(phases.size(), size_t(2));
+    QCOMPARE(phases[0].bytes, 67108864.0);
+    QVERIFY(std::abs(phases[1].bytes - 67108864.0 * 23 / 30) < 1e-3);
+    // NCCL's all-to-all (the default dispatcher) sends every copy.
+    const parallel::StepPlan nccl = parallel::planStep(test::projectLoader().loadScenario("mixtral-8x7b",
+        "dgx-h100-superpod", "automodel-fsdp2-train",
+        { "hardware.cluster.network[ib].size=2", "model.moe.num_experts=16", "run.training.seq_length=4096",
+            "run.training.global_batch=16", "run.parallelism={fsdp: true, dp: 16, ep: 16, mapping: {tp: nvlink}}" }));
+    QCOMPARE(nccl.stages[0].layer.expertAllToAll->outerAxisShare, 1.0);
+}
 
 void TstStepPlan::contextParallelRanksShareTheirGradients()
 {
