@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Physical invariants over thousands of random valid configurations (every model and cluster preset, random parallel
-// splits, micro-batches, sequence lengths, precisions, recomputation, ZeRO stages, schedules, frameworks, attention
-// kernels, eager or compiled PyTorch, training and inference, a slow GPU in a fifth of the training draws): no
-// operator faster than the GPU's peak for its precision or moving HBM bytes faster than the HBM, no collective faster
-// than the GPU's links can inject its bytes, MFU in (0, 1], no GPU's compute longer than the step, memory categories
-// never negative and adding up to the peak, every number finite. A violation is a bug in a model, never something to
-// clamp. The draw is seeded, so a failure names a configuration that reproduces.
+// splits, micro-batches, sequence lengths, precisions, recomputation, ZeRO stages, schedules, frameworks (Transformer
+// Engine modules, DeepEP dispatch), attention kernels, eager or compiled PyTorch, training and inference, a slow GPU in
+// a fifth of the training draws): no operator faster than the GPU's peak for its precision or moving HBM bytes faster
+// than the HBM, no collective faster than the GPU's links can inject its bytes, MFU in (0, 1], no GPU's compute longer
+// than the step, memory categories never negative and adding up to the peak, every number finite. A violation is a bug
+// in a model, never something to clamp. The draw is seeded, so a failure names a configuration that reproduces.
 #include "compute/operatortimer.h"
 #include "config/attentionkernel.h"
 #include "model/layeroperators.h"
@@ -145,9 +145,12 @@ private:
             }
         }
         const bool interleave = pp > 1 && model.numLayers >= 2 * pp && std::bernoulli_distribution(0.3)(random);
+        const std::string framework
+            = pick(random, std::vector<std::string> { "megatron", "nanotron", "deepspeed", "pytorch-fsdp" });
+        const bool transformerEngine = framework == "pytorch-fsdp" && std::bernoulli_distribution(0.5)(random);
         std::ostringstream yaml;
-        yaml << "run:\n  mode: training\n  framework: "
-             << pick(random, std::vector<std::string> { "megatron", "nanotron", "deepspeed", "pytorch-fsdp" }) << "\n"
+        yaml << "run:\n  mode: training\n  framework: " << framework << "\n"
+             << "  transformer_engine: " << (transformerEngine ? "true" : "false") << "\n"
              << "  training: {global_batch: " << microBatch * dp * accumulation << ", micro_batch: " << microBatch
              << ", seq_length: " << pick(random, lengths)
              << ", recompute: " << pick(random, std::vector<std::string> { "none", "selective", "full", "op-sac" })
@@ -160,6 +163,7 @@ private:
                             : pick(random, std::vector<std::string> { "1f1b", "gpipe" }))
              << ", dp: " << dp << ", cp: " << cp
              << ", ep: " << (model.moe ? pick(random, std::vector<int> { 1, 2, 4, 8 }) : 1)
+             << ", ep_dispatcher: " << pick(random, std::vector<std::string> { "alltoall", "deepep" })
              << ", zero_stage: " << std::uniform_int_distribution<int>(0, 3)(random)
              << ", tp_comm_overlap: " << (std::bernoulli_distribution(0.3)(random) ? "true" : "false") << "}\n";
         return yaml.str();
