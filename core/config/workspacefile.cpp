@@ -164,7 +164,13 @@ bool PinnedRunDocuments::operator==(const PinnedRunDocuments& other) const
 {
     return name == other.name && pinnedAt == other.pinnedAt && baseline == other.baseline
         && model.text == other.model.text && hardware.text == other.hardware.text && run.text == other.run.text
-        && overrides == other.overrides;
+        && overrides == other.overrides && backend == other.backend;
+}
+
+const std::vector<std::string>& pinnedRunBackends()
+{
+    static const std::vector<std::string> names { "analytical", "congestion", "ideal" };
+    return names;
 }
 
 bool WorkspaceDocuments::operator==(const WorkspaceDocuments& other) const
@@ -234,6 +240,11 @@ std::vector<PinnedRunDocuments> readPinnedRuns(
                 "expected the time the run was pinned as ISO-8601 UTC (like 2025-03-01T14:30:00Z), got \""
                     + run.pinnedAt + "\"");
         }
+        std::vector<std::pair<std::string, std::string>> backends;
+        for (const std::string& name : pinnedRunBackends()) {
+            backends.emplace_back(name, name);
+        }
+        run.backend = item.choice("backend", backends, std::optional<std::string>(run.backend));
         run.baseline = item.boolean("baseline", false);
         if (run.baseline) {
             if (baselinePath.empty()) {
@@ -494,6 +505,11 @@ std::string composeWorkspace(const WorkspaceDocuments& documents)
                 + "\n";
             if (run.baseline) {
                 text += "    baseline: true\n";
+            }
+            if (run.backend != "analytical") {
+                const auto& known = pinnedRunBackends();
+                const bool plain = std::find(known.begin(), known.end(), run.backend) != known.end();
+                text += "    backend: " + (plain ? run.backend : doubleQuoted(run.backend)) + "\n";
             }
             if (!run.overrides.empty()) {
                 text += "    overrides:\n";

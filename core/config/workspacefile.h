@@ -23,10 +23,18 @@ struct PinnedRunDocuments {
     DocumentText hardware;
     DocumentText run;
     std::vector<std::string> overrides;
+    /// The network model the run's time figures came from, one of pinnedRunBackends() (the names of `rapid run
+    /// --backend`): a run pinned from the congestion step is evaluated on that backend again when it is reopened.
+    /// Written only when it is not "analytical", so files of runs pinned before the key existed read the same.
+    std::string backend = "analytical";
 
     /// Compares everything that is written to the file (not sourceName and baseDir).
     bool operator==(const PinnedRunDocuments& other) const;
 };
+
+/// The values `runs[i].backend` may take: "analytical", "congestion", "ideal" (sim::NetworkBackend's names; config
+/// cannot depend on sim, so a test keeps the two lists equal).
+const std::vector<std::string>& pinnedRunBackends();
 
 /// The workbench's sweep set-up, kept with the workspace so that a sweep can be run again after reopening it: the
 /// axis lines as typed (`KEY=VALUES`, see sweep::parseSweepAxis) and the parallel-splits option.

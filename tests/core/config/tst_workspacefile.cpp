@@ -3,6 +3,7 @@
 // pinned runs survive the same trip with their texts byte for byte, and a damaged runs list is reported by place.
 #include "config/workspacefile.h"
 #include "config/yamledit.h"
+#include "sim/stepbackend.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -66,6 +67,7 @@ private Q_SLOTS:
     void runsRoundTripWithCommentsAndBaseline();
     void runTextsRoundTripExactly_data();
     void runTextsRoundTripExactly();
+    void runBackendRoundTrips();
     void handWrittenRunsAreRead();
     void damagedRunsAreReportedByPlace_data();
     void damagedRunsAreReportedByPlace();
@@ -253,6 +255,41 @@ void TstWorkspaceFile::runTextsRoundTripExactly()
     QCOMPARE(qs(config::composeWorkspace(reread)), qs(composed));
 }
 
+void TstWorkspaceFile::runBackendRoundTrips()
+{
+    // #18: a run pinned from the congestion step came back as an analytical one after save and reopen, because the
+    // file did not say which network model its figures came from.
+    config::WorkspaceDocuments documents = workspaceWithRuns();
+    documents.runs[1].backend = "congestion";
+    const std::string text = config::composeWorkspace(documents);
+    const std::string firstRun = text.substr(text.find("  - name: \"tp8 baseline\""));
+    const std::string secondRun = text.substr(text.find("  - name: \"null\""));
+    QVERIFY(secondRun.find("    backend: congestion\n") != std::string::npos);
+    // The default is not written: a workspace of analytical runs reads as it did before the key existed.
+    QVERIFY(firstRun.substr(0, firstRun.find("  - name: \"null\"")).find("backend:") == std::string::npos);
+
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "backend.rapid.yaml", text);
+    const config::WorkspaceDocuments reread = config::readWorkspaceDocuments(path, test::projectPresets());
+    QCOMPARE(reread.runs.size(), size_t(2));
+    QCOMPARE(qs(reread.runs[0].backend), QStringLiteral("analytical"));
+    QCOMPARE(qs(reread.runs[1].backend), QStringLiteral("congestion"));
+    QVERIFY(reread == documents);
+    QCOMPARE(qs(config::composeWorkspace(reread)), qs(text));
+    // The loader behind `rapid run --workspace` accepts the key as well.
+    QCOMPARE(test::projectLoader().loadWorkspace(path).run.parallelism.tp, 8);
+    // Another backend is another run.
+    documents.runs[1].backend = "ideal";
+    QVERIFY(!(reread == documents));
+
+    // The file's words are the names `rapid run --backend` takes, no more and no fewer.
+    std::vector<std::string> simNames;
+    for (const sim::NetworkBackend backend : sim::networkBackends()) {
+        simNames.emplace_back(sim::toString(backend));
+    }
+    QCOMPARE(config::pinnedRunBackends(), simNames);
+}
+
 void TstWorkspaceFile::handWrittenRunsAreRead()
 {
     QTemporaryDir dir;
@@ -321,6 +358,9 @@ void TstWorkspaceFile::damagedRunsAreReportedByPlace_data()
                                       << QStringLiteral("required key \"run\" is missing");
     QTest::addRow("unknown_key") << good + QStringLiteral("    colour: red\n") << QStringLiteral("runs[0].colour") << 14
                                  << QStringLiteral("unknown key \"colour\"");
+    QTest::addRow("unknown_backend") << good + QStringLiteral("    backend: packet\n")
+                                     << QStringLiteral("runs[0].backend") << 14
+                                     << QStringLiteral("expected one of analytical, congestion or ideal, got");
     QTest::addRow("override_not_text") << good + QStringLiteral("    overrides:\n      - {a: 1}\n")
                                        << QStringLiteral("runs[0].overrides[0]") << 15
                                        << QStringLiteral("expected \"key.path=value\"");
