@@ -23,6 +23,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <qcustomplot.h>
@@ -86,6 +87,23 @@ void pinBaseline(widgets::MainWindow& window)
     QTest::keyClick(&window, Qt::Key_B, Qt::ControlModifier);
 }
 
+/// The default workspace's result pinned as the baseline (Ctrl+B), then Topology > Simulate congestion clicked and
+/// its step pinned (Ctrl+Shift+B); @p congestionStep: the step time the simulation gave.
+void pinBaselineAndCongestionRun(widgets::MainWindow& window, double* congestionStep)
+{
+    widgets::ResultsPanel* results = window.resultsPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(results->evaluation() && results->evaluation()->training, 10000);
+    pinBaseline(window);
+    window.mainTabs()->setCurrentWidget(window.topologyPanel());
+    widgets::CongestionRunBox* box = window.topologyPanel()->congestionRun();
+    QSignalSpy finished(box->runner(), &widgets::CongestionRunner::finished);
+    QTest::mouseClick(box->simulateButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QVERIFY(results->congestionStep());
+    *congestionStep = results->congestionStep()->stepTimeSeconds;
+    pinRun(window);
+}
+
 QStringList headerTexts(QTableWidget* table)
 {
     QStringList texts;
@@ -110,6 +128,7 @@ private Q_SLOTS:
     void fiveRunsFitTheDockAt1280x720();
     void likeNamedRunsStayApart();
     void congestionRunsArePinnedWithTheirBackend();
+    void congestionRunsKeepTheirBackendWhenReopened();
 };
 
 void TstComparison::initTestCase()
@@ -296,16 +315,9 @@ void TstComparison::congestionRunsArePinnedWithTheirBackend()
     auto window = test::openWindow();
     QVERIFY(window);
     widgets::ResultsPanel* results = window->resultsPanel();
-    QTRY_VERIFY_WITH_TIMEOUT(results->evaluation() && results->evaluation()->training, 10000);
-    pinBaseline(*window);
-    window->mainTabs()->setCurrentWidget(window->topologyPanel());
-    widgets::CongestionRunBox* box = window->topologyPanel()->congestionRun();
-    QSignalSpy finished(box->runner(), &widgets::CongestionRunner::finished);
-    QTest::mouseClick(box->simulateButton(), Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
-    QVERIFY(results->congestionStep());
-    const double congestionStep = results->congestionStep()->stepTimeSeconds;
-    pinRun(*window);
+    double congestionStep = 0;
+    pinBaselineAndCongestionRun(*window, &congestionStep);
+    QVERIFY(congestionStep > 0);
 
     const QList<widgets::NamedRun>& runs = window->document()->session()->runs();
     QCOMPARE(runs.size(), 2);
@@ -318,6 +330,50 @@ void TstComparison::congestionRunsArePinnedWithTheirBackend()
     QCOMPARE(table->item(ComparisonPanel::BackendRow, 0)->text(), QStringLiteral("analytical"));
     QCOMPARE(table->item(ComparisonPanel::BackendRow, 1)->text(), QStringLiteral("congestion"));
     QCOMPARE(table->item(ComparisonPanel::BackendRow, 2)->text(), QStringLiteral("analytical")); // Current
+    QCOMPARE(value(table, ComparisonPanel::TimeRow, 1), widgets::formatSeconds(congestionStep));
+    QCOMPARE(table->item(ComparisonPanel::ChangesRow, 1)->text(), QStringLiteral("congestion"));
+}
+
+void TstComparison::congestionRunsKeepTheirBackendWhenReopened()
+{
+    // #18: a run pinned from the congestion step was saved like any other and, after reopening, evaluated again on
+    // the analytical backend: its name said "congestion", its Network row "analytical" and its step time was the
+    // analytical one. The workspace keeps the backend and the reopened run is evaluated on it.
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("congestion.rapid.yaml"));
+    double congestionStep = 0;
+    double analyticalStep = 0;
+    {
+        auto window = test::openWindow();
+        QVERIFY(window);
+        pinBaselineAndCongestionRun(*window, &congestionStep);
+        QVERIFY(congestionStep > 0);
+        analyticalStep = window->document()->session()->runs()[0].evaluation->training->stepTimeSeconds;
+        QVERIFY2(widgets::formatSeconds(congestionStep) != widgets::formatSeconds(analyticalStep),
+            "the test needs a congestion step that reads differently from the analytical one");
+        QVERIFY(window->saveWorkspace(path));
+    }
+
+    auto reopened = test::openWindow(path);
+    QVERIFY(reopened);
+    widgets::RunSession* session = reopened->document()->session();
+    QCOMPARE(session->count(), 2);
+    QCOMPARE(session->runs()[1].name, QStringLiteral("congestion"));
+    QTRY_VERIFY_WITH_TIMEOUT(session->evaluatingCount() == 0, 120000);
+    QVERIFY2(session->runs()[1].problem.isEmpty(), qPrintable(session->runs()[1].problem));
+    // As names: QTest cannot print an enum without Q_ENUM when the comparison fails.
+    QCOMPARE(QString::fromLatin1(sim::toString(session->runs()[1].evaluation->backend)), QStringLiteral("congestion"));
+    QCOMPARE(session->runs()[1].evaluation->training->stepTimeSeconds, congestionStep);
+    QCOMPARE(QString::fromLatin1(sim::toString(session->runs()[0].evaluation->backend)), QStringLiteral("analytical"));
+
+    widgets::ResultsPanel* results = reopened->resultsPanel();
+    results->tabs()->setCurrentWidget(results->comparison());
+    QTableWidget* table = results->comparison()->table();
+    QCOMPARE(table->columnCount(), 3);
+    QCOMPARE(table->item(ComparisonPanel::BackendRow, 0)->text(), QStringLiteral("analytical"));
+    QCOMPARE(table->item(ComparisonPanel::BackendRow, 1)->text(), QStringLiteral("congestion"));
+    QCOMPARE(value(table, ComparisonPanel::TimeRow, 0), widgets::formatSeconds(analyticalStep));
     QCOMPARE(value(table, ComparisonPanel::TimeRow, 1), widgets::formatSeconds(congestionStep));
     QCOMPARE(table->item(ComparisonPanel::ChangesRow, 1)->text(), QStringLiteral("congestion"));
 }

@@ -49,7 +49,8 @@ bool samePinnedRun(const NamedRun& run, const config::PinnedRunDocuments& docume
 {
     return run.name.toStdString() == documents.name && pinnedAtText(run.pinnedAt).toStdString() == documents.pinnedAt
         && run.source.model.text == documents.model.text && run.source.hardware.text == documents.hardware.text
-        && run.source.run.text == documents.run.text && run.source.overrides == documents.overrides;
+        && run.source.run.text == documents.run.text && run.source.overrides == documents.overrides
+        && sim::toString(run.backend) == documents.backend;
 }
 
 QString describeProblem(const config::ConfigError& error)
@@ -108,6 +109,7 @@ int RunSession::add(
     run.pinnedAt = QDateTime::fromSecsSinceEpoch(QDateTime::currentSecsSinceEpoch(), Qt::UTC);
     run.source = source;
     run.source.runs.clear();
+    run.backend = evaluation.backend;
     run.evaluation = evaluation;
     m_outcomes.insert(run.id, { evaluation, {} });
     m_requested.insert(run.id);
@@ -180,6 +182,7 @@ std::vector<config::PinnedRunDocuments> RunSession::pinnedRunDocuments() const
         pinned.hardware = run.source.hardware;
         pinned.run = run.source.run;
         pinned.overrides = run.source.overrides;
+        pinned.backend = sim::toString(run.backend);
         documents.push_back(std::move(pinned));
     }
     return documents;
@@ -204,7 +207,18 @@ QList<NamedRun> RunSession::runsFromDocuments(const std::vector<config::PinnedRu
         run.source.hardware = pinned.hardware;
         run.source.run = pinned.run;
         run.source.overrides = pinned.overrides;
-        evaluate(run);
+        if (const std::optional<sim::NetworkBackend> backend = sim::parseNetworkBackend(pinned.backend)) {
+            run.backend = *backend;
+            evaluate(run);
+        } else {
+            // The file's reader refuses other names; documents made in code could still carry one.
+            m_requested.insert(run.id);
+            m_outcomes.insert(run.id,
+                { std::nullopt,
+                    tr("unknown network backend “%1”; expected %2")
+                        .arg(QString::fromStdString(pinned.backend),
+                            QString::fromStdString(sim::networkBackendChoices())) });
+        }
         runs.append(run);
     }
     applyOutcomes(runs);
@@ -279,7 +293,7 @@ void RunSession::evaluate(const NamedRun& run)
         scenario.name = run.source.name;
         if (m_runner) {
             m_requested.insert(run.id);
-            m_runner->requestKeyed(run.id, scenario);
+            m_runner->requestKeyed(run.id, scenario, run.backend);
         }
     } catch (const config::ConfigError& error) {
         m_requested.insert(run.id);

@@ -30,6 +30,9 @@ struct NamedRun {
     QString name;
     QDateTime pinnedAt; ///< UTC
     config::WorkspaceDocuments source; ///< name, the three texts and the overrides evaluated (runs empty)
+    /// The network model its figures come from (a run pinned from the congestion step: congestion), kept apart from
+    /// the evaluation so a restored run is evaluated again on it and saved with it while it has no evaluation yet.
+    sim::NetworkBackend backend = sim::NetworkBackend::Analytical;
     std::optional<Evaluation> evaluation; ///< empty while it is evaluated again, or when it no longer evaluates
     QString problem; ///< why the documents no longer evaluate (a preset changed, ...); evaluation is then empty
 
@@ -60,7 +63,7 @@ public:
     void setEvaluationRunner(EvaluationRunner* runner);
 
     /// Pins @p evaluation, made from @p source, and returns its index; an empty or taken name gets a numbered one.
-    /// One undo step, also when it becomes the baseline.
+    /// The run keeps the evaluation's backend. One undo step, also when it becomes the baseline.
     int add(const QString& name, const Evaluation& evaluation, const config::WorkspaceDocuments& source,
         bool asBaseline = false);
     void remove(int index);

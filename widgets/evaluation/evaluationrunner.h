@@ -25,8 +25,11 @@ public:
     ~EvaluationRunner() override;
 
     void request(const config::Scenario& scenario);
-    /// Evaluates @p scenario without superseding anything or being superseded; the result carries @p key.
-    void requestKeyed(quint64 key, const config::Scenario& scenario);
+    /// Evaluates @p scenario without superseding anything or being superseded; the result carries @p key. Another
+    /// @p backend than the analytical one replaces a training step's figures by that backend's step (what Pin Run
+    /// pins while the dashboard shows the congestion step), and the evaluation says so in its backend.
+    void requestKeyed(
+        quint64 key, const config::Scenario& scenario, sim::NetworkBackend backend = sim::NetworkBackend::Analytical);
     /// Evaluations still running (keyed ones too), including superseded ones whose results will be dropped.
     bool isBusy() const { return m_jobs.jobsInFlight() > 0; }
     quint64 generation() const { return m_jobs.generation(); }
