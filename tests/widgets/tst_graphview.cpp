@@ -21,11 +21,15 @@
 #include <QAction>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollBar>
+#include <QSet>
 #include <QSignalSpy>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTest>
 #include <QToolButton>
@@ -198,6 +202,7 @@ private Q_SLOTS:
     void setTracesShowsInMemoryTraces();
     void mainWindowHasAGraphTabAndAction();
     void popOutGivesTheGraphRoom();
+    void defectColumnsAreReadableAt1280x720();
     void screenshot();
 
 private:
@@ -578,9 +583,9 @@ void TstGraphView::defectsAreCountedListedAndFound()
     QCOMPARE(list->topLevelItemCount(), 1732);
     for (int i = 0; i < list->topLevelItemCount(); ++i) {
         const graph::ChakraDefect& defect = inspection.defects[static_cast<std::size_t>(i)];
+        QCOMPARE(list->topLevelItem(i)->text(0), QString::fromUtf8(graph::toString(defect.kind)));
         QCOMPARE(list->topLevelItem(i)->text(1), QString::number(defect.rank));
-        QCOMPARE(list->topLevelItem(i)->text(2), QString::fromUtf8(graph::toString(defect.kind)));
-        QCOMPARE(list->topLevelItem(i)->text(3), QString::fromStdString(defect.message));
+        QCOMPARE(list->topLevelItem(i)->text(2), QString::fromStdString(defect.message));
     }
 
     // Clicking a defect of a drawn node selects it and scrolls it into view.
@@ -821,6 +826,92 @@ void TstGraphView::popOutGivesTheGraphRoom()
     QVERIFY(canvas->isVisible());
     QVERIFY(!view->findChild<QWidget*>(QStringLiteral("graphPopOutPlaceholder"))->isVisible());
     QCOMPARE(canvas->nodeCount(), size_t(35));
+}
+
+/// The column of @p list whose header reads @p title, or -1.
+int columnTitled(QTreeWidget* list, const QString& title)
+{
+    for (int column = 0; column < list->columnCount(); ++column) {
+        if (list->headerItem()->text(column) == title) {
+            return column;
+        }
+    }
+    return -1;
+}
+
+void TstGraphView::defectColumnsAreReadableAt1280x720()
+{
+    // #18: in a 1280x720 main window the Graph tab's side panel is about 160 px wide. The defect list sized its
+    // node-id and kind columns to their contents, so the kinds ran off the right edge ("m…") and the messages
+    // further still. Now every kind shows whole inside the list, the node column takes the rest, and a cut message
+    // is whole in its tooltip.
+    m_view.reset();
+    auto window = test::openWindow();
+    QVERIFY(window);
+    window->resize(1280, 720);
+    GraphView* view = window->resultsPanel()->graphView();
+    window->resultsPanel()->tabs()->setCurrentWidget(view);
+    QSignalSpy shown(view, &GraphView::graphShown);
+    QSignalSpy found(view, &GraphView::defectsFound);
+    QVERIFY(view->openTraces(samplePath("pytorch-kineto-trace")));
+    QTRY_COMPARE_WITH_TIMEOUT(found.count(), 1, kLayoutTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kLayoutTimeoutMs);
+    QTest::mouseClick(view->defectsButton(), Qt::LeftButton);
+    QCoreApplication::processEvents();
+
+    widgets::GraphDefectList* list = view->defectList();
+    QVERIFY(list->isVisible());
+    QCOMPARE(list->defectCount(), 1732);
+    QCOMPARE(list->topLevelItemCount(), 1732);
+    QCOMPARE(view->sidePanel()->tabText(view->sidePanel()->indexOf(list)), QStringLiteral("Defects (1,732)"));
+    QVERIFY(view->defectsButton()->text().contains(QStringLiteral("1,732")));
+
+    const int kind = columnTitled(list, QStringLiteral("Defect"));
+    QVERIFY(kind >= 0);
+    // A text is drawn whole when it fits the column less the delegate's margins on both sides (QCommonStyle's
+    // item view text margin: the focus frame's margin plus one).
+    const int margin = 2 * (list->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, list) + 1);
+    const QFontMetrics metrics(list->font());
+    const int viewport = list->viewport()->width();
+    const int kindLeft = list->header()->sectionViewportPosition(kind);
+    QVERIFY2(kindLeft >= 0 && kindLeft + list->columnWidth(kind) <= viewport,
+        qPrintable(QStringLiteral("kind column at %1 + %2 of a %3 px list")
+                       .arg(kindLeft)
+                       .arg(list->columnWidth(kind))
+                       .arg(viewport)));
+    QSet<QString> kinds;
+    for (int i = 0; i < list->topLevelItemCount(); ++i) {
+        kinds.insert(list->topLevelItem(i)->text(kind));
+    }
+    QVERIFY(kinds.size() >= 2); // missing-dependency and cycle at least
+    for (const QString& text : std::as_const(kinds)) {
+        QVERIFY2(metrics.horizontalAdvance(text) + margin <= list->columnWidth(kind),
+            qPrintable(QStringLiteral("\"%1\" needs %2 px, its column is %3")
+                           .arg(text)
+                           .arg(metrics.horizontalAdvance(text) + margin)
+                           .arg(list->columnWidth(kind))));
+    }
+    // The node column takes the rest of the width, with room for a readable start ("node 216 \"aten::fl…").
+    const int node = columnTitled(list, QStringLiteral("Node"));
+    QVERIFY(node >= 0);
+    const int nodeLeft = list->header()->sectionViewportPosition(node);
+    QVERIFY(nodeLeft >= kindLeft + list->columnWidth(kind));
+    QCOMPARE(nodeLeft + list->columnWidth(node), viewport);
+    QVERIFY2(list->columnWidth(node) >= 12 * metrics.averageCharWidth(), qPrintable(QString::number(viewport)));
+    QCOMPARE(list->horizontalScrollBar()->maximum(), 0);
+    // The drawing keeps most of the tab's width.
+    QVERIFY(view->canvas()->width() >= view->width() * 2 / 5 - 10);
+
+    // A message cut in its column is whole in its tooltip.
+    int cut = 0;
+    for (int i = 0; i < list->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = list->topLevelItem(i);
+        if (metrics.horizontalAdvance(item->text(node)) + margin > list->columnWidth(node)) {
+            QCOMPARE(item->toolTip(node), item->text(node));
+            ++cut;
+        }
+    }
+    QVERIFY(cut > 0);
 }
 
 void TstGraphView::screenshot()

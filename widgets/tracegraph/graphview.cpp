@@ -26,7 +26,6 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTabWidget>
@@ -170,6 +169,7 @@ QWidget* GraphView::createSidePanel()
     m_side->setObjectName(QStringLiteral("graphSidePanel"));
     m_side->addTab(m_details, tr("Node"));
     m_side->addTab(m_defects, tr("Defects"));
+    connect(m_side, &QTabWidget::currentChanged, this, &GraphView::shareWidth);
     return m_side;
 }
 
@@ -288,6 +288,7 @@ void GraphView::finishInspection(const JobOutcome<graph::ChakraInspection>& outc
         m_defectsButton->setText(tr("Defects (%1)").arg(count));
         m_side->setTabText(m_side->indexOf(m_defects), tr("Defects (%1)").arg(count));
         m_defectsButton->setEnabled(true);
+        shareWidth(); // the list may want other room
         refreshSummary();
         Q_EMIT defectsFound(static_cast<int>(*m_defectCount));
     } else if (const auto* failure = std::get_if<QString>(&outcome)) {
@@ -300,11 +301,12 @@ void GraphView::finishInspection(const JobOutcome<graph::ChakraInspection>& outc
 
 void GraphView::showDefects()
 {
+    m_side->setCurrentWidget(m_defects);
     // The side panel may have been dragged shut for room; the user asked to see the list.
     if (m_splitter->sizes().value(1) == 0) {
-        m_splitter->setSizes({ 2 * m_splitter->width() / 3, m_splitter->width() / 3 });
+        m_splitterDragged = false;
+        shareWidth();
     }
-    m_side->setCurrentWidget(m_defects);
 }
 
 void GraphView::relayout()
@@ -469,11 +471,17 @@ void GraphView::explainNotDrawn(std::uint64_t id)
 
 bool GraphView::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_splitter && event->type() == QEvent::Resize && !m_splitterDragged) {
-        const int width = static_cast<QResizeEvent*>(event)->size().width();
-        m_splitter->setSizes({ width - width / 3, width / 3 });
+    if (watched == m_splitter && event->type() == QEvent::Resize) {
+        shareWidth();
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void GraphView::shareWidth()
+{
+    if (!m_splitterDragged) {
+        shareGraphWidth(m_splitter, m_splitter->width(), m_side, m_defects);
+    }
 }
 
 void GraphView::refreshSummary()

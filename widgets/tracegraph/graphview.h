@@ -132,6 +132,8 @@ private:
     void inspectTraces(const std::optional<std::filesystem::path>& commGroups);
     void finishInspection(const JobOutcome<graph::ChakraInspection>& outcome);
     void showDefects();
+    /// The splitter's width shared out anew (shareGraphWidth) unless the user has dragged its handle.
+    void shareWidth();
     /// Lays out the chosen rank's selection, or its window m_windowIndex (the pending node's) when it is too large.
     void layoutSelection();
     void showWindowNotice(const graph::ChakraTrace& trace, const GraphSelectionSize& selection, std::size_t index);
