@@ -13,11 +13,6 @@ namespace {
 
 constexpr const char* kSource = "automodel dataset";
 
-bool startsWith(const std::string& text, const std::string& prefix)
-{
-    return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 /// The model preset of a row by its label, or the reason there is none.
 std::string modelPreset(const std::string& label, const std::string& workload, std::string& reason)
 {
@@ -25,21 +20,21 @@ std::string modelPreset(const std::string& label, const std::string& workload, s
         reason = "LoRA fine-tuning (frozen base weights, adapter gradients only) is not modelled";
         return {};
     }
-    if (startsWith(label, "Llama3 70B")) {
+    if (label.starts_with("Llama3 70B")) {
         return "llama-3.1-70b";
     }
-    if (startsWith(label, "Qwen3 MoE 30B")) {
+    if (label.starts_with("Qwen3 MoE 30B")) {
         return "qwen3-30b-a3b";
     }
-    if (startsWith(label, "DeepSeek V3")) {
+    if (label.starts_with("DeepSeek V3")) {
         return "deepseek-v3";
     }
-    if (startsWith(label, "Kimi K2")) {
+    if (label.starts_with("Kimi K2")) {
         return "kimi-k2";
     }
-    if (startsWith(label, "Nemotron")) {
+    if (label.starts_with("Nemotron")) {
         reason = "hybrid Mamba-2/attention/MoE layers (Nemotron-3): no state-space layer model";
-    } else if (startsWith(label, "GPT-OSS")) {
+    } else if (label.starts_with("GPT-OSS")) {
         reason = "alternating sliding-window attention with attention sinks (GPT-OSS) is not modelled, and the row's "
                  "expert parallelism is in doubt (table '-', benchmark YAML ep 8/64)";
     } else {

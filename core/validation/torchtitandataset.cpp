@@ -17,23 +17,18 @@ int integerCell(const CsvTable& table, size_t row, const std::string& column)
     return table.integer(row, column, "torchtitan dataset");
 }
 
-bool startsWith(const std::string& text, const std::string& prefix)
-{
-    return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 /// The model preset of a row, or the reason there is none. "Llama 3 8B" (the B200 rows) has the shapes of Llama 3.1
 /// 8B (meta-llama config.json of both: hidden 4,096, 32 layers, 32/8 heads, FFN 14,336, vocabulary 128,256); they
 /// differ in RoPE scaling and maximum context only, neither of which changes an 8,192-token step.
 std::string modelPreset(const std::string& model, std::string& reason)
 {
-    if (startsWith(model, "Llama 3.1 8B") || startsWith(model, "Llama 3 8B")) {
+    if (model.starts_with("Llama 3.1 8B") || model.starts_with("Llama 3 8B")) {
         return "llama-3.1-8b";
     }
-    if (startsWith(model, "Llama 3.1 70B")) {
+    if (model.starts_with("Llama 3.1 70B")) {
         return "llama-3.1-70b";
     }
-    if (startsWith(model, "Llama 3.1 405B")) {
+    if (model.starts_with("Llama 3.1 405B")) {
         return "llama-3.1-405b";
     }
     reason = "no model preset for \"" + model
@@ -46,15 +41,15 @@ std::string modelPreset(const std::string& model, std::string& reason)
 std::optional<std::pair<std::string, std::string>> hardwarePreset(
     const std::string& gpu, int nodes, std::string& reason)
 {
-    if (startsWith(gpu, "H100 SXM 96GB")) {
+    if (gpu.starts_with("H100 SXM 96GB")) {
         // One host has no RDMA dimension (a network dimension has at least two members): the host preset.
         return nodes > 1 ? std::make_pair("grand-teton-h100-500w", "rdma")
                          : std::make_pair("grand-teton-h100-500w-host", "");
     }
-    if (startsWith(gpu, "H200")) {
+    if (gpu.starts_with("H200")) {
         return std::make_pair("hgx-h200-400g", "ib");
     }
-    if (startsWith(gpu, "B200")) {
+    if (gpu.starts_with("B200")) {
         // "power limited", limit not stated: the B200 preset at its 1,000 W datasheet figures (a doubt).
         return std::make_pair("hgx-b200-8gpu", "");
     }
@@ -68,13 +63,13 @@ std::optional<std::pair<std::string, std::string>> hardwarePreset(
 /// default of the train configs these runs used) is the per-op SAC of model/opsacrecompute.cpp.
 std::string recomputeWord(const std::string& cell)
 {
-    if (startsWith(cell, "full")) {
+    if (cell.starts_with("full")) {
         return "full";
     }
-    if (startsWith(cell, "selective")) {
+    if (cell.starts_with("selective")) {
         return "op-sac";
     }
-    if (startsWith(cell, "none")) {
+    if (cell.starts_with("none")) {
         return "none";
     }
     throw std::runtime_error("torchtitan dataset: unknown activation_checkpointing \"" + cell + "\"");
@@ -136,13 +131,13 @@ Dataset torchtitanDataset(const std::string& sharedDir, bool memory)
         const int cp = integerCell(table, row, "cp");
         const int localBatch = integerCell(table, row, "local_batch_size");
         const bool asyncTp = table.cell(row, "async_tp") == "yes";
-        const bool interleaved = startsWith(table.cell(row, "pp_schedule"), "Interleaved");
+        const bool interleaved = table.cell(row, "pp_schedule").starts_with("Interleaved");
         const int stagesPerRank = interleaved ? 2 : 1;
         const std::string precision = table.cell(row, "precision");
-        const bool fp8 = startsWith(precision, "float8") || startsWith(precision, "mxfp8");
+        const bool fp8 = precision.starts_with("float8") || precision.starts_with("mxfp8");
         const std::string recipe = table.cell(row, "float8_recipe");
-        const std::string scaling = startsWith(precision, "mxfp8") ? "blockwise"
-            : startsWith(recipe, "rowwise")                        ? "rowwise"
+        const std::string scaling = precision.starts_with("mxfp8") ? "blockwise"
+            : recipe.starts_with("rowwise")                        ? "rowwise"
                                                                    : "tensorwise";
         const int microBatches = pp > 1 ? pp * stagesPerRank : 1;
         if (localBatch % microBatches != 0) {

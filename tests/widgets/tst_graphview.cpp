@@ -176,6 +176,15 @@ void clickNode(GraphCanvas* canvas, std::uint64_t id)
     QTest::mouseClick(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, pos);
 }
 
+/// Sizes @p window to 1280x720 and brings its results panel's Graph tab to the front.
+GraphView* showGraphTabAt1280x720(rapid::widgets::MainWindow& window)
+{
+    window.resize(1280, 720);
+    GraphView* view = window.resultsPanel()->graphView();
+    window.resultsPanel()->tabs()->setCurrentWidget(view);
+    return view;
+}
+
 } // namespace
 
 class TstGraphView : public QObject {
@@ -786,9 +795,7 @@ void TstGraphView::popOutGivesTheGraphRoom()
     m_view.reset();
     auto window = test::openWindow();
     QVERIFY(window);
-    window->resize(1280, 720);
-    GraphView* view = window->resultsPanel()->graphView();
-    window->resultsPanel()->tabs()->setCurrentWidget(view);
+    GraphView* view = showGraphTabAt1280x720(*window);
     QSignalSpy shown(view, &GraphView::graphShown);
     QVERIFY(view->openTraces(samplePath("custom-ring-allreduce-8npus")));
     QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, kLayoutTimeoutMs);
@@ -848,9 +855,7 @@ void TstGraphView::defectColumnsAreReadableAt1280x720()
     m_view.reset();
     auto window = test::openWindow();
     QVERIFY(window);
-    window->resize(1280, 720);
-    GraphView* view = window->resultsPanel()->graphView();
-    window->resultsPanel()->tabs()->setCurrentWidget(view);
+    GraphView* view = showGraphTabAt1280x720(*window);
     QSignalSpy shown(view, &GraphView::graphShown);
     QSignalSpy found(view, &GraphView::defectsFound);
     QVERIFY(view->openTraces(samplePath("pytorch-kineto-trace")));
