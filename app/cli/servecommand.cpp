@@ -40,6 +40,14 @@ Arguments serveArguments()
             { "rate", "R", "open loop: Poisson arrivals at R requests per second; a list sweeps them", false },
             { "trace", "FILE", "replay a CSV trace (arrival_s,input_tokens,output_tokens)", false },
             { "requests", "N", "requests to simulate (default 10 x concurrency, or 1000 at a rate)", false },
+            { "ramp", "TIME",
+                "closed loop: spread the clients' first requests evenly over this time, with its unit (aiperf's "
+                "--concurrency-ramp-duration; default: all at once)",
+                false },
+            { "warmup", "N",
+                "leave the first N requests out of every statistic, throughput included (aiperf's "
+                "--warmup-request-count; default 0)",
+                false },
             { "input-tokens", "N", "prompt length of every request (default: run.inference.prompt_length)", false },
             { "output-tokens", "N", "output length of every request (default: run.inference.decode_length)", false },
             { "seed", "N", "seed of the Poisson arrivals (default 1)", false },
@@ -124,7 +132,12 @@ serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSp
         workload.concurrency = static_cast<int>(boundedInteger(arguments, "concurrency", 1, 1, 100'000));
         workload.requests
             = static_cast<int>(boundedInteger(arguments, "requests", 10LL * workload.concurrency, 1, kMaxRequests));
+        workload.rampSeconds = duration(arguments, "ramp");
     }
+    if (arguments.value("ramp") && workload.arrival != serving::ArrivalKind::ClosedLoop) {
+        throw UsageError("--ramp: only a closed loop (--concurrency) ramps its clients");
+    }
+    workload.warmupRequests = static_cast<int>(boundedInteger(arguments, "warmup", 0, 0, workload.requests - 1));
     return workload;
 }
 
@@ -296,6 +309,9 @@ int serveCommand(const Invocation& invocation)
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::Scenario scenario = loadScenario(arguments, loader);
     if (const auto loads = sweepLoads(arguments)) {
+        if (arguments.value("ramp") || arguments.value("warmup")) {
+            throw UsageError("--ramp and --warmup: one load at a time, not with a sweep of loads");
+        }
         return serveSweep(invocation, arguments, scenario, *loads, options, slo, *backend);
     }
     serving::WorkloadSpec workload;

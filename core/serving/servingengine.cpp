@@ -63,24 +63,24 @@ public:
             }
         }
         m_trace.kvBlocks = m_blocks.totalBlocks();
+        m_trace.warmupRequests = std::clamp(workload.warmupRequests, 0, static_cast<int>(m_specs.size()));
     }
 
     ServingTrace run()
     {
         const bool closed = m_workload.arrival == ArrivalKind::ClosedLoop;
-        for (int client = 0; closed && client < m_workload.concurrency; ++client) {
-            issueNext(0);
-        }
         std::size_t finished = 0;
         while (finished < m_specs.size()) {
-            if (!closed) {
+            if (closed) {
+                startDueClients();
+            } else {
                 while (m_issued < m_specs.size() && m_specs[m_issued].arrivalSeconds <= m_now) {
                     issueNext(m_specs[m_issued].arrivalSeconds);
                 }
             }
             if (m_running.empty() && m_waiting.empty()) {
-                m_now = std::max(m_now, m_specs[m_issued].arrivalSeconds); // idle until the next arrival
-                continue;
+                m_now = std::max(m_now, closed ? clientStart(m_clientsStarted) : m_specs[m_issued].arrivalSeconds);
+                continue; // idle until the next arrival
             }
             finished += iterate(closed);
         }
@@ -98,6 +98,20 @@ private:
         m_trace.requests.push_back({ static_cast<int>(m_issued), at, spec.promptTokens, spec.outputTokens, 0, 0, 0 });
         m_waiting.push_back(static_cast<int>(m_issued));
         ++m_issued;
+    }
+
+    /// Issues the first request of every closed-loop client whose start time has come, in start order.
+    void startDueClients()
+    {
+        while (m_clientsStarted < m_workload.concurrency && clientStart(m_clientsStarted) <= m_now) {
+            issueNext(clientStart(m_clientsStarted++));
+        }
+    }
+
+    /// When closed-loop client @p client sends its first request: spread over the ramp, all at 0 without one.
+    double clientStart(int client) const
+    {
+        return m_workload.rampSeconds * static_cast<double>(client) / static_cast<double>(m_workload.concurrency);
     }
 
     std::int64_t known(int id) const
@@ -261,6 +275,7 @@ private:
                 m_running.erase(std::find(m_running.begin(), m_running.end(), id));
                 ++finished;
                 if (closed) {
+                    startDueClients(); // clients that started during this iteration arrived before this follow-up
                     issueNext(m_now); // its client sends the next request at once
                 }
             }
@@ -280,6 +295,7 @@ private:
     std::vector<int> m_running;
     std::map<int, std::int64_t> m_cachedPrefixBlocks; ///< prefix id -> blocks the cache holds (never evicted)
     std::size_t m_issued = 0;
+    int m_clientsStarted = 0; ///< closed loop: clients that sent their first request
     double m_now = 0;
     ServingTrace m_trace;
 };

@@ -45,6 +45,7 @@ struct ServingTrace {
     int preemptions = 0;
     double makespanSeconds = 0; ///< until the last request finished
     std::int64_t cachedPromptTokens = 0; ///< prompt tokens taken from the prefix cache at first admission
+    int warmupRequests = 0; ///< the first requests by id, left out of the statistics (WorkloadSpec::warmupRequests)
 };
 
 /// Simulates a continuous-batching engine (vLLM V1's scheduler) serving @p workload on one replica whose KV cache has

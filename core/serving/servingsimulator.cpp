@@ -112,6 +112,7 @@ ServingResult simulateServing(const config::Scenario& scenario, WorkloadSpec wor
     }
     workload.concurrency /= replicas;
     workload.requests /= replicas;
+    workload.warmupRequests /= replicas;
     workload.ratePerSecond /= replicas;
 
     ServingResult result;

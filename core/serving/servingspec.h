@@ -56,6 +56,11 @@ struct RequestSpec {
 struct WorkloadSpec {
     ArrivalKind arrival = ArrivalKind::ClosedLoop;
     int concurrency = 1; ///< clients of a closed loop
+    /// Closed loop: client i sends its first request at i x rampSeconds / concurrency instead of all at once (aiperf's
+    /// --concurrency-ramp-duration); 0: a burst at time 0.
+    double rampSeconds = 0;
+    /// The first requests (by id) leave the statistics out: the benchmark's warm-up (aiperf --warmup-request-count).
+    int warmupRequests = 0;
     double ratePerSecond = 1; ///< mean arrival rate of a Poisson workload
     std::uint64_t seed = 1; ///< of the Poisson draws
     int requests = 1; ///< requests to simulate (closed loop and Poisson)

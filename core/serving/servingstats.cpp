@@ -33,36 +33,41 @@ ServingSummary summarise(const ServingTrace& trace, int replicas, int gpus, cons
     ServingSummary summary;
     summary.replicas = replicas;
     summary.gpus = gpus;
-    summary.requests = static_cast<int>(trace.requests.size()) * replicas;
+    // The warm-up requests leave every statistic out, throughput included: it counts the measured requests' tokens
+    // from the first measured arrival to the end.
+    const auto measured = trace.requests.begin()
+        + std::min<std::ptrdiff_t>(trace.warmupRequests, static_cast<std::ptrdiff_t>(trace.requests.size()));
+    const double windowStart = measured == trace.requests.end() ? 0 : measured->arrivalSeconds;
+    summary.requests = static_cast<int>(trace.requests.end() - measured) * replicas;
     std::vector<double> ttft;
     std::vector<double> itl;
     std::vector<double> e2e;
     double outputTokens = 0;
     int good = 0;
-    for (const RequestRecord& request : trace.requests) {
-        ttft.push_back(request.ttft());
-        e2e.push_back(request.e2e());
-        if (request.outputTokens > 1) {
-            itl.push_back(request.itl());
+    for (auto request = measured; request != trace.requests.end(); ++request) {
+        ttft.push_back(request->ttft());
+        e2e.push_back(request->e2e());
+        if (request->outputTokens > 1) {
+            itl.push_back(request->itl());
         }
-        outputTokens += static_cast<double>(request.outputTokens);
-        const bool meetsTtft = slo.ttftSeconds <= 0 || request.ttft() <= slo.ttftSeconds;
-        const bool meetsItl = slo.itlSeconds <= 0 || request.itl() <= slo.itlSeconds;
+        outputTokens += static_cast<double>(request->outputTokens);
+        const bool meetsTtft = slo.ttftSeconds <= 0 || request->ttft() <= slo.ttftSeconds;
+        const bool meetsItl = slo.itlSeconds <= 0 || request->itl() <= slo.itlSeconds;
         good += meetsTtft && meetsItl ? 1 : 0;
     }
+    const std::size_t count = ttft.size();
     summary.ttft = latencyStats(std::move(ttft));
     summary.itl = latencyStats(std::move(itl));
     summary.e2e = latencyStats(std::move(e2e));
-    summary.durationSeconds = trace.makespanSeconds;
-    if (trace.makespanSeconds > 0) {
-        summary.requestsPerSecond = summary.requests / trace.makespanSeconds;
-        summary.outputTokensPerSecond = outputTokens * replicas / trace.makespanSeconds;
-        summary.goodputRequestsPerSecond = static_cast<double>(good) * replicas / trace.makespanSeconds;
+    summary.durationSeconds = trace.makespanSeconds - windowStart;
+    if (summary.durationSeconds > 0) {
+        summary.requestsPerSecond = summary.requests / summary.durationSeconds;
+        summary.outputTokensPerSecond = outputTokens * replicas / summary.durationSeconds;
+        summary.goodputRequestsPerSecond = static_cast<double>(good) * replicas / summary.durationSeconds;
     }
     summary.outputTokensPerSecondPerGpu = summary.outputTokensPerSecond / gpus;
     summary.outputTokensPerSecondPerUser = summary.itl.mean > 0 ? 1 / summary.itl.mean : 0;
-    summary.sloAttainment
-        = trace.requests.empty() ? 1 : static_cast<double>(good) / static_cast<double>(trace.requests.size());
+    summary.sloAttainment = count == 0 ? 1 : static_cast<double>(good) / static_cast<double>(count);
     summary.preemptions = trace.preemptions * replicas;
     double promptTokens = 0;
     for (const RequestRecord& request : trace.requests) {

@@ -252,6 +252,18 @@ void TstServeCli::usageErrorsNameTheOption_data()
                                 << QStringLiteral("--block-size");
     QTest::addRow("utilisation_above_one") << QStringList { QStringLiteral("--gpu-memory-utilization"),
         QStringLiteral("1.5") } << QStringLiteral("--gpu-memory-utilization");
+    QTest::addRow("ramp_without_unit") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("4"),
+        QStringLiteral("--ramp"), QStringLiteral("2") }
+                                       << QStringLiteral("--ramp");
+    QTest::addRow("ramp_at_a_rate") << QStringList { QStringLiteral("--rate"), QStringLiteral("2"),
+        QStringLiteral("--ramp"), QStringLiteral("2s") }
+                                    << QStringLiteral("--ramp");
+    QTest::addRow("warmup_of_every_request") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("2"),
+        QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--warmup"), QStringLiteral("4") }
+                                             << QStringLiteral("--warmup");
+    QTest::addRow("warmup_in_a_sweep") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("1,2"),
+        QStringLiteral("--warmup"), QStringLiteral("1") }
+                                       << QStringLiteral("--warmup");
     QTest::addRow("unknown_engine") << QStringList { QStringLiteral("--engine"), QStringLiteral("sglang") }
                                     << QStringLiteral("--engine");
     QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }

@@ -191,6 +191,39 @@ private Q_SLOTS:
         QVERIFY(near(allShared.requests[1].ttft(), 2e-3 + 16 * 1e-5, 1e-12));
     }
 
+    void rampedClientsStartSpreadAndTheWarmupIsLeftOut()
+    {
+        // a = 2 ms, b = 10 us, two clients ramped over 16 ms (client 1 starts at 8 ms), four requests of 500 + 3.
+        // id0 prefills alone 0-7 ms (TTFT 7), decodes 7-9.01; id1 (arrived at 8) prefills with id0's last token,
+        // a + 501 b = 7.01 ms to 16.02: TTFT 8.02 ms; id0's client sends id2 at 16.02, prefilled with id1's decode
+        // to 23.03 (TTFT 7.01); id1 ends at 25.05 and sends id3, prefilled with id2's last token to 32.06 (TTFT
+        // 7.01); id3 decodes twice to 36.08 ms. A warm-up of two leaves id2 and id3: mean TTFT 7.01 ms, 6 output
+        // tokens over 16.02-36.08 ms.
+        AffineCost cost(2e-3, 1e-5);
+        WorkloadSpec workload = closedLoop(2, 4, 500, 3);
+        workload.rampSeconds = 16e-3;
+        workload.warmupRequests = 2;
+        const auto trace = serving::simulateServing(workload, withBlocks(1000), cost);
+        const double arrivals[] = { 0, 8e-3, 16.02e-3, 25.05e-3 };
+        const double ttfts[] = { 7e-3, 8.02e-3, 7.01e-3, 7.01e-3 };
+        for (size_t id = 0; id < 4; ++id) {
+            QVERIFY2(
+                std::abs(trace.requests[id].arrivalSeconds - arrivals[id]) < 1e-12, qPrintable(QString::number(id)));
+            QVERIFY2(near(trace.requests[id].ttft(), ttfts[id], 1e-9), qPrintable(QString::number(id)));
+        }
+        QVERIFY(near(trace.makespanSeconds, 36.08e-3, 1e-12));
+        const serving::ServingSummary summary = serving::summarise(trace, 1, 1, {});
+        QCOMPARE(summary.requests, 2);
+        QVERIFY(near(summary.ttft.mean, 7.01e-3, 1e-9));
+        QVERIFY(near(summary.durationSeconds, 36.08e-3 - 16.02e-3, 1e-9));
+        QVERIFY(near(summary.outputTokensPerSecond, 6 / (36.08e-3 - 16.02e-3), 1e-9));
+
+        // Without a ramp every client starts at 0, as before: both prefill together, a + 1000 b = 12 ms.
+        workload.rampSeconds = 0;
+        const auto burst = serving::simulateServing(workload, withBlocks(1000), cost);
+        QVERIFY(near(burst.requests[1].ttft(), 12e-3, 1e-12));
+    }
+
     void oneRequestAloneEqualsTheInferencePrediction()
     {
         // Llama-3.3-70B on 8 A100 (tp 8), one request of 1,000 + 64 tokens: the serving engine's TTFT is the step

@@ -70,12 +70,14 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // (the KV-cache precision is not recorded: bf16 assumed), TTFT far too long (all clients start together, four
     // requests each; the benchmark's warm-up and request count are not recorded). Held at 148.95% and 18.17%.
     // torchtitan-memory is 17.35% since FSDP reduce-scatters gradients unit by unit (2026-11-28): held at 18.4%.
-    // automodel (#15, added 2026-11-28) meets its 12% bar (5.29%).
+    // automodel (#15, added 2026-11-28) meets its 12% bar (5.29%). aiconfigurator since 2026-11-28: FP8 rows keep an
+    // FP8 KV cache and each client sends ten requests (the rules in aiconfiguratordataset.cpp say why): 74.20% and
+    // 16.82%, held at 75.2% and 17.9%.
     static const std::map<QString, double> kCeilings
         = { { QStringLiteral("uci-llama2"), 41.1 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
               { QStringLiteral("megatron-core-h100"), 11.4 }, { QStringLiteral("nim-served-ttft"), 25.2 },
               { QStringLiteral("torchtitan"), 35.0 }, { QStringLiteral("torchtitan-memory"), 18.4 },
-              { QStringLiteral("aiconfigurator-ttft"), 150.0 }, { QStringLiteral("aiconfigurator-tpot"), 19.2 } };
+              { QStringLiteral("aiconfigurator-ttft"), 75.2 }, { QStringLiteral("aiconfigurator-tpot"), 17.9 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
         // Printed, not a bar (its set-up is unknown): only held at its ceiling so that it cannot get worse unseen.
