@@ -74,9 +74,11 @@ std::vector<Arguments::Option> scenarioOptions(std::vector<Arguments::Option> ex
     return options;
 }
 
-config::Scenario loadScenario(const Arguments& arguments, const config::ConfigLoader& loader)
+config::Scenario loadScenario(
+    const Arguments& arguments, const config::ConfigLoader& loader, const std::vector<std::string>& extraOverrides)
 {
-    const std::vector<std::string> overrides = arguments.values("set");
+    std::vector<std::string> overrides = arguments.values("set");
+    overrides.insert(overrides.end(), extraOverrides.begin(), extraOverrides.end());
     std::optional<std::string> workspace = arguments.value("workspace");
     if (!arguments.positional().empty()) {
         if (arguments.positional().size() > 1 || workspace) {

@@ -38,7 +38,8 @@ std::vector<Arguments::Option> scenarioOptions(std::vector<Arguments::Option> ex
 
 /// The scenario a command names: a workspace (positional or --workspace; default the llama-3.1-70b-64xh100 preset) or
 /// --model, --hardware and --run, with every --set override. Throws UsageError for a mix of both.
-config::Scenario loadScenario(const Arguments& arguments, const config::ConfigLoader& loader);
+config::Scenario loadScenario(const Arguments& arguments, const config::ConfigLoader& loader,
+    const std::vector<std::string>& extraOverrides = {});
 
 /// For an analytical figure on @p hardware with failed links, writes the note that the detour traffic is not charged
 /// (each group is costed alone on its own rerouted paths) to @p out, prefixed by @p prefix.

@@ -5,6 +5,7 @@
 #include "commands.h"
 
 #include "config/units.h"
+#include "serving/disaggregation.h"
 #include "serving/requesttrace.h"
 #include "serving/servingjson.h"
 #include "serving/servingsimulator.h"
@@ -48,6 +49,13 @@ Arguments serveArguments()
                 "leave the first N requests out of every statistic, throughput included (aiperf's "
                 "--warmup-request-count; default 0)",
                 false },
+            { "prefill-workers", "N",
+                "disaggregated serving: N prefill workers (with --decode-workers), on the cluster's first GPUs",
+                false },
+            { "decode-workers", "N", "disaggregated serving: N decode workers, on the GPUs after the prefill workers",
+                false },
+            { "prefill-tp", "N", "tensor parallelism of a prefill worker (default: run.parallelism.tp)", false },
+            { "decode-tp", "N", "tensor parallelism of a decode worker (default: run.parallelism.tp)", false },
             { "input-tokens", "N", "prompt length of every request (default: run.inference.prompt_length)", false },
             { "output-tokens", "N", "output length of every request (default: run.inference.decode_length)", false },
             { "seed", "N", "seed of the Poisson arrivals (default 1)", false },
@@ -264,6 +272,92 @@ void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
            "against tokens/s per user)\n";
 }
 
+/// One pool's scenario: the run with the pool's tensor parallelism and as many data-parallel replicas as fill the
+/// cluster (the places a worker can take).
+config::Scenario poolScenario(const Arguments& arguments, const config::ConfigLoader& loader, int clusterGpus,
+    const config::ParallelismSpec& parallelism, const std::string& tpOption)
+{
+    const int tp = static_cast<int>(boundedInteger(arguments, tpOption, parallelism.tp, 1, 4096));
+    const int workerGpus = tp * parallelism.pp * parallelism.cp;
+    if (clusterGpus % workerGpus != 0) {
+        throw UsageError("--" + tpOption + " " + std::to_string(tp) + ": a worker of " + std::to_string(workerGpus)
+            + " GPUs (tp x pp x cp) does not divide the cluster's " + std::to_string(clusterGpus) + " GPUs");
+    }
+    return loadScenario(arguments, loader,
+        { "run.parallelism.tp=" + std::to_string(tp), "run.parallelism.dp=" + std::to_string(clusterGpus / workerGpus),
+            "run.parallelism.mapping={}" });
+}
+
+void printDisaggregated(
+    std::ostream& out, const serving::DisaggregatedResult& result, int prefillWorkers, int decodeWorkers)
+{
+    out << "pools      " << prefillWorkers << " prefill worker(s) of " << result.prefillGpusPerWorker << " GPU(s), "
+        << result.prefillOptions.kvBlocks << " KV blocks each; " << decodeWorkers << " decode worker(s) of "
+        << result.decodeGpusPerWorker << " GPU(s), " << result.decodeOptions.kvBlocks << " KV blocks each\n";
+    out << "kv move    " << ms(result.meanKvTransferSeconds) << " ms per request on average (prefill to decode worker, "
+        << config::formatNumber(
+               std::max(result.prefillCapacity.bytesPerTokenPerGpu, result.decodeCapacity.bytesPerTokenPerGpu))
+        << " B per token per GPU)\n";
+    serving::ServingResult shown;
+    shown.summary = result.summary;
+    shown.options = result.decodeOptions;
+    shown.capacity = result.decodeCapacity;
+    printSummary(out, shown);
+}
+
+/// `rapid serve --prefill-workers P --decode-workers D`: one load on a disaggregated deployment.
+int serveDisaggregated(const Invocation& invocation, const Arguments& arguments, const config::ConfigLoader& loader,
+    const serving::EngineOptions& options, const serving::ServingSlo& slo, sim::NetworkBackend backend)
+{
+    if (!arguments.value("prefill-workers") || !arguments.value("decode-workers")) {
+        throw UsageError("--prefill-workers and --decode-workers: give both for disaggregated serving");
+    }
+    if (sweepLoads(arguments)) {
+        throw UsageError("--prefill-workers/--decode-workers: one load at a time, not with a sweep of loads");
+    }
+    if (!arguments.value("model") || !arguments.value("hardware") || !arguments.value("run")) {
+        throw UsageError("--prefill-workers/--decode-workers: give --model, --hardware and --run (each pool takes "
+                         "the run with its own tp and as many replicas as fill the hardware)");
+    }
+    // The pools' shapes come from the cluster and the run alone: the run's own dp need not fill the cluster.
+    std::vector<std::string> hardwareOverrides;
+    std::vector<std::string> runOverrides;
+    for (const std::string& override : arguments.values("set")) {
+        (override.starts_with("hardware.") ? hardwareOverrides : runOverrides).push_back(override);
+    }
+    const config::HardwareSpec hardware = loader.loadHardware(*arguments.value("hardware"), hardwareOverrides);
+    const config::RunSpec run = loader.loadRun(*arguments.value("run"), runOverrides);
+    serving::DisaggregatedSpec spec;
+    spec.prefillWorkers = static_cast<int>(boundedInteger(arguments, "prefill-workers", 1, 1, 4096));
+    spec.decodeWorkers = static_cast<int>(boundedInteger(arguments, "decode-workers", 1, 1, 4096));
+    spec.prefill = poolScenario(arguments, loader, hardware.cluster.totalGpus(), run.parallelism, "prefill-tp");
+    spec.decode = poolScenario(arguments, loader, hardware.cluster.totalGpus(), run.parallelism, "decode-tp");
+    spec.prefillOptions = options;
+    spec.decodeOptions = options;
+    serving::DisaggregatedResult result;
+    try {
+        result = serving::simulateDisaggregated(spec, workloadOf(arguments, run), slo, backend);
+    } catch (const serving::RequestTraceError& error) {
+        invocation.err << "rapid serve: --trace " << error.what() << "\n";
+        return InputError;
+    } catch (const std::invalid_argument& error) {
+        invocation.err << "rapid serve: " << error.what() << "\n";
+        return InputError;
+    }
+    printDisaggregated(invocation.out, result, spec.prefillWorkers, spec.decodeWorkers);
+    serving::ServingResult shown;
+    shown.summary = result.summary;
+    shown.trace = result.trace;
+    shown.options = result.decodeOptions;
+    shown.capacity = result.decodeCapacity;
+    const bool written = writeOutput(arguments.value("json"), invocation, "serve", [&](std::ostream& out) {
+        report::writeJson(out, serving::servingJson(shown));
+    }) && writeOutput(arguments.value("csv"), invocation, "serve", [&](std::ostream& out) {
+        serving::writeRequestCsv(out, result.trace);
+    });
+    return written ? Success : InputError;
+}
+
 /// `rapid serve` over a list of loads.
 int serveSweep(const Invocation& invocation, const Arguments& arguments, const config::Scenario& scenario,
     const std::pair<serving::SweepLoad, std::vector<double>>& loads, const serving::EngineOptions& options,
@@ -307,6 +401,10 @@ int serveCommand(const Invocation& invocation)
     slo.itlSeconds = duration(arguments, "slo-itl");
     const serving::EngineOptions options = engineOf(arguments);
     const config::ConfigLoader loader(config::PresetLibrary::standard());
+    if (arguments.value("prefill-workers") || arguments.value("decode-workers") || arguments.value("prefill-tp")
+        || arguments.value("decode-tp")) {
+        return serveDisaggregated(invocation, arguments, loader, options, slo, *backend);
+    }
     const config::Scenario scenario = loadScenario(arguments, loader);
     if (const auto loads = sweepLoads(arguments)) {
         if (arguments.value("ramp") || arguments.value("warmup")) {

@@ -48,6 +48,10 @@ struct ServingTrace {
     int warmupRequests = 0; ///< the first requests by id, left out of the statistics (WorkloadSpec::warmupRequests)
 };
 
+/// The requests @p workload issues, in order: their lengths and prefix ids, and for open loops their arrival times
+/// (closed loops set them as clients send).
+std::vector<RequestSpec> workloadRequests(const WorkloadSpec& workload);
+
 /// Simulates a continuous-batching engine (vLLM V1's scheduler) serving @p workload on one replica whose KV cache has
 /// @p options.kvBlocks blocks, each iteration timed by @p cost. Per iteration: running requests first, in order, each
 /// taking its next tokens (the rest of its prompt, in chunks of the remaining token budget, or one decode token);

@@ -13,9 +13,7 @@
 
 namespace rapid::serving {
 
-namespace {
-
-void checkWorkload(const config::Scenario& scenario, const WorkloadSpec& workload, const EngineOptions& options)
+void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& workload, const EngineOptions& options)
 {
     const auto fail = [](const std::string& what) { throw std::invalid_argument(what); };
     std::vector<RequestSpec> lengths = workload.trace;
@@ -37,8 +35,6 @@ void checkWorkload(const config::Scenario& scenario, const WorkloadSpec& workloa
         }
     }
 }
-
-} // namespace
 
 const char* toString(EngineProfile profile)
 {
@@ -96,7 +92,7 @@ ServingResult simulateServing(const config::Scenario& scenario, WorkloadSpec wor
         throw std::invalid_argument("run.mode: serving needs an inference run");
     }
     options = engineDefaults(options, scenario.hardware.gpu);
-    checkWorkload(scenario, workload, options);
+    checkServingWorkload(scenario, workload, options);
     sim::StepModel stepModel(scenario, backend);
     const int replicas = stepModel.plan().sharding.dataParallel;
     if (workload.arrival == ArrivalKind::ClosedLoop && workload.concurrency % replicas != 0) {

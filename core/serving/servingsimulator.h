@@ -28,6 +28,10 @@ struct KvCapacity {
 };
 KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& options);
 
+/// Throws std::invalid_argument when a request of @p workload is shorter than one token, longer than the model's
+/// context, or (without chunked prefill) longer than the token budget of @p options.
+void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& workload, const EngineOptions& options);
+
 /// A serving simulation of a scenario: its summary over every replica and one replica's trace.
 struct ServingResult {
     ServingSummary summary;

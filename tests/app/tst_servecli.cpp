@@ -60,6 +60,7 @@ class TstServeCli : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void oneClientIsServedInTheRunPrediction();
+    void disaggregatedPoolsShareTheNode();
     void engineDefaultsFollowVllmPerGpu_data();
     void engineDefaultsFollowVllmPerGpu();
     void csvHasOneRowPerRequest();
@@ -97,6 +98,41 @@ void TstServeCli::oneClientIsServedInTheRunPrediction()
         QVERIFY2(std::abs(value - ttft) <= 1e-9 * ttft,
             qPrintable(QStringLiteral("%1: served %2 s, run %3 s").arg(QLatin1String(key)).arg(value).arg(ttft)));
     }
+}
+
+void TstServeCli::disaggregatedPoolsShareTheNode()
+{
+    // One prefill and one decode worker of tp 4 on the 8-GPU node, one client: each TTFT is the aggregated one of
+    // the same worker (one request alone, `rapid serve` at tp 4) plus the KV move the summary reports, and the
+    // summary counts both workers' 8 GPUs.
+    const QStringList lengths { QStringLiteral("--concurrency"), QStringLiteral("1"), QStringLiteral("--requests"),
+        QStringLiteral("2"), QStringLiteral("--input-tokens"), QStringLiteral("700"), QStringLiteral("--output-tokens"),
+        QStringLiteral("20"), QStringLiteral("--json"), QStringLiteral("-") };
+    const Result split = runRapid(serve(lengths
+        + QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("1"), QStringLiteral("--decode-workers"),
+            QStringLiteral("1"), QStringLiteral("--prefill-tp"), QStringLiteral("4"), QStringLiteral("--decode-tp"),
+            QStringLiteral("4") }));
+    QCOMPARE(split.exitCode, 0);
+    QVERIFY2(split.out.contains(QLatin1String("1 prefill worker(s) of 4 GPU(s)")), qPrintable(split.out));
+    const QJsonObject summary = parseJson(split.out.mid(split.out.indexOf(QLatin1Char('{'))));
+    QCOMPARE(summary.value(QStringLiteral("gpus")).toInt(), 8);
+    // Two replicas of tp 4 with a client each: each replica serves one request at a time, as the pools do.
+    QStringList shared = lengths;
+    shared.replace(1, QStringLiteral("2"));
+    shared.replace(3, QStringLiteral("4"));
+    const Result together = runRapid(serve(shared
+        + QStringList { QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=4"), QStringLiteral("--set"),
+            QStringLiteral("run.parallelism.dp=2") }));
+    QCOMPARE(together.exitCode, 0);
+    const QJsonObject aggregated = parseJson(together.out.mid(together.out.indexOf(QLatin1Char('{'))));
+    const double move
+        = split.out.section(QStringLiteral("kv move    "), 1).section(QLatin1Char(' '), 0, 0).toDouble() * 1e-3;
+    QVERIFY(move > 0);
+    const double ttft = summary.value(QStringLiteral("ttft_s")).toObject().value(QStringLiteral("mean")).toDouble();
+    const double alone = aggregated.value(QStringLiteral("ttft_s")).toObject().value(QStringLiteral("mean")).toDouble();
+    // The summary prints the move in ms to two decimals.
+    QVERIFY2(std::abs(ttft - (alone + move)) <= 0.01e-3,
+        qPrintable(QStringLiteral("%1 vs %2 + %3").arg(ttft).arg(alone).arg(move)));
 }
 
 void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
@@ -208,6 +244,11 @@ void TstServeCli::inputErrorsNameTheirCause_data()
                                          QStringLiteral("--input-tokens"), QStringLiteral("100"),
                                          QStringLiteral("--output-tokens"), QStringLiteral("10") }
                                   << QStringLiteral("KV");
+    // Two workers of tp 8 need 16 GPUs; the HGX node has 8.
+    QTest::addRow("pools_beyond_cluster") << goodTrace
+                                          << QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("1"),
+                                                 QStringLiteral("--decode-workers"), QStringLiteral("1") }
+                                          << QStringLiteral("need 16 GPUs; the cluster has 8");
     QTest::addRow("training_run") << goodTrace
                                   << QStringList { QStringLiteral("--set"), QStringLiteral("run.mode=training") }
                                   << QStringLiteral("run.training");
@@ -264,6 +305,14 @@ void TstServeCli::usageErrorsNameTheOption_data()
     QTest::addRow("warmup_in_a_sweep") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("1,2"),
         QStringLiteral("--warmup"), QStringLiteral("1") }
                                        << QStringLiteral("--warmup");
+    QTest::addRow("prefill_without_decode") << QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("2") }
+                                            << QStringLiteral("--decode-workers");
+    QTest::addRow("worker_tp_not_dividing") << QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("1"),
+        QStringLiteral("--decode-workers"), QStringLiteral("1"), QStringLiteral("--prefill-tp"), QStringLiteral("3") }
+                                            << QStringLiteral("--prefill-tp 3");
+    QTest::addRow("disaggregated_sweep") << QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("1"),
+        QStringLiteral("--decode-workers"), QStringLiteral("1"), QStringLiteral("--concurrency"),
+        QStringLiteral("1,2") } << QStringLiteral("sweep");
     QTest::addRow("unknown_engine") << QStringList { QStringLiteral("--engine"), QStringLiteral("sglang") }
                                     << QStringLiteral("--engine");
     QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One replica's scheduler: the choice per iteration, the paged KV cache, preemption by recomputation, prefix caching,
+// and the bookkeeping of first and last tokens. The GPU time of an iteration comes from IterationCost.
+#include "replicaengine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace rapid::serving {
+
+ReplicaEngine::ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t sharedPrefixTokens,
+    const EngineOptions& options, IterationCost& cost, ServingTrace& trace, ReplicaRole role,
+    std::vector<OccupancySample>* occupancy)
+    : m_specs(specs)
+    , m_sharedPrefixTokens(sharedPrefixTokens)
+    , m_options(options)
+    , m_cost(cost)
+    , m_trace(trace)
+    , m_role(role)
+    , m_occupancy(occupancy)
+    , m_blocks(options.kvBlocks, options.blockSize)
+{
+    for (const RequestSpec& spec : m_specs) {
+        // A prefill worker holds a prompt until its first token; the others hold the whole request at its end.
+        const std::int64_t tokens = spec.promptTokens + (role == ReplicaRole::PrefillOnly ? 0 : spec.outputTokens);
+        const std::int64_t blocks = m_blocks.blocksFor(tokens);
+        if (blocks > m_blocks.totalBlocks()) {
+            throw std::invalid_argument("a request of " + std::to_string(spec.promptTokens) + " + "
+                + std::to_string(spec.outputTokens) + " tokens needs " + std::to_string(blocks)
+                + " KV-cache blocks; the cache holds " + std::to_string(m_blocks.totalBlocks()));
+        }
+    }
+}
+
+void ReplicaEngine::submit(int id)
+{
+    Sequence sequence;
+    sequence.id = id;
+    if (m_role == ReplicaRole::DecodeOnly) {
+        // The prefill worker computed the prompt and sampled the first token; their KV cache comes with the request.
+        sequence.kvTokens = m_specs[static_cast<size_t>(id)].promptTokens;
+        sequence.transferredTokens = sequence.kvTokens;
+        sequence.generated = 1;
+    }
+    m_waiting.push_back(sequence);
+}
+
+void ReplicaEngine::advanceTo(double seconds)
+{
+    m_now = std::max(m_now, seconds);
+}
+
+std::int64_t ReplicaEngine::known(const Sequence& sequence) const
+{
+    return m_specs[static_cast<size_t>(sequence.id)].promptTokens + sequence.generated;
+}
+
+/// Prompt tokens of @p sequence the prefix cache holds: its shared prefix in whole blocks, once another request has
+/// computed it, and never the last prompt token (vLLM computes it to sample from); 0 without a cached prefix.
+std::int64_t ReplicaEngine::cachedTokens(const Sequence& sequence) const
+{
+    const RequestSpec& spec = m_specs[static_cast<size_t>(sequence.id)];
+    if (!m_options.prefixCaching || spec.prefixId < 0 || !m_cachedPrefixBlocks.contains(spec.prefixId)) {
+        return 0;
+    }
+    return prefixBlocks(spec) * m_blocks.blockSize();
+}
+
+/// Whole blocks of @p spec's shared prefix (short of its last prompt token).
+std::int64_t ReplicaEngine::prefixBlocks(const RequestSpec& spec) const
+{
+    const std::int64_t shared = std::min(m_sharedPrefixTokens, spec.promptTokens - 1);
+    return shared > 0 ? shared / m_blocks.blockSize() : 0;
+}
+
+/// Once @p sequence has computed its shared prefix, the cache keeps those blocks (taken from the request's own).
+void ReplicaEngine::cachePrefix(Sequence& sequence)
+{
+    const RequestSpec& spec = m_specs[static_cast<size_t>(sequence.id)];
+    const std::int64_t blocks = prefixBlocks(spec);
+    if (!m_options.prefixCaching || spec.prefixId < 0 || blocks == 0 || m_cachedPrefixBlocks.contains(spec.prefixId)
+        || sequence.kvTokens < blocks * m_blocks.blockSize()) {
+        return;
+    }
+    m_cachedPrefixBlocks[spec.prefixId] = blocks;
+    sequence.heldBlocks -= blocks;
+}
+
+/// Tokens @p sequence computes next within @p budget (0: none fit).
+std::int64_t ReplicaEngine::nextTokens(const Sequence& sequence, std::int64_t budget) const
+{
+    const std::int64_t remaining = known(sequence) - sequence.kvTokens;
+    if (remaining <= budget) {
+        return remaining;
+    }
+    return m_options.chunkedPrefill ? budget : 0;
+}
+
+void ReplicaEngine::preempt(Sequence sequence)
+{
+    m_blocks.release(sequence.heldBlocks);
+    sequence.heldBlocks = 0;
+    sequence.kvTokens = 0; // recomputed here from its prompt and outputs when it runs again
+    sequence.transferredTokens = 0;
+    ++m_trace.requests[static_cast<size_t>(sequence.id)].preemptions;
+    ++m_trace.preemptions;
+    m_waiting.push_front(sequence);
+}
+
+/// Schedules the running requests; returns whether one was preempted.
+bool ReplicaEngine::scheduleRunning(
+    std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
+{
+    bool preempted = false;
+    for (std::size_t i = 0; i < m_running.size() && budget > 0;) {
+        const std::int64_t count = nextTokens(m_running[i], budget);
+        if (count == 0) {
+            ++i;
+            continue;
+        }
+        const std::int64_t extra = m_blocks.extraBlocks(m_running[i].kvTokens, count);
+        bool self = false;
+        while (!m_blocks.allocate(extra)) {
+            const bool victimIsThis = m_running.size() - 1 == i; // the lowest priority: the last admitted
+            Sequence victim = m_running.back();
+            m_running.pop_back();
+            preempt(victim);
+            preempted = true;
+            if (victimIsThis) {
+                self = true;
+                break;
+            }
+        }
+        if (self) {
+            break;
+        }
+        m_running[i].heldBlocks += extra;
+        scheduled.push_back(i);
+        tokens.push_back(count);
+        budget -= count;
+        ++i;
+    }
+    return preempted;
+}
+
+void ReplicaEngine::scheduleWaiting(
+    std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
+{
+    const auto reserve = static_cast<std::int64_t>(std::floor(m_options.watermark * m_blocks.totalBlocks()));
+    while (!m_waiting.empty() && budget > 0 && static_cast<int>(m_running.size()) < m_options.maxNumSeqs) {
+        Sequence& sequence = m_waiting.front();
+        if (sequence.kvTokens == 0) {
+            sequence.kvTokens = cachedTokens(sequence); // a cached prefix is not computed again
+        }
+        const std::int64_t count = nextTokens(sequence, budget);
+        const std::int64_t extra = m_blocks.extraBlocks(sequence.kvTokens, count)
+            + (sequence.transferredTokens > 0 ? m_blocks.blocksFor(sequence.transferredTokens) : 0);
+        if (count == 0 || !m_blocks.allocate(extra, reserve)) {
+            break;
+        }
+        if (sequence.generated == 0 && m_trace.requests[static_cast<size_t>(sequence.id)].preemptions == 0) {
+            m_trace.cachedPromptTokens += sequence.kvTokens;
+        }
+        sequence.heldBlocks = extra;
+        sequence.transferredTokens = 0;
+        m_running.push_back(sequence);
+        m_waiting.pop_front();
+        scheduled.push_back(m_running.size() - 1);
+        tokens.push_back(count);
+        budget -= count;
+    }
+}
+
+bool ReplicaEngine::leaves(const Sequence& sequence) const
+{
+    const std::int64_t output = m_specs[static_cast<size_t>(sequence.id)].outputTokens;
+    return sequence.generated == output || (m_role == ReplicaRole::PrefillOnly && sequence.generated == 1);
+}
+
+void ReplicaEngine::iterate(const Listener& listener)
+{
+    std::int64_t budget = m_options.maxNumBatchedTokens;
+    std::vector<std::size_t> scheduled;
+    std::vector<std::int64_t> tokens;
+    if (!scheduleRunning(budget, scheduled, tokens)) {
+        scheduleWaiting(budget, scheduled, tokens);
+    }
+    if (scheduled.empty()) {
+        throw std::logic_error("serving: an iteration with nothing to compute");
+    }
+    std::vector<SequenceWork> batch;
+    std::int64_t batched = 0;
+    for (std::size_t i = 0; i < scheduled.size(); ++i) {
+        const Sequence& sequence = m_running[scheduled[i]];
+        batch.push_back({ tokens[i], sequence.kvTokens, sequence.kvTokens + tokens[i] == known(sequence) });
+        batched += tokens[i];
+    }
+    m_now += m_cost.seconds(batch) + m_options.hostOverheadSeconds;
+    std::vector<std::size_t> left;
+    for (std::size_t i = 0; i < scheduled.size(); ++i) {
+        Sequence& sequence = m_running[scheduled[i]];
+        sequence.kvTokens += tokens[i];
+        cachePrefix(sequence);
+        if (!batch[i].samples) {
+            continue;
+        }
+        RequestRecord& record = m_trace.requests[static_cast<size_t>(sequence.id)];
+        ReplicaEvent event { sequence.id, ++sequence.generated == 1, false };
+        if (event.firstToken) {
+            record.firstTokenSeconds = m_now;
+        }
+        if (leaves(sequence)) {
+            event.finished = sequence.generated == record.outputTokens;
+            if (event.finished) {
+                record.finishSeconds = m_now;
+            }
+            m_blocks.release(sequence.heldBlocks);
+            sequence.heldBlocks = 0;
+            left.push_back(scheduled[i]);
+        }
+        if (event.firstToken || event.finished) {
+            listener(event);
+        }
+    }
+    std::sort(left.rbegin(), left.rend());
+    for (const std::size_t index : left) {
+        m_running.erase(m_running.begin() + static_cast<std::ptrdiff_t>(index));
+    }
+    if (m_occupancy) {
+        m_occupancy->push_back({ m_now, m_blocks.totalBlocks() - m_blocks.freeBlocks(),
+            static_cast<int>(m_running.size()), static_cast<int>(m_waiting.size()), batched });
+    }
+}
+
+} // namespace rapid::serving

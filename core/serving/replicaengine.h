@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "iterationcost.h"
+#include "kvblockmanager.h"
+#include "servingengine.h"
+#include "servingspec.h"
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <vector>
+
+namespace rapid::serving {
+
+/// What a replica does with the requests it is given.
+enum class ReplicaRole {
+    Unified, ///< prefill and decode on the same GPUs (an aggregated engine)
+    PrefillOnly, ///< a disaggregated prefill worker: a request leaves once its first token is sampled
+    DecodeOnly, ///< a disaggregated decode worker: a request arrives with its prompt's KV cache and first token
+};
+
+/// What happened to a request at the end of an iteration.
+struct ReplicaEvent {
+    int id = 0;
+    bool firstToken = false; ///< its first output token was sampled (PrefillOnly: it has left this replica)
+    bool finished = false; ///< its last output token was sampled (it has left this replica)
+};
+
+/// The continuous-batching scheduler of one replica (vLLM V1's: see simulateServing in servingengine.h): its waiting
+/// queue, running batch, paged KV cache and clock. The requests' specs and their records (trace.requests, by id) are
+/// the caller's; the caller submits requests, steps the replica and hears of first and last tokens through the
+/// listener, called in the batch's order at the end of the iteration that sampled them (it may submit at once).
+class ReplicaEngine {
+public:
+    using Listener = std::function<void(const ReplicaEvent&)>;
+
+    /// Throws std::invalid_argument when a request of @p specs can never fit the KV cache (@p options.kvBlocks).
+    /// @p occupancy, when given, receives one sample per iteration.
+    ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t sharedPrefixTokens, const EngineOptions& options,
+        IterationCost& cost, ServingTrace& trace, ReplicaRole role, std::vector<OccupancySample>* occupancy);
+
+    /// Queues request @p id behind the waiting ones (its record exists, its arrival time set).
+    void submit(int id);
+    /// Whether a request is running or waiting.
+    bool busy() const { return !m_running.empty() || !m_waiting.empty(); }
+    /// Requests running or waiting (a router's load figure).
+    std::size_t outstanding() const { return m_running.size() + m_waiting.size(); }
+    double now() const { return m_now; }
+    /// Moves the clock to @p seconds if later (an idle replica waits for its next arrival).
+    void advanceTo(double seconds);
+    /// Runs one iteration from now(). Throws std::logic_error when nothing can be computed.
+    void iterate(const Listener& listener);
+    std::int64_t totalBlocks() const { return m_blocks.totalBlocks(); }
+
+private:
+    /// A request's progress: the tokens it knows (prompt and outputs so far) and how many its KV cache holds.
+    struct Sequence {
+        int id = 0;
+        std::int64_t kvTokens = 0;
+        std::int64_t generated = 0;
+        std::int64_t heldBlocks = 0;
+        /// Prompt tokens whose KV arrived from a prefill worker; their blocks are taken at admission.
+        std::int64_t transferredTokens = 0;
+    };
+
+    std::int64_t known(const Sequence& sequence) const;
+    std::int64_t cachedTokens(const Sequence& sequence) const;
+    std::int64_t prefixBlocks(const RequestSpec& spec) const;
+    void cachePrefix(Sequence& sequence);
+    std::int64_t nextTokens(const Sequence& sequence, std::int64_t budget) const;
+    void preempt(Sequence sequence);
+    bool scheduleRunning(std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens);
+    void scheduleWaiting(std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens);
+    /// Whether the request has left this replica after the token it just sampled.
+    bool leaves(const Sequence& sequence) const;
+
+    const std::vector<RequestSpec>& m_specs;
+    std::int64_t m_sharedPrefixTokens;
+    const EngineOptions& m_options;
+    IterationCost& m_cost;
+    ServingTrace& m_trace;
+    ReplicaRole m_role;
+    std::vector<OccupancySample>* m_occupancy;
+    KvBlockManager m_blocks;
+    std::deque<Sequence> m_waiting;
+    std::vector<Sequence> m_running;
+    std::map<int, std::int64_t> m_cachedPrefixBlocks; ///< prefix id -> blocks the cache holds (never evicted)
+    double m_now = 0;
+};
+
+} // namespace rapid::serving
