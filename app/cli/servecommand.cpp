@@ -54,6 +54,10 @@ Arguments serveArguments()
                 false },
             { "decode-workers", "N", "disaggregated serving: N decode workers, on the GPUs after the prefill workers",
                 false },
+            { "pool-splits", "LIST",
+                "disaggregated serving at several prefill:decode worker splits, e.g. 1:3,2:2,3:1: a table of "
+                "throughput and latency per split and its Pareto front (instead of --prefill-workers/--decode-workers)",
+                false },
             { "prefill-tp", "N", "tensor parallelism of a prefill worker (default: run.parallelism.tp)", false },
             { "decode-tp", "N", "tensor parallelism of a decode worker (default: run.parallelism.tp)", false },
             { "input-tokens", "N", "prompt length of every request (default: run.inference.prompt_length)", false },
@@ -305,11 +309,94 @@ void printDisaggregated(
     printSummary(out, shown);
 }
 
+/// The splits of --pool-splits: "P:D" pairs of whole numbers of workers, 1 to 4096 each.
+std::vector<std::pair<int, int>> poolSplits(const std::string& text)
+{
+    std::vector<std::pair<int, int>> splits;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        const std::size_t colon = item.find(':');
+        int prefill = 0;
+        int decode = 0;
+        char tail = 0;
+        const bool parsed = colon != std::string::npos
+            && std::sscanf(item.c_str(), "%d:%d%c", &prefill, &decode, &tail) == 2
+            && item.find_first_not_of("0123456789:") == std::string::npos;
+        if (!parsed || prefill < 1 || decode < 1 || prefill > 4096 || decode > 4096) {
+            throw UsageError("--pool-splits \"" + text + "\": \"" + item
+                + "\" is not a split of prefill:decode workers such as 2:6 (1 to 4096 each)");
+        }
+        splits.emplace_back(prefill, decode);
+        start = comma + 1;
+    }
+    constexpr std::size_t kMaxSplits = 1000;
+    if (splits.size() > kMaxSplits) {
+        throw UsageError("--pool-splits: at most 1000 splits in one sweep");
+    }
+    return splits;
+}
+
+/// `rapid serve --pool-splits P:D,...`: the table of one load at every split.
+int servePoolSplits(const Invocation& invocation, const Arguments& arguments, const serving::DisaggregatedSpec& base,
+    const serving::WorkloadSpec& workload, const serving::ServingSlo& slo, sim::NetworkBackend backend)
+{
+    std::vector<serving::PoolSplitPoint> points;
+    try {
+        points = serving::sweepPoolSplits(base, poolSplits(*arguments.value("pool-splits")), workload, slo, backend);
+    } catch (const std::invalid_argument& error) {
+        invocation.err << "rapid serve: " << error.what() << "\n";
+        return InputError;
+    }
+    char line[256];
+    std::snprintf(line, sizeof line, "%9s %5s %11s %10s %10s %9s %9s %9s %9s %9s %8s  %s\n", "P:D", "GPUs", "out tok/s",
+        "tok/s/GPU", "tok/s/user", "TTFT p50", "TTFT p99", "ITL mean", "ITL p99", "KV move", "goodput", "Pareto");
+    invocation.out << line;
+    for (const serving::PoolSplitPoint& point : points) {
+        const serving::ServingSummary& s = point.summary;
+        const std::string split = std::to_string(point.prefillWorkers) + ":" + std::to_string(point.decodeWorkers);
+        std::snprintf(line, sizeof line, "%9s %5d %11.1f %10.2f %10.2f %9s %9s %9s %9s %9s %8.3f  %s\n", split.c_str(),
+            s.gpus, s.outputTokensPerSecond, s.outputTokensPerSecondPerGpu, s.outputTokensPerSecondPerUser,
+            ms(s.ttft.p50).c_str(), ms(s.ttft.p99).c_str(), ms(s.itl.mean).c_str(), ms(s.itl.p99).c_str(),
+            ms(point.meanKvTransferSeconds).c_str(), s.goodputRequestsPerSecond, point.pareto ? "*" : "");
+        invocation.out << line;
+    }
+    invocation.out
+        << "(latencies in ms, goodput in requests/s meeting the SLOs; * = on the Pareto front of tokens/s per "
+           "GPU against tokens/s per user)\n";
+    const bool written = writeOutput(arguments.value("json"), invocation, "serve", [&](std::ostream& out) {
+        report::Json json = report::Json::array();
+        for (const serving::PoolSplitPoint& point : points) {
+            json.push_back({ { "prefill_workers", point.prefillWorkers }, { "decode_workers", point.decodeWorkers },
+                { "mean_kv_transfer_s", point.meanKvTransferSeconds }, { "pareto", point.pareto },
+                { "summary", serving::servingSummaryJson(point.summary) } });
+        }
+        report::writeJson(out, json);
+    }) && writeOutput(arguments.value("csv"), invocation, "serve", [&](std::ostream& out) {
+        out << "prefill_workers,decode_workers,gpus,output_tokens_per_s_per_gpu,output_tokens_per_s_per_user,"
+               "ttft_p50_s,ttft_p99_s,itl_mean_s,itl_p99_s,mean_kv_transfer_s,goodput_requests_per_s,pareto\n";
+        out.precision(9);
+        for (const serving::PoolSplitPoint& point : points) {
+            const serving::ServingSummary& s = point.summary;
+            out << point.prefillWorkers << ',' << point.decodeWorkers << ',' << s.gpus << ','
+                << s.outputTokensPerSecondPerGpu << ',' << s.outputTokensPerSecondPerUser << ',' << s.ttft.p50 << ','
+                << s.ttft.p99 << ',' << s.itl.mean << ',' << s.itl.p99 << ',' << point.meanKvTransferSeconds << ','
+                << s.goodputRequestsPerSecond << ',' << (point.pareto ? 1 : 0) << '\n';
+        }
+    });
+    return written ? Success : InputError;
+}
+
 /// `rapid serve --prefill-workers P --decode-workers D`: one load on a disaggregated deployment.
 int serveDisaggregated(const Invocation& invocation, const Arguments& arguments, const config::ConfigLoader& loader,
     const serving::EngineOptions& options, const serving::ServingSlo& slo, sim::NetworkBackend backend)
 {
-    if (!arguments.value("prefill-workers") || !arguments.value("decode-workers")) {
+    const bool splits = arguments.value("pool-splits").has_value();
+    if (splits && (arguments.value("prefill-workers") || arguments.value("decode-workers"))) {
+        throw UsageError("--pool-splits: give the splits or --prefill-workers/--decode-workers, not both");
+    }
+    if (!splits && (!arguments.value("prefill-workers") || !arguments.value("decode-workers"))) {
         throw UsageError("--prefill-workers and --decode-workers: give both for disaggregated serving");
     }
     if (sweepLoads(arguments)) {
@@ -334,6 +421,16 @@ int serveDisaggregated(const Invocation& invocation, const Arguments& arguments,
     spec.decode = poolScenario(arguments, loader, hardware.cluster.totalGpus(), run.parallelism, "decode-tp");
     spec.prefillOptions = options;
     spec.decodeOptions = options;
+    if (splits) {
+        serving::WorkloadSpec workload;
+        try {
+            workload = workloadOf(arguments, run);
+        } catch (const serving::RequestTraceError& error) {
+            invocation.err << "rapid serve: --trace " << error.what() << "\n";
+            return InputError;
+        }
+        return servePoolSplits(invocation, arguments, spec, workload, slo, backend);
+    }
     serving::DisaggregatedResult result;
     try {
         result = serving::simulateDisaggregated(spec, workloadOf(arguments, run), slo, backend);
@@ -402,7 +499,7 @@ int serveCommand(const Invocation& invocation)
     const serving::EngineOptions options = engineOf(arguments);
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     if (arguments.value("prefill-workers") || arguments.value("decode-workers") || arguments.value("prefill-tp")
-        || arguments.value("decode-tp")) {
+        || arguments.value("decode-tp") || arguments.value("pool-splits")) {
         return serveDisaggregated(invocation, arguments, loader, options, slo, *backend);
     }
     const config::Scenario scenario = loadScenario(arguments, loader);

@@ -4,6 +4,7 @@
 #include "disaggregation.h"
 
 #include "replicaengine.h"
+#include "servingsweep.h"
 #include "stepiterationcost.h"
 
 #include "network/analyticalnetwork.h"
@@ -275,6 +276,36 @@ DisaggregatedResult simulateDisaggregated(
     result.prefillOptions = prefill.options;
     result.decodeOptions = decode.options;
     return result;
+}
+
+std::vector<PoolSplitPoint> sweepPoolSplits(const DisaggregatedSpec& base,
+    const std::vector<std::pair<int, int>>& splits, const WorkloadSpec& workload, const ServingSlo& slo,
+    sim::NetworkBackend backend)
+{
+    if (splits.empty()) {
+        throw std::invalid_argument("a pool-split sweep needs at least one split");
+    }
+    std::vector<PoolSplitPoint> points;
+    std::vector<ServingSummary> summaries;
+    for (const auto& [prefillWorkers, decodeWorkers] : splits) {
+        DisaggregatedSpec spec = base;
+        spec.prefillWorkers = prefillWorkers;
+        spec.decodeWorkers = decodeWorkers;
+        DisaggregatedResult result;
+        try {
+            result = simulateDisaggregated(spec, workload, slo, backend);
+        } catch (const std::invalid_argument& error) {
+            throw std::invalid_argument(
+                "split " + std::to_string(prefillWorkers) + ":" + std::to_string(decodeWorkers) + ": " + error.what());
+        }
+        points.push_back({ prefillWorkers, decodeWorkers, result.summary, result.meanKvTransferSeconds, false });
+        summaries.push_back(result.summary);
+    }
+    const std::vector<bool> front = paretoFront(summaries);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        points[i].pareto = front[i];
+    }
+    return points;
 }
 
 } // namespace rapid::serving

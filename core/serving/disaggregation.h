@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
+#include <vector>
 
 namespace rapid::serving {
 
@@ -69,5 +71,21 @@ struct DisaggregatedResult {
 /// not fitting a node, a scenario that is not an inference run, a workload the engines cannot hold.
 DisaggregatedResult simulateDisaggregated(const DisaggregatedSpec& spec, const WorkloadSpec& workload,
     const ServingSlo& slo = {}, sim::NetworkBackend backend = sim::NetworkBackend::Analytical);
+
+/// One split of a pool-ratio sweep and what serving on it amounts to.
+struct PoolSplitPoint {
+    int prefillWorkers = 1;
+    int decodeWorkers = 1;
+    ServingSummary summary;
+    double meanKvTransferSeconds = 0;
+    bool pareto = false; ///< on the sweep's front of tokens/s per GPU against tokens/s per user (paretoFront)
+};
+
+/// Serves @p workload on @p base with every (prefill workers, decode workers) split of @p splits, in order; the
+/// scenarios and engine options stay @p base's. Throws std::invalid_argument as simulateDisaggregated does, naming the
+/// split, or for no split.
+std::vector<PoolSplitPoint> sweepPoolSplits(const DisaggregatedSpec& base,
+    const std::vector<std::pair<int, int>>& splits, const WorkloadSpec& workload, const ServingSlo& slo = {},
+    sim::NetworkBackend backend = sim::NetworkBackend::Analytical);
 
 } // namespace rapid::serving

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -133,6 +134,19 @@ void TstServeCli::disaggregatedPoolsShareTheNode()
     // The summary prints the move in ms to two decimals.
     QVERIFY2(std::abs(ttft - (alone + move)) <= 0.01e-3,
         qPrintable(QStringLiteral("%1 vs %2 + %3").arg(ttft).arg(alone).arg(move)));
+
+    // The same two workers as a one-split sweep: one row, 8 GPUs, on its own Pareto front; CSV with a header.
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("splits.csv"));
+    const Result swept
+        = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("1"), QStringLiteral("--requests"),
+            QStringLiteral("2"), QStringLiteral("--pool-splits"), QStringLiteral("1:1"), QStringLiteral("--prefill-tp"),
+            QStringLiteral("4"), QStringLiteral("--decode-tp"), QStringLiteral("4"), QStringLiteral("--csv"), csv }));
+    QCOMPARE(swept.exitCode, 0);
+    QVERIFY2(swept.out.contains(QRegularExpression(QStringLiteral("\\n\\s+1:1\\s+8 .*\\*\\n"))), qPrintable(swept.out));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll().count('\n'), 2);
 }
 
 void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
@@ -313,6 +327,11 @@ void TstServeCli::usageErrorsNameTheOption_data()
     QTest::addRow("disaggregated_sweep") << QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("1"),
         QStringLiteral("--decode-workers"), QStringLiteral("1"), QStringLiteral("--concurrency"),
         QStringLiteral("1,2") } << QStringLiteral("sweep");
+    QTest::addRow("malformed_split") << QStringList { QStringLiteral("--pool-splits"), QStringLiteral("1:3,2:x") }
+                                     << QStringLiteral("\"2:x\"");
+    QTest::addRow("splits_and_workers") << QStringList { QStringLiteral("--pool-splits"), QStringLiteral("1:1"),
+        QStringLiteral("--prefill-workers"), QStringLiteral("1") }
+                                        << QStringLiteral("--pool-splits");
     QTest::addRow("unknown_engine") << QStringList { QStringLiteral("--engine"), QStringLiteral("sglang") }
                                     << QStringLiteral("--engine");
     QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }

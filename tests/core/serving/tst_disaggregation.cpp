@@ -197,6 +197,30 @@ private Q_SLOTS:
             degraded.meanKvTransferSeconds - healthy.meanKvTransferSeconds, 1e-9));
     }
 
+    void aSplitSweepFindsTheDominatingSplit()
+    {
+        // One client: one request at a time, always on worker 0 of each pool, so 1:1 and 2:2 serve with the same
+        // latencies, and 2:2 has twice the GPUs for the same tokens: half the tokens/s per GPU, off the front.
+        const auto scenario = test::projectLoader().loadScenario("llama-3.1-8b", "hgx-h100-8gpu", "llama-serve-a100",
+            { "run.parallelism.tp=1", "run.parallelism.dp=8", "run.inference.batch=1" });
+        const auto points = serving::sweepPoolSplits(
+            { scenario, 1, {}, scenario, 1, {} }, { { 1, 1 }, { 2, 2 } }, closedLoop(1, 3, 500, 16));
+        QCOMPARE(points.size(), size_t { 2 });
+        QVERIFY(near(points[1].summary.ttft.mean, points[0].summary.ttft.mean, 1e-12));
+        QVERIFY(near(points[1].summary.itl.mean, points[0].summary.itl.mean, 1e-12));
+        QVERIFY(near(
+            points[1].summary.outputTokensPerSecondPerGpu, points[0].summary.outputTokensPerSecondPerGpu / 2, 1e-12));
+        QVERIFY(points[0].pareto);
+        QVERIFY(!points[1].pareto);
+        // A split the node cannot hold names itself.
+        try {
+            serving::sweepPoolSplits({ scenario, 1, {}, scenario, 1, {} }, { { 4, 5 } }, closedLoop(1, 1, 500, 16));
+            QFAIL("9 workers of one GPU on 8 GPUs were accepted");
+        } catch (const std::invalid_argument& error) {
+            QVERIFY2(QString::fromStdString(error.what()).startsWith(QStringLiteral("split 4:5: ")), error.what());
+        }
+    }
+
     void poolsLargerThanTheClusterAreRefused()
     {
         const auto scenario = test::projectLoader().loadScenario(
