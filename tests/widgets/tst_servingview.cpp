@@ -13,6 +13,7 @@
 #include "serving/servingcharts.h"
 #include "serving/servingpanel.h"
 #include "serving/servingrunner.h"
+#include "serving/servingsimulator.h"
 
 #include "sim/stepmodel.h"
 
@@ -119,6 +120,56 @@ private Q_SLOTS:
         QVERIFY(window->document()->setValue(QStringLiteral("run.inference.prompt_length"), QStringLiteral("1000")));
         QTRY_VERIFY(panel->controls()->statusLabel()->text().contains(QStringLiteral("Serve again")));
         QVERIFY(panel->isStale());
+    }
+
+    void prefillAndDecodePoolsServeTogether()
+    {
+        // Llama-3.1-8B on an HGX H100 node, one prefill and one decode worker of tp 4: the summary counts both
+        // workers' 8 GPUs, and one client's TTFT exceeds an aggregated tp-4 worker's by the KV move (under 1 ms for
+        // 1,500 tokens of 32 KiB per GPU over NVLink: 49 MB / 450 GB/s = 0.11 ms plus the network's fixed costs).
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("node.rapid.yaml")));
+        QVERIFY(file.open(QIODevice::WriteOnly)
+            && file.write("name: Serve 8B on a node\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\n"
+                          "run: llama-3.1-8b-decode-1gpu\noverrides:\n  - run.parallelism.tp=8\n")
+                > 0);
+        file.close();
+        auto window = test::openWindow(file.fileName());
+        QVERIFY(window);
+        window->mainTabs()->setCurrentWidget(window->servingPanel());
+        ServingPanel* panel = window->servingPanel();
+        QPushButton* serve = panel->controls()->runButton();
+        test::typeLine(panel->loadsEdit(), QStringLiteral("1"));
+        test::typeSpin(panel->outputSpin(), QStringLiteral("16"));
+        test::typeSpin(panel->requestsSpin(), QStringLiteral("2"));
+        QVERIFY(!panel->prefillTpSpin()->isEnabled());
+        test::typeSpin(panel->prefillWorkersSpin(), QStringLiteral("1"));
+        // Prefill workers without decode workers: said under the fields, and Serve waits.
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("servingPoolsProblem"))->isVisible());
+        QVERIFY(!serve->isEnabled());
+        test::typeSpin(panel->decodeWorkersSpin(), QStringLiteral("1"));
+        QVERIFY(serve->isEnabled());
+        QVERIFY(panel->prefillTpSpin()->isEnabled());
+        test::typeSpin(panel->prefillTpSpin(), QStringLiteral("4"));
+        test::typeSpin(panel->decodeTpSpin(), QStringLiteral("4"));
+        QSignalSpy finished(panel->runner(), &ServingRunner::finished);
+        QTest::mouseClick(serve, Qt::LeftButton);
+        QVERIFY(finished.wait(kTimeoutMs));
+        const serving::ServingSummary& pools = panel->curve()->results[0].summary;
+        QCOMPARE(pools.gpus, 8);
+        config::Scenario worker = *window->document()->scenario();
+        worker.run.parallelism.tp = 4;
+        worker.run.parallelism.dp = 2;
+        serving::WorkloadSpec one;
+        one.concurrency = 2;
+        one.requests = 4;
+        one.promptTokens = worker.run.promptLength;
+        one.outputTokens = 16;
+        const serving::ServingResult aggregated = serving::simulateServing(worker, one, serving::EngineOptions {});
+        const double move = pools.ttft.mean - aggregated.summary.ttft.mean;
+        QVERIFY2(move > 0.1e-3 && move < 1e-3, qPrintable(QString::number(move)));
+        QCOMPARE(panel->table()->rowCount(), 1);
+        QVERIFY(panel->controls()->statusLabel()->text().contains(QStringLiteral("on 1 prefill + 1 decode workers")));
     }
 
     void cancelStopsALongSweepAndShowsNothing()

@@ -82,6 +82,16 @@ ServingPanel::ServingPanel(WorkspaceDocument* document, QWidget* parent)
     , m_engine(new QComboBox(this))
     , m_ttftSlo(sloSpin(QStringLiteral("servingTtftSlo"), tr("Time-to-first-token limit of the goodput"), this))
     , m_itlSlo(sloSpin(QStringLiteral("servingItlSlo"), tr("Inter-token latency limit of the goodput"), this))
+    , m_prefillWorkers(countSpin(QStringLiteral("servingPrefillWorkers"), 4096, tr("off"),
+          tr("Disaggregated serving: prefill workers on the cluster's first GPUs (off: prefill and decode together)"),
+          this))
+    , m_decodeWorkers(countSpin(QStringLiteral("servingDecodeWorkers"), 4096, tr("off"),
+          tr("Disaggregated serving: decode workers on the GPUs after the prefill workers"), this))
+    , m_prefillTp(countSpin(QStringLiteral("servingPrefillTp"), 4096, tr("the run's"),
+          tr("Tensor parallelism of a prefill worker (the run's: run.parallelism.tp)"), this))
+    , m_decodeTp(countSpin(QStringLiteral("servingDecodeTp"), 4096, tr("the run's"),
+          tr("Tensor parallelism of a decode worker (the run's: run.parallelism.tp)"), this))
+    , m_poolsProblem(new QLabel(this))
     , m_controls(new JobControls(tr("Serve"), QStringLiteral("serving"), this))
     , m_chartTabs(new QTabWidget(this))
     , m_curveChart(new LatencyThroughputChart(this))
@@ -139,6 +149,9 @@ ServingPanel::ServingPanel(WorkspaceDocument* document, QWidget* parent)
     connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) { selectPoint(row); });
     connect(m_loads, &QLineEdit::textChanged, this, &ServingPanel::validateInputs);
     connect(m_loadKind, &QComboBox::currentIndexChanged, this, &ServingPanel::validateInputs);
+    for (QSpinBox* workers : { m_prefillWorkers, m_decodeWorkers }) {
+        connect(workers, &QSpinBox::valueChanged, this, &ServingPanel::validateInputs);
+    }
     connect(m_document, &WorkspaceDocument::documentChanged, this, &ServingPanel::updateStatus);
     connect(m_document, &WorkspaceDocument::workspaceLoaded, this, [this] {
         m_runner->cancel();
@@ -180,6 +193,15 @@ QWidget* ServingPanel::buildInputs()
     form->addRow(tr("Engine"), m_engine);
     form->addRow(tr("TTFT SLO"), m_ttftSlo);
     form->addRow(tr("ITL SLO"), m_itlSlo);
+    m_poolsProblem->setObjectName(QStringLiteral("servingPoolsProblem"));
+    m_poolsProblem->setWordWrap(true);
+    m_poolsProblem->setPalette(problem);
+    m_poolsProblem->setText(tr("Give both prefill and decode workers, or neither"));
+    form->addRow(tr("Prefill workers"), m_prefillWorkers);
+    form->addRow(tr("Decode workers"), m_decodeWorkers);
+    form->addRow(QString(), m_poolsProblem);
+    form->addRow(tr("Prefill TP"), m_prefillTp);
+    form->addRow(tr("Decode TP"), m_decodeTp);
     auto* holder = new QWidget;
     auto* holderLayout = new QVBoxLayout(holder);
     holderLayout->setContentsMargins(0, 0, 4, 0);
@@ -221,11 +243,15 @@ std::optional<std::vector<double>> ServingPanel::parsedLoads() const
 
 void ServingPanel::validateInputs()
 {
-    const bool valid = parsedLoads().has_value();
+    const bool poolsValid = (m_prefillWorkers->value() == 0) == (m_decodeWorkers->value() == 0);
+    m_poolsProblem->setVisible(!poolsValid);
+    m_prefillTp->setEnabled(m_prefillWorkers->value() > 0);
+    m_decodeTp->setEnabled(m_decodeWorkers->value() > 0);
+    const bool valid = parsedLoads().has_value() && poolsValid;
     m_loadsProblem->setText(m_loadKind->currentIndex() == 0
             ? tr("Expected 1 to 200 whole client counts from 1 to 100,000, separated by commas")
             : tr("Expected 1 to 200 rates above 0 and at most 1e6 requests/s, separated by commas"));
-    m_loadsProblem->setVisible(!valid);
+    m_loadsProblem->setVisible(!parsedLoads().has_value());
     m_controls->runButton()->setEnabled(valid && !m_runner->isRunning());
 }
 
@@ -240,6 +266,8 @@ bool ServingPanel::run()
         m_note = tr("run.mode is training: serving needs an inference run (File > New from Presets, a serve run).");
     } else if (!loads) {
         m_note = tr("Fix the loads first.");
+    } else if ((m_prefillWorkers->value() == 0) != (m_decodeWorkers->value() == 0)) {
+        m_note = tr("Give both prefill and decode workers, or neither.");
     } else {
         ServingRequest request;
         request.load = m_loadKind->currentIndex() == 0 ? serving::SweepLoad::Concurrency : serving::SweepLoad::Rate;
@@ -251,6 +279,10 @@ bool ServingPanel::run()
             = m_engine->currentIndex() == 0 ? serving::EngineProfile::Vllm : serving::EngineProfile::TrtLlm;
         request.slo.ttftSeconds = m_ttftSlo->value() / 1e3;
         request.slo.itlSeconds = m_itlSlo->value() / 1e3;
+        request.prefillWorkers = m_prefillWorkers->value();
+        request.decodeWorkers = m_decodeWorkers->value();
+        request.prefillTp = m_prefillTp->value();
+        request.decodeTp = m_decodeTp->value();
         m_runDocuments = m_document->documents();
         m_runner->run(*scenario, std::move(request));
         m_controls->setRunning(true);
@@ -321,6 +353,9 @@ void ServingPanel::updateStatus()
         const auto front = static_cast<int>(std::count(m_curve->pareto.begin(), m_curve->pareto.end(), true));
         const auto served = static_cast<int>(m_curve->results.size());
         text = (served == 1 ? tr("1 load served") : tr("%1 loads served").arg(served))
+            + (m_curve->prefillWorkers > 0
+                    ? tr(" on %1 prefill + %2 decode workers").arg(m_curve->prefillWorkers).arg(m_curve->decodeWorkers)
+                    : QString())
             + tr(", %1 on the Pareto front.").arg(front);
         if (isStale()) {
             text += QLatin1Char(' ') + tr("The workspace changed since: Serve again.");

@@ -32,10 +32,10 @@ class WorkspaceDocument;
 struct ServingCurve;
 
 /// The Serving tab (issue #17): the workspace's inference run served under load, as `rapid serve` does, at every
-/// load of a list (closed-loop clients or Poisson arrivals): the latency-throughput curve with its Pareto front and
-/// the ITL SLO, TTFT and ITL percentiles against the load with the SLOs, and for the load picked in the table its
-/// request timeline and KV-cache occupancy. Runs in the background with progress and Cancel; a result says when edits
-/// have made it stale. Every chart is a figure of File > Export Figure.
+/// load of a list (closed-loop clients or Poisson arrivals), aggregated or on prefill and decode pools: the
+/// latency-throughput curve with its Pareto front and the ITL SLO, TTFT and ITL percentiles against the load with the
+/// SLOs, and for the load picked in the table its request timeline and KV-cache occupancy. Runs in the background with
+/// progress and Cancel; a result says when edits have made it stale. Every chart is a figure of File > Export Figure.
 class ServingPanel : public QWidget {
     Q_OBJECT
 public:
@@ -49,6 +49,10 @@ public:
     QComboBox* engineCombo() const { return m_engine; }
     QDoubleSpinBox* ttftSloSpin() const { return m_ttftSlo; }
     QDoubleSpinBox* itlSloSpin() const { return m_itlSlo; }
+    QSpinBox* prefillWorkersSpin() const { return m_prefillWorkers; }
+    QSpinBox* decodeWorkersSpin() const { return m_decodeWorkers; }
+    QSpinBox* prefillTpSpin() const { return m_prefillTp; }
+    QSpinBox* decodeTpSpin() const { return m_decodeTp; }
     JobControls* controls() const { return m_controls; }
     ServingRunner* runner() const { return m_runner; }
     QTableWidget* table() const { return m_table; }
@@ -90,6 +94,11 @@ private:
     QComboBox* m_engine;
     QDoubleSpinBox* m_ttftSlo;
     QDoubleSpinBox* m_itlSlo;
+    QSpinBox* m_prefillWorkers; ///< 0: aggregated serving
+    QSpinBox* m_decodeWorkers;
+    QSpinBox* m_prefillTp; ///< 0: the run's tp
+    QSpinBox* m_decodeTp;
+    QLabel* m_poolsProblem;
     JobControls* m_controls;
     QTabWidget* m_chartTabs;
     LatencyThroughputChart* m_curveChart;

@@ -1,9 +1,51 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "serving/servingrunner.h"
 
+#include "serving/disaggregation.h"
 #include "sim/flowsimulator.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace rapid::widgets {
+
+namespace {
+
+/// One pool's scenario: the run at the pool's tp (0: the run's) with as many replicas as fill the cluster.
+config::Scenario poolScenario(config::Scenario scenario, int tp)
+{
+    config::ParallelismSpec& parallelism = scenario.run.parallelism;
+    parallelism.tp = tp > 0 ? tp : parallelism.tp;
+    const int workerGpus = parallelism.tp * parallelism.pp * parallelism.cp;
+    const int clusterGpus = scenario.hardware.cluster.totalGpus();
+    if (clusterGpus % workerGpus != 0) {
+        throw std::invalid_argument("a worker of " + std::to_string(workerGpus) + " GPUs (tp x pp x cp) does not "
+            + "divide the cluster's " + std::to_string(clusterGpus) + " GPUs");
+    }
+    parallelism.dp = clusterGpus / workerGpus;
+    parallelism.mapping.clear();
+    return scenario;
+}
+
+/// One load of @p request: aggregated, or on prefill and decode pools.
+serving::ServingResult serveOneLoad(
+    const config::Scenario& scenario, const ServingRequest& request, const serving::WorkloadSpec& workload)
+{
+    if (request.prefillWorkers == 0 || request.decodeWorkers == 0) {
+        return serving::simulateServing(scenario, workload, request.options, request.slo);
+    }
+    const serving::DisaggregatedSpec spec { poolScenario(scenario, request.prefillTp), request.prefillWorkers,
+        request.options, poolScenario(scenario, request.decodeTp), request.decodeWorkers, request.options };
+    serving::DisaggregatedResult pools = serving::simulateDisaggregated(spec, workload, request.slo);
+    serving::ServingResult result;
+    result.summary = pools.summary;
+    result.trace = std::move(pools.trace);
+    result.options = pools.decodeOptions;
+    result.capacity = pools.decodeCapacity;
+    return result;
+}
+
+} // namespace
 
 ServingRunner::ServingRunner(QObject* parent)
     : QObject(parent)
@@ -38,14 +80,17 @@ void ServingRunner::run(config::Scenario scenario, ServingRequest request)
             curve->load = request.load;
             curve->loads = request.loads;
             curve->slo = request.slo;
+            if (request.prefillWorkers > 0 && request.decodeWorkers > 0) {
+                curve->prefillWorkers = request.prefillWorkers;
+                curve->decodeWorkers = request.decodeWorkers;
+            }
             std::vector<serving::ServingSummary> summaries;
             for (const double load : request.loads) {
                 if (stop->load()) {
                     throw sim::SimulationCancelled();
                 }
-                curve->results.push_back(serving::simulateServing(scenario,
-                    serving::sweepWorkload(request.workload, request.load, load, request.requestsPerPoint),
-                    request.options, request.slo));
+                curve->results.push_back(serveOneLoad(scenario, request,
+                    serving::sweepWorkload(request.workload, request.load, load, request.requestsPerPoint)));
                 summaries.push_back(curve->results.back().summary);
                 report(static_cast<qint64>(curve->results.size()));
             }

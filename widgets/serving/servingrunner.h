@@ -22,6 +22,12 @@ struct ServingRequest {
     int requestsPerPoint = 0; ///< 0: 10 x the clients, or 1000 at a rate
     serving::EngineOptions options;
     serving::ServingSlo slo;
+    /// Disaggregated serving when both are set (`rapid serve --prefill-workers/--decode-workers`): workers per pool
+    /// and their tensor parallelism (0: the run's).
+    int prefillWorkers = 0;
+    int decodeWorkers = 0;
+    int prefillTp = 0;
+    int decodeTp = 0;
 };
 
 /// The latency-throughput curve of a run: every point's whole result (its summary and one replica's trace, for the
@@ -32,11 +38,13 @@ struct ServingCurve {
     std::vector<serving::ServingResult> results;
     std::vector<bool> pareto;
     serving::ServingSlo slo;
+    int prefillWorkers = 0; ///< disaggregated pools (0: aggregated serving)
+    int decodeWorkers = 0;
 };
 
 /// Serves the workspace's inference run at every load off the GUI thread (serving::simulateServing per point, as
-/// `rapid serve --concurrency 1,2,4,...` does), with progress per point and Cancel between points: a cancelled run
-/// shows nothing, and a new run supersedes the one running.
+/// `rapid serve --concurrency 1,2,4,...` does, or serving::simulateDisaggregated with pools), with progress per point
+/// and Cancel between points: a cancelled run shows nothing, and a new run supersedes the one running.
 class ServingRunner : public QObject {
     Q_OBJECT
 public:
