@@ -326,7 +326,9 @@ void TstComparison::congestionRunsArePinnedWithTheirBackend()
     QCOMPARE(runs[1].evaluation->training->stepTimeSeconds, congestionStep);
     results->tabs()->setCurrentWidget(results->comparison());
     QTableWidget* table = results->comparison()->table();
-    QCOMPARE(table->columnCount(), 3);
+    // The current workspace's own column arrives with its evaluation, which runs in the background: on a loaded
+    // machine after the pinned runs' (CI saw 2 columns here once).
+    QTRY_COMPARE_WITH_TIMEOUT(table->columnCount(), 3, 120000);
     QCOMPARE(table->item(ComparisonPanel::BackendRow, 0)->text(), QStringLiteral("analytical"));
     QCOMPARE(table->item(ComparisonPanel::BackendRow, 1)->text(), QStringLiteral("congestion"));
     QCOMPARE(table->item(ComparisonPanel::BackendRow, 2)->text(), QStringLiteral("analytical")); // Current
@@ -370,7 +372,9 @@ void TstComparison::congestionRunsKeepTheirBackendWhenReopened()
     widgets::ResultsPanel* results = reopened->resultsPanel();
     results->tabs()->setCurrentWidget(results->comparison());
     QTableWidget* table = results->comparison()->table();
-    QCOMPARE(table->columnCount(), 3);
+    // The current workspace's own column arrives with its evaluation, which runs in the background: on a loaded
+    // machine after the pinned runs' (CI saw 2 columns here once).
+    QTRY_COMPARE_WITH_TIMEOUT(table->columnCount(), 3, 120000);
     QCOMPARE(table->item(ComparisonPanel::BackendRow, 0)->text(), QStringLiteral("analytical"));
     QCOMPARE(table->item(ComparisonPanel::BackendRow, 1)->text(), QStringLiteral("congestion"));
     QCOMPARE(value(table, ComparisonPanel::TimeRow, 0), widgets::formatSeconds(analyticalStep));
