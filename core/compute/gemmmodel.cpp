@@ -118,12 +118,15 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
     const double ctaFlops = 2.0 * tile.ctaM * tile.ctaN * tile.ctaK * static_cast<double>(kTiles);
     estimate.computeSeconds = ctasOnBusiestSm * ctaFlops / smFlopsPerSecond;
 
-    // Each K-step writes the A and B slices into shared memory once and every warp reads its rows of A and columns
-    // of B from it.
+    // Each K-step writes the A and B slices into shared memory once; the tensor cores then read them. Up to Hopper
+    // every warp loads its rows of A and columns of B into registers (ldmatrix for mma.sync), so slices shared by
+    // several warps are read several times. Blackwell's tcgen05.mma is issued once per CTA and reads its operands
+    // from shared memory through descriptors, each slice once (PTX ISA, "tcgen05.mma"; CUTLASS's SM100 kernels).
     const int warps = (tile.ctaM / tile.warpM) * (tile.ctaN / tile.warpN);
-    const double sharedPerStep
-        = (static_cast<double>(tile.ctaM + tile.ctaN) + warps * static_cast<double>(tile.warpM + tile.warpN))
-        * tile.ctaK * elementBytes;
+    const double operandReads = gpu.architecture == config::GpuArchitecture::Blackwell
+        ? static_cast<double>(tile.ctaM + tile.ctaN)
+        : warps * static_cast<double>(tile.warpM + tile.warpN);
+    const double sharedPerStep = (static_cast<double>(tile.ctaM + tile.ctaN) + operandReads) * tile.ctaK * elementBytes;
     const double sharedPerCta = sharedPerStep * static_cast<double>(kTiles);
     estimate.sharedBytes = sharedPerCta * static_cast<double>(estimate.ctaCount);
     estimate.sharedSeconds
@@ -256,7 +259,7 @@ std::array<double, kGemmModelInputCount> gemmModelInputs(const config::GpuSpec& 
         gpu.l2Bandwidth, gpu.sharedMemPerSmBytes, static_cast<double>(gpu.registersPerSm),
         static_cast<double>(gpu.maxThreadsPerSm), gpu.kernelLaunchSeconds, gpu.tensorEfficiency(precision),
         gpu.memoryEfficiency, gpu.hbmBandwidthScale, gpu.effectiveClockScale(), gpu.hbmLatencySeconds,
-        gpu.l2LatencySeconds };
+        gpu.l2LatencySeconds, static_cast<double>(gpu.architecture) };
 }
 
 } // namespace rapid::compute

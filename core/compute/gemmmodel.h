@@ -74,11 +74,11 @@ struct GemmEstimate {
 GemmEstimate estimateGemm(const config::GpuSpec& gpu, const GemmShape& shape);
 
 /// Number of GpuSpec values estimateGemm reads for one precision.
-constexpr int kGemmModelInputCount = 16;
+constexpr int kGemmModelInputCount = 17;
 
-/// The GpuSpec values estimateGemm reads for @p precision (the tensor peak of that precision, SM count, clock,
-/// bandwidths, memory latencies, capacities, launch overhead, efficiencies, derates). Two specs with equal inputs give
-/// equal estimates; GemmCache keys on this.
+/// The GpuSpec values estimateGemm reads for @p precision (the architecture, the tensor peak of that precision, SM
+/// count, clock, bandwidths, memory latencies, capacities, launch overhead, efficiencies, derates). Two specs with
+/// equal inputs give equal estimates; GemmCache keys on this.
 std::array<double, kGemmModelInputCount> gemmModelInputs(const config::GpuSpec& gpu, config::Precision precision);
 
 } // namespace rapid::compute

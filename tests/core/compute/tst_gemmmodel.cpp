@@ -81,6 +81,7 @@ private Q_SLOTS:
     void wavesOnATinyGpu();
     void halvingTheSmsDoublesWaves();
     void gemvIsHbmBound();
+    void blackwellReadsEachOperandSliceOnce();
     void squareGemmIsComputeBound();
     void fp8RunsAtItsMeasuredShareOfThePeak();
     void fewSlicesInFlightAreLatencyBound();
@@ -112,6 +113,26 @@ void TstGemmModel::wavesOnATinyGpu_data()
     // ceil(10 / 4) = 3 CTAs: 3 x 2.097152 = 6.291456 us, not the 2.5 x 2.097152 = 5.24 us of perfect balance.
     QTest::addRow("partial_last_wave_10_ctas")
         << qint64(320) << qint64(64) << qint64(10) << 2.5 << qint64(2) << 0.5 << 6.291456e-6;
+}
+
+void TstGemmModel::blackwellReadsEachOperandSliceOnce()
+{
+    // 64 x 512 x 32 fp16 on the tiny GPU: one 64x32 CTA, 16 K-steps of 32. Its four warps hold 16x32 each. Every
+    // step fills shared memory with (64 + 32) x 32 x 2 B = 6,144 B. Up to Hopper each warp then loads its 16 rows and
+    // 32 columns, 4 x (16 + 32) x 32 x 2 = 12,288 B: 18,432 B a step, 294,912 B in all. Blackwell's tcgen05.mma reads
+    // the CTA's slices once, 6,144 B: 12,288 B a step, 196,608 B in all.
+    config::GpuSpec gpu = tinyGpu();
+    const compute::GemmEstimate ampere = compute::estimateGemm(gpu, shape(64, 512, 32, config::Precision::Fp16));
+    gpu.architecture = config::GpuArchitecture::Blackwell;
+    const compute::GemmEstimate blackwell = compute::estimateGemm(gpu, shape(64, 512, 32, config::Precision::Fp16));
+    QCOMPARE(ampere.tile.ctaM, 64);
+    QCOMPARE(blackwell.tile.ctaM, 64);
+    QCOMPARE(ampere.tile.warpM, 16);
+    QCOMPARE(ampere.sharedBytes, 294912.0);
+    QCOMPARE(blackwell.sharedBytes, 196608.0);
+    // The cache tells the two apart.
+    QVERIFY(compute::gemmModelInputs(gpu, config::Precision::Fp16)
+        != compute::gemmModelInputs(tinyGpu(), config::Precision::Fp16));
 }
 
 void TstGemmModel::wavesOnATinyGpu()
