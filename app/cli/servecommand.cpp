@@ -98,7 +98,8 @@ double duration(const Arguments& arguments, const std::string& name)
     const bool hasUnit = std::any_of(text->begin(), text->end(), [](char c) { return std::isalpha(c) != 0; });
     const std::optional<double> seconds = config::parseQuantity(*text, config::Dimension::Seconds, &why);
     if (!hasUnit || !seconds || *seconds <= 0 || *seconds > 1e6) {
-        throw UsageError("--" + name + " \"" + *text + "\": expected a time with its unit, e.g. 500ms or 2 s"
+        throw UsageError("--" + name + " \"" + *text
+            + "\": expected a time above 0 and at most 1e6 s, with its unit, e.g. 500ms or 2 s"
             + (why.empty() ? std::string() : " (" + why + ")"));
     }
     return *seconds;
@@ -317,14 +318,16 @@ std::vector<std::pair<int, int>> poolSplits(const std::string& text)
     while (start <= text.size()) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
         const std::string item = text.substr(start, comma - start);
+        // Each side is 1 to 4 digits: a longer number is out of range before it could overflow an int.
         const std::size_t colon = item.find(':');
-        int prefill = 0;
-        int decode = 0;
-        char tail = 0;
-        const bool parsed = colon != std::string::npos
-            && std::sscanf(item.c_str(), "%d:%d%c", &prefill, &decode, &tail) == 2
-            && item.find_first_not_of("0123456789:") == std::string::npos;
-        if (!parsed || prefill < 1 || decode < 1 || prefill > 4096 || decode > 4096) {
+        const auto workers = [](const std::string& digits) {
+            const bool whole
+                = !digits.empty() && digits.size() <= 4 && digits.find_first_not_of("0123456789") == std::string::npos;
+            return whole ? std::stoi(digits) : 0;
+        };
+        const int prefill = colon == std::string::npos ? 0 : workers(item.substr(0, colon));
+        const int decode = colon == std::string::npos ? 0 : workers(item.substr(colon + 1));
+        if (prefill < 1 || decode < 1 || prefill > 4096 || decode > 4096) {
             throw UsageError("--pool-splits \"" + text + "\": \"" + item
                 + "\" is not a split of prefill:decode workers such as 2:6 (1 to 4096 each)");
         }

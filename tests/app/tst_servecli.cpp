@@ -329,6 +329,9 @@ void TstServeCli::usageErrorsNameTheOption_data()
         QStringLiteral("1,2") } << QStringLiteral("sweep");
     QTest::addRow("malformed_split") << QStringList { QStringLiteral("--pool-splits"), QStringLiteral("1:3,2:x") }
                                      << QStringLiteral("\"2:x\"");
+    // Beyond 32 bits: refused, not wrapped round to a split of 1:1.
+    QTest::addRow("split_beyond_int") << QStringList { QStringLiteral("--pool-splits"), QStringLiteral("4294967297:1") }
+                                      << QStringLiteral("\"4294967297:1\"");
     QTest::addRow("splits_and_workers") << QStringList { QStringLiteral("--pool-splits"), QStringLiteral("1:1"),
         QStringLiteral("--prefill-workers"), QStringLiteral("1") }
                                         << QStringLiteral("--pool-splits");
