@@ -303,11 +303,7 @@ void printDisaggregated(
         << config::formatNumber(
                std::max(result.prefillCapacity.bytesPerTokenPerGpu, result.decodeCapacity.bytesPerTokenPerGpu))
         << " B per token per GPU)\n";
-    serving::ServingResult shown;
-    shown.summary = result.summary;
-    shown.options = result.decodeOptions;
-    shown.capacity = result.decodeCapacity;
-    printSummary(out, shown);
+    printSummary(out, result.servingResult());
 }
 
 /// The splits of --pool-splits: "P:D" pairs of whole numbers of workers, 1 to 4096 each.
@@ -445,13 +441,8 @@ int serveDisaggregated(const Invocation& invocation, const Arguments& arguments,
         return InputError;
     }
     printDisaggregated(invocation.out, result, spec.prefillWorkers, spec.decodeWorkers);
-    serving::ServingResult shown;
-    shown.summary = result.summary;
-    shown.trace = result.trace;
-    shown.options = result.decodeOptions;
-    shown.capacity = result.decodeCapacity;
     const bool written = writeOutput(arguments.value("json"), invocation, "serve", [&](std::ostream& out) {
-        report::writeJson(out, serving::servingJson(shown));
+        report::writeJson(out, serving::servingJson(result.servingResult()));
     }) && writeOutput(arguments.value("csv"), invocation, "serve", [&](std::ostream& out) {
         serving::writeRequestCsv(out, result.trace);
     });

@@ -75,7 +75,7 @@ public:
         m_trace.warmupRequests = std::clamp(workload.warmupRequests, 0, static_cast<int>(m_specs.size()));
         const bool closed = workload.arrival == ArrivalKind::ClosedLoop;
         for (int client = 0; closed && client < workload.concurrency; ++client) {
-            m_arrivals.push({ workload.rampSeconds * client / workload.concurrency, client });
+            m_arrivals.push({ clientStartSeconds(workload, client), client });
         }
         for (std::size_t i = 0; !closed && i < m_specs.size(); ++i) {
             m_arrivals.push({ m_specs[i].arrivalSeconds, static_cast<int>(i) });

@@ -62,6 +62,9 @@ struct DisaggregatedResult {
     int prefillGpusPerWorker = 0;
     int decodeGpusPerWorker = 0;
     double meanKvTransferSeconds = 0; ///< over the requests handed over
+
+    /// As a ServingResult for what prints, writes and draws one: the summary and trace, the decode pool's engine.
+    ServingResult servingResult() const { return { summary, trace, decodeOptions, decodeCapacity }; }
 };
 
 /// Serves @p workload on @p spec. The KV transfer of a prompt is a point-to-point transfer on the cluster's network

@@ -103,11 +103,7 @@ private:
         }
     }
 
-    /// When closed-loop client @p client sends its first request: spread over the ramp, all at 0 without one.
-    double clientStart(int client) const
-    {
-        return m_workload.rampSeconds * static_cast<double>(client) / static_cast<double>(m_workload.concurrency);
-    }
+    double clientStart(int client) const { return clientStartSeconds(m_workload, client); }
 
     const WorkloadSpec& m_workload;
     std::vector<RequestSpec> m_specs;

@@ -48,6 +48,12 @@ struct ServingTrace {
     int warmupRequests = 0; ///< the first requests by id, left out of the statistics (WorkloadSpec::warmupRequests)
 };
 
+/// When closed-loop client @p client of @p workload sends its first request: spread over the ramp (all at 0 without).
+inline double clientStartSeconds(const WorkloadSpec& workload, int client)
+{
+    return workload.rampSeconds * static_cast<double>(client) / static_cast<double>(workload.concurrency);
+}
+
 /// The requests @p workload issues, in order: their lengths and prefix ids, and for open loops their arrival times
 /// (closed loops set them as clients send).
 std::vector<RequestSpec> workloadRequests(const WorkloadSpec& workload);

@@ -36,13 +36,7 @@ serving::ServingResult serveOneLoad(
     }
     const serving::DisaggregatedSpec spec { poolScenario(scenario, request.prefillTp), request.prefillWorkers,
         request.options, poolScenario(scenario, request.decodeTp), request.decodeWorkers, request.options };
-    serving::DisaggregatedResult pools = serving::simulateDisaggregated(spec, workload, request.slo);
-    serving::ServingResult result;
-    result.summary = pools.summary;
-    result.trace = std::move(pools.trace);
-    result.options = pools.decodeOptions;
-    result.capacity = pools.decodeCapacity;
-    return result;
+    return serving::simulateDisaggregated(spec, workload, request.slo).servingResult();
 }
 
 } // namespace

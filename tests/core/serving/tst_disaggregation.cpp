@@ -4,6 +4,7 @@
 // the decode workers; a one-token answer never leaves the prefill worker. On the real models, one request alone is
 // StepModel's prefill plus the KV bytes over NVLink, its decode steps are StepModel's, and a degraded NVLink port
 // slows the hand-over by the bytes over the lost bandwidth.
+#include "affinecost.h"
 #include "serving/disaggregation.h"
 #include "sim/stepmodel.h"
 #include "testutils.h"
@@ -13,45 +14,12 @@
 #include <cmath>
 
 using namespace rapid;
-using serving::ArrivalKind;
 using serving::EngineOptions;
-using serving::SequenceWork;
 using serving::WorkloadSpec;
+using test::AffineCost;
+using test::closedLoop;
 
 namespace {
-
-/// a + b x (tokens computed).
-class AffineCost final : public serving::IterationCost {
-public:
-    AffineCost(double a, double b)
-        : m_a(a)
-        , m_b(b)
-    {
-    }
-    double seconds(const std::vector<SequenceWork>& batch) override
-    {
-        double tokens = 0;
-        for (const SequenceWork& work : batch) {
-            tokens += static_cast<double>(work.newTokens);
-        }
-        return m_a + m_b * tokens;
-    }
-
-private:
-    double m_a;
-    double m_b;
-};
-
-WorkloadSpec closedLoop(int concurrency, int requests, std::int64_t prompt, std::int64_t output)
-{
-    WorkloadSpec workload;
-    workload.arrival = ArrivalKind::ClosedLoop;
-    workload.concurrency = concurrency;
-    workload.requests = requests;
-    workload.promptTokens = prompt;
-    workload.outputTokens = output;
-    return workload;
-}
 
 EngineOptions options()
 {

@@ -3,6 +3,7 @@
 // for TTFT and ITL; chunked prefill, preemption at the exact iteration the KV cache runs out, Little's law in a
 // saturated closed loop; and on the real operator model, one request alone and a static batch equal
 // StepModel::inference's prediction.
+#include "affinecost.h"
 #include "serving/servingengine.h"
 #include "serving/servingsimulator.h"
 #include "serving/stepiterationcost.h"
@@ -13,45 +14,12 @@
 #include <cmath>
 
 using namespace rapid;
-using serving::ArrivalKind;
 using serving::EngineOptions;
-using serving::SequenceWork;
 using serving::WorkloadSpec;
+using test::AffineCost;
+using test::closedLoop;
 
 namespace {
-
-/// a + b x (tokens computed): a fixed per-iteration cost and a per-token one.
-class AffineCost final : public serving::IterationCost {
-public:
-    AffineCost(double a, double b)
-        : m_a(a)
-        , m_b(b)
-    {
-    }
-    double seconds(const std::vector<SequenceWork>& batch) override
-    {
-        double tokens = 0;
-        for (const SequenceWork& work : batch) {
-            tokens += static_cast<double>(work.newTokens);
-        }
-        return m_a + m_b * tokens;
-    }
-
-private:
-    double m_a;
-    double m_b;
-};
-
-WorkloadSpec closedLoop(int concurrency, int requests, std::int64_t prompt, std::int64_t output)
-{
-    WorkloadSpec workload;
-    workload.arrival = ArrivalKind::ClosedLoop;
-    workload.concurrency = concurrency;
-    workload.requests = requests;
-    workload.promptTokens = prompt;
-    workload.outputTokens = output;
-    return workload;
-}
 
 EngineOptions withBlocks(std::int64_t blocks)
 {
