@@ -68,14 +68,19 @@ Arguments serveArguments()
                 "served from the prefix cache once computed (default 0)",
                 false },
             { "no-prefix-caching", "", "recompute shared prefixes (vLLM V1 caches them by default)", false },
-            { "engine", "NAME", "whose defaults: vllm (default) or trtllm (TensorRT-LLM)", false },
+            { "engine", "NAME",
+                "whose defaults and batching: vllm (default), trtllm (TensorRT-LLM) or sglang (prefill batches run "
+                "alone)",
+                false },
             { "max-num-seqs", "N",
                 "sequences per iteration (default as vllm serve: 1024 on H100/H200/B200, 256 otherwise)", false },
             { "max-num-batched-tokens", "N",
                 "tokens per iteration (default as vllm serve: 8192 on H100/H200/B200, 2048 otherwise)", false },
             { "no-chunked-prefill", "", "prefill every prompt in one iteration", false },
             { "block-size", "N", "tokens per KV-cache block (default 16)", false },
-            { "gpu-memory-utilization", "F", "share of HBM the engine uses (default 0.9)", false },
+            { "gpu-memory-utilization", "F",
+                "share of HBM the engine uses (default: vllm 0.9, trtllm 0.9 of what is free, sglang by GPU and tp)",
+                false },
             { "kv-blocks", "N", "KV-cache blocks per replica instead of the derived number", false },
             { "slo-ttft", "TIME", "time-to-first-token limit for goodput, with a unit (e.g. 500ms)", false },
             { "slo-itl", "TIME", "inter-token latency limit for goodput, with a unit (e.g. 50ms)", false },
@@ -158,10 +163,12 @@ serving::EngineOptions engineOf(const Arguments& arguments)
 {
     serving::EngineOptions options;
     const std::string engine = arguments.value("engine").value_or("vllm");
-    if (engine != "vllm" && engine != "trtllm") {
-        throw UsageError("--engine \"" + engine + "\": expected vllm or trtllm");
+    if (engine != "vllm" && engine != "trtllm" && engine != "sglang") {
+        throw UsageError("--engine \"" + engine + "\": expected vllm, trtllm or sglang");
     }
-    options.profile = engine == "trtllm" ? serving::EngineProfile::TrtLlm : serving::EngineProfile::Vllm;
+    options.profile = engine == "trtllm" ? serving::EngineProfile::TrtLlm
+        : engine == "sglang"             ? serving::EngineProfile::Sglang
+                                         : serving::EngineProfile::Vllm;
     // Not given: 0, which simulateServing replaces by vLLM's default for the scenario's GPU.
     if (arguments.value("max-num-seqs")) {
         options.maxNumSeqs = static_cast<int>(boundedInteger(arguments, "max-num-seqs", 0, 1, 1'000'000));

@@ -229,9 +229,10 @@ DisaggregatedResult simulateDisaggregated(
             + " decode workers of " + std::to_string(result.decodeGpusPerWorker) + " need "
             + std::to_string(prefillGpus + decodeGpus) + " GPUs; the cluster has " + std::to_string(clusterGpus));
     }
-    ServingPool prefill { spec.prefillWorkers, engineDefaults(spec.prefillOptions, spec.prefill.hardware.gpu),
-        nullptr };
-    ServingPool decode { spec.decodeWorkers, engineDefaults(spec.decodeOptions, spec.decode.hardware.gpu), nullptr };
+    ServingPool prefill { spec.prefillWorkers,
+        engineDefaults(spec.prefillOptions, spec.prefill.hardware.gpu, modelParallelGpus(spec.prefill)), nullptr };
+    ServingPool decode { spec.decodeWorkers,
+        engineDefaults(spec.decodeOptions, spec.decode.hardware.gpu, modelParallelGpus(spec.decode)), nullptr };
     checkServingWorkload(spec.prefill, workload, prefill.options);
     checkServingWorkload(spec.decode, workload, decode.options);
     result.prefillCapacity = kvCapacity(spec.prefill, prefill.options);

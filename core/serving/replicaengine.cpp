@@ -109,13 +109,19 @@ void ReplicaEngine::preempt(Sequence sequence)
     m_waiting.push_front(sequence);
 }
 
-/// Schedules the running requests; returns whether one was preempted.
+bool ReplicaEngine::decoding(const Sequence& sequence) const
+{
+    return sequence.generated > 0 && known(sequence) - sequence.kvTokens == 1;
+}
+
+/// Schedules the running requests of @p phase; returns whether one was preempted.
 bool ReplicaEngine::scheduleRunning(
-    std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
+    std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens, Phase phase)
 {
     bool preempted = false;
     for (std::size_t i = 0; i < m_running.size() && budget > 0;) {
-        const std::int64_t count = nextTokens(m_running[i], budget);
+        const bool wanted = phase == Phase::Any || (phase == Phase::Decode) == decoding(m_running[i]);
+        const std::int64_t count = wanted ? nextTokens(m_running[i], budget) : 0;
         if (count == 0) {
             ++i;
             continue;
@@ -179,14 +185,32 @@ bool ReplicaEngine::leaves(const Sequence& sequence) const
     return sequence.generated == output || (m_role == ReplicaRole::PrefillOnly && sequence.generated == 1);
 }
 
-void ReplicaEngine::iterate(const Listener& listener)
+void ReplicaEngine::schedule(std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
 {
     std::int64_t budget = m_options.maxNumBatchedTokens;
-    std::vector<std::size_t> scheduled;
-    std::vector<std::int64_t> tokens;
-    if (!scheduleRunning(budget, scheduled, tokens)) {
+    if (m_options.profile != EngineProfile::Sglang || m_role != ReplicaRole::Unified) {
+        // vLLM V1, TensorRT-LLM: one mixed batch, the running requests (decodes, unfinished chunks) first.
+        if (!scheduleRunning(budget, scheduled, tokens, Phase::Any)) {
+            scheduleWaiting(budget, scheduled, tokens);
+        }
+        return;
+    }
+    // SGLang: a prefill batch (the unfinished chunk, then new prompts) runs alone whenever one can be formed; the
+    // running requests decode together only when none can (Scheduler.get_next_batch_to_run, mixed chunks off).
+    if (!scheduleRunning(budget, scheduled, tokens, Phase::Prefill)) {
         scheduleWaiting(budget, scheduled, tokens);
     }
+    if (scheduled.empty()) {
+        std::int64_t decodes = m_options.maxNumSeqs;
+        scheduleRunning(decodes, scheduled, tokens, Phase::Decode);
+    }
+}
+
+void ReplicaEngine::iterate(const Listener& listener)
+{
+    std::vector<std::size_t> scheduled;
+    std::vector<std::int64_t> tokens;
+    schedule(scheduled, tokens);
     if (scheduled.empty()) {
         throw std::logic_error("serving: an iteration with nothing to compute");
     }

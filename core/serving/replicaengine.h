@@ -28,10 +28,11 @@ struct ReplicaEvent {
     bool finished = false; ///< its last output token was sampled (it has left this replica)
 };
 
-/// The continuous-batching scheduler of one replica (vLLM V1's: see simulateServing in servingengine.h): its waiting
-/// queue, running batch, paged KV cache and clock. The requests' specs and their records (trace.requests, by id) are
-/// the caller's; the caller submits requests, steps the replica and hears of first and last tokens through the
-/// listener, called in the batch's order at the end of the iteration that sampled them (it may submit at once).
+/// The continuous-batching scheduler of one replica (vLLM V1's; SGLang's prefill batches alone for its profile: see
+/// simulateServing in servingengine.h): its waiting queue, running batch, paged KV cache and clock. The requests' specs
+/// and their records (trace.requests, by id) are the caller's; the caller submits requests, steps the replica and hears
+/// of first and last tokens through the listener, called in the batch's order at the end of the iteration that sampled
+/// them (it may submit at once).
 class ReplicaEngine {
 public:
     using Listener = std::function<void(const ReplicaEvent&)>;
@@ -71,7 +72,15 @@ private:
     void cachePrefix(Sequence& sequence);
     std::int64_t nextTokens(const Sequence& sequence, std::int64_t budget) const;
     void preempt(Sequence sequence);
-    bool scheduleRunning(std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens);
+    /// Which running requests a scheduling pass takes: all, those still computing their prompt (or recomputing it
+    /// after a preemption), or those decoding one token.
+    enum class Phase { Any, Prefill, Decode };
+    /// Whether @p sequence has only its last sampled token to compute (it decodes).
+    bool decoding(const Sequence& sequence) const;
+    /// The next iteration's batch: running indices and the tokens each computes, by the profile's batching rule.
+    void schedule(std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens);
+    bool scheduleRunning(
+        std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens, Phase phase);
     void scheduleWaiting(std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens);
     /// Whether the request has left this replica after the token it just sampled.
     bool leaves(const Sequence& sequence) const;

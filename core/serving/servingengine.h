@@ -67,6 +67,9 @@ std::vector<RequestSpec> workloadRequests(const WorkloadSpec& workload);
 /// With prefix caching, once one request of a prefix id has computed its shared prefix the cache holds those whole
 /// blocks (pinned: vLLM would evict them last-used-first only when blocks run out), and every request of that id
 /// admitted later starts after them: its prefill attends to the cached keys without recomputing them.
+/// EngineProfile::Sglang batches as SGLang does: an iteration computes prompt chunks only (the unfinished one, then
+/// waiting requests within the budget) whenever there are any to compute, and decodes every running request only when
+/// there are none.
 /// Throws std::invalid_argument when a request can never fit the KV cache.
 ServingTrace simulateServing(const WorkloadSpec& workload, const EngineOptions& options, IterationCost& cost);
 

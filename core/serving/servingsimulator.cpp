@@ -38,17 +38,62 @@ void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& 
 
 const char* toString(EngineProfile profile)
 {
-    return profile == EngineProfile::TrtLlm ? "trtllm" : "vllm";
+    switch (profile) {
+    case EngineProfile::TrtLlm:
+        return "trtllm";
+    case EngineProfile::Sglang:
+        return "sglang";
+    case EngineProfile::Vllm:
+        break;
+    }
+    return "vllm";
 }
 
-EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu)
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+/// SGLang's server defaults (python/sglang/srt/server_args.py, v0.5, _handle_gpu_memory_settings and
+/// _handle_chunked_prefill_size): the memory it keeps outside weights and KV cache grows with the GPU's memory and the
+/// model-parallel GPUs (activations of a chunk, CUDA-graph buffers), and mem_fraction_static is what is left;
+/// chunked_prefill_size 2,048 tokens below 35 GiB, 8,192 below 160 GiB (A100, H100, H200), 16,384 above (B200).
+/// max_running_requests: the request pool's floor of 2,048 (model_runner: min(max(tokens / context x 512, 2048),
+/// 4096)), which binds only above 2,048 concurrent requests.
+EngineOptions sglangDefaults(EngineOptions options, const config::GpuSpec& gpu, int modelParallelGpus)
 {
+    const double memoryGiB = gpu.hbmCapacityBytes / kGiB;
+    const double parallel = modelParallelGpus;
+    double reservedGiB = 32;
+    if (memoryGiB < 35) {
+        reservedGiB = 2.8 + parallel / 10;
+    } else if (memoryGiB < 90) {
+        reservedGiB = 9.5 + parallel / 2;
+    } else if (memoryGiB < 160) {
+        reservedGiB = 12 + parallel / 2;
+    }
+    if (options.gpuMemoryUtilization == 0) {
+        options.gpuMemoryUtilization = std::clamp((memoryGiB - reservedGiB) / memoryGiB, 0.01, 1.0);
+    }
+    if (options.maxNumBatchedTokens == 0) {
+        options.maxNumBatchedTokens = memoryGiB < 35 ? 2048 : memoryGiB < 160 ? 8192 : 16384;
+    }
+    options.maxNumSeqs = options.maxNumSeqs == 0 ? 2048 : options.maxNumSeqs;
+    return options;
+}
+
+} // namespace
+
+EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu, int modelParallelGpus)
+{
+    if (options.profile == EngineProfile::Sglang) {
+        return sglangDefaults(options, gpu, modelParallelGpus);
+    }
+    options.gpuMemoryUtilization = options.gpuMemoryUtilization == 0 ? 0.9 : options.gpuMemoryUtilization;
     if (options.profile == EngineProfile::TrtLlm) {
         options.maxNumBatchedTokens = options.maxNumBatchedTokens == 0 ? 8192 : options.maxNumBatchedTokens;
         options.maxNumSeqs = options.maxNumSeqs == 0 ? 2048 : options.maxNumSeqs;
         return options;
     }
-    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     std::string name = gpu.name;
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
     const bool large = gpu.hbmCapacityBytes >= 70 * kGiB && name.find("a100") == std::string::npos;
@@ -61,9 +106,15 @@ EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu)
     return options;
 }
 
+int modelParallelGpus(const config::Scenario& scenario)
+{
+    const config::ParallelismSpec& parallel = scenario.run.parallelism;
+    return parallel.tp * parallel.pp;
+}
+
 KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& given)
 {
-    const EngineOptions options = engineDefaults(given, scenario.hardware.gpu);
+    const EngineOptions options = engineDefaults(given, scenario.hardware.gpu, modelParallelGpus(scenario));
     // The memory model's inference peak for one prompt of max_num_batched_tokens and one output token: weights, one
     // layer's prefill activations, the memory outside the allocator, and that sequence's KV cache.
     config::RunSpec run = scenario.run;
@@ -75,9 +126,16 @@ KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& giv
     KvCapacity capacity;
     capacity.bytesPerTokenPerGpu = kvBytes / static_cast<double>(run.promptLength + run.decodeLength);
     const double rest = estimate.peakBytes - kvBytes;
-    capacity.freeBytesPerGpu = options.profile == EngineProfile::TrtLlm
-        ? options.gpuMemoryUtilization * (scenario.hardware.gpu.hbmCapacityBytes - rest)
-        : options.gpuMemoryUtilization * scenario.hardware.gpu.hbmCapacityBytes - rest;
+    const double hbm = scenario.hardware.gpu.hbmCapacityBytes;
+    if (options.profile == EngineProfile::TrtLlm) {
+        capacity.freeBytesPerGpu = options.gpuMemoryUtilization * (hbm - rest);
+    } else if (options.profile == EngineProfile::Sglang) {
+        // SGLang's reserve (1 - mem_fraction_static) already holds the activations and the CUDA context: the static
+        // pool holds the weights and the KV cache.
+        capacity.freeBytesPerGpu = options.gpuMemoryUtilization * hbm - estimate.bytes(memory::MemoryCategory::Weights);
+    } else {
+        capacity.freeBytesPerGpu = options.gpuMemoryUtilization * hbm - rest;
+    }
     const double blockBytes = capacity.bytesPerTokenPerGpu * options.blockSize;
     capacity.blocks = capacity.freeBytesPerGpu > 0 && blockBytes > 0
         ? static_cast<std::int64_t>(std::floor(capacity.freeBytesPerGpu / blockBytes))
@@ -91,7 +149,7 @@ ServingResult simulateServing(const config::Scenario& scenario, WorkloadSpec wor
     if (scenario.run.mode != config::RunMode::Inference) {
         throw std::invalid_argument("run.mode: serving needs an inference run");
     }
-    options = engineDefaults(options, scenario.hardware.gpu);
+    options = engineDefaults(options, scenario.hardware.gpu, modelParallelGpus(scenario));
     checkServingWorkload(scenario, workload, options);
     sim::StepModel stepModel(scenario, backend);
     const int replicas = stepModel.plan().sharding.dataParallel;

@@ -16,7 +16,12 @@ namespace rapid::serving {
 /// 0.9, EngineArgs.get_batch_defaults for the OpenAI API server): 8,192 batched tokens and 1,024 sequences on a GPU of
 /// 70 GiB or more that is not an A100 (H100, H200, B200), else 2,048 tokens and 256 sequences (vLLM keeps A100 low:
 /// PR #17885). TensorRT-LLM: its BuildConfig defaults, max_num_tokens 8,192 and max_batch_size 2,048, on any GPU.
-EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu);
+/// Both: gpu_memory_utilization (free_gpu_memory_fraction) 0.9. SGLang: by the GPU's memory and the replica's
+/// @p modelParallelGpus (tp x pp), as its server_args sets them (servingsimulator.cpp, sglangDefaults).
+EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu, int modelParallelGpus);
+
+/// The GPUs one replica's model is split over (tp x pp): what SGLang's memory defaults depend on.
+int modelParallelGpus(const config::Scenario& scenario);
 
 /// The KV cache one replica's GPUs can hold, as vLLM sizes it: gpu_memory_utilization x HBM, less the weights, the
 /// activations of one max_num_batched_tokens prefill and the memory outside the allocator (the memory model of the

@@ -7,11 +7,13 @@
 
 namespace rapid::serving {
 
-/// Whose defaults an engine takes where a knob is left unset (docs/serving.md gives the sources). The scheduler is
-/// vLLM V1's for both.
+/// Whose defaults an engine takes where a knob is left unset, and how it forms a batch (docs/serving.md gives the
+/// sources). vLLM V1 and TensorRT-LLM mix decodes and prompt chunks in one iteration, decodes first; SGLang runs a
+/// batch of prompt chunks alone whenever one can be formed and decodes only when none can (no mixed chunks by default).
 enum class EngineProfile {
     Vllm, ///< `vllm serve`: budgets by GPU, KV cache = gpu_memory_utilization x HBM less the rest
     TrtLlm, ///< TensorRT-LLM: BuildConfig budgets, KV cache = free_gpu_memory_fraction x the memory left free
+    Sglang, ///< `sglang.launch_server`: chunked_prefill_size by GPU memory, mem_fraction_static by memory and tp x pp
 };
 const char* toString(EngineProfile profile);
 
@@ -25,8 +27,9 @@ struct EngineOptions {
     bool chunkedPrefill = true; ///< split a prompt over iterations to fit the token budget (vLLM V1: always on)
     int blockSize = 16; ///< tokens per KV-cache block (vLLM block_size, default 16)
     /// vLLM: share of HBM the engine may use (gpu_memory_utilization, 0.9); TensorRT-LLM: share of the memory left
-    /// after weights and activations that the KV cache takes (free_gpu_memory_fraction, 0.9).
-    double gpuMemoryUtilization = 0.9;
+    /// after weights and activations that the KV cache takes (free_gpu_memory_fraction, 0.9); SGLang: share of HBM
+    /// for weights and KV cache (mem_fraction_static). 0: the profile's default (engineDefaults).
+    double gpuMemoryUtilization = 0;
     /// Blocks kept free when admitting a new request, as a share of all blocks (vLLM's watermark, 0.01).
     double watermark = 0.01;
     double hostOverheadSeconds = 0; ///< scheduling and launch per iteration outside the GPU model (0: not charged)

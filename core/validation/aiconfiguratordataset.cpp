@@ -76,6 +76,15 @@ std::pair<std::string, std::vector<std::string>> hardwareOf(const std::string& s
             "hardware.cluster.network[0].size=" + std::to_string(tp) } };
 }
 
+/// The engine profile of a row's backend column (vllm, trtllm, sglang).
+serving::EngineProfile engineOf(const std::string& backend)
+{
+    if (backend == "vllm") {
+        return serving::EngineProfile::Vllm;
+    }
+    return backend == "sglang" ? serving::EngineProfile::Sglang : serving::EngineProfile::TrtLlm;
+}
+
 /// Why a row is left out, or "" when it is used. The rule is fixed and the same for every row.
 std::string skipReason(const CsvTable& table, size_t row)
 {
@@ -93,9 +102,6 @@ std::string skipReason(const CsvTable& table, size_t row)
     if (table.cell(row, "precision") == "fp4" || table.cell(row, "precision") == "int4" || quant == "nvfp4"
         || quant == "int4_wo" || quant == "fp8_block") {
         return "NVFP4, INT4 or block-scaled FP8 serving (not modelled yet)";
-    }
-    if (table.cell(row, "backend") == "sglang") {
-        return "SGLang (no engine profile: vLLM and TensorRT-LLM only)";
     }
     if (provenance(table.cell(row, "silicon_data_source"), "silicon_concurrency").empty()) {
         return "no silicon_concurrency in its provenance";
@@ -116,9 +122,9 @@ std::string skipReason(const CsvTable& table, size_t row)
 Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
 {
     Dataset dataset { ttft ? "aiconfigurator-ttft" : "aiconfigurator-tpot", "aiconfigurator/silicon_sample.csv",
-        std::string(
-            "NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B and Qwen3-32B served by vLLM and TensorRT-LLM "
-            "on H100/H200/B200 (bf16, fp8), one worker per row under a closed loop: mean ")
+        std::string("NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B and Qwen3-32B served by vLLM, TensorRT-LLM "
+                    "and SGLang "
+                    "on H100/H200/B200 (bf16, fp8), one worker per row under a closed loop: mean ")
             + (ttft ? "time to first token" : "time per output token") + " (rapid serve)",
         ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 20.0 : 10.0, {}, {}, {} };
     const CsvTable table = CsvTable::read(sharedDir + "/validation/" + dataset.file);
@@ -161,7 +167,7 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
                 "run.precision.kv_cache=" + precision });
         c.concurrency = concurrency;
         c.requestsPerClient = kRequestsPerClient;
-        c.engine = table.cell(row, "backend") == "vllm" ? serving::EngineProfile::Vllm : serving::EngineProfile::TrtLlm;
+        c.engine = engineOf(table.cell(row, "backend"));
         c.measuredTtft = *measuredTtft / 1000;
         c.measuredItl = *measuredTpot / 1000;
         c.measured = ttft ? c.measuredTtft : c.measuredItl;

@@ -154,13 +154,21 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
     // vLLM (>= 0.9, EngineArgs.get_batch_defaults for `vllm serve`): a GPU of 70 GiB or more that is not an A100
     // gets 8,192 batched tokens and 1,024 sequences, any other 2,048 and 256.
     // TensorRT-LLM (--engine trtllm): BuildConfig's max_num_tokens 8,192 and max_batch_size 2,048 on any GPU.
+    // Both keep 0.9 of the memory. SGLang (server_args.py, v0.5.1): chunked_prefill_size 8,192 below 160 GiB and
+    // 16,384 above; mem_fraction_static = (memory - reserve) / memory with a reserve of 9.5 + tp x pp / 2 GiB below
+    // 90 GiB (tp 8: 13.5 of 80 GiB, 0.83125) and 32 GiB above 160 GiB (148 of 180 GiB, 0.82222); 2,048 requests.
     QTest::addColumn<QString>("hardware");
     QTest::addColumn<QString>("engine");
     QTest::addColumn<int>("tokens");
     QTest::addColumn<int>("sequences");
-    QTest::addRow("h100") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("vllm") << 8192 << 1024;
-    QTest::addRow("a100") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("vllm") << 2048 << 256;
-    QTest::addRow("a100_trtllm") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("trtllm") << 8192 << 2048;
+    QTest::addColumn<double>("utilization");
+    QTest::addRow("h100") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("vllm") << 8192 << 1024 << 0.9;
+    QTest::addRow("a100") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("vllm") << 2048 << 256 << 0.9;
+    QTest::addRow("a100_trtllm") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("trtllm") << 8192 << 2048 << 0.9;
+    QTest::addRow("h100_sglang") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("sglang") << 8192 << 2048
+                                 << 66.5 / 80;
+    QTest::addRow("b200_sglang") << QStringLiteral("hgx-b200-8gpu") << QStringLiteral("sglang") << 16384 << 2048
+                                 << 148.0 / 180;
 }
 
 void TstServeCli::engineDefaultsFollowVllmPerGpu()
@@ -169,6 +177,7 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu()
     QFETCH(QString, engine);
     QFETCH(int, tokens);
     QFETCH(int, sequences);
+    QFETCH(double, utilization);
     const Result served = runRapid(serve(
         { QStringLiteral("--requests"), QStringLiteral("1"), QStringLiteral("--output-tokens"), QStringLiteral("4"),
             QStringLiteral("--engine"), engine, QStringLiteral("--json"), QStringLiteral("-") },
@@ -178,6 +187,7 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu()
         = parseJson(served.out.mid(served.out.indexOf(QLatin1Char('{')))).value(QStringLiteral("engine")).toObject();
     QCOMPARE(options.value(QStringLiteral("max_num_batched_tokens")).toInt(), tokens);
     QCOMPARE(options.value(QStringLiteral("max_num_seqs")).toInt(), sequences);
+    QVERIFY(std::abs(options.value(QStringLiteral("gpu_memory_utilization")).toDouble() - utilization) < 1e-12);
     QCOMPARE(options.value(QStringLiteral("profile")).toString(), engine);
     QVERIFY(served.out.contains(QStringLiteral("max_num_batched_tokens %1").arg(tokens)));
 }
@@ -335,7 +345,7 @@ void TstServeCli::usageErrorsNameTheOption_data()
     QTest::addRow("splits_and_workers") << QStringList { QStringLiteral("--pool-splits"), QStringLiteral("1:1"),
         QStringLiteral("--prefill-workers"), QStringLiteral("1") }
                                         << QStringLiteral("--pool-splits");
-    QTest::addRow("unknown_engine") << QStringList { QStringLiteral("--engine"), QStringLiteral("sglang") }
+    QTest::addRow("unknown_engine") << QStringList { QStringLiteral("--engine"), QStringLiteral("tgi") }
                                     << QStringLiteral("--engine");
     QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }
                                      << QStringLiteral("--backend");

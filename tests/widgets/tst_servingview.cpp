@@ -3,7 +3,8 @@
 // client alone sees the step model's prefill as its time to first token and its mean decode step as its ITL (the
 // serving engine and StepModel::inference are separate paths); the curve has a point per load; a saturated closed
 // loop obeys Little's law; picking a load redraws its request timeline; Cancel stops a long sweep and shows nothing;
-// a training workspace says why it cannot be served; an edit marks the result stale; every chart exports.
+// a training workspace says why it cannot be served; an edit marks the result stale; every chart exports; the Engine
+// field picked from the keyboard serves with SGLang's defaults.
 #include "widgettestutils.h"
 
 #include "common/chartexporter.h"
@@ -19,6 +20,7 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -120,6 +122,32 @@ private Q_SLOTS:
         QVERIFY(window->document()->setValue(QStringLiteral("run.inference.prompt_length"), QStringLiteral("1000")));
         QTRY_VERIFY(panel->controls()->statusLabel()->text().contains(QStringLiteral("Serve again")));
         QVERIFY(panel->isStale());
+    }
+
+    void theEngineComboPicksSglangsDefaults()
+    {
+        // Two presses of the down arrow on the Engine field pick SGLang (vLLM V1, TensorRT-LLM, SGLang): its defaults
+        // for one H100 (80 GiB, tp 1): 8,192-token prefill batches and mem_fraction_static (80 - 9.5 - 1/2) / 80.
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        auto* engine = panel->findChild<QComboBox*>(QStringLiteral("servingEngine"));
+        QVERIFY(engine);
+        engine->setFocus();
+        QTest::keyClick(engine, Qt::Key_Down);
+        QTest::keyClick(engine, Qt::Key_Down);
+        QCOMPARE(engine->currentText(), QStringLiteral("SGLang"));
+        test::typeLine(panel->loadsEdit(), QStringLiteral("2"));
+        test::typeSpin(panel->outputSpin(), QStringLiteral("8"));
+        test::typeSpin(panel->requestsSpin(), QStringLiteral("4"));
+        QSignalSpy finished(panel->runner(), &ServingRunner::finished);
+        QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(panel->table()->rowCount(), 1);
+        const serving::EngineOptions& used = panel->curve()->results[0].options;
+        QCOMPARE(used.profile, serving::EngineProfile::Sglang);
+        QCOMPARE(used.maxNumBatchedTokens, 8192);
+        QVERIFY(std::abs(used.gpuMemoryUtilization - 70.0 / 80) < 1e-12);
     }
 
     void prefillAndDecodePoolsServeTogether()

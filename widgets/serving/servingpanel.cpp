@@ -177,9 +177,12 @@ QWidget* ServingPanel::buildInputs()
     problem.setColor(QPalette::WindowText, problemColor(palette()));
     m_loadsProblem->setPalette(problem);
     m_engine->setObjectName(QStringLiteral("servingEngine"));
-    m_engine->addItem(tr("vLLM V1"));
-    m_engine->addItem(tr("TensorRT-LLM"));
-    m_engine->setToolTip(tr("Whose scheduler defaults (token budget, sequences per iteration, KV-cache share)"));
+    m_engine->addItem(tr("vLLM V1"), static_cast<int>(serving::EngineProfile::Vllm));
+    m_engine->addItem(tr("TensorRT-LLM"), static_cast<int>(serving::EngineProfile::TrtLlm));
+    m_engine->addItem(tr("SGLang"), static_cast<int>(serving::EngineProfile::Sglang));
+    m_engine->setToolTip(
+        tr("Whose scheduler defaults (token budget, sequences per iteration, KV-cache share) and "
+           "batching (SGLang runs prompt batches alone, vLLM and TensorRT-LLM mix them with decodes)"));
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -275,8 +278,7 @@ bool ServingPanel::run()
         request.requestsPerPoint = m_requests->value();
         request.workload.promptTokens = m_prompt->value() > 0 ? m_prompt->value() : scenario->run.promptLength;
         request.workload.outputTokens = m_output->value() > 0 ? m_output->value() : scenario->run.decodeLength;
-        request.options.profile
-            = m_engine->currentIndex() == 0 ? serving::EngineProfile::Vllm : serving::EngineProfile::TrtLlm;
+        request.options.profile = static_cast<serving::EngineProfile>(m_engine->currentData().toInt());
         request.slo.ttftSeconds = m_ttftSlo->value() / 1e3;
         request.slo.itlSeconds = m_itlSlo->value() / 1e3;
         request.prefillWorkers = m_prefillWorkers->value();

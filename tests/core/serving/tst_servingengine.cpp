@@ -192,6 +192,35 @@ private Q_SLOTS:
         QVERIFY(near(burst.requests[1].ttft(), 12e-3, 1e-12));
     }
 
+    void sglangRunsPromptBatchesAloneAndVllmMixesThem()
+    {
+        // a = 1 ms, b = 10 us, a budget of 1,024 tokens. A (100 + 10) arrives at 0 and prefills to 2 ms, then decodes
+        // one token per 1.01 ms: 3.01, 4.02, 5.03. B (3,000 + 1) arrives at 4.5 ms and is seen at 5.03.
+        // SGLang: B's chunks run alone, 1,024 + 1,024 + 952 tokens: 11.24 + 11.24 + 10.52 ms to 38.03 (B's TTFT
+        // 33.53 ms) while A waits; A's last six tokens then take 6 x 1.01 ms: it ends at 44.09 ms.
+        // vLLM: each iteration is A's token plus a chunk of 1,023, 1,023 and 954: 11.24 + 11.24 + 10.55 ms to 38.06
+        // (B's TTFT 33.56 ms), A sampling a token in each; its last three take 3 x 1.01 ms: it ends at 41.09 ms.
+        AffineCost cost(1e-3, 1e-5);
+        WorkloadSpec workload;
+        workload.arrival = serving::ArrivalKind::Trace;
+        workload.trace = { { 0, 100, 10, -1 }, { 4.5e-3, 3000, 1, -1 } };
+        EngineOptions options = withBlocks(1000);
+        options.maxNumBatchedTokens = 1024;
+        options.profile = serving::EngineProfile::Sglang;
+        const auto sglang = serving::simulateServing(workload, options, cost);
+        QVERIFY(near(sglang.requests[1].ttft(), 33.53e-3, 1e-9));
+        QVERIFY(near(sglang.requests[0].e2e(), 44.09e-3, 1e-9));
+        QCOMPARE(sglang.iterations.size(), size_t { 13 });
+        QCOMPARE(sglang.iterations[5].batchedTokens, std::int64_t { 1024 });
+
+        options.profile = serving::EngineProfile::Vllm;
+        const auto vllm = serving::simulateServing(workload, options, cost);
+        QVERIFY(near(vllm.requests[1].ttft(), 33.56e-3, 1e-9));
+        QVERIFY(near(vllm.requests[0].e2e(), 41.09e-3, 1e-9));
+        QCOMPARE(vllm.iterations.size(), size_t { 10 });
+        QCOMPARE(vllm.iterations[5].batchedTokens, std::int64_t { 1024 });
+    }
+
     void oneRequestAloneEqualsTheInferencePrediction()
     {
         // Llama-3.3-70B on 8 A100 (tp 8), one request of 1,000 + 64 tokens: the serving engine's TTFT is the step
