@@ -55,13 +55,15 @@ std::optional<network::CollectiveAlgorithm> parseAlgorithm(const std::optional<s
         return std::nullopt;
     }
     using network::CollectiveAlgorithm;
-    for (CollectiveAlgorithm algorithm : { CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree,
-             CollectiveAlgorithm::Direct, CollectiveAlgorithm::HalvingDoubling, CollectiveAlgorithm::Hierarchical }) {
+    for (CollectiveAlgorithm algorithm :
+        { CollectiveAlgorithm::Ring, CollectiveAlgorithm::Tree, CollectiveAlgorithm::Direct,
+            CollectiveAlgorithm::HalvingDoubling, CollectiveAlgorithm::Hierarchical, CollectiveAlgorithm::InNetwork }) {
         if (*text == network::toString(algorithm)) {
             return algorithm;
         }
     }
-    throw UsageError("--algorithm \"" + *text + "\": expected ring, tree, direct, halving-doubling or hierarchical");
+    throw UsageError(
+        "--algorithm \"" + *text + "\": expected ring, tree, direct, halving-doubling, hierarchical or in-network");
 }
 
 /// A byte size in [0, @p maximum] given to option --@p option.
@@ -186,7 +188,7 @@ Arguments collectiveArguments()
                 true },
             { "ranks", "LIST", "GPUs taking part, e.g. 0-7,16 (sendrecv: sender,receiver); default all", true },
             { "group", "DIMENSION", "the GPUs of GPU 0's instance of one network dimension, e.g. nvlink", true },
-            { "algorithm", "NAME", "force ring, tree, direct, halving-doubling or hierarchical", false },
+            { "algorithm", "NAME", "force ring, tree, direct, halving-doubling, hierarchical or in-network", false },
             { "backend", "NAME",
                 "analytical (default), congestion (flow-level, max-min fair) or packet (packet-level, "
                 "store-and-forward, "

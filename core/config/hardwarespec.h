@@ -128,7 +128,13 @@ struct NetworkDimension {
     NetworkKind kind = NetworkKind::Switch;
     int size = 0; ///< endpoints in this dimension (product of shape for tori/meshes)
     std::vector<int> shape; ///< torus2d/mesh2d: {x, y}; torus3d: {x, y, z}; otherwise {size}
-    double linkBandwidth = 0; ///< bytes/s per link per direction
+    double linkBandwidth = 0; ///< bytes/s per link per direction (the line rate)
+    /// Share of the line rate that carries data (packet headers and flow control take the rest): the network model
+    /// moves bytes at linkBandwidth x protocolEfficiency on every link of this dimension.
+    double protocolEfficiency = 1.0;
+    /// Switch dimensions with in-switch reduction (NVLink SHARP, NCCL's NVLS): the all-reduce algorithm bandwidth
+    /// (bytes reduced per second) the switch sustains for a group of its endpoints; 0: none.
+    double inNetworkAllReduceBandwidth = 0;
     double latencySeconds = 0; ///< per hop
     // Fat tree only.
     int tiers = 0; ///< switch levels above the endpoints (1 = a single switch layer)

@@ -253,6 +253,12 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
     dimension.kind = reader.choice<NetworkKind>("kind");
     readShapeAndSize(context, reader, dimension);
     dimension.linkBandwidth = reader.quantity("link_bandwidth");
+    dimension.protocolEfficiency = reader.number("protocol_efficiency");
+    dimension.inNetworkAllReduceBandwidth = reader.quantity("in_network_allreduce_bandwidth", 0.0);
+    if (dimension.inNetworkAllReduceBandwidth > 0 && dimension.kind != NetworkKind::Switch) {
+        context.error(reader.childPath("in_network_allreduce_bandwidth_GBps"), reader.node(),
+            "in_network_allreduce_bandwidth applies only to switch dimensions (in-switch reduction)");
+    }
     dimension.latencySeconds = reader.quantity("latency");
     if (isTree(dimension.kind)) {
         readTree(context, reader, dimension);

@@ -126,6 +126,14 @@ std::vector<Key> hardwareKeys()
             "torus2d/mesh2d `[x, y]`, torus3d `[x, y, z]`; each 2..65536"),
         quantity("cluster.network[].link_bandwidth", Dimension::BytesPerSecond, "GBps", kMinByteRate, kHuge, required(),
             "per link, per direction"),
+        number("cluster.network[].protocol_efficiency", 0.01, 1.0, value("1"),
+            "share of link_bandwidth that carries data (packet headers and flow control take the rest): NCCL's bus "
+            "bandwidth of a ring all-gather at large messages / link_bandwidth; every transfer on the dimension runs "
+            "at link_bandwidth x this"),
+        quantity("cluster.network[].in_network_allreduce_bandwidth", Dimension::BytesPerSecond, "GBps", kMinByteRate,
+            kHuge, optional(),
+            "switch only: all-reduce algorithm bandwidth (bytes / time) of in-switch reduction (NVLink SHARP, NCCL "
+            "NVLS), offered beside the ring and direct algorithms; absent: none"),
         quantity("cluster.network[].latency", Dimension::Seconds, "ns", kZeroAllowed, 1.0, required(), "per hop"),
         integer("cluster.network[].tiers", 1, 4, required(),
             "fat-tree only: switch levels (2 with the leaf-spine keys); a rail-optimized dimension has 2"),

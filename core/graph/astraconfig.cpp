@@ -35,7 +35,8 @@ AstraConfig astraConfigFor(const config::HardwareSpec& hardware)
     AstraConfig config;
     std::vector<AstraDimension> dimensions;
     for (const config::NetworkDimension& dimension : hardware.cluster.dimensions) {
-        const double bandwidth = dimension.linkBandwidth / 1e9;
+        // ASTRA-sim's links carry data at the rate given: the line rate less the protocol's share, as here.
+        const double bandwidth = dimension.linkBandwidth * dimension.protocolEfficiency / 1e9;
         const double latency = dimension.latencySeconds * 1e9;
         switch (dimension.kind) {
         case config::NetworkKind::Ring:
@@ -66,6 +67,13 @@ AstraConfig astraConfigFor(const config::HardwareSpec& hardware)
                 + " tier(s) is written as one switch at the link bandwidth over the oversubscription (ASTRA-sim's "
                   "analytical network has no multi-tier switch)");
             break;
+        }
+    }
+    for (const config::NetworkDimension& dimension : hardware.cluster.dimensions) {
+        if (dimension.inNetworkAllReduceBandwidth > 0) {
+            config.approximations.push_back(dimension.name
+                + ": its in-switch all-reduce (NVLink SHARP) is left out: ASTRA-sim's analytical network reduces in "
+                  "the NPUs (ring)");
         }
     }
     if (!hardware.faults.empty()) {

@@ -226,6 +226,7 @@ void AnalyticalNetwork::buildFlatView(GroupPlan& plan, const std::vector<int>& g
         }
         flat.directReductions = false;
         flat.halvingDoubling = false;
+        flat.inNetworkAllReduceBandwidth = 0; // a group over several axes does not reduce in one switch
         flat.tree = true;
         // A flat ring or chain crosses several axes between some neighbours: take their real hop latencies (members
         // in GPU order, as the congestion backend runs them). O(q) per plan.
@@ -328,6 +329,13 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
 }
 
 namespace {
+
+/// The port traffic per byte reduced that stands for an in-switch reduction in a flow model (CollectivePhase).
+double inNetworkPortShare(const AxisCost& cost, const PhaseEstimate& phase)
+{
+    return phase.algorithm == CollectiveAlgorithm::InNetwork ? cost.directBandwidth / cost.inNetworkAllReduceBandwidth
+                                                             : 0.0;
+}
 
 /// Hierarchical composition of a group's phases, each costed by @p phaseCost(cost, share, last, axis) on the share the
 /// previous one leaves, pipelined by chunk: the buffer is cut into @p chunks, and chunk c+1 enters a phase as soon as
@@ -457,7 +465,6 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
     std::vector<CollectivePhase> flatPhases;
     std::vector<CollectivePhase> composedPhases;
     const int flatAxis = group.phases.size() == 1 ? group.phaseAxes.front() : -1;
-
     // Hierarchical composition: each phase picks its own algorithm; the slowest phase names the bottleneck.
     const bool multiAxis = group.phases.size() > 1;
     const int chunks = composedChunks(m_axes, group, bytes);
@@ -478,7 +485,6 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
         composedChosen = forced.has_value() || composed.seconds <= flat.seconds;
         return composedChosen ? composed : flat;
     };
-
     switch (request.kind) {
     case CollectiveKind::SendRecv:
         estimate.seconds = bytes / group.pointToPoint.bandwidth + group.pointToPoint.latency;
@@ -488,14 +494,16 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
         break;
     case CollectiveKind::AllReduce: {
         const PhaseEstimate flat = allReducePhase(group.flat, bytes, forced);
-        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis, ringChannels(flat) });
+        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis, ringChannels(flat), 1,
+            inNetworkPortShare(group.flat, flat) });
         PhaseEstimate composed;
         if (multiAxis && group.product) {
             std::vector<CollectivePhase> gathers;
             composed = hierarchical([&](const AxisCost& cost, double share, bool last, int axis) {
                 if (last) {
                     const PhaseEstimate phase = allReducePhase(cost, share, phaseForced);
-                    composedPhases.push_back({ CollectiveKind::AllReduce, phase.algorithm, share, axis });
+                    composedPhases.push_back({ CollectiveKind::AllReduce, phase.algorithm, share, axis, 1, 1,
+                        inNetworkPortShare(cost, phase) });
                     return phase;
                 }
                 PhaseEstimate phase = reduceScatterPhase(cost, share, phaseForced);

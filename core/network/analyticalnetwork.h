@@ -32,6 +32,9 @@ struct CollectivePhase {
     /// every phase in turn while chunk c+1 follows it, so a later phase of one chunk overlaps an earlier phase of the
     /// next. The same on every phase of one collective; 1 for a single phase.
     int pipelineChunks = 1;
+    /// InNetwork: the bytes each member's port carries each way per byte reduced, so that a flow model of the port
+    /// takes as long as the switch (port rate / in-network all-reduce bandwidth); 0 for the other algorithms.
+    double inNetworkPortShare = 0;
     bool operator==(const CollectivePhase&) const = default;
 };
 

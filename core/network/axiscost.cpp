@@ -128,6 +128,7 @@ void AxisCost::takeWorst(const AxisCost& other)
     directLatency = std::max(directLatency, other.directLatency);
     pairBandwidth = std::min(pairBandwidth, other.pairBandwidth);
     pairLatency = std::max(pairLatency, other.pairLatency);
+    inNetworkAllReduceBandwidth = std::min(inNetworkAllReduceBandwidth, other.inNetworkAllReduceBandwidth);
 }
 
 } // namespace rapid::network

@@ -296,6 +296,7 @@ std::vector<Axis> buildAxes(const std::vector<DimensionLayout>& layouts)
             = layout.tiers == 2 && layout.switchesPerTier.size() == 2 ? layout.switchesPerTier[1] : layout.downPorts;
         axis.leafLinkBandwidth = leafLinks > 0 ? layout.leafUplinkBandwidth / leafLinks : 0;
         axis.singlePath = layout.routing == config::Routing::Static;
+        axis.inNetworkAllReduceBandwidth = layout.inNetworkAllReduceBandwidth;
         switch (layout.kind) {
         case config::NetworkKind::Ring:
         case config::NetworkKind::Torus2d:
@@ -349,6 +350,7 @@ AxisCost healthyAxisCost(const Axis& axis, int replica, int localBase, const std
         cost.ringStepLatency = cost.directLatency = cost.pairLatency = 2 * axis.latencySeconds;
         cost.ringBottleneck = cost.directBottleneck = link;
         cost.directReductions = cost.halvingDoubling = true;
+        cost.inNetworkAllReduceBandwidth = axis.inNetworkAllReduceBandwidth;
         return cost;
     }
     case AxisKind::FullyConnected: {
@@ -430,6 +432,12 @@ AxisCost degradedAxisCost(
     }
     cost.pairBandwidth = healthy.pairBandwidth * std::min(1.0, slowdown);
     cost.pairLatency = std::max(healthy.pairLatency, cost.directLatency);
+    // In-switch reduction moves every member's data through its own port: a slower port slows it as it does a direct
+    // exchange.
+    if (healthy.directBandwidth > 0) {
+        cost.inNetworkAllReduceBandwidth
+            = healthy.inNetworkAllReduceBandwidth * std::min(1.0, cost.directBandwidth / healthy.directBandwidth);
+    }
     // Reroutes change the per-step latencies: fall back to the (conservative) longest pair or ring step.
     cost.pairStepsLatency = -1;
     cost.chainLatency = -1;

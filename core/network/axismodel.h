@@ -30,6 +30,7 @@ struct Axis {
     double leafLinkBandwidth = 0; ///< fat tree: one leaf-to-parent link (its cables together)
     /// Static routing: one flow takes one path, so a lone flow leaving a pod gets one uplink, not the pod's uplinks.
     bool singlePath = false;
+    double inNetworkAllReduceBandwidth = 0; ///< switch with in-switch reduction: its all-reduce bandwidth (0: none)
 };
 
 /// AxisCost::pairStepsLatency of members 0..q-1 whose pair latency is @p latency(i, j) (seconds).
@@ -98,6 +99,9 @@ struct AxisCost {
     bool directReductions = false; ///< reduce-scatter/all-gather/all-reduce may go direct (switch-like axes)
     bool halvingDoubling = false; ///< recursive halving-doubling applies (switched axes, power-of-two groups)
     bool tree = false; ///< double binary tree applies
+    /// In-switch reduction (NVLS) over a switch axis: the all-reduce's algorithm bandwidth, scaled by a degraded
+    /// port's share; 0: not offered.
+    double inNetworkAllReduceBandwidth = 0;
     /// Sum over the ceil(log2 q) steps of a halving-doubling exchange or a binomial broadcast of the step's longest
     /// pair latency (step r pairs member i with member i xor 2^r); negative: ceil(log2 q) * pairLatency.
     double pairStepsLatency = -1;

@@ -64,6 +64,8 @@ const char* toString(CollectiveAlgorithm algorithm)
         return "hierarchical";
     case CollectiveAlgorithm::PointToPoint:
         return "point-to-point";
+    case CollectiveAlgorithm::InNetwork:
+        return "in-network";
     }
     return "?";
 }

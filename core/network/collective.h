@@ -14,7 +14,8 @@ const char* toString(CollectiveKind kind);
 std::optional<CollectiveKind> parseCollectiveKind(std::string_view text);
 
 /// Algorithms a collective may be decomposed into.
-enum class CollectiveAlgorithm { Ring, Tree, Direct, HalvingDoubling, Hierarchical, PointToPoint };
+/// InNetwork: an all-reduce reduced inside a switch (NVLink SHARP, NCCL's NVLS), on switch axes that declare it.
+enum class CollectiveAlgorithm { Ring, Tree, Direct, HalvingDoubling, Hierarchical, PointToPoint, InNetwork };
 const char* toString(CollectiveAlgorithm algorithm);
 
 /// One collective among a group of GPUs (global GPU indices, numbered innermost network dimension first; see

@@ -98,6 +98,12 @@ PhaseEstimate allReducePhase(const AxisCost& cost, double bytes, std::optional<C
         choice.offer(CollectiveAlgorithm::Tree, 2 * bytes / cost.pairBandwidth + 2 * ceilLog2(q) * cost.pairLatency,
             &cost.directBottleneck);
     }
+    if (cost.inNetworkAllReduceBandwidth > 0) {
+        // Every member pushes its buffer through its port once and the switch returns the sum (a load-reduce and a
+        // multicast store, each crossing the switch: two passes of the direct latency).
+        choice.offer(CollectiveAlgorithm::InNetwork, bytes / cost.inNetworkAllReduceBandwidth + 2 * cost.directLatency,
+            &cost.directBottleneck);
+    }
     return choice.result();
 }
 

@@ -24,6 +24,7 @@ struct PhaseEstimate {
 //   halving-doubling (q-1)/q*S/B_pair + a_steps (all-reduce: twice; power-of-two groups, switched axes), where
 //                    a_steps sums each exchange step's own pair latency (near partners are fewer hops apart)
 //   tree             all-reduce as a double binary tree: 2*S/B_pair + 2*ceil(log2 q)*a_pair;
+//   in-network       all-reduce reduced in a switch (NVLS): S/B_innetwork + 2*a_direct, where the axis offers it
 //                    broadcast as a binomial tree: ceil(log2 q)*S/B_pair + a_steps
 PhaseEstimate reduceScatterPhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced);
 PhaseEstimate allReducePhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced);

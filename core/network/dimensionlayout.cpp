@@ -296,6 +296,7 @@ DimensionLayout makeDimension(const config::NetworkDimension& dimension)
 {
     DimensionLayout layout = makeDimensionGraph(dimension);
     layout.routing = config::effectiveRouting(dimension);
+    layout.inNetworkAllReduceBandwidth = dimension.inNetworkAllReduceBandwidth;
     if (dimension.explicitLeafSpine() && dimension.switchRadix > 0) {
         layout.switchRadix = dimension.switchRadix;
     }
@@ -305,7 +306,13 @@ DimensionLayout makeDimension(const config::NetworkDimension& dimension)
 DimensionLayout makeDimensionGraph(const config::NetworkDimension& dimension)
 {
     const std::string& name = dimension.name;
-    const double bandwidth = dimension.linkBandwidth;
+    // Links carry data at the line rate less the protocol's share (headers, flow control): every backend moves bytes
+    // at this rate.
+    const double efficiency = dimension.protocolEfficiency;
+    if (!(efficiency > 0 && efficiency <= 1)) {
+        reject(name, "protocol_efficiency must be above 0 and at most 1");
+    }
+    const double bandwidth = dimension.linkBandwidth * efficiency;
     const double latency = dimension.latencySeconds;
     auto checkShape = [&](size_t rank) {
         if (dimension.shape.size() != rank) {
@@ -343,8 +350,8 @@ DimensionLayout makeDimensionGraph(const config::NetworkDimension& dimension)
     case config::NetworkKind::RailOptimized:
         if (dimension.explicitLeafSpine() || dimension.kind == config::NetworkKind::RailOptimized) {
             return makeLeafSpine(name, dimension.kind, dimension.size, dimension.hostsPerLeaf, dimension.uplinksPerLeaf,
-                dimension.spines, dimension.uplinkBandwidth > 0 ? dimension.uplinkBandwidth : bandwidth, bandwidth,
-                latency);
+                dimension.spines, dimension.uplinkBandwidth > 0 ? dimension.uplinkBandwidth * efficiency : bandwidth,
+                bandwidth, latency);
         }
         return makeFatTree(name, dimension.size, dimension.tiers, dimension.switchRadix, dimension.oversubscription,
             bandwidth, latency);

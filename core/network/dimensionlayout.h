@@ -28,8 +28,10 @@ struct DimensionLayout {
     std::vector<int> shape; ///< torus/mesh extents, innermost first ({x, y} or {x, y, z}); {endpoints} otherwise
     std::vector<int> switchesPerTier; ///< [tier-1] = switch count of that tier; empty without switches
     std::vector<LocalLink> links;
-    double linkBandwidth = 0; ///< bytes/s per direction of an endpoint link
+    double linkBandwidth = 0; ///< bytes/s per direction of an endpoint link (data rate: line rate x efficiency)
     double latencySeconds = 0; ///< per hop
+    /// Switch: the all-reduce algorithm bandwidth of in-switch reduction (bytes/s; 0: none).
+    double inNetworkAllReduceBandwidth = 0;
     // Fat tree only.
     int tiers = 0;
     int switchRadix = 0;

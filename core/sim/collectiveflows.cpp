@@ -377,6 +377,11 @@ void Decomposer::runPhase(const network::CollectivePhase& phase, const std::vect
             case CollectiveAlgorithm::HalvingDoubling:
                 halvingDoubling(line, phase.bytes, reduceScatter, allGather);
                 break;
+            case CollectiveAlgorithm::InNetwork:
+                // The switch's reduction is not a flow between GPUs: each member's port carries, both ways, the
+                // bytes that take as long at the port's rate as the switch takes to reduce the buffer.
+                direct(line, phase.bytes * phase.inNetworkPortShare / (q - 1));
+                break;
             case CollectiveAlgorithm::Tree:
                 if (phase.kind == CollectiveKind::AllReduce) {
                     doubleBinaryTree(line, phase.bytes);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Analytical collectives against hand-computed closed forms (alpha-beta with per-hop latency), degraded and failed
-// links, hierarchical groups, algorithm choice by size, and the launch cost charged once per collective.
+// links, hierarchical groups, algorithm choice by size, the launch cost charged once per collective, links at their
+// protocol efficiency and in-switch all-reduce.
 #include "network/analyticalnetwork.h"
 #include "network/axismodel.h"
 #include "network/router.h"
@@ -56,6 +57,8 @@ private Q_SLOTS:
     void ringAllReduceClosedForm();
     void ringReduceScatterAndAllGatherClosedForm();
     void switchUsesThePerGpuLink();
+    void linksCarryDataAtTheirProtocolEfficiency();
+    void aReducingSwitchOffersInNetworkAllReduce();
     void allToAllOnSwitch();
     void sendRecvUsesBottleneckAndHops();
     void degradedLinkSlowsTheRing();
@@ -106,6 +109,46 @@ void TstAnalyticalNetwork::switchUsesThePerGpuLink()
     const network::CollectiveTime best = network.time(request(CollectiveKind::AllReduce, kGiB, test::allGpus(8)));
     QCOMPARE(best.algorithm, CollectiveAlgorithm::Direct);
     COMPARE_SECONDS(best.seconds, 1.75 * kGiB / 450e9 + 2 * 600e-9);
+}
+
+void TstAnalyticalNetwork::linksCarryDataAtTheirProtocolEfficiency()
+{
+    // 450 GB/s of line rate of which 0.8 carries data: 360 GB/s in every closed form above.
+    config::HardwareSpec spec = switch8();
+    spec.cluster.dimensions[0].protocolEfficiency = 0.8;
+    const network::AnalyticalNetwork network(spec, kNoLaunch);
+    const network::CollectiveTime gather
+        = network.time(request(CollectiveKind::AllGather, kGiB, test::allGpus(8), CollectiveAlgorithm::Ring));
+    COMPARE_SECONDS(gather.seconds, 0.875 * kGiB / 360e9 + 7 * 600e-9);
+    COMPARE_SECONDS(network.time(request(CollectiveKind::SendRecv, kGiB, { 0, 5 })).seconds, kGiB / 360e9 + 600e-9);
+}
+
+void TstAnalyticalNetwork::aReducingSwitchOffersInNetworkAllReduce()
+{
+    // An NVSwitch reducing at 274 GB/s of algorithm bandwidth (NVLS on H100) beside links of 360 GB/s data rate.
+    config::HardwareSpec spec = switch8();
+    spec.cluster.dimensions[0].protocolEfficiency = 0.8;
+    spec.cluster.dimensions[0].inNetworkAllReduceBandwidth = 274e9;
+    const network::AnalyticalNetwork network(spec, kNoLaunch);
+    // 8 GPUs: in-network S / 274 GB/s + two passes of the GPU-switch-GPU latency beats direct 1.75 S / 360 GB/s.
+    const network::CollectiveTime eight = network.time(request(CollectiveKind::AllReduce, kGiB, test::allGpus(8)));
+    QCOMPARE(eight.algorithm, CollectiveAlgorithm::InNetwork);
+    COMPARE_SECONDS(eight.seconds, kGiB / 274e9 + 2 * 600e-9);
+    // 4 GPUs: direct 1.5 S / 360 GB/s = S / 240 GB/s is still slower; 2 GPUs: ring or direct, S / 360 GB/s, is faster.
+    QCOMPARE(network.time(request(CollectiveKind::AllReduce, kGiB, { 0, 1, 2, 3 })).algorithm,
+        CollectiveAlgorithm::InNetwork);
+    const network::CollectiveTime two = network.time(request(CollectiveKind::AllReduce, kGiB, { 0, 1 }));
+    QVERIFY(two.algorithm != CollectiveAlgorithm::InNetwork); // ring and direct tie on two GPUs
+    COMPARE_SECONDS(two.seconds, kGiB / 360e9 + 2 * 600e-9);
+    // Gathers and scatters are not reduced in the switch: they stay on the links.
+    QVERIFY(network.time(request(CollectiveKind::AllGather, kGiB, test::allGpus(8))).algorithm
+        != CollectiveAlgorithm::InNetwork);
+    // A port at half its rate halves the switch's reduction for the group that uses it.
+    spec.faults = { { "nvlink:0-s1.0", 0.5 } };
+    const network::AnalyticalNetwork degraded(spec, kNoLaunch);
+    const network::CollectiveTime slow = degraded.time(request(CollectiveKind::AllReduce, kGiB, test::allGpus(8)));
+    QCOMPARE(slow.algorithm, CollectiveAlgorithm::InNetwork);
+    COMPARE_SECONDS(slow.seconds, kGiB / 137e9 + 2 * 600e-9);
 }
 
 void TstAnalyticalNetwork::allToAllOnSwitch()

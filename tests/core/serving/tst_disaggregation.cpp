@@ -118,8 +118,9 @@ private Q_SLOTS:
     {
         // Llama-3.1-8B on an HGX H100 node, one prefill and one decode worker of one GPU each, 1,000 + 32 tokens.
         // TTFT = StepModel's prefill + 1,000 tokens x 131,072 B of bf16 KV (32 layers x 8 KV heads x 128 x 2 x 2 B)
-        // over one 450 GB/s NVLink port, plus at most 10 us of fixed costs (the network model's 6.6 us NCCL launch and
-        // two 300 ns NVSwitch hops); ITL = its decode step.
+        // over one NVLink port at its data rate (450 GB/s x the preset's protocol efficiency 0.822 = 369.9 GB/s), plus
+        // at most 10 us of fixed costs (the network model's 6.6 us NCCL launch and two 300 ns NVSwitch hops); ITL = its
+        // decode step.
         const auto load = [](const char* tp) {
             return test::projectLoader().loadScenario("llama-3.1-8b", "hgx-h100-8gpu", "llama-serve-a100",
                 { std::string("run.parallelism.tp=") + tp, "run.parallelism.dp=8", "run.inference.batch=1",
@@ -132,7 +133,7 @@ private Q_SLOTS:
         sim::StepModel model(alone);
         const report::InferenceResult expected = model.inference();
         const serving::DisaggregatedResult served = serving::simulateDisaggregated(spec, closedLoop(1, 1, 1000, 32));
-        const double transfer = 1000 * 131072.0 / 450e9;
+        const double transfer = 1000 * 131072.0 / (450e9 * 0.822);
         const double fixed = served.summary.ttft.mean - (expected.ttftSeconds + transfer);
         QVERIFY2(fixed > 0 && fixed < 10e-6,
             qPrintable(
@@ -145,8 +146,8 @@ private Q_SLOTS:
 
     void aDegradedLinkSlowsTheHandOver()
     {
-        // GPU 0's NVLink port at a quarter of its 450 GB/s: the prefill worker (tp 1, no collective) is as fast as
-        // before, and the move of 1,000 x 131,072 B takes four times as long (plus the same fixed costs).
+        // GPU 0's NVLink port at a quarter of its 369.9 GB/s data rate: the prefill worker (tp 1, no collective) is as
+        // fast as before, and the move of 1,000 x 131,072 B takes four times as long (plus the same fixed costs).
         const auto load = [](std::vector<std::string> extra) {
             extra.insert(extra.end(), { "run.parallelism.tp=1", "run.parallelism.dp=8", "run.inference.batch=1" });
             return test::projectLoader().loadScenario("llama-3.1-8b", "hgx-h100-8gpu", "llama-serve-a100", extra);
@@ -157,8 +158,8 @@ private Q_SLOTS:
         const auto degraded = serving::simulateDisaggregated(
             { load({ fault }), 1, {}, load({ fault }), 1, {} }, closedLoop(1, 1, 1000, 8));
         const double bytes = 1000 * 131072.0;
-        QVERIFY2(
-            near(degraded.meanKvTransferSeconds - healthy.meanKvTransferSeconds, bytes / 112.5e9 - bytes / 450e9, 1e-6),
+        QVERIFY2(near(degraded.meanKvTransferSeconds - healthy.meanKvTransferSeconds,
+                     bytes / (0.25 * 369.9e9) - bytes / 369.9e9, 1e-6),
             qPrintable(
                 QStringLiteral("%1 vs %2").arg(degraded.meanKvTransferSeconds).arg(healthy.meanKvTransferSeconds)));
         QVERIFY(near(degraded.summary.ttft.mean - healthy.summary.ttft.mean,

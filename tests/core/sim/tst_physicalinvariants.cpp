@@ -3,7 +3,8 @@
 // splits, micro-batches, sequence lengths, precisions, recomputation, ZeRO stages, schedules, frameworks (Transformer
 // Engine modules, DeepEP dispatch), attention kernels, eager or compiled PyTorch, training and inference, a slow GPU in
 // a fifth of the training draws): no operator faster than the GPU's peak for its precision or moving HBM bytes faster
-// than the HBM, no collective faster than the GPU's links can inject its bytes, MFU in (0, 1], no GPU's compute longer
+// than the HBM, no collective faster than the GPU's links can inject its bytes (an all-reduce in a reducing switch: its
+// buffer once), MFU in (0, 1], no GPU's compute longer
 // than the step, memory categories never negative and adding up to the peak, every number finite. A violation is a bug
 // in a model, never something to clamp. The draw is seeded, so a failure names a configuration that reproduces.
 #include "compute/operatortimer.h"
@@ -17,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <random>
@@ -387,12 +389,19 @@ void TstPhysicalInvariants::randomConfigurationsObeyPhysics()
         ++valid;
         const network::AnalyticalNetwork network(scenario.hardware);
         const double injection = injectionBandwidth(scenario.hardware.cluster);
+        const bool inSwitch
+            = std::any_of(scenario.hardware.cluster.dimensions.begin(), scenario.hardware.cluster.dimensions.end(),
+                [](const config::NetworkDimension& dimension) { return dimension.inNetworkAllReduceBandwidth > 0; });
         QString violation;
         auto collective = [&](const network::CollectiveRequest& request) {
             const double seconds = network.time(request).seconds;
             ++collectives;
-            const double bytes
-                = network::busBandwidthFactor(request.kind, static_cast<int>(request.gpus.size())) * request.bytes;
+            // Through ring or direct exchanges every GPU injects the bus factor times its buffer; a switch that
+            // reduces in the network (NVLS) needs every GPU's buffer through its port once.
+            const double factor = request.kind == network::CollectiveKind::AllReduce && inSwitch
+                ? 1.0
+                : network::busBandwidthFactor(request.kind, static_cast<int>(request.gpus.size()));
+            const double bytes = factor * request.bytes;
             if (!(seconds >= 0) || seconds * injection < bytes * (1 - kRounding)) {
                 violation
                     = QStringLiteral("%1 of %2 bytes over %3 GPUs takes %4 s: faster than the GPU's %5 GB/s of links")
