@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace rapid::cli {
@@ -62,6 +63,18 @@ void Arguments::parse(const std::vector<std::string>& args)
             throw UsageError("--" + name + " is given twice");
         }
         m_values[name].push_back(value);
+    }
+}
+
+void Arguments::setDefault(const std::string& name, const std::string& value)
+{
+    const bool known
+        = std::any_of(m_options.begin(), m_options.end(), [&](const Option& option) { return option.name == name; });
+    if (!known) {
+        throw std::logic_error("no option --" + name);
+    }
+    if (m_values.count(name) == 0) {
+        m_values[name] = { value };
     }
 }
 

@@ -37,6 +37,10 @@ public:
     const std::vector<std::string>& positional() const { return m_positional; }
     std::string help() const;
 
+    /// Gives option @p name the value @p value unless the command line did (defaults read from a file). Throws
+    /// std::logic_error for a name that is not an option.
+    void setDefault(const std::string& name, const std::string& value);
+
     /// A required option's value, or UsageError naming it.
     std::string required(const std::string& name) const;
     long long integer(const std::string& name, long long fallback) const;

@@ -5,6 +5,7 @@
 #include "commands.h"
 
 #include "config/units.h"
+#include "config/workspacefile.h"
 #include "serving/disaggregation.h"
 #include "serving/requesttrace.h"
 #include "serving/servingjson.h"
@@ -33,7 +34,8 @@ Arguments serveArguments()
         "Serves an inference scenario under load: requests arrive (a closed loop of clients, Poisson arrivals or a "
         "trace), a continuous-batching engine (vLLM V1's scheduler: chunked prefill, paged KV cache, preemption by "
         "recomputation) batches them, and every iteration is timed by the operator model. Prints TTFT, ITL and "
-        "end-to-end latency (mean and percentiles), throughput and goodput.",
+        "end-to-end latency (mean and percentiles), throughput and goodput. A workspace's serving: section (the "
+        "workbench's Serving tab set-up) gives the options the command line leaves out.",
         scenarioOptions({ { "concurrency", "N",
                               "closed loop of N clients (the default: 1); a list such as 1,2,4,8 "
                               "sweeps them: the latency-throughput curve and its Pareto front",
@@ -479,6 +481,54 @@ int serveSweep(const Invocation& invocation, const Arguments& arguments, const c
     return written ? Success : InputError;
 }
 
+/// Fills the options the command line left out from the workspace's `serving:` section (the workbench's Serving tab
+/// writes it), so that `rapid serve WORKSPACE` serves what the tab served. Values of 0 in the section mean "not set".
+void applyWorkspaceServingDefaults(Arguments& arguments)
+{
+    std::optional<std::string> workspace = arguments.value("workspace");
+    if (!arguments.positional().empty()) {
+        workspace = arguments.positional().front();
+    }
+    if (!workspace || arguments.value("model") || arguments.value("hardware") || arguments.value("run")) {
+        return;
+    }
+    const std::optional<config::ServingSettings> settings
+        = config::readWorkspaceDocuments(*workspace, config::PresetLibrary::standard()).serving;
+    if (!settings) {
+        return;
+    }
+    auto setCount = [&](const char* option, int value) {
+        if (value > 0) {
+            arguments.setDefault(option, std::to_string(value));
+        }
+    };
+    auto setMilliseconds = [&](const char* option, double value) {
+        if (value > 0) {
+            char text[64];
+            std::snprintf(text, sizeof text, "%.17gms", value);
+            arguments.setDefault(option, text);
+        }
+    };
+    if (!arguments.value("concurrency") && !arguments.value("rate") && !arguments.value("trace")) {
+        std::string loads = settings->loads;
+        loads.erase(
+            std::remove_if(loads.begin(), loads.end(), [](unsigned char c) { return std::isspace(c); }), loads.end());
+        arguments.setDefault(settings->load == config::ServingSettings::Load::Rate ? "rate" : "concurrency", loads);
+    }
+    setCount("input-tokens", settings->inputTokens);
+    setCount("output-tokens", settings->outputTokens);
+    setCount("requests", settings->requests);
+    arguments.setDefault("engine", settings->engine);
+    setMilliseconds("slo-ttft", settings->ttftSloMilliseconds);
+    setMilliseconds("slo-itl", settings->itlSloMilliseconds);
+    if (settings->prefillWorkers > 0 && settings->decodeWorkers > 0 && !arguments.value("pool-splits")) {
+        setCount("prefill-workers", settings->prefillWorkers);
+        setCount("decode-workers", settings->decodeWorkers);
+        setCount("prefill-tp", settings->prefillTp);
+        setCount("decode-tp", settings->decodeTp);
+    }
+}
+
 } // namespace
 
 int serveCommand(const Invocation& invocation)
@@ -489,6 +539,7 @@ int serveCommand(const Invocation& invocation)
         invocation.out << arguments.help();
         return Success;
     }
+    applyWorkspaceServingDefaults(arguments);
     const std::string backendName = arguments.value("backend").value_or("analytical");
     const std::optional<sim::NetworkBackend> backend = sim::parseNetworkBackend(backendName);
     if (!backend) {

@@ -245,6 +245,7 @@ void ConfigTree::addWorkspace(const std::string& reference)
     // reported here rather than when the workbench opens the file.
     readPinnedRuns(context, reader.raw("runs"), *path);
     readSweepSettings(context, reader.raw("sweep"));
+    readServingSettings(context, reader.raw("serving"));
     readFigureStyleSection(context, reader.raw("figure_style"), "figure_style");
     readSavedResults(context, reader.raw("results"), *path);
     reader.finish();

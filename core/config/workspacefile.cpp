@@ -177,7 +177,7 @@ bool WorkspaceDocuments::operator==(const WorkspaceDocuments& other) const
 {
     return name == other.name && model.text == other.model.text && hardware.text == other.hardware.text
         && run.text == other.run.text && overrides == other.overrides && runs == other.runs && sweep == other.sweep
-        && figureStyle == other.figureStyle;
+        && serving == other.serving && figureStyle == other.figureStyle;
 }
 
 std::string yamlBlockScalar(const std::string& key, const std::string& text, const std::string& indent)
@@ -425,6 +425,7 @@ WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const Pr
     const YAML::Node& constRoot = root;
     documents.runs = detail::readPinnedRuns(context, constRoot["runs"], *path);
     documents.sweep = detail::readSweepSettings(context, constRoot["sweep"]);
+    documents.serving = detail::readServingSettings(context, constRoot["serving"]);
     documents.figureStyle = detail::readFigureStyleSection(context, constRoot["figure_style"], "figure_style");
     documents.results = detail::readSavedResults(context, constRoot["results"], *path);
     sink.throwIfAny();
@@ -492,6 +493,9 @@ std::string composeWorkspace(const WorkspaceDocuments& documents)
         if (sweep->maxTp > 0) {
             text += "  max_tp: " + std::to_string(sweep->maxTp) + "\n";
         }
+    }
+    if (documents.serving) {
+        text += detail::composeServingSettings(*documents.serving);
     }
     if (documents.figureStyle) {
         text += composeFigureStyle(*documents.figureStyle);

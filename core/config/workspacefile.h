@@ -4,6 +4,7 @@
 #include "configloader.h"
 #include "figurestyle.h"
 #include "presetlibrary.h"
+#include "servingsettings.h"
 
 #include <optional>
 #include <string>
@@ -84,6 +85,7 @@ struct WorkspaceDocuments {
     std::vector<std::string> overrides;
     std::vector<PinnedRunDocuments> runs; ///< the optional `runs:` list, in file order
     std::optional<SweepSettings> sweep; ///< the optional `sweep:` section
+    std::optional<ServingSettings> serving; ///< the optional `serving:` section (the Serving tab's set-up)
     std::optional<FigureStyle> figureStyle; ///< the optional `figure_style:` section (the export dialog's style)
     std::vector<SavedResult> results; ///< the optional `results:` list (the views' last results), in file order
 
@@ -96,8 +98,8 @@ struct WorkspaceDocuments {
 /// text (comments included); referenced ones are the referenced files' text. Throws ConfigError.
 WorkspaceDocuments readWorkspaceDocuments(const std::string& reference, const PresetLibrary& library);
 
-/// The text of a self-contained workspace file holding the three documents inline, then the sweep set-up, the pinned
-/// runs and the saved results (if any), each document text as a literal block scalar (see yamlBlockScalar).
+/// The text of a self-contained workspace file holding the three documents inline, then the sweep and serving set-ups,
+/// the pinned runs and the saved results (if any), each document text as a literal block scalar (see yamlBlockScalar).
 /// readWorkspaceDocuments() of the text gives back @p documents; a workspace without runs is written as before runs
 /// existed.
 std::string composeWorkspace(const WorkspaceDocuments& documents);

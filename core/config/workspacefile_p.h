@@ -28,6 +28,13 @@ std::vector<PinnedRunDocuments> readPinnedRuns(
 /// paths ("sweep.axes[2]"). The axis lines are taken as written, not parsed (the workbench shows their problems).
 std::optional<SweepSettings> readSweepSettings(ReadContext& context, const YAML::Node& sweep);
 
+/// Reads the `serving:` section of a workspace (@p serving undefined or null: none), reporting problems with their
+/// key paths ("serving.engine"). The loads are taken as typed, not parsed (the Serving tab and rapid serve check them).
+std::optional<ServingSettings> readServingSettings(ReadContext& context, const YAML::Node& serving);
+
+/// The `serving:` section of @p settings.
+std::string composeServingSettings(const ServingSettings& settings);
+
 /// Reads the `results:` list of a workspace (@p results undefined or null: none), reporting problems with their key
 /// paths ("results[0].view"). The data and documents are taken as written, not interpreted. @p workspacePath becomes
 /// the documents' sourceName, its folder their baseDir.

@@ -66,6 +66,7 @@ private Q_SLOTS:
     void engineDefaultsFollowVllmPerGpu();
     void csvHasOneRowPerRequest();
     void aListOfLoadsSweepsThem();
+    void theWorkspacesServingSectionGivesTheDefaults();
     void inputErrorsNameTheirCause_data();
     void inputErrorsNameTheirCause();
     void usageErrorsNameTheOption_data();
@@ -241,6 +242,49 @@ void TstServeCli::aListOfLoadsSweepsThem()
     const QJsonObject alone = parseJson(single.out.mid(single.out.indexOf(QLatin1Char('{'))));
     QCOMPARE(points[1].toObject().value(QStringLiteral("output_tokens_per_s")).toDouble(),
         alone.value(QStringLiteral("output_tokens_per_s")).toDouble());
+}
+
+void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
+{
+    // The Serving tab's set-up saved with a workspace: `rapid serve WORKSPACE` serves what the same options given on
+    // the command line serve, and an option given there wins over the section.
+    QTemporaryDir dir;
+    const QString workspace = dir.filePath(QStringLiteral("served.rapid.yaml"));
+    QVERIFY(writeFile(workspace,
+        "name: served\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\nrun: llama-3.1-8b-decode-1gpu\n"
+        "overrides:\n  - run.parallelism.tp=8\n"
+        "serving:\n  load: concurrency\n  loads: \" 1, 4 \"\n  input_tokens: 300\n  output_tokens: 16\n"
+        "  engine: sglang\n  ttft_slo_ms: 40\n"));
+    const Result fromSection = runRapid(
+        { QStringLiteral("serve"), workspace, QStringLiteral("--json"), dir.filePath(QStringLiteral("a.json")) });
+    QCOMPARE(fromSection.exitCode, 0);
+    const Result fromOptions = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("1,4"),
+        QStringLiteral("--input-tokens"), QStringLiteral("300"), QStringLiteral("--output-tokens"),
+        QStringLiteral("16"), QStringLiteral("--engine"), QStringLiteral("sglang"), QStringLiteral("--slo-ttft"),
+        QStringLiteral("40ms"), QStringLiteral("--json"), dir.filePath(QStringLiteral("b.json")) }));
+    QCOMPARE(fromOptions.exitCode, 0);
+    QFile a(dir.filePath(QStringLiteral("a.json")));
+    QFile b(dir.filePath(QStringLiteral("b.json")));
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    const QJsonObject sectionSweep = QJsonDocument::fromJson(a.readAll()).object();
+    QCOMPARE(sectionSweep.value(QStringLiteral("points")).toArray().size(), 2);
+    QCOMPARE(sectionSweep, QJsonDocument::fromJson(b.readAll()).object());
+
+    const Result overridden
+        = runRapid({ QStringLiteral("serve"), workspace, QStringLiteral("--concurrency"), QStringLiteral("2"),
+            QStringLiteral("--engine"), QStringLiteral("vllm"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(overridden.exitCode, 0);
+    const QJsonObject one = parseJson(overridden.out.mid(overridden.out.indexOf(QLatin1Char('{'))));
+    QVERIFY2(!one.contains(QStringLiteral("points")), qPrintable(overridden.out));
+    QVERIFY2(overridden.out.contains(QStringLiteral("max_num_seqs 1024,")), qPrintable(overridden.out));
+
+    // A damaged section is an input error naming its key, before anything is served.
+    QVERIFY(writeFile(workspace,
+        "name: served\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\nrun: llama-3.1-8b-decode-1gpu\n"
+        "serving:\n  engine: tgi\n"));
+    const Result damaged = runRapid({ QStringLiteral("serve"), workspace });
+    QCOMPARE(damaged.exitCode, 1);
+    QVERIFY2(damaged.err.contains(QStringLiteral("serving.engine")), qPrintable(damaged.err));
 }
 
 void TstServeCli::inputErrorsNameTheirCause_data()

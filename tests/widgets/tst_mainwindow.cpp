@@ -105,6 +105,7 @@ private Q_SLOTS:
     void initTestCase();
     void init();
     void formEditWritesYamlAndUndoes();
+    void overriddenFieldsShowTheValueInUse();
     void saveThenReloadInNewWindow();
     void invalidTpShowsInlineErrorAndDiagnostic();
     void formFieldsFollowTheSchema();
@@ -163,6 +164,35 @@ void TstMainWindow::formEditWritesYamlAndUndoes()
     QVERIFY(!window->windowTitle().contains(QLatin1Char('*')));
     document->undoStack()->redo();
     QCOMPARE(tp->value(), 4);
+}
+
+void TstMainWindow::overriddenFieldsShowTheValueInUse()
+{
+    // A workspace whose overrides set tp: the form shows the overriding value (the one the scenario uses), not the
+    // run document's, says where it comes from, and does not offer an edit that would change nothing.
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("overridden.rapid.yaml"));
+    QVERIFY(writeFile(path,
+        QStringLiteral("name: overridden\nmodel: llama-2-7b\nhardware: hgx-a100-8gpu\nrun: {mode: inference, "
+                       "inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 2}}\n"
+                       "overrides:\n  - run.parallelism.tp=4\n  - run.parallelism.tp=8\n")));
+    auto window = openWindow(path);
+    QVERIFY(window);
+    QVERIFY(window->document()->scenario());
+    QCOMPARE(window->document()->scenario()->run.parallelism.tp, 8);
+    QSpinBox* tp = spinBox(*window, QStringLiteral("run.parallelism.tp"));
+    QVERIFY(tp);
+    QCOMPARE(tp->value(), 8);
+    QVERIFY(!tp->isEnabled());
+    auto* note = window->findChild<QLabel*>(QStringLiteral("fieldOverride:run.parallelism.tp"));
+    QVERIFY(note);
+    QVERIFY(note->isVisibleTo(window.get()));
+    QCOMPARE(note->text(), QStringLiteral("Set by the workspace's overrides: run.parallelism.tp=8"));
+    // A field without an override stays editable and says nothing.
+    QSpinBox* batch = spinBox(*window, QStringLiteral("run.inference.batch"));
+    QVERIFY(batch && batch->isEnabled());
+    QVERIFY(
+        !window->findChild<QLabel*>(QStringLiteral("fieldOverride:run.inference.batch"))->isVisibleTo(window.get()));
 }
 
 void TstMainWindow::saveThenReloadInNewWindow()

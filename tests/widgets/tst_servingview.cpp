@@ -4,7 +4,8 @@
 // serving engine and StepModel::inference are separate paths); the curve has a point per load; a saturated closed
 // loop obeys Little's law; picking a load redraws its request timeline; Cancel stops a long sweep and shows nothing;
 // a training workspace says why it cannot be served; an edit marks the result stale; every chart exports; the Engine
-// field picked from the keyboard serves with SGLang's defaults.
+// field picked from the keyboard serves with SGLang's defaults; the inputs are kept with the workspace (undo, save,
+// reopen).
 #include "widgettestutils.h"
 
 #include "common/chartexporter.h"
@@ -148,6 +149,57 @@ private Q_SLOTS:
         QCOMPARE(used.profile, serving::EngineProfile::Sglang);
         QCOMPARE(used.maxNumBatchedTokens, 8192);
         QVERIFY(std::abs(used.gpuMemoryUtilization - 70.0 / 80) < 1e-12);
+    }
+
+    void theSetUpIsKeptWithTheWorkspace()
+    {
+        // Typed inputs are edits of the workspace: they mark it modified, undo as one step per field, are written to
+        // the file and come back in a window that opens it.
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        WorkspaceDocument* document = window->document();
+        QVERIFY(!document->servingSettings());
+        QVERIFY(!document->isDirty());
+        test::typeLine(panel->loadsEdit(), QStringLiteral("2, 8"));
+        panel->engineCombo()->setFocus();
+        QTest::keyClick(panel->engineCombo(), Qt::Key_Down);
+        test::typeSpin(panel->outputSpin(), QStringLiteral("64"));
+        QTest::qWait(1600); // past the burst that merges quick edits into one undo step (EditTextCommand::kBurstGapMs)
+        test::typeSpin(panel->ttftSloSpin(), QStringLiteral("300"));
+        QVERIFY(document->isDirty());
+        QVERIFY(document->servingSettings());
+        config::ServingSettings expected;
+        expected.loads = "2, 8";
+        expected.engine = "trtllm";
+        expected.outputTokens = 64;
+        expected.ttftSloMilliseconds = 300;
+        QVERIFY(*document->servingSettings() == expected);
+        QCOMPARE(panel->settings().engine, std::string("trtllm"));
+
+        // Undo takes the SLO back, in the document and in the field, and leaves the earlier burst; redo brings it
+        // again.
+        document->undoStack()->undo();
+        QCOMPARE(panel->ttftSloSpin()->value(), 0.0);
+        QCOMPARE(document->servingSettings()->ttftSloMilliseconds, 0.0);
+        QCOMPARE(panel->loadsEdit()->text(), QStringLiteral("2, 8"));
+        document->undoStack()->redo();
+        QCOMPARE(panel->ttftSloSpin()->value(), 300.0);
+
+        const QString saved = m_dir.filePath(QStringLiteral("kept.rapid.yaml"));
+        QVERIFY(window->saveWorkspace(saved));
+        QFile file(saved);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(text.contains(QStringLiteral("serving:\n  load: concurrency\n  loads: \"2, 8\"\n")), qPrintable(text));
+        auto reopened = test::openWindow(saved);
+        QVERIFY(reopened);
+        ServingPanel* shown = reopened->servingPanel();
+        QCOMPARE(shown->loadsEdit()->text(), QStringLiteral("2, 8"));
+        QCOMPARE(shown->engineCombo()->currentText(), QStringLiteral("TensorRT-LLM"));
+        QCOMPARE(shown->outputSpin()->value(), 64);
+        QCOMPARE(shown->ttftSloSpin()->value(), 300.0);
+        QVERIFY(!reopened->document()->isDirty());
     }
 
     void prefillAndDecodePoolsServeTogether()

@@ -211,7 +211,9 @@ void ConfigForm::showValues()
 {
     const QScopedValueRollback<bool> guard(m_updating, true);
     for (auto it = m_editors.cbegin(); it != m_editors.cend(); ++it) {
-        it.value()->showValue(m_document->valueAt(it.key()));
+        const std::optional<QString> overridden = m_document->overrideAt(it.key());
+        it.value()->setOverride(overridden ? it.key() + QLatin1Char('=') + *overridden : QString());
+        it.value()->showValue(overridden ? overridden : m_document->valueAt(it.key()));
     }
 }
 

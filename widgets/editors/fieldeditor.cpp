@@ -54,7 +54,27 @@ FieldEditor::FieldEditor(FieldSpec spec, QWidget* parent)
     m_problemLabel->setFont(small);
     m_problemLabel->hide();
     layout->addWidget(m_problemLabel);
+    m_overrideLabel = new QLabel(this);
+    m_overrideLabel->setObjectName(QStringLiteral("fieldOverride:") + m_spec.keyPath);
+    m_overrideLabel->setWordWrap(true);
+    m_overrideLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_overrideLabel->setFont(small);
+    m_overrideLabel->hide();
+    layout->addWidget(m_overrideLabel);
     updateProblemColour();
+}
+
+void FieldEditor::setOverride(const QString& assignment)
+{
+    if (assignment == m_override) {
+        return;
+    }
+    m_override = assignment;
+    m_editor->setEnabled(assignment.isEmpty());
+    m_overrideLabel->setText(tr("Set by the workspace's overrides: %1").arg(assignment));
+    m_overrideLabel->setToolTip(tr("The workspace file's overrides: list wins over this document's value; edit or "
+                                   "remove the override in the file to change it."));
+    m_overrideLabel->setVisible(!assignment.isEmpty());
 }
 
 void FieldEditor::createEditor()

@@ -28,6 +28,11 @@ public:
     const FieldSpec& spec() const { return m_spec; }
     /// Shows the value written in the document; std::nullopt when the key is absent (the default is shown).
     void showValue(const std::optional<QString>& value);
+    /// The workspace's override of this key (its `key=value` assignment), or empty for none. An overridden field shows
+    /// the override's value (what the scenario uses), cannot be edited (an edit of the document would change
+    /// nothing) and says so underneath.
+    void setOverride(const QString& assignment);
+    bool isOverridden() const { return !m_override.isEmpty(); }
     /// The problems of this field, one per line; empty clears the red frame.
     void setProblem(const QString& message);
     QString problem() const { return m_problem; }
@@ -60,7 +65,9 @@ private:
     QComboBox* m_combo = nullptr;
     QLineEdit* m_line = nullptr;
     QLabel* m_problemLabel = nullptr;
+    QLabel* m_overrideLabel = nullptr;
     QString m_problem;
+    QString m_override;
     QString m_shownYaml; ///< the value as last shown, so a focus change without an edit writes nothing
     bool m_showing = false;
     std::function<QString()> m_sourceProvider;

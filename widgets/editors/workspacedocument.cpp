@@ -103,6 +103,7 @@ void WorkspaceDocument::load(const config::WorkspaceDocuments& documents, const 
     if (m_documents.sweep) {
         Q_EMIT sweepSettingsChanged();
     }
+    Q_EMIT servingSettingsChanged();
     Q_EMIT dirtyChanged(false);
     keepRunsPinnedBefore(before);
 }
@@ -236,6 +237,22 @@ std::optional<QString> WorkspaceDocument::valueAt(const QString& keyPath) const
     return std::nullopt;
 }
 
+std::optional<QString> WorkspaceDocument::overrideAt(const QString& keyPath) const
+{
+    for (auto it = m_documents.overrides.rbegin(); it != m_documents.overrides.rend(); ++it) {
+        const size_t equals = it->find('=');
+        if (equals == std::string::npos) {
+            continue;
+        }
+        // The key exactly as the loader reads it (it takes no spaces around the key).
+        const QString assigned = QString::fromStdString(it->substr(0, equals));
+        if (assigned == keyPath) {
+            return QString::fromStdString(it->substr(equals + 1)).trimmed();
+        }
+    }
+    return std::nullopt;
+}
+
 QString WorkspaceDocument::valueSource(const QString& keyPath) const
 {
     if (keyPath.startsWith(kGpuPrefix)) {
@@ -315,7 +332,10 @@ void WorkspaceDocument::replaceTexts(const config::WorkspaceDocuments& documents
             { m_session->runsFromDocuments(documents.runs), RunSession::baselineOf(documents.runs) }, description);
     }
     if (documents.sweep != m_documents.sweep) {
-        m_undoStack.push(new EditSweepCommand(this, m_documents.sweep, documents.sweep));
+        m_undoStack.push(editSweepCommand(this, m_documents.sweep, documents.sweep));
+    }
+    if (documents.serving != m_documents.serving) {
+        m_undoStack.push(editServingCommand(this, m_documents.serving, documents.serving));
     }
     if (documents.figureStyle != m_documents.figureStyle) {
         m_undoStack.push(new KeepFigureStyleCommand(m_documents, documents.figureStyle));
@@ -401,7 +421,15 @@ void WorkspaceDocument::setSweepSettings(const config::SweepSettings& settings)
     if (m_documents.sweep == settings) {
         return;
     }
-    m_undoStack.push(new EditSweepCommand(this, m_documents.sweep, settings));
+    m_undoStack.push(editSweepCommand(this, m_documents.sweep, settings));
+}
+
+void WorkspaceDocument::setServingSettings(const config::ServingSettings& settings)
+{
+    if (m_documents.serving == settings) {
+        return;
+    }
+    m_undoStack.push(editServingCommand(this, m_documents.serving, settings));
 }
 
 std::optional<config::Scenario> WorkspaceDocument::loadWith(const std::vector<std::string>& overrides) const
@@ -443,6 +471,12 @@ void WorkspaceDocument::applySweepSettings(const std::optional<config::SweepSett
 {
     m_documents.sweep = settings;
     Q_EMIT sweepSettingsChanged();
+}
+
+void WorkspaceDocument::applyServingSettings(const std::optional<config::ServingSettings>& settings)
+{
+    m_documents.serving = settings;
+    Q_EMIT servingSettingsChanged();
 }
 
 void WorkspaceDocument::applyText(DocumentKind kind, const QString& text)

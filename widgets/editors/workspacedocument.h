@@ -58,6 +58,8 @@ public:
 
     /// The scalar at @p keyPath as written, looking through a GPU given by preset name ("hardware.gpu.sm_count").
     std::optional<QString> valueAt(const QString& keyPath) const;
+    /// The value the workspace's overrides give @p keyPath (the last assignment of exactly that key), or none.
+    std::optional<QString> overrideAt(const QString& keyPath) const;
     /// Where the value at @p keyPath comes from, as the comments of the text holding it say: the comment above it in
     /// its document, or, for a GPU given by preset name, the preset's (its header's source as the fallback).
     /// config::presetValueSource; empty when nothing says.
@@ -86,6 +88,13 @@ public:
     void setSweepSettings(const config::SweepSettings& settings);
     /// For the undo command only: sets the sweep set-up and tells the views.
     void applySweepSettings(const std::optional<config::SweepSettings>& settings);
+
+    /// The Serving tab's set-up, saved with the workspace (none until the tab is edited or a file brings one).
+    const std::optional<config::ServingSettings>& servingSettings() const { return m_documents.serving; }
+    /// An edit of the serving set-up, undoable (a burst of edits merges into one step).
+    void setServingSettings(const config::ServingSettings& settings);
+    /// For the undo command only: sets the serving set-up and tells the views.
+    void applyServingSettings(const std::optional<config::ServingSettings>& settings);
 
     /// The figure style the export dialog keeps with the workspace (`figure_style:`), or none.
     const std::optional<config::FigureStyle>& figureStyle() const { return m_documents.figureStyle; }
@@ -129,6 +138,8 @@ Q_SIGNALS:
     void workspaceLoaded();
     /// The sweep set-up changed (an edit, its undo, or a loaded workspace that has one).
     void sweepSettingsChanged();
+    /// The serving set-up changed (an edit, its undo, or a loaded workspace, with one or without).
+    void servingSettingsChanged();
     /// A view kept a result (keepResult).
     void resultKept();
     /// The saved results were replaced by others (restored unsaved edits): views show them again. A loaded workspace

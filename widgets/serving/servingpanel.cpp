@@ -152,6 +152,7 @@ ServingPanel::ServingPanel(WorkspaceDocument* document, QWidget* parent)
     for (QSpinBox* workers : { m_prefillWorkers, m_decodeWorkers }) {
         connect(workers, &QSpinBox::valueChanged, this, &ServingPanel::validateInputs);
     }
+    connectSettings();
     connect(m_document, &WorkspaceDocument::documentChanged, this, &ServingPanel::updateStatus);
     connect(m_document, &WorkspaceDocument::workspaceLoaded, this, [this] {
         m_runner->cancel();

@@ -68,6 +68,8 @@ public:
     QWidget* currentFigure() const;
     const ServingCurve* curve() const { return m_curve.get(); }
     bool isStale() const;
+    /// The inputs as the workspace keeps them (`serving:`).
+    config::ServingSettings settings() const;
     /// The loads typed, or nullopt (the reason under the field) when they are not a list of valid loads.
     std::optional<std::vector<double>> parsedLoads() const;
 
@@ -82,6 +84,11 @@ private:
     void selectPoint(int point);
     void validateInputs();
     void updateStatus();
+    /// Keeps the inputs with the workspace (an undoable edit) when they differ from what it has.
+    void storeSettings();
+    /// Shows the workspace's serving set-up in the inputs (after an undo, or a workspace opened or restored).
+    void showSettings();
+    void connectSettings();
 
     WorkspaceDocument* m_document;
     ServingRunner* m_runner;

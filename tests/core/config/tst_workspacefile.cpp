@@ -72,6 +72,9 @@ private Q_SLOTS:
     void damagedRunsAreReportedByPlace_data();
     void damagedRunsAreReportedByPlace();
     void sweepSettingsRoundTrip();
+    void servingSettingsRoundTrip();
+    void damagedServingIsReportedByPlace_data();
+    void damagedServingIsReportedByPlace();
     void damagedSweepIsReportedByPlace_data();
     void damagedSweepIsReportedByPlace();
     void savedResultsRoundTrip();
@@ -417,6 +420,88 @@ void TstWorkspaceFile::sweepSettingsRoundTrip()
     QVERIFY(defaults.sweep->splits);
     QCOMPARE(defaults.sweep->splitAxes, (std::vector<std::string> { "tp", "pp", "dp" }));
     QCOMPARE(defaults.sweep->maxTp, 0);
+}
+
+void TstWorkspaceFile::servingSettingsRoundTrip()
+{
+    const config::PresetLibrary library = test::projectPresets();
+    config::WorkspaceDocuments documents = workspaceWithRuns();
+    config::ServingSettings serving;
+    serving.load = config::ServingSettings::Load::Rate;
+    serving.loads = "0.5, 2,8 # as typed";
+    serving.inputTokens = 3000;
+    serving.outputTokens = 150;
+    serving.requests = 400;
+    serving.engine = "sglang";
+    serving.ttftSloMilliseconds = 250.5;
+    serving.itlSloMilliseconds = 0.1;
+    serving.prefillWorkers = 2;
+    serving.decodeWorkers = 6;
+    serving.prefillTp = 4;
+    documents.serving = serving;
+    const std::string text = config::composeWorkspace(documents);
+    QVERIFY2(
+        text.find("serving:\n  load: rate\n  loads: \"0.5, 2,8 # as typed\"\n") != std::string::npos, text.c_str());
+    QVERIFY(text.find("  engine: \"sglang\"\n  ttft_slo_ms: 250.5\n  itl_slo_ms: 0.1\n") != std::string::npos);
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "serving.rapid.yaml", text);
+    const config::WorkspaceDocuments reread = config::readWorkspaceDocuments(path, library);
+    QVERIFY(reread.serving.has_value());
+    QVERIFY(*reread.serving == serving);
+    QVERIFY(reread == documents);
+    QCOMPARE(qs(config::composeWorkspace(reread)), qs(text));
+    // The section plays no part in the scenario, and the loader accepts it.
+    QCOMPARE(test::projectLoader().loadWorkspace(path).run.parallelism.tp, 8);
+    // Keys left out take the defaults: clients 1 to 64, the run's lengths, vLLM, no SLOs, aggregated.
+    const std::string minimal = test::writeFile(dir, "minimal.rapid.yaml",
+        "name: minimal\nmodel: llama-2-7b\nhardware: hgx-a100-8gpu\n"
+        "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
+        "serving:\n  engine: TRTLLM\n");
+    const config::WorkspaceDocuments defaults = config::readWorkspaceDocuments(minimal, library);
+    QVERIFY(defaults.serving.has_value());
+    config::ServingSettings expected;
+    expected.engine = "trtllm";
+    QVERIFY(*defaults.serving == expected);
+    QCOMPARE(defaults.serving->loads, std::string("1, 2, 4, 8, 16, 32, 64"));
+}
+
+void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
+{
+    QTest::addColumn<QString>("serving");
+    QTest::addColumn<QString>("keyPath");
+    QTest::addColumn<int>("line"); // of the workspace file below, where the serving section starts on line 6
+    QTest::addColumn<QString>("message");
+    QTest::addRow("not_a_mapping") << QStringLiteral("  - 1\n") << QStringLiteral("serving") << 6
+                                   << QStringLiteral("expected a mapping");
+    QTest::addRow("unknown_engine") << QStringLiteral("  engine: tgi\n") << QStringLiteral("serving.engine") << 6
+                                    << QStringLiteral("expected one of vllm, trtllm or sglang, got \"tgi\"");
+    QTest::addRow("unknown_load") << QStringLiteral("  load: users\n") << QStringLiteral("serving.load") << 6
+                                  << QStringLiteral("users");
+    QTest::addRow("negative_tokens") << QStringLiteral("  engine: vllm\n  input_tokens: -5\n")
+                                     << QStringLiteral("serving.input_tokens") << 7 << QStringLiteral("-5");
+    QTest::addRow("too_many_workers") << QStringLiteral("  prefill_workers: 5000\n")
+                                      << QStringLiteral("serving.prefill_workers") << 6 << QStringLiteral("5000");
+    QTest::addRow("slo_not_a_number") << QStringLiteral("  itl_slo_ms: fast\n") << QStringLiteral("serving.itl_slo_ms")
+                                      << 6 << QStringLiteral("fast");
+    QTest::addRow("unknown_key") << QStringLiteral("  loads: \"1\"\n  colour: red\n")
+                                 << QStringLiteral("serving.colour") << 7 << QStringLiteral("unknown key \"colour\"");
+}
+
+void TstWorkspaceFile::damagedServingIsReportedByPlace()
+{
+    QFETCH(QString, serving);
+    QFETCH(QString, keyPath);
+    QFETCH(int, line);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "damaged.rapid.yaml",
+        "name: damaged\n"
+        "model: llama-2-7b\n"
+        "hardware: hgx-a100-8gpu\n"
+        "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
+        "serving:\n"
+            + serving.toStdString());
+    expectOneProblemAt(path, keyPath, line, message);
 }
 
 void TstWorkspaceFile::damagedSweepIsReportedByPlace_data()

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The `serving:` section of a workspace file (see servingsettings.h).
+#include "workspacefile_p.h"
+#include "yamlnode_p.h"
+
+#include <sstream>
+
+namespace rapid::config::detail {
+
+namespace {
+
+// The largest values the Serving tab offers (and rapid serve accepts) for each count.
+constexpr std::int64_t kMaxTokens = 10'000'000;
+constexpr std::int64_t kMaxRequests = 1'000'000;
+constexpr std::int64_t kMaxWorkers = 4096;
+constexpr double kMaxSloMilliseconds = 1e6;
+
+std::string number(double value)
+{
+    std::ostringstream out;
+    out.precision(15);
+    out << value;
+    return out.str();
+}
+
+} // namespace
+
+std::optional<ServingSettings> readServingSettings(ReadContext& context, const YAML::Node& serving)
+{
+    if (!serving.IsDefined() || isNullNode(serving)) {
+        return std::nullopt;
+    }
+    MapReader reader(context, serving, "serving");
+    if (!reader.valid()) {
+        return std::nullopt;
+    }
+    ServingSettings settings;
+    settings.load = reader.choice<ServingSettings::Load>("load",
+        { { "concurrency", ServingSettings::Load::Concurrency }, { "rate", ServingSettings::Load::Rate } },
+        ServingSettings::Load::Concurrency);
+    settings.loads = reader.text("loads", settings.loads);
+    settings.inputTokens = static_cast<int>(reader.integer("input_tokens", 0, 0, kMaxTokens));
+    settings.outputTokens = static_cast<int>(reader.integer("output_tokens", 0, 0, kMaxTokens));
+    settings.requests = static_cast<int>(reader.integer("requests", 0, 0, kMaxRequests));
+    std::vector<std::pair<std::string, std::string>> engines;
+    for (const char* word : kServingEngineWords) {
+        engines.emplace_back(word, word);
+    }
+    settings.engine = reader.choice<std::string>("engine", engines, std::string(kServingEngineWords[0]));
+    settings.ttftSloMilliseconds = reader.number("ttft_slo_ms", 0.0, 0.0, kMaxSloMilliseconds);
+    settings.itlSloMilliseconds = reader.number("itl_slo_ms", 0.0, 0.0, kMaxSloMilliseconds);
+    settings.prefillWorkers = static_cast<int>(reader.integer("prefill_workers", 0, 0, kMaxWorkers));
+    settings.decodeWorkers = static_cast<int>(reader.integer("decode_workers", 0, 0, kMaxWorkers));
+    settings.prefillTp = static_cast<int>(reader.integer("prefill_tp", 0, 0, kMaxWorkers));
+    settings.decodeTp = static_cast<int>(reader.integer("decode_tp", 0, 0, kMaxWorkers));
+    reader.finish();
+    return settings;
+}
+
+std::string composeServingSettings(const ServingSettings& settings)
+{
+    std::string text = "serving:\n";
+    text += std::string("  load: ") + (settings.load == ServingSettings::Load::Rate ? "rate" : "concurrency") + "\n";
+    text += "  loads: " + yamlDoubleQuoted(settings.loads) + "\n";
+    text += "  input_tokens: " + std::to_string(settings.inputTokens) + "\n";
+    text += "  output_tokens: " + std::to_string(settings.outputTokens) + "\n";
+    text += "  requests: " + std::to_string(settings.requests) + "\n";
+    text += "  engine: " + yamlDoubleQuoted(settings.engine) + "\n";
+    text += "  ttft_slo_ms: " + number(settings.ttftSloMilliseconds) + "\n";
+    text += "  itl_slo_ms: " + number(settings.itlSloMilliseconds) + "\n";
+    text += "  prefill_workers: " + std::to_string(settings.prefillWorkers) + "\n";
+    text += "  decode_workers: " + std::to_string(settings.decodeWorkers) + "\n";
+    text += "  prefill_tp: " + std::to_string(settings.prefillTp) + "\n";
+    text += "  decode_tp: " + std::to_string(settings.decodeTp) + "\n";
+    return text;
+}
+
+} // namespace rapid::config::detail

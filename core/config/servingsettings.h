@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+
+namespace rapid::config {
+
+/// The workbench's Serving tab set-up, kept with the workspace under `serving:` so that a serving study survives
+/// closing the window and can be rerun from the command line: `rapid serve WORKSPACE` takes these as the defaults of
+/// its options (an option given on the command line wins). Zero means "not set" wherever the option has a default
+/// of its own (the run's prompt and decode lengths, the run's tp, no SLO, aggregated serving).
+struct ServingSettings {
+    enum class Load { Concurrency, Rate };
+    Load load = Load::Concurrency; ///< closed-loop clients or Poisson requests per second
+    std::string loads = "1, 2, 4, 8, 16, 32, 64"; ///< as typed: comma-separated (checked when served, not when read)
+    int inputTokens = 0; ///< prompt tokens of every request; 0: run.inference.prompt_length
+    int outputTokens = 0; ///< output tokens of every request; 0: run.inference.decode_length
+    int requests = 0; ///< requests simulated per load; 0: rapid serve's default
+    std::string engine = "vllm"; ///< vllm, trtllm or sglang (rapid serve --engine)
+    double ttftSloMilliseconds = 0; ///< 0: no TTFT limit
+    double itlSloMilliseconds = 0; ///< 0: no ITL limit
+    int prefillWorkers = 0; ///< disaggregated serving when both worker counts are set
+    int decodeWorkers = 0;
+    int prefillTp = 0; ///< 0: run.parallelism.tp
+    int decodeTp = 0;
+
+    bool operator==(const ServingSettings&) const = default;
+};
+
+/// The words of ServingSettings::engine, in the order the workbench offers them.
+inline constexpr const char* kServingEngineWords[] = { "vllm", "trtllm", "sglang" };
+
+} // namespace rapid::config
