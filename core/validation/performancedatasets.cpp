@@ -352,8 +352,8 @@ Dataset megatronCoreH100(const std::string& shared)
 std::vector<std::string> performanceDatasetNames()
 {
     return { "megatron", "uci-llama2", "imec", "nim", "nim-served-ttft", "nim-served-itl", "koyeb",
-        "megatron-core-h100", "torchtitan", "torchtitan-memory", "automodel", "aiconfigurator-ttft",
-        "aiconfigurator-tpot" };
+        "megatron-core-h100", "torchtitan", "torchtitan-memory", "torchtitan-power-limited", "automodel",
+        "aiconfigurator-ttft", "aiconfigurator-tpot" };
 }
 
 Dataset readPerformanceDataset(const std::string& name, const std::string& sharedDir)
@@ -385,8 +385,14 @@ Dataset readPerformanceDataset(const std::string& name, const std::string& share
     if (name == "automodel") {
         return automodelDataset(sharedDir);
     }
-    if (name == "torchtitan" || name == "torchtitan-memory") {
-        return torchtitanDataset(sharedDir, name == "torchtitan-memory");
+    if (name == "torchtitan") {
+        return torchtitanDataset(sharedDir, TorchtitanView::Throughput);
+    }
+    if (name == "torchtitan-memory") {
+        return torchtitanDataset(sharedDir, TorchtitanView::PeakMemory);
+    }
+    if (name == "torchtitan-power-limited") {
+        return torchtitanDataset(sharedDir, TorchtitanView::UnstatedPowerLimit);
     }
     throw std::runtime_error("unknown dataset \"" + name + "\"");
 }

@@ -65,9 +65,18 @@ struct Dataset {
     std::string noBarReason;
 };
 
-/// The torchtitan benchmarks (torchtitan/torchtitan_benchmarks.csv): training throughput (@p memory false,
-/// "torchtitan") or peak reserved memory per GPU ("torchtitan-memory"). Defined in torchtitandataset.cpp.
-Dataset torchtitanDataset(const std::string& sharedDir, bool memory);
+/// What a torchtitan dataset compares.
+enum class TorchtitanView {
+    Throughput, ///< "torchtitan": tokens/s per GPU of the rows whose GPUs ran at a known power limit
+    PeakMemory, ///< "torchtitan-memory": peak reserved memory per GPU (every row that reports it)
+    /// "torchtitan-power-limited": tokens/s per GPU of the rows run "power limited" at a limit the source does not
+    /// state; printed, not a bar (the clock, and so the throughput, depends on the unknown limit)
+    UnstatedPowerLimit,
+};
+
+/// The torchtitan benchmarks (torchtitan/torchtitan_benchmarks.csv) as @p view compares them. Defined in
+/// torchtitandataset.cpp.
+Dataset torchtitanDataset(const std::string& sharedDir, TorchtitanView view);
 
 /// NeMo AutoModel's FSDP2 pre-training rows (automodel/automodel_performance_summary.csv): step time of the rows the
 /// presets describe ("automodel"). Defined in automodeldataset.cpp.

@@ -50,7 +50,8 @@ std::optional<std::pair<std::string, std::string>> hardwarePreset(
         return std::make_pair("hgx-h200-400g", "ib");
     }
     if (gpu.starts_with("B200")) {
-        // "power limited", limit not stated: the B200 preset at its 1,000 W datasheet figures (a doubt).
+        // "power limited", limit not stated: the B200 preset at its 1,000 W datasheet figures; the throughput of these
+        // rows is printed without a bar (TorchtitanView::UnstatedPowerLimit).
         return std::make_pair("hgx-b200-8gpu", "");
     }
     reason += std::string(reason.empty() ? "" : "; ") + "no GPU or cluster preset for \"" + gpu
@@ -98,18 +99,41 @@ std::string recomputeWord(const std::string& cell)
 ///   torchao recipe in 2024, and the stated one of the 2025 rows). torch.compile is in the label only: no factor is
 ///   assumed for it.
 /// - FlashAttention (torchtitan's SDPA picks the flash kernel for bf16 causal attention).
-Dataset torchtitanDataset(const std::string& sharedDir, bool memory)
+Dataset torchtitanDataset(const std::string& sharedDir, TorchtitanView view)
 {
-    Dataset dataset { memory ? "torchtitan-memory" : "torchtitan", "torchtitan/torchtitan_benchmarks.csv",
-        memory ? "torchtitan Llama 3.1 8B-405B peak memory per GPU (GiB): torch.cuda peak reserved bytes (2024 rows: "
-                 "max over GPUs) against the memory model's reserved peak (allocated x fragmentation) of the most "
-                 "loaded pipeline stage"
-               : "torchtitan Llama 3.1 8B-405B training throughput, tokens/s per GPU, FSDP2/TP/PP/CP, bf16 and float8 "
-                 "on H100 (96 GB, 500 W), H200 and B200",
-        memory ? Metric::PeakReservedGiB : Metric::TokensPerSecondPerGpu, 10.0, {}, {}, {} };
+    const bool memory = view == TorchtitanView::PeakMemory;
+    Dataset dataset { "torchtitan", "torchtitan/torchtitan_benchmarks.csv",
+        "torchtitan Llama 3.1 8B-405B training throughput, tokens/s per GPU, FSDP2/TP/PP/CP, bf16 and float8 on H100 "
+        "(96 GB, 500 W) and H200",
+        Metric::TokensPerSecondPerGpu, 10.0, {}, {}, {} };
+    if (memory) {
+        dataset.name = "torchtitan-memory";
+        dataset.description = "torchtitan Llama 3.1 8B-405B peak memory per GPU (GiB): torch.cuda peak reserved bytes "
+                              "(2024 rows: max over GPUs) against the memory model's reserved peak (allocated x "
+                              "fragmentation) of the most loaded pipeline stage";
+        dataset.metric = Metric::PeakReservedGiB;
+    } else if (view == TorchtitanView::UnstatedPowerLimit) {
+        dataset.name = "torchtitan-power-limited";
+        dataset.description = "torchtitan Llama 3 8B training throughput, tokens/s per GPU, on 8 B200 run \"power "
+                              "limited\" (the limit not stated), predicted at the B200 preset's 1,000 W";
+        dataset.noBarReason = "the GPUs ran under a power limit the source does not state: the sustained clock, and "
+                              "with it every compute-bound kernel, depends on that limit";
+    }
     const CsvTable table = CsvTable::read(sharedDir + "/validation/" + dataset.file);
     for (size_t row = 0; row < table.rows(); ++row) {
         const std::string id = table.cell(row, "row_id");
+        // A power limit the row names without its value ("B200 (power limited)", no gpu_power_limit_W): the clock is
+        // unknown. Memory does not depend on it; throughput goes to the dataset that is no bar.
+        const bool unstatedLimit = table.cell(row, "gpu").find("power limited") != std::string::npos
+            && table.cell(row, "gpu_power_limit_W").empty();
+        if (!memory && unstatedLimit != (view == TorchtitanView::UnstatedPowerLimit)) {
+            if (unstatedLimit) {
+                dataset.skipped.push_back({ id,
+                    "run under a power limit the source does not state (in torchtitan-power-limited, printed without "
+                    "a bar)" });
+            }
+            continue;
+        }
         std::string reason;
         const std::string model = modelPreset(table.cell(row, "model"), reason);
         const auto hardware = hardwarePreset(table.cell(row, "gpu"), integerCell(table, row, "num_nodes"), reason);

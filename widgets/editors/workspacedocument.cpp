@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "editors/workspacedocument.h"
 
-#include "editors/editsweepcommand.h"
+#include "editors/editsettingscommand.h"
 #include "editors/edittextcommand.h"
 #include "editors/gpupresetinliner.h"
 #include "editors/runsession.h"

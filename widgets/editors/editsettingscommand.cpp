@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "editors/editsweepcommand.h"
+#include "editors/editsettingscommand.h"
 
 #include "editors/edittextcommand.h"
 #include "editors/workspacedocument.h"
