@@ -38,7 +38,8 @@ std::vector<std::pair<std::string, GemmDims>> linearPieces(const Operator& gemm,
 /// from the block's start;
 /// every other op is PREFER_RECOMPUTE. The recompute pass therefore re-runs the 2nd, 4th, ... linear (for Llama:
 /// wk, wo and w3) and every norm, rotary embedding, activation, product and residual add, but not the attention
-/// core. Not modelled: the sequence-parallel all-gathers it re-runs under tensor parallelism (not in the list).
+/// core. Under tensor parallelism it also re-runs the collectives feeding those linears that the list does not keep
+/// (all-gathers; reduce-scatters are kept): parallel::LayerCollectives::tensorFirstsBackward.
 /// Doubt: float8 linears call aten._scaled_mm, which the list does not name, and torch.compile
 /// treats PREFER_RECOMPUTE as a hint to its partitioner, so under float8 more (or fewer) GEMMs may be recomputed.
 std::vector<Operator> opSacRecompute(const std::vector<Operator>& forward)

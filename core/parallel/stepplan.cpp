@@ -74,6 +74,12 @@ LayerCollectives layerCollectives(
         }
         layer.tensorPairsForward = 2;
         layer.tensorPairsBackward = 2 + (run.recompute == config::Recompute::Full ? 2 : 0);
+        if (run.recompute == config::Recompute::OpSac) {
+            layer.tensorFirstsBackward = parallel.sequenceParallel ? 2 : 1;
+        }
+        if (parallel.tpCommOverlap && parallel.sequenceParallel && run.framework == config::Framework::PytorchFsdp) {
+            layer.tensorUnfusedBackward = 1 + (model.ffnGated ? 1 : 0);
+        }
     }
     if (parallel.cp > 1) {
         const std::vector<int> group = placement.groupOf(Axis::Cp, rank);

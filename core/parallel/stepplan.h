@@ -37,6 +37,16 @@ struct LayerCollectives {
     std::vector<PlannedCollective> tensorPair;
     int tensorPairsForward = 0;
     int tensorPairsBackward = 0;
+    /// More of the pair's first collective (the all-gather with SP, else the all-reduce) in the backward: what
+    /// torchtitan's per-op SAC recomputes (model/opsacrecompute.cpp): the all-gathers feeding the recomputed wk and
+    /// w3 with SP (its save list keeps reduce-scatters, not all-gathers), the all-reduce after the recomputed wo
+    /// without.
+    int tensorFirstsBackward = 0;
+    /// Of the backward's reduce-scatters, those PyTorch's async TP cannot fuse with a GEMM and leaves exposed: its
+    /// micro-pipeline pass fuses a reduce-scatter only when one matmul produces its input (torch/_inductor/fx_passes/
+    /// micro_pipeline_tp.py, _find_producer_matmul), and the input gradient of a block whose input feeds several
+    /// linears (torchtitan's wq, wk, wv; w1, w3 of a gated MLP) is their sum.
+    int tensorUnfusedBackward = 0;
     std::optional<PlannedCollective> contextStep;
     int contextStepsForward = 0;
     int contextStepsBackward = 0;

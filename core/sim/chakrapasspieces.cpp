@@ -125,6 +125,9 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
             addAll(block.tensor, collective, 1);
         }
     }
+    if (backward && !collectives.tensorPair.empty()) {
+        addAll(block.tensor, collectives.tensorPair.front(), collectives.tensorFirstsBackward);
+    }
     block.tensorBesideGemms = plan.sharding.overlapTensorCollectives;
     block.tensorExposed = part(graph::TimeClass::TensorParallel);
     if (collectives.contextStep && collectives.contextStep->onNetwork()) {

@@ -102,6 +102,7 @@ std::vector<CongestionStepBackend::InlineUnit> CongestionStepBackend::inlineUnit
             for (const network::CollectiveRequest& part : requests.tensorPair) {
                 addLoads(part, microBatches * layers * perLayer, unit.bytes);
             }
+            addLoads(requests.tensorPair.front(), microBatches * layers * layer.tensorFirstsBackward, unit.bytes);
             units.push_back(std::move(unit));
         }
         if (layer.contextStep) {
@@ -222,6 +223,10 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                     compute -= parts[static_cast<size_t>(TimeClass::TensorParallel)];
                     const int pairs
                         = backward ? stagePlan.layer.tensorPairsBackward : stagePlan.layer.tensorPairsForward;
+                    // op-SAC's recomputed collectives first, as the recompute runs before the gradients.
+                    for (int i = 0; backward && i < stagePlan.layer.tensorFirstsBackward; ++i) {
+                        tensorCollectives.push_back(&requests.tensorPair.front());
+                    }
                     for (int i = 0; i < pairs; ++i) {
                         for (const network::CollectiveRequest& part : requests.tensorPair) {
                             tensorCollectives.push_back(&part);
@@ -240,8 +245,18 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                 if (tensor && input.plan.sharding.overlapTensorCollectives) {
                     const double gemm = backward ? pass.backwardGemm : pass.forwardGemm;
                     compute -= gemm;
+                    // The reduce-scatters async TP cannot fuse stay blocking (LayerCollectives::tensorUnfusedBackward).
+                    std::vector<const network::CollectiveRequest*> unfused;
+                    for (int i = 0; backward && i < stagePlan.layer.tensorUnfusedBackward; ++i) {
+                        const auto found = std::find(
+                            tensorCollectives.begin(), tensorCollectives.end(), &requests.tensorPair.back());
+                        if (found != tensorCollectives.end()) {
+                            tensorCollectives.erase(found);
+                            unfused.push_back(&requests.tensorPair.back());
+                        }
+                    }
                     layerBlocks.push_back({ gemm, tensorCollectives, true });
-                    tensorCollectives.clear();
+                    tensorCollectives = std::move(unfused);
                 }
                 std::vector<const network::CollectiveRequest*> blocking = tensorCollectives;
                 if (expert && moe) {

@@ -152,15 +152,20 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
     }
     if (!layer.tensorPair.empty()) {
         double pair = 0;
+        std::vector<double> parts;
         for (const PlannedCollective& part : layer.tensorPair) {
-            pair += collective(part);
+            parts.push_back(collective(part));
+            pair += parts.back();
         }
         const double forward = layer.tensorPairsForward * pair;
-        const double backward = layer.tensorPairsBackward * pair;
-        // With tp_comm_overlap the collectives run under the layer's GEMMs (at most their length).
+        const double backward = layer.tensorPairsBackward * pair + layer.tensorFirstsBackward * parts.front();
+        // With tp_comm_overlap the collectives run under the layer's GEMMs (at most their length), but for those
+        // the overlap cannot fuse.
         const bool overlap = m_plan.sharding.overlapTensorCollectives;
+        const double unfused = layer.tensorUnfusedBackward * parts.back();
         at(pass->forward, TimeClass::TensorParallel) += overlap ? exposed(forward, pass->forwardGemm) : forward;
-        at(pass->backward, TimeClass::TensorParallel) += overlap ? exposed(backward, pass->backwardGemm) : backward;
+        at(pass->backward, TimeClass::TensorParallel)
+            += overlap ? unfused + exposed(backward - unfused, pass->backwardGemm) : backward;
     }
     // Context parallelism: the K/V ring steps hide behind the attention core as far as it lasts.
     if (layer.contextStep) {

@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -66,6 +67,8 @@ class TstStepModel : public QObject {
 private Q_SLOTS:
     void mfuIsMeasuredAgainstTheFastestRateTheStepUses();
     void tensorParallelAllReduceBytesPerLayer();
+    void opSacRecomputesTheAllGathersItDoesNotKeep();
+    void asyncTpLeavesSummedGradientReduceScattersExposed();
     void zero3GathersAndReducesEveryParameter();
     void shardedUnitGathersHideBehindThePreviousUnit();
     void fsdpGathersLayerByLayer();
@@ -121,6 +124,63 @@ void TstStepModel::tensorParallelAllReduceBytesPerLayer()
     spModel.trainingStageCosts();
     QCOMPARE(sp.bytes(CollectiveKind::AllGather), 16777216.0);
     QCOMPARE(sp.bytes(CollectiveKind::ReduceScatter), 16777216.0);
+}
+
+void TstStepModel::opSacRecomputesTheAllGathersItDoesNotKeep()
+{
+    // tp 8 with sequence parallelism, every collective costing its bytes / rate: a pair (all-gather + reduce-scatter of
+    // the same volume) costs 2c. Forward: two pairs per layer, 4c. Backward: two pairs, plus what the recompute re-runs
+    // - per-op SAC (torchtitan) keeps reduce-scatters but not all-gathers and recomputes wk and w3, whose inputs are
+    // the two all-gathers: 4c + 2c = 6c; no recompute: 4c; full recompute: the forward's two pairs again, 8c.
+    // Without sequence parallelism one all-reduce per block: per-op SAC re-runs the one after the recomputed wo.
+    const double rate = 1e11;
+    const auto cost = [rate](const network::CollectiveRequest& request) { return request.bytes / rate; };
+    const auto tensorTimes = [&](const std::vector<std::string>& overrides) {
+        std::vector<std::string> all = { "run.parallelism.tp=8", "run.parallelism.dp=1", "run.training.global_batch=1",
+            "run.framework=pytorch-fsdp" };
+        all.insert(all.end(), overrides.begin(), overrides.end());
+        sim::StepModel model(llama7bOn8(all), cost);
+        model.trainingStageCosts();
+        const auto tp = static_cast<size_t>(graph::TimeClass::TensorParallel);
+        const double c = model.plan().stages[0].layer.tensorPair.front().bytes / rate;
+        const sim::LayerTimes& layer = model.layerTimes(0, false);
+        return std::array<double, 2> { layer.forward[tp] / c, layer.backward[tp] / c };
+    };
+    const std::array<double, 2> none = tensorTimes({ "run.parallelism.sp=true", "run.training.recompute=none" });
+    const std::array<double, 2> opSac = tensorTimes({ "run.parallelism.sp=true", "run.training.recompute=op-sac" });
+    const std::array<double, 2> full = tensorTimes({ "run.parallelism.sp=true", "run.training.recompute=full" });
+    const std::array<double, 2> allReduce
+        = tensorTimes({ "run.parallelism.sp=false", "run.training.recompute=op-sac" });
+    for (const auto& [got, forward, backward] : { std::tuple(none, 4.0, 4.0), std::tuple(opSac, 4.0, 6.0),
+             std::tuple(full, 4.0, 8.0), std::tuple(allReduce, 2.0, 3.0) }) {
+        QVERIFY2(std::fabs(got[0] - forward) < 1e-9 && std::fabs(got[1] - backward) < 1e-9,
+            qPrintable(QStringLiteral("%1 %2").arg(got[0]).arg(got[1])));
+    }
+}
+
+void TstStepModel::asyncTpLeavesSummedGradientReduceScattersExposed()
+{
+    // tp 8 + SP with tp_comm_overlap, no recompute, collectives at bytes / rate (one of a pair: c). PyTorch's async TP
+    // fuses a reduce-scatter only with the one matmul producing its input, so the backward's two input-gradient
+    // reduce-scatters (sums over wq, wk, wv and over Llama's gate and up projections) stay exposed: 2c, plus what the
+    // other 2c exceeds the backward GEMMs by (nothing on a fast network). Megatron's overlap (Transformer Engine,
+    // fused QKV) hides all of them. The forward hides all under both.
+    const double rate = 1e13;
+    const auto cost = [rate](const network::CollectiveRequest& request) { return request.bytes / rate; };
+    for (const std::string framework : { "pytorch-fsdp", "megatron" }) {
+        sim::StepModel model(llama7bOn8({ "run.parallelism.tp=8", "run.parallelism.sp=true", "run.parallelism.dp=1",
+                                 "run.training.global_batch=1", "run.training.recompute=none",
+                                 "run.parallelism.tp_comm_overlap=true", "run.framework=" + framework }),
+            cost);
+        model.trainingStageCosts();
+        const auto tp = static_cast<size_t>(graph::TimeClass::TensorParallel);
+        const double c = model.plan().stages[0].layer.tensorPair.front().bytes / rate;
+        const sim::LayerTimes& layer = model.layerTimes(0, false);
+        const double exposedBackward = framework == "megatron" ? 0.0 : 2 * c;
+        QVERIFY2(
+            std::fabs(layer.backward[tp] - exposedBackward) <= 1e-9 * c, qPrintable(QString::fromStdString(framework)));
+        QCOMPARE(layer.forward[tp], 0.0);
+    }
 }
 
 void TstStepModel::zero3GathersAndReducesEveryParameter()
