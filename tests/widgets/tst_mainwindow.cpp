@@ -187,7 +187,8 @@ void TstMainWindow::overriddenFieldsShowTheValueInUse()
     auto* note = window->findChild<QLabel*>(QStringLiteral("fieldOverride:run.parallelism.tp"));
     QVERIFY(note);
     QVERIFY(note->isVisibleTo(window.get()));
-    QCOMPARE(note->text(), QStringLiteral("Set by the workspace's overrides: run.parallelism.tp=8"));
+    QCOMPARE(note->text(), QStringLiteral("Overridden by the workspace: 8"));
+    QVERIFY(note->toolTip().startsWith(QStringLiteral("run.parallelism.tp=8 in the workspace file's overrides")));
     // A field without an override stays editable and says nothing.
     QSpinBox* batch = spinBox(*window, QStringLiteral("run.inference.batch"));
     QVERIFY(batch && batch->isEnabled());

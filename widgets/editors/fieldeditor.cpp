@@ -71,9 +71,12 @@ void FieldEditor::setOverride(const QString& assignment)
     }
     m_override = assignment;
     m_editor->setEnabled(assignment.isEmpty());
-    m_overrideLabel->setText(tr("Set by the workspace's overrides: %1").arg(assignment));
-    m_overrideLabel->setToolTip(tr("The workspace file's overrides: list wins over this document's value; edit or "
-                                   "remove the override in the file to change it."));
+    // The value alone: a key path does not wrap, and a narrow column would clip it (the tooltip has the assignment).
+    const qsizetype equals = assignment.indexOf(QLatin1Char('='));
+    m_overrideLabel->setText(tr("Overridden by the workspace: %1").arg(assignment.mid(equals + 1)));
+    m_overrideLabel->setToolTip(tr("%1 in the workspace file's overrides: list wins over this document's value; edit "
+                                   "or remove it in the file to change it.")
+                                    .arg(assignment));
     m_overrideLabel->setVisible(!assignment.isEmpty());
 }
 
