@@ -3,9 +3,9 @@
 #include "arguments.h"
 #include "clioutput.h"
 #include "commands.h"
+#include "servingdefaults.h"
 
 #include "config/units.h"
-#include "config/workspacefile.h"
 #include "serving/disaggregation.h"
 #include "serving/requesttrace.h"
 #include "serving/servingjson.h"
@@ -479,54 +479,6 @@ int serveSweep(const Invocation& invocation, const Arguments& arguments, const c
         serving::writeSweepCsv(out, sweep);
     });
     return written ? Success : InputError;
-}
-
-/// Fills the options the command line left out from the workspace's `serving:` section (the workbench's Serving tab
-/// writes it), so that `rapid serve WORKSPACE` serves what the tab served. Values of 0 in the section mean "not set".
-void applyWorkspaceServingDefaults(Arguments& arguments)
-{
-    std::optional<std::string> workspace = arguments.value("workspace");
-    if (!arguments.positional().empty()) {
-        workspace = arguments.positional().front();
-    }
-    if (!workspace || arguments.value("model") || arguments.value("hardware") || arguments.value("run")) {
-        return;
-    }
-    const std::optional<config::ServingSettings> settings
-        = config::readWorkspaceDocuments(*workspace, config::PresetLibrary::standard()).serving;
-    if (!settings) {
-        return;
-    }
-    auto setCount = [&](const char* option, int value) {
-        if (value > 0) {
-            arguments.setDefault(option, std::to_string(value));
-        }
-    };
-    auto setMilliseconds = [&](const char* option, double value) {
-        if (value > 0) {
-            char text[64];
-            std::snprintf(text, sizeof text, "%.17gms", value);
-            arguments.setDefault(option, text);
-        }
-    };
-    if (!arguments.value("concurrency") && !arguments.value("rate") && !arguments.value("trace")) {
-        std::string loads = settings->loads;
-        loads.erase(
-            std::remove_if(loads.begin(), loads.end(), [](unsigned char c) { return std::isspace(c); }), loads.end());
-        arguments.setDefault(settings->load == config::ServingSettings::Load::Rate ? "rate" : "concurrency", loads);
-    }
-    setCount("input-tokens", settings->inputTokens);
-    setCount("output-tokens", settings->outputTokens);
-    setCount("requests", settings->requests);
-    arguments.setDefault("engine", settings->engine);
-    setMilliseconds("slo-ttft", settings->ttftSloMilliseconds);
-    setMilliseconds("slo-itl", settings->itlSloMilliseconds);
-    if (settings->prefillWorkers > 0 && settings->decodeWorkers > 0 && !arguments.value("pool-splits")) {
-        setCount("prefill-workers", settings->prefillWorkers);
-        setCount("decode-workers", settings->decodeWorkers);
-        setCount("prefill-tp", settings->prefillTp);
-        setCount("decode-tp", settings->decodeTp);
-    }
 }
 
 } // namespace

@@ -88,9 +88,6 @@ serving::EngineProfile engineOf(const std::string& backend)
 /// Why a row is left out, or "" when it is used. The rule is fixed and the same for every row.
 std::string skipReason(const CsvTable& table, size_t row)
 {
-    if (table.cell(row, "mode") != "agg") {
-        return "disaggregated prefill/decode deployment (not modelled yet, issue #17)";
-    }
     if (modelPreset(table.cell(row, "model_path")).empty()) {
         return "no model preset (MoE and MLA models: DeepSeek, MiniMax, Kimi, gpt-oss, Qwen3 MoE, GLM; NVFP4 "
                "checkpoints)";
@@ -102,6 +99,12 @@ std::string skipReason(const CsvTable& table, size_t row)
     if (table.cell(row, "precision") == "fp4" || table.cell(row, "precision") == "int4" || quant == "nvfp4"
         || quant == "int4_wo" || quant == "fp8_block") {
         return "NVFP4, INT4 or block-scaled FP8 serving (not modelled yet)";
+    }
+    // Checked after the model and precision: every disaggregated row but five is of a model or format above, and of
+    // those five only one (Qwen3-32B, FP8) records its worker counts.
+    if (table.cell(row, "mode") != "agg") {
+        return "disaggregated deployment of a dense model (rapid serve --prefill-workers/--decode-workers serves "
+               "such pools; this mapping takes aggregated rows only)";
     }
     if (provenance(table.cell(row, "silicon_data_source"), "silicon_concurrency").empty()) {
         return "no silicon_concurrency in its provenance";
@@ -174,7 +177,7 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
         dataset.cases.push_back(c);
     }
     for (const auto& [reason, count] : skipped) {
-        dataset.skipped.push_back({ std::to_string(count) + " rows", reason });
+        dataset.skipped.push_back({ std::to_string(count) + (count == 1 ? " row" : " rows"), reason });
     }
     return dataset;
 }

@@ -285,6 +285,19 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
     const Result damaged = runRapid({ QStringLiteral("serve"), workspace });
     QCOMPARE(damaged.exitCode, 1);
     QVERIFY2(damaged.err.contains(QStringLiteral("serving.engine")), qPrintable(damaged.err));
+    // What the tab may hold but rapid serve cannot take is an input error naming the section's key, not an option the
+    // user did not type: loads typed halfway, and pools (served from the presets, one load at a time).
+    const std::pair<QByteArray, QString> refusals[] = { { "  loads: \"2, x\"\n", QStringLiteral("serving.loads") },
+        { "  prefill_workers: 1\n  decode_workers: 1\n", QStringLiteral("serving.prefill_workers") } };
+    for (const auto& [section, key] : refusals) {
+        QVERIFY(writeFile(workspace,
+            "name: served\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\nrun: llama-3.1-8b-decode-1gpu\nserving:\n"
+                + section));
+        const Result refused = runRapid({ QStringLiteral("serve"), workspace });
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(key) && !refused.err.contains(QStringLiteral(" --concurrency")),
+            qPrintable(refused.err));
+    }
 }
 
 void TstServeCli::inputErrorsNameTheirCause_data()
