@@ -410,18 +410,29 @@ int serveDisaggregated(const Invocation& invocation, const Arguments& arguments,
     if (sweepLoads(arguments)) {
         throw UsageError("--prefill-workers/--decode-workers: one load at a time, not with a sweep of loads");
     }
-    if (!arguments.value("model") || !arguments.value("hardware") || !arguments.value("run")) {
-        throw UsageError("--prefill-workers/--decode-workers: give --model, --hardware and --run (each pool takes "
-                         "the run with its own tp and as many replicas as fill the hardware)");
+    const bool presets = arguments.value("model") && arguments.value("hardware") && arguments.value("run");
+    const bool workspace = arguments.value("workspace") || !arguments.positional().empty();
+    if (!presets && !workspace) {
+        throw UsageError("--prefill-workers/--decode-workers: give a workspace, or --model, --hardware and --run (each "
+                         "pool takes the run with its own tp and as many replicas as fill the hardware)");
     }
-    // The pools' shapes come from the cluster and the run alone: the run's own dp need not fill the cluster.
-    std::vector<std::string> hardwareOverrides;
-    std::vector<std::string> runOverrides;
-    for (const std::string& override : arguments.values("set")) {
-        (override.starts_with("hardware.") ? hardwareOverrides : runOverrides).push_back(override);
+    // The pools' shapes come from the cluster and the run alone: with presets, the run's own dp need not fill the
+    // cluster; a workspace is a whole (valid) scenario.
+    config::HardwareSpec hardware;
+    config::RunSpec run;
+    if (presets) {
+        std::vector<std::string> hardwareOverrides;
+        std::vector<std::string> runOverrides;
+        for (const std::string& override : arguments.values("set")) {
+            (override.starts_with("hardware.") ? hardwareOverrides : runOverrides).push_back(override);
+        }
+        hardware = loader.loadHardware(*arguments.value("hardware"), hardwareOverrides);
+        run = loader.loadRun(*arguments.value("run"), runOverrides);
+    } else {
+        const config::Scenario whole = loadScenario(arguments, loader);
+        hardware = whole.hardware;
+        run = whole.run;
     }
-    const config::HardwareSpec hardware = loader.loadHardware(*arguments.value("hardware"), hardwareOverrides);
-    const config::RunSpec run = loader.loadRun(*arguments.value("run"), runOverrides);
     serving::DisaggregatedSpec spec;
     spec.prefillWorkers = static_cast<int>(boundedInteger(arguments, "prefill-workers", 1, 1, 4096));
     spec.decodeWorkers = static_cast<int>(boundedInteger(arguments, "decode-workers", 1, 1, 4096));

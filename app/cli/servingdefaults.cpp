@@ -59,11 +59,7 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     auto sectionError = [&](const std::string& key, const std::string& message) {
         throw config::ConfigError({ { { *workspace, 0, 0 }, "serving." + key, message } });
     };
-    if (settings->prefillWorkers > 0 || settings->decodeWorkers > 0) {
-        sectionError(settings->prefillWorkers > 0 ? "prefill_workers" : "decode_workers",
-            "rapid serve takes prefill/decode pools from --model, --hardware and --run, one load at a time; serve "
-            "this set-up in the workbench's Serving tab, or give the presets and --prefill-workers/--decode-workers");
-    }
+    const bool pools = settings->prefillWorkers > 0 || settings->decodeWorkers > 0;
     const bool rate = settings->load == config::ServingSettings::Load::Rate;
     if (!arguments.value("concurrency") && !arguments.value("rate") && !arguments.value("trace")) {
         const std::optional<std::string> loads = loadList(settings->loads, rate);
@@ -73,7 +69,20 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
                     + (rate ? "rates above 0 and at most 1e6 requests/s" : "whole client counts from 1 to 100000")
                     + " separated by commas, got \"" + settings->loads + "\"");
         }
+        if (pools && loads->find(',') != std::string::npos && !arguments.value("pool-splits")) {
+            sectionError("loads",
+                "rapid serve serves prefill/decode pools at one load at a time (the Serving tab at every load): give "
+                "--concurrency N or --rate R");
+        }
         arguments.setDefault(rate ? "rate" : "concurrency", *loads);
+    }
+    if (pools && !arguments.value("pool-splits")) {
+        if (settings->prefillWorkers == 0 || settings->decodeWorkers == 0) {
+            sectionError(settings->prefillWorkers == 0 ? "prefill_workers" : "decode_workers",
+                "give both prefill and decode workers, or neither");
+        }
+        arguments.setDefault("prefill-workers", std::to_string(settings->prefillWorkers));
+        arguments.setDefault("decode-workers", std::to_string(settings->decodeWorkers));
     }
     auto setCount = [&](const char* option, int value) {
         if (value > 0) {
@@ -83,6 +92,10 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     setCount("input-tokens", settings->inputTokens);
     setCount("output-tokens", settings->outputTokens);
     setCount("requests", settings->requests);
+    if (pools && !arguments.value("pool-splits")) {
+        setCount("prefill-tp", settings->prefillTp);
+        setCount("decode-tp", settings->decodeTp);
+    }
     arguments.setDefault("engine", settings->engine);
     for (const auto& [option, milliseconds] : { std::pair { "slo-ttft", settings->ttftSloMilliseconds },
              std::pair { "slo-itl", settings->itlSloMilliseconds } }) {

@@ -286,18 +286,38 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
     QCOMPARE(damaged.exitCode, 1);
     QVERIFY2(damaged.err.contains(QStringLiteral("serving.engine")), qPrintable(damaged.err));
     // What the tab may hold but rapid serve cannot take is an input error naming the section's key, not an option the
-    // user did not type: loads typed halfway, and pools (served from the presets, one load at a time).
+    // user did not type: loads typed halfway, and several loads on prefill/decode pools (served one load at a time).
     const std::pair<QByteArray, QString> refusals[] = { { "  loads: \"2, x\"\n", QStringLiteral("serving.loads") },
-        { "  prefill_workers: 1\n  decode_workers: 1\n", QStringLiteral("serving.prefill_workers") } };
+        { "  loads: \"1, 2\"\n  prefill_workers: 1\n  decode_workers: 1\n", QStringLiteral("serving.loads") },
+        { "  loads: \"1\"\n  prefill_workers: 1\n", QStringLiteral("serving.decode_workers") } };
     for (const auto& [section, key] : refusals) {
         QVERIFY(writeFile(workspace,
             "name: served\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\nrun: llama-3.1-8b-decode-1gpu\nserving:\n"
                 + section));
         const Result refused = runRapid({ QStringLiteral("serve"), workspace });
         QCOMPARE(refused.exitCode, 1);
-        QVERIFY2(refused.err.contains(key) && !refused.err.contains(QStringLiteral(" --concurrency")),
+        QVERIFY2(refused.err.contains(key) && !refused.err.startsWith(QStringLiteral("rapid serve: --")),
             qPrintable(refused.err));
     }
+    // Pools at one load: the same as the presets with the pool options.
+    QVERIFY(writeFile(workspace,
+        "name: served\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\nrun: llama-3.1-8b-decode-1gpu\n"
+        "overrides:\n  - run.parallelism.tp=4\n  - run.parallelism.dp=2\n"
+        "serving:\n  loads: \"2\"\n  input_tokens: 700\n  output_tokens: 20\n  requests: 4\n  prefill_workers: 1\n"
+        "  decode_workers: 1\n  prefill_tp: 4\n  decode_tp: 4\n"));
+    const Result pools
+        = runRapid({ QStringLiteral("serve"), workspace, QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(pools.exitCode, 0);
+    const Result presets = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("2"),
+        QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--input-tokens"), QStringLiteral("700"),
+        QStringLiteral("--output-tokens"), QStringLiteral("20"), QStringLiteral("--prefill-workers"),
+        QStringLiteral("1"), QStringLiteral("--decode-workers"), QStringLiteral("1"), QStringLiteral("--prefill-tp"),
+        QStringLiteral("4"), QStringLiteral("--decode-tp"), QStringLiteral("4"), QStringLiteral("--json"),
+        QStringLiteral("-") }));
+    QCOMPARE(presets.exitCode, 0);
+    QVERIFY2(pools.out.contains(QLatin1String("1 prefill worker(s) of 4 GPU(s)")), qPrintable(pools.out));
+    QCOMPARE(parseJson(pools.out.mid(pools.out.indexOf(QLatin1Char('{')))),
+        parseJson(presets.out.mid(presets.out.indexOf(QLatin1Char('{')))));
 }
 
 void TstServeCli::inputErrorsNameTheirCause_data()
