@@ -286,6 +286,18 @@ void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
            "against tokens/s per user)\n";
 }
 
+/// Prints @p sweep and writes its --json and --csv.
+int finishSweep(const Invocation& invocation, const Arguments& arguments, const serving::ServingSweep& sweep)
+{
+    printSweep(invocation.out, sweep);
+    const bool written = writeOutput(arguments.value("json"), invocation, "serve", [&](std::ostream& out) {
+        report::writeJson(out, serving::servingSweepJson(sweep));
+    }) && writeOutput(arguments.value("csv"), invocation, "serve", [&](std::ostream& out) {
+        serving::writeSweepCsv(out, sweep);
+    });
+    return written ? Success : InputError;
+}
+
 /// One pool's scenario: the run with the pool's tensor parallelism and as many data-parallel replicas as fill the
 /// cluster (the places a worker can take).
 config::Scenario poolScenario(const Arguments& arguments, const config::ConfigLoader& loader, int clusterGpus,
@@ -396,7 +408,42 @@ int servePoolSplits(const Invocation& invocation, const Arguments& arguments, co
     return written ? Success : InputError;
 }
 
-/// `rapid serve --prefill-workers P --decode-workers D`: one load on a disaggregated deployment.
+/// The pools of @p spec at every load of @p loads (as the Serving tab serves them): a sweep table of the decode
+/// workers' engine, each point simulateDisaggregated of the same pools.
+int servePoolLoads(const Invocation& invocation, const Arguments& arguments, const serving::DisaggregatedSpec& spec,
+    const config::RunSpec& run, const std::pair<serving::SweepLoad, std::vector<double>>& loads,
+    const serving::ServingSlo& slo, sim::NetworkBackend backend)
+{
+    const serving::WorkloadSpec base = requestShapeOf(arguments, run);
+    const int requests = static_cast<int>(boundedInteger(arguments, "requests", 0, 0, 10'000'000));
+    serving::ServingSweep sweep;
+    sweep.load = loads.first;
+    std::vector<serving::ServingSummary> summaries;
+    try {
+        for (const double load : loads.second) {
+            const serving::DisaggregatedResult result = serving::simulateDisaggregated(
+                spec, serving::sweepWorkload(base, loads.first, load, requests), slo, backend);
+            if (sweep.points.empty()) {
+                sweep.options = result.decodeOptions;
+                sweep.capacity = result.decodeCapacity;
+            }
+            sweep.points.push_back({ load, result.summary, false });
+            summaries.push_back(result.summary);
+        }
+    } catch (const std::invalid_argument& error) {
+        invocation.err << "rapid serve: " << error.what() << "\n";
+        return InputError;
+    }
+    const std::vector<bool> front = serving::paretoFront(summaries);
+    for (size_t i = 0; i < sweep.points.size(); ++i) {
+        sweep.points[i].pareto = front[i];
+    }
+    invocation.out << "pools      " << spec.prefillWorkers << " prefill and " << spec.decodeWorkers
+                   << " decode worker(s); the engine line is a decode worker's\n";
+    return finishSweep(invocation, arguments, sweep);
+}
+
+/// `rapid serve --prefill-workers P --decode-workers D`: a disaggregated deployment at one load or a list of them.
 int serveDisaggregated(const Invocation& invocation, const Arguments& arguments, const config::ConfigLoader& loader,
     const serving::EngineOptions& options, const serving::ServingSlo& slo, sim::NetworkBackend backend)
 {
@@ -407,8 +454,9 @@ int serveDisaggregated(const Invocation& invocation, const Arguments& arguments,
     if (!splits && (!arguments.value("prefill-workers") || !arguments.value("decode-workers"))) {
         throw UsageError("--prefill-workers and --decode-workers: give both for disaggregated serving");
     }
-    if (sweepLoads(arguments)) {
-        throw UsageError("--prefill-workers/--decode-workers: one load at a time, not with a sweep of loads");
+    const auto loads = sweepLoads(arguments);
+    if (loads && splits) {
+        throw UsageError("--pool-splits: one load at a time, not with a sweep of loads");
     }
     const bool presets = arguments.value("model") && arguments.value("hardware") && arguments.value("run");
     const bool workspace = arguments.value("workspace") || !arguments.positional().empty();
@@ -450,6 +498,9 @@ int serveDisaggregated(const Invocation& invocation, const Arguments& arguments,
         }
         return servePoolSplits(invocation, arguments, spec, workload, slo, backend);
     }
+    if (loads) {
+        return servePoolLoads(invocation, arguments, spec, run, *loads, slo, backend);
+    }
     serving::DisaggregatedResult result;
     try {
         result = serving::simulateDisaggregated(spec, workloadOf(arguments, run), slo, backend);
@@ -483,13 +534,7 @@ int serveSweep(const Invocation& invocation, const Arguments& arguments, const c
         invocation.err << "rapid serve: " << error.what() << "\n";
         return InputError;
     }
-    printSweep(invocation.out, sweep);
-    const bool written = writeOutput(arguments.value("json"), invocation, "serve", [&](std::ostream& out) {
-        report::writeJson(out, serving::servingSweepJson(sweep));
-    }) && writeOutput(arguments.value("csv"), invocation, "serve", [&](std::ostream& out) {
-        serving::writeSweepCsv(out, sweep);
-    });
-    return written ? Success : InputError;
+    return finishSweep(invocation, arguments, sweep);
 }
 
 } // namespace

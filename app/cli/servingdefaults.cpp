@@ -69,11 +69,6 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
                     + (rate ? "rates above 0 and at most 1e6 requests/s" : "whole client counts from 1 to 100000")
                     + " separated by commas, got \"" + settings->loads + "\"");
         }
-        if (pools && loads->find(',') != std::string::npos && !arguments.value("pool-splits")) {
-            sectionError("loads",
-                "rapid serve serves prefill/decode pools at one load at a time (the Serving tab at every load): give "
-                "--concurrency N or --rate R");
-        }
         arguments.setDefault(rate ? "rate" : "concurrency", *loads);
     }
     if (pools && !arguments.value("pool-splits")) {

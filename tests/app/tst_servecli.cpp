@@ -286,9 +286,8 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
     QCOMPARE(damaged.exitCode, 1);
     QVERIFY2(damaged.err.contains(QStringLiteral("serving.engine")), qPrintable(damaged.err));
     // What the tab may hold but rapid serve cannot take is an input error naming the section's key, not an option the
-    // user did not type: loads typed halfway, and several loads on prefill/decode pools (served one load at a time).
+    // user did not type: loads typed halfway, one pool count without the other.
     const std::pair<QByteArray, QString> refusals[] = { { "  loads: \"2, x\"\n", QStringLiteral("serving.loads") },
-        { "  loads: \"1, 2\"\n  prefill_workers: 1\n  decode_workers: 1\n", QStringLiteral("serving.loads") },
         { "  loads: \"1\"\n  prefill_workers: 1\n", QStringLiteral("serving.decode_workers") } };
     for (const auto& [section, key] : refusals) {
         QVERIFY(writeFile(workspace,
@@ -318,6 +317,18 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
     QVERIFY2(pools.out.contains(QLatin1String("1 prefill worker(s) of 4 GPU(s)")), qPrintable(pools.out));
     QCOMPARE(parseJson(pools.out.mid(pools.out.indexOf(QLatin1Char('{')))),
         parseJson(presets.out.mid(presets.out.indexOf(QLatin1Char('{')))));
+    // Pools at several loads, as the Serving tab serves them: one point per load, the second the single run above.
+    const Result poolSweep = runRapid({ QStringLiteral("serve"), workspace, QStringLiteral("--concurrency"),
+        QStringLiteral("1,2"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(poolSweep.exitCode, 0);
+    const QJsonArray poolPoints = parseJson(poolSweep.out.mid(poolSweep.out.indexOf(QLatin1Char('{'))))
+                                      .value(QStringLiteral("points"))
+                                      .toArray();
+    QCOMPARE(poolPoints.size(), 2);
+    QCOMPARE(poolPoints[1].toObject().value(QStringLiteral("output_tokens_per_s")).toDouble(),
+        parseJson(pools.out.mid(pools.out.indexOf(QLatin1Char('{'))))
+            .value(QStringLiteral("output_tokens_per_s"))
+            .toDouble());
 }
 
 void TstServeCli::inputErrorsNameTheirCause_data()
@@ -411,9 +422,10 @@ void TstServeCli::usageErrorsNameTheOption_data()
     QTest::addRow("worker_tp_not_dividing") << QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("1"),
         QStringLiteral("--decode-workers"), QStringLiteral("1"), QStringLiteral("--prefill-tp"), QStringLiteral("3") }
                                             << QStringLiteral("--prefill-tp 3");
-    QTest::addRow("disaggregated_sweep") << QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("1"),
-        QStringLiteral("--decode-workers"), QStringLiteral("1"), QStringLiteral("--concurrency"),
-        QStringLiteral("1,2") } << QStringLiteral("sweep");
+    // Pools serve a list of loads (one sweep point each), but a table of splits is one load's.
+    QTest::addRow("splits_sweep") << QStringList { QStringLiteral("--pool-splits"), QStringLiteral("1:1"),
+        QStringLiteral("--concurrency"), QStringLiteral("1,2") }
+                                  << QStringLiteral("--pool-splits: one load");
     QTest::addRow("malformed_split") << QStringList { QStringLiteral("--pool-splits"), QStringLiteral("1:3,2:x") }
                                      << QStringLiteral("\"2:x\"");
     // Beyond 32 bits: refused, not wrapped round to a split of 1:1.
