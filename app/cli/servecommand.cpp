@@ -238,21 +238,11 @@ std::optional<std::pair<serving::SweepLoad, std::vector<double>>> sweepLoads(con
             continue;
         }
         std::vector<double> loads;
-        size_t start = 0;
-        while (start <= text->size()) {
-            const size_t comma = std::min(text->find(',', start), text->size());
-            const std::string item = text->substr(start, comma - start);
-            char* end = nullptr;
-            const double value = std::strtod(item.c_str(), &end);
-            const bool whole = load != serving::SweepLoad::Concurrency || value == std::floor(value);
-            if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(value) || value <= 0 || !whole
-                || (load == serving::SweepLoad::Concurrency && value > 100'000) || value > 1e6) {
-                throw UsageError(std::string("--") + name + " \"" + *text + "\": \"" + item + "\" is not "
-                    + (load == serving::SweepLoad::Concurrency ? "a whole number of clients from 1 to 100000"
-                                                               : "a rate above 0 and at most 1e6 requests per second"));
-            }
-            loads.push_back(value);
-            start = comma + 1;
+        std::string bad;
+        if (!serving::parseLoadList(*text, load, loads, bad)) {
+            throw UsageError(std::string("--") + name + " \"" + *text + "\": \"" + bad + "\" is not "
+                + (load == serving::SweepLoad::Concurrency ? "a whole number of clients from 1 to 100000"
+                                                           : "a rate above 0 and at most 1e6 requests per second"));
         }
         constexpr size_t kMaxPoints = 1000;
         if (loads.size() > kMaxPoints) {
@@ -417,26 +407,13 @@ int servePoolLoads(const Invocation& invocation, const Arguments& arguments, con
     const serving::WorkloadSpec base = requestShapeOf(arguments, run);
     const int requests = static_cast<int>(boundedInteger(arguments, "requests", 0, 0, 10'000'000));
     serving::ServingSweep sweep;
-    sweep.load = loads.first;
-    std::vector<serving::ServingSummary> summaries;
     try {
-        for (const double load : loads.second) {
-            const serving::DisaggregatedResult result = serving::simulateDisaggregated(
-                spec, serving::sweepWorkload(base, loads.first, load, requests), slo, backend);
-            if (sweep.points.empty()) {
-                sweep.options = result.decodeOptions;
-                sweep.capacity = result.decodeCapacity;
-            }
-            sweep.points.push_back({ load, result.summary, false });
-            summaries.push_back(result.summary);
-        }
+        sweep = serving::sweepLoads(base, loads.first, loads.second, requests, [&](const serving::WorkloadSpec& w) {
+            return serving::simulateDisaggregated(spec, w, slo, backend).servingResult();
+        });
     } catch (const std::invalid_argument& error) {
         invocation.err << "rapid serve: " << error.what() << "\n";
         return InputError;
-    }
-    const std::vector<bool> front = serving::paretoFront(summaries);
-    for (size_t i = 0; i < sweep.points.size(); ++i) {
-        sweep.points[i].pareto = front[i];
     }
     invocation.out << "pools      " << spec.prefillWorkers << " prefill and " << spec.decodeWorkers
                    << " decode worker(s); the engine line is a decode worker's\n";

@@ -3,42 +3,19 @@
 
 #include "config/diagnostic.h"
 #include "config/workspacefile.h"
+#include "config/yamledit.h"
+#include "serving/servingsweep.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace rapid::cli {
-
-namespace {
-
-/// The loads as rapid serve's --concurrency/--rate take them (no spaces), or nullopt when one is not a load.
-std::optional<std::string> loadList(const std::string& typed, bool rate)
-{
-    std::string loads = typed;
-    loads.erase(
-        std::remove_if(loads.begin(), loads.end(), [](unsigned char c) { return std::isspace(c); }), loads.end());
-    size_t start = 0;
-    while (start <= loads.size()) {
-        const size_t comma = std::min(loads.find(',', start), loads.size());
-        const std::string item = loads.substr(start, comma - start);
-        char* end = nullptr;
-        const double value = std::strtod(item.c_str(), &end);
-        const bool valid = !item.empty() && end == item.c_str() + item.size() && std::isfinite(value) && value > 0
-            && (rate ? value <= 1e6 : value == std::floor(value) && value <= 100'000);
-        if (!valid) {
-            return std::nullopt;
-        }
-        start = comma + 1;
-    }
-    return loads;
-}
-
-} // namespace
 
 void applyWorkspaceServingDefaults(Arguments& arguments)
 {
@@ -57,19 +34,29 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     // The section keeps what the tab holds, typing in progress included: what rapid serve cannot take is an input
     // error naming the section's key, never an option the user did not type.
     auto sectionError = [&](const std::string& key, const std::string& message) {
-        throw config::ConfigError({ { { *workspace, 0, 0 }, "serving." + key, message } });
+        // The key's line in the file (a preset name read no file: the name alone).
+        std::ifstream file(*workspace);
+        std::ostringstream text;
+        text << file.rdbuf();
+        const int line = config::yamlLineAt(text.str(), "serving." + key).value_or(-1) + 1;
+        throw config::ConfigError({ { { *workspace, line, line > 0 ? 3 : 0 }, "serving." + key, message } });
     };
     const bool pools = settings->prefillWorkers > 0 || settings->decodeWorkers > 0;
     const bool rate = settings->load == config::ServingSettings::Load::Rate;
     if (!arguments.value("concurrency") && !arguments.value("rate") && !arguments.value("trace")) {
-        const std::optional<std::string> loads = loadList(settings->loads, rate);
-        if (!loads) {
+        std::string loads = settings->loads;
+        loads.erase(
+            std::remove_if(loads.begin(), loads.end(), [](unsigned char c) { return std::isspace(c); }), loads.end());
+        std::vector<double> values;
+        std::string bad;
+        if (!serving::parseLoadList(
+                loads, rate ? serving::SweepLoad::Rate : serving::SweepLoad::Concurrency, values, bad)) {
             sectionError("loads",
                 std::string("expected ")
                     + (rate ? "rates above 0 and at most 1e6 requests/s" : "whole client counts from 1 to 100000")
                     + " separated by commas, got \"" + settings->loads + "\"");
         }
-        arguments.setDefault(rate ? "rate" : "concurrency", *loads);
+        arguments.setDefault(rate ? "rate" : "concurrency", loads);
     }
     if (pools && !arguments.value("pool-splits")) {
         if (settings->prefillWorkers == 0 || settings->decodeWorkers == 0) {

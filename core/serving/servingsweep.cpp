@@ -3,7 +3,9 @@
 
 #include "servingjson.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -65,9 +67,29 @@ std::vector<bool> paretoFront(const std::vector<ServingSummary>& summaries)
     return front;
 }
 
-ServingSweep sweepServing(const config::Scenario& scenario, const WorkloadSpec& base, SweepLoad load,
-    const std::vector<double>& loads, int requestsPerPoint, const EngineOptions& options, const ServingSlo& slo,
-    sim::NetworkBackend backend)
+bool parseLoadList(const std::string& text, SweepLoad load, std::vector<double>& values, std::string& bad)
+{
+    values.clear();
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        char* end = nullptr;
+        const double value = std::strtod(item.c_str(), &end);
+        const bool whole = load != SweepLoad::Concurrency || value == std::floor(value);
+        if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(value) || value <= 0 || !whole
+            || (load == SweepLoad::Concurrency && value > 100'000) || value > 1e6) {
+            bad = item;
+            return false;
+        }
+        values.push_back(value);
+        start = comma + 1;
+    }
+    return true;
+}
+
+ServingSweep sweepLoads(const WorkloadSpec& base, SweepLoad load, const std::vector<double>& loads,
+    int requestsPerPoint, const std::function<ServingResult(const WorkloadSpec&)>& serveOne)
 {
     if (loads.empty()) {
         throw std::invalid_argument("a sweep needs at least one load");
@@ -76,8 +98,7 @@ ServingSweep sweepServing(const config::Scenario& scenario, const WorkloadSpec& 
     sweep.load = load;
     std::vector<ServingSummary> summaries;
     for (const double value : loads) {
-        const ServingResult result
-            = simulateServing(scenario, sweepWorkload(base, load, value, requestsPerPoint), options, slo, backend);
+        const ServingResult result = serveOne(sweepWorkload(base, load, value, requestsPerPoint));
         if (sweep.points.empty()) {
             sweep.options = result.options;
             sweep.capacity = result.capacity;
@@ -90,6 +111,14 @@ ServingSweep sweepServing(const config::Scenario& scenario, const WorkloadSpec& 
         sweep.points[i].pareto = front[i];
     }
     return sweep;
+}
+
+ServingSweep sweepServing(const config::Scenario& scenario, const WorkloadSpec& base, SweepLoad load,
+    const std::vector<double>& loads, int requestsPerPoint, const EngineOptions& options, const ServingSlo& slo,
+    sim::NetworkBackend backend)
+{
+    return sweepLoads(base, load, loads, requestsPerPoint,
+        [&](const WorkloadSpec& workload) { return simulateServing(scenario, workload, options, slo, backend); });
 }
 
 report::Json servingSweepJson(const ServingSweep& sweep)

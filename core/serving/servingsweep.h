@@ -5,7 +5,9 @@
 
 #include "report/json.h"
 
+#include <functional>
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 namespace rapid::serving {
@@ -38,6 +40,16 @@ std::vector<bool> paretoFront(const std::vector<ServingSummary>& summaries);
 /// @p value requests per second (above 0, at most 1e6), with @p requestsPerPoint requests (0: 10 x the clients, or
 /// 1000 at a rate). Throws std::invalid_argument naming the load for one out of range.
 WorkloadSpec sweepWorkload(const WorkloadSpec& base, SweepLoad load, double value, int requestsPerPoint);
+
+/// Parses a comma-separated list of loads without spaces ("1,4,16"): whole clients from 1 to 100,000, or rates above 0
+/// and at most 1e6 requests per second. False, with @p bad set to the first item that is no such load, otherwise.
+bool parseLoadList(const std::string& text, SweepLoad load, std::vector<double>& values, std::string& bad);
+
+/// @p serveOne (one deployment: a replica set, or prefill and decode pools) at every load of @p loads, each with
+/// sweepWorkload(@p base, ...); the sweep's engine is the first point's and the Pareto flags are filled. Throws
+/// std::invalid_argument for an empty or invalid load, or as @p serveOne does.
+ServingSweep sweepLoads(const WorkloadSpec& base, SweepLoad load, const std::vector<double>& loads,
+    int requestsPerPoint, const std::function<ServingResult(const WorkloadSpec&)>& serveOne);
 
 /// Serves @p base at every load of @p loads (clients: whole numbers >= 1; rates > 0): the closed loop's clients or the
 /// Poisson rate replaced, and @p requestsPerPoint requests each (0: 10 x the clients, or 1000 at a rate). Every point

@@ -55,6 +55,21 @@ void expectOneProblemAt(const std::string& path, const QString& keyPath, int lin
     }
 }
 
+/// A workspace whose @p section (the text after its `section:` line, which is line 5) is damaged: one problem at
+/// @p keyPath and @p line, from the reader and the loader alike.
+void expectDamagedSectionAt(
+    const std::string& section, const QString& text, const QString& keyPath, int line, const QString& message)
+{
+    QTemporaryDir dir;
+    const std::string path = test::writeFile(dir, "damaged.rapid.yaml",
+        "name: damaged\n"
+        "model: llama-2-7b\n"
+        "hardware: hgx-a100-8gpu\n"
+        "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
+            + section + ":\n" + text.toStdString());
+    expectOneProblemAt(path, keyPath, line, message);
+}
+
 } // namespace
 
 class TstWorkspaceFile : public QObject {
@@ -493,15 +508,7 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace()
     QFETCH(QString, keyPath);
     QFETCH(int, line);
     QFETCH(QString, message);
-    QTemporaryDir dir;
-    const std::string path = test::writeFile(dir, "damaged.rapid.yaml",
-        "name: damaged\n"
-        "model: llama-2-7b\n"
-        "hardware: hgx-a100-8gpu\n"
-        "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
-        "serving:\n"
-            + serving.toStdString());
-    expectOneProblemAt(path, keyPath, line, message);
+    expectDamagedSectionAt("serving", serving, keyPath, line, message);
 }
 
 void TstWorkspaceFile::damagedSweepIsReportedByPlace_data()
@@ -534,15 +541,7 @@ void TstWorkspaceFile::damagedSweepIsReportedByPlace()
     QFETCH(QString, keyPath);
     QFETCH(int, line);
     QFETCH(QString, message);
-    QTemporaryDir dir;
-    const std::string path = test::writeFile(dir, "damaged.rapid.yaml",
-        "name: damaged\n"
-        "model: llama-2-7b\n"
-        "hardware: hgx-a100-8gpu\n"
-        "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
-        "sweep:\n"
-            + sweep.toStdString());
-    expectOneProblemAt(path, keyPath, line, message);
+    expectDamagedSectionAt("sweep", sweep, keyPath, line, message);
 }
 
 void TstWorkspaceFile::savedResultsRoundTrip()
