@@ -43,4 +43,14 @@ EagerKernels eagerRotary(double act)
     return k;
 }
 
+EagerKernels nanotronCrossEntropy(double logitBytes)
+{
+    EagerKernels k;
+    k.forwardKernels = 12;
+    k.forwardBytes = (logitBytes + kFp32) + kFp32 + 2 * kFp32 + 2 * kFp32 + kFp32 + 2 * kFp32;
+    k.backwardKernels = 4;
+    k.backwardBytes = 2 * kFp32 + (kFp32 + logitBytes);
+    return k;
+}
+
 } // namespace rapid::model

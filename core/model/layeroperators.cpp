@@ -8,6 +8,7 @@
 #include "opsacrecompute_p.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -295,7 +296,7 @@ private:
         // Gated: reads gate and up, writes their product; backward reads gate, up and dy and writes both gradients.
         elementwise(prefix + "activation", opClass, gated ? 2 * out : out, out, gated ? 5 * out : 3 * out,
             out * (activationFlops(m_model.activation) + (gated ? 1 : 0)));
-        if (m_shape.eager && gated) {
+        if (m_shape.eagerActivation && gated) {
             m_entries.back().runEager(eagerSwiGlu(m_shape.act), out);
         }
         gemm(prefix + "down_projection", opClass, m, f, h, batch);
@@ -397,6 +398,28 @@ void appendBackward(const std::vector<Entry>& entries, std::vector<Operator>& op
     }
 }
 
+/// nanotron with accumulate_grad_in_fp32 (its FP32GradientAccumulator, parallel/data_parallel and
+/// optim/gradient_accumulator.py) adds each parameter's bf16 gradient into an fp32 buffer after every micro-batch's
+/// backward: reads the bf16 gradient and the fp32 sum, writes the sum, 2 + 4 + 4 bytes per parameter on this GPU.
+/// Megatron fuses the accumulation into the weight-gradient GEMM (gradient_accumulation_fusion); no pass there.
+std::optional<Operator> fp32GradientAccumulation(const RunSpec& run, double parameters, OperatorClass opClass)
+{
+    if (run.framework != config::Framework::Nanotron || run.precision.gradients != config::Precision::Fp32
+        || parameters <= 0) {
+        return std::nullopt;
+    }
+    Operator op;
+    op.name = opClass == OperatorClass::LmHead ? "lm_head.fp32_grad_accumulation" : "layer.fp32_grad_accumulation";
+    op.kind = OperatorKind::Elementwise;
+    op.opClass = opClass;
+    op.phase = Phase::Backward;
+    op.precision = config::Precision::Fp32;
+    const double gradientBytes = config::bytesPerElement(run.precision.compute);
+    op.bytes = parameters * (gradientBytes + 2 * config::bytesPerElement(config::Precision::Fp32));
+    op.flops = parameters;
+    return op;
+}
+
 } // namespace
 
 std::vector<Operator> trainingForward(
@@ -423,6 +446,13 @@ std::vector<Operator> trainingBackward(
         ops = opSacRecompute(forwardOf(entries, Phase::Forward));
     }
     appendBackward(entries, ops);
+    double weights = 0;
+    for (const Entry& entry : entries) {
+        weights += entry.weights;
+    }
+    if (auto accumulation = fp32GradientAccumulation(run, weights, entries.front().op.opClass)) {
+        ops.push_back(*accumulation);
+    }
     return ops;
 }
 
@@ -504,7 +534,8 @@ std::vector<Operator> lmHeadOperators(
         return ops;
     }
     // Vocabulary-parallel cross-entropy: one pass for the row maxima, one for the sums of exponentials; the loss per
-    // token is written in fp32. Its backward reads the logits once more and writes their gradient.
+    // token is written in fp32. Its backward reads the logits once more and writes their gradient. nanotron runs it
+    // as a chain of PyTorch ops on fp32 logits (eagerkernels.h).
     const double logits = static_cast<double>(rows) * static_cast<double>(vocab);
     Operator loss;
     loss.name = "lm_head.cross_entropy";
@@ -513,11 +544,18 @@ std::vector<Operator> lmHeadOperators(
     loss.precision = run.precision.activations;
     loss.bytes = 2 * logits * shape.act + static_cast<double>(rows) * 4;
     loss.flops = kCrossEntropyFlops * logits;
+    const bool nanotron = run.framework == config::Framework::Nanotron;
+    const EagerKernels chain = nanotronCrossEntropy(shape.act);
+    if (nanotron) {
+        loss.bytes = chain.forwardBytes * logits;
+        loss.kernels = chain.forwardKernels;
+    }
     ops.push_back(loss);
 
     loss.name += ".backward";
     loss.phase = Phase::Backward;
-    loss.bytes = 2 * logits * shape.act;
+    loss.bytes = (nanotron ? chain.backwardBytes : 2 * shape.act) * logits;
+    loss.kernels = nanotron ? chain.backwardKernels : 1;
     loss.flops = kCrossEntropyBackwardFlops * logits;
     ops.push_back(loss);
     Operator dx = head;
@@ -530,6 +568,10 @@ std::vector<Operator> lmHeadOperators(
     dw.name += ".dw";
     dw.gemm = { h, rows, vocab, 1 };
     ops.push_back(dw);
+    if (auto accumulation
+        = fp32GradientAccumulation(run, static_cast<double>(h) * static_cast<double>(vocab), OperatorClass::LmHead)) {
+        ops.push_back(*accumulation);
+    }
     norm.name += ".backward";
     norm.phase = Phase::Backward;
     norm.bytes = 3 * normElements * shape.act + normWeights * (shape.weight + shape.grad);

@@ -28,6 +28,9 @@ struct Shape {
     bool flash = true;
     bool eager = false; ///< element-wise blocks as eager PyTorch's kernel chains (eagerkernels.h)
     bool eagerNorms = false; ///< the norms too (not with Transformer Engine's fused RMSNorm)
+    /// The gated MLP's activation as eager PyTorch's two kernels: eager torchtitan, and nanotron, whose norms (Triton)
+    /// and rotary embedding (flash-attn) are fused but whose GLUActivation is `act(gate) * up` (models/llama.py)
+    bool eagerActivation = false;
     config::PrecisionSpec precision;
     double act = 2; ///< bytes per activation element
     double weight = 2;

@@ -108,11 +108,15 @@ std::vector<MemoryBenchmarkRun> readNanotronBenchmark(const std::string& path, s
         spec.precision.optimizer = config::Precision::Fp32;
         spec.precision.masterWeights = true;
         run.nodes = static_cast<int>(table.number(row, "nodes").value_or(0));
+        run.jobId = table.cell(row, "job_id");
+        run.afterPipelineFix = table.cell(row, "after_pp_fix") == "True";
         const std::string& status = table.cell(row, "status");
         if (status == "Success") {
             run.measuredFits = true;
             run.measuredAllocatedBytes = gigabytes(table, row, "Mem Alloc (GB)");
             run.measuredReservedBytes = gigabytes(table, row, "Mem Res (GB)");
+            run.measuredTokensPerSecondPerGpu = table.number(row, "tok/s/gpu");
+            run.measuredAllReduceGBps = table.number(row, "AllReduce (GB/s)");
         } else if (status == "OOM") {
             run.measuredFits = false;
         }

@@ -21,6 +21,12 @@ struct MemoryBenchmarkRun {
     std::optional<bool> measuredFits; ///< Success = fits, OOM = does not; unknown ("Other") = nullopt
     std::optional<double> measuredAllocatedBytes; ///< peak torch allocated memory of completed runs
     std::optional<double> measuredReservedBytes;
+    std::string jobId; ///< the Slurm job; a job listed in more than one row has conflicting records
+    /// False for runs measured before the benchmark's pipeline-engine fix (their tokens/s are not trustworthy)
+    bool afterPipelineFix = false;
+    std::optional<double> measuredTokensPerSecondPerGpu; ///< completed runs: mean over the logged iterations
+    /// The benchmark's own all-reduce bus bandwidth measurement on the run's nodes (GB/s), when recorded
+    std::optional<double> measuredAllReduceGBps;
 };
 
 /// Reads ../shared/validation/memory/hf_nanotron_h100_bench.csv. The configuration comes from the run name

@@ -352,7 +352,7 @@ Dataset megatronCoreH100(const std::string& shared)
 std::vector<std::string> performanceDatasetNames()
 {
     return { "megatron", "uci-llama2", "imec", "nim", "nim-served-ttft", "nim-served-itl", "koyeb",
-        "megatron-core-h100", "torchtitan", "torchtitan-memory", "torchtitan-power-limited", "automodel",
+        "megatron-core-h100", "torchtitan", "torchtitan-memory", "torchtitan-power-limited", "automodel", "nanotron",
         "aiconfigurator-ttft", "aiconfigurator-tpot" };
 }
 
@@ -384,6 +384,9 @@ Dataset readPerformanceDataset(const std::string& name, const std::string& share
     }
     if (name == "automodel") {
         return automodelDataset(sharedDir);
+    }
+    if (name == "nanotron") {
+        return nanotronDataset(sharedDir);
     }
     if (name == "torchtitan") {
         return torchtitanDataset(sharedDir, TorchtitanView::Throughput);

@@ -87,6 +87,10 @@ Dataset automodelDataset(const std::string& sharedDir);
 /// aiconfiguratordataset.cpp.
 Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft);
 
+/// The Hugging Face nanotron benchmark's completed single-node runs (memory/hf_nanotron_h100_bench.csv): tokens/s per
+/// GPU ("nanotron"). Defined in nanotrondataset.cpp.
+Dataset nanotronDataset(const std::string& sharedDir);
+
 /// The names of the performance datasets `rapid validate` knows.
 std::vector<std::string> performanceDatasetNames();
 

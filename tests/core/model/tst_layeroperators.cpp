@@ -97,6 +97,7 @@ private Q_SLOTS:
     void fp8LayersQuantiseEveryGemmButTheHead();
     void localParameters();
     void eagerPytorchRunsKernelChains();
+    void nanotronRunsItsLossAsOpsAndAccumulatesInFp32();
     void rejectsBadInput();
 };
 
@@ -575,6 +576,44 @@ void TstLayerOperators::eagerPytorchRunsKernelChains()
     QCOMPARE(find(te, "attention.norm")->kernels, 1);
     QCOMPARE(find(te, "mlp.activation")->bytes, 20971520.0);
     QCOMPARE(find(te, "attention.rotary_embedding")->kernels, 6);
+}
+
+void TstLayerOperators::nanotronRunsItsLossAsOpsAndAccumulatesInFp32()
+{
+    // tinyLlama, micro-batch 1 x 512 tokens, bf16 activations, fp32 gradients, tp 1. By hand (model/eagerkernels.h,
+    // nanotron's _ShardedCrossEntropy on fp32 logits): 512 x 32,000 = 16,384,000 logits; forward cast 2 + 4, max 4,
+    // shift 4 + 4, exp 4 + 4, sum 4, division 4 + 4 = 38 B per logit (622,592,000 B, 12 kernels); backward product
+    // 4 + 4 and cast back 4 + 2 = 14 B (229,376,000 B, 4 kernels). Elsewhere the loss reads and writes the bf16
+    // logits: 2 x 2 B per logit plus 4 B of loss per token = 65,538,048 B.
+    config::RunSpec run = trainingRun(1, 512, 1);
+    run.precision.gradients = config::Precision::Fp32;
+    run.framework = config::Framework::Megatron;
+    const auto megatronHead
+        = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);
+    QCOMPARE(find(megatronHead, "lm_head.cross_entropy")->bytes, 65538048.0);
+    QVERIFY(!find(megatronHead, "lm_head.fp32_grad_accumulation"));
+    run.framework = config::Framework::Nanotron;
+    const auto head = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);
+    QCOMPARE(find(head, "lm_head.cross_entropy")->bytes, 622592000.0);
+    QCOMPARE(find(head, "lm_head.cross_entropy")->kernels, 12);
+    QCOMPARE(find(head, "lm_head.cross_entropy.backward")->bytes, 229376000.0);
+    QCOMPARE(find(head, "lm_head.cross_entropy.backward")->kernels, 4);
+    // FP32GradientAccumulator after every micro-batch: each parameter's bf16 gradient read (2 B) and added into its
+    // fp32 buffer (4 + 4 B). The head: 1,024 x 32,000 = 32,768,000 parameters, 327,680,000 B. A layer: its GEMM
+    // weights and two RMSNorm weights, 15,204,352 + 2,048 = 15,206,400 parameters, 152,064,000 B.
+    QCOMPARE(find(head, "lm_head.fp32_grad_accumulation")->bytes, 327680000.0);
+    const auto backward = model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false);
+    QCOMPARE(find(backward, "layer.fp32_grad_accumulation")->bytes, 152064000.0);
+    // nanotron's norms (Triton) and rotary embedding (flash-attn) are fused; its GLU activation runs as two kernels.
+    const auto forward = model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false);
+    QCOMPARE(find(forward, "attention.norm")->kernels, 1);
+    QCOMPARE(find(forward, "attention.rotary_embedding")->kernels, 1);
+    QCOMPARE(find(forward, "mlp.activation")->bytes, 20971520.0);
+    QCOMPARE(find(forward, "mlp.activation")->kernels, 2);
+    // Gradients kept in bf16: no fp32 accumulation pass.
+    run.precision.gradients = config::Precision::Bf16;
+    QVERIFY(!find(
+        model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false), "layer.fp32_grad_accumulation"));
 }
 
 void TstLayerOperators::rejectsBadInput()

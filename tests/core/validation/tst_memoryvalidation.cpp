@@ -4,10 +4,13 @@
 #include "model/modelstats.h"
 #include "testutils.h"
 #include "validation/memorydataset.h"
+#include "validation/performancedatasets.h"
 #include "validationfigure.h"
 
 #include <QFileInfo>
 #include <QTest>
+
+#include <map>
 
 using namespace rapid;
 
@@ -16,6 +19,7 @@ class TstMemoryValidation : public QObject {
 private Q_SLOTS:
     void benchmarkShapesMatchTheirNames();
     void meetsTheIssueBars();
+    void throughputCasesFollowTheDocumentedRules();
 };
 
 void TstMemoryValidation::benchmarkShapesMatchTheirNames()
@@ -58,6 +62,45 @@ void TstMemoryValidation::meetsTheIssueBars()
     // No bar was set for false "fits" (runs predicted to fit that ran out of memory): held at the 0.87% of
     // `rapid validate` on 2026-11-24 plus half a point, the figure users pay for most.
     test::checkValidationFigure({ QStringLiteral("false fits %"), 100 * summary.falseFitRate(), 0.0, 1.4, false });
+}
+
+void TstMemoryValidation::throughputCasesFollowTheDocumentedRules()
+{
+    const std::string shared = RAPID_SHARED_DIR;
+    const std::string path = shared + "/validation/memory/hf_nanotron_h100_bench.csv";
+    if (!QFileInfo::exists(QString::fromStdString(path))) {
+        QSKIP("shared validation data not present");
+    }
+    // The throughput dataset takes a completed run only when it was measured after the pipeline fix, on one node, on
+    // a healthy node and under a job id of its own. Counted here from the file independently of the dataset's code.
+    const auto runs = validation::readNanotronBenchmark(path, nullptr);
+    std::map<std::string, int> rowsPerJob;
+    for (const auto& run : runs) {
+        if (run.measuredTokensPerSecondPerGpu) {
+            ++rowsPerJob[run.jobId];
+        }
+    }
+    int expected = 0;
+    for (const auto& run : runs) {
+        expected += run.measuredTokensPerSecondPerGpu && run.afterPipelineFix && run.nodes == 1
+            && rowsPerJob[run.jobId] == 1 && run.measuredAllReduceGBps.value_or(0) > 200;
+    }
+    const validation::Dataset dataset = validation::readPerformanceDataset("nanotron", shared);
+    QCOMPARE(int(dataset.cases.size()), expected);
+    for (const auto& c : dataset.cases) {
+        QVERIFY2(c.label.find("_dp") != std::string::npos && c.measured > 0, c.label.c_str());
+    }
+    // Job 14098548 is listed twice (37,097 and 485 tokens/s): reported once as ambiguous. Job 14098567 measured a 45
+    // GB/s all-reduce on its node where the others measured 420-460: a degraded node.
+    int ambiguous = 0;
+    int degraded = 0;
+    for (const auto& skipped : dataset.skipped) {
+        ambiguous += skipped.label.find("job 14098548") != std::string::npos;
+        degraded += skipped.label.find("job 14098567") != std::string::npos
+            && skipped.reason.find("degraded node") != std::string::npos;
+    }
+    QCOMPARE(ambiguous, 1);
+    QCOMPARE(degraded, 1);
 }
 
 QTEST_GUILESS_MAIN(TstMemoryValidation)
