@@ -60,6 +60,9 @@ void addTraining(std::vector<std::string>& words, const config::RunSpec& referen
     if (reference.transformerEngine != other.transformerEngine) {
         words.emplace_back(other.transformerEngine ? "TE" : "no TE");
     }
+    if (reference.crossEntropyFusion != other.crossEntropyFusion) {
+        words.emplace_back(other.crossEntropyFusion ? "fused loss" : "unfused loss");
+    }
 }
 
 /// The shape of a model edited under its own name (a layer count typed into the form): the words a reader looks for.

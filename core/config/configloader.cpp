@@ -233,6 +233,16 @@ template <typename Report> void checkTransformerEngine(const RunSpec& run, const
     }
 }
 
+/// Megatron's fused cross-entropy is a Megatron option; the other frameworks' losses are what their code runs.
+template <typename Report> void checkCrossEntropyFusion(const RunSpec& run, const Report& report)
+{
+    if (run.crossEntropyFusion && run.framework != Framework::Megatron) {
+        report("run.cross_entropy_fusion",
+            std::string("cross_entropy_fusion is Megatron-Core's --cross-entropy-loss-fusion; the framework is ")
+                + toString(run.framework) + "; expected cross_entropy_fusion: false or framework: megatron");
+    }
+}
+
 } // namespace
 
 std::vector<Diagnostic> checkScenario(
@@ -337,6 +347,7 @@ std::vector<Diagnostic> checkScenario(
     }
     checkAttentionKernel(hardware.gpu, run, report);
     checkTransformerEngine(run, report);
+    checkCrossEntropyFusion(run, report);
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {
             const auto& dims = hardware.cluster.dimensions;

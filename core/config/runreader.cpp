@@ -197,6 +197,7 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
     spec.attentionKernel = reader.choice<AttentionKernel>("attention_kernel");
     spec.torchCompile = reader.boolean("torch_compile");
     spec.transformerEngine = reader.boolean("transformer_engine");
+    spec.crossEntropyFusion = reader.boolean("cross_entropy_fusion");
     readPrecision(reader, spec.precision);
     readParallelism(context, reader, spec.parallelism);
     reader.finish();

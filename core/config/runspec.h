@@ -95,6 +95,10 @@ struct RunSpec {
     /// on Hopper and Blackwell, as Megatron). Rotary embeddings and the gated activation stay as the framework writes
     /// them (eager unless torch_compile).
     bool transformerEngine = false;
+    /// megatron: Megatron-Core's --cross-entropy-loss-fusion (one fused loss kernel). Off (the default), Megatron and
+    /// nanotron run the vocabulary-parallel cross-entropy as separate PyTorch ops on fp32 logits
+    /// (model/eagerkernels.h).
+    bool crossEntropyFusion = false;
     /// Which fused attention kernel runs it (Auto: the framework's choice on the GPU, config/attentionkernel.h).
     AttentionKernel attentionKernel = AttentionKernel::Auto;
     PrecisionSpec precision;

@@ -95,6 +95,10 @@ std::vector<Key> runKeys()
     keys.push_back(boolean("transformer_engine", value("false"),
         "pytorch-fsdp: blocks built from Transformer Engine modules (NeMo AutoModel's TE option): fused RMSNorm "
         "kernels and cuDNN attention on Hopper and Blackwell; false = PyTorch modules"));
+    keys.push_back(boolean("cross_entropy_fusion", value("false"),
+        "megatron: the loss as one fused kernel (Megatron-Core's --cross-entropy-loss-fusion); false = Megatron's "
+        "default vocabulary-parallel cross-entropy as separate PyTorch ops on fp32 logits (as nanotron always runs "
+        "it)"));
     keys.push_back(choice<AttentionKernel>("attention_kernel", value("auto"),
         "the fused attention kernel (with flash_attention): auto = the framework's own choice on the GPU's "
         "architecture (megatron: cudnn on hopper and blackwell, else fa2; pytorch-fsdp: cudnn on blackwell, else fa2; "

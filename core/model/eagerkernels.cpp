@@ -43,7 +43,7 @@ EagerKernels eagerRotary(double act)
     return k;
 }
 
-EagerKernels nanotronCrossEntropy(double logitBytes)
+EagerKernels vocabParallelCrossEntropyOps(double logitBytes)
 {
     EagerKernels k;
     k.forwardKernels = 12;

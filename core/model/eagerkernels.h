@@ -34,12 +34,13 @@ EagerKernels eagerSwiGlu(double act);
 /// chain reversed (6 kernels, the same bytes).
 EagerKernels eagerRotary(double act);
 
-/// The vocabulary-parallel cross-entropy of nanotron (parallel/tensor_parallel/functional.py, _ShardedCrossEntropy,
-/// Megatron's algorithm run as separate PyTorch ops, called with dtype=float), in bytes per logit on this GPU. Forward:
+/// Megatron's vocabulary-parallel cross-entropy run as separate PyTorch ops (Megatron-Core
+/// tensor_parallel/cross_entropy.py, _VocabParallelCrossEntropy, its default without --cross-entropy-loss-fusion;
+/// nanotron's _ShardedCrossEntropy, the same code called with dtype=float), in bytes per logit on this GPU. Forward:
 /// the bf16 logits cast to fp32 (2 + 4), the row maximum (4), the shifted logits (4 + 4), exp in place (4 + 4), the row
 /// sum (4) and the in-place division that leaves the softmax for the backward (4 + 4); the target gather, masks, log
 /// and loss are per token (negligible bytes, 6 small kernels). Backward: the one-hot subtraction (per token), the
 /// in-place product with the loss gradient (4 + 4) and the cast back to bf16 (4 + 2). 12 and 4 kernels.
-EagerKernels nanotronCrossEntropy(double logitBytes);
+EagerKernels vocabParallelCrossEntropyOps(double logitBytes);
 
 } // namespace rapid::model

@@ -534,8 +534,8 @@ std::vector<Operator> lmHeadOperators(
         return ops;
     }
     // Vocabulary-parallel cross-entropy: one pass for the row maxima, one for the sums of exponentials; the loss per
-    // token is written in fp32. Its backward reads the logits once more and writes their gradient. nanotron runs it
-    // as a chain of PyTorch ops on fp32 logits (eagerkernels.h).
+    // token is written in fp32. Its backward reads the logits once more and writes their gradient. Megatron (unless
+    // its loss fusion is on) and nanotron run it as a chain of PyTorch ops on fp32 logits (eagerkernels.h).
     const double logits = static_cast<double>(rows) * static_cast<double>(vocab);
     Operator loss;
     loss.name = "lm_head.cross_entropy";
@@ -544,9 +544,10 @@ std::vector<Operator> lmHeadOperators(
     loss.precision = run.precision.activations;
     loss.bytes = 2 * logits * shape.act + static_cast<double>(rows) * 4;
     loss.flops = kCrossEntropyFlops * logits;
-    const bool nanotron = run.framework == config::Framework::Nanotron;
-    const EagerKernels chain = nanotronCrossEntropy(shape.act);
-    if (nanotron) {
+    const bool unfused = run.framework == config::Framework::Nanotron
+        || (run.framework == config::Framework::Megatron && !run.crossEntropyFusion);
+    const EagerKernels chain = vocabParallelCrossEntropyOps(shape.act);
+    if (unfused) {
         loss.bytes = chain.forwardBytes * logits;
         loss.kernels = chain.forwardKernels;
     }
@@ -554,8 +555,8 @@ std::vector<Operator> lmHeadOperators(
 
     loss.name += ".backward";
     loss.phase = Phase::Backward;
-    loss.bytes = (nanotron ? chain.backwardBytes : 2 * shape.act) * logits;
-    loss.kernels = nanotron ? chain.backwardKernels : 1;
+    loss.bytes = (unfused ? chain.backwardBytes : 2 * shape.act) * logits;
+    loss.kernels = unfused ? chain.backwardKernels : 1;
     loss.flops = kCrossEntropyBackwardFlops * logits;
     ops.push_back(loss);
     Operator dx = head;

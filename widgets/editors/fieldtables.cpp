@@ -189,6 +189,7 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "attention_kernel", tr("Attention kernel"), general),
         field(run, "torch_compile", tr("torch.compile"), general),
         field(run, "transformer_engine", tr("Transformer Engine"), general),
+        field(run, "cross_entropy_fusion", tr("Fused cross-entropy"), general),
         field(run, "parallelism.tp", tr("Tensor (tp)"), parallelism),
         field(run, "parallelism.sp", tr("Sequence parallel"), parallelism),
         field(run, "parallelism.pp", tr("Pipeline (pp)"), parallelism),

@@ -211,6 +211,12 @@ void TstAttentionKernels::kernelsAGpuCannotRunAreLocatedErrors()
     QCOMPARE(teOnMegatron.size(), size_t(1));
     QCOMPARE(teOnMegatron[0].keyPath, std::string("run.transformer_engine"));
     QVERIFY2(teOnMegatron[0].message.find("always runs them") != std::string::npos, teOnMegatron[0].message.c_str());
+    // Megatron's fused cross-entropy is a Megatron option (nanotron's loss is what its code runs).
+    const auto fusedLossOnNanotron = test::expectConfigError([] {
+        onA100({ "run.framework=nanotron", "run.cross_entropy_fusion=true" });
+    });
+    QCOMPARE(fusedLossOnNanotron.size(), size_t(1));
+    QCOMPARE(fusedLossOnNanotron[0].keyPath, std::string("run.cross_entropy_fusion"));
     // FA3 on Hopper loads.
     test::projectLoader().loadScenario(
         "llama-3.1-8b", "grand-teton-h100-500w-host", "torchtitan-llama3-train", { "run.attention_kernel=fa3" });

@@ -497,15 +497,22 @@ void TstLayerOperators::fp8LayersQuantiseEveryGemmButTheHead()
 void TstLayerOperators::lmHeadAndOptimizer()
 {
     const config::ModelSpec model = test::projectLoader().loadModel("llama-3.1-70b");
-    const config::RunSpec run = trainingRun(1, 8192, 8, true);
+    config::RunSpec run = trainingRun(1, 8192, 8, true);
+    run.crossEntropyFusion = true;
     const auto head = model::lmHeadOperators(model, run, parallel::layerSharding(run), model::Workload::Training);
     // LM head sharded over tp: [8192 x 8192] . [8192 x 128256 / 8 = 16032].
     QCOMPARE(find(head, "lm_head.projection")->gemm, (model::GemmDims { 8192, 8192, 16032, 1 }));
     QVERIFY(find(head, "lm_head.projection.dx"));
     QVERIFY(find(head, "lm_head.projection.dw"));
-    // Cross-entropy reads the 8192 x 16032 bf16 logits twice and writes an fp32 loss per token:
-    // 2 x 131,334,144 x 2 + 32,768 = 525,369,344 B.
+    // Fused cross-entropy reads the 8192 x 16032 bf16 logits twice and writes an fp32 loss per token:
+    // 2 x 131,334,144 x 2 + 32,768 = 525,369,344 B. Megatron's default op chain on fp32 logits: 38 B per logit,
+    // 4,990,697,472 B.
     QCOMPARE(find(head, "lm_head.cross_entropy")->bytes, 525369344.0);
+    run.crossEntropyFusion = false;
+    QCOMPARE(find(model::lmHeadOperators(model, run, parallel::layerSharding(run), model::Workload::Training),
+                 "lm_head.cross_entropy")
+                 ->bytes,
+        4990697472.0);
     // Inference: only the last token of each sequence.
     config::RunSpec serve;
     serve.mode = config::RunMode::Inference;
@@ -581,17 +588,29 @@ void TstLayerOperators::eagerPytorchRunsKernelChains()
 void TstLayerOperators::nanotronRunsItsLossAsOpsAndAccumulatesInFp32()
 {
     // tinyLlama, micro-batch 1 x 512 tokens, bf16 activations, fp32 gradients, tp 1. By hand (model/eagerkernels.h,
-    // nanotron's _ShardedCrossEntropy on fp32 logits): 512 x 32,000 = 16,384,000 logits; forward cast 2 + 4, max 4,
-    // shift 4 + 4, exp 4 + 4, sum 4, division 4 + 4 = 38 B per logit (622,592,000 B, 12 kernels); backward product
-    // 4 + 4 and cast back 4 + 2 = 14 B (229,376,000 B, 4 kernels). Elsewhere the loss reads and writes the bf16
-    // logits: 2 x 2 B per logit plus 4 B of loss per token = 65,538,048 B.
+    // Megatron's _VocabParallelCrossEntropy and nanotron's copy of it on fp32 logits): 512 x 32,000 = 16,384,000
+    // logits; forward cast 2 + 4, max 4, shift 4 + 4, exp 4 + 4, sum 4, division 4 + 4 = 38 B per logit
+    // (622,592,000 B, 12 kernels); backward product 4 + 4 and cast back 4 + 2 = 14 B (229,376,000 B, 4 kernels).
+    // Fused (Megatron's --cross-entropy-loss-fusion, and the frameworks not modelled as op chains) the loss reads and
+    // writes the bf16 logits: 2 x 2 B per logit plus 4 B of loss per token = 65,538,048 B.
     config::RunSpec run = trainingRun(1, 512, 1);
     run.precision.gradients = config::Precision::Fp32;
     run.framework = config::Framework::Megatron;
     const auto megatronHead
         = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);
-    QCOMPARE(find(megatronHead, "lm_head.cross_entropy")->bytes, 65538048.0);
+    QCOMPARE(find(megatronHead, "lm_head.cross_entropy")->bytes, 622592000.0);
     QVERIFY(!find(megatronHead, "lm_head.fp32_grad_accumulation"));
+    run.crossEntropyFusion = true;
+    const auto fusedHead
+        = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);
+    QCOMPARE(find(fusedHead, "lm_head.cross_entropy")->bytes, 65538048.0);
+    QCOMPARE(find(fusedHead, "lm_head.cross_entropy")->kernels, 1);
+    run.crossEntropyFusion = false;
+    run.framework = config::Framework::PytorchFsdp;
+    QCOMPARE(find(model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training),
+                 "lm_head.cross_entropy")
+                 ->bytes,
+        65538048.0);
     run.framework = config::Framework::Nanotron;
     const auto head = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);
     QCOMPARE(find(head, "lm_head.cross_entropy")->bytes, 622592000.0);

@@ -150,9 +150,11 @@ private:
         const std::string framework
             = pick(random, std::vector<std::string> { "megatron", "nanotron", "deepspeed", "pytorch-fsdp" });
         const bool transformerEngine = framework == "pytorch-fsdp" && std::bernoulli_distribution(0.5)(random);
+        const bool fusedLoss = framework == "megatron" && std::bernoulli_distribution(0.5)(random);
         std::ostringstream yaml;
         yaml << "run:\n  mode: training\n  framework: " << framework << "\n"
              << "  transformer_engine: " << (transformerEngine ? "true" : "false") << "\n"
+             << "  cross_entropy_fusion: " << (fusedLoss ? "true" : "false") << "\n"
              << "  training: {global_batch: " << microBatch * dp * accumulation << ", micro_batch: " << microBatch
              << ", seq_length: " << pick(random, lengths)
              << ", recompute: " << pick(random, std::vector<std::string> { "none", "selective", "full", "op-sac" })
