@@ -171,6 +171,11 @@ config::ModelSpec importHuggingFaceConfig(const std::string& path)
         moe.sharedExperts = asInt(json.integer("n_shared_experts", 0));
         moe.expertFfnSize = json.integer("moe_intermediate_size", std::nullopt).value_or(0);
         moe.denseLayers = asInt(json.integer("first_k_dense_replace", 0));
+        // Group-limited routing (DeepSeek-V2 "group_limited_greedy", V3 "noaux_tc"); "greedy" routes over all experts.
+        if (json.text("topk_method", "greedy") != "greedy") {
+            moe.expertGroups = asInt(json.integer("n_group", 1));
+            moe.groupsPerToken = asInt(json.integer("topk_group", moe.expertGroups));
+        }
         model.moe = moe;
         config::MlaSpec mla;
         mla.qLoraRank = asInt(json.integer("q_lora_rank", 0));
@@ -216,6 +221,10 @@ std::string modelToYaml(const config::ModelSpec& model, const std::string& sourc
         out << "    shared_experts: " << model.moe->sharedExperts << "\n";
         out << "    expert_ffn_size: " << model.moe->expertFfnSize << "\n";
         out << "    dense_layers: " << model.moe->denseLayers << "\n";
+        if (model.moe->groupsPerToken < model.moe->expertGroups) {
+            out << "    expert_groups: " << model.moe->expertGroups << "\n";
+            out << "    groups_per_token: " << model.moe->groupsPerToken << "\n";
+        }
     }
     if (model.mla) {
         out << "  mla:\n";

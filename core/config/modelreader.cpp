@@ -38,7 +38,22 @@ void readMoe(ReadContext& context, MapReader& reader, ModelSpec& model)
     spec.sharedExperts = static_cast<int>(moe.integer("shared_experts"));
     spec.expertFfnSize = moe.integer("expert_ffn_size");
     spec.denseLayers = static_cast<int>(moe.integer("dense_layers"));
+    spec.expertGroups = static_cast<int>(moe.integer("expert_groups"));
+    spec.groupsPerToken = static_cast<int>(moe.integer("groups_per_token", spec.expertGroups));
     moe.finish();
+    if (spec.numExperts % spec.expertGroups != 0) {
+        context.error(moe.childPath("expert_groups"), moe.raw("expert_groups"),
+            "expert_groups (" + std::to_string(spec.expertGroups) + ") must divide num_experts ("
+                + std::to_string(spec.numExperts) + ")");
+    } else if (spec.groupsPerToken > spec.expertGroups) {
+        context.error(moe.childPath("groups_per_token"), moe.raw("groups_per_token"),
+            "groups_per_token (" + std::to_string(spec.groupsPerToken) + ") cannot exceed expert_groups ("
+                + std::to_string(spec.expertGroups) + ")");
+    } else if (spec.topK > spec.groupsPerToken * (spec.numExperts / spec.expertGroups)) {
+        context.error(moe.childPath("groups_per_token"), moe.raw("groups_per_token"),
+            "top_k (" + std::to_string(spec.topK) + ") experts do not fit in " + std::to_string(spec.groupsPerToken)
+                + " groups of " + std::to_string(spec.numExperts / spec.expertGroups) + " experts");
+    }
     if (spec.topK > spec.numExperts) {
         context.error(moe.childPath("top_k"), moe.raw("top_k"),
             "top_k (" + std::to_string(spec.topK) + ") cannot exceed num_experts (" + std::to_string(spec.numExperts)

@@ -18,6 +18,10 @@ struct MoeSpec {
     int sharedExperts = 0; ///< always-active experts (DeepSeek)
     std::int64_t expertFfnSize = 0; ///< intermediate size of one expert
     int denseLayers = 0; ///< the first denseLayers layers use the dense FFN (ffnSize) instead
+    /// Group-limited routing (DeepSeek-V3: n_group 8, topk_group 4): the experts form expertGroups equal groups and a
+    /// token's topK experts come from at most groupsPerToken of them. expertGroups == groupsPerToken: no limit.
+    int expertGroups = 1;
+    int groupsPerToken = 1;
 
     bool operator==(const MoeSpec&) const = default;
 };

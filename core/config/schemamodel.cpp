@@ -22,6 +22,10 @@ void addMixtureOfExperts(std::vector<Key>& keys)
     keys.push_back(integer("moe.expert_ffn_size", 1, kMaxDimension, required(), "intermediate size of one expert"));
     keys.push_back(integer("moe.dense_layers", 0, kMaxCount, value("0"),
         "the first N layers keep the dense MLP (ffn_size); less than num_layers"));
+    keys.push_back(integer("moe.expert_groups", 1, kMaxCount, value("1"),
+        "groups of the group-limited router (DeepSeek-V3's n_group); divides num_experts"));
+    keys.push_back(integer("moe.groups_per_token", 1, kMaxCount, derived("expert_groups"),
+        "groups a token's experts may come from (DeepSeek-V3's topk_group); at most expert_groups"));
 }
 
 void addLatentAttention(std::vector<Key>& keys)

@@ -95,10 +95,10 @@ LayerCollectives layerCollectives(
         if (parallel.expertDispatcher == config::ExpertDispatcher::DeepEp) {
             // One copy per destination GPU; beyond the node, one per destination node.
             PlannedCollective& dispatch = *layer.expertAllToAll;
-            const int experts = model.moe->numExperts;
-            const int topK = model.moe->topK;
-            const double perGpu = deepEpShare(experts, topK, static_cast<int>(dispatch.group.size()));
-            const double perNode = deepEpShare(experts, topK, nodesSpanned(dispatch.group, scenario.hardware.cluster));
+            const ExpertRouting routing { model.moe->numExperts, model.moe->topK, model.moe->expertGroups,
+                model.moe->groupsPerToken };
+            const double perGpu = deepEpShare(routing, static_cast<int>(dispatch.group.size()));
+            const double perNode = deepEpShare(routing, nodesSpanned(dispatch.group, scenario.hardware.cluster));
             dispatch.bytes *= perGpu;
             dispatch.outerAxisShare = std::min(1.0, perNode / perGpu);
         }

@@ -65,7 +65,8 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 /// - pipeline: vp > 1 is the interleaved schedule with vp chunks per rank. The table's gradient-accumulation steps
 ///   of a pipelined row (ga > 1) run separate pipeline schedules of lbs / mbs micro-batches each; this mapping runs
 ///   all gbs / (mbs x dp) micro-batches through one schedule, which pays the pipeline bubble once instead of ga times.
-/// - MoE dispatch: DeepEP (parallelism.ep_dispatcher deepep) where the kernel options name it, else NCCL all-to-all.
+/// - MoE dispatch: DeepEP (parallelism.ep_dispatcher deepep) where the kernel options name it, else NCCL all-to-all;
+///   routing as the benchmark's fake balanced gate, every expert equally likely (no group limit).
 /// - measured: the step time in seconds (forward, backward and optimizer step of one global batch).
 Dataset automodelDataset(const std::string& sharedDir)
 {
@@ -120,6 +121,11 @@ Dataset automodelDataset(const std::string& sharedDir)
                     + ", schedule: " + (vp > 1 ? "interleaved" : "1f1b") + ", virtual_stages: " + std::to_string(vp)
                     + ", cp: " + std::to_string(cp) + ", ep: " + std::to_string(ep)
                     + ", ep_dispatcher: " + (deepEp ? "deepep" : "alltoall") + ", mapping: {tp: nvlink}}" });
+        if (model == "deepseek-v3") {
+            // The benchmark's fake balanced gate spreads every token's experts over all of them: DeepSeek-V3's
+            // group-limited routing (at most 4 of its 8 groups per token) does not apply.
+            c.overrides.push_back("model.moe.groups_per_token=8");
+        }
         const auto measured = table.number(row, "step_time_s");
         if (!measured || *measured <= 0) {
             throw std::runtime_error(std::string(kSource) + ": row " + id + " has no step_time_s");

@@ -49,7 +49,8 @@ const char* const kMixtral = R"({
 const char* const kDeepSeekV3 = R"({
   "architectures": ["DeepseekV3ForCausalLM"], "first_k_dense_replace": 3, "hidden_act": "silu", "hidden_size": 7168,
   "intermediate_size": 18432, "kv_lora_rank": 512, "max_position_embeddings": 163840, "model_type": "deepseek_v3",
-  "moe_intermediate_size": 2048, "n_routed_experts": 256, "n_shared_experts": 1, "num_attention_heads": 128,
+  "moe_intermediate_size": 2048, "n_group": 8, "n_routed_experts": 256, "n_shared_experts": 1,
+  "num_attention_heads": 128, "topk_group": 4, "topk_method": "noaux_tc",
   "num_experts_per_tok": 8, "num_hidden_layers": 61, "num_key_value_heads": 128, "q_lora_rank": 1536,
   "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "tie_word_embeddings": false, "v_head_dim": 128,
   "vocab_size": 129280
@@ -105,6 +106,10 @@ void TstHfImport::exportedYamlLoadsBack()
         = config::importHuggingFaceConfig(test::writeFile(dir, "config.json", kDeepSeekV3));
     const std::string yaml = test::writeFile(dir, "model.yaml", config::modelToYaml(imported, "test"));
     QVERIFY(test::projectLoader().loadModel(yaml) == imported);
+    // Group-limited routing comes along (config.json n_group 8, topk_group 4) and matches the preset.
+    QCOMPARE(imported.moe->expertGroups, 8);
+    QCOMPARE(imported.moe->groupsPerToken, 4);
+    QVERIFY(test::projectLoader().loadModel("deepseek-v3").moe == imported.moe);
 }
 
 void TstHfImport::reportsBadFiles_data()

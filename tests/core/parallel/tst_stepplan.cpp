@@ -39,9 +39,26 @@ void TstStepPlan::deepEpSendsOneCopyPerGpuAndNode()
     // deepEpShare by hand: 256 experts on 8 nodes, top-8 (DeepSeek-V3 on 64 GPUs): a node holds none of a token's
     // experts with probability prod_{i<8} (224 - i) / (256 - i) = 0.33817, so a token reaches 7 x 0.66183 = 4.633
     // remote nodes instead of 8 x 7/8 = 7 remote copies: share 0.66183. One expert per destination: no saving.
-    QVERIFY(std::abs(parallel::deepEpShare(256, 8, 8) - 0.66183150) < 1e-7);
-    QCOMPARE(parallel::deepEpShare(16, 2, 16), 1.0);
-    QCOMPARE(parallel::deepEpShare(16, 2, 1), 1.0);
+    QVERIFY(std::abs(parallel::deepEpShare({ 256, 8, 1, 1 }, 8) - 0.66183150) < 1e-7);
+    QCOMPARE(parallel::deepEpShare({ 16, 2, 1, 1 }, 16), 1.0);
+    QCOMPARE(parallel::deepEpShare({ 16, 2, 1, 1 }, 1), 1.0);
+    // DeepSeek-V3's group-limited router (8 groups of 32 experts, a token's 8 experts from at most 4 groups): a node
+    // holds one group, chosen with probability C(7,3)/C(8,4) = 1/2; then none of the 8 experts drawn from the 128 of
+    // the 4 groups is among its 32 with probability prod_{i<8} (96 - i) / (128 - i) = 0.0927473, so
+    // p = 1/2 + 1/2 x 0.0927473 = 0.5463736 and the share 7 (1 - p) / 7 = 0.4536264 (unlimited: 0.66183). Per GPU
+    // (64 GPUs of 4 experts, 8 per group): p = 1/2 + 1/2 x prod_{i<8} (124 - i) / (128 - i) = 0.8850098, share
+    // 63 (1 - p) / (8 x 63/64) = 0.9199213. No limit (groups_per_token = groups) is the unlimited formula.
+    QVERIFY(std::abs(parallel::deepEpShare({ 256, 8, 8, 4 }, 8) - 0.4536264) < 1e-7);
+    QVERIFY(std::abs(parallel::deepEpShare({ 256, 8, 8, 4 }, 64) - 0.9199213) < 1e-7);
+    QCOMPARE(parallel::deepEpShare({ 256, 8, 8, 8 }, 8), parallel::deepEpShare({ 256, 8, 1, 1 }, 8));
+    // Groups that cannot hold a token's experts, or more groups per token than there are, are located errors.
+    for (const char* bad : { "model.moe.groups_per_token=9", "model.moe.expert_groups=7",
+             "model.moe.groups_per_token=0", "model.moe.expert_groups=256" }) {
+        const auto diagnostics = test::expectConfigError([&] {
+            test::projectLoader().loadScenario("deepseek-v3", "dgx-h100-superpod", "automodel-fsdp2-train", { bad });
+        });
+        QVERIFY2(!diagnostics.empty() && diagnostics.front().keyPath.starts_with("model.moe."), bad);
+    }
     // Mixtral with 16 experts, top-2, ep 16 over two DGX-H100 nodes: one expert per GPU, so the dispatch sends
     // s x b x k x h x 2 B = 4096 x 1 x 2 x 4096 x 2 = 67,108,864 B per rank as before; between the nodes a token
     // crosses once if either node holds one of its experts: P(the other node holds none) = 8/16 x 7/15 = 7/30, so
