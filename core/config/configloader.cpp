@@ -233,6 +233,36 @@ template <typename Report> void checkTransformerEngine(const RunSpec& run, const
     }
 }
 
+/// Expert parallelism: ep divides the experts and dp*tp; imbalance and capacity need it.
+template <typename Report>
+void checkExpertParallelism(const ModelSpec& model, const ParallelismSpec& parallel, const Report& report)
+{
+    if (model.moe) {
+        if (model.moe->numExperts % parallel.ep != 0) {
+            report("run.parallelism.ep",
+                "ep (" + std::to_string(parallel.ep) + ") must divide num_experts ("
+                    + std::to_string(model.moe->numExperts) + ")");
+        }
+        if ((static_cast<std::int64_t>(parallel.dp) * parallel.tp) % parallel.ep != 0) {
+            report("run.parallelism.ep",
+                "ep (" + std::to_string(parallel.ep) + ") must divide dp*tp ("
+                    + std::to_string(static_cast<std::int64_t>(parallel.dp) * parallel.tp) + ")");
+        }
+    } else if (parallel.ep != 1) {
+        report("run.parallelism.ep", "ep applies only to mixture-of-experts models; this model is dense");
+    }
+    // Imbalance and capacity describe how routed tokens spread over expert-parallel ranks.
+    if ((parallel.expertImbalance != 1.0 || parallel.expertCapacityFactor != 0.0) && (!model.moe || parallel.ep < 2)) {
+        report(parallel.expertImbalance != 1.0 ? "run.parallelism.ep_imbalance" : "run.parallelism.ep_capacity_factor",
+            "ep_imbalance and ep_capacity_factor describe routed tokens over expert-parallel ranks; expected ep > 1 "
+            "with a mixture-of-experts model, or their defaults (1 and 0)");
+    } else if (parallel.expertImbalance > parallel.ep) {
+        report("run.parallelism.ep_imbalance",
+            "ep_imbalance " + std::to_string(parallel.expertImbalance) + " exceeds ep (" + std::to_string(parallel.ep)
+                + "): a rank cannot receive more than every rank's routed tokens");
+    }
+}
+
 /// Megatron's fused cross-entropy is a Megatron option; the other frameworks' losses are what their code runs.
 template <typename Report> void checkCrossEntropyFusion(const RunSpec& run, const Report& report)
 {
@@ -274,20 +304,7 @@ std::vector<Diagnostic> checkScenario(
                         : "; change the degrees or resize the network (e.g. --set hardware.cluster.network["
                             + hardware.cluster.dimensions.back().name + "].size=N)"));
     }
-    if (model.moe) {
-        if (model.moe->numExperts % parallel.ep != 0) {
-            report("run.parallelism.ep",
-                "ep (" + std::to_string(parallel.ep) + ") must divide num_experts ("
-                    + std::to_string(model.moe->numExperts) + ")");
-        }
-        if ((static_cast<std::int64_t>(parallel.dp) * parallel.tp) % parallel.ep != 0) {
-            report("run.parallelism.ep",
-                "ep (" + std::to_string(parallel.ep) + ") must divide dp*tp ("
-                    + std::to_string(static_cast<std::int64_t>(parallel.dp) * parallel.tp) + ")");
-        }
-    } else if (parallel.ep != 1) {
-        report("run.parallelism.ep", "ep applies only to mixture-of-experts models; this model is dense");
-    }
+    checkExpertParallelism(model, parallel, report);
     const int chunks = parallel.pp * parallel.virtualStages;
     if (model.numLayers > 0 && chunks > model.numLayers) {
         report("run.parallelism.pp",

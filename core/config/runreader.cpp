@@ -121,6 +121,8 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
     spec.cp = static_cast<int>(parallelism.integer("cp"));
     spec.ep = static_cast<int>(parallelism.integer("ep"));
     spec.expertDispatcher = parallelism.choice<ExpertDispatcher>("ep_dispatcher");
+    spec.expertImbalance = parallelism.number("ep_imbalance");
+    spec.expertCapacityFactor = parallelism.number("ep_capacity_factor");
     const bool zeroGiven = parallelism.has("zero_stage");
     spec.zeroStage = static_cast<int>(parallelism.integer("zero_stage"));
     if (parallelism.boolean("fsdp")) {

@@ -59,6 +59,11 @@ struct ParallelismSpec {
     int cp = 1;
     int ep = 1;
     ExpertDispatcher expertDispatcher = ExpertDispatcher::AllToAll;
+    /// Routed tokens of the busiest expert-parallel rank over the average (1: balanced, a benchmark's balanced gate).
+    double expertImbalance = 1.0;
+    /// An expert's token capacity as a multiple of its average share; tokens beyond it are dropped (Megatron's
+    /// --moe-expert-capacity-factor). 0: dropless.
+    double expertCapacityFactor = 0.0;
     int zeroStage = 0; ///< 0..3
     ShardingStrategy sharding = ShardingStrategy::Zero;
     bool tpCommOverlap = false; ///< overlap TP collectives with GEMMs (Megatron tp-comm-overlap)
@@ -68,6 +73,13 @@ struct ParallelismSpec {
 
     /// tp*pp*dp*cp, saturating at INT64_MAX (the run reader refuses more than kMaxGpus).
     std::int64_t gpuCount() const;
+    /// The busiest expert-parallel rank's routed tokens over the balanced share: the imbalance, capped by the
+    /// capacity when tokens are dropped. Its grouped expert GEMMs, all-to-all and expert activations scale with it.
+    double expertLoad() const
+    {
+        return expertCapacityFactor > 0 && expertCapacityFactor < expertImbalance ? expertCapacityFactor
+                                                                                  : expertImbalance;
+    }
     bool operator==(const ParallelismSpec&) const = default;
 };
 

@@ -63,6 +63,12 @@ void addParallelism(std::vector<Key>& keys)
     keys.push_back(choice<ExpertDispatcher>("parallelism.ep_dispatcher", value("alltoall"),
         "how routed tokens cross nodes: alltoall sends one copy per token and expert; deepep (DeepEP's internode "
         "kernels) one copy per token and destination node, fanned out over NVLink there"));
+    keys.push_back(number("parallelism.ep_imbalance", 1.0, 64.0, value("1"),
+        "routed tokens of the busiest expert-parallel rank over the average; 1 = balanced (a benchmark's balanced "
+        "gate); its expert GEMMs, all-to-all and expert activations scale with it"));
+    keys.push_back(number("parallelism.ep_capacity_factor", 0.0, 64.0, value("0"),
+        "an expert's token capacity over its average share, tokens beyond it dropped (Megatron's "
+        "--moe-expert-capacity-factor); caps ep_imbalance; 0 = dropless"));
     keys.push_back(integer("parallelism.zero_stage", 0, 3, value("0"),
         "ZeRO: 1 shards optimizer states, 2 also gradients, 3 also parameters"));
     keys.push_back(boolean("parallelism.fsdp", value("false"), "PyTorch FSDP: shards like ZeRO-3"));

@@ -35,6 +35,7 @@ struct Shape {
     double e; ///< bytes per activation element
     double tp; ///< divisor inside the tensor-parallel region
     double sp; ///< divisor outside it (tp with sequence parallelism, else 1)
+    double expertLoad; ///< the busiest expert-parallel rank's routed tokens over the balanced share
 };
 
 Shape shapeOf(const ModelSpec& model, const RunSpec& run, const model::LayerSharding& sharding)
@@ -46,6 +47,7 @@ Shape shapeOf(const ModelSpec& model, const RunSpec& run, const model::LayerShar
     shape.e = config::bytesPerElement(run.precision.activations);
     shape.tp = sharding.tensor;
     shape.sp = sharding.sequenceSplit ? sharding.tensor : 1;
+    shape.expertLoad = run.parallelism.expertLoad();
     return shape;
 }
 
@@ -114,7 +116,7 @@ void mlpTensors(const ModelSpec& model, const RunSpec& run, const Shape& x, bool
     if (moeLayer && model.moe) {
         const config::MoeSpec& moe = *model.moe;
         out.push_back({ "router logits (fp32)", tokens * moe.numExperts * 4 / x.sp });
-        mlp("experts: ", tokens * moe.topK, static_cast<double>(moe.expertFfnSize));
+        mlp("experts: ", tokens * moe.topK * x.expertLoad, static_cast<double>(moe.expertFfnSize));
         if (moe.sharedExperts > 0) {
             mlp("shared experts: ", tokens, static_cast<double>(moe.expertFfnSize) * moe.sharedExperts);
         }
@@ -146,7 +148,7 @@ void opSacTensors(const ModelSpec& model, const Shape& x, bool moeLayer, std::ve
     double mlpTokens = tokens;
     double ffn = static_cast<double>(model.ffnSize);
     if (moeLayer && model.moe) {
-        mlpTokens = tokens * model.moe->topK;
+        mlpTokens = tokens * model.moe->topK * x.expertLoad;
         ffn = static_cast<double>(model.moe->expertFfnSize);
     }
     if (model.ffnGated) {
@@ -190,7 +192,7 @@ double backwardTransientPerLayer(const ModelSpec& model, const RunSpec& run, con
     const Shape x = shapeOf(model, run, sharding);
     const double tokens = x.s * x.b;
     const double ffn = moeLayer && model.moe
-        ? static_cast<double>(model.moe->expertFfnSize) * (model.moe->topK + model.moe->sharedExperts)
+        ? static_cast<double>(model.moe->expertFfnSize) * (model.moe->topK * x.expertLoad + model.moe->sharedExperts)
         : static_cast<double>(model.ffnSize);
     double transient = tokens * ((model.ffnGated ? 3 : 2) * ffn / x.tp + 2 * x.h) * x.e;
     if (run.mode == config::RunMode::Training

@@ -8,6 +8,7 @@
 #include "opsacrecompute_p.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -325,7 +326,11 @@ private:
         // Each GPU receives its share of all ep ranks' routed rows, T topK when balanced. With fewer rows than local
         // experts (decode) only as many experts as rows run, and only their weights are read.
         const std::int64_t localExperts = ceilDiv(moe.numExperts, m_shape.ep);
-        const std::int64_t rowsOnGpu = ceilDiv(m_shape.tokens * m_shape.ep * moe.topK * localExperts, moe.numExperts);
+        // Under imbalance the busiest rank receives expertLoad times that (the step waits for it).
+        const std::int64_t balancedRows
+            = ceilDiv(m_shape.tokens * m_shape.ep * moe.topK * localExperts, moe.numExperts);
+        const auto rowsOnGpu
+            = static_cast<std::int64_t>(std::ceil(static_cast<double>(balancedRows) * m_shape.expertLoad));
         const std::int64_t activeExperts = std::min(localExperts, rowsOnGpu);
         const std::int64_t rowsPerExpert = ceilDiv(rowsOnGpu, activeExperts);
         const std::size_t first = m_entries.size();

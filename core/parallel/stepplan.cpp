@@ -90,7 +90,9 @@ LayerCollectives layerCollectives(
         layer.contextStepsBackward = 2 * (parallel.cp - 1);
     }
     if (model.moe && parallel.ep > 1) {
-        const double routed = sizes.tokens * model.moe->topK * model.hiddenSize * sizes.activationBytes;
+        // The all-to-all ends when the busiest rank has received its share: expertLoad times the balanced one.
+        const double routed
+            = sizes.tokens * model.moe->topK * model.hiddenSize * sizes.activationBytes * parallel.expertLoad();
         layer.expertAllToAll = planned(Axis::Ep, CollectiveKind::AllToAll, routed, placement.groupOf(Axis::Ep, rank));
         if (parallel.expertDispatcher == config::ExpertDispatcher::DeepEp) {
             // One copy per destination GPU; beyond the node, one per destination node.

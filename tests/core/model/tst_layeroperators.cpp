@@ -385,6 +385,19 @@ void TstLayerOperators::moeExpertsPerGpu()
     // router 4096 x 8, attention (4096 x (4096 + 2 x 1024) + 4096 x 4096) / 2 = 20,971,520, norms 2 x 4096:
     // 176,160,768 + 32,768 + 20,971,520 + 8192 = 197,173,248.
     QCOMPARE(model::localLayerParameters(model, run, parallel::layerSharding(run), true), 197173248.0);
+    // The busiest rank receives 1.5x its balanced 2 x 4096 rows (ep_imbalance 1.5): 12,288 rows over its 2 experts,
+    // 6,144 each. A capacity factor of 1.25 drops what exceeds 1.25x: 10,240 rows, 5,120 each. The router and the
+    // permutation of the rank's own tokens do not change.
+    run.parallelism.expertImbalance = 1.5;
+    const auto skewed = model::trainingForward(model, run, parallel::layerSharding(run), true);
+    QCOMPARE(find(skewed, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 6144, 4096, 14336, 2 }));
+    QCOMPARE(find(skewed, "moe.permute")->bytes, find(ops, "moe.permute")->bytes);
+    run.parallelism.expertCapacityFactor = 1.25;
+    QCOMPARE(find(model::trainingForward(model, run, parallel::layerSharding(run), true), "moe.expert_down_projection")
+                 ->gemm,
+        (model::GemmDims { 5120, 7168, 4096, 2 }));
+    run.parallelism.expertImbalance = 1.0;
+    run.parallelism.expertCapacityFactor = 0.0;
 
     // Decode of 2 sequences at ep 1: 2 x 2 = 4 routed rows but 8 local experts: only 4 experts run, one row each.
     config::RunSpec serve;

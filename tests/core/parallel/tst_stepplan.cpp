@@ -86,6 +86,29 @@ void TstStepPlan::deepEpSendsOneCopyPerGpuAndNode()
         { "hardware.cluster.network[ib].size=2", "model.moe.num_experts=16", "run.training.seq_length=4096",
             "run.training.global_batch=16", "run.parallelism={fsdp: true, dp: 16, ep: 16, mapping: {tp: nvlink}}" }));
     QCOMPARE(nccl.stages[0].layer.expertAllToAll->outerAxisShare, 1.0);
+    // A busiest rank receiving 1.5x the balanced share (ep_imbalance) is what the all-to-all waits for: 1.5 x the
+    // 4096 x 2 x 4096 x 2 = 67,108,864 B, 100,663,296 B; a capacity factor of 1.2 caps it at 80,530,636.8 B.
+    for (const auto& [extra, expected] : std::vector<std::pair<std::string, double>> {
+             { "ep_imbalance: 1.5", 100663296.0 }, { "ep_imbalance: 1.5, ep_capacity_factor: 1.2", 80530636.8 } }) {
+        const parallel::StepPlan skewed = parallel::planStep(
+            test::projectLoader().loadScenario("mixtral-8x7b", "dgx-h100-superpod", "automodel-fsdp2-train",
+                { "hardware.cluster.network[ib].size=2", "model.moe.num_experts=16", "run.training.seq_length=4096",
+                    "run.training.global_batch=16",
+                    "run.parallelism={fsdp: true, dp: 16, ep: 16, " + extra + ", mapping: {tp: nvlink}}" }));
+        QVERIFY(std::abs(skewed.stages[0].layer.expertAllToAll->bytes - expected) < 1e-3);
+    }
+    // Imbalance needs expert parallelism, and no rank can receive more than every rank's tokens.
+    for (const char* bad : { "run.parallelism.ep_imbalance=2", "run.parallelism.ep_capacity_factor=1.5" }) {
+        const auto diagnostics = test::expectConfigError([&] {
+            test::projectLoader().loadScenario("llama-3.1-8b", "hgx-h100-8gpu", "automodel-fsdp2-train", { bad });
+        });
+        QVERIFY2(!diagnostics.empty() && diagnostics.front().keyPath.starts_with("run.parallelism.ep_"), bad);
+    }
+    const auto tooSkewed = test::expectConfigError([] {
+        test::projectLoader().loadScenario("mixtral-8x7b", "hgx-h100-8gpu", "automodel-fsdp2-train",
+            { "run.parallelism={fsdp: true, dp: 8, ep: 4, ep_imbalance: 5}" });
+    });
+    QVERIFY(!tooSkewed.empty() && tooSkewed.front().keyPath == "run.parallelism.ep_imbalance");
 }
 
 void TstStepPlan::contextParallelRanksShareTheirGradients()

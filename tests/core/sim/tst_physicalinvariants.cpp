@@ -151,6 +151,15 @@ private:
             = pick(random, std::vector<std::string> { "megatron", "nanotron", "deepspeed", "pytorch-fsdp" });
         const bool transformerEngine = framework == "pytorch-fsdp" && std::bernoulli_distribution(0.5)(random);
         const bool fusedLoss = framework == "megatron" && std::bernoulli_distribution(0.5)(random);
+        const int ep = model.moe ? pick(random, std::vector<int> { 1, 2, 4, 8 }) : 1;
+        // Routing skew on expert-parallel runs: the busiest rank at 1-2x its share, sometimes capped by a capacity.
+        std::ostringstream skew;
+        if (ep > 1) {
+            skew << ", ep_imbalance: " << std::uniform_real_distribution<double>(1.0, 2.0)(random)
+                 << ", ep_capacity_factor: "
+                 << (std::bernoulli_distribution(0.5)(random) ? std::uniform_real_distribution<double>(1.0, 1.5)(random)
+                                                              : 0.0);
+        }
         std::ostringstream yaml;
         yaml << "run:\n  mode: training\n  framework: " << framework << "\n"
              << "  transformer_engine: " << (transformerEngine ? "true" : "false") << "\n"
@@ -165,8 +174,7 @@ private:
              << ", schedule: "
              << (interleave ? "interleaved, virtual_stages: 2"
                             : pick(random, std::vector<std::string> { "1f1b", "gpipe" }))
-             << ", dp: " << dp << ", cp: " << cp
-             << ", ep: " << (model.moe ? pick(random, std::vector<int> { 1, 2, 4, 8 }) : 1)
+             << ", dp: " << dp << ", cp: " << cp << ", ep: " << ep << skew.str()
              << ", ep_dispatcher: " << pick(random, std::vector<std::string> { "alltoall", "deepep" })
              << ", zero_stage: " << std::uniform_int_distribution<int>(0, 3)(random)
              << ", tp_comm_overlap: " << (std::bernoulli_distribution(0.3)(random) ? "true" : "false") << "}\n";
