@@ -198,6 +198,8 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "parallelism.dp", tr("Data (dp)"), parallelism),
         field(run, "parallelism.cp", tr("Context (cp)"), parallelism),
         field(run, "parallelism.ep", tr("Expert (ep)"), parallelism),
+        field(run, "parallelism.ep_imbalance", tr("Expert imbalance"), parallelism),
+        field(run, "parallelism.ep_capacity_factor", tr("Capacity factor"), parallelism),
         field(run, "parallelism.zero_stage", tr("ZeRO stage"), parallelism),
     };
 }
