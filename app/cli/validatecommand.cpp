@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
 #include "commands.h"
+#include "validategemms.h"
 
 #include "config/configloader.h"
 #include "validation/memorydataset.h"
@@ -214,7 +215,7 @@ bool validatePerformanceDataset(const std::string& name, const Arguments& argume
 
 int validateCommand(const Invocation& invocation)
 {
-    std::string datasetChoices = "memory";
+    std::string datasetChoices = "memory, gemm";
     for (const std::string& name : validation::performanceDatasetNames()) {
         datasetChoices += ", " + name;
     }
@@ -232,11 +233,12 @@ int validateCommand(const Invocation& invocation)
     }
     const std::string dataset = arguments.value("dataset").value_or("all");
     std::vector<std::string> names = validation::performanceDatasetNames();
-    if (dataset != "all" && dataset != "memory" && std::find(names.begin(), names.end(), dataset) == names.end()) {
+    if (dataset != "all" && dataset != "memory" && dataset != "gemm"
+        && std::find(names.begin(), names.end(), dataset) == names.end()) {
         throw UsageError("unknown dataset \"" + dataset + "\"; available: " + datasetChoices + ", all");
     }
     std::unique_ptr<std::ofstream> csv;
-    if (auto path = arguments.value("csv"); path && dataset != "memory") {
+    if (auto path = arguments.value("csv"); path && dataset != "memory" && dataset != "gemm") {
         csv = std::make_unique<std::ofstream>(*path);
         *csv << "dataset,case,measured,predicted,error_percent\n";
     }
@@ -255,6 +257,16 @@ int validateCommand(const Invocation& invocation)
             overall.met, overall.datasets, overall.absoluteErrorSum / static_cast<double>(overall.cases),
             overall.cases);
         invocation.out << line;
+    }
+    if (dataset == "all" || dataset == "gemm") {
+        const std::string gemmPath = sharedDirectory(arguments) + "/validation/gemm/ncu_a100_gemm.csv";
+        if (!std::filesystem::exists(gemmPath)) {
+            invocation.err << "rapid validate: " << gemmPath << " not found (give --shared DIR)\n";
+            return InputError;
+        }
+        passed = validateGemmDataset(sharedDirectory(arguments), arguments.flag("verbose"),
+                     dataset == "gemm" ? arguments.value("csv") : std::nullopt, invocation.out)
+            && passed;
     }
     if (dataset == "all" || dataset == "memory") {
         passed = validateMemoryDataset(arguments, invocation) == Success && passed;

@@ -62,6 +62,7 @@ private Q_SLOTS:
     void inferenceExportReplaysToTheRequestLatency();
     void sweepWritesEveryPointAndRanksTheFeasibleOnes();
     void runJsonFollowsTheDocumentedSchema();
+    void validateGemmsWritesEveryRow();
 };
 
 void TstCli::modelInfoPrintsPublishedTotals_data()
@@ -85,6 +86,35 @@ void TstCli::modelInfoPrintsPublishedTotals()
     const Result result = runRapid({ QStringLiteral("model-info"), QStringLiteral("--model"), model });
     QCOMPARE(result.exitCode, 0);
     QVERIFY2(result.out.contains(expected), qPrintable(result.out));
+}
+
+void TstCli::validateGemmsWritesEveryRow()
+{
+    if (!QFileInfo::exists(QStringLiteral(RAPID_SHARED_DIR "/validation/gemm/ncu_a100_gemm.csv"))) {
+        QSKIP("shared validation data not present");
+    }
+    // The GEMM set in `rapid validate`: its figure is a missed bar (exit 1 unless --no-fail) and the CSV holds every
+    // one of the file's 48 rows, each with the signed error of its own two times.
+    QTemporaryDir dir;
+    const QString csvPath = dir.filePath(QStringLiteral("gemm.csv"));
+    const QStringList base { QStringLiteral("validate"), QStringLiteral("--dataset"), QStringLiteral("gemm"),
+        QStringLiteral("--shared"), QStringLiteral(RAPID_SHARED_DIR) };
+    QCOMPARE(runRapid(base).exitCode, 1);
+    const Result result
+        = runRapid(base + QStringList { QStringLiteral("--csv"), csvPath, QStringLiteral("--no-fail") });
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY(result.out.contains(QStringLiteral("mean absolute error")));
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(csv.readAll()).trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(lines.size(), 49);
+    for (const QString& line : lines.mid(1)) {
+        const QStringList cells = line.split(QLatin1Char(','));
+        QCOMPARE(cells.size(), 7);
+        const double measured = cells[3].toDouble();
+        const double predicted = cells[4].toDouble();
+        QVERIFY(std::abs((predicted - measured) / measured * 100 - cells[5].toDouble()) < 1e-3);
+    }
 }
 
 void TstCli::runOnTheDefaultWorkspacePredictsTimeAndMemory()

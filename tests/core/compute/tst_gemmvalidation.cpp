@@ -5,9 +5,10 @@
 // preset's documented computeEfficiency. Prints the table and the mean absolute percentage error (ctest -V).
 #include "compute/gemmmodel.h"
 #include "testutils.h"
+#include "validation/gemmdataset.h"
 #include "validationfigure.h"
 
-#include <QFile>
+#include <QFileInfo>
 #include <QTest>
 
 #include <algorithm>
@@ -18,45 +19,6 @@
 using namespace rapid;
 
 namespace {
-
-struct Row {
-    compute::GemmShape shape;
-    double measuredSeconds = 0;
-    double clockGhz = 0;
-};
-
-/// Rows of the CSV, or an empty list if the file is absent.
-std::vector<Row> readRows(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        return {};
-    }
-    const QStringList header = QString::fromUtf8(file.readLine()).trimmed().split(QLatin1Char(','));
-    const auto column = [&header](const char* name) { return header.indexOf(QLatin1String(name)); };
-    const int m = column("m");
-    const int k = column("k");
-    const int n = column("n");
-    const int latency = column("latency_ms");
-    const int clock = column("clock_Ghz");
-    std::vector<Row> rows;
-    while (!file.atEnd()) {
-        const QStringList cells = QString::fromUtf8(file.readLine()).trimmed().split(QLatin1Char(','));
-        if (cells.size() != header.size()) {
-            continue;
-        }
-        Row row;
-        row.shape.m = cells[m].toLongLong();
-        row.shape.k = cells[k].toLongLong();
-        row.shape.n = cells[n].toLongLong();
-        // The profiled kernels are half-precision tensor-core GEMMs.
-        row.shape.precision = config::Precision::Fp16;
-        row.measuredSeconds = cells[latency].toDouble() * 1e-3;
-        row.clockGhz = cells[clock].toDouble();
-        rows.push_back(row);
-    }
-    return rows;
-}
 
 double median(std::vector<double> values)
 {
@@ -75,29 +37,28 @@ private Q_SLOTS:
 
 void TstGemmValidation::ncuA100Gemms()
 {
-    const std::vector<Row> rows = readRows(QStringLiteral(RAPID_SHARED_DIR "/validation/gemm/ncu_a100_gemm.csv"));
-    if (rows.empty()) {
+    const std::string path = RAPID_SHARED_DIR "/validation/gemm/ncu_a100_gemm.csv";
+    if (!QFileInfo::exists(QString::fromStdString(path))) {
         QSKIP("validation/gemm/ncu_a100_gemm.csv not found under RAPID_SHARED_DIR");
     }
+    // The same evaluation as `rapid validate --dataset gemm` (validation/gemmdataset.h).
+    const std::vector<validation::GemmMeasurement> rows = validation::readNcuGemms(path);
     QCOMPARE(rows.size(), std::size_t(48));
     const config::GpuSpec preset = test::projectLoader().loadHardware("A100-SXM4-80GB").gpu;
+    const validation::GemmValidationSummary summary = validation::validateGemms(rows, preset);
+    QCOMPARE(summary.rows.size(), rows.size());
 
-    double errorSum = 0;
-    double errorSumMatrix = 0; // rows with n > 1
-    int matrixRows = 0;
     std::vector<double> achievedFractions; // calibration evidence: compute-bound rows at efficiency 1
     std::vector<std::pair<double, QString>> worst;
     qInfo("%6s %6s %6s  %10s  %10s  %7s  %-13s  %s", "m", "k", "n", "meas ms", "pred ms", "err %", "bound", "tile");
-    for (const Row& row : rows) {
+    for (const validation::GemmValidationRow& result : summary.rows) {
+        const validation::GemmMeasurement& row = *result.measurement;
+        const compute::GemmEstimate& estimate = result.estimate;
+        const double error = result.errorPercent;
+        // Independently of the dataset code: the error is the prediction at the row's clock against the measurement.
         config::GpuSpec gpu = preset;
         gpu.clockScale = row.clockGhz / (preset.clockHz / 1e9);
-        const compute::GemmEstimate estimate = compute::estimateGemm(gpu, row.shape);
-        const double error = (estimate.totalSeconds - row.measuredSeconds) / row.measuredSeconds * 100;
-        errorSum += std::fabs(error);
-        if (row.shape.n > 1) {
-            errorSumMatrix += std::fabs(error);
-            ++matrixRows;
-        }
+        QCOMPARE(compute::estimateGemm(gpu, row.shape).totalSeconds, estimate.totalSeconds);
         const QString line = QString::asprintf("%6lld %6lld %6lld  %10.4f  %10.4f  %+7.1f  %-13s  %dx%dx%d/%d x%d/SM",
             static_cast<long long>(row.shape.m), static_cast<long long>(row.shape.k),
             static_cast<long long>(row.shape.n), row.measuredSeconds * 1e3, estimate.totalSeconds * 1e3, error,
@@ -113,8 +74,9 @@ void TstGemmValidation::ncuA100Gemms()
             achievedFractions.push_back(ideal.computeSeconds / (row.measuredSeconds - overheads));
         }
     }
-    const double mape = errorSum / static_cast<double>(rows.size());
-    const double mapeMatrix = errorSumMatrix / matrixRows;
+    const double mape = summary.meanAbsolutePercentageError;
+    const double mapeMatrix = summary.matrixMeanAbsolutePercentageError;
+    const int matrixRows = summary.matrixRows;
     std::sort(worst.begin(), worst.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     qInfo("worst rows:");
     for (std::size_t index = 0; index < 8 && index < worst.size(); ++index) {
