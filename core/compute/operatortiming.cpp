@@ -134,12 +134,17 @@ void checkAttention(const AttentionDims& dims)
     }
 }
 
-/// Bytes of the K and V of every KV head (once each: GQA shares them between query heads).
+/// Bytes of the K and V of every KV head (once each: GQA shares them between query heads). A decode query under a
+/// sliding window reads only the window's keys in the windowed layers (averaged over the layers by their share).
 double keyValueBytes(const AttentionDims& dims, double elementBytes)
 {
     const double perToken = static_cast<double>(dims.sharedKv ? dims.headDimQk : dims.headDimQk + dims.headDimV);
-    return static_cast<double>(dims.batch) * static_cast<double>(dims.kvHeads) * static_cast<double>(dims.keyLength)
-        * perToken * elementBytes;
+    double keys = static_cast<double>(dims.keyLength);
+    if (!dims.causal && dims.window > 0 && dims.windowedShare > 0) {
+        const double windowed = std::min(keys, static_cast<double>(dims.window));
+        keys = dims.windowedShare * windowed + (1 - dims.windowedShare) * keys;
+    }
+    return static_cast<double>(dims.batch) * static_cast<double>(dims.kvHeads) * keys * perToken * elementBytes;
 }
 
 OperatorTime timeFlashAttention(

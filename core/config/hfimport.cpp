@@ -157,6 +157,11 @@ config::ModelSpec importHuggingFaceConfig(const std::string& path)
     model.tiedEmbeddings = json.boolean("tie_word_embeddings", false);
     model.positionEmbedding = config::PositionEmbedding::Rope;
     model.maxContext = json.integer("max_position_embeddings", std::nullopt).value_or(0);
+    // Mistral and Mixtral configs give sliding_window (4096 in Mistral 7B v0.1, null from v0.2); Qwen2's applies only
+    // with use_sliding_window and to some layers (max_window_layers) and is not read.
+    if ((modelType == "mistral" || mixtral) && json.has("sliding_window")) {
+        model.slidingWindow = json.integer("sliding_window", std::nullopt).value_or(0);
+    }
     if (mixtral) {
         config::MoeSpec moe;
         moe.numExperts = asInt(json.integer("num_local_experts", std::nullopt));
@@ -214,6 +219,10 @@ std::string modelToYaml(const config::ModelSpec& model, const std::string& sourc
     out << "  tied_embeddings: " << (model.tiedEmbeddings ? "true" : "false") << "\n";
     out << "  position_embedding: " << config::toString(model.positionEmbedding) << "\n";
     out << "  max_context: " << model.maxContext << "\n";
+    if (model.slidingWindow > 0) {
+        out << "  sliding_window: " << model.slidingWindow << "\n";
+        out << "  full_attention_every: " << model.fullAttentionEvery << "\n";
+    }
     if (model.moe) {
         out << "  moe:\n";
         out << "    num_experts: " << model.moe->numExperts << "\n";

@@ -134,6 +134,17 @@ ModelSpec readModel(ReadContext& context, const YAML::Node& node, const std::str
     model.tiedEmbeddings = reader.boolean("tied_embeddings");
     model.positionEmbedding = reader.choice<PositionEmbedding>("position_embedding");
     model.maxContext = reader.integer("max_context");
+    model.slidingWindow = reader.integer("sliding_window");
+    model.fullAttentionEvery = static_cast<int>(reader.integer("full_attention_every"));
+    if (model.fullAttentionEvery > 0 && model.slidingWindow == 0) {
+        context.error(reader.childPath("full_attention_every"), reader.raw("full_attention_every"),
+            "full_attention_every chooses the full-attention layers among windowed ones; expected a sliding_window "
+            "as well, or full_attention_every: 0");
+    } else if (model.numLayers > 0 && model.fullAttentionEvery > model.numLayers) {
+        context.error(reader.childPath("full_attention_every"), reader.raw("full_attention_every"),
+            "full_attention_every (" + std::to_string(model.fullAttentionEvery) + ") exceeds num_layers ("
+                + std::to_string(model.numLayers) + "); no layer would keep full attention");
+    }
     readMoe(context, reader, model);
     readMla(reader, model);
     reader.finish();

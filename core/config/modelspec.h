@@ -55,8 +55,35 @@ struct ModelSpec {
     bool tiedEmbeddings = false;
     PositionEmbedding positionEmbedding = PositionEmbedding::Rope;
     std::int64_t maxContext = 0;
+    /// Sliding-window attention (Mistral 7B v0.1, Gemma 2/3, gpt-oss): a query attends to itself and the
+    /// slidingWindow - 1 keys before it; 0 = full causal attention in every layer.
+    std::int64_t slidingWindow = 0;
+    /// With a window: layers fullAttentionEvery, 2 x fullAttentionEvery, ... (1-based) keep full attention (Gemma 2
+    /// and gpt-oss: 2, Gemma 3: 6); 0 = every layer is windowed.
+    int fullAttentionEvery = 0;
     std::optional<MoeSpec> moe;
     std::optional<MlaSpec> mla;
+
+    /// The share of the layers that attend through the window (0 without one).
+    double windowedLayerShare() const
+    {
+        if (slidingWindow <= 0 || numLayers <= 0) {
+            return 0.0;
+        }
+        const int full = fullAttentionEvery > 0 ? numLayers / fullAttentionEvery : 0;
+        return static_cast<double>(numLayers - full) / numLayers;
+    }
+    /// Keys a token at @p context tokens of context attends to (or its KV cache holds), averaged over the layers:
+    /// min(context, window) in windowed layers, the whole context in the others.
+    double attendedContext(double context) const
+    {
+        const double share = windowedLayerShare();
+        if (share <= 0) {
+            return context;
+        }
+        const double window = static_cast<double>(slidingWindow);
+        return share * (context < window ? context : window) + (1 - share) * context;
+    }
 
     bool operator==(const ModelSpec&) const = default;
 };

@@ -63,6 +63,12 @@ std::vector<Key> modelKeys()
         boolean("tied_embeddings", required(), "input embedding shared with the LM head"),
         choice<PositionEmbedding>("position_embedding", required(), "`learned` adds a max_context x hidden_size table"),
         integer("max_context", 1, kMaxContext, required(), "longest sequence the model supports"),
+        integer("sliding_window", 0, kMaxContext, value("0"),
+            "sliding-window attention: a query attends to itself and the window - 1 keys before it (Mistral 7B "
+            "v0.1: 4096); 0 = full attention"),
+        integer("full_attention_every", 0, kMaxCount, value("0"),
+            "with sliding_window: every N-th layer (N, 2N, ...) keeps full attention (Gemma 2, gpt-oss: 2; Gemma 3: "
+            "6); 0 = every layer is windowed"),
     };
     addMixtureOfExperts(keys);
     addLatentAttention(keys);

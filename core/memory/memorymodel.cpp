@@ -67,7 +67,9 @@ MemoryEstimate estimateInference(const ModelSpec& model, const config::GpuSpec& 
         const double kvShare = model.mla
             ? 1.0
             : std::max(1.0, static_cast<double>(model.numKvHeads) / plan.layer.tensor) / model.numKvHeads;
-        const double tokens = static_cast<double>(run.batch) * (run.promptLength + run.decodeLength);
+        // Windowed layers keep only the window's keys (vLLM's hybrid KV-cache manager, TensorRT-LLM's cyclic cache).
+        const double tokens = static_cast<double>(run.batch)
+            * model.attendedContext(static_cast<double>(run.promptLength) + run.decodeLength);
         set(MemoryCategory::KvCache, tokens * perTokenAllLayers * layers / model.numLayers * kvShare);
         set(MemoryCategory::Transient,
             savedActivationsPerLayer(model, run, plan.layer, share.anyMoeLayer, profile).total());

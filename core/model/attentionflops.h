@@ -9,6 +9,9 @@ namespace rapid::model {
 /// to itself and the keys before it, counted once, i.e. queryLength x (keyLength + 1) / 2. With queryLength =
 /// keyLength = s that is exactly s (s + 1) / 2; with context parallelism (queryLength = s / cp, keyLength = s, the
 /// load-balanced "zig-zag" split) each GPU gets exactly 1/cp of the s (s + 1) / 2 pairs.
+/// Sliding window (dims.window w in a dims.windowedShare of the layers): causal, a sequence of s keys has w (w + 1) / 2
+/// + (s - w) w pairs when s > w (this GPU's queries their queryLength / s share); a decode query min(keys, w); the
+/// result averages windowed and full layers by the share.
 double attentionPairs(const AttentionDims& dims);
 
 /// Forward FLOPs of attention (2 per multiply-add): scores Q K^T (headDimQk per pair) and weighted values P V

@@ -4,12 +4,12 @@
 #include "attentionflops.h"
 #include "eagerkernels.h"
 #include "fp8quantization.h"
+#include "gradientaccumulation.h"
 #include "layershape_p.h"
 #include "opsacrecompute_p.h"
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -208,6 +208,8 @@ private:
         dims.causal = m_shape.causal;
         dims.sharedKv = sharedKv;
         dims.probabilityDropout = m_training && m_dropout;
+        dims.window = m_model.slidingWindow;
+        dims.windowedShare = m_model.windowedLayerShare();
         const OperatorKind kind = m_shape.decode
             ? OperatorKind::DecodeAttention
             : (m_shape.flash ? OperatorKind::FlashAttention : OperatorKind::NaiveAttention);
@@ -401,28 +403,6 @@ void appendBackward(const std::vector<Entry>& entries, std::vector<Operator>& op
         op.kernels = it->backwardKernels;
         ops.push_back(op);
     }
-}
-
-/// nanotron with accumulate_grad_in_fp32 (its FP32GradientAccumulator, parallel/data_parallel and
-/// optim/gradient_accumulator.py) adds each parameter's bf16 gradient into an fp32 buffer after every micro-batch's
-/// backward: reads the bf16 gradient and the fp32 sum, writes the sum, 2 + 4 + 4 bytes per parameter on this GPU.
-/// Megatron fuses the accumulation into the weight-gradient GEMM (gradient_accumulation_fusion); no pass there.
-std::optional<Operator> fp32GradientAccumulation(const RunSpec& run, double parameters, OperatorClass opClass)
-{
-    if (run.framework != config::Framework::Nanotron || run.precision.gradients != config::Precision::Fp32
-        || parameters <= 0) {
-        return std::nullopt;
-    }
-    Operator op;
-    op.name = opClass == OperatorClass::LmHead ? "lm_head.fp32_grad_accumulation" : "layer.fp32_grad_accumulation";
-    op.kind = OperatorKind::Elementwise;
-    op.opClass = opClass;
-    op.phase = Phase::Backward;
-    op.precision = config::Precision::Fp32;
-    const double gradientBytes = config::bytesPerElement(run.precision.compute);
-    op.bytes = parameters * (gradientBytes + 2 * config::bytesPerElement(config::Precision::Fp32));
-    op.flops = parameters;
-    return op;
 }
 
 } // namespace

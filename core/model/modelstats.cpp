@@ -107,7 +107,7 @@ double forwardFlopsPerToken(const ModelSpec& model, double contextLength)
         qkDim = model.mla->qkNopeHeadDim + model.mla->qkRopeHeadDim;
         vDim = model.mla->vHeadDim;
     }
-    flops += 2.0 * model.numLayers * model.numHeads * contextLength * (qkDim + vDim);
+    flops += 2.0 * model.numLayers * model.numHeads * model.attendedContext(contextLength) * (qkDim + vDim);
     return flops;
 }
 

@@ -41,7 +41,8 @@ ParameterCounts countParameters(const config::ModelSpec& model);
 
 /// Forward FLOPs for one token at position @p contextLength (2 per multiply-add): every GEMM the token passes
 /// through (active experts only, the LM head included) plus attention scores and weighted values against
-/// @p contextLength keys. Training over a sequence of S tokens averages to context S/2 with a causal mask.
+/// @p contextLength keys (in sliding-window layers at most the window: ModelSpec::attendedContext). Training over a
+/// sequence of S tokens averages to context S/2 with a causal mask.
 double forwardFlopsPerToken(const config::ModelSpec& model, double contextLength);
 
 /// Bytes one token adds to the KV cache of the whole model (all layers): 2 * kv_heads * head_dim per layer for

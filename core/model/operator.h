@@ -57,6 +57,10 @@ struct AttentionDims {
     /// Training with dropout: the attention probabilities go through dropout. Naive attention runs it as a separate
     /// kernel that also writes a one-byte keep-mask per score; FlashAttention fuses it (no extra traffic).
     bool probabilityDropout = false;
+    /// Sliding-window attention: keys a query attends to (itself included), in windowedShare of the layers; the
+    /// operator stands for the average layer (model::attentionPairs). 0 = full attention.
+    std::int64_t window = 0;
+    double windowedShare = 0;
     bool operator==(const AttentionDims&) const = default;
 };
 

@@ -119,6 +119,8 @@ QList<FieldSpec> modelFields()
         field(model, "position_embedding", tr("Positions"), blocks),
         field(model, "tied_embeddings", tr("Tied embeddings"), blocks),
         field(model, "linear_bias", tr("Linear biases"), blocks),
+        field(model, "sliding_window", tr("Sliding window"), blocks),
+        field(model, "full_attention_every", tr("Full attention every"), blocks),
     };
 }
 

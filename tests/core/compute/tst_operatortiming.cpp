@@ -3,6 +3,7 @@
 // causal FLOPs of naive and Flash attention, GQA and MLA decode bytes, the what-if derates, and memoisation.
 #include "compute/operatortimer.h"
 #include "compute/operatortiming.h"
+#include "model/attentionflops.h"
 #include "model/layeroperators.h"
 #include "parallel/shardingplan.h"
 #include "testutils.h"
@@ -113,6 +114,7 @@ private Q_SLOTS:
     void causalFlopsAgree();
     void decodeAttentionBytes_data();
     void decodeAttentionBytes();
+    void slidingWindowCountsTheWindowsKeys();
     void hbmDerate();
     void clockDerate();
     void gemmGoesThroughTheCache();
@@ -293,6 +295,32 @@ void TstOperatorTiming::decodeAttentionBytes()
     const double expected = std::max(bytes / 1e12, time.flops / 4e12) + 5e-6;
     QVERIFY2(near(time.seconds, expected, 1e-12), qPrintable(describe(time.seconds, expected)));
     QCOMPARE(time.bound, sharedKv ? compute::OperatorBound::Compute : compute::OperatorBound::Hbm);
+}
+
+void TstOperatorTiming::slidingWindowCountsTheWindowsKeys()
+{
+    // Causal over 8 tokens with a window of 3: queries 1..3 see 1, 2, 3 keys, the other 5 three each: 6 + 15 = 21
+    // pairs against 8 x 9 / 2 = 36 without the window. Windowed in half the layers: (21 + 36) / 2 = 28.5.
+    model::AttentionDims a = dims(1, 1, 1, 8, 8, 64, true);
+    QCOMPARE(model::attentionPairs(a), 36.0);
+    a.window = 3;
+    a.windowedShare = 1;
+    QCOMPARE(model::attentionPairs(a), 21.0);
+    a.windowedShare = 0.5;
+    QCOMPARE(model::attentionPairs(a), 28.5);
+    // A window longer than the sequence changes nothing.
+    a.window = 100;
+    QCOMPARE(model::attentionPairs(a), 36.0);
+    // Decode: a query over 1000 cached keys reads 256 of them in the windowed layers. GQA 32 on 8, b 4, d 128, all
+    // layers windowed: 4 x 256 x 8 x 256 x 2 = 4,194,304 B of cache plus 65,536 B of queries and outputs (the same
+    // case without the window reads 16,449,536 B, decodeAttentionBytes); FLOPs 2 x 4 x 32 x 256 x 256.
+    model::AttentionDims decode = dims(4, 32, 8, 1, 1000, 128, false);
+    decode.window = 256;
+    decode.windowedShare = 1;
+    const compute::OperatorTime time = compute::timeOperator(
+        syntheticGpu(), attention(model::OperatorKind::DecodeAttention, decode, model::Phase::Forward), nullptr);
+    QCOMPARE(time.bytes, 4194304.0 + 65536.0);
+    QCOMPARE(time.flops, 2.0 * 4 * 32 * 256 * 256);
 }
 
 void TstOperatorTiming::hbmDerate()

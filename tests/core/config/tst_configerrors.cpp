@@ -109,7 +109,25 @@ private Q_SLOTS:
     void aKeyThatCannotBeReadIsReportedOnce();
     void memoryLatenciesComeTogetherAndInOrder();
     void bytesThatAreNotUtf8AreRefusedWhereTheyAre();
+    void slidingWindowPatternNeedsAWindow();
 };
+
+void TstConfigErrors::slidingWindowPatternNeedsAWindow()
+{
+    // A full-attention pattern without a window, or one that leaves no layer full, is the pattern key's error.
+    const std::vector<std::vector<std::string>> cases { { "model.full_attention_every=2" },
+        { "model.sliding_window=4096", "model.full_attention_every=33" } };
+    for (const auto& overrides : cases) {
+        const auto diagnostics = test::expectConfigError([&] {
+            test::projectLoader().loadScenario("llama-3.1-8b", "hgx-h100-8gpu", "torchtitan-llama3-train", overrides);
+        });
+        QCOMPARE(diagnostics.size(), size_t(1));
+        QCOMPARE(diagnostics.front().keyPath, std::string("model.full_attention_every"));
+    }
+    const config::Scenario windowed = test::projectLoader().loadScenario("llama-3.1-8b", "hgx-h100-8gpu",
+        "torchtitan-llama3-train", { "model.sliding_window=4096", "model.full_attention_every=2" });
+    QCOMPARE(windowed.model.windowedLayerShare(), 0.5);
+}
 
 void TstConfigErrors::bytesThatAreNotUtf8AreRefusedWhereTheyAre()
 {

@@ -196,6 +196,13 @@ void TstMemoryModel::kvCacheOfGqaInference()
     // 80 layers * 2 (K, V) * 8 KV heads * 128 * 2 bytes = 327,680 bytes per token; tp 4 splits the 8 KV heads
     // (2 per GPU): 81,920 bytes per token per GPU; 8 requests * 2048 tokens = 16,384 tokens: 1,342,177,280 bytes.
     QCOMPARE(estimate.bytes(MemoryCategory::KvCache), 1342177280.0);
+    // With a 512-token sliding window in every other layer (full_attention_every 2): a request's 2,048 tokens are
+    // kept in the 40 full layers, its last 512 in the 40 windowed ones: (2048 + 512) / 2 = 1,280 tokens per layer
+    // on average, 8 x 1,280 x 81,920 = 838,860,800 bytes.
+    config::ModelSpec windowed = model;
+    windowed.slidingWindow = 512;
+    windowed.fullAttentionEvery = 2;
+    QCOMPARE(memory::estimateMemory(windowed, gpu80(), run).bytes(MemoryCategory::KvCache), 838860800.0);
 }
 
 void TstMemoryModel::verdictComparesWithCapacity()

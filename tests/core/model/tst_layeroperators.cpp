@@ -98,6 +98,7 @@ private Q_SLOTS:
     void localParameters();
     void eagerPytorchRunsKernelChains();
     void nanotronRunsItsLossAsOpsAndAccumulatesInFp32();
+    void slidingWindowLayersAttendToTheirWindow();
     void rejectsBadInput();
 };
 
@@ -646,6 +647,31 @@ void TstLayerOperators::nanotronRunsItsLossAsOpsAndAccumulatesInFp32()
     run.precision.gradients = config::Precision::Bf16;
     QVERIFY(!find(
         model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false), "layer.fp32_grad_accumulation"));
+}
+
+void TstLayerOperators::slidingWindowLayersAttendToTheirWindow()
+{
+    // tinyLlama (2 layers, 16 heads of 64) over 8,192 tokens, a 4,096-token window in layer 1 and full attention in
+    // layer 2 (full_attention_every 2): the windowed layer scores 4096 x 4097 / 2 + 4096 x 4096 = 25,167,872 pairs
+    // per head, the full one 8192 x 8193 / 2 = 33,558,528; the operator stands for their mean, 29,363,200. Forward
+    // FLOPs 2 x 16 heads x 29,363,200 x (64 + 64).
+    config::ModelSpec model = tinyLlama();
+    model.slidingWindow = 4096;
+    model.fullAttentionEvery = 2;
+    QCOMPARE(model.windowedLayerShare(), 0.5);
+    const config::RunSpec run = trainingRun(1, 8192, 1);
+    const model::Operator* core
+        = find(model::trainingForward(model, run, model::LayerSharding {}, false), "attention.core");
+    QCOMPARE(core->attention.window, std::int64_t(4096));
+    QCOMPARE(core->flops, 2.0 * 16 * 29363200.0 * 128);
+    // Gemma 3's pattern on 62 layers (every 6th full): 10 full, 52 windowed.
+    model.numLayers = 62;
+    model.fullAttentionEvery = 6;
+    QCOMPARE(model.windowedLayerShare(), 52.0 / 62);
+    // A model FLOP count per token at 8,192 tokens of context counts the window in windowed layers.
+    model.fullAttentionEvery = 0;
+    QCOMPARE(model.attendedContext(8192), 4096.0);
+    QCOMPARE(model.attendedContext(1000), 1000.0);
 }
 
 void TstLayerOperators::rejectsBadInput()
