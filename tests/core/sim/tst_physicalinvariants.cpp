@@ -105,6 +105,13 @@ public:
             result.overrides.push_back(
                 "hardware.stragglers=[{gpu: " + std::to_string(gpu) + ", slowdown: " + std::to_string(slowdown) + "}]");
         }
+        if (std::bernoulli_distribution(0.2)(random)) {
+            // Sliding-window attention in every layer or every other one.
+            result.overrides.push_back(
+                "model.sliding_window=" + std::to_string(pick(random, std::vector<int> { 128, 1024, 4096 })));
+            result.overrides.push_back(
+                std::string("model.full_attention_every=") + (std::bernoulli_distribution(0.5)(random) ? "0" : "2"));
+        }
         return result;
     }
 
