@@ -660,8 +660,8 @@ void TstLayerOperators::slidingWindowLayersAttendToTheirWindow()
     model.fullAttentionEvery = 2;
     QCOMPARE(model.windowedLayerShare(), 0.5);
     const config::RunSpec run = trainingRun(1, 8192, 1);
-    const model::Operator* core
-        = find(model::trainingForward(model, run, model::LayerSharding {}, false), "attention.core");
+    const auto forward = model::trainingForward(model, run, model::LayerSharding {}, false);
+    const model::Operator* core = find(forward, "attention.core");
     QCOMPARE(core->attention.window, std::int64_t(4096));
     QCOMPARE(core->flops, 2.0 * 16 * 29363200.0 * 128);
     // Gemma 3's pattern on 62 layers (every 6th full): 10 full, 52 windowed.
