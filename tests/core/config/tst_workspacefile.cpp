@@ -390,15 +390,7 @@ void TstWorkspaceFile::damagedRunsAreReportedByPlace()
     QFETCH(QString, keyPath);
     QFETCH(int, line);
     QFETCH(QString, message);
-    QTemporaryDir dir;
-    const std::string path = test::writeFile(dir, "damaged.rapid.yaml",
-        "name: damaged\n"
-        "model: llama-2-7b\n"
-        "hardware: hgx-a100-8gpu\n"
-        "run: {mode: inference, inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 8}}\n"
-        "runs:\n"
-            + runs.toStdString());
-    expectOneProblemAt(path, keyPath, line, message);
+    expectDamagedSectionAt("runs", runs, keyPath, line, message);
 }
 
 void TstWorkspaceFile::sweepSettingsRoundTrip()
