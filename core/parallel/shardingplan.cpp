@@ -47,26 +47,6 @@ double layerParametersPerGpu(const config::ModelSpec& model, const model::LayerS
     return params;
 }
 
-/// Parameters of the model's ends on one GPU: the embedding (and learned positions) and the final norm and LM head.
-struct EndParameters {
-    double embedding = 0;
-    double head = 0; ///< final norm and LM head (a copy of a tied embedding when the head is on another stage)
-};
-
-EndParameters endParameters(
-    const config::ModelSpec& model, const model::LayerSharding& sharding, bool headWithEmbedding)
-{
-    const model::ParameterCounts counts = model::countParameters(model);
-    const double tp = sharding.tensor;
-    EndParameters ends;
-    ends.embedding = static_cast<double>(counts.embedding) / tp + static_cast<double>(counts.positional);
-    // A tied LM head still needs the embedding matrix on the last stage: frameworks keep a copy there.
-    const bool tiedCopy = model.tiedEmbeddings && !headWithEmbedding;
-    ends.head = static_cast<double>(counts.finalNorm)
-        + (counts.lmHead > 0 || tiedCopy ? static_cast<double>(model.vocabSize * model.hiddenSize) : 0.0) / tp;
-    return ends;
-}
-
 StageShare stageShare(
     const config::ModelSpec& model, const ShardingPlan& plan, const std::vector<int>& perChunk, int stage)
 {
@@ -102,6 +82,21 @@ StageShare stageShare(
 }
 
 } // namespace
+
+/// Parameters of the model's ends on one GPU: the embedding (and learned positions) and the final norm and LM head.
+EndParameters endParameters(
+    const config::ModelSpec& model, const model::LayerSharding& sharding, bool headWithEmbedding)
+{
+    const model::ParameterCounts counts = model::countParameters(model);
+    const double tp = sharding.tensor;
+    EndParameters ends;
+    ends.embedding = static_cast<double>(counts.embedding) / tp + static_cast<double>(counts.positional);
+    // A tied LM head still needs the embedding matrix on the last stage: frameworks keep a copy there.
+    const bool tiedCopy = model.tiedEmbeddings && !headWithEmbedding;
+    ends.head = static_cast<double>(counts.finalNorm)
+        + (counts.lmHead > 0 || tiedCopy ? static_cast<double>(model.vocabSize * model.hiddenSize) : 0.0) / tp;
+    return ends;
+}
 
 int StageShare::layerCount() const
 {

@@ -82,6 +82,17 @@ struct ShardingPlan {
 /// The one interpretation of the run's parallel degrees for a transformer layer.
 model::LayerSharding layerSharding(const config::RunSpec& run);
 
+/// Parameters of the model's ends on one GPU.
+struct EndParameters {
+    double embedding = 0; ///< the embedding (and learned positions)
+    double head = 0; ///< final norm and LM head (a copy of a tied embedding when the head is on another stage)
+};
+
+/// The ends of @p model on one GPU of @p sharding; @p headWithEmbedding: both on one stage (a tied head shares the
+/// embedding's matrix there).
+EndParameters endParameters(
+    const config::ModelSpec& model, const model::LayerSharding& sharding, bool headWithEmbedding);
+
 /// Parameters per data-parallel gradient bucket of @p framework at data-parallel degree @p dataParallel, with
 /// @p gradientBytes bytes per gradient element (sources in shardingplan.cpp).
 double gradientBucketParameters(config::Framework framework, int dataParallel, double gradientBytes);

@@ -26,4 +26,18 @@ namespace rapid::sim {
 double exposedUnitGathers(
     std::span<const double> unitCompute, double unitGather, double besideEachUnit, bool firstGatherExposed);
 
+/// Megatron-Core's distributed optimizer with --overlap-param-gather: after the optimizer step the first bucket's
+/// all-gather of the updated parameters starts; when the next step's first forward reaches a bucket's module, its
+/// pre-hook waits for that bucket and dispatches the next bucket's gather (param_and_grad_buffer.py,
+/// finish_param_sync: one bucket ahead, gathers one after another on the data-parallel stream). Only the first
+/// micro-batch's forward waits; the later ones find the parameters in place.
+///
+/// Returns the seconds that forward is delayed. @p unitCompute holds the forward compute of each unit (a bucket's
+/// layers) in the order the forward runs them, @p unitGather each unit's gather (0 for compute that needs no new
+/// parameters); @p headStart is the time the pass could not start anyway (a later pipeline stage waits for its input).
+/// Gather i starts when unit i - 1 starts computing (its own gather is done by then), so unit i starts
+/// max(c[i-1], g[i]) after unit i - 1:
+///   delay = max(0, g[0] - headStart) + sum over i >= 1 of max(0, g[i] - c[i-1])
+double prefetchedGatherDelay(std::span<const double> unitCompute, std::span<const double> unitGather, double headStart);
+
 } // namespace rapid::sim

@@ -205,18 +205,29 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
     auto lastBucketShare = [bucketParameters](double parameters) {
         return parameters > 0 ? std::min(1.0, bucketParameters / parameters) : 1.0;
     };
+    const parallel::EndParameters ends
+        = parallel::endParameters(model, m_plan.sharding.layer, m_plan.sharding.stages == 1);
     std::vector<graph::StageCost> stages;
     for (const parallel::StagePlan& stage : m_plan.stages) {
         graph::StageCost cost;
         std::vector<ChunkGatherCost> stageGathers;
+        // Each chunk's forward in the order it runs, by parameter unit (embedding, layers, head): what a ZeRO-1/2
+        // gather of the updated parameters has to stay ahead of in the next step's first forward.
+        std::vector<std::vector<ForwardUnit>> chunkUnits;
         for (const parallel::ChunkPlan& chunk : stage.chunks) {
             graph::ChunkCost chunkCost;
             std::vector<double> unitForward;
             std::vector<double> unitBackward;
+            std::vector<ForwardUnit>& units = chunkUnits.emplace_back();
+            if (chunk.holdsEmbedding) {
+                units.push_back({ sum(embeddingTimes.first), ends.embedding });
+            }
             for (int layer : chunk.layers) {
-                const LayerTimes& pass = layerTimes(stage.stage, parallel::isMoeLayer(model, layer));
+                const bool moe = parallel::isMoeLayer(model, layer);
+                const LayerTimes& pass = layerTimes(stage.stage, moe);
                 add(chunkCost.forward, pass.forward);
                 add(chunkCost.backward, pass.backward);
+                units.push_back({ sum(pass.forward), m_plan.sharding.layerParameters[moe ? 1 : 0] });
                 if (chunk.parameterGather) {
                     unitForward.push_back(sum(pass.forward));
                     unitBackward.push_back(sum(pass.backward));
@@ -230,6 +241,7 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
             if (chunk.holdsHead) {
                 add(chunkCost.forward, headTimes.first);
                 add(chunkCost.backward, headTimes.second);
+                units.push_back({ sum(headTimes.first), ends.head });
             }
             // ZeRO-3/FSDP gather the chunk's parameters layer by layer in each pass, the next layer's under the
             // current one's compute (shardedunits.h); in backward each layer's gradients leave under the next
@@ -273,14 +285,7 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
         }
         cost.optimizerSeconds = m_timer.time(model::optimizerUpdate(stage.optimizerParameters, run)).seconds;
         if (stage.parameterGather) {
-            // Overlapped, the next step's forward waits for the first bucket only; the rest arrives under it.
-            const double bucket = m_plan.sharding.overlapParameterGather ? lastBucketShare(stage.parameters) : 1.0;
-            cost.parameterGatherSeconds = collective(part(*stage.parameterGather, bucket));
-            cost.parameterGatherBytes = stage.parameterGather->bytes * bucket;
-            if (bucket < 1) {
-                cost.parameterGatherHiddenSeconds = collective(part(*stage.parameterGather, 1 - bucket));
-                cost.parameterGatherHiddenBytes = stage.parameterGather->bytes * (1 - bucket);
-            }
+            placeParameterGather(stage, chunkUnits, cost);
         }
         stages.push_back(cost);
         if (exposedGathers) {

@@ -75,6 +75,18 @@ private:
     void applyStragglers(report::InferenceResult& result, int steps) const;
     using ExposedGathers = std::vector<std::vector<ChunkGatherCost>>;
     std::vector<graph::StageCost> stageCosts(ExposedGathers* exposedGathers);
+    /// One parameter unit of a chunk's forward: its compute and the parameters it needs (one GPU's, before ZeRO).
+    struct ForwardUnit {
+        double seconds = 0;
+        double parameters = 0;
+    };
+    /// How long an overlapped ZeRO-1/2 gather of @p stage's updated parameters delays the next step's first forward
+    /// (Megatron's --overlap-param-gather; sim/shardedunits.h, prefetchedGatherDelay).
+    double firstForwardGatherDelay(
+        const parallel::StagePlan& stage, const std::vector<std::vector<ForwardUnit>>& chunkUnits, int pipelineStages);
+    /// The ZeRO-1/2 gather of @p stage's updated parameters: what the next step waits for, and what runs beside it.
+    void placeParameterGather(const parallel::StagePlan& stage, const std::vector<std::vector<ForwardUnit>>& chunkUnits,
+        graph::StageCost& cost);
     graph::TimeBreakdown timeOperators(
         const std::vector<model::Operator>& ops, double* gemmSeconds, double* attentionSeconds);
     /// Seconds of @p collective on the backend (0 when it moves nothing).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The analytical step model: the collectives each parallel axis implies (bytes and groups derived by hand), linear
 // scaling with gradient accumulation at pp = 1, and the bounded error of sampling decode steps.
+#include "model/layeroperators.h"
 #include "model/modelstats.h"
 #include "network/router.h"
 #include "sim/shardedunits.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <numeric>
 
@@ -73,6 +75,8 @@ private Q_SLOTS:
     void shardedUnitGathersHideBehindThePreviousUnit();
     void fsdpGathersLayerByLayer();
     void gradientBucketsHideBehindTheLastBackward();
+    void prefetchedGathersRunOneUnitAhead();
+    void megatronParameterGatherWaitsInTheFirstForward();
     void faultsOutsideGpuZerosGroupsCountToo();
     void aStragglerStretchesItsReplicasCompute();
     void accumulationScalesLinearlyAtPpOne();
@@ -246,6 +250,79 @@ void TstStepModel::fsdpGathersLayerByLayer()
         if (rate < 1e10) {
             QVERIFY(expectedBackward > 0); // the slow network exposes every unit
         }
+    }
+}
+
+void TstStepModel::prefetchedGathersRunOneUnitAhead()
+{
+    // Units of 3 s compute. Gathers of 5 s: the first is waited for whole, each later one starts when the previous
+    // unit starts computing and arrives 2 s after it ends: 5 + 2 + 2 = 9 s. Gathers of 2 s: only the first, 2 s. A
+    // 4 s head start (a later pipeline stage waiting for its input) hides 4 s of the first gather: 1 + 2 + 2 = 5 s.
+    // A unit needing no parameters (a gap of 6 s) hides the next gather whole: 5 + 0 + 0 = 5 s.
+    const std::vector<double> compute { 3, 3, 3 };
+    QCOMPARE(sim::prefetchedGatherDelay(compute, std::vector<double> { 5, 5, 5 }, 0), 9.0);
+    QCOMPARE(sim::prefetchedGatherDelay(compute, std::vector<double> { 2, 2, 2 }, 0), 2.0);
+    QCOMPARE(sim::prefetchedGatherDelay(compute, std::vector<double> { 5, 5, 5 }, 4), 5.0);
+    QCOMPARE(sim::prefetchedGatherDelay(std::vector<double> { 3, 6, 3 }, std::vector<double> { 5, 0, 5 }, 0), 5.0);
+    QCOMPARE(sim::prefetchedGatherDelay({}, {}, 0), 0.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim::prefetchedGatherDelay(compute, std::vector<double> { 1 }, 0));
+}
+
+void TstStepModel::megatronParameterGatherWaitsInTheFirstForward()
+{
+    // Megatron-Core, ZeRO-1 (distributed optimizer) over dp 8, pp 1: after the step the updated bf16 parameters are
+    // all-gathered. Only that gather costs anything: bytes / rate. Overlapped (--overlap-param-gather), the units of
+    // the next forward are the embedding (E parameters), 32 layers (L each) and the LM head (H), computing c_e, c_l
+    // and c_h; each unit's gather g = 2 bytes x parameters / rate starts when the previous unit starts computing, so
+    // the forward waits g_e + max(0, g_l - c_e) + 31 max(0, g_l - c_l) + max(0, g_h - c_l) and the rest of the
+    // gather, whole - wait, runs beside it. Not overlapped, the whole gather follows the optimizer.
+    for (const double rate : { 1e12, 2e9 }) {
+        auto model = [rate](bool overlap) {
+            return sim::StepModel(llama7bOn8({ "run.framework=megatron", "run.parallelism.dp=8",
+                                      "run.parallelism.zero_stage=1", "run.training.global_batch=8",
+                                      std::string("run.parallelism.dp_overlap=") + (overlap ? "true" : "false") }),
+                [rate](const network::CollectiveRequest& request) {
+                    return request.kind == CollectiveKind::AllGather ? request.bytes / rate : 0.0;
+                });
+        };
+        sim::StepModel overlapped = model(true);
+        const std::vector<graph::StageCost> stages = overlapped.trainingStageCosts();
+        const parallel::StagePlan& stage = overlapped.plan().stages[0];
+        QVERIFY(stage.parameterGather.has_value());
+        const double whole = stage.parameterGather->bytes / rate;
+        const double layerParameters = overlapped.plan().sharding.layerParameters[0];
+        const auto ends = parallel::endParameters(overlapped.scenario().model, overlapped.plan().sharding.layer, true);
+        QCOMPARE(stage.parameters, 32 * layerParameters + ends.embedding + ends.head);
+        const double bytesPerParameter = stage.parameterGather->bytes / stage.parameters;
+        QCOMPARE(bytesPerParameter, 2.0);
+        const sim::LayerTimes& layer = overlapped.layerTimes(0, false);
+        const double cl = std::accumulate(layer.forward.begin(), layer.forward.end(), 0.0);
+        const auto model7b = overlapped.scenario().model;
+        const auto& run = overlapped.scenario().run;
+        const auto embeddingOps
+            = model::embeddingOperators(model7b, run, overlapped.plan().sharding.layer, model::Workload::Training);
+        std::vector<model::Operator> embeddingForward;
+        std::copy_if(embeddingOps.begin(), embeddingOps.end(), std::back_inserter(embeddingForward),
+            [](const model::Operator& op) { return op.phase == model::Phase::Forward; });
+        const graph::TimeBreakdown embeddingTimes = overlapped.operatorSeconds(embeddingForward);
+        const double ce = std::accumulate(embeddingTimes.begin(), embeddingTimes.end(), 0.0);
+        const double ge = 2 * ends.embedding / rate;
+        const double gl = 2 * layerParameters / rate;
+        const double gh = 2 * ends.head / rate;
+        const double wait = ge + std::max(0.0, gl - ce) + 31 * std::max(0.0, gl - cl) + std::max(0.0, gh - cl);
+        QVERIFY2(std::fabs(stages[0].parameterGatherSeconds - wait) <= 1e-9 * wait,
+            qPrintable(
+                QString::number(stages[0].parameterGatherSeconds) + QStringLiteral(" vs ") + QString::number(wait)));
+        QVERIFY(std::fabs(stages[0].parameterGatherHiddenSeconds - (whole - wait)) <= 1e-9 * whole);
+        if (rate > 1e11) {
+            QVERIFY(wait < 0.05 * whole); // a fast network hides all but the embedding's gather
+        } else {
+            QVERIFY(wait > 0.5 * whole); // a slow one falls behind the forward on every layer
+        }
+        sim::StepModel plain = model(false);
+        const std::vector<graph::StageCost> plainStages = plain.trainingStageCosts();
+        QVERIFY(std::fabs(plainStages[0].parameterGatherSeconds - whole) <= 1e-12 * whole);
+        QCOMPARE(plainStages[0].parameterGatherHiddenSeconds, 0.0);
     }
 }
 
