@@ -201,9 +201,17 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
     out << "engine     max_num_seqs " << result.options.maxNumSeqs << ", max_num_batched_tokens "
         << result.options.maxNumBatchedTokens << ", chunked prefill " << (result.options.chunkedPrefill ? "on" : "off")
         << ", block " << result.options.blockSize << " tokens\n";
+    const serving::KvLayout& layout = result.options.kvLayout;
+    const std::int64_t groups = layout.fullGroups + layout.windowedGroups;
     out << "kv cache   " << result.options.kvBlocks << " blocks per replica ("
-        << result.options.kvBlocks * result.options.blockSize << " tokens, "
-        << config::formatNumber(result.capacity.bytesPerTokenPerGpu) << " B per token per GPU)\n";
+        << result.options.kvBlocks * result.options.blockSize / groups << " tokens of every layer, "
+        << config::formatNumber(result.capacity.bytesPerTokenPerGpu) << " B per token per GPU";
+    if (layout.windowedGroups > 0) {
+        out << "; " << layout.fullGroups << " full-attention and " << layout.windowedGroups
+            << " sliding-window layer groups, a block holding " << result.options.blockSize
+            << " tokens of one group; a sliding-window group keeps only its " << layout.windowTokens << "-token window";
+    }
+    out << ")\n";
     out << "served     " << s.requests << " requests on " << s.replicas << " replica(s), " << s.gpus << " GPUs in "
         << config::formatNumber(s.durationSeconds) << " s; " << s.preemptions << " preemptions, mean batch "
         << config::formatNumber(s.meanBatchedTokens) << " tokens, peak KV occupancy "

@@ -247,6 +247,7 @@ DisaggregatedResult simulateDisaggregated(
             }
             pool->options.kvBlocks = capacity->blocks;
         }
+        pool->options.kvLayout = capacity->layout;
     }
     StepIterationCost prefillCost(prefillModel);
     StepIterationCost decodeCost(decodeModel);

@@ -20,7 +20,7 @@ ReplicaEngine::ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t
     , m_trace(trace)
     , m_role(role)
     , m_occupancy(occupancy)
-    , m_blocks(options.kvBlocks, options.blockSize)
+    , m_blocks(options.kvBlocks, options.blockSize, options.kvLayout)
 {
     for (const RequestSpec& spec : m_specs) {
         // A prefill worker holds a prompt until its first token; the others hold the whole request at its end.
@@ -84,8 +84,10 @@ void ReplicaEngine::cachePrefix(Sequence& sequence)
         || sequence.kvTokens < blocks * m_blocks.blockSize()) {
         return;
     }
-    m_cachedPrefixBlocks[spec.prefixId] = blocks;
-    sequence.heldBlocks -= blocks;
+    // The prefix's blocks of every layer group (a sliding-window group's: those its window still reaches).
+    const std::int64_t physical = m_blocks.blocksFor(blocks * m_blocks.blockSize());
+    m_cachedPrefixBlocks[spec.prefixId] = physical;
+    sequence.heldBlocks -= physical;
 }
 
 /// Tokens @p sequence computes next within @p budget (0: none fit).

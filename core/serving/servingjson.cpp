@@ -44,7 +44,10 @@ report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity
     return { { "profile", toString(options.profile) }, { "max_num_seqs", options.maxNumSeqs },
         { "max_num_batched_tokens", options.maxNumBatchedTokens }, { "chunked_prefill", options.chunkedPrefill },
         { "block_size", options.blockSize }, { "gpu_memory_utilization", options.gpuMemoryUtilization },
-        { "kv_blocks_per_replica", options.kvBlocks }, { "kv_bytes_per_token_per_gpu", capacity.bytesPerTokenPerGpu } };
+        { "kv_blocks_per_replica", options.kvBlocks }, { "kv_bytes_per_token_per_gpu", capacity.bytesPerTokenPerGpu },
+        { "kv_full_attention_groups", options.kvLayout.fullGroups },
+        { "kv_sliding_window_groups", options.kvLayout.windowedGroups },
+        { "kv_window_tokens", options.kvLayout.windowTokens } };
 }
 
 report::Json servingJson(const ServingResult& result)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace rapid::serving {
@@ -112,6 +113,22 @@ int modelParallelGpus(const config::Scenario& scenario)
     return parallel.tp * parallel.pp;
 }
 
+KvLayout kvLayout(const config::ModelSpec& model)
+{
+    KvLayout layout;
+    const int windowed = static_cast<int>(std::lround(model.windowedLayerShare() * model.numLayers));
+    if (windowed <= 0) {
+        return layout; // one group of every layer
+    }
+    // Groups of equal size (vLLM's hybrid allocator): the greatest common divisor of the two layer counts.
+    const int full = model.numLayers - windowed;
+    const int groupLayers = std::gcd(full, windowed);
+    layout.fullGroups = full / groupLayers;
+    layout.windowedGroups = windowed / groupLayers;
+    layout.windowTokens = model.slidingWindow;
+    return layout;
+}
+
 KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& given)
 {
     const EngineOptions options = engineDefaults(given, scenario.hardware.gpu, modelParallelGpus(scenario));
@@ -124,7 +141,11 @@ KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& giv
     const memory::MemoryEstimate estimate = memory::estimateMemory(scenario.model, scenario.hardware.gpu, run);
     const double kvBytes = estimate.bytes(memory::MemoryCategory::KvCache);
     KvCapacity capacity;
-    capacity.bytesPerTokenPerGpu = kvBytes / static_cast<double>(run.promptLength + run.decodeLength);
+    // The estimate's sequence keeps only the window in sliding-window layers: per token of every layer it is the
+    // cache over the tokens those layers attend to.
+    capacity.bytesPerTokenPerGpu
+        = kvBytes / scenario.model.attendedContext(static_cast<double>(run.promptLength + run.decodeLength));
+    capacity.layout = kvLayout(scenario.model);
     const double rest = estimate.peakBytes - kvBytes;
     const double hbm = scenario.hardware.gpu.hbmCapacityBytes;
     if (options.profile == EngineProfile::TrtLlm) {
@@ -136,7 +157,9 @@ KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& giv
     } else {
         capacity.freeBytesPerGpu = options.gpuMemoryUtilization * hbm - rest;
     }
-    const double blockBytes = capacity.bytesPerTokenPerGpu * options.blockSize;
+    // A block holds blockSize tokens of one layer group.
+    const double groups = capacity.layout.fullGroups + capacity.layout.windowedGroups;
+    const double blockBytes = capacity.bytesPerTokenPerGpu * options.blockSize / groups;
     capacity.blocks = capacity.freeBytesPerGpu > 0 && blockBytes > 0
         ? static_cast<std::int64_t>(std::floor(capacity.freeBytesPerGpu / blockBytes))
         : 0;
@@ -178,6 +201,7 @@ ServingResult simulateServing(const config::Scenario& scenario, WorkloadSpec wor
         }
         options.kvBlocks = result.capacity.blocks;
     }
+    options.kvLayout = result.capacity.layout;
     StepIterationCost cost(stepModel);
     result.trace = simulateServing(workload, options, cost);
     result.summary = summarise(result.trace, replicas, stepModel.placement().ranks, slo);

@@ -27,11 +27,15 @@ int modelParallelGpus(const config::Scenario& scenario);
 /// activations of one max_num_batched_tokens prefill and the memory outside the allocator (the memory model of the
 /// scenario), divided into blocks of block_size tokens at the scenario's KV-cache precision and sharding.
 struct KvCapacity {
-    double bytesPerTokenPerGpu = 0;
+    double bytesPerTokenPerGpu = 0; ///< one token of every layer (a sliding-window layer's too)
+    KvLayout layout; ///< how the layers share the blocks
     double freeBytesPerGpu = 0; ///< for the KV cache
     std::int64_t blocks = 0;
 };
 KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& options);
+/// The KV-cache block structure of @p model: one group of every layer, or full-attention and sliding-window groups of
+/// equal size.
+KvLayout kvLayout(const config::ModelSpec& model);
 
 /// Throws std::invalid_argument when a request of @p workload is shorter than one token, longer than the model's
 /// context, or (without chunked prefill) longer than the token budget of @p options.

@@ -19,6 +19,17 @@ const char* toString(EngineProfile profile);
 
 /// The scheduler knobs of a continuous-batching engine, with vLLM V1's defaults (docs/serving.md gives the sources).
 /// maxNumSeqs and maxNumBatchedTokens of 0 take the profile's default for the GPU (engineDefaults).
+/// How a model's layers share the paged KV cache (vLLM's hybrid KV-cache manager): layers are grouped so that every
+/// group has the same number of layers, a block holds blockSize tokens of one group, and a sliding-window group keeps
+/// only the blocks its window still reads. Full attention everywhere is one group of all layers.
+struct KvLayout {
+    int fullGroups = 1; ///< groups of full-attention layers
+    int windowedGroups = 0; ///< groups of sliding-window layers
+    std::int64_t windowTokens = 0; ///< the sliding window (with windowedGroups > 0)
+
+    bool operator==(const KvLayout&) const = default;
+};
+
 struct EngineOptions {
     EngineProfile profile = EngineProfile::Vllm;
     int maxNumSeqs = 0; ///< sequences in one iteration (vLLM max_num_seqs); 0: the GPU's default
@@ -38,6 +49,8 @@ struct EngineOptions {
     bool prefixCaching = true;
     /// KV-cache blocks per data-parallel replica; 0 = derived from the GPU memory (ServingSimulator does it).
     std::int64_t kvBlocks = 0;
+    /// The block structure of the model's KV cache (set from the model by simulateServing).
+    KvLayout kvLayout;
 };
 
 /// How requests arrive.

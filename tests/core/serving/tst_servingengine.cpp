@@ -4,6 +4,7 @@
 // saturated closed loop; and on the real operator model, one request alone and a static batch equal
 // StepModel::inference's prediction.
 #include "affinecost.h"
+#include "serving/kvblockmanager.h"
 #include "serving/servingengine.h"
 #include "serving/servingsimulator.h"
 #include "serving/stepiterationcost.h"
@@ -12,6 +13,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace rapid;
 using serving::EngineOptions;
@@ -125,6 +127,62 @@ private Q_SLOTS:
         AffineCost cost(1e-3, 0);
         QVERIFY_THROWS_EXCEPTION(
             std::invalid_argument, serving::simulateServing(closedLoop(1, 1, 100, 100), withBlocks(12), cost));
+    }
+
+    void slidingWindowGroupsKeepOnlyTheWindow()
+    {
+        // One full-attention and one sliding-window layer group, 16-token blocks, a 64-token window: the next token
+        // attends to the 63 before it, which span at most ceil(63 / 16) + 1 = 5 blocks. n tokens hold ceil(n / 16)
+        // blocks of the full group and min(ceil(n / 16), 5) of the windowed one.
+        const serving::KvLayout layout { 1, 1, 64 };
+        const serving::KvBlockManager blocks(1000, 16, layout);
+        QCOMPARE(blocks.blocksFor(0), std::int64_t { 0 });
+        QCOMPARE(blocks.blocksFor(1), std::int64_t { 2 });
+        QCOMPARE(blocks.blocksFor(64), std::int64_t { 8 });
+        QCOMPARE(blocks.blocksFor(65), std::int64_t { 10 });
+        QCOMPARE(blocks.blocksFor(81), std::int64_t { 11 });
+        QCOMPARE(blocks.blocksFor(1000), std::int64_t { 63 + 5 });
+        QCOMPARE(blocks.extraBlocks(80, 1), std::int64_t { 1 }); // the full group's 6th block only
+        QCOMPARE(serving::KvBlockManager(1000, 16, { 0, 1, 64 }).blocksFor(1000), std::int64_t { 5 });
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, serving::KvBlockManager(10, 16, { 0, 0, 0 }));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, serving::KvBlockManager(10, 16, { 1, 1, 0 }));
+
+        // One request of 48 prompt tokens and 40 outputs: after the prefill 48 tokens (3 + 3 blocks), the 49th token
+        // 4 + 4, the 65th 5 + 5, the 81st 6 + 5: the windowed group stops growing.
+        AffineCost cost(1e-3, 0);
+        EngineOptions options = withBlocks(100);
+        options.kvLayout = layout;
+        const auto trace = serving::simulateServing(closedLoop(1, 1, 48, 40), options, cost);
+        QCOMPARE(trace.iterations[0].usedBlocks, std::int64_t { 6 });
+        QCOMPARE(trace.iterations[1].usedBlocks, std::int64_t { 8 });
+        QCOMPARE(trace.iterations[17].usedBlocks, std::int64_t { 10 });
+        QCOMPARE(trace.iterations[33].usedBlocks, std::int64_t { 11 });
+    }
+
+    void theCapacityCountsBlocksOfOneLayerGroup()
+    {
+        // Llama-3.1-8B on one H100 (bf16 KV: 32 layers x 2 x 8 heads x 128 x 2 B = 131,072 B per token). A 4,096-token
+        // window in every other layer (16 full-attention and 16 windowed layers: groups of 16, one of each): a block
+        // holds 16 tokens of 16 layers, half the bytes, so the same free memory holds twice the blocks (within one for
+        // rounding). A window in every layer: one group of all 32 layers, the blocks of full attention. The bytes per
+        // token of every layer do not change with the window.
+        auto capacity = [](const std::vector<std::string>& overrides) {
+            const config::Scenario scenario
+                = test::projectLoader().loadScenario("llama-3.1-8b", "h100-sxm5-80gb", "llama-serve-a100", overrides);
+            return serving::kvCapacity(scenario, EngineOptions {});
+        };
+        const serving::KvCapacity full = capacity({});
+        const serving::KvCapacity everyOther
+            = capacity({ "model.sliding_window=4096", "model.full_attention_every=2" });
+        const serving::KvCapacity everyLayer = capacity({ "model.sliding_window=4096" });
+        QCOMPARE(full.bytesPerTokenPerGpu, 131072.0);
+        QCOMPARE(everyOther.bytesPerTokenPerGpu, 131072.0);
+        QCOMPARE(everyLayer.bytesPerTokenPerGpu, 131072.0);
+        QCOMPARE(full.layout, (serving::KvLayout { 1, 0, 0 }));
+        QCOMPARE(everyOther.layout, (serving::KvLayout { 1, 1, 4096 }));
+        QCOMPARE(everyLayer.layout, (serving::KvLayout { 0, 1, 4096 }));
+        QVERIFY(std::llabs(everyOther.blocks - 2 * full.blocks) <= 1);
+        QCOMPARE(everyLayer.blocks, full.blocks);
     }
 
     void prefixCachingSkipsTheSharedBlocks()
