@@ -106,6 +106,17 @@ private Q_SLOTS:
         QVERIFY(std::abs(one.itl.mean - expected.itlSeconds) <= 1e-3 * expected.itlSeconds);
         // The table shows it in milliseconds (the column says so), to 3 significant digits.
         QCOMPARE(panel->table()->item(0, 3)->text(), QString::number(expected.ttftSeconds * 1e3, 'g', 3));
+        // From 1,000 on, whole numbers: "1.91e+03" did not fit its column (seen under Xvfb).
+        for (int row = 0; row < panel->table()->rowCount(); ++row) {
+            for (int column = 1; column < panel->table()->columnCount(); ++column) {
+                const QString cell = panel->table()->item(row, column)->text();
+                QVERIFY2(!cell.contains(QLatin1Char('e')), qPrintable(cell));
+            }
+        }
+        const double perGpu = panel->curve()->results[1].summary.outputTokensPerSecondPerGpu;
+        if (perGpu >= 1e4) { // 4 significant digits in that column
+            QCOMPARE(panel->table()->item(1, 1)->text(), QString::number(perGpu, 'f', 0));
+        }
         // Little's law over the 8 clients' closed loop: requests/s x mean E2E = 8 (16 requests: the first and last
         // wave make it approximate; within 15%).
         const serving::ServingSummary& eight = panel->curve()->results[1].summary;

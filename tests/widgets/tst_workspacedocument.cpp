@@ -84,6 +84,7 @@ private Q_SLOTS:
     void setValueKeepsCommentsAndUndoes();
     void typingMergesIntoOneUndoStep();
     void gpuFieldEditCopiesThePresetIn();
+    void oneGpuHardwareShowsAndEditsItsGpuFields();
     void saveAndReloadGiveTheSameScenario();
     void staleEvaluationsAreDropped();
     void pinnedRunsAreSavedAndEvaluatedAgainOnOpening();
@@ -175,6 +176,34 @@ void TstWorkspaceDocument::gpuFieldEditCopiesThePresetIn()
     QCOMPARE(document.undoStack()->count(), 1); // inlining and the edit are one step
     document.undoStack()->undo();
     QCOMPARE(document.valueAt(QStringLiteral("hardware.gpu")), QStringLiteral("H100-SXM5-80GB"));
+}
+
+void TstWorkspaceDocument::oneGpuHardwareShowsAndEditsItsGpuFields()
+{
+    // A GPU preset named as the hardware keeps the preset's own `gpu:` document as the hardware text; the forms' GPU
+    // fields (hardware.gpu.*) read and write its gpu.* keys. They once showed blank fields beside results of the
+    // H100 (found under Xvfb).
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("one-gpu.rapid.yaml"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("name: One GPU\nmodel: llama-3.1-8b\nhardware: h100-sxm5-80gb\nrun: llama-3.1-8b-decode-1gpu\n");
+    file.close();
+    WorkspaceDocument document(config::PresetLibrary::standard());
+    QString error;
+    QVERIFY2(document.open(path, &error), qPrintable(error));
+    QCOMPARE(document.valueAt(QStringLiteral("hardware.gpu.sm_count")), QStringLiteral("132"));
+    QCOMPARE(document.valueAt(QStringLiteral("hardware.gpu.name")), QStringLiteral("H100-SXM5-80GB"));
+    QVERIFY(document.setValue(QStringLiteral("hardware.gpu.sm_count"), QStringLiteral("100")));
+    const QString text = document.text(DocumentKind::Hardware);
+    QVERIFY2(
+        text.startsWith(QLatin1String("#")) && text.contains(QLatin1String("\n  sm_count: 100\n")), qPrintable(text));
+    QVERIFY2(document.diagnostics().empty(), qPrintable(diagnosticsText(document)));
+    QCOMPARE(document.scenario()->hardware.gpu.smCount, 100);
+    QCOMPARE(document.scenario()->hardware.cluster.totalGpus(), 1);
+    document.undoStack()->undo();
+    QCOMPARE(document.valueAt(QStringLiteral("hardware.gpu.sm_count")), QStringLiteral("132"));
 }
 
 void TstWorkspaceDocument::saveAndReloadGiveTheSameScenario()

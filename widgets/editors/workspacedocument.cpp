@@ -223,7 +223,7 @@ QString WorkspaceDocument::text(DocumentKind kind) const
 std::optional<QString> WorkspaceDocument::valueAt(const QString& keyPath) const
 {
     const std::string& text = documentText(documentOfKeyPath(keyPath)).text;
-    if (const auto value = config::yamlScalarAt(text, keyPath.toStdString())) {
+    if (const auto value = config::yamlScalarAt(text, textPath(keyPath))) {
         return QString::fromStdString(*value);
     }
     if (keyPath.startsWith(kGpuPrefix)) {
@@ -262,7 +262,7 @@ QString WorkspaceDocument::valueSource(const QString& keyPath) const
         }
     }
     const DocumentKind kind = documentOfKeyPath(keyPath);
-    return QString::fromStdString(config::presetValueSource(documentText(kind).text, keyPath.toStdString(), false));
+    return QString::fromStdString(config::presetValueSource(documentText(kind).text, textPath(keyPath), false));
 }
 
 bool WorkspaceDocument::setValue(const QString& keyPath, const QString& valueYaml, QString* error)
@@ -283,7 +283,7 @@ bool WorkspaceDocument::setValue(const QString& keyPath, const QString& valueYam
             base = *inlined;
         }
     }
-    const auto newText = config::setYamlValue(base, keyPath.toStdString(), valueYaml.toStdString(), &why);
+    const auto newText = config::setYamlValue(base, textPath(keyPath), valueYaml.toStdString(), &why);
     if (!newText) {
         if (error) {
             *error = QString::fromStdString(why);
@@ -503,6 +503,18 @@ config::DocumentText& WorkspaceDocument::documentText(DocumentKind kind)
 const config::DocumentText& WorkspaceDocument::documentText(DocumentKind kind) const
 {
     return const_cast<WorkspaceDocument*>(this)->documentText(kind);
+}
+
+std::string WorkspaceDocument::textPath(const QString& keyPath) const
+{
+    // A GPU preset named as the hardware (one GPU) keeps its own `gpu:` document as the hardware text (the
+    // workspace writes it under `hardware:`): the fields' hardware.gpu.* keys are its gpu.* keys.
+    const std::string& hardware = m_documents.hardware.text;
+    if (keyPath.startsWith(kGpuPrefix) && !config::yamlScalarAt(hardware, "hardware.gpu")
+        && (config::yamlScalarAt(hardware, "gpu.name") || config::yamlScalarAt(hardware, "gpu.sm_count"))) {
+        return "gpu." + keyPath.mid(kGpuPrefix.size()).toStdString();
+    }
+    return keyPath.toStdString();
 }
 
 std::optional<std::string> WorkspaceDocument::gpuPresetText() const

@@ -150,6 +150,8 @@ private:
     config::DocumentText& documentText(DocumentKind kind);
     const config::DocumentText& documentText(DocumentKind kind) const;
     std::optional<std::string> gpuPresetText() const;
+    /// Where @p keyPath lives in its document's text (a one-GPU hardware document's gpu.* for hardware.gpu.*).
+    std::string textPath(const QString& keyPath) const;
     void revalidate();
     void keepRunsPinnedBefore(const RunSession::State& before);
     void updateParses(DocumentKind kind);

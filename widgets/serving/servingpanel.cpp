@@ -59,8 +59,12 @@ QDoubleSpinBox* sloSpin(const QString& objectName, const QString& tip, QWidget* 
     return spin;
 }
 
+/// @p digits significant digits; whole numbers from 10^digits on (1910 ms, not 1.91e+03, which the column elides).
 QString number(double value, int digits = 3)
 {
+    if (std::abs(value) >= std::pow(10.0, digits)) {
+        return QString::number(value, 'f', 0);
+    }
     return QString::number(value, 'g', digits);
 }
 
