@@ -7,6 +7,7 @@
 #include "gradientaccumulation.h"
 #include "layershape_p.h"
 #include "opsacrecompute_p.h"
+#include "ringattention.h"
 
 #include <algorithm>
 #include <cmath>
@@ -220,6 +221,17 @@ private:
         entry.op.attention = dims;
         entry.op.flops = attentionForwardFlops(dims);
         entry.backwardFlops = attentionBackwardFlops(dims, kind == OperatorKind::FlashAttention);
+        if (m_shape.pytorchRing) {
+            const double rows = static_cast<double>(m_shape.batch) * static_cast<double>(m_shape.queries);
+            const RingAttentionBytes ring = pytorchRingAttentionBytes(rows * static_cast<double>(heads * dqk),
+                rows * static_cast<double>(heads * dv),
+                rows * static_cast<double>(kvHeads * (sharedKv ? dqk : dqk + dv)), m_shape.cp, m_shape.act);
+            Entry& merge = add("attention.core.ring_merge", OperatorKind::Elementwise, OperatorClass::Attention);
+            merge.op.bytes = ring.forward;
+            merge.op.kernels = ring.forwardKernels;
+            merge.backwardBytes = ring.backward;
+            merge.backwardKernels = ring.backwardKernels;
+        }
     }
 
     void kvCacheWrite(double elementsPerToken)

@@ -14,6 +14,9 @@ Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workl
     Shape shape;
     shape.tp = sharding.tensor;
     shape.ep = sharding.expert;
+    shape.cp = sharding.context;
+    shape.pytorchRing
+        = workload == Workload::Training && run.framework == config::Framework::PytorchFsdp && sharding.context > 1;
     shape.flash = run.flashAttention;
     shape.eager = run.framework == config::Framework::PytorchFsdp && !run.torchCompile;
     shape.eagerNorms = shape.eager && !run.transformerEngine;

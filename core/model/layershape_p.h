@@ -23,6 +23,9 @@ struct Shape {
     std::int64_t normTokens = 0; ///< tokens of the sequence-parallel region
     std::int64_t tp = 1;
     std::int64_t ep = 1;
+    std::int64_t cp = 1;
+    /// Training under PyTorch's context parallelism (torchtitan): the ring's merges and copies (ringattention.h).
+    bool pytorchRing = false;
     bool causal = true;
     bool decode = false;
     bool flash = true;

@@ -54,7 +54,8 @@ std::vector<Operator> opSacRecompute(const std::vector<Operator>& forward)
     int linears = 0;
     for (const Operator& forwardOp : forward) {
         if (forwardOp.kind != OperatorKind::Gemm) {
-            if (forwardOp.name != "attention.core") {
+            // The SDPA op's output is kept: neither its kernels nor, under context parallelism, its ring merges rerun.
+            if (!forwardOp.name.starts_with("attention.core")) {
                 ops.push_back(forwardOp);
                 ops.back().phase = Phase::Recompute;
             }

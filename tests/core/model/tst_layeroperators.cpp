@@ -5,6 +5,7 @@
 #include "model/fp8quantization.h"
 #include "model/layeroperators.h"
 #include "model/modelstats.h"
+#include "model/ringattention.h"
 #include "parallel/shardingplan.h"
 #include "testutils.h"
 
@@ -99,6 +100,7 @@ private Q_SLOTS:
     void eagerPytorchRunsKernelChains();
     void nanotronRunsItsLossAsOpsAndAccumulatesInFp32();
     void slidingWindowLayersAttendToTheirWindow();
+    void pytorchContextParallelismMergesInFp32();
     void rejectsBadInput();
 };
 
@@ -672,6 +674,51 @@ void TstLayerOperators::slidingWindowLayersAttendToTheirWindow()
     model.fullAttentionEvery = 0;
     QCOMPARE(model.attendedContext(8192), 4096.0);
     QCOMPARE(model.attendedContext(1000), 1000.0);
+}
+
+void TstLayerOperators::pytorchContextParallelismMergesInFp32()
+{
+    // The byte counts of ringattention.h by hand, bf16 (2 B), cp 4 (three later steps), Q = O = 1,000 and K + V = 500
+    // elements. Forward: O x (6 + 3 x (6 + 32) + 6) + K/V x 3 x 4 = 126,000 + 6,000. Backward: Q x (4 + 4 x 10 + 6) +
+    // K/V x (4 + 4 x 10 + 3 x 16 + 3 x 4 + 6) = 50,000 + 55,000. Kernels: 2 + 3 x 6 + 3 and 3 + 3 x 4 + 3 x 3 + 3.
+    const model::RingAttentionBytes bytes = model::pytorchRingAttentionBytes(1000, 1000, 500, 4, 2);
+    QCOMPARE(bytes.forward, 132000.0);
+    QCOMPARE(bytes.backward, 105000.0);
+    QCOMPARE(bytes.forwardKernels, 23);
+    QCOMPARE(bytes.backwardKernels, 27);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model::pytorchRingAttentionBytes(1, 1, 1, 1, 2));
+
+    // In a layer: the tiny Llama (16 heads, 4 KV heads of 64), one sequence of 4,096 tokens over cp 4 under PyTorch
+    // FSDP: 1,024 rows here, Q = O = 1,024 x 16 x 64 = 1,048,576 elements, K + V = 1,024 x 4 x 128 = 524,288; the
+    // same counts as above give 138,412,032 B forward and 110,100,480 B backward. Full recomputation reruns the ring's
+    // forward; Megatron's context parallelism (its own kernels) and cp 1 have no such operator.
+    config::RunSpec run = trainingRun(1, 4096, 1);
+    run.framework = config::Framework::PytorchFsdp;
+    run.parallelism.cp = 4;
+    run.recompute = config::Recompute::Full;
+    const auto forward = model::trainingForward(tinyLlama(), run, parallel::layerSharding(run), false);
+    const auto backward = model::trainingBackward(tinyLlama(), run, parallel::layerSharding(run), false);
+    const model::Operator* merge = find(forward, "attention.core.ring_merge");
+    QVERIFY(merge);
+    QCOMPARE(merge->bytes, 138412032.0);
+    QCOMPARE(merge->kernels, 23);
+    const model::Operator* mergeBackward = find(backward, "attention.core.ring_merge.backward");
+    QVERIFY(mergeBackward);
+    QCOMPARE(mergeBackward->bytes, 110100480.0);
+    const auto recomputed = std::count_if(backward.begin(), backward.end(), [](const model::Operator& op) {
+        return op.name == "attention.core.ring_merge" && op.phase == model::Phase::Recompute;
+    });
+    QCOMPARE(recomputed, 1);
+    run.recompute = config::Recompute::OpSac; // the SDPA op's output is kept: no rerun
+    const auto opSac = model::trainingBackward(tinyLlama(), run, parallel::layerSharding(run), false);
+    QVERIFY(!find(opSac, "attention.core.ring_merge"));
+    run.framework = config::Framework::Megatron;
+    QVERIFY(!find(
+        model::trainingForward(tinyLlama(), run, parallel::layerSharding(run), false), "attention.core.ring_merge"));
+    run.framework = config::Framework::PytorchFsdp;
+    run.parallelism.cp = 1;
+    QVERIFY(!find(
+        model::trainingForward(tinyLlama(), run, parallel::layerSharding(run), false), "attention.core.ring_merge"));
 }
 
 void TstLayerOperators::rejectsBadInput()
