@@ -64,14 +64,18 @@ struct ModelSpec {
     std::optional<MoeSpec> moe;
     std::optional<MlaSpec> mla;
 
+    /// The layers that attend through the window (0 without one): all but every fullAttentionEvery-th.
+    int windowedLayerCount() const
+    {
+        if (slidingWindow <= 0 || numLayers <= 0) {
+            return 0;
+        }
+        return numLayers - (fullAttentionEvery > 0 ? numLayers / fullAttentionEvery : 0);
+    }
     /// The share of the layers that attend through the window (0 without one).
     double windowedLayerShare() const
     {
-        if (slidingWindow <= 0 || numLayers <= 0) {
-            return 0.0;
-        }
-        const int full = fullAttentionEvery > 0 ? numLayers / fullAttentionEvery : 0;
-        return static_cast<double>(numLayers - full) / numLayers;
+        return numLayers > 0 ? static_cast<double>(windowedLayerCount()) / numLayers : 0.0;
     }
     /// Keys a token at @p context tokens of context attends to (or its KV cache holds), averaged over the layers:
     /// min(context, window) in windowed layers, the whole context in the others.

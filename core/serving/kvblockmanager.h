@@ -27,7 +27,6 @@ public:
     std::int64_t freeBlocks() const { return m_free; }
     std::int64_t totalBlocks() const { return m_total; }
     int blockSize() const { return m_blockSize; }
-    const KvLayout& layout() const { return m_layout; }
 
 private:
     std::int64_t m_total;

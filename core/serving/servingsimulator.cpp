@@ -116,7 +116,7 @@ int modelParallelGpus(const config::Scenario& scenario)
 KvLayout kvLayout(const config::ModelSpec& model)
 {
     KvLayout layout;
-    const int windowed = static_cast<int>(std::lround(model.windowedLayerShare() * model.numLayers));
+    const int windowed = model.windowedLayerCount();
     if (windowed <= 0) {
         return layout; // one group of every layer
     }

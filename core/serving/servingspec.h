@@ -17,8 +17,6 @@ enum class EngineProfile {
 };
 const char* toString(EngineProfile profile);
 
-/// The scheduler knobs of a continuous-batching engine, with vLLM V1's defaults (docs/serving.md gives the sources).
-/// maxNumSeqs and maxNumBatchedTokens of 0 take the profile's default for the GPU (engineDefaults).
 /// How a model's layers share the paged KV cache (vLLM's hybrid KV-cache manager): layers are grouped so that every
 /// group has the same number of layers, a block holds blockSize tokens of one group, and a sliding-window group keeps
 /// only the blocks its window still reads. Full attention everywhere is one group of all layers.
@@ -30,6 +28,8 @@ struct KvLayout {
     bool operator==(const KvLayout&) const = default;
 };
 
+/// The scheduler knobs of a continuous-batching engine, with vLLM V1's defaults (docs/serving.md gives the sources).
+/// maxNumSeqs and maxNumBatchedTokens of 0 take the profile's default for the GPU (engineDefaults).
 struct EngineOptions {
     EngineProfile profile = EngineProfile::Vllm;
     int maxNumSeqs = 0; ///< sequences in one iteration (vLLM max_num_seqs); 0: the GPU's default

@@ -214,12 +214,13 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
         // Each chunk's forward in the order it runs, by parameter unit (embedding, layers, head): what a ZeRO-1/2
         // gather of the updated parameters has to stay ahead of in the next step's first forward.
         std::vector<std::vector<ForwardUnit>> chunkUnits;
+        const bool gatherUnits = stage.parameterGather && m_plan.sharding.overlapParameterGather;
         for (const parallel::ChunkPlan& chunk : stage.chunks) {
             graph::ChunkCost chunkCost;
             std::vector<double> unitForward;
             std::vector<double> unitBackward;
             std::vector<ForwardUnit>& units = chunkUnits.emplace_back();
-            if (chunk.holdsEmbedding) {
+            if (gatherUnits && chunk.holdsEmbedding) {
                 units.push_back({ sum(embeddingTimes.first), ends.embedding });
             }
             for (int layer : chunk.layers) {
@@ -227,7 +228,9 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
                 const LayerTimes& pass = layerTimes(stage.stage, moe);
                 add(chunkCost.forward, pass.forward);
                 add(chunkCost.backward, pass.backward);
-                units.push_back({ sum(pass.forward), m_plan.sharding.layerParameters[moe ? 1 : 0] });
+                if (gatherUnits) {
+                    units.push_back({ sum(pass.forward), m_plan.sharding.layerParameters[moe ? 1 : 0] });
+                }
                 if (chunk.parameterGather) {
                     unitForward.push_back(sum(pass.forward));
                     unitBackward.push_back(sum(pass.backward));
@@ -241,7 +244,9 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
             if (chunk.holdsHead) {
                 add(chunkCost.forward, headTimes.first);
                 add(chunkCost.backward, headTimes.second);
-                units.push_back({ sum(headTimes.first), ends.head });
+                if (gatherUnits) {
+                    units.push_back({ sum(headTimes.first), ends.head });
+                }
             }
             // ZeRO-3/FSDP gather the chunk's parameters layer by layer in each pass, the next layer's under the
             // current one's compute (shardedunits.h); in backward each layer's gradients leave under the next

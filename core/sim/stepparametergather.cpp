@@ -36,6 +36,10 @@ double StepModel::firstForwardGatherDelay(
     std::vector<double> compute;
     std::vector<double> gathers;
     double previousChunkForward = 0;
+    double firstChunkForward = 0;
+    // Layers of one kind hold the same parameters: their gathers cost the same.
+    double lastParameters = -1;
+    double lastGather = 0;
     for (const std::vector<ForwardUnit>& units : chunkUnits) {
         if (!compute.empty()) {
             // Interleaved: the previous chunk's forward of the other micro-batches of the warm-up runs first.
@@ -44,18 +48,21 @@ double StepModel::firstForwardGatherDelay(
         }
         previousChunkForward = 0;
         for (const ForwardUnit& unit : units) {
-            compute.push_back(unit.seconds);
-            gathers.push_back(unit.parameters > 0 && stage.parameters > 0
+            if (unit.parameters != lastParameters) {
+                lastParameters = unit.parameters;
+                lastGather = unit.parameters > 0 && stage.parameters > 0
                     ? collective(part(*stage.parameterGather, unit.parameters / stage.parameters))
-                    : 0.0);
+                    : 0.0;
+            }
+            compute.push_back(unit.seconds);
+            gathers.push_back(lastGather);
             previousChunkForward += unit.seconds;
+        }
+        if (&units == &chunkUnits.front()) {
+            firstChunkForward = previousChunkForward;
         }
     }
     // A later pipeline stage's first forward waits for its input anyway: the earlier stages' first forwards.
-    double firstChunkForward = 0;
-    for (const ForwardUnit& unit : chunkUnits.empty() ? std::vector<ForwardUnit> {} : chunkUnits.front()) {
-        firstChunkForward += unit.seconds;
-    }
     return prefetchedGatherDelay(compute, gathers, stage.stage * firstChunkForward);
 }
 

@@ -510,7 +510,7 @@ std::string WorkspaceDocument::textPath(const QString& keyPath) const
     // A GPU preset named as the hardware (one GPU) keeps its own `gpu:` document as the hardware text (the
     // workspace writes it under `hardware:`): the fields' hardware.gpu.* keys are its gpu.* keys.
     const std::string& hardware = m_documents.hardware.text;
-    if (keyPath.startsWith(kGpuPrefix) && !config::yamlScalarAt(hardware, "hardware.gpu")
+    if (keyPath.startsWith(kGpuPrefix)
         && (config::yamlScalarAt(hardware, "gpu.name") || config::yamlScalarAt(hardware, "gpu.sm_count"))) {
         return "gpu." + keyPath.mid(kGpuPrefix.size()).toStdString();
     }
