@@ -216,6 +216,39 @@ bool yamlEditable(const std::string& text, std::string* why)
     return false;
 }
 
+namespace {
+
+/// @p entry ("key: value") as a new last line of the block mapping whose first key starts at @p keyPos: after the
+/// mapping's last line with content (nested values included), before any blank or comment lines that follow it and
+/// the next line indented less. std::nullopt when the first key is not alone at the start of its line.
+std::optional<std::string> appendToBlockMapping(const std::string& text, size_t keyPos, const std::string& entry)
+{
+    const size_t lineStart = text.rfind('\n', keyPos) == std::string::npos ? 0 : text.rfind('\n', keyPos) + 1;
+    const std::string indent = text.substr(lineStart, keyPos - lineStart);
+    if (indent.find_first_not_of(' ') != std::string::npos) {
+        return std::nullopt;
+    }
+    size_t insertAt = text.find('\n', keyPos);
+    insertAt = insertAt == std::string::npos ? text.size() : insertAt + 1;
+    for (size_t line = insertAt; line < text.size();) {
+        const size_t next = text.find('\n', line) == std::string::npos ? text.size() : text.find('\n', line) + 1;
+        const size_t content = text.find_first_not_of(' ', line);
+        const bool blank = content >= next || text[content] == '\n' || text[content] == '\r' || text[content] == '#';
+        if (!blank) {
+            const bool marker = text.compare(line, 3, "---") == 0 || text.compare(line, 3, "...") == 0;
+            if (content - line < indent.size() || marker) {
+                break; // the next key of a parent mapping, or the document ends
+            }
+            insertAt = next;
+        }
+        line = next;
+    }
+    const std::string newline = insertAt > 0 && text[insertAt - 1] != '\n' ? "\n" : "";
+    return text.substr(0, insertAt) + newline + indent + entry + "\n" + text.substr(insertAt);
+}
+
+} // namespace
+
 std::optional<std::string> setYamlValue(
     const std::string& text, const std::string& keyPath, const std::string& valueYaml, std::string* why)
 {
@@ -248,17 +281,14 @@ std::optional<std::string> setYamlValue(
             return text.substr(0, begin) + valueYaml + text.substr(end);
         }
     }
-    // Only the last key is missing from a block mapping that has other keys: insert a line beside them.
+    // Only the last key is missing from a block mapping that has other keys: append a line after its last entry.
     if (followed + 1 == steps->size() && steps->back().index < 0 && isMapNode(node) && node.size() > 0
         && node.Style() == YAML::EmitterStyle::Block && valueIsScalar) {
         const YAML::Node firstKey = node.begin()->first;
-        if (!firstKey.Mark().is_null()) {
-            const size_t keyPos = static_cast<size_t>(firstKey.Mark().pos);
-            const size_t lineStart = text.rfind('\n', keyPos) == std::string::npos ? 0 : text.rfind('\n', keyPos) + 1;
-            const std::string indent = text.substr(lineStart, keyPos - lineStart);
-            if (indent.find_first_not_of(' ') == std::string::npos) {
-                return text.substr(0, lineStart) + indent + steps->back().key + ": " + valueYaml + "\n"
-                    + text.substr(lineStart);
+        if (!firstKey.Mark().is_null() && static_cast<size_t>(firstKey.Mark().pos) <= text.size()) {
+            if (auto appended = appendToBlockMapping(
+                    text, static_cast<size_t>(firstKey.Mark().pos), steps->back().key + ": " + valueYaml)) {
+                return appended;
             }
         }
     }

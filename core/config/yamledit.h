@@ -9,9 +9,10 @@ namespace rapid::config {
 
 /// Sets the value at @p keyPath ("run.parallelism.tp", "hardware.cluster.network[1].size") in YAML @p text and
 /// returns the new text. An existing scalar is replaced in place, so comments, key order and layout survive (the
-/// workbench's form edits rely on this); a missing key is inserted beside its siblings; anything else (a missing
-/// parent, replacing a mapping) rewrites the document. @p valueYaml is a YAML value ("4", "true", "\"1.5 TB/s\"",
-/// "[1, 2]"). Returns std::nullopt with the reason in @p why when the text does not parse or the path cannot exist.
+/// workbench's form edits rely on this); a missing key is appended after the last entry of its mapping (before the
+/// blank and comment lines that follow it); anything else (a missing parent, replacing a mapping) rewrites the
+/// document. @p valueYaml is a YAML value ("4", "true", "\"1.5 TB/s\"", "[1, 2]"). Returns std::nullopt with the
+/// reason in @p why when the text does not parse or the path cannot exist.
 std::optional<std::string> setYamlValue(
     const std::string& text, const std::string& keyPath, const std::string& valueYaml, std::string* why = nullptr);
 

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Serving tab driven like a user would: typed loads are checked as typed (inline message, Serve disabled); one
 // client alone sees the step model's prefill as its time to first token and its mean decode step as its ITL (the
-// serving engine and StepModel::inference are separate paths); the curve has a point per load; a saturated closed
-// loop obeys Little's law; picking a load redraws its request timeline; Cancel stops a long sweep and shows nothing;
-// a training workspace says why it cannot be served; an edit marks the result stale; every chart exports; the Engine
-// field picked from the keyboard serves with SGLang's defaults; the inputs are kept with the workspace (undo, save,
-// reopen).
+// serving engine and StepModel::inference are separate paths); the curve has a point per load, and crowded loads'
+// labels neither overlap nor leave the plot at any size; a saturated closed loop obeys Little's law; picking a load
+// redraws its request timeline; Cancel stops a long sweep and shows nothing; a training workspace says why it cannot
+// be served; an edit marks the result stale; every chart exports; the Engine field picked from the keyboard serves
+// with SGLang's defaults; the inputs are kept with the workspace (undo, save, reopen).
 #include "widgettestutils.h"
 
 #include "common/chartexporter.h"
+#include "common/pointlabels.h"
 #include "editors/workspacedocument.h"
 #include "mainwindow.h"
 #include "resilience/jobcontrols.h"
@@ -54,6 +55,28 @@ const char* const kServeWorkspace = "name: Serve 8B\n"
 class TstServingView : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void pointLabelsTakeTheFirstFreeCorner()
+    {
+        // By hand: 30 x 12 labels, 4 px off their point, markers of radius 5, in a 400 x 300 plot. A's corners on the
+        // right reach B's marker 4 px away (distance 4 < 5), so A goes above left; B's above right is 8 px clear of
+        // A; D, between A and B, has no corner clear of both markers and is not shown; E at the right edge goes
+        // left; C has room everywhere.
+        const std::vector<QPointF> points = { { 100, 100 }, { 104, 100 }, { 300, 200 }, { 102, 100 }, { 390, 150 } };
+        const std::vector<QSizeF> sizes(points.size(), QSizeF(30, 12));
+        const std::vector<LabelPlacement> placed = placePointLabels(points, sizes, QRectF(0, 0, 400, 300), 5, 4);
+        QCOMPARE(placed[0].corner, LabelCorner::AboveLeft);
+        QCOMPARE(placed[0].rect, QRectF(66, 84, 30, 12));
+        QCOMPARE(placed[1].corner, LabelCorner::AboveRight);
+        QCOMPARE(placed[1].rect, QRectF(108, 84, 30, 12));
+        QCOMPARE(placed[2].corner, LabelCorner::AboveRight);
+        QVERIFY(!placed[3].shown);
+        QCOMPARE(placed[4].corner, LabelCorner::AboveLeft);
+        QCOMPARE(placed[4].rect, QRectF(356, 134, 30, 12));
+        for (size_t i : { 0, 1, 2, 4 }) {
+            QVERIFY(placed[i].shown);
+        }
+    }
+
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
@@ -134,6 +157,50 @@ private Q_SLOTS:
         QVERIFY(window->document()->setValue(QStringLiteral("run.inference.prompt_length"), QStringLiteral("1000")));
         QTRY_VERIFY(panel->controls()->statusLabel()->text().contains(QStringLiteral("Serve again")));
         QVERIFY(panel->isStale());
+    }
+
+    void crowdedLoadsKeepTheirLabelsApart()
+    {
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        // Light loads of short requests land close together where the curve starts.
+        test::typeLine(panel->loadsEdit(), QStringLiteral("1, 2, 3, 4, 5, 6, 7, 8, 9, 10"));
+        test::typeSpin(panel->outputSpin(), QStringLiteral("16"));
+        test::typeSpin(panel->requestsSpin(), QStringLiteral("20"));
+        QSignalSpy finished(panel->runner(), &ServingRunner::finished);
+        QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(kTimeoutMs));
+        LatencyThroughputChart* chart = panel->curveChart();
+        for (const QSize size : { QSize(700, 450), QSize(300, 200) }) {
+            chart->resize(size);
+            chart->plot()->replot();
+            const QRectF inside = chart->plot()->axisRect()->rect();
+            std::vector<QRectF> shown;
+            for (const QPointer<QCPItemText>& label : chart->loadLabels()) {
+                QVERIFY(label);
+                if (label->visible()) {
+                    const QMargins pad = label->padding(); // the anchors' box includes it; the text is inside
+                    shown.push_back(QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition())
+                                        .adjusted(pad.left(), pad.top(), -pad.right(), -pad.bottom()));
+                }
+            }
+            QCOMPARE(chart->loadLabels().size(), size_t(10));
+            // At the small size the light loads crowd: some labels move to another corner or give way.
+            const auto moved = std::count_if(
+                chart->loadLabels().begin(), chart->loadLabels().end(), [](const QPointer<QCPItemText>& label) {
+                    return !label->visible() || label->positionAlignment() != (Qt::AlignLeft | Qt::AlignBottom);
+                });
+            QVERIFY(size.width() > 300 || moved > 0);
+            QVERIFY(!shown.empty());
+            for (size_t i = 0; i < shown.size(); ++i) {
+                QVERIFY(inside.contains(shown[i]));
+                for (size_t j = i + 1; j < shown.size(); ++j) {
+                    QVERIFY2(!shown[i].intersects(shown[j]),
+                        qPrintable(QStringLiteral("labels %1 and %2 at %3").arg(i).arg(j).arg(size.width())));
+                }
+            }
+        }
     }
 
     void theEngineComboPicksSglangsDefaults()

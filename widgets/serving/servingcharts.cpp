@@ -3,6 +3,7 @@
 
 #include "common/chartlines.h"
 #include "common/plotstyle.h"
+#include "common/pointlabels.h"
 #include "common/stackedbars.h"
 #include "serving/servingrunner.h"
 
@@ -59,7 +60,39 @@ LatencyThroughputChart::LatencyThroughputChart(QWidget* parent)
     setObjectName(QStringLiteral("latencyThroughputChart"));
     setMinimumSize(260, 180);
     placeLegendBelow(plot(), 3);
+    // Where the labels fit depends on the pixels the points land on: placed again after every layout (resize, export
+    // at paper size, a new range).
+    connect(plot(), &QCustomPlot::afterLayout, this, &LatencyThroughputChart::arrangeLabels);
     refresh();
+}
+
+void LatencyThroughputChart::arrangeLabels()
+{
+    constexpr double kGap = 4;
+    constexpr double kMarkerRadius = 5; // the 7-pixel circle and its pen
+    std::vector<QPointF> points;
+    std::vector<QSizeF> sizes;
+    for (const QPointer<QCPItemText>& label : m_labels) {
+        if (!label) {
+            return; // cleared by a refresh that has not rebuilt yet
+        }
+        points.push_back(label->position->pixelPosition());
+        sizes.push_back(QFontMetricsF(label->font())
+                            .boundingRect(QRectF(), Qt::TextDontClip | label->textAlignment(), label->text())
+                            .size());
+    }
+    const std::vector<LabelPlacement> placed
+        = placePointLabels(points, sizes, plot()->axisRect()->rect(), kMarkerRadius, kGap);
+    for (size_t i = 0; i < placed.size(); ++i) {
+        QCPItemText* label = m_labels[i];
+        label->setVisible(placed[i].shown);
+        const bool right = placed[i].corner == LabelCorner::AboveRight || placed[i].corner == LabelCorner::BelowRight;
+        const bool above = placed[i].corner == LabelCorner::AboveRight || placed[i].corner == LabelCorner::AboveLeft;
+        label->setPositionAlignment(
+            (right ? Qt::AlignLeft : Qt::AlignRight) | (above ? Qt::AlignBottom : Qt::AlignTop));
+        const int gap = static_cast<int>(kGap);
+        label->setPadding(QMargins(right ? gap : 0, above ? 0 : gap, right ? 0 : gap, above ? gap : 0));
+    }
 }
 
 QCPAxis* LatencyThroughputChart::valueAxis() const
@@ -98,14 +131,20 @@ void LatencyThroughputChart::rebuild()
     front->setLineStyle(QCPGraph::lsNone);
     front->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colours[0], width), colours[0], 7));
     front->setData(frontUsers, frontGpus);
-    for (int i = 0; i < users.size(); ++i) {
-        auto* label = new QCPItemText(plot());
-        label->position->setCoords(users[i], gpus[i]);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        label->setPadding(QMargins(5, 0, 0, 3));
-        label->setText(loadText(m_curve->load, m_curve->loads[static_cast<size_t>(i)]));
-        label->setColor(chartPalette().color(QPalette::Text));
-        label->setFont(style().font());
+    // Labels in the order they claim room: the Pareto front's loads first, then the others, each in load order.
+    m_labels.clear();
+    for (const bool onFront : { true, false }) {
+        for (int i = 0; i < users.size(); ++i) {
+            if (m_curve->pareto[static_cast<size_t>(i)] != onFront) {
+                continue;
+            }
+            auto* label = new QCPItemText(plot());
+            label->position->setCoords(users[i], gpus[i]);
+            label->setText(loadText(m_curve->load, m_curve->loads[static_cast<size_t>(i)]));
+            label->setColor(chartPalette().color(QPalette::Text));
+            label->setFont(style().font());
+            m_labels.emplace_back(label);
+        }
     }
     double rightmost = *std::max_element(users.begin(), users.end());
     if (m_curve->slo.itlSeconds > 0) {

@@ -3,7 +3,12 @@
 
 #include "common/chartwidget.h"
 
+#include <QPointer>
+
 #include <memory>
+#include <vector>
+
+class QCPItemText;
 
 namespace rapid::widgets {
 
@@ -25,16 +30,23 @@ protected:
 };
 
 /// The latency-throughput curve serving results are read as: output tokens/s per GPU (up) against tokens/s each user
-/// sees (right), one marker per load labelled with it, the Pareto front's points filled, and the ITL SLO as the
-/// vertical line users need to stay right of.
+/// sees (right), one marker per load labelled with it where the label has room (crowded loads give way, the Pareto
+/// front's first), the Pareto front's points filled, and the ITL SLO as the vertical line users need to stay right of.
 class LatencyThroughputChart : public ServingChart {
     Q_OBJECT
 public:
     explicit LatencyThroughputChart(QWidget* parent = nullptr);
     QCPAxis* valueAxis() const override;
+    /// The load labels, Pareto front first (placePointLabels decides which show and in which corner).
+    const std::vector<QPointer<QCPItemText>>& loadLabels() const { return m_labels; }
 
 protected:
     void rebuild() override;
+
+private:
+    void arrangeLabels();
+
+    std::vector<QPointer<QCPItemText>> m_labels;
 };
 
 /// One latency against the load: the median as a line, the band from it to the 99th percentile shaded, the 90th

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void replacesScalarsInPlace_data();
     void replacesScalarsInPlace();
     void insertsMissingKeyBesideSiblings();
+    void appendsAfterNestedValuesAndBeforeTrailingComments();
     void createsMissingSections();
     void rejectsUnparsableText();
     void readsScalars();
@@ -75,9 +76,30 @@ void TstYamlEdit::insertsMissingKeyBesideSiblings()
 {
     const auto edited = setYamlValue(kRun, "run.parallelism.pp", "2");
     QVERIFY(edited);
-    QVERIFY(edited->find("    pp: 2\n    tp: 8\n") != std::string::npos);
+    // After the mapping's last entry, above the next key of its parent.
+    QVERIFY(edited->find("    mapping: {tp: nvlink, dp: ib}\n    pp: 2\n  dims:\n") != std::string::npos);
     QVERIFY(edited->find("# a comment that must survive") != std::string::npos);
     QCOMPARE(yamlScalarAt(*edited, "run.parallelism.pp").value_or(""), std::string("2"));
+}
+
+void TstYamlEdit::appendsAfterNestedValuesAndBeforeTrailingComments()
+{
+    const std::string model = "model:\n"
+                              "  name: tiny\n"
+                              "  moe:\n"
+                              "    experts: 8\n"
+                              "\n"
+                              "  # the hardware follows\n"
+                              "hardware: h100-sxm5-80gb";
+    const auto edited = setYamlValue(model, "model.sliding_window", "4096");
+    QVERIFY(edited);
+    QCOMPARE(*edited,
+        std::string("model:\n  name: tiny\n  moe:\n    experts: 8\n  sliding_window: 4096\n\n  # the hardware follows\n"
+                    "hardware: h100-sxm5-80gb"));
+    // A root key goes after the last line; a text without a final newline gets one first.
+    const auto root = setYamlValue(model, "run", "training-preset");
+    QVERIFY(root);
+    QCOMPARE(*root, model + "\nrun: training-preset\n");
 }
 
 void TstYamlEdit::createsMissingSections()
