@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Physical and scheduling invariants of `rapid serve` over thousands of random valid set-ups: every model preset on
+// every one-node hardware and GPU preset, random tensor/pipeline splits and replicas, precisions (fp8 weights and KV
+// cache), engine profiles and their knobs (token budget, sequence cap, block size, chunked prefill, prefix caching),
+// closed loops and Poisson arrivals, prompt and output lengths, shared prefixes. Each draw is checked against bounds
+// derived independently of the engine:
+// - a decode step streams at least the weights one token uses (the active non-embedding parameters) from HBM, so no
+//   request's inter-token latency is below active weight bytes / (tp x HBM bandwidth);
+// - a prefill computes at least 2 FLOPs per active parameter and prompt token it does not take from the prefix cache,
+//   so no TTFT is below that over (tp x pp x the tensor peak of the compute precision);
+// - a request's first token comes after its arrival and its last after its first;
+// - no iteration holds more KV blocks than the cache has, more sequences than max_num_seqs, or more tokens than the
+//   token budget allows (vLLM and TensorRT-LLM count decodes in it; SGLang's prefill and decode batches run apart);
+// - a closed loop never holds more requests than its clients, so the requests' latencies add up to at most clients x
+//   makespan;
+// - the summary's percentiles are ordered, shares lie in [0, 1], goodput is at most the request rate, all finite.
+// A violation is a bug in the engine or the operator model, never something to clamp. The draw is seeded: a failure
+// names a set-up that reproduces.
+#include "config/diagnostic.h"
+#include "model/modelstats.h"
+#include "serving/servingsimulator.h"
+#include "testutils.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <sstream>
+
+#ifndef RAPID_SERVING_PROPERTY_CASES
+#define RAPID_SERVING_PROPERTY_CASES 2000
+#endif
+
+using namespace rapid;
+using namespace rapid::serving;
+
+namespace {
+
+constexpr double kRounding = 1e-9;
+
+template <typename T> const T& pick(std::mt19937& random, const std::vector<T>& choices)
+{
+    return choices[std::uniform_int_distribution<size_t>(0, choices.size() - 1)(random)];
+}
+
+std::vector<int> divisorsOf(int n, int atMost)
+{
+    std::vector<int> result;
+    for (int d = 1; d <= std::min(n, atMost); ++d) {
+        if (n % d == 0) {
+            result.push_back(d);
+        }
+    }
+    return result;
+}
+
+struct Draw {
+    std::string model;
+    std::string hardware;
+    std::vector<std::string> overrides;
+    WorkloadSpec workload;
+    EngineOptions options;
+
+    std::string describe() const
+    {
+        std::ostringstream text;
+        text << "model " << model << ", hardware " << hardware;
+        for (const std::string& assignment : overrides) {
+            text << ", --set " << assignment;
+        }
+        text << "; engine " << toString(options.profile) << " seqs " << options.maxNumSeqs << " tokens "
+             << options.maxNumBatchedTokens << " block " << options.blockSize << " chunked " << options.chunkedPrefill
+             << " prefix-cache " << options.prefixCaching << "; "
+             << (workload.arrival == ArrivalKind::ClosedLoop ? "clients " + std::to_string(workload.concurrency)
+                                                             : "rate " + std::to_string(workload.ratePerSecond))
+             << ", " << workload.requests << " requests of " << workload.promptTokens << " + " << workload.outputTokens
+             << " tokens, shared prefix " << workload.sharedPrefixTokens;
+        return text.str();
+    }
+};
+
+class SetUpDrawer {
+public:
+    explicit SetUpDrawer(const config::ConfigLoader& loader)
+    {
+        const config::PresetLibrary& library = loader.library();
+        for (const std::string& name : library.names(config::PresetKind::Model)) {
+            m_models.emplace(name, loader.loadModel(name));
+            m_modelNames.push_back(name);
+        }
+        for (config::PresetKind kind : { config::PresetKind::Hardware, config::PresetKind::Gpu }) {
+            for (const std::string& name : library.names(kind)) {
+                const config::HardwareSpec hardware = loader.loadHardware(name);
+                if (hardware.cluster.totalGpus() <= 8) { // one server: the replicas of a cluster are alike
+                    m_hardware.emplace(name, hardware);
+                    m_hardwareNames.push_back(name);
+                }
+            }
+        }
+    }
+
+    Draw draw(std::mt19937& random) const
+    {
+        Draw result;
+        result.model = pick(random, m_modelNames);
+        result.hardware = pick(random, m_hardwareNames);
+        const config::ModelSpec& model = m_models.at(result.model);
+        const config::HardwareSpec& hardware = m_hardware.at(result.hardware);
+        const int gpus = hardware.cluster.totalGpus();
+        const int tp = pick(random, divisorsOf(gpus, 8));
+        const int pp = pick(random, divisorsOf(gpus / tp, std::min(4, model.numLayers)));
+        const int dp = gpus / tp / pp;
+        const bool fp8
+            = hardware.gpu.tensorPeak(config::Precision::Fp8) > 0 && std::bernoulli_distribution(0.4)(random);
+        const std::string stored = fp8 && std::bernoulli_distribution(0.5)(random) ? "fp8" : "bf16";
+        result.overrides = { "run.parallelism.tp=" + std::to_string(tp), "run.parallelism.pp=" + std::to_string(pp),
+            "run.parallelism.dp=" + std::to_string(dp), std::string("run.precision.compute=") + (fp8 ? "fp8" : "bf16"),
+            "run.precision.weights=" + stored,
+            "run.precision.kv_cache=" + pick(random, std::vector<std::string> { stored, std::string("bf16") }) };
+
+        WorkloadSpec& workload = result.workload;
+        workload.arrival = std::bernoulli_distribution(0.7)(random) ? ArrivalKind::ClosedLoop : ArrivalKind::Poisson;
+        workload.concurrency = dp * pick(random, std::vector<int> { 1, 2, 4, 16, 64 });
+        workload.ratePerSecond = dp * std::uniform_real_distribution<double>(0.5, 50)(random);
+        workload.seed = random();
+        workload.requests = dp * std::uniform_int_distribution<int>(4, 48)(random);
+        workload.promptTokens = std::min<std::int64_t>(
+            pick(random, std::vector<std::int64_t> { 16, 200, 1000, 2048, 8192 }), model.maxContext / 2);
+        workload.outputTokens = pick(random, std::vector<std::int64_t> { 1, 2, 16, 128, 512 });
+        workload.sharedPrefixTokens = std::bernoulli_distribution(0.3)(random) ? workload.promptTokens / 2 : 0;
+        workload.warmupRequests = 0;
+
+        EngineOptions& options = result.options;
+        options.profile = pick(
+            random, std::vector<EngineProfile> { EngineProfile::Vllm, EngineProfile::TrtLlm, EngineProfile::Sglang });
+        options.maxNumSeqs = pick(random, std::vector<int> { 0, 4, 64 });
+        options.maxNumBatchedTokens = pick(random, std::vector<int> { 0, 512, 2048, 8192 });
+        options.blockSize = pick(random, std::vector<int> { 16, 32 });
+        options.chunkedPrefill = std::bernoulli_distribution(0.8)(random);
+        options.prefixCaching = std::bernoulli_distribution(0.5)(random);
+        return result;
+    }
+
+private:
+    std::map<std::string, config::ModelSpec> m_models;
+    std::map<std::string, config::HardwareSpec> m_hardware;
+    std::vector<std::string> m_modelNames;
+    std::vector<std::string> m_hardwareNames;
+};
+
+/// The parameters one token uses in the transformer layers (its experts only, for an MoE layer): a lower bound on the
+/// weights every forward step reads (the embedding row, the final norm and the LM head come on top).
+double activeLayerParameters(const config::ModelSpec& model)
+{
+    const model::ParameterCounts counts = model::countParameters(model);
+    return static_cast<double>(counts.denseLayers) * static_cast<double>(counts.denseLayer.active())
+        + static_cast<double>(counts.moeLayers) * static_cast<double>(counts.moeLayer.active());
+}
+
+QString ordered(const char* name, const LatencyStats& stats)
+{
+    const double values[] = { stats.mean, stats.p50, stats.p90, stats.p99, stats.max };
+    for (double value : values) {
+        if (!(value >= 0) || !std::isfinite(value)) {
+            return QStringLiteral("%1 has a value %2").arg(QLatin1String(name)).arg(value);
+        }
+    }
+    if (stats.p50 > stats.p90 * (1 + kRounding) || stats.p90 > stats.p99 * (1 + kRounding)
+        || stats.p99 > stats.max * (1 + kRounding) || stats.mean > stats.max * (1 + kRounding)) {
+        return QStringLiteral("%1 percentiles out of order: mean %2, p50 %3, p90 %4, p99 %5, max %6")
+            .arg(QLatin1String(name))
+            .arg(stats.mean)
+            .arg(stats.p50)
+            .arg(stats.p90)
+            .arg(stats.p99)
+            .arg(stats.max);
+    }
+    return {};
+}
+
+QString summaryViolation(const ServingSummary& summary)
+{
+    for (const auto& [name, stats] : { std::pair { "TTFT", summary.ttft }, std::pair { "ITL", summary.itl },
+             std::pair { "end to end", summary.e2e } }) {
+        if (const QString problem = ordered(name, stats); !problem.isEmpty()) {
+            return problem;
+        }
+    }
+    for (const auto& [name, share] : { std::pair { "SLO attainment", summary.sloAttainment },
+             std::pair { "peak KV occupancy", summary.peakKvOccupancy },
+             std::pair { "prefix-cache hit rate", summary.prefixCacheHitRate } }) {
+        if (!(share >= 0) || share > 1 + kRounding) {
+            return QStringLiteral("%1 is %2").arg(QLatin1String(name)).arg(share);
+        }
+    }
+    if (!(summary.requestsPerSecond > 0) || !std::isfinite(summary.outputTokensPerSecond)
+        || summary.goodputRequestsPerSecond > summary.requestsPerSecond * (1 + kRounding)) {
+        return QStringLiteral("%1 requests/s, goodput %2, %3 tokens/s")
+            .arg(summary.requestsPerSecond)
+            .arg(summary.goodputRequestsPerSecond)
+            .arg(summary.outputTokensPerSecond);
+    }
+    return {};
+}
+
+QString iterationViolation(const ServingResult& result, const Draw& draw)
+{
+    const EngineOptions& used = result.options;
+    const ServingTrace& trace = result.trace;
+    const int replicas = result.summary.replicas;
+    // SGLang runs prefill batches (at most the budget) and decode batches (at most max_num_seqs) apart.
+    const std::int64_t tokenCap = used.profile == EngineProfile::Sglang
+        ? std::max<std::int64_t>(used.maxNumBatchedTokens, used.maxNumSeqs)
+        : used.maxNumBatchedTokens;
+    for (size_t i = 0; i < trace.iterations.size(); ++i) {
+        const OccupancySample& sample = trace.iterations[i];
+        QString problem;
+        if (sample.usedBlocks < 0 || sample.usedBlocks > trace.kvBlocks) {
+            problem = QStringLiteral("%1 of %2 KV blocks in use").arg(sample.usedBlocks).arg(trace.kvBlocks);
+        } else if (sample.running > used.maxNumSeqs) {
+            problem = QStringLiteral("%1 sequences running, max_num_seqs %2").arg(sample.running).arg(used.maxNumSeqs);
+        } else if (sample.batchedTokens < 1 || sample.batchedTokens > tokenCap) {
+            problem = QStringLiteral("%1 tokens in one iteration, cap %2").arg(sample.batchedTokens).arg(tokenCap);
+        } else if (draw.workload.arrival == ArrivalKind::ClosedLoop
+            && sample.running + sample.waiting > draw.workload.concurrency / replicas) {
+            problem = QStringLiteral("%1 running and %2 waiting with %3 clients per replica")
+                          .arg(sample.running)
+                          .arg(sample.waiting)
+                          .arg(draw.workload.concurrency / replicas);
+        }
+        if (!problem.isEmpty()) {
+            return QStringLiteral("iteration %1: ").arg(i) + problem;
+        }
+    }
+    return {};
+}
+
+QString requestViolation(const config::Scenario& scenario, const ServingResult& result, const Draw& draw)
+{
+    const config::GpuSpec& gpu = scenario.hardware.gpu;
+    const config::RunSpec& run = scenario.run;
+    const double active = activeLayerParameters(scenario.model);
+    const double tp = run.parallelism.tp;
+    const double pp = run.parallelism.pp;
+    const double minItl = active * config::bytesPerElement(run.precision.weights) / (tp * gpu.hbmBandwidth);
+    const double cachedAtMost = draw.options.prefixCaching ? static_cast<double>(draw.workload.sharedPrefixTokens) : 0;
+    const double peak = gpu.tensorPeak(run.precision.compute);
+    double latencySum = 0;
+    double makespan = 0;
+    for (const RequestRecord& request : result.trace.requests) {
+        const double values[] = { request.arrivalSeconds, request.firstTokenSeconds, request.finishSeconds };
+        for (double value : values) {
+            if (!std::isfinite(value) || value < 0) {
+                return QStringLiteral("request %1 has a time %2").arg(request.id).arg(value);
+            }
+        }
+        if (request.firstTokenSeconds < request.arrivalSeconds || request.finishSeconds < request.firstTokenSeconds) {
+            return QStringLiteral("request %1: arrives %2 s, first token %3 s, last %4 s")
+                .arg(request.id)
+                .arg(request.arrivalSeconds)
+                .arg(request.firstTokenSeconds)
+                .arg(request.finishSeconds);
+        }
+        const double computed = std::max(1.0, static_cast<double>(request.promptTokens) - cachedAtMost);
+        const double minTtft = 2 * active * computed / (tp * pp * peak);
+        if (request.ttft() < minTtft * (1 - kRounding)) {
+            return QStringLiteral("request %1: TTFT %2 s is below the %3 s its %4 computed prompt tokens need at peak")
+                .arg(request.id)
+                .arg(request.ttft())
+                .arg(minTtft)
+                .arg(computed);
+        }
+        if (request.outputTokens > 1 && request.itl() < minItl * (1 - kRounding)) {
+            return QStringLiteral("request %1: ITL %2 s is below the %3 s of streaming its weights from HBM")
+                .arg(request.id)
+                .arg(request.itl())
+                .arg(minItl);
+        }
+        latencySum += request.e2e();
+        makespan = std::max(makespan, request.finishSeconds);
+    }
+    const int replicas = result.summary.replicas;
+    if (draw.workload.arrival == ArrivalKind::ClosedLoop
+        && latencySum > static_cast<double>(draw.workload.concurrency / replicas) * makespan * (1 + kRounding)) {
+        return QStringLiteral("closed loop of %1 clients: latencies add up to %2 s in a %3 s run")
+            .arg(draw.workload.concurrency / replicas)
+            .arg(latencySum)
+            .arg(makespan);
+    }
+    return {};
+}
+
+} // namespace
+
+class TstServingProperties : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void randomSetUpsObeyPhysicsAndTheirSchedulers()
+    {
+        const config::ConfigLoader loader = test::projectLoader();
+        const SetUpDrawer drawer(loader);
+        std::mt19937 random(20261129);
+        int valid = 0;
+        int attempts = 0;
+        int preempting = 0;
+        int cached = 0;
+        while (valid < RAPID_SERVING_PROPERTY_CASES && attempts < 20 * RAPID_SERVING_PROPERTY_CASES) {
+            ++attempts;
+            const Draw draw = drawer.draw(random);
+            config::Scenario scenario;
+            try {
+                scenario = loader.loadScenario(draw.model, draw.hardware, "llama-serve-a100", draw.overrides);
+            } catch (const config::ConfigError&) {
+                continue; // the loader refuses the split (heads, layers) or the memory: not a valid set-up
+            }
+            ServingResult result;
+            try {
+                result = simulateServing(scenario, draw.workload, draw.options);
+            } catch (const std::invalid_argument&) {
+                continue; // no room for a KV cache, a request beyond the cache or the context: refused, not served
+            }
+            ++valid;
+            preempting += result.summary.preemptions > 0;
+            cached += result.summary.prefixCacheHitRate > 0;
+            QString problem = requestViolation(scenario, result, draw);
+            if (problem.isEmpty()) {
+                problem = iterationViolation(result, draw);
+            }
+            if (problem.isEmpty()) {
+                problem = summaryViolation(result.summary);
+            }
+            QVERIFY2(problem.isEmpty(),
+                qPrintable(QStringLiteral("draw %1 (%2): %3")
+                               .arg(attempts)
+                               .arg(QString::fromStdString(draw.describe()), problem)));
+        }
+        QCOMPARE(valid, RAPID_SERVING_PROPERTY_CASES);
+        // The draw reaches the regimes the bounds are about: KV pressure and prefix hits.
+        QVERIFY2(preempting > 0 && cached > 0,
+            qPrintable(QStringLiteral("%1 draws preempted, %2 hit the prefix cache").arg(preempting).arg(cached)));
+        qInfo("%d valid set-ups of %d drawn, %d preempting, %d with prefix-cache hits", valid, attempts, preempting,
+            cached);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstServingProperties)
+#include "tst_servingproperties.moc"
