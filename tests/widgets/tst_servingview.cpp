@@ -2,10 +2,11 @@
 // The Serving tab driven like a user would: typed loads are checked as typed (inline message, Serve disabled); one
 // client alone sees the step model's prefill as its time to first token and its mean decode step as its ITL (the
 // serving engine and StepModel::inference are separate paths); the curve has a point per load, and crowded loads'
-// labels neither overlap nor leave the plot at any size; a saturated closed loop obeys Little's law; picking a load
-// redraws its request timeline; Cancel stops a long sweep and shows nothing; a training workspace says why it cannot
-// be served; an edit marks the result stale; every chart exports; the Engine field picked from the keyboard serves
-// with SGLang's defaults; the inputs are kept with the workspace (undo, save, reopen).
+// labels neither overlap nor leave the plot at any size; hovering a marker names its load and clicking it selects it;
+// a saturated closed loop obeys Little's law; picking a load redraws its request timeline; Cancel stops a long sweep
+// and shows nothing; a training workspace says why it cannot be served; an edit marks the result stale; every chart
+// exports; the Engine field picked from the keyboard serves with SGLang's defaults; the inputs are kept with the
+// workspace (undo, save, reopen).
 #include "widgettestutils.h"
 
 #include "common/chartexporter.h"
@@ -110,12 +111,7 @@ private Q_SLOTS:
         auto window = open();
         QVERIFY(window);
         ServingPanel* panel = window->servingPanel();
-        test::typeLine(panel->loadsEdit(), QStringLiteral("1, 8"));
-        test::typeSpin(panel->outputSpin(), QStringLiteral("64"));
-        test::typeSpin(panel->requestsSpin(), QStringLiteral("16"));
-        QSignalSpy finished(panel->runner(), &ServingRunner::finished);
-        QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
-        QVERIFY(finished.wait(kTimeoutMs));
+        QVERIFY(serve(panel, QStringLiteral("1, 8"), QStringLiteral("64"), QStringLiteral("16")));
         QCOMPARE(panel->table()->rowCount(), 2);
         // The step model's own prediction of one request of 1,500 + 64 tokens.
         config::Scenario alone = *window->document()->scenario();
@@ -165,12 +161,8 @@ private Q_SLOTS:
         QVERIFY(window);
         ServingPanel* panel = window->servingPanel();
         // Light loads of short requests land close together where the curve starts.
-        test::typeLine(panel->loadsEdit(), QStringLiteral("1, 2, 3, 4, 5, 6, 7, 8, 9, 10"));
-        test::typeSpin(panel->outputSpin(), QStringLiteral("16"));
-        test::typeSpin(panel->requestsSpin(), QStringLiteral("20"));
-        QSignalSpy finished(panel->runner(), &ServingRunner::finished);
-        QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
-        QVERIFY(finished.wait(kTimeoutMs));
+        QVERIFY(
+            serve(panel, QStringLiteral("1, 2, 3, 4, 5, 6, 7, 8, 9, 10"), QStringLiteral("16"), QStringLiteral("20")));
         LatencyThroughputChart* chart = panel->curveChart();
         for (const QSize size : { QSize(700, 450), QSize(300, 200) }) {
             chart->resize(size);
@@ -201,6 +193,39 @@ private Q_SLOTS:
                 }
             }
         }
+    }
+
+    void hoveringAndClickingAPointPicksItsLoad()
+    {
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        QVERIFY(serve(panel, QStringLiteral("1, 4, 16"), QStringLiteral("16"), QStringLiteral("16")));
+        LatencyThroughputChart* chart = panel->curveChart();
+        chart->resize(700, 450);
+        chart->plot()->replot();
+        const serving::ServingSummary& four = panel->curve()->results[1].summary;
+        const QPoint marker(qRound(chart->plot()->xAxis->coordToPixel(four.outputTokensPerSecondPerUser)),
+            qRound(chart->plot()->yAxis->coordToPixel(four.outputTokensPerSecondPerGpu)));
+        QCOMPARE(chart->pointAt(marker + QPointF(3, -2)), 1);
+        QCOMPARE(chart->pointAt(marker + QPointF(40, 40)), -1);
+        QVERIFY2(chart->pointText(1).startsWith(QStringLiteral("c4")), qPrintable(chart->pointText(1)));
+        QVERIFY(chart->pointText(1).contains(QString::number(four.outputTokensPerSecondPerGpu, 'f', 0)));
+        // A click on the marker selects the load: its row, its request timeline, the ring on the curve.
+        QCOMPARE(panel->table()->currentRow(), 0);
+        QTest::mouseClick(chart->plot(), Qt::LeftButton, Qt::NoModifier, marker);
+        QCOMPARE(panel->table()->currentRow(), 1);
+        QCOMPARE(panel->timelineChart()->point(), 1);
+        QCOMPARE(chart->point(), 1);
+        QCPGraph* ring = nullptr;
+        for (int i = 0; i < chart->plot()->graphCount(); ++i) {
+            ring = chart->plot()->graph(i)->name() == QStringLiteral("selected load") ? chart->plot()->graph(i) : ring;
+        }
+        QVERIFY(ring);
+        QCOMPARE(ring->data()->at(0)->value, four.outputTokensPerSecondPerGpu);
+        // A click away from every marker changes nothing.
+        QTest::mouseClick(chart->plot(), Qt::LeftButton, Qt::NoModifier, marker + QPoint(60, 60));
+        QCOMPARE(panel->table()->currentRow(), 1);
     }
 
     void theEngineComboPicksSglangsDefaults()
@@ -375,6 +400,17 @@ private Q_SLOTS:
     }
 
 private:
+    /// Types the loads, output length and request count, clicks Serve and waits for the curve.
+    static bool serve(ServingPanel* panel, const QString& loads, const QString& output, const QString& requests)
+    {
+        test::typeLine(panel->loadsEdit(), loads);
+        test::typeSpin(panel->outputSpin(), output);
+        test::typeSpin(panel->requestsSpin(), requests);
+        QSignalSpy finished(panel->runner(), &ServingRunner::finished);
+        QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
+        return finished.wait(kTimeoutMs);
+    }
+
     std::unique_ptr<MainWindow> open()
     {
         auto window = test::openWindow(m_dir.filePath(QStringLiteral("serve.rapid.yaml")));

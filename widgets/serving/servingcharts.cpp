@@ -9,6 +9,8 @@
 
 #include <qcustomplot.h>
 
+#include <QToolTip>
+
 #include <algorithm>
 #include <cmath>
 
@@ -63,7 +65,56 @@ LatencyThroughputChart::LatencyThroughputChart(QWidget* parent)
     // Where the labels fit depends on the pixels the points land on: placed again after every layout (resize, export
     // at paper size, a new range).
     connect(plot(), &QCustomPlot::afterLayout, this, &LatencyThroughputChart::arrangeLabels);
+    // Hovering a marker names its load (a crowded one may have no label); clicking it selects the load.
+    plot()->setMouseTracking(true);
+    connect(plot(), &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const int point = pointAt(event->position());
+        if (point >= 0) {
+            QToolTip::showText(event->globalPosition().toPoint(), pointText(point), plot());
+        } else {
+            QToolTip::hideText();
+        }
+    });
+    connect(plot(), &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        const int point = event->button() == Qt::LeftButton ? pointAt(event->position()) : -1;
+        if (point >= 0) {
+            Q_EMIT pointClicked(point);
+        }
+    });
     refresh();
+}
+
+int LatencyThroughputChart::pointAt(const QPointF& pixel) const
+{
+    constexpr double kReach = 10; // pixels from the marker's centre
+    if (!m_curve) {
+        return -1;
+    }
+    int nearest = -1;
+    double best = kReach * kReach;
+    for (size_t i = 0; i < m_curve->results.size(); ++i) {
+        const serving::ServingSummary& s = m_curve->results[i].summary;
+        const double dx = plot()->xAxis->coordToPixel(s.outputTokensPerSecondPerUser) - pixel.x();
+        const double dy = plot()->yAxis->coordToPixel(s.outputTokensPerSecondPerGpu) - pixel.y();
+        if (dx * dx + dy * dy <= best) {
+            best = dx * dx + dy * dy;
+            nearest = static_cast<int>(i);
+        }
+    }
+    return nearest;
+}
+
+QString LatencyThroughputChart::pointText(int point) const
+{
+    const auto index = static_cast<size_t>(point);
+    const serving::ServingSummary& s = m_curve->results.at(index).summary;
+    return tr("%1%2\n%3 tok/s per GPU, %4 tok/s per user\nTTFT p50 %5 ms, ITL p50 %6 ms")
+        .arg(loadText(m_curve->load, m_curve->loads.at(index)),
+            m_curve->pareto.at(index) ? tr(" (Pareto front)") : QString())
+        .arg(s.outputTokensPerSecondPerGpu, 0, 'f', 0)
+        .arg(s.outputTokensPerSecondPerUser, 0, 'f', 1)
+        .arg(s.ttft.p50 * 1e3, 0, 'g', 3)
+        .arg(s.itl.p50 * 1e3, 0, 'g', 3);
 }
 
 void LatencyThroughputChart::arrangeLabels()
@@ -131,6 +182,16 @@ void LatencyThroughputChart::rebuild()
     front->setLineStyle(QCPGraph::lsNone);
     front->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colours[0], width), colours[0], 7));
     front->setData(frontUsers, frontGpus);
+    if (m_curve->results.size() > 1) {
+        // The load whose requests the timeline and KV-cache charts show.
+        QCPGraph* selected = addLineGraph(plot(), tr("selected load"), Qt::NoPen);
+        selected->setLineStyle(QCPGraph::lsNone);
+        selected->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colours[1], width * 1.5), Qt::NoBrush, 14));
+        const auto chosen = static_cast<int>(std::clamp<size_t>(static_cast<size_t>(m_point), 0, users.size() - 1));
+        selected->setData({ users[chosen] }, { gpus[chosen] });
+        selected->removeFromLegend(); // the table's highlighted row names it; a ring icon clips in the legend
+    }
     // Labels in the order they claim room: the Pareto front's loads first, then the others, each in load order.
     m_labels.clear();
     for (const bool onFront : { true, false }) {

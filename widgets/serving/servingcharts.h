@@ -39,6 +39,14 @@ public:
     QCPAxis* valueAxis() const override;
     /// The load labels, Pareto front first (placePointLabels decides which show and in which corner).
     const std::vector<QPointer<QCPItemText>>& loadLabels() const { return m_labels; }
+    /// The load whose marker is nearest @p pixel (plot coordinates) within reach of the pointer, or -1.
+    int pointAt(const QPointF& pixel) const;
+    /// What the tooltip over load @p point says: the load, its throughputs and median latencies.
+    QString pointText(int point) const;
+
+Q_SIGNALS:
+    /// A load's marker was clicked: the panel selects it (its row, request timeline and KV-cache occupancy).
+    void pointClicked(int point);
 
 protected:
     void rebuild() override;

@@ -151,6 +151,9 @@ ServingPanel::ServingPanel(WorkspaceDocument* document, QWidget* parent)
         updateStatus();
     });
     connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row) { selectPoint(row); });
+    connect(m_curveChart, &LatencyThroughputChart::pointClicked, this, [this](int point) {
+        m_table->setCurrentCell(point, m_table->currentColumn() < 0 ? 0 : m_table->currentColumn());
+    });
     connect(m_loads, &QLineEdit::textChanged, this, &ServingPanel::validateInputs);
     connect(m_loadKind, &QComboBox::currentIndexChanged, this, &ServingPanel::validateInputs);
     for (QSpinBox* workers : { m_prefillWorkers, m_decodeWorkers }) {
@@ -343,6 +346,7 @@ void ServingPanel::selectPoint(int point)
     if (!m_curve || point < 0) {
         return;
     }
+    m_curveChart->setCurve(m_curve, point);
     m_timelineChart->setCurve(m_curve, point);
     m_kvChart->setCurve(m_curve, point);
 }
