@@ -2,7 +2,8 @@
 // Physical and scheduling invariants of `rapid serve` over thousands of random valid set-ups: every model preset on
 // every one-node hardware and GPU preset, random tensor/pipeline splits and replicas, precisions (fp8 weights and KV
 // cache), engine profiles and their knobs (token budget, sequence cap, block size, chunked prefill, prefix caching),
-// closed loops and Poisson arrivals, prompt and output lengths, shared prefixes. Each draw is checked against bounds
+// closed loops and Poisson arrivals, prompt and output lengths, shared prefixes; and disaggregated deployments (prefill
+// and decode pools of their own tensor parallelism and size on one server). Each draw is checked against bounds
 // derived independently of the engine:
 // - a decode step streams at least the weights one token uses (the active non-embedding parameters) from HBM, so no
 //   request's inter-token latency is below active weight bytes / (tp x HBM bandwidth);
@@ -18,6 +19,7 @@
 // names a set-up that reproduces.
 #include "config/diagnostic.h"
 #include "model/modelstats.h"
+#include "serving/disaggregation.h"
 #include "serving/servingsimulator.h"
 #include "testutils.h"
 
@@ -59,6 +61,10 @@ struct Draw {
     std::string model;
     std::string hardware;
     std::vector<std::string> overrides;
+    /// Disaggregated draws: the decode pool's parallelism (overrides are the prefill pool's) and the pools' sizes.
+    std::vector<std::string> decodeOverrides;
+    int prefillWorkers = 0; ///< 0: aggregated serving
+    int decodeWorkers = 0;
     WorkloadSpec workload;
     EngineOptions options;
 
@@ -68,6 +74,12 @@ struct Draw {
         text << "model " << model << ", hardware " << hardware;
         for (const std::string& assignment : overrides) {
             text << ", --set " << assignment;
+        }
+        if (prefillWorkers > 0) {
+            text << "; " << prefillWorkers << " prefill and " << decodeWorkers << " decode workers, decode";
+            for (const std::string& assignment : decodeOverrides) {
+                text << " --set " << assignment;
+            }
         }
         text << "; engine " << toString(options.profile) << " seqs " << options.maxNumSeqs << " tokens "
              << options.maxNumBatchedTokens << " block " << options.blockSize << " chunked " << options.chunkedPrefill
@@ -142,6 +154,34 @@ public:
         return result;
     }
 
+    /// An aggregated draw on a server of two or more GPUs, made disaggregated: prefill and decode pools of their own
+    /// tensor parallelism, each pool's scenario spanning the server as replicas (simulateDisaggregated's convention).
+    Draw drawDisaggregated(std::mt19937& random) const
+    {
+        Draw result;
+        do {
+            result = draw(random);
+        } while (m_hardware.at(result.hardware).cluster.totalGpus() < 2);
+        const int gpus = m_hardware.at(result.hardware).cluster.totalGpus();
+        const int prefillTp = pick(random, divisorsOf(gpus / 2, 4));
+        const int decodeTp = pick(random, divisorsOf(gpus / 2, 4));
+        result.prefillWorkers = std::uniform_int_distribution<int>(1, gpus / 2 / prefillTp)(random);
+        result.decodeWorkers = std::uniform_int_distribution<int>(1, gpus / 2 / decodeTp)(random);
+        auto pool = [&result, gpus](int tp) {
+            std::vector<std::string> overrides = result.overrides;
+            overrides[0] = "run.parallelism.tp=" + std::to_string(tp);
+            overrides[1] = "run.parallelism.pp=1";
+            overrides[2] = "run.parallelism.dp=" + std::to_string(gpus / tp);
+            return overrides;
+        };
+        result.decodeOverrides = pool(decodeTp);
+        result.overrides = pool(prefillTp);
+        result.workload.concurrency = std::max(1, result.workload.concurrency / (gpus / 2));
+        result.workload.ratePerSecond /= gpus / 2.0;
+        result.workload.requests = std::max(4, result.workload.requests / (gpus / 2));
+        return result;
+    }
+
 private:
     std::map<std::string, config::ModelSpec> m_models;
     std::map<std::string, config::HardwareSpec> m_hardware;
@@ -204,11 +244,10 @@ QString summaryViolation(const ServingSummary& summary)
     return {};
 }
 
-QString iterationViolation(const ServingResult& result, const Draw& draw)
+/// @p trace's iterations (one replica's, or decode worker 0's) against the engine @p used; @p clients: the clients of
+/// a closed loop that replica serves (0: not a closed loop).
+QString iterationViolation(const ServingTrace& trace, const EngineOptions& used, int clients)
 {
-    const EngineOptions& used = result.options;
-    const ServingTrace& trace = result.trace;
-    const int replicas = result.summary.replicas;
     // SGLang runs prefill batches (at most the budget) and decode batches (at most max_num_seqs) apart.
     const std::int64_t tokenCap = used.profile == EngineProfile::Sglang
         ? std::max<std::int64_t>(used.maxNumBatchedTokens, used.maxNumSeqs)
@@ -222,12 +261,11 @@ QString iterationViolation(const ServingResult& result, const Draw& draw)
             problem = QStringLiteral("%1 sequences running, max_num_seqs %2").arg(sample.running).arg(used.maxNumSeqs);
         } else if (sample.batchedTokens < 1 || sample.batchedTokens > tokenCap) {
             problem = QStringLiteral("%1 tokens in one iteration, cap %2").arg(sample.batchedTokens).arg(tokenCap);
-        } else if (draw.workload.arrival == ArrivalKind::ClosedLoop
-            && sample.running + sample.waiting > draw.workload.concurrency / replicas) {
+        } else if (clients > 0 && sample.running + sample.waiting > clients) {
             problem = QStringLiteral("%1 running and %2 waiting with %3 clients per replica")
                           .arg(sample.running)
                           .arg(sample.waiting)
-                          .arg(draw.workload.concurrency / replicas);
+                          .arg(clients);
         }
         if (!problem.isEmpty()) {
             return QStringLiteral("iteration %1: ").arg(i) + problem;
@@ -236,19 +274,21 @@ QString iterationViolation(const ServingResult& result, const Draw& draw)
     return {};
 }
 
-QString requestViolation(const config::Scenario& scenario, const ServingResult& result, const Draw& draw)
+/// @p trace's requests against the bounds of the scenarios that prefill them (@p prefill) and decode them (@p decode:
+/// the same for aggregated serving); @p clients as iterationViolation.
+QString requestViolation(const config::Scenario& prefill, const config::Scenario& decode, const ServingTrace& trace,
+    const Draw& draw, int clients)
 {
-    const config::GpuSpec& gpu = scenario.hardware.gpu;
-    const config::RunSpec& run = scenario.run;
-    const double active = activeLayerParameters(scenario.model);
-    const double tp = run.parallelism.tp;
-    const double pp = run.parallelism.pp;
-    const double minItl = active * config::bytesPerElement(run.precision.weights) / (tp * gpu.hbmBandwidth);
+    const double active = activeLayerParameters(prefill.model);
+    const double minItl = active * config::bytesPerElement(decode.run.precision.weights)
+        / (decode.run.parallelism.tp * decode.hardware.gpu.hbmBandwidth);
     const double cachedAtMost = draw.options.prefixCaching ? static_cast<double>(draw.workload.sharedPrefixTokens) : 0;
-    const double peak = gpu.tensorPeak(run.precision.compute);
+    const double tp = prefill.run.parallelism.tp;
+    const double pp = prefill.run.parallelism.pp;
+    const double peak = prefill.hardware.gpu.tensorPeak(prefill.run.precision.compute);
     double latencySum = 0;
     double makespan = 0;
-    for (const RequestRecord& request : result.trace.requests) {
+    for (const RequestRecord& request : trace.requests) {
         const double values[] = { request.arrivalSeconds, request.firstTokenSeconds, request.finishSeconds };
         for (double value : values) {
             if (!std::isfinite(value) || value < 0) {
@@ -280,11 +320,9 @@ QString requestViolation(const config::Scenario& scenario, const ServingResult& 
         latencySum += request.e2e();
         makespan = std::max(makespan, request.finishSeconds);
     }
-    const int replicas = result.summary.replicas;
-    if (draw.workload.arrival == ArrivalKind::ClosedLoop
-        && latencySum > static_cast<double>(draw.workload.concurrency / replicas) * makespan * (1 + kRounding)) {
+    if (clients > 0 && latencySum > clients * makespan * (1 + kRounding)) {
         return QStringLiteral("closed loop of %1 clients: latencies add up to %2 s in a %3 s run")
-            .arg(draw.workload.concurrency / replicas)
+            .arg(clients)
             .arg(latencySum)
             .arg(makespan);
     }
@@ -323,9 +361,12 @@ private Q_SLOTS:
             ++valid;
             preempting += result.summary.preemptions > 0;
             cached += result.summary.prefixCacheHitRate > 0;
-            QString problem = requestViolation(scenario, result, draw);
+            const int clients = draw.workload.arrival == ArrivalKind::ClosedLoop
+                ? draw.workload.concurrency / result.summary.replicas
+                : 0;
+            QString problem = requestViolation(scenario, scenario, result.trace, draw, clients);
             if (problem.isEmpty()) {
-                problem = iterationViolation(result, draw);
+                problem = iterationViolation(result.trace, result.options, clients);
             }
             if (problem.isEmpty()) {
                 problem = summaryViolation(result.summary);
@@ -341,6 +382,56 @@ private Q_SLOTS:
             qPrintable(QStringLiteral("%1 draws preempted, %2 hit the prefix cache").arg(preempting).arg(cached)));
         qInfo("%d valid set-ups of %d drawn, %d preempting, %d with prefix-cache hits", valid, attempts, preempting,
             cached);
+    }
+
+    void randomDisaggregatedSetUpsObeyPhysics()
+    {
+        const config::ConfigLoader loader = test::projectLoader();
+        const SetUpDrawer drawer(loader);
+        std::mt19937 random(20261130);
+        int valid = 0;
+        int attempts = 0;
+        const int cases = std::max(1, RAPID_SERVING_PROPERTY_CASES / 4);
+        while (valid < cases && attempts < 20 * cases) {
+            ++attempts;
+            const Draw draw = drawer.drawDisaggregated(random);
+            DisaggregatedSpec spec;
+            try {
+                spec.prefill = loader.loadScenario(draw.model, draw.hardware, "llama-serve-a100", draw.overrides);
+                spec.decode = loader.loadScenario(draw.model, draw.hardware, "llama-serve-a100", draw.decodeOverrides);
+            } catch (const config::ConfigError&) {
+                continue;
+            }
+            spec.prefillWorkers = draw.prefillWorkers;
+            spec.decodeWorkers = draw.decodeWorkers;
+            spec.prefillOptions = draw.options;
+            spec.decodeOptions = draw.options;
+            DisaggregatedResult result;
+            try {
+                result = simulateDisaggregated(spec, draw.workload);
+            } catch (const std::invalid_argument&) {
+                continue;
+            }
+            ++valid;
+            // Decode worker 0 serves at most every client; the trace holds every request of the deployment.
+            const int clients = draw.workload.arrival == ArrivalKind::ClosedLoop ? draw.workload.concurrency : 0;
+            QString problem = requestViolation(spec.prefill, spec.decode, result.trace, draw, clients);
+            if (problem.isEmpty()) {
+                problem = iterationViolation(result.trace, result.decodeOptions, clients);
+            }
+            if (problem.isEmpty()) {
+                problem = summaryViolation(result.summary);
+            }
+            if (problem.isEmpty() && !(result.meanKvTransferSeconds >= 0)) {
+                problem = QStringLiteral("mean KV transfer %1 s").arg(result.meanKvTransferSeconds);
+            }
+            QVERIFY2(problem.isEmpty(),
+                qPrintable(QStringLiteral("draw %1 (%2): %3")
+                               .arg(attempts)
+                               .arg(QString::fromStdString(draw.describe()), problem)));
+        }
+        QCOMPARE(valid, cases);
+        qInfo("%d valid disaggregated set-ups of %d drawn", valid, attempts);
     }
 };
 
