@@ -216,6 +216,8 @@ private Q_SLOTS:
         QTest::mouseClick(chart->plot(), Qt::LeftButton, Qt::NoModifier, marker);
         QCOMPARE(panel->table()->currentRow(), 1);
         QCOMPARE(panel->timelineChart()->point(), 1);
+        QCOMPARE(panel->timelineChart()->title(), QStringLiteral("Request timeline at c4"));
+        QCOMPARE(panel->kvChart()->title(), QStringLiteral("KV-cache occupancy at c4"));
         QCOMPARE(chart->point(), 1);
         QCPGraph* ring = nullptr;
         for (int i = 0; i < chart->plot()->graphCount(); ++i) {

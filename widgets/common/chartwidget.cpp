@@ -108,6 +108,12 @@ void ChartWidget::changeEvent(QEvent* event)
     }
 }
 
+void ChartWidget::setTitle(const QString& title)
+{
+    m_title = title;
+    m_titleElement->setText(title);
+}
+
 void ChartWidget::refresh()
 {
     const QPalette colours = chartPalette();

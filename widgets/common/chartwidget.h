@@ -25,6 +25,8 @@ public:
 
     QCustomPlot* plot() const { return m_plot; }
     QString title() const { return m_title; }
+    /// Renames the chart (its title line, the export dialog's list and file name), e.g. after the data it shows.
+    void setTitle(const QString& title);
     /// Print colours (black on white) instead of the desktop palette, for paper exports; rebuilds the plot.
     void setPrintMode(bool print);
     bool printMode() const { return m_printMode; }

@@ -49,6 +49,14 @@ QColor faded(QColor colour, float alpha)
 
 } // namespace
 
+QString ServingChart::titleForPoint(const QString& base) const
+{
+    if (!m_curve || m_curve->results.empty()) {
+        return base;
+    }
+    return tr("%1 at %2").arg(base, loadText(m_curve->load, m_curve->loads.at(static_cast<size_t>(m_point))));
+}
+
 void ServingChart::setCurve(std::shared_ptr<const ServingCurve> curve, int point)
 {
     m_curve = std::move(curve);
@@ -292,6 +300,7 @@ RequestTimelineChart::RequestTimelineChart(QWidget* parent)
 
 void RequestTimelineChart::rebuild()
 {
+    setTitle(titleForPoint(tr("Request timeline")));
     plot()->legend->setVisible(false);
     plot()->xAxis->setLabel(tr("Time (s)"));
     plot()->yAxis->setLabel(tr("Request"));
@@ -345,6 +354,7 @@ QCPAxis* KvOccupancyChart::valueAxis() const
 
 void KvOccupancyChart::rebuild()
 {
+    setTitle(titleForPoint(tr("KV-cache occupancy")));
     plot()->legend->setVisible(false);
     plot()->xAxis->setLabel(tr("Time (s)"));
     plot()->yAxis->setLabel(tr("KV-cache blocks in use (%)"));

@@ -25,6 +25,9 @@ public:
     int point() const { return m_point; }
 
 protected:
+    /// @p base with the selected point's load ("Request timeline at c64"), so an exported chart says which load it is.
+    QString titleForPoint(const QString& base) const;
+
     std::shared_ptr<const ServingCurve> m_curve;
     int m_point = 0;
 };
