@@ -12,10 +12,8 @@ namespace {
 
 QRectF boxAt(const QPointF& point, const QSizeF& size, LabelCorner corner, double gap)
 {
-    const bool right = corner == LabelCorner::AboveRight || corner == LabelCorner::BelowRight;
-    const bool above = corner == LabelCorner::AboveRight || corner == LabelCorner::AboveLeft;
-    const double left = right ? point.x() + gap : point.x() - gap - size.width();
-    const double top = above ? point.y() - gap - size.height() : point.y() + gap;
+    const double left = isRightOfPoint(corner) ? point.x() + gap : point.x() - gap - size.width();
+    const double top = isAbovePoint(corner) ? point.y() - gap - size.height() : point.y() + gap;
     return QRectF(left, top, size.width(), size.height());
 }
 

@@ -11,6 +11,14 @@ namespace rapid::widgets {
 
 /// Where a point's label sits, as seen from the point.
 enum class LabelCorner { AboveRight, BelowRight, AboveLeft, BelowLeft };
+inline bool isRightOfPoint(LabelCorner corner)
+{
+    return corner == LabelCorner::AboveRight || corner == LabelCorner::BelowRight;
+}
+inline bool isAbovePoint(LabelCorner corner)
+{
+    return corner == LabelCorner::AboveRight || corner == LabelCorner::AboveLeft;
+}
 
 struct LabelPlacement {
     bool shown = false;

@@ -145,8 +145,8 @@ void LatencyThroughputChart::arrangeLabels()
     for (size_t i = 0; i < placed.size(); ++i) {
         QCPItemText* label = m_labels[i];
         label->setVisible(placed[i].shown);
-        const bool right = placed[i].corner == LabelCorner::AboveRight || placed[i].corner == LabelCorner::BelowRight;
-        const bool above = placed[i].corner == LabelCorner::AboveRight || placed[i].corner == LabelCorner::AboveLeft;
+        const bool right = isRightOfPoint(placed[i].corner);
+        const bool above = isAbovePoint(placed[i].corner);
         label->setPositionAlignment(
             (right ? Qt::AlignLeft : Qt::AlignRight) | (above ? Qt::AlignBottom : Qt::AlignTop));
         const int gap = static_cast<int>(kGap);

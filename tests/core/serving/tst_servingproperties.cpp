@@ -19,6 +19,7 @@
 // names a set-up that reproduces.
 #include "config/diagnostic.h"
 #include "model/modelstats.h"
+#include "randomdraw.h"
 #include "serving/disaggregation.h"
 #include "serving/servingsimulator.h"
 #include "testutils.h"
@@ -35,27 +36,13 @@
 #endif
 
 using namespace rapid;
+using test::divisorsOf;
+using test::pick;
 using namespace rapid::serving;
 
 namespace {
 
 constexpr double kRounding = 1e-9;
-
-template <typename T> const T& pick(std::mt19937& random, const std::vector<T>& choices)
-{
-    return choices[std::uniform_int_distribution<size_t>(0, choices.size() - 1)(random)];
-}
-
-std::vector<int> divisorsOf(int n, int atMost)
-{
-    std::vector<int> result;
-    for (int d = 1; d <= std::min(n, atMost); ++d) {
-        if (n % d == 0) {
-            result.push_back(d);
-        }
-    }
-    return result;
-}
 
 struct Draw {
     std::string model;
@@ -329,6 +316,17 @@ QString requestViolation(const config::Scenario& prefill, const config::Scenario
     return {};
 }
 
+/// The first broken bound of a served workload: its requests, then @p engine's iterations, then the summary.
+QString servingViolation(const config::Scenario& prefill, const config::Scenario& decode, const ServingTrace& trace,
+    const EngineOptions& engine, const ServingSummary& summary, const Draw& draw, int clients)
+{
+    QString problem = requestViolation(prefill, decode, trace, draw, clients);
+    if (problem.isEmpty()) {
+        problem = iterationViolation(trace, engine, clients);
+    }
+    return problem.isEmpty() ? summaryViolation(summary) : problem;
+}
+
 } // namespace
 
 class TstServingProperties : public QObject {
@@ -364,13 +362,8 @@ private Q_SLOTS:
             const int clients = draw.workload.arrival == ArrivalKind::ClosedLoop
                 ? draw.workload.concurrency / result.summary.replicas
                 : 0;
-            QString problem = requestViolation(scenario, scenario, result.trace, draw, clients);
-            if (problem.isEmpty()) {
-                problem = iterationViolation(result.trace, result.options, clients);
-            }
-            if (problem.isEmpty()) {
-                problem = summaryViolation(result.summary);
-            }
+            const QString problem
+                = servingViolation(scenario, scenario, result.trace, result.options, result.summary, draw, clients);
             QVERIFY2(problem.isEmpty(),
                 qPrintable(QStringLiteral("draw %1 (%2): %3")
                                .arg(attempts)
@@ -415,13 +408,8 @@ private Q_SLOTS:
             ++valid;
             // Decode worker 0 serves at most every client; the trace holds every request of the deployment.
             const int clients = draw.workload.arrival == ArrivalKind::ClosedLoop ? draw.workload.concurrency : 0;
-            QString problem = requestViolation(spec.prefill, spec.decode, result.trace, draw, clients);
-            if (problem.isEmpty()) {
-                problem = iterationViolation(result.trace, result.decodeOptions, clients);
-            }
-            if (problem.isEmpty()) {
-                problem = summaryViolation(result.summary);
-            }
+            QString problem = servingViolation(
+                spec.prefill, spec.decode, result.trace, result.decodeOptions, result.summary, draw, clients);
             if (problem.isEmpty() && !(result.meanKvTransferSeconds >= 0)) {
                 problem = QStringLiteral("mean KV transfer %1 s").arg(result.meanKvTransferSeconds);
             }

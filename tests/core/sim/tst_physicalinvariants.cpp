@@ -12,6 +12,7 @@
 #include "model/layeroperators.h"
 #include "network/analyticalnetwork.h"
 #include "parallel/shardingplan.h"
+#include "randomdraw.h"
 #include "sim/stepmodel.h"
 #include "testutils.h"
 
@@ -29,6 +30,8 @@
 #endif
 
 using namespace rapid;
+using test::divisorsOf;
+using test::pick;
 
 namespace {
 
@@ -49,22 +52,6 @@ struct Draw {
         return text + ", run:\n" + runYaml;
     }
 };
-
-template <typename T> const T& pick(std::mt19937& random, const std::vector<T>& choices)
-{
-    return choices[std::uniform_int_distribution<size_t>(0, choices.size() - 1)(random)];
-}
-
-std::vector<int> divisorsOf(int n, int atMost)
-{
-    std::vector<int> result;
-    for (int d = 1; d <= std::min(n, atMost); ++d) {
-        if (n % d == 0) {
-            result.push_back(d);
-        }
-    }
-    return result;
-}
 
 /// Draws configurations; the loader decides which are valid.
 class ConfigurationDrawer {
