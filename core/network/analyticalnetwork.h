@@ -18,6 +18,16 @@ class Topology;
 /// ring step instead, which made small collectives 90-164% too slow.
 inline constexpr double kCollectiveLaunchSeconds = 6.6e-6;
 
+/// Thread blocks a running NCCL collective holds: NCCL launches one CTA per channel and each stays resident on its SM
+/// for the whole collective, so compute running beside it (FSDP's prefetched all-gather under a layer's GEMMs) gets the
+/// remaining SMs only. Measured on an H100 (132 SMs) with Nsight Systems: an FSDP-style ncclAllGather launched 24
+/// blocks beside a 132-block GEMM, which then no longer fitted one wave (NVIDIA Developer Forums,
+/// "Compute-Communication Overlap Causes Severe GEMM Performance Degradation because of Tail Effect", 2025, topic
+/// 337991; NCCL's init log on 8-GPU NVSwitch nodes prints its channel count, "24 coll channels", the same figure). NCCL
+/// picks the count from the topology (NCCL_MIN_CTAS / NCCL_MAX_CTAS bound it); other GPUs and fabrics borrow the H100
+/// figure.
+inline constexpr int kCollectiveCtas = 24;
+
 /// One phase of how the analytical model carries out a collective: what the congestion backend decomposes into
 /// point-to-point flows, so that both backends run the same algorithm.
 struct CollectivePhase {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 
 namespace rapid::sim::detail {
@@ -91,6 +92,44 @@ ChakraPassSplitter::ChakraPassSplitter(StepModel& stepModel, const graph::Execut
         const auto size = static_cast<std::ptrdiff_t>(ring.size());
         m_contextNext.push_back(ring[static_cast<size_t>((at + 1) % size)]);
         m_contextPrevious.push_back(ring[static_cast<size_t>((at + size - 1) % size)]);
+    }
+    const auto& stages = stepModel.plan().stages;
+    if (std::any_of(stages.begin(), stages.end(), [](const parallel::StagePlan& stage) {
+            return std::any_of(stage.chunks.begin(), stage.chunks.end(),
+                [](const parallel::ChunkPlan& chunk) { return chunk.parameterGather.has_value(); });
+        })) {
+        m_gatherCosts = stepModel.chunkGatherCosts();
+    }
+}
+
+double ChakraPassSplitter::gatherContention(const graph::Node& pass) const
+{
+    const auto stage = static_cast<size_t>(pass.rank);
+    const auto chunk = static_cast<size_t>(pass.chunk);
+    return stage < m_gatherCosts.size() && chunk < m_gatherCosts[stage].size()
+        ? m_gatherCosts[stage][chunk].contention[pass.backward ? 1 : 0]
+        : 0.0;
+}
+
+void ChakraPassSplitter::slowUnitsBesideGathers(std::vector<Block>& layerBlocks, const graph::Node& pass) const
+{
+    // The step model charges the SMs that a unit's prefetched gather (and the reduction beside it) hold as a slower
+    // unit before it (shardedunits.h); the trace's single gather beside the pass cannot, so the units computing beside
+    // a gather (all but the pass's last) carry it, spread evenly and over their operators in proportion.
+    if (layerBlocks.size() < 2) {
+        return;
+    }
+    const double perUnit = gatherContention(pass) / static_cast<double>(layerBlocks.size() - 1);
+    for (size_t unit = 0; unit + 1 < layerBlocks.size(); ++unit) {
+        double compute = 0;
+        for (const OperatorTiming& op : layerBlocks[unit].ops) {
+            compute += op.seconds;
+        }
+        if (perUnit > 0 && compute > 0) {
+            for (OperatorTiming& op : layerBlocks[unit].ops) {
+                op.seconds *= 1 + perUnit / compute;
+            }
+        }
     }
 }
 
@@ -291,22 +330,27 @@ std::vector<ChakraNodePiece> ChakraPassSplitter::operator()(const graph::ChakraN
     if (pass.backward ? last : first) {
         blocks.push_back(endBlock(!pass.backward, pass.backward, prefix + (pass.backward ? "lm head" : "embedding")));
     }
+    const parallel::ChunkPlan& chunkPlan
+        = m_stepModel.plan().stages[static_cast<size_t>(pass.rank)].chunks[static_cast<size_t>(pass.chunk)];
+    const bool gatherBeside = chunkPlan.parameterGather && chunkPlan.parameterGather->onNetwork();
+    std::vector<Block> layerBlocks;
     const auto addLayer = [&](int layer) {
-        blocks.push_back(layerBlock(pass.rank, layer, pass.backward, prefix + "layer " + std::to_string(layer)));
+        layerBlocks.push_back(layerBlock(pass.rank, layer, pass.backward, prefix + "layer " + std::to_string(layer)));
     };
     if (pass.backward) {
         std::for_each(layers.rbegin(), layers.rend(), addLayer);
     } else {
         std::for_each(layers.begin(), layers.end(), addLayer);
     }
+    if (gatherBeside) {
+        slowUnitsBesideGathers(layerBlocks, pass);
+    }
+    std::move(layerBlocks.begin(), layerBlocks.end(), std::back_inserter(blocks));
     if (pass.backward ? first : last) {
         blocks.push_back(endBlock(pass.backward, pass.backward, prefix + (pass.backward ? "embedding" : "lm head")));
     }
     // ZeRO-3/FSDP gather the chunk's parameters for every pass, beside its compute (the step model leaves exposed only
     // what outlasts the pass); nothing in the pass waits for it, so the pass ends when both are done.
-    const parallel::ChunkPlan& chunkPlan
-        = m_stepModel.plan().stages[static_cast<size_t>(pass.rank)].chunks[static_cast<size_t>(pass.chunk)];
-    const bool gatherBeside = chunkPlan.parameterGather && chunkPlan.parameterGather->onNetwork();
     if (m_detail == ChakraDetail::Chunk && !gatherBeside) {
         // One compute node for the pass (its windows apart): the blocks merged, collectives after it. A pass with a
         // gather beside it keeps its layers, so the gather meets the pass's own traffic in the order rapid runs it
@@ -320,8 +364,10 @@ std::vector<ChakraNodePiece> ChakraPassSplitter::operator()(const graph::ChakraN
     }
     std::vector<ChakraNodePiece> pieces;
     if (gatherBeside) {
-        ChakraNodePiece gather = collectivePiece(prefix + "parameter all-gather (beside the pass)",
-            *chunkPlan.parameterGather, m_graph.parts(id)[static_cast<size_t>(graph::TimeClass::DataParallel)]);
+        // Its exposure less the slower compute beside it, which the layers' pieces take (slowUnitsBesideGathers).
+        ChakraNodePiece gather
+            = collectivePiece(prefix + "parameter all-gather (beside the pass)", *chunkPlan.parameterGather,
+                m_graph.parts(id)[static_cast<size_t>(graph::TimeClass::DataParallel)] - gatherContention(pass));
         gather.after = { -1 };
         pieces.push_back(std::move(gather));
     }

@@ -46,6 +46,8 @@ private:
     Block layerBlock(int stage, int layer, bool backward, const std::string& label);
     Block endBlock(bool embedding, bool backward, const std::string& label);
     std::vector<graph::ChakraNodePiece> inferencePieces(const graph::ChakraNode& node, const graph::Node& step);
+    double gatherContention(const graph::Node& pass) const;
+    void slowUnitsBesideGathers(std::vector<Block>& layerBlocks, const graph::Node& pass) const;
 
     StepModel& m_stepModel;
     const graph::ExecutionGraph& m_graph;
@@ -54,6 +56,7 @@ private:
     std::vector<std::vector<std::vector<int>>> m_layers;
     std::vector<int> m_contextNext; ///< per stage: the representative's next and previous rank in its cp ring
     std::vector<int> m_contextPrevious;
+    StepModel::ExposedGathers m_gatherCosts; ///< ZeRO-3/FSDP: per stage and chunk, the closed-form gather costs
     std::int32_t m_nextTag = kContextTagBase;
 };
 

@@ -279,7 +279,8 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
             if (gather && static_cast<size_t>(chunk) < requests.chunkGather.size()) {
                 const ChunkGatherCost& gatherCost
                     = input.chunkGather[static_cast<size_t>(stage)][static_cast<size_t>(chunk)];
-                rest -= gatherCost.exposed[backward ? 1 : 0];
+                // The simulated gather replaces the closed-form waits; the compute its SMs slowed stays compute.
+                rest -= gatherCost.exposed[backward ? 1 : 0] - gatherCost.contention[backward ? 1 : 0];
                 program.leadSeconds = gatherCost.lead[backward ? 1 : 0];
                 program.alongside.push_back(&requests.chunkGather[static_cast<size_t>(chunk)]);
             }

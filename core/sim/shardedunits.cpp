@@ -6,16 +6,23 @@
 
 namespace rapid::sim {
 
-double exposedUnitGathers(
-    std::span<const double> unitCompute, double unitGather, double besideEachUnit, bool firstGatherExposed)
+double exposedUnitGathers(std::span<const double> unitCompute, double unitGather, double besideEachUnit,
+    bool firstGatherExposed, double collectiveSmShare)
 {
+    if (!(collectiveSmShare >= 0 && collectiveSmShare < 1)) {
+        throw std::invalid_argument("sharded units: the collectives' share of the SMs must be in [0, 1)");
+    }
     if (unitCompute.empty() || unitGather <= 0) {
         return 0;
     }
+    const double beside = std::max(0.0, besideEachUnit);
     double exposed = firstGatherExposed ? unitGather : 0.0;
     for (size_t i = 1; i < unitCompute.size(); ++i) {
-        const double hideable = std::max(0.0, unitCompute[i - 1] - std::max(0.0, besideEachUnit));
-        exposed += std::max(0.0, unitGather - hideable);
+        const double hideable = std::max(0.0, unitCompute[i - 1] - beside);
+        const double wait = std::max(0.0, unitGather - hideable);
+        const double slowdown
+            = collectiveSmShare * std::min(unitGather + beside, unitCompute[i - 1] / (1 - collectiveSmShare));
+        exposed += std::max(wait, slowdown);
     }
     return exposed;
 }

@@ -22,9 +22,17 @@ namespace rapid::sim {
 /// used, which torchtitan's FSDP2 (reshard_after_forward=False for the last block) and DeepSpeed
 /// (stage3_max_reuse_distance) keep gathered, so for them one unit's gather per backward is charged too much
 /// (docs/limits.md).
-///   exposed = [firstGatherExposed] g + sum over i >= 1 of max(0, g - max(0, c[i-1] - beside))
-double exposedUnitGathers(
-    std::span<const double> unitCompute, double unitGather, double besideEachUnit, bool firstGatherExposed);
+///
+/// The collectives beside a unit also take SMs from it: NCCL holds @p collectiveSmShare s of the GPU's SMs while it
+/// runs (network::kCollectiveCtas), so the unit's compute advances at 1 - s of its rate for as long as the gather and
+/// the reduction beside it, b = g + beside, last. A unit of compute c then takes c + s x b when the collectives end
+/// first, and all of it runs slowed, c / (1 - s), when they do not; the wait for the gather and this slowdown are the
+/// same lost time counted twice, so a unit costs the larger of the two:
+///   exposed = [firstGatherExposed] g + sum over i >= 1 of max(max(0, g - max(0, c[i-1] - beside)),
+///                                                          s x min(g + beside, c[i-1] / (1 - s)))
+/// (the first gather has no compute beside it). s in [0, 1); 0 leaves the compute at its full rate.
+double exposedUnitGathers(std::span<const double> unitCompute, double unitGather, double besideEachUnit,
+    bool firstGatherExposed, double collectiveSmShare);
 
 /// Megatron-Core's distributed optimizer with --overlap-param-gather: after the optimizer step the first bucket's
 /// all-gather of the updated parameters starts; when the next step's first forward reaches a bucket's module, its

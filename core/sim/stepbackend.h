@@ -37,9 +37,11 @@ struct LayerTimes {
 /// gather beside the whole pass replaces that exposure and delays the pass by `lead` first: what unit granularity
 /// adds to a whole-chunk overlap (the first unit's gather when the network is fast, the last unit's compute after
 /// the last gather when it is slow), so that on an idle network it takes the closed-form time.
+/// `contention` is the part of `exposed` that is the units' compute slowed by the SMs the collectives hold beside it.
 struct ChunkGatherCost {
     std::array<double, 2> exposed {};
     std::array<double, 2> lead {};
+    std::array<double, 2> contention {};
 };
 
 /// What a backend executes a training step from: the plan, the per-stage costs and graph built from it, and the layer

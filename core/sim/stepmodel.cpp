@@ -49,6 +49,7 @@ graph::TimeClass timeClassOf(model::OperatorClass opClass)
 
 using detail::add;
 using detail::at;
+using detail::collectiveSmShare;
 using detail::exposed;
 using detail::mfuPeak;
 using detail::part;
@@ -185,6 +186,35 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
     return *cached;
 }
 
+ChunkGatherCost StepModel::chargeUnitGathers(const parallel::ChunkPlan& chunk, std::span<const double> unitForward,
+    std::span<const double> unitBackward, graph::ChunkCost& chunkCost)
+{
+    const double unitShare = 1.0 / static_cast<double>(chunk.layers.size());
+    const double unitGather = collective(part(*chunk.parameterGather, unitShare));
+    const double unitReduction
+        = m_plan.sharding.overlapGradientReduction ? collective(part(chunk.gradientReduction, unitShare)) : 0.0;
+    // The gathers and reductions hold SMs beside the units' compute (shardedunits.h): the exposure is
+    // the waits for the gathers or, where larger, the slower compute; `contention` is what it adds.
+    const double smShare = collectiveSmShare(m_scenario.hardware.gpu);
+    const std::array<double, 2> exposedGather = { exposedUnitGathers(unitForward, unitGather, 0, true, smShare),
+        exposedUnitGathers(unitBackward, unitGather, unitReduction, true, smShare) };
+    const std::array<double, 2> contention
+        = { exposedGather[0] - exposedUnitGathers(unitForward, unitGather, 0, true, 0),
+              exposedGather[1] - exposedUnitGathers(unitBackward, unitGather, unitReduction, true, 0) };
+    at(chunkCost.forward, TimeClass::DataParallel) += exposedGather[0];
+    at(chunkCost.backward, TimeClass::DataParallel) += exposedGather[1];
+    // The congestion backend simulates the chunk's gather beside the whole pass, with the reductions and
+    // every other flow on the links: it replaces the waits a whole-chunk overlap explains and keeps what
+    // unit granularity adds (contention-free, closed form) on top; the slower compute stays compute.
+    const double gather = collective(*chunk.parameterGather);
+    const std::array<double, 2> hideable
+        = { sum(chunkCost.forward) - exposedGather[0], sum(chunkCost.backward) - exposedGather[1] };
+    const std::array<double, 2> granularity
+        = { std::max(0.0, exposedGather[0] - contention[0] - exposed(gather, hideable[0])),
+              std::max(0.0, exposedUnitGathers(unitBackward, unitGather, 0, true, 0) - exposed(gather, hideable[1])) };
+    return { exposedGather, granularity, contention };
+}
+
 std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathers)
 {
     const config::ModelSpec& model = m_scenario.model;
@@ -252,25 +282,7 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
             // current one's compute (shardedunits.h); in backward each layer's gradients leave under the next
             // layer's compute on the same links when the reduction overlaps.
             if (chunk.parameterGather && !chunk.layers.empty()) {
-                const double unitShare = 1.0 / static_cast<double>(chunk.layers.size());
-                const double unitGather = collective(part(*chunk.parameterGather, unitShare));
-                const double unitReduction = m_plan.sharding.overlapGradientReduction
-                    ? collective(part(chunk.gradientReduction, unitShare))
-                    : 0.0;
-                const std::array<double, 2> exposedGather = { exposedUnitGathers(unitForward, unitGather, 0, true),
-                    exposedUnitGathers(unitBackward, unitGather, unitReduction, true) };
-                at(chunkCost.forward, TimeClass::DataParallel) += exposedGather[0];
-                at(chunkCost.backward, TimeClass::DataParallel) += exposedGather[1];
-                // The congestion backend simulates the chunk's gather beside the whole pass, with the reductions and
-                // every other flow on the links: it replaces the exposure a whole-chunk overlap explains and keeps
-                // what unit granularity adds (contention-free, closed form) on top.
-                const double gather = collective(*chunk.parameterGather);
-                const std::array<double, 2> granularity
-                    = { std::max(0.0, exposedGather[0] - exposed(gather, sum(chunkCost.forward) - exposedGather[0])),
-                          std::max(0.0,
-                              exposedUnitGathers(unitBackward, unitGather, 0, true)
-                                  - exposed(gather, sum(chunkCost.backward) - exposedGather[1])) };
-                stageGathers.push_back({ exposedGather, granularity });
+                stageGathers.push_back(chargeUnitGathers(chunk, unitForward, unitBackward, chunkCost));
             }
             cost.chunks.push_back(chunkCost);
             // Overlapped, the chunk's gradients leave bucket by bucket while its last backward runs; only the last

@@ -70,10 +70,18 @@ public:
     /// Seconds of @p collective on this model's backend (0 when it moves nothing).
     double collectiveSeconds(const parallel::PlannedCollective& collective) { return this->collective(collective); }
 
+    /// ZeRO-3/FSDP: per stage and chunk, what the unit gathers cost each pass in closed form (empty chunks without).
+    using ExposedGathers = std::vector<std::vector<ChunkGatherCost>>;
+    ExposedGathers chunkGatherCosts()
+    {
+        ExposedGathers gathers;
+        stageCosts(&gathers);
+        return gathers;
+    }
+
 private:
     void checkMicroBatchBudget() const;
     void applyStragglers(report::InferenceResult& result, int steps) const;
-    using ExposedGathers = std::vector<std::vector<ChunkGatherCost>>;
     std::vector<graph::StageCost> stageCosts(ExposedGathers* exposedGathers);
     /// One parameter unit of a chunk's forward: its compute and the parameters it needs (one GPU's, before ZeRO).
     struct ForwardUnit {
@@ -91,6 +99,10 @@ private:
         const std::vector<model::Operator>& ops, double* gemmSeconds, double* attentionSeconds);
     /// Seconds of @p collective on the backend (0 when it moves nothing).
     double collective(const parallel::PlannedCollective& collective);
+    /// ZeRO-3/FSDP: charges @p chunkCost the waits for the chunk's unit-by-unit gathers and the compute their SMs slow
+    /// (sim/shardedunits.h) and returns them in closed form for the backends.
+    ChunkGatherCost chargeUnitGathers(const parallel::ChunkPlan& chunk, std::span<const double> unitForward,
+        std::span<const double> unitBackward, graph::ChunkCost& chunkCost);
     double collectiveOrZero(const std::optional<parallel::PlannedCollective>& collective);
     /// Moves the stretch of compute nodes whose collectives the backend simulated from the bubble to those classes.
     static void attributeStretch(const StepExecution& execution, const graph::ExecutionGraph& graph,

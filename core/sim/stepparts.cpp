@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stepparts_p.h"
 
+#include "network/analyticalnetwork.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -37,6 +39,11 @@ double mfuPeak(const config::GpuSpec& gpu, const config::PrecisionSpec& precisio
 double exposed(double communication, double hideable)
 {
     return std::max(0.0, communication - hideable);
+}
+
+double collectiveSmShare(const config::GpuSpec& gpu)
+{
+    return std::min(0.5, static_cast<double>(network::kCollectiveCtas) / std::max(1, gpu.smCount));
 }
 
 std::vector<graph::StageCost> withComputeSlowdown(

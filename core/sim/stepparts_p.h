@@ -28,6 +28,10 @@ double mfuPeak(const config::GpuSpec& gpu, const config::PrecisionSpec& precisio
 /// Exposed part of @p communication seconds that can overlap with @p hideable seconds of compute.
 double exposed(double communication, double hideable);
 
+/// The share of @p gpu's SMs a running collective holds (network::kCollectiveCtas of them; at most half, so that a
+/// preset with very few SMs still computes).
+double collectiveSmShare(const config::GpuSpec& gpu);
+
 /// @p stages with every compute class and the optimizer of stage s taking @p slowdowns[s] times as long (the
 /// communication classes keep their time: a slow GPU's peers wait for its compute, not for the network).
 std::vector<graph::StageCost> withComputeSlowdown(

@@ -73,6 +73,7 @@ private Q_SLOTS:
     void asyncTpLeavesSummedGradientReduceScattersExposed();
     void zero3GathersAndReducesEveryParameter();
     void shardedUnitGathersHideBehindThePreviousUnit();
+    void unitGathersSlowTheComputeBesideThem();
     void fsdpGathersLayerByLayer();
     void gradientBucketsHideBehindTheLastBackward();
     void prefetchedGathersRunOneUnitAhead();
@@ -214,12 +215,36 @@ void TstStepModel::shardedUnitGathersHideBehindThePreviousUnit()
     // shorter than the compute cost only the first: 5 s.
     const std::vector<double> forward { 3, 3, 3 };
     const std::vector<double> backward { 4, 4, 4 };
-    QCOMPARE(sim::exposedUnitGathers(forward, 5, 0, true), 9.0);
-    QCOMPARE(sim::exposedUnitGathers(backward, 5, 1, false), 4.0);
-    QCOMPARE(sim::exposedUnitGathers(backward, 5, 1, true), 9.0);
-    QCOMPARE(sim::exposedUnitGathers(forward, 2, 0, true), 2.0);
-    QCOMPARE(sim::exposedUnitGathers(forward, 2, 0, false), 0.0);
-    QCOMPARE(sim::exposedUnitGathers({}, 5, 0, true), 0.0);
+    QCOMPARE(sim::exposedUnitGathers(forward, 5, 0, true, 0), 9.0);
+    QCOMPARE(sim::exposedUnitGathers(backward, 5, 1, false, 0), 4.0);
+    QCOMPARE(sim::exposedUnitGathers(backward, 5, 1, true, 0), 9.0);
+    QCOMPARE(sim::exposedUnitGathers(forward, 2, 0, true, 0), 2.0);
+    QCOMPARE(sim::exposedUnitGathers(forward, 2, 0, false, 0), 0.0);
+    QCOMPARE(sim::exposedUnitGathers({}, 5, 0, true, 0), 0.0);
+}
+
+void TstStepModel::unitGathersSlowTheComputeBesideThem()
+{
+    // The collectives hold a quarter of the SMs while they run, so the compute beside them advances at 0.75.
+    const std::vector<double> forward { 3, 3, 3 };
+    const std::vector<double> backward { 4, 4, 4 };
+    // 2 s gathers under 3 s units: 2 s at 0.75 do 1.5 s of work, the other 1.5 s run at full rate: 3.5 s, 0.5 s
+    // lost per prefetched unit; with the first gather: 2 + 0.5 + 0.5.
+    QCOMPARE(sim::exposedUnitGathers(forward, 2, 0, true, 0.25), 3.0);
+    // Backward: 1 s of reduce-scatter and a 2 s gather beside 4 s units: 3 s at 0.75 do 2.25 s, 1.75 s remain at full
+    // rate: 4.75 s, 0.75 s lost per unit after the first.
+    QCOMPARE(sim::exposedUnitGathers(backward, 2, 1, false, 0.25), 1.5);
+    // A 3.5 s gather beside a 3 s unit: 3.5 s at 0.75 do 2.625 s, 0.375 s remain: the unit ends at 3.875 s, after its
+    // gather (0.5 s of plain waiting would undercount); 0.875 s lost.
+    const std::vector<double> two { 3, 3 };
+    QCOMPARE(sim::exposedUnitGathers(two, 3.5, 0, false, 0.25), 0.875);
+    // A 4.5 s gather: the unit computes slowed throughout (3 / 0.75 = 4 s) and the next one waits for the gather: 1.5
+    // s.
+    QCOMPARE(sim::exposedUnitGathers(two, 4.5, 0, false, 0.25), 1.5);
+    // Gathers longer than the compute at any share: the wait alone (5 - 3 per unit), as without contention.
+    QCOMPARE(sim::exposedUnitGathers(forward, 5, 0, true, 0.25), 9.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim::exposedUnitGathers(forward, 2, 0, true, 1.0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sim::exposedUnitGathers(forward, 2, 0, true, -0.1));
 }
 
 void TstStepModel::fsdpGathersLayerByLayer()
@@ -228,7 +253,9 @@ void TstStepModel::fsdpGathersLayerByLayer()
     // anything: bytes / rate, so one layer unit's gather is g = (2 bytes x P / 32) / rate. With c_f and c_b the
     // forward and backward seconds of one layer, the forward waits g + 31 max(0, g - c_f) and the backward
     // g + 31 max(0, g - c_b). A fast network hides all but the first gather; a slow one exposes the difference for
-    // every unit. Before, the whole model's gather hid behind the whole forward.
+    // every unit. Before, the whole model's gather hid behind the whole forward. While a gather runs, NCCL's 24 CTAs
+    // hold s = 24 / SMs of the GPU and the layer beside it computes at 1 - s: a prefetched unit costs
+    // max(g - c, s min(g, c / (1 - s))) (shardedunits.h).
     for (const double rate : { 1e12, 2e9 }) {
         sim::StepModel model(
             llama7bOn8({ "run.parallelism.dp=8", "run.parallelism.fsdp=true", "run.training.global_batch=8" }),
@@ -242,8 +269,12 @@ void TstStepModel::fsdpGathersLayerByLayer()
         const sim::LayerTimes& layer = model.layerTimes(0, false);
         const double forward = std::accumulate(layer.forward.begin(), layer.forward.end(), 0.0);
         const double backward = std::accumulate(layer.backward.begin(), layer.backward.end(), 0.0);
-        const double expectedForward = g + 31 * std::max(0.0, g - forward);
-        const double expectedBackward = g + 31 * std::max(0.0, g - backward);
+        const double share = 24.0 / model.scenario().hardware.gpu.smCount;
+        const auto unit = [g, share](double compute) {
+            return std::max(std::max(0.0, g - compute), share * std::min(g, compute / (1 - share)));
+        };
+        const double expectedForward = g + 31 * unit(forward);
+        const double expectedBackward = g + 31 * unit(backward);
         const auto dp = static_cast<size_t>(graph::TimeClass::DataParallel);
         QVERIFY(std::fabs(stages[0].chunks[0].forward[dp] - expectedForward) <= 1e-12 * expectedForward + 1e-15);
         QVERIFY(std::fabs(stages[0].chunks[0].backward[dp] - expectedBackward) <= 1e-12 * expectedForward + 1e-15);
