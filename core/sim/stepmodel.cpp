@@ -198,9 +198,9 @@ ChunkGatherCost StepModel::chargeUnitGathers(const parallel::ChunkPlan& chunk, s
     const double smShare = collectiveSmShare(m_scenario.hardware.gpu);
     const std::array<double, 2> exposedGather = { exposedUnitGathers(unitForward, unitGather, 0, true, smShare),
         exposedUnitGathers(unitBackward, unitGather, unitReduction, true, smShare) };
-    const std::array<double, 2> contention
-        = { exposedGather[0] - exposedUnitGathers(unitForward, unitGather, 0, true, 0),
-              exposedGather[1] - exposedUnitGathers(unitBackward, unitGather, unitReduction, true, 0) };
+    const std::array<double, 2> waits = { exposedUnitGathers(unitForward, unitGather, 0, true, 0),
+        exposedUnitGathers(unitBackward, unitGather, unitReduction, true, 0) };
+    const std::array<double, 2> contention = { exposedGather[0] - waits[0], exposedGather[1] - waits[1] };
     at(chunkCost.forward, TimeClass::DataParallel) += exposedGather[0];
     at(chunkCost.backward, TimeClass::DataParallel) += exposedGather[1];
     // The congestion backend simulates the chunk's gather beside the whole pass, with the reductions and
@@ -209,9 +209,8 @@ ChunkGatherCost StepModel::chargeUnitGathers(const parallel::ChunkPlan& chunk, s
     const double gather = collective(*chunk.parameterGather);
     const std::array<double, 2> hideable
         = { sum(chunkCost.forward) - exposedGather[0], sum(chunkCost.backward) - exposedGather[1] };
-    const std::array<double, 2> granularity
-        = { std::max(0.0, exposedGather[0] - contention[0] - exposed(gather, hideable[0])),
-              std::max(0.0, exposedUnitGathers(unitBackward, unitGather, 0, true, 0) - exposed(gather, hideable[1])) };
+    const std::array<double, 2> granularity = { std::max(0.0, waits[0] - exposed(gather, hideable[0])),
+        std::max(0.0, exposedUnitGathers(unitBackward, unitGather, 0, true, 0) - exposed(gather, hideable[1])) };
     return { exposedGather, granularity, contention };
 }
 

@@ -327,6 +327,12 @@ QString servingViolation(const config::Scenario& prefill, const config::Scenario
     return problem.isEmpty() ? summaryViolation(summary) : problem;
 }
 
+/// The failure message of draw number @p attempt: the set-up drawn and the bound it broke.
+QString drawFailure(int attempt, const Draw& draw, const QString& problem)
+{
+    return QStringLiteral("draw %1 (%2): %3").arg(attempt).arg(QString::fromStdString(draw.describe()), problem);
+}
+
 } // namespace
 
 class TstServingProperties : public QObject {
@@ -364,10 +370,7 @@ private Q_SLOTS:
                 : 0;
             const QString problem
                 = servingViolation(scenario, scenario, result.trace, result.options, result.summary, draw, clients);
-            QVERIFY2(problem.isEmpty(),
-                qPrintable(QStringLiteral("draw %1 (%2): %3")
-                               .arg(attempts)
-                               .arg(QString::fromStdString(draw.describe()), problem)));
+            QVERIFY2(problem.isEmpty(), qPrintable(drawFailure(attempts, draw, problem)));
         }
         QCOMPARE(valid, RAPID_SERVING_PROPERTY_CASES);
         // The draw reaches the regimes the bounds are about: KV pressure and prefix hits.
@@ -413,10 +416,7 @@ private Q_SLOTS:
             if (problem.isEmpty() && !(result.meanKvTransferSeconds >= 0)) {
                 problem = QStringLiteral("mean KV transfer %1 s").arg(result.meanKvTransferSeconds);
             }
-            QVERIFY2(problem.isEmpty(),
-                qPrintable(QStringLiteral("draw %1 (%2): %3")
-                               .arg(attempts)
-                               .arg(QString::fromStdString(draw.describe()), problem)));
+            QVERIFY2(problem.isEmpty(), qPrintable(drawFailure(attempts, draw, problem)));
         }
         QCOMPARE(valid, cases);
         qInfo("%d valid disaggregated set-ups of %d drawn", valid, attempts);
