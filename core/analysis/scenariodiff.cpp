@@ -63,6 +63,9 @@ void addTraining(std::vector<std::string>& words, const config::RunSpec& referen
     if (reference.crossEntropyFusion != other.crossEntropyFusion) {
         words.emplace_back(other.crossEntropyFusion ? "fused loss" : "unfused loss");
     }
+    if (reference.lossFp32Upcast != other.lossFp32Upcast) {
+        words.emplace_back(other.lossFp32Upcast ? "fp32 loss" : "bf16 loss");
+    }
 }
 
 /// The shape of a model edited under its own name (a layer count typed into the form): the words a reader looks for.

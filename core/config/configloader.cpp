@@ -263,13 +263,22 @@ void checkExpertParallelism(const ModelSpec& model, const ParallelismSpec& paral
     }
 }
 
-/// Megatron's fused cross-entropy is a Megatron option; the other frameworks' losses are what their code runs.
-template <typename Report> void checkCrossEntropyFusion(const RunSpec& run, const Report& report)
+/// A fused loss is Megatron's option or PyTorch's compiled loss, the fp32 upcast a PyTorch loop's; the other
+/// frameworks' losses are what their code runs.
+template <typename Report> void checkLossOptions(const RunSpec& run, const Report& report)
 {
-    if (run.crossEntropyFusion && run.framework != Framework::Megatron) {
+    if (run.crossEntropyFusion && run.framework != Framework::Megatron && run.framework != Framework::PytorchFsdp) {
         report("run.cross_entropy_fusion",
-            std::string("cross_entropy_fusion is Megatron-Core's --cross-entropy-loss-fusion; the framework is ")
-                + toString(run.framework) + "; expected cross_entropy_fusion: false or framework: megatron");
+            std::string("cross_entropy_fusion is Megatron-Core's --cross-entropy-loss-fusion or a compiled PyTorch "
+                        "loss; the framework is ")
+                + toString(run.framework)
+                + "; expected cross_entropy_fusion: false or framework: megatron or pytorch-fsdp");
+    }
+    if (!run.lossFp32Upcast && run.framework != Framework::PytorchFsdp) {
+        report("run.loss_fp32_upcast",
+            std::string("loss_fp32_upcast describes a PyTorch training loop's loss; the framework is ")
+                + toString(run.framework) + " (its loss always works on fp32 logits); expected loss_fp32_upcast: true "
+                + "or framework: pytorch-fsdp");
     }
 }
 
@@ -364,7 +373,7 @@ std::vector<Diagnostic> checkScenario(
     }
     checkAttentionKernel(hardware.gpu, run, report);
     checkTransformerEngine(run, report);
-    checkCrossEntropyFusion(run, report);
+    checkLossOptions(run, report);
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {
             const auto& dims = hardware.cluster.dimensions;

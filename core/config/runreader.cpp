@@ -200,6 +200,7 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
     spec.torchCompile = reader.boolean("torch_compile");
     spec.transformerEngine = reader.boolean("transformer_engine");
     spec.crossEntropyFusion = reader.boolean("cross_entropy_fusion");
+    spec.lossFp32Upcast = reader.boolean("loss_fp32_upcast");
     readPrecision(reader, spec.precision);
     readParallelism(context, reader, spec.parallelism);
     reader.finish();

@@ -107,10 +107,13 @@ struct RunSpec {
     /// on Hopper and Blackwell, as Megatron). Rotary embeddings and the gated activation stay as the framework writes
     /// them (eager unless torch_compile).
     bool transformerEngine = false;
-    /// megatron: Megatron-Core's --cross-entropy-loss-fusion (one fused loss kernel). Off (the default), Megatron and
-    /// nanotron run the vocabulary-parallel cross-entropy as separate PyTorch ops on fp32 logits
-    /// (model/eagerkernels.h).
+    /// The loss as one fused kernel: Megatron-Core's --cross-entropy-loss-fusion, or a compiled loss under
+    /// pytorch-fsdp. Off (the default), Megatron and nanotron run the vocabulary-parallel cross-entropy as separate
+    /// PyTorch ops on fp32 logits and eager PyTorch runs log_softmax and nll_loss on them (model/eagerkernels.h).
     bool crossEntropyFusion = false;
+    /// pytorch-fsdp: the loss casts the logits to fp32 before log_softmax (torchtitan's `.float()`, AutoModel's
+    /// MaskedCrossEntropy default); off, log_softmax and nll_loss run on the logits in their own precision.
+    bool lossFp32Upcast = true;
     /// Which fused attention kernel runs it (Auto: the framework's choice on the GPU, config/attentionkernel.h).
     AttentionKernel attentionKernel = AttentionKernel::Auto;
     PrecisionSpec precision;

@@ -102,9 +102,14 @@ std::vector<Key> runKeys()
         "pytorch-fsdp: blocks built from Transformer Engine modules (NeMo AutoModel's TE option): fused RMSNorm "
         "kernels and cuDNN attention on Hopper and Blackwell; false = PyTorch modules"));
     keys.push_back(boolean("cross_entropy_fusion", value("false"),
-        "megatron: the loss as one fused kernel (Megatron-Core's --cross-entropy-loss-fusion); false = Megatron's "
-        "default vocabulary-parallel cross-entropy as separate PyTorch ops on fp32 logits (as nanotron always runs "
-        "it)"));
+        "the loss as one fused kernel: Megatron-Core's --cross-entropy-loss-fusion, or under pytorch-fsdp a compiled "
+        "loss (torchtitan compiles it with its blocks since April 2025), which keeps only the bf16 logits for its "
+        "backward; false = Megatron's vocabulary-parallel cross-entropy as separate PyTorch ops on fp32 logits (as "
+        "nanotron always runs it), or eager PyTorch's log_softmax and nll_loss on them"));
+    keys.push_back(boolean("loss_fp32_upcast", value("true"),
+        "pytorch-fsdp: the loss casts the logits to fp32 before log_softmax (torchtitan; AutoModel's "
+        "MaskedCrossEntropy default); false = log_softmax and nll_loss on the logits in the activations' precision "
+        "(MaskedCrossEntropy fp32_upcast: false)"));
     keys.push_back(choice<AttentionKernel>("attention_kernel", value("auto"),
         "the fused attention kernel (with flash_attention): auto = the framework's own choice on the GPU's "
         "architecture (megatron: cudnn on hopper and blackwell, else fa2; pytorch-fsdp: cudnn on blackwell, else fa2; "

@@ -132,8 +132,11 @@ void mlpTensors(const ModelSpec& model, const RunSpec& run, const Shape& x, bool
 /// input and the outputs of the saved ops, the 1st, 3rd, ... linear in call order and the attention kernel (output and
 /// fp32 log-sum-exp); everything else is rebuilt in the backward. Llama: wq, wv, w1 and w2 outputs. A column-parallel
 /// linear's output is its tp shard; a row-parallel one's (wo, w2) is the full-width partial sum before the
-/// reduce-scatter. MoE layers take the routed tokens for the expert linears.
-void opSacTensors(const ModelSpec& model, const Shape& x, bool moeLayer, std::vector<SavedTensor>& out)
+/// reduce-scatter. MoE layers take the routed tokens for the expert linears. Compiled blocks drop what no backward
+/// reads: a dense layer's w2 output only feeds the residual sum, whose gradient needs no input (a MoE layer's expert
+/// outputs stay: the gradient of the routing weights reads them).
+void opSacTensors(const ModelSpec& model, const Shape& x, bool moeLayer, const FrameworkProfile& profile,
+    std::vector<SavedTensor>& out)
 {
     const double tokens = x.s * x.b;
     const double d = static_cast<double>(model.headDim);
@@ -156,8 +159,13 @@ void opSacTensors(const ModelSpec& model, const Shape& x, bool moeLayer, std::ve
     }
     linears.push_back({ "w3 (up) output", mlpTokens * ffn / x.tp });
     linears.push_back({ "w2 (down) output (partial sum)", mlpTokens * x.h });
+    const bool backwardReadsDownOutput = moeLayer && model.moe;
     out.push_back({ "layer input (checkpoint)", tokens * x.h * x.e / x.sp });
     for (size_t i = 0; i < linears.size(); i += 2) {
+        const bool downOutput = i + 1 == linears.size();
+        if (downOutput && profile.savesOnlyWhatBackwardReads && !backwardReadsDownOutput) {
+            continue;
+        }
         out.push_back({ linears[i].name, linears[i].elements * x.e });
     }
     out.push_back({ "attention output", tokens * qDim * x.e / x.tp });
@@ -176,7 +184,7 @@ SavedActivations savedActivationsPerLayer(const ModelSpec& model, const RunSpec&
         return saved;
     }
     if (run.mode == config::RunMode::Training && run.recompute == Recompute::OpSac) {
-        opSacTensors(model, x, moeLayer, saved.tensors);
+        opSacTensors(model, x, moeLayer, profile, saved.tensors);
         return saved;
     }
     attentionTensors(model, run, x, profile, saved.tensors);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "frameworkprofile.h"
 
+#include <algorithm>
+
 namespace rapid::memory {
 
 namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kFp32 = 4;
 
 /// PyTorch's caching allocator keeps freed blocks for reuse; blocks of different sizes (activations of different
 /// micro-batches, logits, gradients) fragment the pool. 1.3 is the median ratio of reserved to predicted
@@ -15,10 +18,32 @@ constexpr double kPytorchFragmentation = 1.3;
 /// CUDA context, cuBLAS workspaces and NCCL buffers, outside torch's allocator: about 1 GiB on an 8-GPU H100 node
 /// (context ~0.5 GiB, NCCL channels and proxy buffers ~0.5 GiB).
 constexpr double kCudaContextAndLibraries = 1.0 * kGiB;
+/// The loss of a PyTorch training loop, `F.cross_entropy(logits.float(), labels)` (torchtitan, AutoModel). Eager,
+/// ATen runs log_softmax and nll_loss on an fp32 copy of the logits: the forward holds the bf16 logits, their fp32
+/// copy and the fp32 log-softmax it keeps (2 + 4 + 4 bytes per logit); torchtitan deletes the logits before the
+/// backward ("need to free to before bwd to avoid peaking memory", train.py), whose nll_loss_backward allocates an
+/// fp32 gradient and log_softmax's backward another beside the kept output (4 + 4 + 4). Compiled (the inductor
+/// fuses the cast, the log-softmax and the loss; its partitioner saves the cheapest inputs of the backward, the bf16
+/// logits and a per-token log-sum-exp, and recomputes the rest), the loss keeps the bf16 logits and its backward
+/// writes their bf16 gradient beside them. Without the upcast (AutoModel's fp32_upcast: false) the eager loss works
+/// in the logits' precision: it keeps their log-softmax and its backward needs two gradients of that size.
+void pytorchLoss(const config::RunSpec& run, FrameworkProfile& profile)
+{
+    const double logit = config::bytesPerElement(run.precision.activations);
+    if (run.crossEntropyFusion) {
+        profile.logitsSavedBytes = logit;
+        profile.logitsTransientBytes = logit;
+        return;
+    }
+    const double loss = run.lossFp32Upcast ? kFp32 : logit;
+    profile.logitsSavedBytes = loss;
+    profile.logitsTransientBytes = std::max(logit + (run.lossFp32Upcast ? loss : 0.0), 2 * loss);
+}
 } // namespace
 
-FrameworkProfile frameworkProfile(config::Framework framework)
+FrameworkProfile frameworkProfile(const config::RunSpec& run)
 {
+    const config::Framework framework = run.framework;
     FrameworkProfile profile;
     profile.nonAllocatorBytes = kCudaContextAndLibraries;
     profile.fragmentation = kPytorchFragmentation;
@@ -59,6 +84,10 @@ FrameworkProfile frameworkProfile(config::Framework framework)
         // FSDP2's FSDPParam keeps the sharded parameter in its original dtype and casts it to param_dtype into the
         // all-gather input (_fsdp_param.py, init_dtype_attrs / all_gather_inputs): no low-precision shard persists.
         profile.shardedParametersAreMaster = framework == config::Framework::PytorchFsdp;
+        if (framework == config::Framework::PytorchFsdp) {
+            pytorchLoss(run, profile);
+            profile.savesOnlyWhatBackwardReads = run.torchCompile;
+        }
         break;
     case config::Framework::Vllm:
         // vLLM pre-allocates its KV cache; the rest follows the model.

@@ -20,9 +20,13 @@ struct FrameworkProfile {
     /// FFN-wide tensors a gated MLP keeps per token: 3 = fused gate|up input (2) + activation output (1);
     /// 4 = gate|up output (2), activation output and the gated product kept separately.
     int gatedMlpSavedTensors = 3;
-    /// Bytes per vocabulary element the loss keeps for backward (fp32 softmax) and needs transiently in forward.
+    /// Bytes per vocabulary element the loss keeps for its backward (fp32 softmax) and needs transiently beside them
+    /// (the larger of its forward's and its backward's).
     double logitsSavedBytes = 4;
     double logitsTransientBytes = 6;
+    /// Compiled blocks: AOTAutograd partitions each block's joint forward-backward graph and saves only the tensors
+    /// its backward reads, even those a selective-checkpoint policy marks must-save (model/opsacrecompute.cpp).
+    bool savesOnlyWhatBackwardReads = false;
     /// Parameter-sized buffers of the ZeRO-1/2 all-gather after the optimizer step, in bytes per local parameter
     /// (plus 1/dp of that for the flattened input shard).
     double zeroGatherBytesPerParameter = 0;
@@ -41,6 +45,7 @@ struct FrameworkProfile {
     bool operator==(const FrameworkProfile&) const = default;
 };
 
-FrameworkProfile frameworkProfile(config::Framework framework);
+/// The profile of the run's framework under the run's compile and loss options.
+FrameworkProfile frameworkProfile(const config::RunSpec& run);
 
 } // namespace rapid::memory

@@ -379,7 +379,7 @@ MemoryEstimate estimateMemory(const ModelSpec& model, const config::GpuSpec& gpu
 MemoryEstimate estimateMemory(
     const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run, const parallel::ShardingPlan& plan)
 {
-    const FrameworkProfile profile = frameworkProfile(run.framework);
+    const FrameworkProfile profile = frameworkProfile(run);
     MemoryEstimate estimate = run.mode == config::RunMode::Training ? estimateTraining(model, gpu, run, plan, profile)
                                                                     : estimateInference(model, gpu, run, plan, profile);
     const StageMemory& worst = estimate.stages[static_cast<size_t>(estimate.peakStage)];

@@ -53,4 +53,16 @@ EagerKernels vocabParallelCrossEntropyOps(double logitBytes)
     return k;
 }
 
+EagerKernels pytorchCrossEntropyOps(double logitBytes, double lossBytes)
+{
+    const bool upcast = lossBytes != logitBytes;
+    const double cast = upcast ? logitBytes + lossBytes : 0.0;
+    EagerKernels k;
+    k.forwardKernels = upcast ? 3 : 2;
+    k.forwardBytes = cast + 3 * lossBytes + lossBytes;
+    k.backwardKernels = upcast ? 4 : 3;
+    k.backwardBytes = lossBytes + 4 * lossBytes + cast;
+    return k;
+}
+
 } // namespace rapid::model

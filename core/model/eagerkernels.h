@@ -43,4 +43,15 @@ EagerKernels eagerRotary(double act);
 /// in-place product with the loss gradient (4 + 4) and the cast back to bf16 (4 + 2). 12 and 4 kernels.
 EagerKernels vocabParallelCrossEntropyOps(double logitBytes);
 
+/// PyTorch's `F.cross_entropy(logits.float(), labels)` run eagerly (torchtitan's cross_entropy_loss, AutoModel's
+/// masked cross-entropy), in bytes per logit of @p logitBytes, worked in @p lossBytes (4 with the fp32 upcast, else
+/// the logits' own): ATen decomposes it into log_softmax and nll_loss (aten/src/ATen/native/LossNLL.cpp,
+/// cross_entropy_loss). Forward: the upcast (act + 4) when there is one; log_softmax over a 128k-wide row, too long
+/// for the kernel that caches the row in shared memory, reads it three times (row maximum, sum of exponentials, the
+/// write pass) and writes it once (3 + 1 loss elements, aten/src/ATen/native/cuda/SoftMax.cu, cunn_SoftMaxForward);
+/// nll_loss gathers one value per token (negligible). Backward: nll_loss_backward zero-fills the gradient (1) and
+/// scatters per token; log_softmax's backward reads the gradient for its row sum and reads it with the saved output
+/// for the write (4, cunn_SoftMaxBackward); the cast back (4 + act). 3 and 4 kernels with the upcast, 2 and 3 without.
+EagerKernels pytorchCrossEntropyOps(double logitBytes, double lossBytes);
+
 } // namespace rapid::model

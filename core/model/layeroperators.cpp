@@ -531,8 +531,9 @@ std::vector<Operator> lmHeadOperators(
         return ops;
     }
     // Vocabulary-parallel cross-entropy: one pass for the row maxima, one for the sums of exponentials; the loss per
-    // token is written in fp32. Its backward reads the logits once more and writes their gradient. Megatron (unless
-    // its loss fusion is on) and nanotron run it as a chain of PyTorch ops on fp32 logits (eagerkernels.h).
+    // token is written in fp32. Its backward reads the logits once more and writes their gradient. Unless the loss is
+    // fused (Megatron's loss fusion, a compiled loss under PyTorch), Megatron and nanotron run it as a chain of
+    // PyTorch ops on fp32 logits and eager PyTorch as log_softmax and nll_loss on them (eagerkernels.h).
     const double logits = static_cast<double>(rows) * static_cast<double>(vocab);
     Operator loss;
     loss.name = "lm_head.cross_entropy";
@@ -542,8 +543,11 @@ std::vector<Operator> lmHeadOperators(
     loss.bytes = 2 * logits * shape.act + static_cast<double>(rows) * 4;
     loss.flops = kCrossEntropyFlops * logits;
     const bool unfused = run.framework == config::Framework::Nanotron
-        || (run.framework == config::Framework::Megatron && !run.crossEntropyFusion);
-    const EagerKernels chain = vocabParallelCrossEntropyOps(shape.act);
+        || ((run.framework == config::Framework::Megatron || run.framework == config::Framework::PytorchFsdp)
+            && !run.crossEntropyFusion);
+    const EagerKernels chain = run.framework == config::Framework::PytorchFsdp
+        ? pytorchCrossEntropyOps(shape.act, run.lossFp32Upcast ? 4.0 : shape.act)
+        : vocabParallelCrossEntropyOps(shape.act);
     if (unfused) {
         loss.bytes = chain.forwardBytes * logits;
         loss.kernels = chain.forwardKernels;

@@ -67,6 +67,9 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 ///   all gbs / (mbs x dp) micro-batches through one schedule, which pays the pipeline bubble once instead of ga times.
 /// - MoE dispatch: DeepEP (parallelism.ep_dispatcher deepep) where the kernel options name it, else NCCL all-to-all;
 ///   routing as the benchmark's fake balanced gate, every expert equally likely (no group limit).
+/// - loss: MaskedCrossEntropy, eager. The expert-parallel benchmark YAMLs (*_te_deepep.yaml: Qwen3-30B-A3B,
+///   DeepSeek-V3, Kimi K2, read at the snapshot) set `fp32_upcast: false`, so their loss works on the bf16 logits;
+///   the Llama 3 70B YAML keeps the default fp32 upcast.
 /// - measured: the step time in seconds (forward, backward and optimizer step of one global batch).
 Dataset automodelDataset(const std::string& sharedDir)
 {
@@ -116,6 +119,9 @@ Dataset automodelDataset(const std::string& sharedDir)
                 "run.training.micro_batch=" + table.cell(row, "mbs"),
                 "run.training.global_batch=" + table.cell(row, "gbs"),
                 "run.training.recompute=" + std::string(checkpointing ? "full" : "none"),
+                "run.loss_fp32_upcast="
+                    + std::string(
+                        table.cell(row, "benchmark_config_path").ends_with("_te_deepep.yaml") ? "false" : "true"),
                 "run.parallelism={fsdp: true, dp: " + std::to_string(dp) + ", tp: " + std::to_string(tp)
                     + ", sp: " + (tp > 1 ? "true" : "false") + ", pp: " + std::to_string(pp)
                     + ", schedule: " + (vp > 1 ? "interleaved" : "1f1b") + ", virtual_stages: " + std::to_string(vp)

@@ -76,6 +76,23 @@ std::string recomputeWord(const std::string& cell)
     throw std::runtime_error("torchtitan dataset: unknown activation_checkpointing \"" + cell + "\"");
 }
 
+/// torchtitan compiles the loss with the blocks when training.compile is on since pytorch/torchtitan#1033
+/// (bbb1b616e, 2025-04-02, components/loss.py, build_cross_entropy_loss); before it the compile of the loss was
+/// commented out ("compiling loss function causes CUDA errors", train.py at 9dec370a). The benchmark_date column
+/// ("YYYY-MM") places a row before or after it.
+bool lossCompiled(const CsvTable& table, size_t row)
+{
+    if (table.cell(row, "torch_compile") != "yes") {
+        return false;
+    }
+    const std::string date = table.cell(row, "benchmark_date");
+    if (date.size() != 7 || date[4] != '-') {
+        throw std::runtime_error("torchtitan dataset: row " + table.cell(row, "row_id") + ": benchmark_date \"" + date
+            + "\" is not YYYY-MM");
+    }
+    return date >= "2025-04";
+}
+
 } // namespace
 
 /// One fixed rule maps every row (nothing is chosen per row or by looking at a result):
@@ -96,8 +113,9 @@ std::string recomputeWord(const std::string& cell)
 ///   local_batch_size / (pp x stages per rank).
 /// - float8 and mxfp8 rows: GEMMs at run.precision.compute fp8 (attention stays at bf16, as torchao converts only
 ///   nn.Linear); precision.fp8_scaling from the recipe: rowwise, blockwise for MXFP8, tensorwise otherwise (the only
-///   torchao recipe in 2024, and the stated one of the 2025 rows). torch.compile is in the label only: no factor is
-///   assumed for it.
+///   torchao recipe in 2024, and the stated one of the 2025 rows). torch.compile: no factor is
+///   assumed for it beyond the kernels it fuses (model/eagerkernels.h) and the tensors its partitioner does not save;
+///   the loss is compiled too on rows dated from April 2025 (lossCompiled), eager before.
 /// - FlashAttention (torchtitan's SDPA picks the flash kernel for bf16 causal attention).
 Dataset torchtitanDataset(const std::string& sharedDir, TorchtitanView view)
 {
@@ -187,6 +205,7 @@ Dataset torchtitanDataset(const std::string& sharedDir, TorchtitanView view)
                 "run.training.global_batch=" + std::to_string(localBatch * dp),
                 "run.training.recompute=" + recomputeWord(table.cell(row, "activation_checkpointing")),
                 "run.torch_compile=" + std::string(table.cell(row, "torch_compile") == "yes" ? "true" : "false"),
+                "run.cross_entropy_fusion=" + std::string(lossCompiled(table, row) ? "true" : "false"),
                 "run.precision.compute=" + std::string(fp8 ? "fp8" : "bf16"), "run.precision.fp8_scaling=" + scaling,
                 "run.parallelism={fsdp: true, dp: " + std::to_string(dp) + ", tp: " + std::to_string(tp) + ", sp: " + sp
                     + ", tp_comm_overlap: " + (asyncTp ? "true" : "false") + ", pp: " + std::to_string(pp)

@@ -192,6 +192,7 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "torch_compile", tr("torch.compile"), general),
         field(run, "transformer_engine", tr("Transformer Engine"), general),
         field(run, "cross_entropy_fusion", tr("Fused cross-entropy"), general),
+        field(run, "loss_fp32_upcast", tr("Loss in fp32"), general),
         field(run, "parallelism.tp", tr("Tensor (tp)"), parallelism),
         field(run, "parallelism.sp", tr("Sequence parallel"), parallelism),
         field(run, "parallelism.pp", tr("Pipeline (pp)"), parallelism),

@@ -211,12 +211,18 @@ void TstAttentionKernels::kernelsAGpuCannotRunAreLocatedErrors()
     QCOMPARE(teOnMegatron.size(), size_t(1));
     QCOMPARE(teOnMegatron[0].keyPath, std::string("run.transformer_engine"));
     QVERIFY2(teOnMegatron[0].message.find("always runs them") != std::string::npos, teOnMegatron[0].message.c_str());
-    // Megatron's fused cross-entropy is a Megatron option (nanotron's loss is what its code runs).
+    // A fused cross-entropy is Megatron's option or PyTorch's compiled loss (nanotron's loss is what its code runs).
     const auto fusedLossOnNanotron = test::expectConfigError([] {
         onA100({ "run.framework=nanotron", "run.cross_entropy_fusion=true" });
     });
     QCOMPARE(fusedLossOnNanotron.size(), size_t(1));
     QCOMPARE(fusedLossOnNanotron[0].keyPath, std::string("run.cross_entropy_fusion"));
+    // The fp32 upcast is a PyTorch loop's choice: Megatron's loss always works on fp32 logits.
+    const auto bf16LossOnMegatron = test::expectConfigError([] {
+        onA100({ "run.framework=megatron", "run.loss_fp32_upcast=false" });
+    });
+    QCOMPARE(bf16LossOnMegatron.size(), size_t(1));
+    QCOMPARE(bf16LossOnMegatron[0].keyPath, std::string("run.loss_fp32_upcast"));
     // FA3 on Hopper loads.
     test::projectLoader().loadScenario(
         "llama-3.1-8b", "grand-teton-h100-500w-host", "torchtitan-llama3-train", { "run.attention_kernel=fa3" });

@@ -53,7 +53,7 @@ double perLayer(int tp, bool sp, config::Recompute recompute)
 {
     const config::RunSpec run = gptRun(tp, sp, recompute);
     return memory::savedActivationsPerLayer(
-        gptLayer(), run, parallel::layerSharding(run), false, memory::frameworkProfile(run.framework))
+        gptLayer(), run, parallel::layerSharding(run), false, memory::frameworkProfile(run))
         .total();
 }
 } // namespace
@@ -110,7 +110,7 @@ void TstActivationMemory::flashAttentionHasNoQuadraticTerm()
     run.flashAttention = true;
     run.dropout = false;
     const double total = memory::savedActivationsPerLayer(
-        gptLayer(), run, parallel::layerSharding(run), false, memory::frameworkProfile(run.framework))
+        gptLayer(), run, parallel::layerSharding(run), false, memory::frameworkProfile(run))
                              .total();
     // Without dropout masks and the S x S tensors: norm inputs 4sbh, QKV input 2sbh, Q and K 4sbh, V 2sbh, output
     // 2sbh, fp32 log-sum-exp 4*s*b*a, MLP inputs 2sbh + 8sbh + 8sbh = 32sbh + 4sba.
@@ -120,7 +120,8 @@ void TstActivationMemory::flashAttentionHasNoQuadraticTerm()
 /// torchtitan's per-op SAC on a Llama 3.1 8B layer (h 4,096, 32 heads and 8 KV heads of 128, FFN 14,336), one sequence
 /// of 8,192 tokens in bf16, no parallelism. Kept per token, by hand: the layer input 2h = 8,192 B, wq's output 2 x
 /// 4,096 = 8,192, wv's 2 x 1,024 = 2,048, w1's 2 x 14,336 = 28,672, w2's 2h = 8,192, the attention output 8,192 and its
-/// fp32 log-sum-exp 32 x 4 = 128: 63,616 B, x 8,192 tokens = 521,142,272 B.
+/// fp32 log-sum-exp 32 x 4 = 128: 63,616 B, x 8,192 tokens = 521,142,272 B. Compiled, the block's backward never reads
+/// w2's output (it only feeds the residual sum): 63,616 - 8,192 = 55,424 B per token, 454,033,408 B.
 void TstActivationMemory::opSacKeepsEveryOtherLinear()
 {
     const config::ModelSpec model = test::projectLoader().loadModel("llama-3.1-8b");
@@ -131,9 +132,14 @@ void TstActivationMemory::opSacKeepsEveryOtherLinear()
     run.flashAttention = true;
     run.dropout = false;
     const memory::SavedActivations saved = memory::savedActivationsPerLayer(
-        model, run, parallel::layerSharding(run), false, memory::frameworkProfile(run.framework));
+        model, run, parallel::layerSharding(run), false, memory::frameworkProfile(run));
     QCOMPARE(saved.tensors.size(), size_t(7));
     QCOMPARE(saved.total(), 521142272.0);
+    run.torchCompile = true;
+    const memory::SavedActivations compiled = memory::savedActivationsPerLayer(
+        model, run, parallel::layerSharding(run), false, memory::frameworkProfile(run));
+    QCOMPARE(compiled.tensors.size(), size_t(6));
+    QCOMPARE(compiled.total(), 454033408.0);
 }
 
 QTEST_GUILESS_MAIN(TstActivationMemory)

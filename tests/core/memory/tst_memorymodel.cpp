@@ -70,6 +70,7 @@ private Q_SLOTS:
     void gpipeHoldsEveryMicroBatch();
     void torchtitanKeepsPipelineStagesGathered();
     void fsdpReduceScattersUnitByUnit();
+    void pytorchLossHoldsItsLogits();
     void kvCacheOfGqaInference();
     void verdictComparesWithCapacity();
 };
@@ -180,6 +181,36 @@ void TstMemoryModel::fsdpReduceScattersUnitByUnit()
     QCOMPARE(at(MemoryCategory::GatheredParameters), (head + 950784.0) * 2);
     QCOMPARE(at(MemoryCategory::Weights), 0.0);
     QCOMPARE(at(MemoryCategory::MasterWeights), params * 4 / 4);
+}
+
+void TstMemoryModel::pytorchLossHoldsItsLogits()
+{
+    // smallLlama with a 32,768-token vocabulary, one 2,048-token sequence, PyTorch FSDP over dp 4: 67,108,864 logits,
+    // whose loss is the peak (a layer's backward needs ~15 MB, the head's gradients ~50 MB). By hand, per logit
+    // (memory/frameworkprofile.cpp): eager F.cross_entropy(logits.float()) keeps the fp32 log-softmax (4 B) and its
+    // backward allocates two fp32 gradients beside it (8 B; the forward's bf16 logits and fp32 copy are 6); without
+    // the upcast everything is bf16 (2 B kept, 2 x 2 B in backward); compiled, the bf16 logits are kept (2 B) and
+    // their bf16 gradient written beside them (2 B). The final norm's and the head's inputs are kept as well,
+    // 2 x 2,048 x 256 x 2 B = 2,097,152 B.
+    config::ModelSpec model = smallLlama();
+    model.vocabSize = 32768;
+    config::RunSpec run = trainingRun(4, 3);
+    run.framework = config::Framework::PytorchFsdp;
+    run.parallelism.sharding = config::ShardingStrategy::Fsdp;
+    run.seqLength = 2048;
+    run.precision.gradients = config::Precision::Fp32;
+    const double logits = 2048.0 * 32768;
+    const double headInputs = 2097152;
+    auto peak = [&](double kept, double transient) {
+        const memory::StageMemory stage = memory::estimateMemory(model, gpu80(), run).stages.front();
+        QCOMPARE(stage.breakdown[static_cast<size_t>(MemoryCategory::Logits)], kept * logits + headInputs);
+        QCOMPARE(stage.breakdown[static_cast<size_t>(MemoryCategory::Transient)], transient * logits);
+    };
+    peak(4, 8);
+    run.lossFp32Upcast = false;
+    peak(2, 4);
+    run.crossEntropyFusion = true;
+    peak(2, 2);
 }
 
 void TstMemoryModel::kvCacheOfGqaInference()

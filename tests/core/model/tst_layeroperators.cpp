@@ -621,12 +621,31 @@ void TstLayerOperators::nanotronRunsItsLossAsOpsAndAccumulatesInFp32()
         = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);
     QCOMPARE(find(fusedHead, "lm_head.cross_entropy")->bytes, 65538048.0);
     QCOMPARE(find(fusedHead, "lm_head.cross_entropy")->kernels, 1);
-    run.crossEntropyFusion = false;
+    // PyTorch's compiled loss is the same single kernel.
     run.framework = config::Framework::PytorchFsdp;
     QCOMPARE(find(model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training),
                  "lm_head.cross_entropy")
                  ->bytes,
         65538048.0);
+    // Eager PyTorch, F.cross_entropy(logits.float()): cast 2 + 4, log_softmax three reads and a write of fp32 (16) =
+    // 22 B per logit (360,448,000 B, 3 kernels); backward: nll_loss's zero fill 4, log_softmax's backward 4 x 4, cast
+    // back 4 + 2 = 26 B (425,984,000 B, 4 kernels). Without the upcast everything is bf16: 4 x 2 = 8 B forward
+    // (131,072,000 B, 2 kernels), 2 + 4 x 2 = 10 B backward (163,840,000 B, 3 kernels).
+    run.crossEntropyFusion = false;
+    const auto eagerHead
+        = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);
+    QCOMPARE(find(eagerHead, "lm_head.cross_entropy")->bytes, 360448000.0);
+    QCOMPARE(find(eagerHead, "lm_head.cross_entropy")->kernels, 3);
+    QCOMPARE(find(eagerHead, "lm_head.cross_entropy.backward")->bytes, 425984000.0);
+    QCOMPARE(find(eagerHead, "lm_head.cross_entropy.backward")->kernels, 4);
+    run.lossFp32Upcast = false;
+    const auto bf16Head
+        = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);
+    QCOMPARE(find(bf16Head, "lm_head.cross_entropy")->bytes, 131072000.0);
+    QCOMPARE(find(bf16Head, "lm_head.cross_entropy")->kernels, 2);
+    QCOMPARE(find(bf16Head, "lm_head.cross_entropy.backward")->bytes, 163840000.0);
+    QCOMPARE(find(bf16Head, "lm_head.cross_entropy.backward")->kernels, 3);
+    run.lossFp32Upcast = true;
     run.framework = config::Framework::Nanotron;
     const auto head = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);
     QCOMPARE(find(head, "lm_head.cross_entropy")->bytes, 622592000.0);

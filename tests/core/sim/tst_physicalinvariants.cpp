@@ -144,7 +144,8 @@ private:
         const std::string framework
             = pick(random, std::vector<std::string> { "megatron", "nanotron", "deepspeed", "pytorch-fsdp" });
         const bool transformerEngine = framework == "pytorch-fsdp" && std::bernoulli_distribution(0.5)(random);
-        const bool fusedLoss = framework == "megatron" && std::bernoulli_distribution(0.5)(random);
+        const bool fusedLoss
+            = (framework == "megatron" || framework == "pytorch-fsdp") && std::bernoulli_distribution(0.5)(random);
         const int ep = model.moe ? pick(random, std::vector<int> { 1, 2, 4, 8 }) : 1;
         // Routing skew on expert-parallel runs: the busiest rank at 1-2x its share, sometimes capped by a capacity.
         std::ostringstream skew;
