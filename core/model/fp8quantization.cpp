@@ -9,8 +9,8 @@ constexpr double kFp8Bytes = 1;
 constexpr double kMxBlock = 32;
 } // namespace
 
-Fp8CastBytes fp8CastBytes(
-    const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8, bool training)
+Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8,
+    bool training, bool layoutCopies)
 {
     const double batch = static_cast<double>(gemm.batch);
     const double x = static_cast<double>(gemm.m) * static_cast<double>(gemm.k) * batch;
@@ -28,6 +28,10 @@ Fp8CastBytes fp8CastBytes(
     bytes.backward = backwardElements * bytesPerElement;
     bytes.forwardElements = forwardElements;
     bytes.backwardElements = backwardElements;
+    if (layoutCopies && training && scaling == config::Fp8Scaling::Tensorwise) {
+        bytes.backward += (dy + w + x) * 2 * kFp8Bytes;
+        bytes.backwardLayoutCopies = 3;
+    }
     return bytes;
 }
 

@@ -22,14 +22,22 @@ namespace rapid::model {
 ///   tensor scale serves both layouts;
 /// - backward, rowwise and blockwise: the scales follow the reduction dimension, so dy is cast twice (along each
 ///   axis) and W and x again along their other axis: 2 m n + k n + m k.
+///
+/// torchao's tensorwise Float8Linear (manual_float8_matmul_with_args_in_float8) saves the FP8 x and W of the forward
+/// and hands Float8Tensors to aten.mm, whose handler gives _scaled_mm the row-major first and column-major second
+/// operand it requires by copying whatever is not (torchao float8/float8_ops.py, preprocess_addmm): the forward's
+/// operands are already so, the backward's are not: W for dx = dy W^T, dy^T and x for dW = dy^T x. Each copy reads
+/// and writes one byte per element (@p layoutCopies: m n + k n + m k elements, three kernels). Transformer Engine's
+/// cast-transpose kernels write both layouts in the cast itself.
 struct Fp8CastBytes {
     double forward = 0;
     double backward = 0;
+    int backwardLayoutCopies = 0; ///< kernels that copy FP8 operands into _scaled_mm's layouts
     double forwardElements = 0; ///< elements cast, for the FLOP count (abs, max and scale per element)
     double backwardElements = 0;
 };
 
-Fp8CastBytes fp8CastBytes(
-    const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8, bool training);
+Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8,
+    bool training, bool layoutCopies);
 
 } // namespace rapid::model

@@ -128,7 +128,7 @@ private:
     void fp8Casts(const std::string& gemmName, OperatorClass opClass, const GemmDims& dims)
     {
         const Fp8CastBytes bytes = fp8CastBytes(dims, m_shape.precision.fp8Scaling, m_shape.act,
-            m_shape.precision.weights == config::Precision::Fp8, m_training);
+            m_shape.precision.weights == config::Precision::Fp8, m_training, m_shape.torchaoFloat8);
         Entry& cast = add(gemmName + ".fp8_cast", OperatorKind::Elementwise, opClass);
         cast.op.bytes = bytes.forward;
         constexpr double kFlopsPerCastElement = 3; // abs, max and scale
@@ -136,6 +136,7 @@ private:
         cast.backwardBytes = bytes.backward;
         cast.backwardFlops = kFlopsPerCastElement * bytes.backwardElements;
         cast.hasBackward = bytes.backward > 0;
+        cast.backwardKernels += bytes.backwardLayoutCopies;
     }
 
     /// An element-wise operator: forward reads and writes the given element counts; its backward moves

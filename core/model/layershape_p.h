@@ -34,6 +34,8 @@ struct Shape {
     /// The gated MLP's activation as eager PyTorch's two kernels: eager torchtitan, and nanotron, whose norms (Triton)
     /// and rotary embedding (flash-attn) are fused but whose GLUActivation is `act(gate) * up` (models/llama.py)
     bool eagerActivation = false;
+    /// FP8 linears are torchao's Float8Linear (pytorch-fsdp without Transformer Engine), not TE's (fp8quantization.h).
+    bool torchaoFloat8 = false;
     double expertLoad = 1; ///< the busiest expert-parallel rank's routed tokens over the balanced share
     config::PrecisionSpec precision;
     double act = 2; ///< bytes per activation element

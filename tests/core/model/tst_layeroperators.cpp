@@ -457,24 +457,32 @@ void TstLayerOperators::fp8CastBytesByHand()
     using config::Fp8Scaling;
     // Tensorwise dynamic: an amax pass and a cast pass, 2 + 2 + 1 = 5 B per element. Forward x and W: 160 x 5 = 800;
     // backward dy only (the forward's FP8 x and W are reused): 64 x 5 = 320.
-    model::Fp8CastBytes bytes = model::fp8CastBytes(gemm, Fp8Scaling::Tensorwise, 2, false, true);
+    model::Fp8CastBytes bytes = model::fp8CastBytes(gemm, Fp8Scaling::Tensorwise, 2, false, true, false);
     QCOMPARE(bytes.forward, 800.0);
     QCOMPARE(bytes.backward, 320.0);
     QCOMPARE(bytes.forwardElements, 160.0);
-    // Rowwise: dy along both axes, W and x again: 2 x 64 + 128 + 32 = 288 elements, 1,440 B.
-    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Rowwise, 2, false, true);
+    QCOMPARE(bytes.backwardLayoutCopies, 0);
+    // torchao's Float8Linear also copies W, dy^T and x into _scaled_mm's layouts in the backward, reading and writing
+    // one byte each: (128 + 64 + 32) x 2 = 448 B more, three kernels. Its forward operands are laid out already.
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Tensorwise, 2, false, true, true);
+    QCOMPARE(bytes.forward, 800.0);
+    QCOMPARE(bytes.backward, 320.0 + 448.0);
+    QCOMPARE(bytes.backwardLayoutCopies, 3);
+    // Rowwise (its casts write the layouts they need: no copies): dy along both axes, W and x again: 2 x 64 + 128 + 32
+    // = 288 elements, 1,440 B.
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Rowwise, 2, false, true, true);
     QCOMPARE(bytes.forward, 800.0);
     QCOMPARE(bytes.backward, 1440.0);
     // MXFP8 blockwise: one pass (2 + 1 B) plus a scale byte per 32 elements: 3.03125 B; 160 and 288 elements.
-    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Blockwise, 2, false, true);
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Blockwise, 2, false, true, true);
     QCOMPARE(bytes.forward, 485.0);
     QCOMPARE(bytes.backward, 873.0);
     // Delayed (Transformer Engine): one pass, 3 B, tensorwise operand counts: 480 and 192.
-    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Delayed, 2, false, true);
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Delayed, 2, false, true, true);
     QCOMPARE(bytes.forward, 480.0);
     QCOMPARE(bytes.backward, 192.0);
     // Inference with FP8 weights: only x is cast, 32 x 5 = 160 B, no backward.
-    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Tensorwise, 2, true, false);
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Tensorwise, 2, true, false, true);
     QCOMPARE(bytes.forward, 160.0);
     QCOMPARE(bytes.backward, 0.0);
 }

@@ -92,12 +92,14 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // accumulates dq, dk, dv in fp32 (model/ringattention.h): torchtitan 25.29%, held at 26.3%; uci-llama2 37.74%,
     // held at 38.8%. Since torch.compile saves only what a block's backward reads and torchtitan compiles its loss
     // from April 2025 (eager PyTorch's loss keeps fp32 log-softmax and two fp32 gradients, memory/frameworkprofile.cpp;
-    // 2026-11-29): torchtitan-memory 8.32% meets its bar; torchtitan 22.55%, held at 23.6%.
+    // 2026-11-29): torchtitan-memory 8.32% meets its bar; torchtitan 22.55%. With torchao's FP8 layout copies in the
+    // backward (model/fp8quantization.h): torchtitan 21.44%, held at 22.5%; torchtitan-power-limited 139.46%, held at
+    // 140.5%.
     static const std::map<QString, double> kCeilings
         = { { QStringLiteral("uci-llama2"), 38.8 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
               { QStringLiteral("megatron-core-h100"), 9.3 }, { QStringLiteral("nim-served-ttft"), 22.7 },
-              { QStringLiteral("torchtitan"), 23.6 }, { QStringLiteral("nanotron"), 28.9 },
-              { QStringLiteral("torchtitan-power-limited"), 150.2 }, { QStringLiteral("aiconfigurator-ttft"), 58.2 },
+              { QStringLiteral("torchtitan"), 22.5 }, { QStringLiteral("nanotron"), 28.9 },
+              { QStringLiteral("torchtitan-power-limited"), 140.5 }, { QStringLiteral("aiconfigurator-ttft"), 58.2 },
               { QStringLiteral("aiconfigurator-tpot"), 13.7 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
