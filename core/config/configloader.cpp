@@ -274,6 +274,15 @@ template <typename Report> void checkLossOptions(const RunSpec& run, const Repor
                 + toString(run.framework)
                 + "; expected cross_entropy_fusion: false or framework: megatron or pytorch-fsdp");
     }
+    if (run.precision.fp8AllGather
+        && (run.framework != Framework::PytorchFsdp || run.precision.compute != Precision::Fp8
+            || run.precision.fp8Scaling != Fp8Scaling::Tensorwise || run.parallelism.zeroStage < 3
+            || run.mode != RunMode::Training)) {
+        report("run.precision.fp8_all_gather",
+            "fp8_all_gather is torchao's float8 all-gather of FSDP training; expected framework: pytorch-fsdp, "
+            "training, precision.compute: fp8 with fp8_scaling: tensorwise and FSDP (fsdp: true or zero_stage: 3), or "
+            "fp8_all_gather: false");
+    }
     if (!run.lossFp32Upcast && run.framework != Framework::PytorchFsdp) {
         report("run.loss_fp32_upcast",
             std::string("loss_fp32_upcast describes a PyTorch training loop's loss; the framework is ")

@@ -67,6 +67,7 @@ void readPrecision(MapReader& reader, PrecisionSpec& spec)
     spec.kvCache = precision.choice<Precision>("kv_cache", spec.activations);
     spec.masterWeights = precision.boolean("master_weights");
     spec.fp8Scaling = precision.choice<Fp8Scaling>("fp8_scaling");
+    spec.fp8AllGather = precision.boolean("fp8_all_gather");
     precision.finish();
 }
 

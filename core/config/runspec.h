@@ -42,6 +42,10 @@ struct PrecisionSpec {
     Precision kvCache = Precision::Bf16;
     bool masterWeights = true; ///< keep an optimizer-precision copy of the weights
     Fp8Scaling fp8Scaling = Fp8Scaling::Tensorwise; ///< with compute fp8: how operands are quantised
+    /// FSDP all-gathers the FP8 linears' weights already cast (torchao's float8 all-gather, torchtitan's
+    /// float8.enable_fsdp_float8_all_gather): 1 byte per parameter on the wire and in the gathered copy, and no cast of
+    /// the gathered weight before each GEMM.
+    bool fp8AllGather = false;
 
     bool operator==(const PrecisionSpec&) const = default;
 };

@@ -43,6 +43,10 @@ void addPrecision(std::vector<Key>& keys)
     keys.push_back(choice<Fp8Scaling>("precision.fp8_scaling", value("tensorwise"),
         "with fp8 compute, how GEMM operands are scaled: tensorwise/rowwise (torchao dynamic), blockwise (MXFP8), "
         "delayed (Transformer Engine amax history)"));
+    keys.push_back(boolean("precision.fp8_all_gather", value("false"),
+        "pytorch-fsdp with fp8 compute and tensorwise scaling: FSDP all-gathers the linears' weights in fp8 (torchao's "
+        "float8 all-gather, torchtitan's enable_fsdp_float8_all_gather): 1 byte per parameter gathered and no weight "
+        "cast before each GEMM"));
 }
 
 void addParallelism(std::vector<Key>& keys)

@@ -305,13 +305,17 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
         const double layerBackwardTransient = chunks.layerBackwardTransient;
         if (plan.gathersLayerParameters() && profile.pipelineKeepsStageGathered && run.parallelism.pp > 1) {
             // The whole stage stays gathered through the step; its gradients accumulate unsharded.
-            at(base, MemoryCategory::GatheredParameters) = params * weightBytes;
+            const double ends = share.embeddingParameters + share.headParameters;
+            at(base, MemoryCategory::GatheredParameters)
+                = parallel::gatheredParameterBytes(model, run, params - ends, share.layerCount(), ends);
             at(base, MemoryCategory::Gradients) = params * config::bytesPerElement(run.precision.gradients);
         } else if (plan.gathersLayerParameters()) {
             // The unit being computed and the next one (prefetch) are gathered in full; the embedding or the LM head
             // can be the largest unit, next to a layer.
-            at(base, MemoryCategory::GatheredParameters)
-                = (chunks.largestUnitParameters + largestLayerParams) * weightBytes;
+            const double layer = parallel::gatheredParameterBytes(model, run, largestLayerParams, 1, 0);
+            const double end = parallel::gatheredParameterBytes(
+                model, run, 0, 0, std::max(share.embeddingParameters, share.headParameters));
+            at(base, MemoryCategory::GatheredParameters) = std::max(layer, end) + layer;
         }
         double staticBytes = 0;
         for (double bytes : base) {

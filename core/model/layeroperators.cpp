@@ -127,8 +127,10 @@ private:
     /// The memory-bound kernels that quantise an FP8 GEMM's operands (fp8quantization.h).
     void fp8Casts(const std::string& gemmName, OperatorClass opClass, const GemmDims& dims)
     {
-        const Fp8CastBytes bytes = fp8CastBytes(dims, m_shape.precision.fp8Scaling, m_shape.act,
-            m_shape.precision.weights == config::Precision::Fp8, m_training, m_shape.torchaoFloat8);
+        // FSDP's float8 all-gather hands the GEMM its weight in FP8 already (the shard is cast before the gather).
+        const bool weightsInFp8 = m_shape.precision.weights == config::Precision::Fp8 || m_shape.precision.fp8AllGather;
+        const Fp8CastBytes bytes = fp8CastBytes(
+            dims, m_shape.precision.fp8Scaling, m_shape.act, weightsInFp8, m_training, m_shape.torchaoFloat8);
         Entry& cast = add(gemmName + ".fp8_cast", OperatorKind::Elementwise, opClass);
         cast.op.bytes = bytes.forward;
         constexpr double kFlopsPerCastElement = 3; // abs, max and scale

@@ -118,6 +118,19 @@ model::LayerSharding layerSharding(const config::RunSpec& run)
     return { parallel.tp, parallel.cp, parallel.ep, parallel.sequenceParallel };
 }
 
+double gatheredParameterBytes(const config::ModelSpec& model, const config::RunSpec& run, double layerParameters,
+    int layers, double endParameters)
+{
+    const double weightBytes = config::bytesPerElement(run.precision.weights);
+    if (!run.precision.fp8AllGather) {
+        return (layerParameters + endParameters) * weightBytes;
+    }
+    constexpr double kFp8Bytes = 1;
+    const double normWeights = (model.norm == config::NormKind::LayerNorm ? 2.0 : 1.0) * model.hiddenSize;
+    const double norms = std::min(layerParameters, 2 * normWeights * layers);
+    return (layerParameters - norms) * kFp8Bytes + (norms + endParameters) * weightBytes;
+}
+
 double gradientBucketParameters(config::Framework framework, int dataParallel, double gradientBytes)
 {
     switch (framework) {

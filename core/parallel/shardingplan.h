@@ -93,6 +93,14 @@ struct EndParameters {
 EndParameters endParameters(
     const config::ModelSpec& model, const model::LayerSharding& sharding, bool headWithEmbedding);
 
+/// Bytes ZeRO-3/FSDP all-gathers for @p layers transformer layers holding @p layerParameters in all, plus
+/// @p endParameters of the embedding or the final norm with the LM head: the weight precision, or with
+/// precision.fp8_all_gather one byte for the layers' linear weights. torchao's float8 all-gather converts nn.Linear
+/// weights only: each layer's two norm weights, the embedding and the output layer (torchtitan's float8 converter
+/// skips it) stay in the weight precision.
+double gatheredParameterBytes(const config::ModelSpec& model, const config::RunSpec& run, double layerParameters,
+    int layers, double endParameters);
+
 /// Parameters per data-parallel gradient bucket of @p framework at data-parallel degree @p dataParallel, with
 /// @p gradientBytes bytes per gradient element (sources in shardingplan.cpp).
 double gradientBucketParameters(config::Framework framework, int dataParallel, double gradientBytes);

@@ -131,8 +131,11 @@ StagePlan stagePlan(
         chunkPlan.holdsEmbedding = share.first && chunk == 0;
         chunkPlan.holdsHead = share.last && chunk + 1 == share.chunks.size();
         if (zero >= 3 && replicas > 1) {
-            chunkPlan.parameterGather
-                = planned(Axis::Dp, CollectiveKind::AllGather, chunkPlan.parameters * sizes.weightBytes, dpGroup);
+            const double ends = (chunkPlan.holdsEmbedding ? share.embeddingParameters : 0.0)
+                + (chunkPlan.holdsHead ? share.headParameters : 0.0);
+            const double bytes = gatheredParameterBytes(
+                model, run, chunkPlan.parameters - ends, static_cast<int>(chunkPlan.layers.size()), ends);
+            chunkPlan.parameterGather = planned(Axis::Dp, CollectiveKind::AllGather, bytes, dpGroup);
         }
         const CollectiveKind reduction = zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
         chunkPlan.gradientReduction = planned(Axis::Dp, reduction, chunkPlan.parameters * sizes.gradientBytes, dpGroup);

@@ -113,9 +113,10 @@ bool lossCompiled(const CsvTable& table, size_t row)
 ///   local_batch_size / (pp x stages per rank).
 /// - float8 and mxfp8 rows: GEMMs at run.precision.compute fp8 (attention stays at bf16, as torchao converts only
 ///   nn.Linear); precision.fp8_scaling from the recipe: rowwise, blockwise for MXFP8, tensorwise otherwise (the only
-///   torchao recipe in 2024, and the stated one of the 2025 rows). torch.compile: no factor is
-///   assumed for it beyond the kernels it fuses (model/eagerkernels.h) and the tensors its partitioner does not save;
-///   the loss is compiled too on rows dated from April 2025 (lossCompiled), eager before.
+///   torchao recipe in 2024, and the stated one of the 2025 rows); precision.fp8_all_gather where the recipe cell names
+///   FSDP float8 all-gather (the H200 rows), off elsewhere (float8.enable_fsdp_float8_all_gather defaults to false).
+///   torch.compile: no factor is assumed for it beyond the kernels it fuses (model/eagerkernels.h) and the tensors its
+///   partitioner does not save; the loss is compiled too on rows dated from April 2025 (lossCompiled), eager before.
 /// - FlashAttention (torchtitan's SDPA picks the flash kernel for bf16 causal attention).
 Dataset torchtitanDataset(const std::string& sharedDir, TorchtitanView view)
 {
@@ -207,6 +208,8 @@ Dataset torchtitanDataset(const std::string& sharedDir, TorchtitanView view)
                 "run.torch_compile=" + std::string(table.cell(row, "torch_compile") == "yes" ? "true" : "false"),
                 "run.cross_entropy_fusion=" + std::string(lossCompiled(table, row) ? "true" : "false"),
                 "run.precision.compute=" + std::string(fp8 ? "fp8" : "bf16"), "run.precision.fp8_scaling=" + scaling,
+                "run.precision.fp8_all_gather="
+                    + std::string(recipe.find("FSDP float8 all-gather") != std::string::npos ? "true" : "false"),
                 "run.parallelism={fsdp: true, dp: " + std::to_string(dp) + ", tp: " + std::to_string(tp) + ", sp: " + sp
                     + ", tp_comm_overlap: " + (asyncTp ? "true" : "false") + ", pp: " + std::to_string(pp)
                     + ", schedule: " + (interleaved ? "interleaved" : "1f1b") + ", virtual_stages: "

@@ -223,6 +223,10 @@ void TstAttentionKernels::kernelsAGpuCannotRunAreLocatedErrors()
     });
     QCOMPARE(bf16LossOnMegatron.size(), size_t(1));
     QCOMPARE(bf16LossOnMegatron[0].keyPath, std::string("run.loss_fp32_upcast"));
+    // The float8 all-gather gathers FP8 weights: without FP8 compute there are none.
+    const auto fp8GatherInBf16 = test::expectConfigError([] { onA100({ "run.precision.fp8_all_gather=true" }); });
+    QCOMPARE(fp8GatherInBf16.size(), size_t(1));
+    QCOMPARE(fp8GatherInBf16[0].keyPath, std::string("run.precision.fp8_all_gather"));
     // FA3 on Hopper loads.
     test::projectLoader().loadScenario(
         "llama-3.1-8b", "grand-teton-h100-500w-host", "torchtitan-llama3-train", { "run.attention_kernel=fa3" });

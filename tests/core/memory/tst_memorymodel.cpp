@@ -181,6 +181,12 @@ void TstMemoryModel::fsdpReduceScattersUnitByUnit()
     QCOMPARE(at(MemoryCategory::GatheredParameters), (head + 950784.0) * 2);
     QCOMPARE(at(MemoryCategory::Weights), 0.0);
     QCOMPARE(at(MemoryCategory::MasterWeights), params * 4 / 4);
+    // torchao's float8 all-gather: a layer's linear weights arrive in 1 B (950,784 - 2 x 256 norm weights = 950,272),
+    // its norms and the head in bf16: 2,097,408 x 2 + (950,272 + 512 x 2) = 5,146,112 B gathered.
+    run.precision.compute = config::Precision::Fp8;
+    run.precision.fp8AllGather = true;
+    const memory::StageMemory fp8 = memory::estimateMemory(model, gpu80(), run).stages.front();
+    QCOMPARE(fp8.breakdown[static_cast<size_t>(MemoryCategory::GatheredParameters)], 5146112.0);
 }
 
 void TstMemoryModel::pytorchLossHoldsItsLogits()

@@ -30,6 +30,7 @@ private Q_SLOTS:
     void costBalancedFrameworksSplitTimingAndMemoryAlike();
     void pipelineSendsAndGradientReductions();
     void zero3GathersEveryChunk();
+    void fp8AllGatherMovesLinearWeightsInOneByte();
     void contextParallelRanksShareTheirGradients();
     void deepEpSendsOneCopyPerGpuAndNode();
 };
@@ -244,6 +245,21 @@ void TstStepPlan::zero3GathersEveryChunk()
     QCOMPARE(stage.chunks[0].gradientReduction.kind, CollectiveKind::ReduceScatter);
     QVERIFY(std::fabs(stage.optimizerParameters * 8 / modelParams - 1) < 1e-6);
     QVERIFY(!stage.sendForward);
+}
+
+void TstStepPlan::fp8AllGatherMovesLinearWeightsInOneByte()
+{
+    // Llama 2 7B under PyTorch FSDP on 8 H100 with FP8 linears and torchao's float8 all-gather. By hand: a layer holds
+    // 4 x 4,096^2 + 3 x 4,096 x 11,008 = 202,375,168 linear weights (1 B each on the wire) and two RMSNorm weights of
+    // 4,096 (bf16); the embedding 32,000 x 4,096 = 131,072,000 and the final norm with the LM head 131,076,096 stay
+    // bf16: 32 x 202,375,168 + 2 x (32 x 8,192 + 131,072,000 + 131,076,096) = 7,000,825,856 B.
+    const config::Scenario scenario
+        = test::projectLoader().loadScenario("llama-2-7b", "hgx-h100-8gpu", "llama-2-7b-train-4xa100",
+            { "hardware.cluster.network[0].size=8", "run.training.seq_length=2048", "run.framework=pytorch-fsdp",
+                "run.parallelism.dp=8", "run.parallelism.tp=1", "run.parallelism.pp=1", "run.parallelism.fsdp=true",
+                "run.training.global_batch=8", "run.precision.compute=fp8", "run.precision.fp8_all_gather=true" });
+    const parallel::StepPlan plan = parallel::planStep(scenario);
+    QCOMPARE(plan.stages.at(0).chunks.at(0).parameterGather->bytes, 7000825856.0);
 }
 
 QTEST_GUILESS_MAIN(TstStepPlan)
