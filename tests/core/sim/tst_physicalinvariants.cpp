@@ -103,7 +103,9 @@ public:
     }
 
 private:
-    static std::string precisionYaml(std::mt19937& random, const config::HardwareSpec& hardware, bool training)
+    /// @p fp8AllGather: the run may gather FSDP weights in FP8 (pytorch-fsdp with ZeRO-3) when it draws tensorwise FP8.
+    static std::string precisionYaml(
+        std::mt19937& random, const config::HardwareSpec& hardware, bool training, bool fp8AllGather = false)
     {
         std::vector<std::string> computes = { "bf16", "fp16" };
         if (hardware.gpu.tensorPeak(config::Precision::Fp8) > 0) {
@@ -113,8 +115,12 @@ private:
         const std::string stored = compute == "fp8" ? "bf16" : compute;
         std::string yaml = "  precision: {compute: " + compute + ", weights: " + stored + ", activations: " + stored;
         if (compute == "fp8") {
-            yaml += ", fp8_scaling: "
-                + pick(random, std::vector<std::string> { "tensorwise", "rowwise", "blockwise", "delayed" });
+            const std::string scaling
+                = pick(random, std::vector<std::string> { "tensorwise", "rowwise", "blockwise", "delayed" });
+            yaml += ", fp8_scaling: " + scaling;
+            if (fp8AllGather && scaling == "tensorwise" && std::bernoulli_distribution(0.5)(random)) {
+                yaml += ", fp8_all_gather: true";
+            }
         }
         if (training) {
             yaml += ", gradients: " + pick(random, std::vector<std::string> { stored, std::string("fp32") });
@@ -146,6 +152,8 @@ private:
         const bool transformerEngine = framework == "pytorch-fsdp" && std::bernoulli_distribution(0.5)(random);
         const bool fusedLoss
             = (framework == "megatron" || framework == "pytorch-fsdp") && std::bernoulli_distribution(0.5)(random);
+        const bool lossUpcast = framework != "pytorch-fsdp" || std::bernoulli_distribution(0.7)(random);
+        const int zeroStage = std::uniform_int_distribution<int>(0, 3)(random);
         const int ep = model.moe ? pick(random, std::vector<int> { 1, 2, 4, 8 }) : 1;
         // Routing skew on expert-parallel runs: the busiest rank at 1-2x its share, sometimes capped by a capacity.
         std::ostringstream skew;
@@ -159,19 +167,22 @@ private:
         yaml << "run:\n  mode: training\n  framework: " << framework << "\n"
              << "  transformer_engine: " << (transformerEngine ? "true" : "false") << "\n"
              << "  cross_entropy_fusion: " << (fusedLoss ? "true" : "false") << "\n"
+             << "  loss_fp32_upcast: " << (lossUpcast ? "true" : "false") << "\n"
              << "  training: {global_batch: " << microBatch * dp * accumulation << ", micro_batch: " << microBatch
              << ", seq_length: " << pick(random, lengths)
              << ", recompute: " << pick(random, std::vector<std::string> { "none", "selective", "full", "op-sac" })
              << "}\n"
              << "  torch_compile: " << (std::bernoulli_distribution(0.5)(random) ? "true" : "false") << "\n"
-             << flashAttentionYaml(random) << precisionYaml(random, hardware, true) << "  parallelism: {tp: " << tp
+             << flashAttentionYaml(random)
+             << precisionYaml(random, hardware, true, framework == "pytorch-fsdp" && zeroStage == 3)
+             << "  parallelism: {tp: " << tp
              << ", sp: " << (tp > 1 && std::bernoulli_distribution(0.5)(random) ? "true" : "false") << ", pp: " << pp
              << ", schedule: "
              << (interleave ? "interleaved, virtual_stages: 2"
                             : pick(random, std::vector<std::string> { "1f1b", "gpipe" }))
              << ", dp: " << dp << ", cp: " << cp << ", ep: " << ep << skew.str()
              << ", ep_dispatcher: " << pick(random, std::vector<std::string> { "alltoall", "deepep" })
-             << ", zero_stage: " << std::uniform_int_distribution<int>(0, 3)(random)
+             << ", zero_stage: " << zeroStage
              << ", tp_comm_overlap: " << (std::bernoulli_distribution(0.3)(random) ? "true" : "false") << "}\n";
         return yaml.str();
     }
