@@ -24,7 +24,7 @@ config::Precision parsePrecision(const std::string& text)
             return precision;
         }
     }
-    throw UsageError("--precision must be one of fp32, tf32, bf16, fp16, fp8, int8 (got \"" + text + "\")");
+    throw UsageError("--precision must be one of fp32, tf32, bf16, fp16, fp8, int8, nvfp4 (got \"" + text + "\")");
 }
 
 std::int64_t dimension(const Arguments& arguments, const std::string& name, long long fallback)
@@ -84,7 +84,7 @@ int gemmCommand(const Invocation& invocation)
                 "independent GEMMs of this shape in one kernel, 1 to 2^31 (default 1); every operand at most 2^60 "
                 "elements over the batch",
                 false },
-            { "precision", "NAME", "fp32, tf32, bf16, fp16, fp8 or int8 (default bf16)", false },
+            { "precision", "NAME", "fp32, tf32, bf16, fp16, fp8, int8 or nvfp4 (default bf16)", false },
             { "hardware", "NAME|FILE", "hardware or GPU preset name, or YAML file", false },
             { "set", "KEY=VALUE", "override a key, e.g. hardware.gpu.derate.clock=0.74", true },
             { "json", "FILE", "also write the estimate as JSON (- for standard output)", false } });

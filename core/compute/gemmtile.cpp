@@ -14,7 +14,8 @@ constexpr int kWarpSize = 32;
 constexpr int kMinWarpsPerCta = 4; // one per SM sub-partition, so all four tensor cores of the SM get work
 constexpr int kMaxWarpTileArea = 64 * 64; // 128 fp32 accumulators per thread: the largest warp tile CUTLASS uses
 constexpr int kMaxRegistersPerThread = 255;
-constexpr int kFragmentSliceBytes = 32; // operand fragments for one MMA k-step: 16 fp16 / 32 fp8 / 8 fp32 elements
+constexpr int kFragmentSliceBytes
+    = 32; // operand fragments for one MMA k-step: 16 fp16 / 32 fp8 / 64 fp4 / 8 fp32 elements
 
 std::vector<GemmTile> buildCandidates(config::Precision precision)
 {
@@ -23,7 +24,9 @@ std::vector<GemmTile> buildCandidates(config::Precision precision)
     // K-steps are chosen in bytes so that one row of a slice is one or two 64-byte cp.async bursts at any precision.
     constexpr std::array<int, 2> kStepBytes = { 64, 128 };
     constexpr std::array<int, 2> kStages = { 3, 4 };
-    const double elementBytes = config::bytesPerElement(precision);
+    // K-slices count the packed values; NVFP4's block scales travel beside them (one byte per 16 values).
+    const double elementBytes = config::packedBytesPerElement(precision);
+    const double storedBytes = config::bytesPerElement(precision);
 
     std::vector<GemmTile> candidates;
     for (const auto& [ctaM, ctaN] : kCtaShapes) {
@@ -49,7 +52,7 @@ std::vector<GemmTile> buildCandidates(config::Precision precision)
                 tile.warpM = warpM;
                 tile.warpN = warpN;
                 tile.registersPerThread = accumulators + fragments;
-                tile.sharedBytes = stages * static_cast<double>(ctaM + ctaN) * ctaK * elementBytes;
+                tile.sharedBytes = stages * static_cast<double>(ctaM + ctaN) * ctaK * storedBytes;
                 candidates.push_back(tile);
             }
         }

@@ -291,6 +291,34 @@ template <typename Report> void checkLossOptions(const RunSpec& run, const Repor
     }
 }
 
+/// NVFP4 as inference engines run it (TensorRT-LLM, vLLM with NVFP4 checkpoints): the linear layers' weights stored
+/// in NVFP4 and their GEMMs on the FP4 tensor cores with the activations quantised per block on the fly; activations,
+/// the KV cache and everything a training step keeps stay in their own formats.
+template <typename Report> void checkNvfp4(const RunSpec& run, const Report& report)
+{
+    const std::pair<const char*, Precision> others[] = { { "run.precision.activations", run.precision.activations },
+        { "run.precision.gradients", run.precision.gradients }, { "run.precision.optimizer", run.precision.optimizer },
+        { "run.precision.kv_cache", run.precision.kvCache } };
+    for (const auto& [key, precision] : others) {
+        if (precision == Precision::Nvfp4) {
+            report(key,
+                "nvfp4 is modelled for the weights and GEMMs of inference (precision.weights and precision.compute); "
+                "expected fp32, bf16, fp16 or fp8 here");
+        }
+    }
+    const bool compute = run.precision.compute == Precision::Nvfp4;
+    const bool weights = run.precision.weights == Precision::Nvfp4;
+    if (compute != weights) {
+        report(compute ? "run.precision.weights" : "run.precision.compute",
+            "nvfp4 GEMMs read nvfp4 weights (an NVFP4 checkpoint served W4A4); expected precision.compute and "
+            "precision.weights both nvfp4, or neither");
+    } else if (compute && run.mode == RunMode::Training) {
+        report("run.precision.compute",
+            "nvfp4 is modelled for inference (NVFP4 checkpoints served by TensorRT-LLM or vLLM), not for training; "
+            "expected bf16, fp16 or fp8 compute for a training run");
+    }
+}
+
 } // namespace
 
 std::vector<Diagnostic> checkScenario(
@@ -383,6 +411,7 @@ std::vector<Diagnostic> checkScenario(
     checkAttentionKernel(hardware.gpu, run, report);
     checkTransformerEngine(run, report);
     checkLossOptions(run, report);
+    checkNvfp4(run, report);
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {
             const auto& dims = hardware.cluster.dimensions;

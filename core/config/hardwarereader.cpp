@@ -13,6 +13,13 @@
 
 namespace rapid::config {
 
+namespace {
+// NVFP4 (NVIDIA, "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference", 2025; PTX ISA
+// block-scaled mma kinds): 4-bit E2M1 values, one E4M3 scale byte per block of 16 values (a per-tensor FP32 scale too).
+constexpr double kNvfp4ValueBytes = 0.5;
+constexpr double kNvfp4Block = 16;
+} // namespace
+
 double bytesPerElement(Precision precision)
 {
     switch (precision) {
@@ -25,8 +32,20 @@ double bytesPerElement(Precision precision)
     case Precision::Fp8:
     case Precision::Int8:
         return 1;
+    case Precision::Nvfp4:
+        return kNvfp4ValueBytes + 1.0 / kNvfp4Block;
     }
     return 2;
+}
+
+double packedBytesPerElement(Precision precision)
+{
+    return precision == Precision::Nvfp4 ? kNvfp4ValueBytes : bytesPerElement(precision);
+}
+
+bool isQuantizedWeightFormat(Precision precision)
+{
+    return precision == Precision::Fp8 || precision == Precision::Int8 || precision == Precision::Nvfp4;
 }
 
 const char* toString(Precision precision)
@@ -347,6 +366,7 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
             spec.computeEfficiency = efficiency.number("compute");
             spec.memoryEfficiency = efficiency.number("memory");
             spec.fp8MatmulRatio = efficiency.number("fp8_matmul_ratio");
+            spec.nvfp4MatmulRatio = efficiency.number("nvfp4_matmul_ratio");
             readAttentionEfficiencies(efficiency, spec);
             efficiency.finish();
         }

@@ -9,12 +9,20 @@
 
 namespace rapid::config {
 
-/// Numeric formats of tensors and tensor-core math.
-enum class Precision { Fp32, Tf32, Bf16, Fp16, Fp8, Int8 };
-constexpr int kPrecisionCount = 6;
+/// Numeric formats of tensors and tensor-core math. Nvfp4: NVIDIA's block-scaled 4-bit float (E2M1 values, one E4M3
+/// scale per block of 16 and an FP32 scale per tensor; Blackwell tensor cores), modelled for inference weights and
+/// GEMMs.
+enum class Precision { Fp32, Tf32, Bf16, Fp16, Fp8, Int8, Nvfp4 };
+constexpr int kPrecisionCount = 7;
 
-/// Bytes per element of a precision (tf32 is stored as fp32).
+/// Bytes per element of a precision as stored, block scales included (tf32 is stored as fp32; nvfp4 is half a byte
+/// plus one scale byte per 16 elements).
 double bytesPerElement(Precision precision);
+/// Bytes per element of the values alone, as a GEMM's K-slices pack them (nvfp4: 0.5; otherwise bytesPerElement).
+double packedBytesPerElement(Precision precision);
+/// Whether weights stored in @p precision come from a quantised checkpoint (fp8, int8, nvfp4): such checkpoints keep
+/// the embedding and the LM head in 16 bits (NVIDIA ModelOpt's default exclusion of lm_head; an embedding is a lookup).
+bool isQuantizedWeightFormat(Precision precision);
 const char* toString(Precision precision);
 
 /// The GPU generation, where it decides which kernels exist (FlashAttention-3 needs Hopper's wgmma and TMA) and
@@ -66,6 +74,8 @@ struct GpuSpec {
     /// Achieved FP8 matmul rate relative to BF16's at the same clock: cuBLAS reaches a smaller fraction of the FP8
     /// peak than of the BF16 one (MAMF table, S. Bekman, "Machine Learning Engineering": H100 SXM 70.9% vs 80.3%).
     double fp8MatmulRatio = 1.0;
+    /// The same for NVFP4 GEMMs (Blackwell), relative to BF16's achieved share of its peak.
+    double nvfp4MatmulRatio = 1.0;
     /// Per attention kernel (indexed by AttentionKernel; Auto unused), from a published benchmark of that kernel on
     /// this GPU (1.0 = the first-principles rate, no measurement).
     std::array<AttentionKernelEfficiency, kAttentionKernelCount> attentionEfficiency {};
@@ -86,7 +96,10 @@ struct GpuSpec {
     /// Fraction of @p precision's tensor peak well-tuned GEMMs reach (before clock scaling).
     double tensorEfficiency(Precision precision) const
     {
-        return computeEfficiency * (precision == Precision::Fp8 ? fp8MatmulRatio : 1.0);
+        return computeEfficiency
+            * (precision == Precision::Fp8          ? fp8MatmulRatio
+                    : precision == Precision::Nvfp4 ? nvfp4MatmulRatio
+                                                    : 1.0);
     }
     /// The factor compute and on-chip rates are scaled by: the what-if clockScale, capped by the sustained clock.
     double effectiveClockScale() const

@@ -61,8 +61,10 @@ void readPrecision(MapReader& reader, PrecisionSpec& spec)
     }
     spec.compute = precision.choice<Precision>("compute");
     spec.weights = precision.choice<Precision>("weights", spec.compute);
-    spec.activations = precision.choice<Precision>("activations", spec.compute);
-    spec.gradients = precision.choice<Precision>("gradients", spec.weights);
+    // NVFP4 exists for weights and GEMM operands only: what derives from it stays in bf16.
+    const auto storable = [](Precision format) { return format == Precision::Nvfp4 ? Precision::Bf16 : format; };
+    spec.activations = precision.choice<Precision>("activations", storable(spec.compute));
+    spec.gradients = precision.choice<Precision>("gradients", storable(spec.weights));
     spec.optimizer = precision.choice<Precision>("optimizer");
     spec.kvCache = precision.choice<Precision>("kv_cache", spec.activations);
     spec.masterWeights = precision.boolean("master_weights");

@@ -21,7 +21,8 @@ void addTensorRates(std::vector<Key>& keys)
     keys.push_back(mapping("tensor_TFLOPs", required(),
         "dense peak per precision in TFLOP/s (or `tensor:` with unit strings); omit a precision the GPU lacks; "
         "needs bf16 or fp16"));
-    const char* notes[] = { "non-tensor FP32 if the GPU has no FP32 tensor path", "", "", "", "", "in TOPS" };
+    const char* notes[] = { "non-tensor FP32 if the GPU has no FP32 tensor path", "", "", "", "", "in TOPS",
+        "block-scaled 4-bit float, Blackwell" };
     int index = 0;
     for (const std::string& word : config::detail::enumWordList<Precision>()) {
         Key rate = quantity("tensor_TFLOPs." + word, Dimension::FlopsPerSecond, "", kMinFlopRate, kHuge, optional(),
@@ -57,6 +58,8 @@ void addCalibrationAndPower(std::vector<Key>& keys)
     keys.push_back(number("efficiency.memory", 0.01, 1.0, value("1"), "fraction of the HBM bandwidth reached"));
     keys.push_back(number("efficiency.fp8_matmul_ratio", 0.01, 1.0, value("1"),
         "achieved fp8 matmul rate relative to bf16's (MAMF fp8 efficiency / MAMF bf16 efficiency)"));
+    keys.push_back(number("efficiency.nvfp4_matmul_ratio", 0.01, 1.0, value("1"),
+        "achieved nvfp4 matmul rate relative to bf16's, as fp8_matmul_ratio"));
     for (const char* kernel : { "fa2", "fa3", "cudnn" }) {
         for (const char* pass : { "forward", "backward" }) {
             keys.push_back(number(std::string("efficiency.") + kernel + "_" + pass, 0.01, 1.0, value("1"),

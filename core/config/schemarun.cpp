@@ -32,10 +32,12 @@ void addTrainingAndInference(std::vector<Key>& keys)
 void addPrecision(std::vector<Key>& keys)
 {
     keys.push_back(mapping("precision", optional(), "numeric format of each tensor family"));
-    keys.push_back(choice<Precision>("precision.compute", value("bf16"), "tensor-core math of the GEMMs"));
+    keys.push_back(choice<Precision>("precision.compute", value("bf16"),
+        "tensor-core math of the GEMMs (nvfp4: inference on Blackwell, with nvfp4 weights)"));
     keys.push_back(choice<Precision>("precision.weights", derived("compute"), "stored weights"));
-    keys.push_back(choice<Precision>("precision.activations", derived("compute"), "stored activations"));
-    keys.push_back(choice<Precision>("precision.gradients", derived("weights"), "gradients"));
+    keys.push_back(
+        choice<Precision>("precision.activations", derived("compute (bf16 when that is nvfp4)"), "stored activations"));
+    keys.push_back(choice<Precision>("precision.gradients", derived("weights (bf16 when that is nvfp4)"), "gradients"));
     keys.push_back(choice<Precision>("precision.optimizer", value("fp32"), "Adam moments and master weights"));
     keys.push_back(choice<Precision>("precision.kv_cache", derived("activations"), "inference KV cache"));
     keys.push_back(

@@ -50,6 +50,22 @@ double parametersOnStage(const ModelSpec& model, const RunSpec& run, int stage)
 
 namespace {
 
+/// The weights one GPU of a pipeline stage holds for inference. A quantised checkpoint
+/// (config::isQuantizedWeightFormat) quantises the linear layers only: the embedding (a lookup), the LM head (excluded
+/// by NVIDIA ModelOpt's default quantisation config) and the norms stay in the activations' 16-bit format.
+double inferenceWeightBytes(const ModelSpec& model, const RunSpec& run, const parallel::StageShare& share)
+{
+    const double weightBytes = config::bytesPerElement(run.precision.weights);
+    if (!config::isQuantizedWeightFormat(run.precision.weights)) {
+        return share.parameters * weightBytes;
+    }
+    const double normWeights = (model.norm == config::NormKind::LayerNorm ? 2.0 : 1.0) * model.hiddenSize;
+    const double layerParameters = share.parameters - share.embeddingParameters - share.headParameters;
+    const double norms = std::min(layerParameters, 2 * normWeights * share.layerCount());
+    const double unquantized = share.embeddingParameters + share.headParameters + norms;
+    return (layerParameters - norms) * weightBytes + unquantized * config::bytesPerElement(run.precision.activations);
+}
+
 MemoryEstimate estimateInference(const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run,
     const parallel::ShardingPlan& plan, const FrameworkProfile& profile)
 {
@@ -61,7 +77,7 @@ MemoryEstimate estimateInference(const ModelSpec& model, const config::GpuSpec& 
         std::array<double, kMemoryCategoryCount> breakdown {};
         auto set = [&](MemoryCategory category, double bytes) { breakdown[static_cast<size_t>(category)] = bytes; };
         const int layers = share.layerCount();
-        set(MemoryCategory::Weights, share.parameters * config::bytesPerElement(run.precision.weights));
+        set(MemoryCategory::Weights, inferenceWeightBytes(model, run, share));
         // KV heads split over tp, replicated when tp exceeds them; MLA's latent cache is replicated over tp.
         const double perTokenAllLayers = model::kvCacheBytesPerToken(model, run.precision.kvCache);
         const double kvShare = model.mla

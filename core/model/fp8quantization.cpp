@@ -35,4 +35,10 @@ Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, doub
     return bytes;
 }
 
+double nvfp4QuantizeBytes(const GemmDims& gemm, double highBytes)
+{
+    const double x = static_cast<double>(gemm.m) * static_cast<double>(gemm.k) * static_cast<double>(gemm.batch);
+    return x * (highBytes + config::bytesPerElement(config::Precision::Nvfp4));
+}
+
 } // namespace rapid::model

@@ -40,4 +40,10 @@ struct Fp8CastBytes {
 Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8,
     bool training, bool layoutCopies);
 
+/// HBM bytes of quantising an NVFP4 GEMM's activation operand x (m x k per batch entry) from @p highBytes per element:
+/// one pass that reads x and writes its 4-bit values with one E4M3 scale per block of 16 (each block's scale comes
+/// from its own 16 values; the per-tensor FP32 scale is the checkpoint's calibrated input scale), as TensorRT-LLM's
+/// and vLLM's NVFP4 linear layers do before the FP4 GEMM. The weights are stored in NVFP4 already. Inference only.
+double nvfp4QuantizeBytes(const GemmDims& gemm, double highBytes);
+
 } // namespace rapid::model

@@ -9,6 +9,10 @@
 
 namespace rapid::model::detail {
 
+/// Vector operations per element of a norm (what a straightforward kernel executes).
+constexpr double kRmsNormFlops = 4; // square-accumulate (2), scale by the reciprocal root, multiply by the weight
+constexpr double kLayerNormFlops = 7; // mean (1), variance (2), subtract and scale (2), weight and bias (2)
+
 inline std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
 {
     return std::max<std::int64_t>(1, (a + b - 1) / b);

@@ -96,9 +96,12 @@ std::string skipReason(const CsvTable& table, size_t row)
         return "no GPU or cluster preset (GB200, B300, GB300)";
     }
     const std::string quant = table.cell(row, "gemm_quant_mode");
-    if (table.cell(row, "precision") == "fp4" || table.cell(row, "precision") == "int4" || quant == "nvfp4"
-        || quant == "int4_wo" || quant == "fp8_block") {
-        return "NVFP4, INT4 or block-scaled FP8 serving (not modelled yet)";
+    if (table.cell(row, "precision") == "int4" || quant == "int4_wo" || quant == "fp8_block") {
+        return "INT4 weight-only or block-scaled FP8 serving (not modelled yet)";
+    }
+    const bool nvfp4 = table.cell(row, "precision") == "fp4" || quant == "nvfp4";
+    if (nvfp4 && quant != "nvfp4") {
+        return "FP4 checkpoint whose GEMMs are not NVFP4";
     }
     // Checked after the model and precision: every disaggregated row but five is of a model or format above, and of
     // those five only one (Qwen3-32B, FP8) records its worker counts.
@@ -127,7 +130,7 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
     Dataset dataset { ttft ? "aiconfigurator-ttft" : "aiconfigurator-tpot", "aiconfigurator/silicon_sample.csv",
         std::string("NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B and Qwen3-32B served by vLLM, TensorRT-LLM "
                     "and SGLang "
-                    "on H100/H200/B200 (bf16, fp8), one worker per row under a closed loop: mean ")
+                    "on H100/H200/B200 (bf16, fp8, nvfp4), one worker per row under a closed loop: mean ")
             + (ttft ? "time to first token" : "time per output token") + " (rapid serve)",
         ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 20.0 : 10.0, {}, {}, {} };
     const CsvTable table = CsvTable::read(sharedDir + "/validation/" + dataset.file);
@@ -148,6 +151,7 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
             continue;
         }
         const bool fp8 = table.cell(row, "precision") == "fp8";
+        const bool nvfp4 = table.cell(row, "gemm_quant_mode") == "nvfp4";
         const auto [hardware, hardwareOverrides] = hardwareOf(table.cell(row, "system"), tp);
         ValidationCase c;
         c.label = table.cell(row, "id");
@@ -160,14 +164,16 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
         // defaults are gemm fp8, kvcache fp8, fmha float16 (webapp, disagg P/D tab); NVIDIA's ModelOpt FP8 checkpoints
         // carry kv_cache_quant_algo FP8. The rows agree physically: Llama-3.1-70B on one B200 at 64 clients of
         // 1024 + 8192 tokens ran without queueing, and 590k tokens of BF16 KV (320 KiB each) exceed its 180 GB.
-        // Attention itself stays bf16 (run.precision.activations).
-        const std::string precision = fp8 ? "fp8" : "bf16";
+        // Attention itself stays bf16 (run.precision.activations). NVFP4 rows (B200) run the linear layers' GEMMs on
+        // NVFP4 weights and keep the KV cache in FP8, by the same rule: aiconfigurator maps an nvfp4 quant_algo to an
+        // FP8 KV cache (sdk/models/helpers.py, "kvcache_quant_mode" for quant_algo fp8, fp8_block or nvfp4).
+        const std::string precision = nvfp4 ? "nvfp4" : fp8 ? "fp8" : "bf16";
         c.overrides.insert(c.overrides.end(),
             { "run.parallelism.tp=" + std::to_string(tp), "run.inference.batch=1",
                 "run.inference.prompt_length=" + table.cell(row, "isl"),
                 "run.inference.decode_length=" + table.cell(row, "osl"), "run.precision.compute=" + precision,
                 "run.precision.weights=" + precision, "run.precision.activations=bf16",
-                "run.precision.kv_cache=" + precision });
+                "run.precision.kv_cache=" + std::string(nvfp4 || fp8 ? "fp8" : "bf16") });
         c.concurrency = concurrency;
         c.requestsPerClient = kRequestsPerClient;
         c.engine = engineOf(table.cell(row, "backend"));

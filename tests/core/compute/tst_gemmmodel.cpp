@@ -84,6 +84,7 @@ private Q_SLOTS:
     void blackwellReadsEachOperandSliceOnce();
     void squareGemmIsComputeBound();
     void fp8RunsAtItsMeasuredShareOfThePeak();
+    void nvfp4MovesHalfBytesAndScalesOnBlackwell();
     void fewSlicesInFlightAreLatencyBound();
     void deratesScaleOnlyTheirRoof_data();
     void deratesScaleOnlyTheirRoof();
@@ -259,6 +260,28 @@ void TstGemmModel::fp8RunsAtItsMeasuredShareOfThePeak()
     const compute::GemmEstimate bf16Ideal
         = compute::estimateGemm(ideal, shape(8192, 8192, 8192, config::Precision::Bf16));
     QCOMPARE(bf16.computeSeconds, bf16Ideal.computeSeconds);
+}
+
+void TstGemmModel::nvfp4MovesHalfBytesAndScalesOnBlackwell()
+{
+    const config::GpuSpec b200 = test::projectLoader().loadHardware("b200", {}).gpu;
+    // The DGX B200 datasheet's 144 PFLOPS of sparse FP4 for 8 GPUs: 9 PFLOPS dense per GPU, twice FP8's 4.5.
+    QCOMPARE(b200.tensorPeak(config::Precision::Nvfp4), 9000e12);
+    // A decode GEMV, y = W x with W 8192 x 8192: NVFP4 stores 4 bits and one E4M3 scale per 16 values, 0.5625 B per
+    // element: the operands and the output move (8192^2 + 8192 + 8192) x 0.5625 = 37,757,952 B (they fit in L2).
+    const compute::GemmEstimate gemv = compute::estimateGemm(b200, shape(8192, 8192, 1, config::Precision::Nvfp4));
+    QCOMPARE(gemv.hbmBytes, (8192.0 * 8192 + 8192 + 8192) * 0.5625);
+    // A square GEMM's tensor-core roof on the same tile: the busiest SM's CTA FLOPs at 9,000 TFLOP/s x the preset's
+    // nvfp4_matmul_ratio (0.983, borrowed from FP8) x the sustained-clock share (1.44 / 1.856 GHz), over 148 SMs.
+    const compute::GemmEstimate square = compute::estimateGemm(b200, shape(8192, 8192, 8192, config::Precision::Nvfp4));
+    const compute::GemmTile& tile = square.tile;
+    const double ctas = std::ceil(static_cast<double>(square.ctaCount) / 148);
+    const double kSteps = std::ceil(8192.0 / tile.ctaK);
+    const double smRate = 9000e12 * 0.983 * (1.44 / 1.856) / 148;
+    const double compute = ctas * 2.0 * tile.ctaM * tile.ctaN * tile.ctaK * kSteps / smRate;
+    QVERIFY2(near(square.computeSeconds, compute, 1e-9), qPrintable(describe(square.computeSeconds, compute)));
+    // K-slices of 64 or 128 bytes hold 128 or 256 packed FP4 values.
+    QVERIFY(tile.ctaK == 128 || tile.ctaK == 256);
 }
 
 void TstGemmModel::fewSlicesInFlightAreLatencyBound()

@@ -106,6 +106,8 @@ private Q_SLOTS:
     void reportsEveryProblemOfADocument();
     void unknownPresetListsTheAlternatives();
     void precisionTheGpuLacksListsWhatItHas();
+    void nvfp4IsForInferenceWeightsAndGemmsOnBlackwell_data();
+    void nvfp4IsForInferenceWeightsAndGemmsOnBlackwell();
     void aKeyThatCannotBeReadIsReportedOnce();
     void memoryLatenciesComeTogetherAndInOrder();
     void bytesThatAreNotUtf8AreRefusedWhereTheyAre();
@@ -402,6 +404,59 @@ void TstConfigErrors::precisionTheGpuLacksListsWhatItHas()
     QCOMPARE(diagnostics[0].keyPath, std::string("run.precision.compute"));
     QVERIFY2(diagnostics[0].message.find("no fp8 tensor rate") != std::string::npos, diagnostics[0].message.c_str());
     QVERIFY2(diagnostics[0].message.find("tf32, bf16, fp16") != std::string::npos, diagnostics[0].message.c_str());
+}
+
+void TstConfigErrors::nvfp4IsForInferenceWeightsAndGemmsOnBlackwell_data()
+{
+    QTest::addColumn<QString>("hardware");
+    QTest::addColumn<QString>("run");
+    QTest::addColumn<QStringList>("overrides");
+    QTest::addColumn<QString>("expectedKey");
+    QTest::addColumn<QString>("expectedText");
+    const QStringList w4a4
+        = { QStringLiteral("run.precision.compute=nvfp4"), QStringLiteral("run.precision.weights=nvfp4") };
+    // No FP4 tensor cores before Blackwell: the precisions the H100 has are named.
+    QTest::addRow("h100") << "h100-sxm5-80gb"
+                          << "llama-serve-a100" << w4a4 << "run.precision.compute"
+                          << "no nvfp4 tensor rate in its preset; expected one it has: fp32, tf32, bf16, fp16, fp8";
+    // NVFP4 GEMMs without NVFP4 weights, and NVFP4 weights under bf16 GEMMs.
+    QTest::addRow("compute_only") << "b200"
+                                  << "llama-serve-a100" << QStringList { QStringLiteral("run.precision.compute=nvfp4") }
+                                  << "run.precision.weights"
+                                  << "both nvfp4, or neither";
+    QTest::addRow("weights_only") << "b200"
+                                  << "llama-serve-a100" << QStringList { QStringLiteral("run.precision.weights=nvfp4") }
+                                  << "run.precision.compute"
+                                  << "both nvfp4, or neither";
+    // Only weights and GEMM operands exist in NVFP4 here.
+    QTest::addRow("kv_cache") << "b200"
+                              << "llama-serve-a100"
+                              << (QStringList(w4a4) << QStringLiteral("run.precision.kv_cache=nvfp4"))
+                              << "run.precision.kv_cache"
+                              << "expected fp32, bf16, fp16 or fp8 here";
+    // Training in NVFP4 is not modelled.
+    QTest::addRow("training") << "hgx-b200-8gpu"
+                              << "torchtitan-llama3-train" << w4a4 << "run.precision.compute"
+                              << "not for training";
+}
+
+void TstConfigErrors::nvfp4IsForInferenceWeightsAndGemmsOnBlackwell()
+{
+    QFETCH(QString, hardware);
+    QFETCH(QString, run);
+    QFETCH(QStringList, overrides);
+    QFETCH(QString, expectedKey);
+    QFETCH(QString, expectedText);
+    std::vector<std::string> assignments;
+    for (const QString& assignment : overrides) {
+        assignments.push_back(assignment.toStdString());
+    }
+    const config::ConfigLoader loader = test::projectLoader();
+    const auto diagnostics = test::expectConfigError(
+        [&] { loader.loadScenario("llama-3.1-8b", hardware.toStdString(), run.toStdString(), assignments); });
+    QCOMPARE(diagnostics.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(diagnostics[0].keyPath), expectedKey);
+    QVERIFY2(QString::fromStdString(diagnostics[0].message).contains(expectedText), diagnostics[0].message.c_str());
 }
 
 void TstConfigErrors::aKeyThatCannotBeReadIsReportedOnce()

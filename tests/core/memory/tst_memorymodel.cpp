@@ -72,6 +72,7 @@ private Q_SLOTS:
     void fsdpReduceScattersUnitByUnit();
     void pytorchLossHoldsItsLogits();
     void kvCacheOfGqaInference();
+    void quantizedCheckpointsKeepEndsAndNormsIn16Bits();
     void verdictComparesWithCapacity();
 };
 
@@ -240,6 +241,31 @@ void TstMemoryModel::kvCacheOfGqaInference()
     windowed.slidingWindow = 512;
     windowed.fullAttentionEvery = 2;
     QCOMPARE(memory::estimateMemory(windowed, gpu80(), run).bytes(MemoryCategory::KvCache), 838860800.0);
+}
+
+void TstMemoryModel::quantizedCheckpointsKeepEndsAndNormsIn16Bits()
+{
+    // smallLlama by hand: a layer has q 256x256, k and v 256x64 each, o 256x256, gate and up 256x1024 each, down
+    // 1024x256: 950,272 linear weights, and two RMSNorms of 256; 8 layers. Embedding 1024x256 = 262,144; final norm
+    // 256 and an untied LM head 262,144.
+    const double linear = 8 * 950272.0;
+    const double unquantized = 8 * 2 * 256.0 + 262144 + 256 + 262144;
+    config::RunSpec run;
+    run.mode = config::RunMode::Inference;
+    run.batch = 1;
+    run.promptLength = 16;
+    run.decodeLength = 16;
+    auto weights = [&](config::Precision format) {
+        run.precision.compute = format;
+        run.precision.weights = format;
+        run.precision.activations = config::Precision::Bf16;
+        return memory::estimateMemory(smallLlama(), gpu80(), run).bytes(MemoryCategory::Weights);
+    };
+    QCOMPARE(weights(config::Precision::Bf16), (linear + unquantized) * 2);
+    // FP8 and NVFP4 checkpoints quantise the linear layers only: 1 byte, or half a byte plus an E4M3 scale per 16.
+    QCOMPARE(weights(config::Precision::Fp8), linear * 1 + unquantized * 2);
+    QCOMPARE(weights(config::Precision::Nvfp4), linear * (0.5 + 1.0 / 16) + unquantized * 2);
+    QCOMPARE(weights(config::Precision::Nvfp4), 5333504.0);
 }
 
 void TstMemoryModel::verdictComparesWithCapacity()

@@ -96,6 +96,7 @@ private Q_SLOTS:
     void lmHeadAndOptimizer();
     void fp8CastBytesByHand();
     void fp8LayersQuantiseEveryGemmButTheHead();
+    void nvfp4InferenceQuantisesActivationsPerBlock();
     void localParameters();
     void eagerPytorchRunsKernelChains();
     void nanotronRunsItsLossAsOpsAndAccumulatesInFp32();
@@ -516,6 +517,40 @@ void TstLayerOperators::fp8LayersQuantiseEveryGemmButTheHead()
     for (const model::Operator& op : model::trainingForward(model, run, parallel::layerSharding(run), false)) {
         QVERIFY(op.name.find("fp8_cast") == std::string::npos);
     }
+}
+
+void TstLayerOperators::nvfp4InferenceQuantisesActivationsPerBlock()
+{
+    // A prefill of 2 x 512 tokens with NVFP4 weights and GEMMs: every linear layer's input x (m x k, bf16) is read once
+    // and written as 4-bit values with an E4M3 scale per 16: 2 + 0.5 + 1/16 = 2.5625 B per element. The weights are
+    // stored in NVFP4 already; no backward exists.
+    config::RunSpec run;
+    run.mode = config::RunMode::Inference;
+    run.batch = 2;
+    run.promptLength = 512;
+    run.decodeLength = 1;
+    run.precision.compute = config::Precision::Nvfp4;
+    run.precision.weights = config::Precision::Nvfp4;
+    run.precision.activations = config::Precision::Bf16;
+    const config::ModelSpec model = tinyLlama();
+    const auto layer = model::prefillLayer(model, run, parallel::layerSharding(run), false);
+    int gemms = 0;
+    for (const model::Operator& op : layer) {
+        if (op.kind != model::OperatorKind::Gemm) {
+            continue;
+        }
+        ++gemms;
+        QCOMPARE(op.precision, config::Precision::Nvfp4);
+        const model::Operator* quantize = find(layer, op.name + ".nvfp4_quantize");
+        QVERIFY2(quantize, op.name.c_str());
+        QCOMPARE(quantize->bytes, 1024.0 * static_cast<double>(op.gemm.k) * 2.5625);
+        QVERIFY(!find(layer, op.name + ".fp8_cast"));
+    }
+    QCOMPARE(gemms, 4); // qkv, output projection, gate-up, down
+    // The LM head stays in bf16 and is not quantised.
+    const auto head = model::lmHeadOperators(model, run, parallel::layerSharding(run), model::Workload::Prefill);
+    QCOMPARE(find(head, "lm_head.projection")->precision, config::Precision::Bf16);
+    QVERIFY(!find(head, "lm_head.projection.nvfp4_quantize"));
 }
 
 void TstLayerOperators::lmHeadAndOptimizer()

@@ -111,9 +111,13 @@ private:
         if (hardware.gpu.tensorPeak(config::Precision::Fp8) > 0) {
             computes.push_back("fp8");
         }
+        if (!training && hardware.gpu.tensorPeak(config::Precision::Nvfp4) > 0) {
+            computes.push_back("nvfp4"); // NVFP4 checkpoints served W4A4 (Blackwell inference)
+        }
         const std::string compute = pick(random, computes);
-        const std::string stored = compute == "fp8" ? "bf16" : compute;
-        std::string yaml = "  precision: {compute: " + compute + ", weights: " + stored + ", activations: " + stored;
+        const std::string stored = compute == "fp8" || compute == "nvfp4" ? "bf16" : compute;
+        const std::string weights = compute == "nvfp4" ? compute : stored;
+        std::string yaml = "  precision: {compute: " + compute + ", weights: " + weights + ", activations: " + stored;
         if (compute == "fp8") {
             const std::string scaling
                 = pick(random, std::vector<std::string> { "tensorwise", "rowwise", "blockwise", "delayed" });
