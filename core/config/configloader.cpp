@@ -408,6 +408,16 @@ std::vector<Diagnostic> checkScenario(
             std::string("the GPU ") + hardware.gpu.name + " has no " + toString(run.precision.compute)
                 + " tensor rate in its preset; expected one it has: " + available);
     }
+    // MXFP8 (fp8_scaling: blockwise, a scale per 32 elements) is a tensor-core format of Blackwell (tcgen05's
+    // block-scaled MMA kinds, PTX ISA); Hopper's and Ampere's tensor cores take one scale per operand.
+    if (run.precision.compute == Precision::Fp8 && run.precision.fp8Scaling == Fp8Scaling::Blockwise
+        && (hardware.gpu.architecture == GpuArchitecture::Hopper
+            || hardware.gpu.architecture == GpuArchitecture::Ampere)) {
+        report("run.precision.fp8_scaling",
+            std::string("fp8_scaling: blockwise is MXFP8, which needs Blackwell's block-scaled tensor cores; the GPU ")
+                + hardware.gpu.name + " is " + toString(hardware.gpu.architecture)
+                + "; expected tensorwise, rowwise or delayed");
+    }
     checkAttentionKernel(hardware.gpu, run, report);
     checkTransformerEngine(run, report);
     checkLossOptions(run, report);

@@ -106,8 +106,8 @@ private Q_SLOTS:
     void reportsEveryProblemOfADocument();
     void unknownPresetListsTheAlternatives();
     void precisionTheGpuLacksListsWhatItHas();
-    void nvfp4IsForInferenceWeightsAndGemmsOnBlackwell_data();
-    void nvfp4IsForInferenceWeightsAndGemmsOnBlackwell();
+    void blockScaledFormatsOnlyWhereTheyExist_data();
+    void blockScaledFormatsOnlyWhereTheyExist();
     void aKeyThatCannotBeReadIsReportedOnce();
     void memoryLatenciesComeTogetherAndInOrder();
     void bytesThatAreNotUtf8AreRefusedWhereTheyAre();
@@ -406,7 +406,7 @@ void TstConfigErrors::precisionTheGpuLacksListsWhatItHas()
     QVERIFY2(diagnostics[0].message.find("tf32, bf16, fp16") != std::string::npos, diagnostics[0].message.c_str());
 }
 
-void TstConfigErrors::nvfp4IsForInferenceWeightsAndGemmsOnBlackwell_data()
+void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist_data()
 {
     QTest::addColumn<QString>("hardware");
     QTest::addColumn<QString>("run");
@@ -434,13 +434,20 @@ void TstConfigErrors::nvfp4IsForInferenceWeightsAndGemmsOnBlackwell_data()
                               << (QStringList(w4a4) << QStringLiteral("run.precision.kv_cache=nvfp4"))
                               << "run.precision.kv_cache"
                               << "expected fp32, bf16, fp16 or fp8 here";
+    // MXFP8 (blockwise FP8 scaling) on a Hopper GPU.
+    QTest::addRow("mxfp8_on_hopper") << "h100-sxm5-80gb"
+                                     << "llama-serve-a100"
+                                     << QStringList { QStringLiteral("run.precision.compute=fp8"),
+                                            QStringLiteral("run.precision.fp8_scaling=blockwise") }
+                                     << "run.precision.fp8_scaling"
+                                     << "needs Blackwell's block-scaled tensor cores";
     // Training in NVFP4 is not modelled.
     QTest::addRow("training") << "hgx-b200-8gpu"
                               << "torchtitan-llama3-train" << w4a4 << "run.precision.compute"
                               << "not for training";
 }
 
-void TstConfigErrors::nvfp4IsForInferenceWeightsAndGemmsOnBlackwell()
+void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist()
 {
     QFETCH(QString, hardware);
     QFETCH(QString, run);

@@ -119,8 +119,11 @@ private:
         const std::string weights = compute == "nvfp4" ? compute : stored;
         std::string yaml = "  precision: {compute: " + compute + ", weights: " + weights + ", activations: " + stored;
         if (compute == "fp8") {
-            const std::string scaling
-                = pick(random, std::vector<std::string> { "tensorwise", "rowwise", "blockwise", "delayed" });
+            std::vector<std::string> scalings = { "tensorwise", "rowwise", "delayed" };
+            if (hardware.gpu.architecture == config::GpuArchitecture::Blackwell) {
+                scalings.push_back("blockwise"); // MXFP8 needs Blackwell's block-scaled tensor cores
+            }
+            const std::string scaling = pick(random, scalings);
             yaml += ", fp8_scaling: " + scaling;
             if (fp8AllGather && scaling == "tensorwise" && std::bernoulli_distribution(0.5)(random)) {
                 yaml += ", fp8_all_gather: true";
