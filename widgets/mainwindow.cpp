@@ -8,6 +8,7 @@
 #include "common/chartwidget.h"
 #include "common/figuredialog.h"
 #include "common/figurestylepresets.h"
+#include "common/placeholderselector.h"
 #include "common/screenfit.h"
 #include "common/wheelguard.h"
 #include "editors/autosavecontroller.h"
@@ -184,6 +185,7 @@ MainWindow::MainWindow(config::PresetLibrary library, QWidget* parent)
         [this](const QString& message) { QMessageBox::warning(this, tr("Cannot restore"), message); });
     // The wheel over a combo, spin box or slider the user is not in scrolls the page instead of changing it.
     WheelGuard::install(QCoreApplication::instance(), this);
+    PlaceholderSelector::install(QCoreApplication::instance());
 
     const QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());

@@ -107,6 +107,7 @@ private Q_SLOTS:
     void formEditWritesYamlAndUndoes();
     void overriddenFieldsShowTheValueInUse();
     void saveThenReloadInNewWindow();
+    void clickingAPlaceholderFieldAndTypingSetsIt();
     void invalidTpShowsInlineErrorAndDiagnostic();
     void formFieldsFollowTheSchema();
     void typingYamlUpdatesForm();
@@ -194,6 +195,30 @@ void TstMainWindow::overriddenFieldsShowTheValueInUse()
     QVERIFY(batch && batch->isEnabled());
     QVERIFY(
         !window->findChild<QLabel*>(QStringLiteral("fieldOverride:run.inference.batch"))->isVisibleTo(window.get()));
+}
+
+void TstMainWindow::clickingAPlaceholderFieldAndTypingSetsIt()
+{
+    // As a person does it: click into a field that shows "not set" and type digits. The click placed the cursor inside
+    // the placeholder and the spin box refused what followed (seen under Xvfb with xdotool); now the placeholder is
+    // selected and replaced.
+    auto window = openWindow();
+    QVERIFY(window);
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    QSpinBox* prompt = spinBox(*window, QStringLiteral("run.inference.prompt_length"));
+    QVERIFY(prompt);
+    QCOMPARE(prompt->text(), QStringLiteral("not set"));
+    window->form(DocumentKind::Run)->fieldEditor(QStringLiteral("run.inference.prompt_length"))->show();
+    auto* edit = prompt->findChild<QLineEdit*>();
+    QVERIFY(edit);
+    QTest::mouseClick(edit, Qt::LeftButton, {}, edit->rect().center());
+    QCoreApplication::processEvents();
+    QVERIFY(prompt->hasFocus());
+    QTest::keyClicks(prompt, QStringLiteral("1024"));
+    QTest::keyClick(prompt, Qt::Key_Return);
+    QCOMPARE(prompt->value(), 1024);
+    const QString text = window->document()->text(DocumentKind::Run);
+    QVERIFY2(text.contains(QLatin1String("prompt_length: 1024")), qPrintable(text));
 }
 
 void TstMainWindow::saveThenReloadInNewWindow()
