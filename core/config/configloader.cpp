@@ -416,7 +416,7 @@ std::vector<Diagnostic> checkScenario(
         report("run.precision.fp8_scaling",
             std::string("fp8_scaling: blockwise is MXFP8, which needs Blackwell's block-scaled tensor cores; the GPU ")
                 + hardware.gpu.name + " is " + toString(hardware.gpu.architecture)
-                + "; expected tensorwise, rowwise or delayed");
+                + "; expected tensorwise, rowwise, delayed or block128");
     }
     checkAttentionKernel(hardware.gpu, run, report);
     checkTransformerEngine(run, report);

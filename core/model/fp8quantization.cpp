@@ -7,6 +7,9 @@ namespace {
 constexpr double kFp8Bytes = 1;
 /// MXFP8: one E8M0 scale byte per block of 32 elements (OCP Microscaling Formats (MX) Specification v1.0).
 constexpr double kMxBlock = 32;
+/// DeepSeek-V3's fine-grained FP8: an fp32 scale per 1 x 128 tile of activations, per 128 x 128 block of weights.
+constexpr double kFp32ScaleBytes = 4;
+constexpr double kTile = 128;
 } // namespace
 
 Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8,
@@ -22,6 +25,15 @@ Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, doub
     const double bytesPerElement = (dynamic ? 2 : 1) * highBytes + kFp8Bytes + scaleBytes;
 
     Fp8CastBytes bytes;
+    if (scaling == config::Fp8Scaling::Block128) {
+        const double tileBytes = highBytes + kFp8Bytes + kFp32ScaleBytes / kTile;
+        const double blockBytes = highBytes + kFp8Bytes + kFp32ScaleBytes / (kTile * kTile);
+        bytes.forwardElements = x + (weightsInFp8 ? 0.0 : w);
+        bytes.forward = x * tileBytes + (weightsInFp8 ? 0.0 : w * blockBytes);
+        bytes.backwardElements = training ? 2 * dy + x : 0.0;
+        bytes.backward = bytes.backwardElements * tileBytes;
+        return bytes;
+    }
     const double forwardElements = x + (weightsInFp8 ? 0.0 : w);
     const double backwardElements = training ? (perAxis ? 2 * dy + w + x : dy) : 0.0;
     bytes.forward = forwardElements * bytesPerElement;

@@ -14,14 +14,18 @@ namespace rapid::model {
 ///   the amax must be complete before the first element is cast;
 /// - blockwise (MXFP8: one shared scale per 32 elements, OCP MX specification v1.0) and delayed scaling (Transformer
 ///   Engine: the scale comes from the amax history of earlier steps, the amax of this one is taken in the same pass):
-///   one pass reading e h and writing e f (plus one scale byte per 32 elements for MXFP8).
+///   one pass reading e h and writing e f (plus one scale byte per 32 elements for MXFP8);
+/// - block128 (DeepSeek-V3 technical report, section 3.3.2, "fine-grained quantization"; Transformer Engine's
+///   Float8BlockScaling): activations and gradients in 1 x 128 tiles, weights in 128 x 128 blocks, each with an fp32
+///   scale from its own amax: one pass, e h + e f plus 4 B per 128 elements (per 16,384 for weights).
 /// Which operands are cast (torchao float8/float8_linear.py, `manual_float8_matmul_with_args_in_hp` and
 /// `..._in_float8`; Transformer Engine's fused cast-transpose):
 /// - forward: x (m k) and W (k n), W skipped when the weights are stored in FP8 already (FP8 inference checkpoints);
 /// - backward, tensorwise and delayed: dy (m n) once: the FP8 x and W of the forward are saved and reused, and one
 ///   tensor scale serves both layouts;
 /// - backward, rowwise and blockwise: the scales follow the reduction dimension, so dy is cast twice (along each
-///   axis) and W and x again along their other axis: 2 m n + k n + m k.
+///   axis) and W and x again along their other axis: 2 m n + k n + m k; block128 the same but W, whose square blocks
+///   serve both layouts: 2 m n + m k.
 ///
 /// torchao's tensorwise Float8Linear (manual_float8_matmul_with_args_in_float8) saves the FP8 x and W of the forward
 /// and hands Float8Tensors to aten.mm, whose handler gives _scaled_mm the row-major first and column-major second

@@ -96,8 +96,8 @@ std::string skipReason(const CsvTable& table, size_t row)
         return "no GPU or cluster preset (GB200, B300, GB300)";
     }
     const std::string quant = table.cell(row, "gemm_quant_mode");
-    if (table.cell(row, "precision") == "int4" || quant == "int4_wo" || quant == "fp8_block") {
-        return "INT4 weight-only or block-scaled FP8 serving (not modelled yet)";
+    if (table.cell(row, "precision") == "int4" || quant == "int4_wo") {
+        return "INT4 weight-only serving (not modelled yet)";
     }
     const bool nvfp4 = table.cell(row, "precision") == "fp4" || quant == "nvfp4";
     if (nvfp4 && quant != "nvfp4") {
@@ -130,7 +130,8 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
     Dataset dataset { ttft ? "aiconfigurator-ttft" : "aiconfigurator-tpot", "aiconfigurator/silicon_sample.csv",
         std::string("NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B and Qwen3-32B served by vLLM, TensorRT-LLM "
                     "and SGLang "
-                    "on H100/H200/B200 (bf16, fp8, nvfp4), one worker per row under a closed loop: mean ")
+                    "on H100/H200/B200 (bf16, fp8 per-tensor or 128-block, nvfp4), one worker per row under a closed "
+                    "loop: mean ")
             + (ttft ? "time to first token" : "time per output token") + " (rapid serve)",
         ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 20.0 : 10.0, {}, {}, {} };
     const CsvTable table = CsvTable::read(sharedDir + "/validation/" + dataset.file);
@@ -152,6 +153,8 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
         }
         const bool fp8 = table.cell(row, "precision") == "fp8";
         const bool nvfp4 = table.cell(row, "gemm_quant_mode") == "nvfp4";
+        // fp8_block: DeepSeek-V3's fine-grained FP8 (1 x 128 activation tiles, 128 x 128 weight blocks).
+        const bool fp8Block = table.cell(row, "gemm_quant_mode") == "fp8_block";
         const auto [hardware, hardwareOverrides] = hardwareOf(table.cell(row, "system"), tp);
         ValidationCase c;
         c.label = table.cell(row, "id");
@@ -173,7 +176,8 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
                 "run.inference.prompt_length=" + table.cell(row, "isl"),
                 "run.inference.decode_length=" + table.cell(row, "osl"), "run.precision.compute=" + precision,
                 "run.precision.weights=" + precision, "run.precision.activations=bf16",
-                "run.precision.kv_cache=" + std::string(nvfp4 || fp8 ? "fp8" : "bf16") });
+                "run.precision.kv_cache=" + std::string(nvfp4 || fp8 ? "fp8" : "bf16"),
+                "run.precision.fp8_scaling=" + std::string(fp8Block ? "block128" : "tensorwise") });
         c.concurrency = concurrency;
         c.requestsPerClient = kRequestsPerClient;
         c.engine = engineOf(table.cell(row, "backend"));

@@ -482,6 +482,13 @@ void TstLayerOperators::fp8CastBytesByHand()
     bytes = model::fp8CastBytes(gemm, Fp8Scaling::Delayed, 2, false, true, true);
     QCOMPARE(bytes.forward, 480.0);
     QCOMPARE(bytes.backward, 192.0);
+    // block128 (DeepSeek-V3): one pass, 2 + 1 B plus an fp32 scale per 1 x 128 tile of x (0.03125 B per element) and
+    // per 128 x 128 block of W (4 / 16,384): 32 x 3.03125 + 128 x 3.000244140625 = 97 + 384.03125. Backward dy along
+    // both axes and x again (W's square blocks serve both layouts): (2 x 64 + 32) x 3.03125 = 485.
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Block128, 2, false, true, true);
+    QCOMPARE(bytes.forward, 481.03125);
+    QCOMPARE(bytes.backward, 485.0);
+    QCOMPARE(bytes.backwardElements, 160.0);
     // Inference with FP8 weights: only x is cast, 32 x 5 = 160 B, no backward.
     bytes = model::fp8CastBytes(gemm, Fp8Scaling::Tensorwise, 2, true, false, true);
     QCOMPARE(bytes.forward, 160.0);

@@ -119,7 +119,7 @@ private:
         const std::string weights = compute == "nvfp4" ? compute : stored;
         std::string yaml = "  precision: {compute: " + compute + ", weights: " + weights + ", activations: " + stored;
         if (compute == "fp8") {
-            std::vector<std::string> scalings = { "tensorwise", "rowwise", "delayed" };
+            std::vector<std::string> scalings = { "tensorwise", "rowwise", "delayed", "block128" };
             if (hardware.gpu.architecture == config::GpuArchitecture::Blackwell) {
                 scalings.push_back("blockwise"); // MXFP8 needs Blackwell's block-scaled tensor cores
             }
