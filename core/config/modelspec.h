@@ -89,6 +89,14 @@ struct ModelSpec {
         return share * (context < window ? context : window) + (1 - share) * context;
     }
 
+    /// Parameters of the two norms (before attention and before the MLP) of @p layers layers: a weight per hidden
+    /// element, and a bias too for LayerNorm. Quantised checkpoints and FP8 all-gathers keep them in 16 bits.
+    double layerNormParameters(int layers) const
+    {
+        const double perNorm = (norm == NormKind::LayerNorm ? 2.0 : 1.0) * static_cast<double>(hiddenSize);
+        return 2 * perNorm * layers;
+    }
+
     bool operator==(const ModelSpec&) const = default;
 };
 

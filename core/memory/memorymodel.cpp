@@ -59,9 +59,8 @@ double inferenceWeightBytes(const ModelSpec& model, const RunSpec& run, const pa
     if (!config::isQuantizedWeightFormat(run.precision.weights)) {
         return share.parameters * weightBytes;
     }
-    const double normWeights = (model.norm == config::NormKind::LayerNorm ? 2.0 : 1.0) * model.hiddenSize;
     const double layerParameters = share.parameters - share.embeddingParameters - share.headParameters;
-    const double norms = std::min(layerParameters, 2 * normWeights * share.layerCount());
+    const double norms = std::min(layerParameters, model.layerNormParameters(share.layerCount()));
     const double unquantized = share.embeddingParameters + share.headParameters + norms;
     return (layerParameters - norms) * weightBytes + unquantized * config::bytesPerElement(run.precision.activations);
 }

@@ -126,8 +126,7 @@ double gatheredParameterBytes(const config::ModelSpec& model, const config::RunS
         return (layerParameters + endParameters) * weightBytes;
     }
     constexpr double kFp8Bytes = 1;
-    const double normWeights = (model.norm == config::NormKind::LayerNorm ? 2.0 : 1.0) * model.hiddenSize;
-    const double norms = std::min(layerParameters, 2 * normWeights * layers);
+    const double norms = std::min(layerParameters, model.layerNormParameters(layers));
     return (layerParameters - norms) * kFp8Bytes + (norms + endParameters) * weightBytes;
 }
 
