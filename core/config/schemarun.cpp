@@ -20,7 +20,8 @@ void addTrainingAndInference(std::vector<Key>& keys)
         "micro-batches per step; when given, must equal the derived value"));
     keys.push_back(choice<Recompute>("training.recompute", value("none"),
         "activation recomputation: selective = Megatron's (attention core), op-sac = torchtitan's per-op SAC "
-        "(every other linear and the attention output kept), full = each layer's input only"));
+        "(every other bf16 linear and the attention output kept; torchao float8 linears all rerun), full = each "
+        "layer's input only"));
     keys.push_back(
         boolean("training.dropout", value("false"), "dropout layers active: their masks add to activation memory"));
     keys.push_back(mapping("inference", derived("required when mode is inference"), "the served batch"));

@@ -448,7 +448,9 @@ std::vector<Operator> trainingBackward(
             }
         }
     } else if (run.recompute == config::Recompute::OpSac) {
-        ops = opSacRecompute(forwardOf(entries, Phase::Forward));
+        ops = opSacRecompute(forwardOf(entries, Phase::Forward),
+            opSacFloat8(detail::torchaoLinears(run), run.precision.compute, run.precision.fp8Scaling,
+                config::bytesPerElement(run.precision.activations)));
     }
     appendBackward(entries, ops);
     double weights = 0;

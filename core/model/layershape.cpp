@@ -21,7 +21,7 @@ Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workl
     shape.eager = run.framework == config::Framework::PytorchFsdp && !run.torchCompile;
     shape.eagerNorms = shape.eager && !run.transformerEngine;
     shape.eagerActivation = shape.eager || run.framework == config::Framework::Nanotron;
-    shape.torchaoFloat8 = run.framework == config::Framework::PytorchFsdp && !run.transformerEngine;
+    shape.torchaoFloat8 = torchaoLinears(run);
     shape.expertLoad = run.parallelism.expertLoad();
     shape.precision = run.precision;
     shape.act = config::bytesPerElement(run.precision.activations);

@@ -18,6 +18,13 @@ inline std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
     return std::max<std::int64_t>(1, (a + b - 1) / b);
 }
 
+/// Whether a run's FP8 linears are torchao's Float8Linear: PyTorch FSDP (torchtitan, AutoModel) without Transformer
+/// Engine (fp8quantization.h, opsacrecompute_p.h).
+inline bool torchaoLinears(const config::RunSpec& run)
+{
+    return run.framework == config::Framework::PytorchFsdp && !run.transformerEngine;
+}
+
 /// The per-GPU shape of one layer invocation.
 struct Shape {
     std::int64_t batch = 0; ///< sequences

@@ -30,6 +30,23 @@ std::vector<std::pair<std::string, GemmDims>> linearPieces(const Operator& gemm,
 
 } // namespace
 
+OpSacFloat8 opSacFloat8(
+    bool torchaoFloat8, config::Precision compute, config::Fp8Scaling scaling, double activationBytes)
+{
+    OpSacFloat8 float8;
+    if (!torchaoFloat8 || compute != config::Precision::Fp8) {
+        return float8;
+    }
+    float8.scaledMm = true;
+    if (scaling == config::Fp8Scaling::Tensorwise) {
+        // The amax pass (reads the high-precision tensor) is kept; the scale-and-cast pass (reads it, writes one
+        // FP8 byte) reruns: fp8quantization.h's 2 h + 1 bytes per element become h + 1.
+        constexpr double kFp8Bytes = 1;
+        float8.castShare = (activationBytes + kFp8Bytes) / (2 * activationBytes + kFp8Bytes);
+    }
+    return float8;
+}
+
 /// torchtitan's per-op selective activation checkpointing (`_apply_ac_to_transformer_block` with
 /// selective_ac_option = "op", torchtitan/parallelisms/parallelize_llama.py at 004b3148, and
 /// torchtitan/models/llama3/parallelize_llama.py in 2025): inside each checkpointed block the policy saves the output
@@ -40,9 +57,14 @@ std::vector<std::pair<std::string, GemmDims>> linearPieces(const Operator& gemm,
 /// wk, wo and w3) and every norm, rotary embedding, activation, product and residual add, but not the attention
 /// core. Under tensor parallelism it also re-runs the collectives feeding those linears that the list does not keep
 /// (all-gathers; reduce-scatters are kept): parallel::LayerCollectives::tensorFirstsBackward.
-/// Doubt: float8 linears call aten._scaled_mm, which the list does not name, and torch.compile
-/// treats PREFER_RECOMPUTE as a hint to its partitioner, so under float8 more (or fewer) GEMMs may be recomputed.
-std::vector<Operator> opSacRecompute(const std::vector<Operator>& forward)
+/// torchao's Float8Linear runs its forward GEMM as aten._scaled_mm, which the list does not name in any torchtitan
+/// version the validation rows ran (9dec370a, 2024-12; 820504e2 and e7c0cae9, 2025-06; 6fc499f6, 2025-08; the list
+/// became PyTorch's compute-intensive op set only in 2026-03, #2357): every FP8 linear is PREFER_RECOMPUTE, and it
+/// does not advance the aten.mm count. torch.compile does not overrule that: AOTAutograd's partitioner recomputes
+/// every node tagged MUST_RECOMPUTE or PREFER_RECOMPUTE (torch/_functorch/partitioners.py, must_recompute). Its
+/// operands' casts rerun as well, but not the tensorwise amax, aten.max being on the list (rowwise scales come from
+/// aten.amax, which is not): OpSacFloat8.
+std::vector<Operator> opSacRecompute(const std::vector<Operator>& forward, const OpSacFloat8& float8)
 {
     std::int64_t kvWidth = 0;
     for (const Operator& forwardOp : forward) {
@@ -58,11 +80,15 @@ std::vector<Operator> opSacRecompute(const std::vector<Operator>& forward)
             if (!forwardOp.name.starts_with("attention.core")) {
                 ops.push_back(forwardOp);
                 ops.back().phase = Phase::Recompute;
+                if (float8.scaledMm && forwardOp.name.ends_with(".fp8_cast")) {
+                    ops.back().bytes *= float8.castShare;
+                }
             }
             continue;
         }
+        const bool scaledMm = float8.scaledMm && forwardOp.precision == config::Precision::Fp8;
         for (const auto& [name, dims] : linearPieces(forwardOp, kvWidth)) {
-            if (++linears % 2 != 0) {
+            if (!scaledMm && ++linears % 2 != 0) {
                 continue; // saved
             }
             Operator op = forwardOp;

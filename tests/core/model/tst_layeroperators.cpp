@@ -85,6 +85,7 @@ private Q_SLOTS:
     void recompute_data();
     void recompute();
     void opSacRecomputesEveryOtherLinear();
+    void opSacRecomputesEveryFloat8Linear();
     void tensorParallelShards_data();
     void tensorParallelShards();
     void sequenceParallelNorms();
@@ -237,6 +238,42 @@ void TstLayerOperators::opSacRecomputesEveryOtherLinear()
     QCOMPARE(gemm, 1305670057984.0);
     QCOMPARE(gemmFlops(backward, model::Phase::Recompute), 1305670057984.0);
     QCOMPARE(other, 1048576000.0);
+}
+
+/// The same layer with torchao's float8 linears (torchtitan, pytorch-fsdp, fp8 compute): Float8Linear calls
+/// aten._scaled_mm, which torchtitan's save list does not name, so every linear reruns: 2 T h x 53,248 =
+/// 2 x 8,192 x 4,096 x 53,248 = 3,573,412,790,272 FLOPs. Their casts rerun too; tensorwise keeps its amax
+/// (aten.max is on the list), so each cast element costs h + 1 = 3 bytes instead of 2 h + 1 = 5: x of the four
+/// GEMMs 3 x 8,192 x 4,096 + 8,192 x 14,336 = 218,103,808 elements, W the layer's 218,103,808 weights:
+/// 436,207,616 x 3 = 1,308,622,848 bytes. Rowwise scales come from aten.amax, not on the list: 5 bytes each,
+/// 2,181,038,080.
+void TstLayerOperators::opSacRecomputesEveryFloat8Linear()
+{
+    const config::ModelSpec llama = test::projectLoader().loadModel("llama-3.1-8b");
+    config::RunSpec run = trainingRun(1, 8192, 1);
+    run.recompute = config::Recompute::OpSac;
+    run.framework = config::Framework::PytorchFsdp;
+    run.precision.compute = config::Precision::Fp8;
+    for (const auto& [scaling, castBytes] : { std::pair { config::Fp8Scaling::Tensorwise, 1308622848.0 },
+             std::pair { config::Fp8Scaling::Rowwise, 2181038080.0 } }) {
+        run.precision.fp8Scaling = scaling;
+        const auto backward = model::trainingBackward(llama, run, parallel::layerSharding(run), false);
+        std::vector<std::string> linears;
+        double recomputedCasts = 0;
+        for (const model::Operator& op : backward) {
+            if (op.phase == model::Phase::Recompute && op.kind == model::OperatorKind::Gemm) {
+                linears.push_back(op.name);
+            }
+            if (op.phase == model::Phase::Recompute && op.name.ends_with(".fp8_cast")) {
+                recomputedCasts += op.bytes;
+            }
+        }
+        QCOMPARE(linears,
+            (std::vector<std::string> { "attention.q_projection", "attention.k_projection", "attention.v_projection",
+                "attention.output_projection", "mlp.gate_projection", "mlp.up_projection", "mlp.down_projection" }));
+        QCOMPARE(gemmFlops(backward, model::Phase::Recompute), 3573412790272.0);
+        QCOMPARE(recomputedCasts, castBytes);
+    }
 }
 
 void TstLayerOperators::tensorParallelShards_data()

@@ -98,12 +98,14 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // aiconfigurator with its NVFP4 rows (132 Llama-3.1-70B rows on B200, 2026-11-29): 55.87% / 12.34%; with its
     // block-scaled FP8 rows (precision.fp8_scaling: block128; 46 Llama-3.1-8B rows served by SGLang on H200 at 20-512
     // clients, whose TPOT of ~30 ms at every tp from 1 to 8 is predicted 47% short and not explained): 61.05% /
-    // 13.87%, held at 62.1% and 14.9%.
+    // 13.87%, held at 62.1% and 14.9%. With every float8 linear recomputed under per-op SAC (aten._scaled_mm is not
+    // on torchtitan's save list, model/opsacrecompute.cpp): torchtitan 19.42%, held at 20.5%;
+    // torchtitan-power-limited 122.49%, held at 123.5%.
     static const std::map<QString, double> kCeilings
         = { { QStringLiteral("uci-llama2"), 38.8 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
               { QStringLiteral("megatron-core-h100"), 9.3 }, { QStringLiteral("nim-served-ttft"), 22.7 },
-              { QStringLiteral("torchtitan"), 22.5 }, { QStringLiteral("nanotron"), 28.9 },
-              { QStringLiteral("torchtitan-power-limited"), 140.5 }, { QStringLiteral("aiconfigurator-ttft"), 62.1 },
+              { QStringLiteral("torchtitan"), 20.5 }, { QStringLiteral("nanotron"), 28.9 },
+              { QStringLiteral("torchtitan-power-limited"), 123.5 }, { QStringLiteral("aiconfigurator-ttft"), 62.1 },
               { QStringLiteral("aiconfigurator-tpot"), 14.9 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
