@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "opsacrecompute_p.h"
 
+#include "config/hardwarespec.h"
+
 #include <string>
 #include <utility>
 
@@ -41,8 +43,8 @@ OpSacFloat8 opSacFloat8(
     if (scaling == config::Fp8Scaling::Tensorwise) {
         // The amax pass (reads the high-precision tensor) is kept; the scale-and-cast pass (reads it, writes one
         // FP8 byte) reruns: fp8quantization.h's 2 h + 1 bytes per element become h + 1.
-        constexpr double kFp8Bytes = 1;
-        float8.castShare = (activationBytes + kFp8Bytes) / (2 * activationBytes + kFp8Bytes);
+        const double fp8Bytes = config::bytesPerElement(config::Precision::Fp8);
+        float8.castShare = (activationBytes + fp8Bytes) / (2 * activationBytes + fp8Bytes);
     }
     return float8;
 }
