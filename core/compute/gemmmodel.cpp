@@ -37,7 +37,7 @@ void checkInputs(const config::GpuSpec& gpu, const GemmShape& shape)
         throw std::invalid_argument(gpu.name + " has no " + config::toString(shape.precision) + " peak rate");
     }
     if (gpu.smCount < 1 || gpu.clockHz <= 0 || gpu.hbmBandwidth <= 0 || gpu.l2Bandwidth <= 0
-        || gpu.computeEfficiency <= 0 || gpu.memoryEfficiency <= 0 || gpu.clockScale <= 0
+        || gpu.computeEfficiency <= 0 || gpu.memoryEfficiency <= 0 || gpu.hbmReadShare <= 0 || gpu.clockScale <= 0
         || gpu.hbmBandwidthScale <= 0) {
         throw std::invalid_argument(gpu.name
             + ": SM count, clock, bandwidths, efficiencies and derates must be "
@@ -153,7 +153,8 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
             operandBytes, wavesPerBatch * waveFootprintBytes(shape, tile, gridM, gridN, waveCtas, elementBytes));
     }
     estimate.hbmBytes = batch * (readBytes + m * n * elementBytes);
-    const double hbmPerSecond = std::min(gpu.hbmBandwidth * gpu.hbmBandwidthScale * gpu.memoryEfficiency, l2PerSecond);
+    // Operand panels dominate the traffic (the C tile is written once), so HBM runs at its read-stream rate.
+    const double hbmPerSecond = std::min(gpu.achievedHbmRead(), l2PerSecond);
     estimate.hbmSeconds = estimate.hbmBytes / hbmPerSecond;
 
     // Little's law: a CTA keeps stages - 1 K-slices in flight, so its main loop advances at most stages - 1 steps per
@@ -258,7 +259,7 @@ std::array<double, kGemmModelInputCount> gemmModelInputs(const config::GpuSpec& 
     return { static_cast<double>(gpu.smCount), gpu.clockHz, gpu.tensorPeak(precision), gpu.hbmBandwidth, gpu.l2Bytes,
         gpu.l2Bandwidth, gpu.sharedMemPerSmBytes, static_cast<double>(gpu.registersPerSm),
         static_cast<double>(gpu.maxThreadsPerSm), gpu.kernelLaunchSeconds, gpu.tensorEfficiency(precision),
-        gpu.memoryEfficiency, gpu.hbmBandwidthScale, gpu.effectiveClockScale(), gpu.hbmLatencySeconds,
+        gpu.achievedHbmRead(), gpu.hbmBandwidthScale, gpu.effectiveClockScale(), gpu.hbmLatencySeconds,
         gpu.l2LatencySeconds, static_cast<double>(gpu.architecture) };
 }
 

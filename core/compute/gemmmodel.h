@@ -68,7 +68,8 @@ struct GemmEstimate {
 /// time, counts waves of CTAs over the SMs, counts traffic at each memory level, and takes the roofline of compute,
 /// HBM, L2, shared memory and memory latency (bytes in flight) plus exposed pipeline overheads and the launch. Every
 /// hardware figure comes from @p gpu, including its calibration (computeEfficiency, memoryEfficiency) and derates
-/// (clockScale scales the tensor rate and the on-chip bandwidths; hbmBandwidthScale scales HBM). Pure and thread-safe.
+/// (clockScale scales the tensor rate and the on-chip bandwidths; hbmBandwidthScale scales HBM); HBM moves the operand
+/// panels at the rate a read-only stream reaches (GpuSpec::achievedHbmRead). Pure and thread-safe.
 /// Throws std::invalid_argument for a non-positive dimension, a precision the GPU has no peak for, or a GPU on which
 /// no candidate tile fits.
 GemmEstimate estimateGemm(const config::GpuSpec& gpu, const GemmShape& shape);

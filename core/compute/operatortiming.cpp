@@ -41,7 +41,8 @@ std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
 
 /// The GPU's derated, calibrated rates.
 struct Rates {
-    double hbm = 0; ///< bytes/s
+    double hbm = 0; ///< bytes/s of streams that read and write
+    double hbmRead = 0; ///< bytes/s of read-only streams
     double l2 = 0; ///< bytes/s
     double vector = 0; ///< FLOP/s
     double launch = 0; ///< seconds per kernel
@@ -56,14 +57,15 @@ struct Rates {
 Rates ratesOf(const config::GpuSpec& gpu)
 {
     if (gpu.smCount < 1 || gpu.hbmBandwidth <= 0 || gpu.l2Bandwidth <= 0 || gpu.vectorFp32Flops <= 0
-        || gpu.memoryEfficiency <= 0 || gpu.computeEfficiency <= 0 || gpu.hbmBandwidthScale <= 0
-        || gpu.clockScale <= 0) {
+        || gpu.memoryEfficiency <= 0 || gpu.hbmReadShare <= 0 || gpu.hbmReadWriteShare <= 0
+        || gpu.computeEfficiency <= 0 || gpu.hbmBandwidthScale <= 0 || gpu.clockScale <= 0) {
         throw std::invalid_argument(gpu.name
             + ": SM count, bandwidths, vector FP32 rate, efficiencies and derates must be positive to time "
               "operators");
     }
     Rates rates;
-    rates.hbm = gpu.hbmBandwidth * gpu.hbmBandwidthScale * gpu.memoryEfficiency;
+    rates.hbm = gpu.achievedHbmReadWrite();
+    rates.hbmRead = gpu.achievedHbmRead();
     rates.l2 = gpu.l2Bandwidth * gpu.effectiveClockScale();
     rates.vector = gpu.vectorFp32Flops * gpu.effectiveClockScale();
     rates.launch = gpu.kernelLaunchSeconds;
@@ -296,7 +298,8 @@ OperatorTime timeDecodeAttention(const config::GpuSpec& gpu, const Rates& rates,
     const double queryRows = static_cast<double>(a.batch) * static_cast<double>(a.heads) * a.queryLength;
     const double bytes = keyValueBytes(a, e) + queryRows * static_cast<double>(a.headDimQk + a.headDimV) * e;
     const double flops = model::attentionForwardFlops(a);
-    OperatorTime time = roofline(flops / rates.tensor(gpu, op.precision), bytes / rates.hbm, 0, rates.launch);
+    // The KV cache is only read; the output rows written are a few hundred bytes per query.
+    OperatorTime time = roofline(flops / rates.tensor(gpu, op.precision), bytes / rates.hbmRead, 0, rates.launch);
     time.flops = flops;
     time.bytes = bytes;
     return time;

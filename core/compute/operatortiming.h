@@ -24,8 +24,9 @@ struct OperatorTime {
     bool operator==(const OperatorTime&) const = default;
 };
 
-/// Times @p op on @p gpu from the GPU's preset constants alone. With d = HBM bandwidth x hbmBandwidthScale x
-/// memoryEfficiency, v = vectorFp32Flops x clockScale, t = tensor peak of the precision x computeEfficiency x
+/// Times @p op on @p gpu from the GPU's preset constants alone. With d = the HBM bandwidth streams that read and
+/// write reach (GpuSpec::achievedHbmReadWrite: measured, derated, calibrated), d_r = that of read-only streams
+/// (GpuSpec::achievedHbmRead), v = vectorFp32Flops x clockScale, t = tensor peak of the precision x computeEfficiency x
 /// clockScale, and L = kernelLaunchSeconds per kernel:
 /// - Gemm: estimateGemm of op.gemm at op.precision, through @p cache when given (memoised by shape and GPU).
 /// - FlashAttention (@p attentionKernel; Auto = Fa2): forward CTAs own 128 query rows of one head, backward CTAs own
@@ -42,7 +43,7 @@ struct OperatorTime {
 ///   dK = dS^T Q. Causal work is counted once, as in FlashAttention: each score GEMM runs over the average number of
 ///   keys per query (or queries per key), ceil(pairs / length), and the softmax touches pairs elements.
 /// - DecodeAttention: reads the KV cache once per KV head (shared by heads / kvHeads queries under GQA; MLA's latent
-///   cache, sharedKv, once for all heads) at op.precision, plus the queries and outputs: max(bytes / d,
+///   cache, sharedKv, once for all heads) at op.precision, plus the queries and outputs: max(bytes / d_r,
 ///   FLOPs / t) + L.
 /// - Elementwise, Norm, Softmax, Embedding, CrossEntropy, OptimizerUpdate: max(op.bytes / d, op.flops / v) + L.
 /// Derates: hbmBandwidthScale changes only the HBM roof, clockScale only the compute and on-chip roofs.

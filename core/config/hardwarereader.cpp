@@ -365,6 +365,8 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
         if (efficiency.valid()) {
             spec.computeEfficiency = efficiency.number("compute");
             spec.memoryEfficiency = efficiency.number("memory");
+            spec.hbmReadShare = efficiency.number("hbm_read");
+            spec.hbmReadWriteShare = efficiency.number("hbm_read_write");
             spec.fp8MatmulRatio = efficiency.number("fp8_matmul_ratio");
             spec.nvfp4MatmulRatio = efficiency.number("nvfp4_matmul_ratio");
             readAttentionEfficiencies(efficiency, spec);

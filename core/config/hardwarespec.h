@@ -57,6 +57,13 @@ struct GpuSpec {
     double vectorFp32Flops = 0; ///< non-tensor FP32 FLOP/s (CUDA cores), used by element-wise ops
     double hbmCapacityBytes = 0;
     double hbmBandwidth = 0; ///< bytes/s, datasheet peak
+    /// Shares of hbmBandwidth streaming kernels reach, from a STREAM-class microbenchmark of the part (1 = not
+    /// measured: the datasheet peak). DRAM loses cycles turning its bus around between reads and writes, so a read-only
+    /// stream (BabelStream's Dot: GEMM operands, decode GEMV weights, KV-cache reads) beats one that also writes
+    /// (BabelStream's Triad, two reads per write: element-wise kernels, norms, optimizer updates). Shares, not rates,
+    /// so that a what-if on the datasheet bandwidth carries them along.
+    double hbmReadShare = 1.0;
+    double hbmReadWriteShare = 1.0;
     double l2Bytes = 0;
     double l2Bandwidth = 0; ///< bytes/s, aggregate over all slices
     /// Load-to-use latency of one access that misses L2 and goes to DRAM, and of one that hits L2 (pointer-chase
@@ -93,6 +100,14 @@ struct GpuSpec {
     double joulesPerHbmByte = 0;
 
     double tensorPeak(Precision precision) const { return tensorFlops[static_cast<int>(precision)]; }
+    /// HBM bytes/s a read-only stream reaches: the datasheet bandwidth times its measured share, the what-if derate
+    /// and the calibration factor.
+    double achievedHbmRead() const { return hbmBandwidth * hbmReadShare * hbmBandwidthScale * memoryEfficiency; }
+    /// The same for streams that read and write.
+    double achievedHbmReadWrite() const
+    {
+        return hbmBandwidth * hbmReadWriteShare * hbmBandwidthScale * memoryEfficiency;
+    }
     /// Fraction of @p precision's tensor peak well-tuned GEMMs reach (before clock scaling).
     double tensorEfficiency(Precision precision) const
     {

@@ -55,7 +55,15 @@ void addCalibrationAndPower(std::vector<Key>& keys)
 {
     keys.push_back(mapping("efficiency", optional(), "documented calibration factors"));
     keys.push_back(number("efficiency.compute", 0.01, 1.0, value("1"), "fraction of the tensor peak reached"));
-    keys.push_back(number("efficiency.memory", 0.01, 1.0, value("1"), "fraction of the HBM bandwidth reached"));
+    keys.push_back(number("efficiency.hbm_read", 0.01, 1.0, value("1"),
+        "share of hbm.bandwidth a read-only stream reaches, measured (BabelStream's Dot kernel): the HBM roof of "
+        "GEMMs, "
+        "decode GEMVs and KV-cache reads"));
+    keys.push_back(number("efficiency.hbm_read_write", 0.01, 1.0, value("1"),
+        "share of hbm.bandwidth a stream that reads and writes reaches, measured (BabelStream's Triad kernel): the HBM "
+        "roof of element-wise kernels, norms, softmax, losses and optimizer updates"));
+    keys.push_back(number("efficiency.memory", 0.01, 1.0, value("1"),
+        "calibration factor on both HBM stream rates (documented in the preset when it is not 1)"));
     keys.push_back(number("efficiency.fp8_matmul_ratio", 0.01, 1.0, value("1"),
         "achieved fp8 matmul rate relative to bf16's (MAMF fp8 efficiency / MAMF bf16 efficiency)"));
     keys.push_back(number("efficiency.nvfp4_matmul_ratio", 0.01, 1.0, value("1"),

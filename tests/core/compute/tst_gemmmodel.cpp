@@ -37,11 +37,14 @@ config::GpuSpec tinyGpu()
 config::GpuSpec a100(const std::vector<std::string>& overrides = {})
 {
     // The hand computations below run at the boost clock the tensor peak is quoted at and at the datasheet HBM
-    // bandwidth; the preset's power-limited sustained clock and its decode memory calibration are tested separately
-    // (sustainedClockCapsTheComputeRoof; the inference validation).
+    // bandwidth; the preset's power-limited sustained clock, its measured stream shares and its decode memory
+    // calibration are tested separately (sustainedClockCapsTheComputeRoof; tst_operatortiming's
+    // streamsRunAtTheirMeasuredRates; the inference validation).
     config::GpuSpec gpu = test::projectLoader().loadHardware("A100-SXM4-80GB", overrides).gpu;
     gpu.sustainedClockHz = 0;
     gpu.memoryEfficiency = 1.0;
+    gpu.hbmReadShare = 1.0;
+    gpu.hbmReadWriteShare = 1.0;
     return gpu;
 }
 

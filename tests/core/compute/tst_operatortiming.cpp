@@ -116,6 +116,7 @@ private Q_SLOTS:
     void decodeAttentionBytes();
     void slidingWindowCountsTheWindowsKeys();
     void hbmDerate();
+    void streamsRunAtTheirMeasuredRates();
     void clockDerate();
     void gemmGoesThroughTheCache();
     void timerHitsItsCacheOnASecondLayer();
@@ -345,6 +346,38 @@ void TstOperatorTiming::hbmDerate()
     const double decodeBefore = compute::timeOperator(full, decode, nullptr).seconds - launch;
     const double decodeAfter = compute::timeOperator(slow, decode, nullptr).seconds - launch;
     QVERIFY2(near(decodeAfter, 2 * decodeBefore, 1e-12), qPrintable(describe(decodeAfter, 2 * decodeBefore)));
+}
+
+void TstOperatorTiming::streamsRunAtTheirMeasuredRates()
+{
+    // H100 SXM5 80GB, BabelStream on ND H100 v5: a read-only stream (Dot) reaches 0.949 of the 3.35 TB/s datasheet
+    // peak (3.18 TB/s), one that reads and writes (Triad) 0.887 (2.97 TB/s); launch 4 us.
+    const config::GpuSpec h100 = preset("H100-SXM5-80GB");
+    QCOMPARE(h100.kernelLaunchSeconds, 4e-6);
+    const double readRate = 3.35e12 * 0.949;
+    const double readWriteRate = 3.35e12 * 0.887;
+    // An element-wise kernel moving 1 GB reads and writes: 1e9 / 2.971e12 = 336.5 us, plus the launch.
+    const auto elementwise = compute::timeOperator(h100, memoryOp(model::OperatorKind::Elementwise, 1e9, 1e6), nullptr);
+    QVERIFY2(near(elementwise.seconds, 1e9 / readWriteRate + 4e-6, 1e-12),
+        qPrintable(describe(elementwise.seconds, 1e9 / readWriteRate + 4e-6)));
+    // Decode attention only reads its KV cache: b 8, 8 KV heads, 4,096 keys, d 128: 8 x 4,096 x 8 x 256 x 2 B =
+    // 134,217,728 B, plus queries and outputs 8 x 32 x 256 x 2 = 131,072 B, at 3.179 TB/s: 42.26 us, plus the launch.
+    const auto decode = compute::timeOperator(h100,
+        attention(model::OperatorKind::DecodeAttention, dims(8, 32, 8, 1, 4096, 128, false), model::Phase::Forward),
+        nullptr);
+    const double decodeExpected = 134348800.0 / readRate + 4e-6;
+    QCOMPARE(decode.bound, compute::OperatorBound::Hbm);
+    QVERIFY2(near(decode.seconds, decodeExpected, 1e-12), qPrintable(describe(decode.seconds, decodeExpected)));
+    // A decode GEMV streams its weights at the read rate too: 1 x 8192 x 28672 bf16 is 469,762,048 B of weights,
+    // 147.8 us at 3.179 TB/s (140.2 us at the datasheet peak).
+    model::Operator gemv = squareGemm();
+    gemv.gemm = { 1, 8192, 28672, 1 };
+    const compute::GemmEstimate estimate = compute::estimateGemm(h100, { 1, 8192, 28672, 1, config::Precision::Bf16 });
+    QCOMPARE(estimate.bound, compute::GemmBound::Hbm);
+    QVERIFY2(near(estimate.hbmSeconds, estimate.hbmBytes / readRate, 1e-12),
+        qPrintable(describe(estimate.hbmSeconds, estimate.hbmBytes / readRate)));
+    QVERIFY2(near(estimate.hbmBytes, 469762048.0, 0.001), qPrintable(describe(estimate.hbmBytes, 469762048.0)));
+    QCOMPARE(compute::timeOperator(h100, gemv, nullptr).seconds, estimate.totalSeconds);
 }
 
 void TstOperatorTiming::clockDerate()

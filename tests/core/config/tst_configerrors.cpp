@@ -110,6 +110,7 @@ private Q_SLOTS:
     void blockScaledFormatsOnlyWhereTheyExist();
     void aKeyThatCannotBeReadIsReportedOnce();
     void memoryLatenciesComeTogetherAndInOrder();
+    void streamSharesScaleWithTheDatasheetBandwidth();
     void bytesThatAreNotUtf8AreRefusedWhereTheyAre();
     void slidingWindowPatternNeedsAWindow();
 };
@@ -215,6 +216,26 @@ void TstConfigErrors::memoryLatenciesComeTogetherAndInOrder()
         QVERIFY(QString::fromStdString(diagnostics.front().location.source).endsWith(QStringLiteral("gpu.yaml")));
         QVERIFY2(diagnostics.front().message.find(c.text) != std::string::npos, diagnostics.front().toString().c_str());
     }
+}
+
+void TstConfigErrors::streamSharesScaleWithTheDatasheetBandwidth()
+{
+    // The measured stream rates are shares of the datasheet bandwidth, so a what-if on that bandwidth carries them
+    // along (H100 SXM5: Dot 3.18 and Triad 2.97 of 3.35 TB/s, shares 0.949 and 0.887); a share above 1 would be a
+    // stream faster than the memory.
+    const config::ConfigLoader loader = test::projectLoader();
+    const config::GpuSpec h100 = loader.loadHardware("H100-SXM5-80GB").gpu;
+    QCOMPARE(h100.achievedHbmRead(), 3.35e12 * 0.949);
+    QCOMPARE(h100.achievedHbmReadWrite(), 3.35e12 * 0.887);
+    const config::GpuSpec faster
+        = loader.loadHardware("H100-SXM5-80GB", { "hardware.gpu.hbm.bandwidth_GBps=6700" }).gpu;
+    QCOMPARE(faster.achievedHbmRead(), 2 * h100.achievedHbmRead());
+    const auto diagnostics = test::expectConfigError(
+        [&] { loader.loadHardware("H100-SXM5-80GB", { "hardware.gpu.efficiency.hbm_read=1.05" }); });
+    QCOMPARE(diagnostics.size(), size_t(1));
+    QCOMPARE(diagnostics.front().keyPath, std::string("hardware.gpu.efficiency.hbm_read"));
+    QVERIFY2(diagnostics.front().message.find("from 0.01 to 1") != std::string::npos,
+        diagnostics.front().toString().c_str());
 }
 
 void TstConfigErrors::validScenarioLoads()
