@@ -57,8 +57,7 @@ void addCalibrationAndPower(std::vector<Key>& keys)
     keys.push_back(number("efficiency.compute", 0.01, 1.0, value("1"), "fraction of the tensor peak reached"));
     keys.push_back(number("efficiency.hbm_read", 0.01, 1.0, value("1"),
         "share of hbm.bandwidth a read-only stream reaches, measured (BabelStream's Dot kernel): the HBM roof of "
-        "GEMMs, "
-        "decode GEMVs and KV-cache reads"));
+        "GEMMs, decode GEMVs and KV-cache reads"));
     keys.push_back(number("efficiency.hbm_read_write", 0.01, 1.0, value("1"),
         "share of hbm.bandwidth a stream that reads and writes reaches, measured (BabelStream's Triad kernel): the HBM "
         "roof of element-wise kernels, norms, softmax, losses and optimizer updates"));
