@@ -3,6 +3,7 @@
 #include "arguments.h"
 #include "clioutput.h"
 #include "commands.h"
+#include "serveoptions.h"
 #include "servingdefaults.h"
 
 #include "config/units.h"
@@ -84,6 +85,16 @@ Arguments serveArguments()
                 "share of HBM the engine uses (default: vllm 0.9, trtllm 0.9 of what is free, sglang by GPU and tp)",
                 false },
             { "kv-blocks", "N", "KV-cache blocks per replica instead of the derived number", false },
+            { "host-time", "TIME",
+                "the engine's CPU time per iteration outside the GPU (scheduling, inputs, outputs), with a unit "
+                "(default 0)",
+                false },
+            { "host-time-per-request", "TIME",
+                "the engine's CPU time per sequence in an iteration, with a unit (default 0)", false },
+            { "overlap-host", "",
+                "the engine prepares the next iteration while the GPU runs this one (SGLang's overlap scheduler, "
+                "vLLM V1 async scheduling): only host time beyond the GPU's shows",
+                false },
             { "slo-ttft", "TIME", "time-to-first-token limit for goodput, with a unit (e.g. 500ms)", false },
             { "slo-itl", "TIME", "inter-token latency limit for goodput, with a unit (e.g. 50ms)", false },
             { "backend", "NAME", "network backend of the collectives: analytical (default), congestion or ideal",
@@ -92,24 +103,6 @@ Arguments serveArguments()
             { "csv", "FILE", "write one row per request of the simulated replica (a sweep: one row per load)",
                 false } }),
         "[WORKSPACE]");
-}
-
-/// A time limit, which must carry its unit ("500ms", "0.5 s").
-double duration(const Arguments& arguments, const std::string& name)
-{
-    const auto text = arguments.value(name);
-    if (!text) {
-        return 0;
-    }
-    std::string why;
-    const bool hasUnit = std::any_of(text->begin(), text->end(), [](char c) { return std::isalpha(c) != 0; });
-    const std::optional<double> seconds = config::parseQuantity(*text, config::Dimension::Seconds, &why);
-    if (!hasUnit || !seconds || *seconds <= 0 || *seconds > 1e6) {
-        throw UsageError("--" + name + " \"" + *text
-            + "\": expected a time above 0 and at most 1e6 s, with its unit, e.g. 500ms or 2 s"
-            + (why.empty() ? std::string() : " (" + why + ")"));
-    }
-    return *seconds;
 }
 
 /// What every request shares, in one load or a sweep: the lengths, the Poisson seed and the shared prefix; and
@@ -161,33 +154,6 @@ serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSp
     return workload;
 }
 
-serving::EngineOptions engineOf(const Arguments& arguments)
-{
-    serving::EngineOptions options;
-    const std::string engine = arguments.value("engine").value_or("vllm");
-    if (engine != "vllm" && engine != "trtllm" && engine != "sglang") {
-        throw UsageError("--engine \"" + engine + "\": expected vllm, trtllm or sglang");
-    }
-    options.profile = engine == "trtllm" ? serving::EngineProfile::TrtLlm
-        : engine == "sglang"             ? serving::EngineProfile::Sglang
-                                         : serving::EngineProfile::Vllm;
-    // Not given: 0, which simulateServing replaces by vLLM's default for the scenario's GPU.
-    if (arguments.value("max-num-seqs")) {
-        options.maxNumSeqs = static_cast<int>(boundedInteger(arguments, "max-num-seqs", 0, 1, 1'000'000));
-    }
-    if (arguments.value("max-num-batched-tokens")) {
-        options.maxNumBatchedTokens
-            = static_cast<int>(boundedInteger(arguments, "max-num-batched-tokens", 0, 1, 10'000'000));
-    }
-    options.chunkedPrefill = !arguments.flag("no-chunked-prefill");
-    options.prefixCaching = !arguments.flag("no-prefix-caching");
-    options.blockSize = static_cast<int>(boundedInteger(arguments, "block-size", options.blockSize, 1, 4096));
-    options.gpuMemoryUtilization
-        = boundedNumber(arguments, "gpu-memory-utilization", options.gpuMemoryUtilization, 0.01, 1.0);
-    options.kvBlocks = boundedInteger(arguments, "kv-blocks", 0, 0, 1'000'000'000'000LL);
-    return options;
-}
-
 std::string ms(double seconds)
 {
     char text[32];
@@ -200,7 +166,7 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
     const serving::ServingSummary& s = result.summary;
     out << "engine     max_num_seqs " << result.options.maxNumSeqs << ", max_num_batched_tokens "
         << result.options.maxNumBatchedTokens << ", chunked prefill " << (result.options.chunkedPrefill ? "on" : "off")
-        << ", block " << result.options.blockSize << " tokens\n";
+        << ", block " << result.options.blockSize << " tokens" << hostCostText(result.options.host) << "\n";
     const serving::KvLayout& layout = result.options.kvLayout;
     const std::int64_t groups = layout.fullGroups + layout.windowedGroups;
     out << "kv cache   " << result.options.kvBlocks << " blocks per replica ("
@@ -265,7 +231,8 @@ void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
 {
     out << "engine     max_num_seqs " << sweep.options.maxNumSeqs << ", max_num_batched_tokens "
         << sweep.options.maxNumBatchedTokens << ", chunked prefill " << (sweep.options.chunkedPrefill ? "on" : "off")
-        << ", " << sweep.options.kvBlocks << " KV blocks of " << sweep.options.blockSize << " tokens per replica\n";
+        << ", " << sweep.options.kvBlocks << " KV blocks of " << sweep.options.blockSize << " tokens per replica"
+        << hostCostText(sweep.options.host) << "\n";
     const bool clients = sweep.load == serving::SweepLoad::Concurrency;
     char line[256];
     std::snprintf(line, sizeof line, "%12s %11s %10s %10s %9s %9s %9s %9s %9s %8s  %s\n",

@@ -80,12 +80,17 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     }
     arguments.setDefault("engine", settings->engine);
     for (const auto& [option, milliseconds] : { std::pair { "slo-ttft", settings->ttftSloMilliseconds },
-             std::pair { "slo-itl", settings->itlSloMilliseconds } }) {
+             std::pair { "slo-itl", settings->itlSloMilliseconds },
+             std::pair { "host-time", settings->hostMilliseconds },
+             std::pair { "host-time-per-request", settings->hostPerRequestMilliseconds } }) {
         if (milliseconds > 0) {
             char text[64];
             std::snprintf(text, sizeof text, "%.17gms", milliseconds);
             arguments.setDefault(option, text);
         }
+    }
+    if (settings->overlapHost) {
+        arguments.setDefault("overlap-host", "");
     }
 }
 

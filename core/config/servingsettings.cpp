@@ -14,6 +14,7 @@ constexpr std::int64_t kMaxTokens = 10'000'000;
 constexpr std::int64_t kMaxRequests = 1'000'000;
 constexpr std::int64_t kMaxWorkers = 4096;
 constexpr double kMaxSloMilliseconds = 1e6;
+constexpr double kMaxHostMilliseconds = 3.6e6; // an hour per iteration, as rapid serve accepts
 
 std::string number(double value)
 {
@@ -53,6 +54,9 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
     settings.decodeWorkers = static_cast<int>(reader.integer("decode_workers", 0, 0, kMaxWorkers));
     settings.prefillTp = static_cast<int>(reader.integer("prefill_tp", 0, 0, kMaxWorkers));
     settings.decodeTp = static_cast<int>(reader.integer("decode_tp", 0, 0, kMaxWorkers));
+    settings.hostMilliseconds = reader.number("host_time_ms", 0.0, 0.0, kMaxHostMilliseconds);
+    settings.hostPerRequestMilliseconds = reader.number("host_time_per_request_ms", 0.0, 0.0, kMaxHostMilliseconds);
+    settings.overlapHost = reader.boolean("overlap_host", false);
     reader.finish();
     return settings;
 }
@@ -72,6 +76,9 @@ std::string composeServingSettings(const ServingSettings& settings)
     text += "  decode_workers: " + std::to_string(settings.decodeWorkers) + "\n";
     text += "  prefill_tp: " + std::to_string(settings.prefillTp) + "\n";
     text += "  decode_tp: " + std::to_string(settings.decodeTp) + "\n";
+    text += "  host_time_ms: " + number(settings.hostMilliseconds) + "\n";
+    text += "  host_time_per_request_ms: " + number(settings.hostPerRequestMilliseconds) + "\n";
+    text += std::string("  overlap_host: ") + (settings.overlapHost ? "true" : "false") + "\n";
     return text;
 }
 

@@ -23,6 +23,9 @@ struct ServingSettings {
     int decodeWorkers = 0;
     int prefillTp = 0; ///< 0: run.parallelism.tp
     int decodeTp = 0;
+    double hostMilliseconds = 0; ///< the engine's CPU time per iteration (rapid serve --host-time)
+    double hostPerRequestMilliseconds = 0; ///< and per sequence in the iteration (--host-time-per-request)
+    bool overlapHost = false; ///< the engine prepares the next iteration while the GPU runs (--overlap-host)
 
     bool operator==(const ServingSettings&) const = default;
 };

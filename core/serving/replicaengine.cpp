@@ -208,6 +208,21 @@ void ReplicaEngine::schedule(std::vector<std::size_t>& scheduled, std::vector<st
     }
 }
 
+double ReplicaEngine::iterationSeconds(double gpuSeconds, std::size_t sequences)
+{
+    const HostCost& host = m_options.host;
+    const double hostSeconds = host.perIterationSeconds + host.perRequestSeconds * static_cast<double>(sequences);
+    // Overlapped, the CPU prepared this iteration while the GPU ran the previous one, if the GPU ran one right before:
+    // only the CPU time beyond that iteration's GPU time is exposed. After an idle gap it is exposed in full.
+    const bool backToBack = m_previousGpuSeconds > 0 && m_now == m_previousEnd;
+    const double exposedHost
+        = host.overlapped && backToBack ? std::max(0.0, hostSeconds - m_previousGpuSeconds) : hostSeconds;
+    const double total = exposedHost + gpuSeconds;
+    m_previousGpuSeconds = gpuSeconds;
+    m_previousEnd = m_now + total; // the caller adds the same total to m_now, so the next test compares equal bits
+    return total;
+}
+
 void ReplicaEngine::iterate(const Listener& listener)
 {
     std::vector<std::size_t> scheduled;
@@ -223,7 +238,7 @@ void ReplicaEngine::iterate(const Listener& listener)
         batch.push_back({ tokens[i], sequence.kvTokens, sequence.kvTokens + tokens[i] == known(sequence) });
         batched += tokens[i];
     }
-    m_now += m_cost.seconds(batch) + m_options.hostOverheadSeconds;
+    m_now += iterationSeconds(m_cost.seconds(batch), scheduled.size());
     std::vector<std::size_t> left;
     for (std::size_t i = 0; i < scheduled.size(); ++i) {
         Sequence& sequence = m_running[scheduled[i]];

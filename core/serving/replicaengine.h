@@ -84,6 +84,10 @@ private:
     void scheduleWaiting(std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens);
     /// Whether the request has left this replica after the token it just sampled.
     bool leaves(const Sequence& sequence) const;
+    /// The wall time of an iteration whose GPU part takes @p gpuSeconds for @p sequences sequences: the engine's host
+    /// cost (EngineOptions::host) added, or with an overlapping engine the part of it the previous iteration's GPU
+    /// time does not hide. Records this iteration for the next one.
+    double iterationSeconds(double gpuSeconds, std::size_t sequences);
 
     const std::vector<RequestSpec>& m_specs;
     std::int64_t m_sharedPrefixTokens;
@@ -97,6 +101,8 @@ private:
     std::vector<Sequence> m_running;
     std::map<int, std::int64_t> m_cachedPrefixBlocks; ///< prefix id -> blocks the cache holds (never evicted)
     double m_now = 0;
+    double m_previousEnd = -1; ///< when the last iteration ended
+    double m_previousGpuSeconds = 0; ///< the GPU time of the last iteration
 };
 
 } // namespace rapid::serving

@@ -47,7 +47,10 @@ report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity
         { "kv_blocks_per_replica", options.kvBlocks }, { "kv_bytes_per_token_per_gpu", capacity.bytesPerTokenPerGpu },
         { "kv_full_attention_groups", options.kvLayout.fullGroups },
         { "kv_sliding_window_groups", options.kvLayout.windowedGroups },
-        { "kv_window_tokens", options.kvLayout.windowTokens } };
+        { "kv_window_tokens", options.kvLayout.windowTokens },
+        { "host_seconds_per_iteration", options.host.perIterationSeconds },
+        { "host_seconds_per_request", options.host.perRequestSeconds },
+        { "host_overlapped", options.host.overlapped } };
 }
 
 report::Json servingJson(const ServingResult& result)

@@ -21,6 +21,14 @@ void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& 
     if (workload.arrival != ArrivalKind::Trace) {
         lengths = { RequestSpec { 0, workload.promptTokens, workload.outputTokens } };
     }
+    // An hour per iteration is no engine: the bound keeps a typo (a unit lost) from running for ever.
+    const auto hostTime = [&](double seconds, const char* name) {
+        if (!std::isfinite(seconds) || seconds < 0 || seconds > 3600) {
+            fail(std::string("the engine's host time ") + name + " must be between 0 and 3600 s");
+        }
+    };
+    hostTime(options.host.perIterationSeconds, "per iteration");
+    hostTime(options.host.perRequestSeconds, "per request");
     for (const RequestSpec& request : lengths) {
         if (request.promptTokens < 1 || request.outputTokens < 1) {
             fail("input and output lengths must be at least 1 token");

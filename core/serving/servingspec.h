@@ -28,6 +28,20 @@ struct KvLayout {
     bool operator==(const KvLayout&) const = default;
 };
 
+/// The engine's CPU work per iteration, which the GPU model does not see: scheduling, building the next batch's inputs,
+/// the host side of sampling and the processing of outputs (detokenisation, streaming to clients). It grows with the
+/// requests in the batch. An engine that runs it in step with the GPU (vLLM V0, SGLang without its overlap
+/// scheduler) adds it to every iteration; one that prepares iteration i + 1 while the GPU runs iteration i (SGLang's
+/// overlap scheduler, vLLM V1's async scheduling) exposes only what exceeds the GPU time of the iteration before, and
+/// all of it after the engine sat idle. No engine publishes these times for its current version: they are 0 unless
+/// stated (docs/serving.md lists the published measurements a user can state).
+struct HostCost {
+    double perIterationSeconds = 0; ///< per iteration
+    double perRequestSeconds = 0; ///< per sequence the iteration computes
+    bool overlapped = false; ///< prepared while the GPU runs the previous iteration
+    bool operator==(const HostCost&) const = default;
+};
+
 /// The scheduler knobs of a continuous-batching engine, with vLLM V1's defaults (docs/serving.md gives the sources).
 /// maxNumSeqs and maxNumBatchedTokens of 0 take the profile's default for the GPU (engineDefaults).
 struct EngineOptions {
@@ -43,7 +57,7 @@ struct EngineOptions {
     double gpuMemoryUtilization = 0;
     /// Blocks kept free when admitting a new request, as a share of all blocks (vLLM's watermark, 0.01).
     double watermark = 0.01;
-    double hostOverheadSeconds = 0; ///< scheduling and launch per iteration outside the GPU model (0: not charged)
+    HostCost host; ///< CPU time per iteration outside the GPU model (none by default)
     /// Automatic prefix caching (vLLM V1: on by default): full KV blocks of a prompt prefix another request already
     /// computed are reused, not recomputed, and held once.
     bool prefixCaching = true;

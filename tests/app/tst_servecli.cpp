@@ -254,14 +254,17 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
         "name: served\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\nrun: llama-3.1-8b-decode-1gpu\n"
         "overrides:\n  - run.parallelism.tp=8\n"
         "serving:\n  load: concurrency\n  loads: \" 1, 4 \"\n  input_tokens: 300\n  output_tokens: 16\n"
-        "  engine: sglang\n  ttft_slo_ms: 40\n"));
+        "  engine: sglang\n  ttft_slo_ms: 40\n  host_time_ms: 1.5\n  host_time_per_request_ms: 0.25\n"
+        "  overlap_host: true\n"));
     const Result fromSection = runRapid(
         { QStringLiteral("serve"), workspace, QStringLiteral("--json"), dir.filePath(QStringLiteral("a.json")) });
     QCOMPARE(fromSection.exitCode, 0);
     const Result fromOptions = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("1,4"),
         QStringLiteral("--input-tokens"), QStringLiteral("300"), QStringLiteral("--output-tokens"),
         QStringLiteral("16"), QStringLiteral("--engine"), QStringLiteral("sglang"), QStringLiteral("--slo-ttft"),
-        QStringLiteral("40ms"), QStringLiteral("--json"), dir.filePath(QStringLiteral("b.json")) }));
+        QStringLiteral("40ms"), QStringLiteral("--host-time"), QStringLiteral("1.5ms"),
+        QStringLiteral("--host-time-per-request"), QStringLiteral("0.25ms"), QStringLiteral("--overlap-host"),
+        QStringLiteral("--json"), dir.filePath(QStringLiteral("b.json")) }));
     QCOMPARE(fromOptions.exitCode, 0);
     QFile a(dir.filePath(QStringLiteral("a.json")));
     QFile b(dir.filePath(QStringLiteral("b.json")));
@@ -436,6 +439,12 @@ void TstServeCli::usageErrorsNameTheOption_data()
                                         << QStringLiteral("--pool-splits");
     QTest::addRow("unknown_engine") << QStringList { QStringLiteral("--engine"), QStringLiteral("tgi") }
                                     << QStringLiteral("--engine");
+    QTest::addRow("host_time_without_unit")
+        << QStringList { QStringLiteral("--host-time"), QStringLiteral("2") } << QStringLiteral("--host-time");
+    QTest::addRow("negative_host_time") << QStringList { QStringLiteral("--host-time-per-request"),
+        QStringLiteral("-1ms") } << QStringLiteral("--host-time-per-request");
+    QTest::addRow("host_time_beyond_an_hour")
+        << QStringList { QStringLiteral("--host-time"), QStringLiteral("2h") } << QStringLiteral("--host-time");
     QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }
                                      << QStringLiteral("--backend");
 }

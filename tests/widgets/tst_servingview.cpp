@@ -23,6 +23,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
@@ -114,11 +115,7 @@ private Q_SLOTS:
         QVERIFY(serve(panel, QStringLiteral("1, 8"), QStringLiteral("64"), QStringLiteral("16")));
         QCOMPARE(panel->table()->rowCount(), 2);
         // The step model's own prediction of one request of 1,500 + 64 tokens.
-        config::Scenario alone = *window->document()->scenario();
-        alone.run.batch = 1;
-        alone.run.decodeLength = 64;
-        sim::StepModel model(alone);
-        const report::InferenceResult expected = model.inference();
+        const report::InferenceResult expected = predictedAlone(*window, 64);
         const serving::ServingSummary& one = panel->curve()->results[0].summary;
         QVERIFY2(std::abs(one.ttft.mean - expected.ttftSeconds) <= 1e-9 * expected.ttftSeconds,
             qPrintable(QStringLiteral("%1 vs %2").arg(one.ttft.mean).arg(expected.ttftSeconds)));
@@ -153,6 +150,23 @@ private Q_SLOTS:
         QVERIFY(window->document()->setValue(QStringLiteral("run.inference.prompt_length"), QStringLiteral("1000")));
         QTRY_VERIFY(panel->controls()->statusLabel()->text().contains(QStringLiteral("Serve again")));
         QVERIFY(panel->isStale());
+    }
+
+    void theEnginesHostTimeIsCharged()
+    {
+        // One client, 2 ms of host time per iteration and 0.5 ms per sequence, in step with the GPU: every iteration
+        // of the lone request takes 2.5 ms more than the step model's prediction (its prefill and each decode).
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        test::typeSpin(panel->hostTimeSpin(), QStringLiteral("2"));
+        test::typeSpin(panel->hostPerRequestSpin(), QStringLiteral("0.5"));
+        QVERIFY(serve(panel, QStringLiteral("1"), QStringLiteral("64"), QStringLiteral("1")));
+        const report::InferenceResult expected = predictedAlone(*window, 64);
+        const serving::ServingSummary& one = panel->curve()->results[0].summary;
+        QVERIFY2(std::abs(one.ttft.mean - (expected.ttftSeconds + 2.5e-3)) <= 1e-9 * expected.ttftSeconds,
+            qPrintable(QStringLiteral("%1 vs %2").arg(one.ttft.mean).arg(expected.ttftSeconds + 2.5e-3)));
+        QVERIFY(std::abs(one.itl.mean - (expected.itlSeconds + 2.5e-3)) <= 1e-3 * expected.itlSeconds);
     }
 
     void crowdedLoadsKeepTheirLabelsApart()
@@ -272,6 +286,11 @@ private Q_SLOTS:
         test::typeSpin(panel->outputSpin(), QStringLiteral("64"));
         QTest::qWait(1600); // past the burst that merges quick edits into one undo step (EditTextCommand::kBurstGapMs)
         test::typeSpin(panel->ttftSloSpin(), QStringLiteral("300"));
+        QTest::qWait(1600);
+        test::typeSpin(panel->hostTimeSpin(), QStringLiteral("1.25"));
+        QTest::mouseClick(panel->overlapHostCheck(), Qt::LeftButton, {},
+            QPoint(4, panel->overlapHostCheck()->height() / 2)); // on the box itself
+        QVERIFY(panel->overlapHostCheck()->isChecked());
         QVERIFY(document->isDirty());
         QVERIFY(document->servingSettings());
         config::ServingSettings expected;
@@ -279,17 +298,26 @@ private Q_SLOTS:
         expected.engine = "trtllm";
         expected.outputTokens = 64;
         expected.ttftSloMilliseconds = 300;
+        expected.hostMilliseconds = 1.25;
+        expected.overlapHost = true;
         QVERIFY(*document->servingSettings() == expected);
         QCOMPARE(panel->settings().engine, std::string("trtllm"));
 
-        // Undo takes the SLO back, in the document and in the field, and leaves the earlier burst; redo brings it
-        // again.
+        // Undo takes the host edits back (one step: they came in one burst), then the SLO, in the document and in
+        // the fields, and leaves the earlier burst; redo brings the SLO again.
+        document->undoStack()->undo();
+        QCOMPARE(panel->hostTimeSpin()->value(), 0.0);
+        QVERIFY(!panel->overlapHostCheck()->isChecked());
+        QCOMPARE(document->servingSettings()->ttftSloMilliseconds, 300.0);
         document->undoStack()->undo();
         QCOMPARE(panel->ttftSloSpin()->value(), 0.0);
         QCOMPARE(document->servingSettings()->ttftSloMilliseconds, 0.0);
         QCOMPARE(panel->loadsEdit()->text(), QStringLiteral("2, 8"));
         document->undoStack()->redo();
         QCOMPARE(panel->ttftSloSpin()->value(), 300.0);
+        document->undoStack()->redo();
+        QCOMPARE(panel->hostTimeSpin()->value(), 1.25);
+        QVERIFY(panel->overlapHostCheck()->isChecked());
 
         const QString saved = m_dir.filePath(QStringLiteral("kept.rapid.yaml"));
         QVERIFY(window->saveWorkspace(saved));
@@ -304,6 +332,8 @@ private Q_SLOTS:
         QCOMPARE(shown->engineCombo()->currentText(), QStringLiteral("TensorRT-LLM"));
         QCOMPARE(shown->outputSpin()->value(), 64);
         QCOMPARE(shown->ttftSloSpin()->value(), 300.0);
+        QCOMPARE(shown->hostTimeSpin()->value(), 1.25);
+        QVERIFY(shown->overlapHostCheck()->isChecked());
         QVERIFY(!reopened->document()->isDirty());
     }
 
@@ -411,6 +441,16 @@ private:
         QSignalSpy finished(panel->runner(), &ServingRunner::finished);
         QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
         return finished.wait(kTimeoutMs);
+    }
+
+    /// The step model's prediction of the window's inference run for one request of @p output tokens.
+    static report::InferenceResult predictedAlone(MainWindow& window, int output)
+    {
+        config::Scenario alone = *window.document()->scenario();
+        alone.run.batch = 1;
+        alone.run.decodeLength = output;
+        sim::StepModel model(alone);
+        return model.inference();
     }
 
     std::unique_ptr<MainWindow> open()

@@ -7,6 +7,7 @@
 #include "serving/servingcharts.h"
 #include "serving/servingrunner.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -46,17 +47,30 @@ QSpinBox* countSpin(const QString& objectName, int high, const QString& special,
     return spin;
 }
 
-QDoubleSpinBox* sloSpin(const QString& objectName, const QString& tip, QWidget* parent)
+/// A time in milliseconds from 0 (shown as "none") to @p high, to @p decimals places.
+QDoubleSpinBox* millisecondsSpin(
+    const QString& objectName, double high, int decimals, const QString& tip, QWidget* parent)
 {
     auto* spin = new QDoubleSpinBox(parent);
     spin->setObjectName(objectName);
-    spin->setRange(0, 1e6);
-    spin->setDecimals(1);
+    spin->setRange(0, high);
+    spin->setDecimals(decimals);
     spin->setSuffix(QObject::tr(" ms"));
     spin->setSpecialValueText(QObject::tr("none"));
     spin->setToolTip(tip);
     spin->setKeyboardTracking(false);
     return spin;
+}
+
+QDoubleSpinBox* sloSpin(const QString& objectName, const QString& tip, QWidget* parent)
+{
+    return millisecondsSpin(objectName, 1e6, 1, tip, parent);
+}
+
+/// A CPU time of the engine: up to an hour, as rapid serve accepts, to the microsecond.
+QDoubleSpinBox* hostSpin(const QString& objectName, const QString& tip, QWidget* parent)
+{
+    return millisecondsSpin(objectName, 3.6e6, 3, tip, parent);
 }
 
 /// @p digits significant digits; whole numbers from 10^digits on (1910 ms, not 1.91e+03, which the column elides).
@@ -86,6 +100,13 @@ ServingPanel::ServingPanel(WorkspaceDocument* document, QWidget* parent)
     , m_engine(new QComboBox(this))
     , m_ttftSlo(sloSpin(QStringLiteral("servingTtftSlo"), tr("Time-to-first-token limit of the goodput"), this))
     , m_itlSlo(sloSpin(QStringLiteral("servingItlSlo"), tr("Inter-token latency limit of the goodput"), this))
+    , m_hostTime(hostSpin(QStringLiteral("servingHostTime"),
+          tr("The engine's CPU time per iteration that the GPU model does not see: scheduling, building the "
+             "inputs, processing the outputs (none by default: no engine publishes it for its current version)"),
+          this))
+    , m_hostPerRequest(hostSpin(QStringLiteral("servingHostPerRequest"),
+          tr("The engine's CPU time per sequence in an iteration (output processing, streaming)"), this))
+    , m_overlapHost(new QCheckBox(tr("Overlapped with the GPU"), this))
     , m_prefillWorkers(countSpin(QStringLiteral("servingPrefillWorkers"), 4096, tr("off"),
           tr("Disaggregated serving: prefill workers on the cluster's first GPUs (off: prefill and decode together)"),
           this))
@@ -204,6 +225,12 @@ QWidget* ServingPanel::buildInputs()
     form->addRow(tr("Engine"), m_engine);
     form->addRow(tr("TTFT SLO"), m_ttftSlo);
     form->addRow(tr("ITL SLO"), m_itlSlo);
+    m_overlapHost->setObjectName(QStringLiteral("servingOverlapHost"));
+    m_overlapHost->setToolTip(tr("The engine prepares the next iteration while the GPU runs this one (SGLang's overlap "
+                                 "scheduler, vLLM V1 async scheduling): only host time beyond the GPU's shows"));
+    form->addRow(tr("Host time"), m_hostTime);
+    form->addRow(tr("Host / sequence"), m_hostPerRequest);
+    form->addRow(QString(), m_overlapHost);
     m_poolsProblem->setObjectName(QStringLiteral("servingPoolsProblem"));
     m_poolsProblem->setWordWrap(true);
     m_poolsProblem->setPalette(problem);
@@ -289,6 +316,8 @@ bool ServingPanel::run()
         request.options.profile = static_cast<serving::EngineProfile>(m_engine->currentData().toInt());
         request.slo.ttftSeconds = m_ttftSlo->value() / 1e3;
         request.slo.itlSeconds = m_itlSlo->value() / 1e3;
+        request.options.host
+            = { m_hostTime->value() / 1e3, m_hostPerRequest->value() / 1e3, m_overlapHost->isChecked() };
         request.prefillWorkers = m_prefillWorkers->value();
         request.decodeWorkers = m_decodeWorkers->value();
         request.prefillTp = m_prefillTp->value();

@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -49,6 +50,9 @@ public:
     QComboBox* engineCombo() const { return m_engine; }
     QDoubleSpinBox* ttftSloSpin() const { return m_ttftSlo; }
     QDoubleSpinBox* itlSloSpin() const { return m_itlSlo; }
+    QDoubleSpinBox* hostTimeSpin() const { return m_hostTime; }
+    QDoubleSpinBox* hostPerRequestSpin() const { return m_hostPerRequest; }
+    QCheckBox* overlapHostCheck() const { return m_overlapHost; }
     QSpinBox* prefillWorkersSpin() const { return m_prefillWorkers; }
     QSpinBox* decodeWorkersSpin() const { return m_decodeWorkers; }
     QSpinBox* prefillTpSpin() const { return m_prefillTp; }
@@ -101,6 +105,9 @@ private:
     QComboBox* m_engine;
     QDoubleSpinBox* m_ttftSlo;
     QDoubleSpinBox* m_itlSlo;
+    QDoubleSpinBox* m_hostTime; ///< the engine's CPU time per iteration, ms (serving::HostCost)
+    QDoubleSpinBox* m_hostPerRequest; ///< and per sequence, ms
+    QCheckBox* m_overlapHost;
     QSpinBox* m_prefillWorkers; ///< 0: aggregated serving
     QSpinBox* m_decodeWorkers;
     QSpinBox* m_prefillTp; ///< 0: the run's tp

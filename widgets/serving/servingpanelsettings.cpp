@@ -5,6 +5,7 @@
 
 #include "editors/workspacedocument.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -35,6 +36,9 @@ config::ServingSettings ServingPanel::settings() const
     settings.decodeWorkers = m_decodeWorkers->value();
     settings.prefillTp = m_prefillTp->value();
     settings.decodeTp = m_decodeTp->value();
+    settings.hostMilliseconds = m_hostTime->value();
+    settings.hostPerRequestMilliseconds = m_hostPerRequest->value();
+    settings.overlapHost = m_overlapHost->isChecked();
     return settings;
 }
 
@@ -58,7 +62,8 @@ void ServingPanel::showSettings()
     const QSignalBlocker blockers[] = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt),
         QSignalBlocker(m_output), QSignalBlocker(m_requests), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo),
         QSignalBlocker(m_itlSlo), QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers),
-        QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp) };
+        QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime),
+        QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost) };
     m_loadKind->setCurrentIndex(wanted.load == config::ServingSettings::Load::Rate ? 1 : 0);
     if (m_loads->text().toStdString() != wanted.loads) {
         m_loads->setText(QString::fromStdString(wanted.loads));
@@ -77,6 +82,9 @@ void ServingPanel::showSettings()
     m_decodeWorkers->setValue(wanted.decodeWorkers);
     m_prefillTp->setValue(wanted.prefillTp);
     m_decodeTp->setValue(wanted.decodeTp);
+    m_hostTime->setValue(wanted.hostMilliseconds);
+    m_hostPerRequest->setValue(wanted.hostPerRequestMilliseconds);
+    m_overlapHost->setChecked(wanted.overlapHost);
     validateInputs();
 }
 
@@ -90,7 +98,8 @@ void ServingPanel::connectSettings()
         { m_prompt, m_output, m_requests, m_prefillWorkers, m_decodeWorkers, m_prefillTp, m_decodeTp }) {
         connect(spin, &QSpinBox::valueChanged, this, &ServingPanel::storeSettings);
     }
-    for (QDoubleSpinBox* spin : { m_ttftSlo, m_itlSlo }) {
+    connect(m_overlapHost, &QCheckBox::toggled, this, &ServingPanel::storeSettings);
+    for (QDoubleSpinBox* spin : { m_ttftSlo, m_itlSlo, m_hostTime, m_hostPerRequest }) {
         connect(spin, &QDoubleSpinBox::valueChanged, this, &ServingPanel::storeSettings);
     }
     connect(m_document, &WorkspaceDocument::servingSettingsChanged, this, &ServingPanel::showSettings);

@@ -445,11 +445,16 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     serving.prefillWorkers = 2;
     serving.decodeWorkers = 6;
     serving.prefillTp = 4;
+    serving.hostMilliseconds = 2.5;
+    serving.hostPerRequestMilliseconds = 0.125;
+    serving.overlapHost = true;
     documents.serving = serving;
     const std::string text = config::composeWorkspace(documents);
     QVERIFY2(
         text.find("serving:\n  load: rate\n  loads: \"0.5, 2,8 # as typed\"\n") != std::string::npos, text.c_str());
     QVERIFY(text.find("  engine: \"sglang\"\n  ttft_slo_ms: 250.5\n  itl_slo_ms: 0.1\n") != std::string::npos);
+    QVERIFY(text.find("  host_time_ms: 2.5\n  host_time_per_request_ms: 0.125\n  overlap_host: true\n")
+        != std::string::npos);
     QTemporaryDir dir;
     const std::string path = test::writeFile(dir, "serving.rapid.yaml", text);
     const config::WorkspaceDocuments reread = config::readWorkspaceDocuments(path, library);
@@ -490,6 +495,11 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
                                       << QStringLiteral("serving.prefill_workers") << 6 << QStringLiteral("5000");
     QTest::addRow("slo_not_a_number") << QStringLiteral("  itl_slo_ms: fast\n") << QStringLiteral("serving.itl_slo_ms")
                                       << 6 << QStringLiteral("fast");
+    QTest::addRow("negative_host_time") << QStringLiteral("  host_time_ms: -2\n")
+                                        << QStringLiteral("serving.host_time_ms") << 6 << QStringLiteral("-2");
+    QTest::addRow("overlap_not_a_boolean")
+        << QStringLiteral("  overlap_host: sometimes\n") << QStringLiteral("serving.overlap_host") << 6
+        << QStringLiteral("sometimes");
     QTest::addRow("unknown_key") << QStringLiteral("  loads: \"1\"\n  colour: red\n")
                                  << QStringLiteral("serving.colour") << 7 << QStringLiteral("unknown key \"colour\"");
 }

@@ -56,6 +56,46 @@ private Q_SLOTS:
         QCOMPARE(trace.iterations.size(), size_t { 20 });
     }
 
+    void hostTimeInStepWithTheGpuAddsToEveryIteration()
+    {
+        // a = 2 ms, b = 10 us as above, plus 1 ms of host time per iteration and 0.5 ms per sequence, not overlapped:
+        // one request alone pays 1.5 ms more in its prefill (7 -> 8.5 ms) and in every decode (2.01 -> 3.51 ms).
+        AffineCost cost(2e-3, 1e-5);
+        EngineOptions options = withBlocks(1000);
+        options.host = { 1e-3, 0.5e-3, false };
+        const auto alone = serving::simulateServing(closedLoop(1, 1, 500, 20), options, cost);
+        QVERIFY(near(alone.requests[0].ttft(), 8.5e-3, 1e-12));
+        QVERIFY(near(alone.requests[0].itl(), 3.51e-3, 1e-12));
+        // Eight requests together without chunking: one prefill of 800 tokens (1.8 ms) and decodes of 8 tokens
+        // (1.008 ms), each with 1 ms + 8 x 0.5 ms of host time.
+        AffineCost small(1e-3, 1e-6);
+        options.chunkedPrefill = false;
+        const auto batch = serving::simulateServing(closedLoop(8, 8, 100, 10), options, small);
+        for (const auto& request : batch.requests) {
+            QVERIFY(near(request.ttft(), 1.8e-3 + 5e-3, 1e-12));
+            QVERIFY(near(request.itl(), 1.008e-3 + 5e-3, 1e-12));
+        }
+    }
+
+    void overlappedHostTimeShowsOnlyBeyondThePreviousIteration()
+    {
+        // Overlapped, the host prepares an iteration while the GPU runs the one before. 1.5 ms of host time against
+        // decodes of 2.01 ms: exposed in full only in the first iteration, after the idle engine (TTFT 7 + 1.5 ms),
+        // hidden in every decode.
+        AffineCost cost(2e-3, 1e-5);
+        EngineOptions options = withBlocks(1000);
+        options.host = { 1e-3, 0.5e-3, true };
+        auto trace = serving::simulateServing(closedLoop(1, 1, 500, 20), options, cost);
+        QVERIFY(near(trace.requests[0].ttft(), 8.5e-3, 1e-12));
+        QVERIFY(near(trace.requests[0].itl(), 2.01e-3, 1e-12));
+        // 3 ms of host time, longer than a decode: the first decode hides behind the 7 ms prefill (2.01 ms), each
+        // later one shows 3 - 2.01 ms of it (3 ms per token): e2e = 10 + 2.01 + 18 x 3 ms.
+        options.host = { 3e-3, 0, true };
+        trace = serving::simulateServing(closedLoop(1, 1, 500, 20), options, cost);
+        QVERIFY(near(trace.requests[0].ttft(), 10e-3, 1e-12));
+        QVERIFY(near(trace.requests[0].e2e(), 10e-3 + 2.01e-3 + 18 * 3e-3, 1e-12));
+    }
+
     void aLongPromptIsChunkedToTheTokenBudget()
     {
         // 3,000 prompt tokens with a budget of 1,024: 1,024 + 1,024 + 952 in three iterations.

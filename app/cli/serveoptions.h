@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+// The `rapid serve` options that describe the engine and its times, parsed and printed (servecommand.cpp runs them).
+
+#include "arguments.h"
+
+#include "serving/servingspec.h"
+
+#include <string>
+
+namespace rapid::cli {
+
+/// A time option, which must carry its unit ("500ms", "0.5 s"): above 0 (or 0 with @p zeroAllowed) and at most
+/// @p maxSeconds; 0 when the option is not given. A UsageError names the option otherwise.
+double duration(const Arguments& arguments, const std::string& name, double maxSeconds = 1e6, bool zeroAllowed = false);
+
+/// The engine profile, its scheduler knobs and its host time from --engine, --max-num-seqs, ..., --host-time,
+/// --host-time-per-request and --overlap-host. Knobs not given stay 0: simulateServing takes the profile's defaults.
+serving::EngineOptions engineOf(const Arguments& arguments);
+
+/// The engine's host cost for the summary's engine line ("; host ... ms per iteration ..."); empty when none is
+/// charged.
+std::string hostCostText(const serving::HostCost& host);
+
+} // namespace rapid::cli
