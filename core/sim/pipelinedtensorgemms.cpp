@@ -47,4 +47,19 @@ PipelinedGemmCost pipelinedGemmCost(
     return cost;
 }
 
+double fusedReduceScatterSumSeconds(compute::OperatorTimer& timer, double outputBytes, int tp)
+{
+    if (tp < 2 || outputBytes <= 0) {
+        return 0;
+    }
+    model::Operator sum;
+    sum.name = "tensor_parallel.fused_reduce_scatter_sum";
+    sum.kind = model::OperatorKind::Elementwise;
+    sum.bytes = outputBytes * (1.0 + 1.0 / tp);
+    // tp - 1 additions per output element; the element count follows from the bytes at 2 bytes each (bf16 partials):
+    // negligible beside the bytes either way.
+    sum.flops = (tp - 1) * outputBytes / tp / 2.0;
+    return timer.time(sum).seconds;
+}
+
 } // namespace rapid::sim

@@ -33,4 +33,12 @@ struct PipelinedGemmCost {
 PipelinedGemmCost pipelinedGemmCost(
     compute::OperatorTimer& timer, const std::vector<model::Operator>& ops, int tp, std::int64_t tokens);
 
+/// The reduction that ends PyTorch's fused matmul + reduce-scatter (torch.distributed._symmetric_memory,
+/// _fused_matmul_reduce_scatter_impl): each rank computes the partial product for every rank's rows, the partials
+/// are exchanged into a stacked buffer of tp x (rows / tp) x columns, and one reduction kernel sums them
+/// (`reduce_fn(stacked_partials.view(...), dim=...)`). NCCL's reduce-scatter reduces inside the collective instead,
+/// so async TP adds this memory-bound kernel for every reduce-scatter it fuses: it reads the whole @p outputBytes
+/// (rows x columns of the GEMM's output) and writes a tp-th of it. Seconds of one such kernel on @p timer's GPU.
+double fusedReduceScatterSumSeconds(compute::OperatorTimer& timer, double outputBytes, int tp);
+
 } // namespace rapid::sim

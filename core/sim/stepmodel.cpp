@@ -150,6 +150,14 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
             at(*parts, TimeClass::Mlp) += split.mlp;
             *gemm += split.total();
         }
+        // Each reduce-scatter the overlap fuses ends in a reduction kernel of its own (pipelinedtensorgemms.h): the
+        // forward's, and the backward's but those it cannot fuse.
+        const bool reduceScatters = layer.tensorPair.size() == 2; // sequence parallel: all-gather, reduce-scatter
+        const double sum
+            = reduceScatters ? fusedReduceScatterSumSeconds(m_timer, layer.tensorPair.back().bytes, tp) : 0.0;
+        at(pass->forward, TimeClass::TensorParallel) += layer.tensorPairsForward * sum;
+        at(pass->backward, TimeClass::TensorParallel)
+            += std::max(0, layer.tensorPairsBackward - layer.tensorUnfusedBackward) * sum;
     }
     if (!layer.tensorPair.empty()) {
         double pair = 0;

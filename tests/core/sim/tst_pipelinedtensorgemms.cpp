@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Overlapped tensor parallelism splits the GEMMs beside its collectives into tp sequential steps: which GEMMs are
-// split, and what a split costs, composed by hand from the GEMM model's own estimates.
+// split, and what a split costs, composed by hand from the GEMM model's own estimates; and the reduction that ends a
+// fused reduce-scatter, from its bytes.
 #include "compute/gemmmodel.h"
 #include "sim/pipelinedtensorgemms.h"
 #include "testutils.h"
@@ -36,6 +37,7 @@ class TstPipelinedTensorGemms : public QObject {
 private Q_SLOTS:
     void splitsTheGemmsBesideTheCollectives();
     void nothingToSplitWithoutTensorParallelism();
+    void aFusedReduceScatterEndsInItsReduction();
 };
 
 void TstPipelinedTensorGemms::splitsTheGemmsBesideTheCollectives()
@@ -72,6 +74,20 @@ void TstPipelinedTensorGemms::nothingToSplitWithoutTensorParallelism()
     const std::vector<model::Operator> ops = { gemm(
         "attention.qkv_projection", model::OperatorClass::Attention, model::Phase::Forward, 8192, 4096, 6144) };
     QCOMPARE(sim::pipelinedGemmCost(timer, ops, 1, 8192).total(), 0.0);
+}
+
+void TstPipelinedTensorGemms::aFusedReduceScatterEndsInItsReduction()
+{
+    // Llama 3.1 8B at tp 8, one 8,192-token micro-batch: the output projection's 8,192 x 4,096 bf16 output is
+    // 67,108,864 B. The eight stacked partials (8 x 1,024 rows) are read once and the rank's 1,024 rows written:
+    // 67,108,864 x 9/8 = 75,497,472 B at the read-write stream rate of an H100 SXM5 (3,350 GB/s x 0.887), plus one
+    // launch (4 us). Without tensor parallelism there is nothing to reduce.
+    const config::GpuSpec gpu = test::projectLoader().loadHardware("H100-SXM5-80GB").gpu;
+    compute::OperatorTimer timer(gpu);
+    const double expected = 75497472.0 / (3350e9 * 0.887) + 4e-6;
+    const double seconds = sim::fusedReduceScatterSumSeconds(timer, 67108864.0, 8);
+    QVERIFY2(std::abs(seconds / expected - 1) < 1e-9, qPrintable(QString::number(seconds)));
+    QCOMPARE(sim::fusedReduceScatterSumSeconds(timer, 67108864.0, 1), 0.0);
 }
 
 QTEST_GUILESS_MAIN(TstPipelinedTensorGemms)

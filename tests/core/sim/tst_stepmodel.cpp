@@ -169,7 +169,9 @@ void TstStepModel::asyncTpLeavesSummedGradientReduceScattersExposed()
     // fuses a reduce-scatter only with the one matmul producing its input, so the backward's two input-gradient
     // reduce-scatters (sums over wq, wk, wv and over Llama's gate and up projections) stay exposed: 2c, plus what the
     // other 2c exceeds the backward GEMMs by (nothing on a fast network). Megatron's overlap (Transformer Engine,
-    // fused QKV) hides all of them. The forward hides all under both.
+    // fused QKV) hides all of them. The forward hides all under both, but PyTorch's two fused reduce-scatters each
+    // end in a reduction kernel that reads the stacked partials (the whole hidden state, b bytes) and writes a
+    // tp-th: b x 9/8 at the read-write stream rate, plus a launch.
     const double rate = 1e13;
     const auto cost = [rate](const network::CollectiveRequest& request) { return request.bytes / rate; };
     for (const std::string framework : { "pytorch-fsdp", "megatron" }) {
@@ -184,7 +186,13 @@ void TstStepModel::asyncTpLeavesSummedGradientReduceScattersExposed()
         const double exposedBackward = framework == "megatron" ? 0.0 : 2 * c;
         QVERIFY2(
             std::fabs(layer.backward[tp] - exposedBackward) <= 1e-9 * c, qPrintable(QString::fromStdString(framework)));
-        QCOMPARE(layer.forward[tp], 0.0);
+        const config::GpuSpec& gpu = model.scenario().hardware.gpu;
+        const double reduction = model.plan().stages[0].layer.tensorPair.back().bytes * 9.0 / 8.0
+                / (gpu.hbmBandwidth * gpu.hbmReadWriteShare * gpu.memoryEfficiency)
+            + gpu.kernelLaunchSeconds;
+        const double exposedForward = framework == "megatron" ? 0.0 : 2 * reduction;
+        QVERIFY2(std::fabs(layer.forward[tp] - exposedForward) <= 1e-9 * reduction,
+            qPrintable(QString::number(layer.forward[tp])));
     }
 }
 
