@@ -62,4 +62,19 @@ double fusedReduceScatterSumSeconds(compute::OperatorTimer& timer, double output
     return timer.time(sum).seconds;
 }
 
+double fusedAllGatherSetupSeconds(compute::OperatorTimer& timer, double shardBytes)
+{
+    if (shardBytes <= 0) {
+        return 0;
+    }
+    model::Operator copy;
+    copy.name = "tensor_parallel.fused_all_gather_shard_copy";
+    copy.kind = model::OperatorKind::Elementwise;
+    copy.bytes = 2 * shardBytes;
+    model::Operator barrier;
+    barrier.name = "tensor_parallel.fused_all_gather_barrier";
+    barrier.kind = model::OperatorKind::Elementwise;
+    return timer.time(copy).seconds + timer.time(barrier).seconds;
+}
+
 } // namespace rapid::sim

@@ -41,4 +41,11 @@ PipelinedGemmCost pipelinedGemmCost(
 /// (rows x columns of the GEMM's output) and writes a tp-th of it. Seconds of one such kernel on @p timer's GPU.
 double fusedReduceScatterSumSeconds(compute::OperatorTimer& timer, double outputBytes, int tp);
 
+/// What starts PyTorch's fused all-gather + matmul (_pipelined_multi_all_gather_and_consume): each rank copies its
+/// shard into its symmetric-memory buffer and all ranks meet at a barrier before the first step's matmul, both on
+/// the compute stream and, by the code's own comment, not overlapped with it ("giving up the chance to overlap mv and
+/// b with the first shard_consumer"). Seconds of that copy (@p shardBytes read and written) and of the barrier kernel
+/// (a launch) on @p timer's GPU.
+double fusedAllGatherSetupSeconds(compute::OperatorTimer& timer, double shardBytes);
+
 } // namespace rapid::sim

@@ -155,9 +155,15 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
         const bool reduceScatters = layer.tensorPair.size() == 2; // sequence parallel: all-gather, reduce-scatter
         const double sum
             = reduceScatters ? fusedReduceScatterSumSeconds(m_timer, layer.tensorPair.back().bytes, tp) : 0.0;
-        at(pass->forward, TimeClass::TensorParallel) += layer.tensorPairsForward * sum;
+        // Each all-gather it fuses starts with the shard's copy into symmetric memory and a barrier: the forward's,
+        // the backward's (gathering the output gradients) and those recomputed for per-op SAC.
+        const double setup = reduceScatters
+            ? fusedAllGatherSetupSeconds(m_timer, layer.tensorPair.front().bytes / static_cast<double>(tp))
+            : 0.0;
+        at(pass->forward, TimeClass::TensorParallel) += layer.tensorPairsForward * (sum + setup);
         at(pass->backward, TimeClass::TensorParallel)
-            += std::max(0, layer.tensorPairsBackward - layer.tensorUnfusedBackward) * sum;
+            += std::max(0, layer.tensorPairsBackward - layer.tensorUnfusedBackward) * sum
+            + (layer.tensorPairsBackward + layer.tensorFirstsBackward) * setup;
     }
     if (!layer.tensorPair.empty()) {
         double pair = 0;

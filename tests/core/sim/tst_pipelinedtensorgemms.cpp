@@ -88,6 +88,10 @@ void TstPipelinedTensorGemms::aFusedReduceScatterEndsInItsReduction()
     const double seconds = sim::fusedReduceScatterSumSeconds(timer, 67108864.0, 8);
     QVERIFY2(std::abs(seconds / expected - 1) < 1e-9, qPrintable(QString::number(seconds)));
     QCOMPARE(sim::fusedReduceScatterSumSeconds(timer, 67108864.0, 1), 0.0);
+    // The all-gather side starts with the rank's 1,024-row shard (8,388,608 B) copied into symmetric memory, read
+    // and written, and a barrier kernel: 16,777,216 B at the same rate plus two launches.
+    const double setup = 16777216.0 / (3350e9 * 0.887) + 2 * 4e-6;
+    QVERIFY(std::abs(sim::fusedAllGatherSetupSeconds(timer, 8388608.0) / setup - 1) < 1e-9);
 }
 
 QTEST_GUILESS_MAIN(TstPipelinedTensorGemms)
