@@ -85,6 +85,11 @@ Arguments serveArguments()
                 "share of HBM the engine uses (default: vllm 0.9, trtllm 0.9 of what is free, sglang by GPU and tp)",
                 false },
             { "kv-blocks", "N", "KV-cache blocks per replica instead of the derived number", false },
+            { "capacity-policy", "NAME",
+                "when a waiting request may start: max-utilization (when its next blocks are free; preempts later: "
+                "vllm, sglang) or guaranteed-no-evict (when its whole prompt and output fit beside the running "
+                "requests' reservations: trtllm's default)",
+                false },
             { "host-time", "TIME",
                 "the engine's CPU time per iteration outside the GPU (scheduling, inputs, outputs), with a unit "
                 "(default 0)",
@@ -166,7 +171,8 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
     const serving::ServingSummary& s = result.summary;
     out << "engine     max_num_seqs " << result.options.maxNumSeqs << ", max_num_batched_tokens "
         << result.options.maxNumBatchedTokens << ", chunked prefill " << (result.options.chunkedPrefill ? "on" : "off")
-        << ", block " << result.options.blockSize << " tokens" << hostCostText(result.options.host) << "\n";
+        << ", block " << result.options.blockSize << " tokens, " << serving::toString(result.options.capacityPolicy)
+        << hostCostText(result.options.host) << "\n";
     const serving::KvLayout& layout = result.options.kvLayout;
     const std::int64_t groups = layout.fullGroups + layout.windowedGroups;
     out << "kv cache   " << result.options.kvBlocks << " blocks per replica ("
@@ -231,8 +237,8 @@ void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
 {
     out << "engine     max_num_seqs " << sweep.options.maxNumSeqs << ", max_num_batched_tokens "
         << sweep.options.maxNumBatchedTokens << ", chunked prefill " << (sweep.options.chunkedPrefill ? "on" : "off")
-        << ", " << sweep.options.kvBlocks << " KV blocks of " << sweep.options.blockSize << " tokens per replica"
-        << hostCostText(sweep.options.host) << "\n";
+        << ", " << sweep.options.kvBlocks << " KV blocks of " << sweep.options.blockSize << " tokens per replica, "
+        << serving::toString(sweep.options.capacityPolicy) << hostCostText(sweep.options.host) << "\n";
     const bool clients = sweep.load == serving::SweepLoad::Concurrency;
     char line[256];
     std::snprintf(line, sizeof line, "%12s %11s %10s %10s %9s %9s %9s %9s %9s %8s  %s\n",

@@ -57,6 +57,13 @@ serving::EngineOptions engineOf(const Arguments& arguments)
     options.gpuMemoryUtilization
         = boundedNumber(arguments, "gpu-memory-utilization", options.gpuMemoryUtilization, 0.01, 1.0);
     options.kvBlocks = boundedInteger(arguments, "kv-blocks", 0, 0, 1'000'000'000'000LL);
+    if (const auto policy = arguments.value("capacity-policy")) {
+        if (*policy != "max-utilization" && *policy != "guaranteed-no-evict") {
+            throw UsageError("--capacity-policy \"" + *policy + "\": expected max-utilization or guaranteed-no-evict");
+        }
+        options.capacityPolicy = *policy == "guaranteed-no-evict" ? serving::CapacityPolicy::GuaranteedNoEvict
+                                                                  : serving::CapacityPolicy::MaxUtilization;
+    }
     options.host.perIterationSeconds = duration(arguments, "host-time", 3600, true);
     options.host.perRequestSeconds = duration(arguments, "host-time-per-request", 3600, true);
     options.host.overlapped = arguments.flag("overlap-host");

@@ -21,6 +21,7 @@ ReplicaEngine::ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t
     , m_role(role)
     , m_occupancy(occupancy)
     , m_blocks(options.kvBlocks, options.blockSize, options.kvLayout)
+    , m_noEvict(capacityPolicyOf(options) == CapacityPolicy::GuaranteedNoEvict)
 {
     for (const RequestSpec& spec : m_specs) {
         // A prefill worker holds a prompt until its first token; the others hold the whole request at its end.
@@ -87,7 +88,17 @@ void ReplicaEngine::cachePrefix(Sequence& sequence)
     // The prefix's blocks of every layer group (a sliding-window group's: those its window still reaches).
     const std::int64_t physical = m_blocks.blocksFor(blocks * m_blocks.blockSize());
     m_cachedPrefixBlocks[spec.prefixId] = physical;
+    m_pinnedBlocks += physical;
     sequence.heldBlocks -= physical;
+}
+
+std::int64_t ReplicaEngine::blocksAtEnd(const Sequence& sequence) const
+{
+    const RequestSpec& spec = m_specs[static_cast<size_t>(sequence.id)];
+    const std::int64_t tokens = spec.promptTokens + (m_role == ReplicaRole::PrefillOnly ? 0 : spec.outputTokens);
+    const std::int64_t reused
+        = cachedTokens(sequence) > 0 ? m_blocks.blocksFor(prefixBlocks(spec) * m_blocks.blockSize()) : 0;
+    return std::max<std::int64_t>(0, m_blocks.blocksFor(tokens) - reused);
 }
 
 /// Tokens @p sequence computes next within @p budget (0: none fit).
@@ -104,6 +115,8 @@ void ReplicaEngine::preempt(Sequence sequence)
 {
     m_blocks.release(sequence.heldBlocks);
     sequence.heldBlocks = 0;
+    m_reservedBlocks -= sequence.reservedBlocks;
+    sequence.reservedBlocks = 0;
     sequence.kvTokens = 0; // recomputed here from its prompt and outputs when it runs again
     sequence.transferredTokens = 0;
     ++m_trace.requests[static_cast<size_t>(sequence.id)].preemptions;
@@ -156,11 +169,21 @@ bool ReplicaEngine::scheduleRunning(
 void ReplicaEngine::scheduleWaiting(
     std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
 {
-    const auto reserve = static_cast<std::int64_t>(std::floor(m_options.watermark * m_blocks.totalBlocks()));
+    // vLLM's watermark keeps blocks free for the running decodes; a no-evict engine's reservations do that instead.
+    const auto reserve = m_noEvict
+        ? std::int64_t { 0 }
+        : static_cast<std::int64_t>(std::floor(m_options.watermark * m_blocks.totalBlocks()));
     while (!m_waiting.empty() && budget > 0 && static_cast<int>(m_running.size()) < m_options.maxNumSeqs) {
         Sequence& sequence = m_waiting.front();
         if (sequence.kvTokens == 0) {
             sequence.kvTokens = cachedTokens(sequence); // a cached prefix is not computed again
+        }
+        // No eviction: the request's whole run must fit beside what the running ones will still take, in arrival
+        // order (TensorRT-LLM's GuaranteedNoEvictScheduler). Alone it starts: the constructor checked that it fits.
+        const std::int64_t reservation = m_noEvict ? blocksAtEnd(sequence) : 0;
+        if (m_noEvict && !m_running.empty()
+            && m_reservedBlocks + reservation + m_pinnedBlocks > m_blocks.totalBlocks()) {
+            break;
         }
         const std::int64_t count = nextTokens(sequence, budget);
         const std::int64_t extra = m_blocks.extraBlocks(sequence.kvTokens, count)
@@ -168,6 +191,8 @@ void ReplicaEngine::scheduleWaiting(
         if (count == 0 || !m_blocks.allocate(extra, reserve)) {
             break;
         }
+        sequence.reservedBlocks = reservation;
+        m_reservedBlocks += reservation;
         if (sequence.generated == 0 && m_trace.requests[static_cast<size_t>(sequence.id)].preemptions == 0) {
             m_trace.cachedPromptTokens += sequence.kvTokens;
         }
@@ -259,6 +284,8 @@ void ReplicaEngine::iterate(const Listener& listener)
             }
             m_blocks.release(sequence.heldBlocks);
             sequence.heldBlocks = 0;
+            m_reservedBlocks -= sequence.reservedBlocks;
+            sequence.reservedBlocks = 0;
             left.push_back(scheduled[i]);
         }
         if (event.firstToken || event.finished) {

@@ -28,7 +28,8 @@ struct ReplicaEvent {
     bool finished = false; ///< its last output token was sampled (it has left this replica)
 };
 
-/// The continuous-batching scheduler of one replica (vLLM V1's; SGLang's prefill batches alone for its profile: see
+/// The continuous-batching scheduler of one replica (vLLM V1's; SGLang's prefill batches alone and TensorRT-LLM's
+/// admission by whole-request reservations (CapacityPolicy) for their profiles: see
 /// simulateServing in servingengine.h): its waiting queue, running batch, paged KV cache and clock. The requests' specs
 /// and their records (trace.requests, by id) are the caller's; the caller submits requests, steps the replica and hears
 /// of first and last tokens through the listener, called in the batch's order at the end of the iteration that sampled
@@ -64,12 +65,17 @@ private:
         std::int64_t heldBlocks = 0;
         /// Prompt tokens whose KV arrived from a prefill worker; their blocks are taken at admission.
         std::int64_t transferredTokens = 0;
+        /// GuaranteedNoEvict: the blocks set aside at admission for its whole prompt and output.
+        std::int64_t reservedBlocks = 0;
     };
 
     std::int64_t known(const Sequence& sequence) const;
     std::int64_t cachedTokens(const Sequence& sequence) const;
     std::int64_t prefixBlocks(const RequestSpec& spec) const;
     void cachePrefix(Sequence& sequence);
+    /// The blocks @p sequence holds when it leaves this replica (its prompt and, but on a prefill worker, its output),
+    /// less a cached shared prefix it reuses: what GuaranteedNoEvict sets aside for it.
+    std::int64_t blocksAtEnd(const Sequence& sequence) const;
     std::int64_t nextTokens(const Sequence& sequence, std::int64_t budget) const;
     void preempt(Sequence sequence);
     /// Which running requests a scheduling pass takes: all, those still computing their prompt (or recomputing it
@@ -100,6 +106,9 @@ private:
     std::deque<Sequence> m_waiting;
     std::vector<Sequence> m_running;
     std::map<int, std::int64_t> m_cachedPrefixBlocks; ///< prefix id -> blocks the cache holds (never evicted)
+    std::int64_t m_pinnedBlocks = 0; ///< the sum of m_cachedPrefixBlocks
+    bool m_noEvict = false; ///< CapacityPolicy::GuaranteedNoEvict
+    std::int64_t m_reservedBlocks = 0; ///< GuaranteedNoEvict: the running requests' reservedBlocks
     double m_now = 0;
     double m_previousEnd = -1; ///< when the last iteration ended
     double m_previousGpuSeconds = 0; ///< the GPU time of the last iteration

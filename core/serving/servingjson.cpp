@@ -49,8 +49,8 @@ report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity
         { "kv_sliding_window_groups", options.kvLayout.windowedGroups },
         { "kv_window_tokens", options.kvLayout.windowTokens },
         { "host_seconds_per_iteration", options.host.perIterationSeconds },
-        { "host_seconds_per_request", options.host.perRequestSeconds },
-        { "host_overlapped", options.host.overlapped } };
+        { "host_seconds_per_request", options.host.perRequestSeconds }, { "host_overlapped", options.host.overlapped },
+        { "capacity_policy", toString(options.capacityPolicy) } };
 }
 
 report::Json servingJson(const ServingResult& result)

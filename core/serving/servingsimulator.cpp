@@ -58,6 +58,19 @@ const char* toString(EngineProfile profile)
     return "vllm";
 }
 
+const char* toString(CapacityPolicy policy)
+{
+    switch (policy) {
+    case CapacityPolicy::GuaranteedNoEvict:
+        return "guaranteed-no-evict";
+    case CapacityPolicy::MaxUtilization:
+        return "max-utilization";
+    case CapacityPolicy::Auto:
+        break;
+    }
+    return "auto";
+}
+
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
@@ -94,6 +107,7 @@ EngineOptions sglangDefaults(EngineOptions options, const config::GpuSpec& gpu, 
 
 EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu, int modelParallelGpus)
 {
+    options.capacityPolicy = capacityPolicyOf(options);
     if (options.profile == EngineProfile::Sglang) {
         return sglangDefaults(options, gpu, modelParallelGpus);
     }

@@ -17,6 +17,15 @@ enum class EngineProfile {
 };
 const char* toString(EngineProfile profile);
 
+/// When a waiting request may start, given the paged KV cache (TensorRT-LLM's names, its SchedulerConfig).
+/// MaxUtilization: a request starts when the blocks of what it computes next are free (vLLM V1, SGLang, TensorRT-LLM's
+/// MAX_UTILIZATION); when decodes later run out of blocks the last admitted request is preempted and recomputed.
+/// GuaranteedNoEvict (TensorRT-LLM's default): a request starts only when the blocks of its whole prompt and output
+/// fit beside what every running request will still need at its end, in arrival order (the first that does not fit
+/// holds the rest back); a started request is never preempted. Auto: the profile's (engineDefaults).
+enum class CapacityPolicy { Auto, MaxUtilization, GuaranteedNoEvict };
+const char* toString(CapacityPolicy policy);
+
 /// How a model's layers share the paged KV cache (vLLM's hybrid KV-cache manager): layers are grouped so that every
 /// group has the same number of layers, a block holds blockSize tokens of one group, and a sliding-window group keeps
 /// only the blocks its window still reads. Full attention everywhere is one group of all layers.
@@ -58,6 +67,7 @@ struct EngineOptions {
     /// Blocks kept free when admitting a new request, as a share of all blocks (vLLM's watermark, 0.01).
     double watermark = 0.01;
     HostCost host; ///< CPU time per iteration outside the GPU model (none by default)
+    CapacityPolicy capacityPolicy = CapacityPolicy::Auto; ///< admission against the KV cache
     /// Automatic prefix caching (vLLM V1: on by default): full KV blocks of a prompt prefix another request already
     /// computed are reused, not recomputed, and held once.
     bool prefixCaching = true;
@@ -66,6 +76,17 @@ struct EngineOptions {
     /// The block structure of the model's KV cache (set from the model by simulateServing).
     KvLayout kvLayout;
 };
+
+/// @p options' capacity policy, Auto resolved by the profile: TensorRT-LLM's SchedulerConfig defaults to
+/// GUARANTEED_NO_EVICT; vLLM and SGLang admit by the blocks free now and preempt.
+inline CapacityPolicy capacityPolicyOf(const EngineOptions& options)
+{
+    if (options.capacityPolicy != CapacityPolicy::Auto) {
+        return options.capacityPolicy;
+    }
+    return options.profile == EngineProfile::TrtLlm ? CapacityPolicy::GuaranteedNoEvict
+                                                    : CapacityPolicy::MaxUtilization;
+}
 
 /// How requests arrive.
 enum class ArrivalKind {

@@ -163,13 +163,19 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
     QTest::addColumn<int>("tokens");
     QTest::addColumn<int>("sequences");
     QTest::addColumn<double>("utilization");
-    QTest::addRow("h100") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("vllm") << 8192 << 1024 << 0.9;
-    QTest::addRow("a100") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("vllm") << 2048 << 256 << 0.9;
-    QTest::addRow("a100_trtllm") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("trtllm") << 8192 << 2048 << 0.9;
+    // TensorRT-LLM's SchedulerConfig: capacity_scheduler_policy GUARANTEED_NO_EVICT; vLLM and SGLang preempt.
+    QTest::addColumn<QString>("policy");
+    const QString preempting = QStringLiteral("max-utilization");
+    QTest::addRow("h100") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("vllm") << 8192 << 1024 << 0.9
+                          << preempting;
+    QTest::addRow("a100") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("vllm") << 2048 << 256 << 0.9
+                          << preempting;
+    QTest::addRow("a100_trtllm") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("trtllm") << 8192 << 2048 << 0.9
+                                 << QStringLiteral("guaranteed-no-evict");
     QTest::addRow("h100_sglang") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("sglang") << 8192 << 2048
-                                 << 66.5 / 80;
+                                 << 66.5 / 80 << preempting;
     QTest::addRow("b200_sglang") << QStringLiteral("hgx-b200-8gpu") << QStringLiteral("sglang") << 16384 << 2048
-                                 << 148.0 / 180;
+                                 << 148.0 / 180 << preempting;
 }
 
 void TstServeCli::engineDefaultsFollowVllmPerGpu()
@@ -179,6 +185,7 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu()
     QFETCH(int, tokens);
     QFETCH(int, sequences);
     QFETCH(double, utilization);
+    QFETCH(QString, policy);
     const Result served = runRapid(serve(
         { QStringLiteral("--requests"), QStringLiteral("1"), QStringLiteral("--output-tokens"), QStringLiteral("4"),
             QStringLiteral("--engine"), engine, QStringLiteral("--json"), QStringLiteral("-") },
@@ -190,7 +197,9 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu()
     QCOMPARE(options.value(QStringLiteral("max_num_seqs")).toInt(), sequences);
     QVERIFY(std::abs(options.value(QStringLiteral("gpu_memory_utilization")).toDouble() - utilization) < 1e-12);
     QCOMPARE(options.value(QStringLiteral("profile")).toString(), engine);
+    QCOMPARE(options.value(QStringLiteral("capacity_policy")).toString(), policy);
     QVERIFY(served.out.contains(QStringLiteral("max_num_batched_tokens %1").arg(tokens)));
+    QVERIFY(served.out.contains(policy));
 }
 
 void TstServeCli::csvHasOneRowPerRequest()
@@ -445,6 +454,8 @@ void TstServeCli::usageErrorsNameTheOption_data()
         QStringLiteral("-1ms") } << QStringLiteral("--host-time-per-request");
     QTest::addRow("host_time_beyond_an_hour")
         << QStringList { QStringLiteral("--host-time"), QStringLiteral("2h") } << QStringLiteral("--host-time");
+    QTest::addRow("unknown_capacity_policy") << QStringList { QStringLiteral("--capacity-policy"),
+        QStringLiteral("static-batch") } << QStringLiteral("--capacity-policy");
     QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }
                                      << QStringLiteral("--backend");
 }

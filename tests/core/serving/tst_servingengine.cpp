@@ -145,6 +145,44 @@ private Q_SLOTS:
         QVERIFY(trace.requests[1].finishSeconds > trace.requests[0].finishSeconds);
     }
 
+    void guaranteedNoEvictStartsOnlyWhatCanFinish()
+    {
+        // The requests of the test above under TensorRT-LLM's default policy: each needs ceil(88 / 16) = 6 blocks at
+        // its end, and 6 + 6 > 10, so the second waits for the first to leave instead of being preempted. a = 1 ms:
+        // the first prefills in iteration 1 (TTFT 1 ms) and samples its 40th token in iteration 40 (40 ms); the
+        // second starts in iteration 41 (TTFT 41 ms) and finishes at 80 ms.
+        AffineCost cost(1e-3, 0);
+        EngineOptions options = withBlocks(10);
+        options.capacityPolicy = serving::CapacityPolicy::GuaranteedNoEvict;
+        const auto trace = serving::simulateServing(closedLoop(2, 2, 48, 40), options, cost);
+        QCOMPARE(trace.preemptions, 0);
+        QCOMPARE(trace.iterations.size(), size_t { 80 });
+        // Sampled at each iteration's end: the first runs while the second waits, until it leaves in iteration 40.
+        for (int i = 0; i < 39; ++i) {
+            QCOMPARE(trace.iterations[static_cast<size_t>(i)].running, 1);
+            QCOMPARE(trace.iterations[static_cast<size_t>(i)].waiting, 1);
+        }
+        QCOMPARE(trace.iterations[39].running, 0);
+        QCOMPARE(trace.iterations[40].running, 1);
+        QCOMPARE(trace.iterations[40].waiting, 0);
+        QVERIFY(near(trace.requests[0].ttft(), 1e-3, 1e-12));
+        QVERIFY(near(trace.requests[0].e2e(), 40e-3, 1e-12));
+        QVERIFY(near(trace.requests[1].ttft(), 41e-3, 1e-12));
+        QVERIFY(near(trace.requests[1].e2e(), 80e-3, 1e-12));
+        // With 12 blocks both reservations fit (6 + 6 = 12): they run together from the start, as without the policy.
+        options.kvBlocks = 12;
+        const auto together = serving::simulateServing(closedLoop(2, 2, 48, 40), options, cost);
+        QCOMPARE(together.iterations.size(), size_t { 40 });
+        QCOMPARE(together.iterations[0].running, 2);
+        QCOMPARE(together.preemptions, 0);
+        // TensorRT-LLM's profile takes the policy by default; vLLM's keeps admitting by the blocks free now.
+        options.capacityPolicy = serving::CapacityPolicy::Auto;
+        options.profile = serving::EngineProfile::TrtLlm;
+        QCOMPARE(serving::capacityPolicyOf(options), serving::CapacityPolicy::GuaranteedNoEvict);
+        options.profile = serving::EngineProfile::Vllm;
+        QCOMPARE(serving::capacityPolicyOf(options), serving::CapacityPolicy::MaxUtilization);
+    }
+
     void aSaturatedClosedLoopObeysLittlesLaw()
     {
         // Throughput = concurrency / mean latency: 16 clients, 3,200 requests of 200 + 50 tokens.
