@@ -57,12 +57,16 @@ serving::EngineOptions engineOf(const Arguments& arguments)
     options.gpuMemoryUtilization
         = boundedNumber(arguments, "gpu-memory-utilization", options.gpuMemoryUtilization, 0.01, 1.0);
     options.kvBlocks = boundedInteger(arguments, "kv-blocks", 0, 0, 1'000'000'000'000LL);
-    if (const auto policy = arguments.value("capacity-policy")) {
-        if (*policy != "max-utilization" && *policy != "guaranteed-no-evict") {
-            throw UsageError("--capacity-policy \"" + *policy + "\": expected max-utilization or guaranteed-no-evict");
+    if (const auto given = arguments.value("capacity-policy")) {
+        // TensorRT-LLM's own spelling (GUARANTEED_NO_EVICT) names the same policy.
+        std::string policy = *given;
+        std::transform(policy.begin(), policy.end(), policy.begin(),
+            [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
+        if (policy != "max-utilization" && policy != "guaranteed-no-evict") {
+            throw UsageError("--capacity-policy \"" + *given + "\": expected max-utilization or guaranteed-no-evict");
         }
-        options.capacityPolicy = *policy == "guaranteed-no-evict" ? serving::CapacityPolicy::GuaranteedNoEvict
-                                                                  : serving::CapacityPolicy::MaxUtilization;
+        options.capacityPolicy = policy == "guaranteed-no-evict" ? serving::CapacityPolicy::GuaranteedNoEvict
+                                                                 : serving::CapacityPolicy::MaxUtilization;
     }
     options.host.perIterationSeconds = duration(arguments, "host-time", 3600, true);
     options.host.perRequestSeconds = duration(arguments, "host-time-per-request", 3600, true);

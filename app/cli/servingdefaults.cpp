@@ -92,6 +92,9 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     if (settings->overlapHost) {
         arguments.setDefault("overlap-host", "");
     }
+    if (settings->capacityPolicy != "auto") {
+        arguments.setDefault("capacity-policy", settings->capacityPolicy);
+    }
 }
 
 } // namespace rapid::cli

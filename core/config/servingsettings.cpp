@@ -57,6 +57,12 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
     settings.hostMilliseconds = reader.number("host_time_ms", 0.0, 0.0, kMaxHostMilliseconds);
     settings.hostPerRequestMilliseconds = reader.number("host_time_per_request_ms", 0.0, 0.0, kMaxHostMilliseconds);
     settings.overlapHost = reader.boolean("overlap_host", false);
+    std::vector<std::pair<std::string, std::string>> policies;
+    for (const char* word : kCapacityPolicyWords) {
+        policies.emplace_back(word, word);
+    }
+    settings.capacityPolicy
+        = reader.choice<std::string>("capacity_policy", policies, std::string(kCapacityPolicyWords[0]));
     reader.finish();
     return settings;
 }
@@ -79,6 +85,7 @@ std::string composeServingSettings(const ServingSettings& settings)
     text += "  host_time_ms: " + number(settings.hostMilliseconds) + "\n";
     text += "  host_time_per_request_ms: " + number(settings.hostPerRequestMilliseconds) + "\n";
     text += std::string("  overlap_host: ") + (settings.overlapHost ? "true" : "false") + "\n";
+    text += "  capacity_policy: " + yamlDoubleQuoted(settings.capacityPolicy) + "\n";
     return text;
 }
 

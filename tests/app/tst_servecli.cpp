@@ -264,16 +264,17 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
         "overrides:\n  - run.parallelism.tp=8\n"
         "serving:\n  load: concurrency\n  loads: \" 1, 4 \"\n  input_tokens: 300\n  output_tokens: 16\n"
         "  engine: sglang\n  ttft_slo_ms: 40\n  host_time_ms: 1.5\n  host_time_per_request_ms: 0.25\n"
-        "  overlap_host: true\n"));
+        "  overlap_host: true\n  capacity_policy: guaranteed-no-evict\n"));
     const Result fromSection = runRapid(
         { QStringLiteral("serve"), workspace, QStringLiteral("--json"), dir.filePath(QStringLiteral("a.json")) });
     QCOMPARE(fromSection.exitCode, 0);
-    const Result fromOptions = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("1,4"),
-        QStringLiteral("--input-tokens"), QStringLiteral("300"), QStringLiteral("--output-tokens"),
-        QStringLiteral("16"), QStringLiteral("--engine"), QStringLiteral("sglang"), QStringLiteral("--slo-ttft"),
-        QStringLiteral("40ms"), QStringLiteral("--host-time"), QStringLiteral("1.5ms"),
-        QStringLiteral("--host-time-per-request"), QStringLiteral("0.25ms"), QStringLiteral("--overlap-host"),
-        QStringLiteral("--json"), dir.filePath(QStringLiteral("b.json")) }));
+    const Result fromOptions
+        = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("1,4"), QStringLiteral("--input-tokens"),
+            QStringLiteral("300"), QStringLiteral("--output-tokens"), QStringLiteral("16"), QStringLiteral("--engine"),
+            QStringLiteral("sglang"), QStringLiteral("--slo-ttft"), QStringLiteral("40ms"),
+            QStringLiteral("--host-time"), QStringLiteral("1.5ms"), QStringLiteral("--host-time-per-request"),
+            QStringLiteral("0.25ms"), QStringLiteral("--overlap-host"), QStringLiteral("--capacity-policy"),
+            QStringLiteral("guaranteed-no-evict"), QStringLiteral("--json"), dir.filePath(QStringLiteral("b.json")) }));
     QCOMPARE(fromOptions.exitCode, 0);
     QFile a(dir.filePath(QStringLiteral("a.json")));
     QFile b(dir.filePath(QStringLiteral("b.json")));

@@ -268,6 +268,8 @@ private Q_SLOTS:
         QCOMPARE(used.profile, serving::EngineProfile::Sglang);
         QCOMPARE(used.maxNumBatchedTokens, 8192);
         QVERIFY(std::abs(used.gpuMemoryUtilization - 70.0 / 80) < 1e-12);
+        // "The engine's" admission is SGLang's: by the blocks free now, preempting when decodes run out.
+        QCOMPARE(used.capacityPolicy, serving::CapacityPolicy::MaxUtilization);
     }
 
     void theSetUpIsKeptWithTheWorkspace()
@@ -283,6 +285,10 @@ private Q_SLOTS:
         test::typeLine(panel->loadsEdit(), QStringLiteral("2, 8"));
         panel->engineCombo()->setFocus();
         QTest::keyClick(panel->engineCombo(), Qt::Key_Down);
+        panel->capacityPolicyCombo()->setFocus();
+        QTest::keyClick(panel->capacityPolicyCombo(), Qt::Key_Down);
+        QTest::keyClick(panel->capacityPolicyCombo(), Qt::Key_Down);
+        QCOMPARE(panel->capacityPolicyCombo()->currentText(), QStringLiteral("Reserve whole run"));
         test::typeSpin(panel->outputSpin(), QStringLiteral("64"));
         QTest::qWait(1600); // past the burst that merges quick edits into one undo step (EditTextCommand::kBurstGapMs)
         test::typeSpin(panel->ttftSloSpin(), QStringLiteral("300"));
@@ -296,6 +302,7 @@ private Q_SLOTS:
         config::ServingSettings expected;
         expected.loads = "2, 8";
         expected.engine = "trtllm";
+        expected.capacityPolicy = "guaranteed-no-evict";
         expected.outputTokens = 64;
         expected.ttftSloMilliseconds = 300;
         expected.hostMilliseconds = 1.25;
@@ -330,6 +337,7 @@ private Q_SLOTS:
         ServingPanel* shown = reopened->servingPanel();
         QCOMPARE(shown->loadsEdit()->text(), QStringLiteral("2, 8"));
         QCOMPARE(shown->engineCombo()->currentText(), QStringLiteral("TensorRT-LLM"));
+        QCOMPARE(shown->capacityPolicyCombo()->currentText(), QStringLiteral("Reserve whole run"));
         QCOMPARE(shown->outputSpin()->value(), 64);
         QCOMPARE(shown->ttftSloSpin()->value(), 300.0);
         QCOMPARE(shown->hostTimeSpin()->value(), 1.25);

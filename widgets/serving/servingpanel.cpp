@@ -98,6 +98,7 @@ ServingPanel::ServingPanel(WorkspaceDocument* document, QWidget* parent)
     , m_requests(countSpin(QStringLiteral("servingRequests"), 1'000'000, tr("default"),
           tr("Requests simulated per load (default: 10 per client, or 1,000 at a rate)"), this))
     , m_engine(new QComboBox(this))
+    , m_capacityPolicy(new QComboBox(this))
     , m_ttftSlo(sloSpin(QStringLiteral("servingTtftSlo"), tr("Time-to-first-token limit of the goodput"), this))
     , m_itlSlo(sloSpin(QStringLiteral("servingItlSlo"), tr("Inter-token latency limit of the goodput"), this))
     , m_hostTime(hostSpin(QStringLiteral("servingHostTime"),
@@ -213,6 +214,16 @@ QWidget* ServingPanel::buildInputs()
         tr("Whose scheduler defaults (token budget, sequences per iteration, KV-cache share) and "
            "batching (SGLang runs prompt batches alone, vLLM and TensorRT-LLM mix them with decodes)"));
 
+    m_capacityPolicy->setObjectName(QStringLiteral("servingCapacityPolicy"));
+    m_capacityPolicy->addItem(tr("The engine's"), static_cast<int>(serving::CapacityPolicy::Auto));
+    m_capacityPolicy->addItem(tr("Preempt if full"), static_cast<int>(serving::CapacityPolicy::MaxUtilization));
+    m_capacityPolicy->addItem(tr("Reserve whole run"), static_cast<int>(serving::CapacityPolicy::GuaranteedNoEvict));
+    m_capacityPolicy->setToolTip(
+        tr("When a waiting request starts: when the KV-cache blocks of what it computes next are free, preempting "
+           "the last admitted request if decodes later run out (vLLM, SGLang; TensorRT-LLM's MAX_UTILIZATION), or "
+           "only when its whole prompt and output fit beside the running requests' reservations, never preempting "
+           "(TensorRT-LLM's default, GUARANTEED_NO_EVICT)"));
+
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
@@ -223,6 +234,7 @@ QWidget* ServingPanel::buildInputs()
     form->addRow(tr("Output"), m_output);
     form->addRow(tr("Requests"), m_requests);
     form->addRow(tr("Engine"), m_engine);
+    form->addRow(tr("Admission"), m_capacityPolicy);
     form->addRow(tr("TTFT SLO"), m_ttftSlo);
     form->addRow(tr("ITL SLO"), m_itlSlo);
     m_overlapHost->setObjectName(QStringLiteral("servingOverlapHost"));
@@ -314,6 +326,7 @@ bool ServingPanel::run()
         request.workload.promptTokens = m_prompt->value() > 0 ? m_prompt->value() : scenario->run.promptLength;
         request.workload.outputTokens = m_output->value() > 0 ? m_output->value() : scenario->run.decodeLength;
         request.options.profile = static_cast<serving::EngineProfile>(m_engine->currentData().toInt());
+        request.options.capacityPolicy = static_cast<serving::CapacityPolicy>(m_capacityPolicy->currentData().toInt());
         request.slo.ttftSeconds = m_ttftSlo->value() / 1e3;
         request.slo.itlSeconds = m_itlSlo->value() / 1e3;
         request.options.host

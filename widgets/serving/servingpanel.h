@@ -48,6 +48,7 @@ public:
     QSpinBox* outputSpin() const { return m_output; }
     QSpinBox* requestsSpin() const { return m_requests; }
     QComboBox* engineCombo() const { return m_engine; }
+    QComboBox* capacityPolicyCombo() const { return m_capacityPolicy; }
     QDoubleSpinBox* ttftSloSpin() const { return m_ttftSlo; }
     QDoubleSpinBox* itlSloSpin() const { return m_itlSlo; }
     QDoubleSpinBox* hostTimeSpin() const { return m_hostTime; }
@@ -103,6 +104,7 @@ private:
     QSpinBox* m_output;
     QSpinBox* m_requests;
     QComboBox* m_engine;
+    QComboBox* m_capacityPolicy; ///< items in the order of config::kCapacityPolicyWords
     QDoubleSpinBox* m_ttftSlo;
     QDoubleSpinBox* m_itlSlo;
     QDoubleSpinBox* m_hostTime; ///< the engine's CPU time per iteration, ms (serving::HostCost)

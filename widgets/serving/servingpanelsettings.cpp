@@ -30,6 +30,9 @@ config::ServingSettings ServingPanel::settings() const
     const int engine
         = std::clamp(m_engine->currentIndex(), 0, static_cast<int>(std::size(config::kServingEngineWords)) - 1);
     settings.engine = config::kServingEngineWords[engine];
+    const int policy = std::clamp(
+        m_capacityPolicy->currentIndex(), 0, static_cast<int>(std::size(config::kCapacityPolicyWords)) - 1);
+    settings.capacityPolicy = config::kCapacityPolicyWords[policy];
     settings.ttftSloMilliseconds = m_ttftSlo->value();
     settings.itlSloMilliseconds = m_itlSlo->value();
     settings.prefillWorkers = m_prefillWorkers->value();
@@ -63,7 +66,7 @@ void ServingPanel::showSettings()
         QSignalBlocker(m_output), QSignalBlocker(m_requests), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo),
         QSignalBlocker(m_itlSlo), QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers),
         QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime),
-        QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost) };
+        QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy) };
     m_loadKind->setCurrentIndex(wanted.load == config::ServingSettings::Load::Rate ? 1 : 0);
     if (m_loads->text().toStdString() != wanted.loads) {
         m_loads->setText(QString::fromStdString(wanted.loads));
@@ -76,6 +79,11 @@ void ServingPanel::showSettings()
     m_engine->setCurrentIndex(engine == std::end(config::kServingEngineWords)
             ? 0
             : static_cast<int>(engine - std::begin(config::kServingEngineWords)));
+    const auto* policy = std::find_if(std::begin(config::kCapacityPolicyWords), std::end(config::kCapacityPolicyWords),
+        [&](const char* word) { return wanted.capacityPolicy == word; });
+    m_capacityPolicy->setCurrentIndex(policy == std::end(config::kCapacityPolicyWords)
+            ? 0
+            : static_cast<int>(policy - std::begin(config::kCapacityPolicyWords)));
     m_ttftSlo->setValue(wanted.ttftSloMilliseconds);
     m_itlSlo->setValue(wanted.itlSloMilliseconds);
     m_prefillWorkers->setValue(wanted.prefillWorkers);
@@ -91,7 +99,7 @@ void ServingPanel::showSettings()
 void ServingPanel::connectSettings()
 {
     connect(m_loads, &QLineEdit::textChanged, this, &ServingPanel::storeSettings);
-    for (QComboBox* combo : { m_loadKind, m_engine }) {
+    for (QComboBox* combo : { m_loadKind, m_engine, m_capacityPolicy }) {
         connect(combo, &QComboBox::currentIndexChanged, this, &ServingPanel::storeSettings);
     }
     for (QSpinBox* spin :

@@ -448,12 +448,14 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     serving.hostMilliseconds = 2.5;
     serving.hostPerRequestMilliseconds = 0.125;
     serving.overlapHost = true;
+    serving.capacityPolicy = "guaranteed-no-evict";
     documents.serving = serving;
     const std::string text = config::composeWorkspace(documents);
     QVERIFY2(
         text.find("serving:\n  load: rate\n  loads: \"0.5, 2,8 # as typed\"\n") != std::string::npos, text.c_str());
     QVERIFY(text.find("  engine: \"sglang\"\n  ttft_slo_ms: 250.5\n  itl_slo_ms: 0.1\n") != std::string::npos);
-    QVERIFY(text.find("  host_time_ms: 2.5\n  host_time_per_request_ms: 0.125\n  overlap_host: true\n")
+    QVERIFY(text.find("  host_time_ms: 2.5\n  host_time_per_request_ms: 0.125\n  overlap_host: true\n"
+                      "  capacity_policy: \"guaranteed-no-evict\"\n")
         != std::string::npos);
     QTemporaryDir dir;
     const std::string path = test::writeFile(dir, "serving.rapid.yaml", text);
@@ -500,6 +502,9 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
     QTest::addRow("overlap_not_a_boolean")
         << QStringLiteral("  overlap_host: sometimes\n") << QStringLiteral("serving.overlap_host") << 6
         << QStringLiteral("sometimes");
+    QTest::addRow("unknown_capacity_policy")
+        << QStringLiteral("  capacity_policy: fcfs\n") << QStringLiteral("serving.capacity_policy") << 6
+        << QStringLiteral("expected one of auto, max-utilization or guaranteed-no-evict, got \"fcfs\"");
     QTest::addRow("unknown_key") << QStringLiteral("  loads: \"1\"\n  colour: red\n")
                                  << QStringLiteral("serving.colour") << 7 << QStringLiteral("unknown key \"colour\"");
 }
