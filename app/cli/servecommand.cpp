@@ -87,8 +87,9 @@ Arguments serveArguments()
             { "kv-blocks", "N", "KV-cache blocks per replica instead of the derived number", false },
             { "capacity-policy", "NAME",
                 "when a waiting request may start: max-utilization (when its next blocks are free; preempts later: "
-                "vllm, sglang) or guaranteed-no-evict (when its whole prompt and output fit beside the running "
-                "requests' reservations: trtllm's default)",
+                "vllm's default), guaranteed-no-evict (when its whole prompt and output fit beside the running "
+                "requests' reservations: trtllm's) or new-token-ratio (when its prompt and output fit the free cache "
+                "less a decaying share of the running requests' remaining outputs: sglang's)",
                 false },
             { "host-time", "TIME",
                 "the engine's CPU time per iteration outside the GPU (scheduling, inputs, outputs), with a unit "

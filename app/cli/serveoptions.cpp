@@ -62,11 +62,16 @@ serving::EngineOptions engineOf(const Arguments& arguments)
         std::string policy = *given;
         std::transform(policy.begin(), policy.end(), policy.begin(),
             [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
-        if (policy != "max-utilization" && policy != "guaranteed-no-evict") {
-            throw UsageError("--capacity-policy \"" + *given + "\": expected max-utilization or guaranteed-no-evict");
+        if (policy == "guaranteed-no-evict") {
+            options.capacityPolicy = serving::CapacityPolicy::GuaranteedNoEvict;
+        } else if (policy == "max-utilization") {
+            options.capacityPolicy = serving::CapacityPolicy::MaxUtilization;
+        } else if (policy == "new-token-ratio") {
+            options.capacityPolicy = serving::CapacityPolicy::NewTokenRatio;
+        } else {
+            throw UsageError("--capacity-policy \"" + *given
+                + "\": expected max-utilization, guaranteed-no-evict or new-token-ratio");
         }
-        options.capacityPolicy = policy == "guaranteed-no-evict" ? serving::CapacityPolicy::GuaranteedNoEvict
-                                                                 : serving::CapacityPolicy::MaxUtilization;
     }
     options.host.perIterationSeconds = duration(arguments, "host-time", 3600, true);
     options.host.perRequestSeconds = duration(arguments, "host-time-per-request", 3600, true);

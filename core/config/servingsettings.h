@@ -26,8 +26,8 @@ struct ServingSettings {
     double hostMilliseconds = 0; ///< the engine's CPU time per iteration (rapid serve --host-time)
     double hostPerRequestMilliseconds = 0; ///< and per sequence in the iteration (--host-time-per-request)
     bool overlapHost = false; ///< the engine prepares the next iteration while the GPU runs (--overlap-host)
-    /// When a waiting request may start (rapid serve --capacity-policy): auto (the engine's), max-utilization or
-    /// guaranteed-no-evict.
+    /// When a waiting request may start (rapid serve --capacity-policy): auto (the engine's), max-utilization,
+    /// guaranteed-no-evict or new-token-ratio.
     std::string capacityPolicy = "auto";
 
     bool operator==(const ServingSettings&) const = default;
@@ -36,6 +36,7 @@ struct ServingSettings {
 /// The words of ServingSettings::engine, in the order the workbench offers them.
 inline constexpr const char* kServingEngineWords[] = { "vllm", "trtllm", "sglang" };
 /// The words of ServingSettings::capacityPolicy, in the order the workbench offers them.
-inline constexpr const char* kCapacityPolicyWords[] = { "auto", "max-utilization", "guaranteed-no-evict" };
+inline constexpr const char* kCapacityPolicyWords[]
+    = { "auto", "max-utilization", "guaranteed-no-evict", "new-token-ratio" };
 
 } // namespace rapid::config

@@ -10,6 +10,21 @@
 
 namespace rapid::serving {
 
+namespace {
+
+// SGLang's admission constants (python/sglang/global_config.py and srt/managers/schedule_policy.py, v0.4-0.5): the
+// share of the running requests' remaining output a prefill pass sets aside starts at SGLANG_INIT_NEW_TOKEN_RATIO 0.7
+// (x schedule_conservativeness, 1.0), falls to 0.7 x SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR 0.14 over
+// SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS 600 decode steps; an output counts at most CLIP_MAX_NEW_TOKENS 4,096 tokens;
+// a retraction re-estimates it with SGLANG_RETRACT_DECODE_STEPS 20 steps of headroom per request.
+constexpr double kSglangInitRatio = 0.7;
+constexpr double kSglangMinRatio = kSglangInitRatio * 0.14;
+constexpr double kSglangRatioDecay = (kSglangInitRatio - kSglangMinRatio) / 600;
+constexpr std::int64_t kSglangClipTokens = 4096;
+constexpr std::int64_t kSglangRetractSteps = 20;
+
+} // namespace
+
 ReplicaEngine::ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t sharedPrefixTokens,
     const EngineOptions& options, IterationCost& cost, ServingTrace& trace, ReplicaRole role,
     std::vector<OccupancySample>* occupancy)
@@ -21,7 +36,8 @@ ReplicaEngine::ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t
     , m_role(role)
     , m_occupancy(occupancy)
     , m_blocks(options.kvBlocks, options.blockSize, options.kvLayout)
-    , m_noEvict(capacityPolicyOf(options) == CapacityPolicy::GuaranteedNoEvict)
+    , m_policy(capacityPolicyOf(options))
+    , m_newTokenRatio(kSglangInitRatio)
 {
     for (const RequestSpec& spec : m_specs) {
         // A prefill worker holds a prompt until its first token; the others hold the whole request at its end.
@@ -37,6 +53,9 @@ ReplicaEngine::ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t
 
 void ReplicaEngine::submit(int id)
 {
+    if (!busy()) {
+        m_newTokenRatio = kSglangInitRatio; // SGLang starts its estimate over when the engine was idle
+    }
     Sequence sequence;
     sequence.id = id;
     if (m_role == ReplicaRole::DecodeOnly) {
@@ -90,6 +109,29 @@ void ReplicaEngine::cachePrefix(Sequence& sequence)
     m_cachedPrefixBlocks[spec.prefixId] = physical;
     m_pinnedBlocks += physical;
     sequence.heldBlocks -= physical;
+}
+
+double ReplicaEngine::sglangRoom() const
+{
+    // Token positions still free: blocks over the blocks one block of tokens takes in every layer group.
+    const double perBlockOfTokens = static_cast<double>(m_blocks.blocksFor(m_blocks.blockSize()));
+    double room = static_cast<double>(m_blocks.freeBlocks()) / perBlockOfTokens * m_blocks.blockSize();
+    for (const Sequence& sequence : m_running) {
+        const std::int64_t left = m_specs[static_cast<size_t>(sequence.id)].outputTokens - sequence.generated;
+        room -= static_cast<double>(std::min(left, kSglangClipTokens)) * m_newTokenRatio;
+    }
+    return room;
+}
+
+double ReplicaEngine::retractedRatio() const
+{
+    double decoded = 0;
+    double outputs = 0;
+    for (const Sequence& sequence : m_running) {
+        decoded += static_cast<double>(sequence.generated + kSglangRetractSteps);
+        outputs += static_cast<double>(m_specs[static_cast<size_t>(sequence.id)].outputTokens);
+    }
+    return std::min(1.0, decoded / (outputs + 1));
 }
 
 std::int64_t ReplicaEngine::blocksAtEnd(const Sequence& sequence) const
@@ -163,6 +205,9 @@ bool ReplicaEngine::scheduleRunning(
         budget -= count;
         ++i;
     }
+    if (preempted && m_policy == CapacityPolicy::NewTokenRatio) {
+        m_newTokenRatio = retractedRatio();
+    }
     return preempted;
 }
 
@@ -170,9 +215,11 @@ void ReplicaEngine::scheduleWaiting(
     std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
 {
     // vLLM's watermark keeps blocks free for the running decodes; a no-evict engine's reservations do that instead.
-    const auto reserve = m_noEvict
-        ? std::int64_t { 0 }
-        : static_cast<std::int64_t>(std::floor(m_options.watermark * m_blocks.totalBlocks()));
+    const bool noEvict = m_policy == CapacityPolicy::GuaranteedNoEvict;
+    const bool ratio = m_policy == CapacityPolicy::NewTokenRatio;
+    const auto reserve = noEvict ? std::int64_t { 0 }
+                                 : static_cast<std::int64_t>(std::floor(m_options.watermark * m_blocks.totalBlocks()));
+    double room = ratio ? sglangRoom() : 0.0;
     while (!m_waiting.empty() && budget > 0 && static_cast<int>(m_running.size()) < m_options.maxNumSeqs) {
         Sequence& sequence = m_waiting.front();
         if (sequence.kvTokens == 0) {
@@ -180,9 +227,16 @@ void ReplicaEngine::scheduleWaiting(
         }
         // No eviction: the request's whole run must fit beside what the running ones will still take, in arrival
         // order (TensorRT-LLM's GuaranteedNoEvictScheduler). Alone it starts: the constructor checked that it fits.
-        const std::int64_t reservation = m_noEvict ? blocksAtEnd(sequence) : 0;
-        if (m_noEvict && !m_running.empty()
-            && m_reservedBlocks + reservation + m_pinnedBlocks > m_blocks.totalBlocks()) {
+        const std::int64_t reservation = noEvict ? blocksAtEnd(sequence) : 0;
+        if (noEvict && !m_running.empty() && m_reservedBlocks + reservation + m_pinnedBlocks > m_blocks.totalBlocks()) {
+            break;
+        }
+        // SGLang: what it computes (its extend tokens) and its output up to the clip must fit the pass's room; alone it
+        // starts (the constructor checked that it fits the cache).
+        const std::int64_t extend = known(sequence) - sequence.kvTokens;
+        const std::int64_t output
+            = std::min(m_specs[static_cast<size_t>(sequence.id)].outputTokens - sequence.generated, kSglangClipTokens);
+        if (ratio && !m_running.empty() && static_cast<double>(extend + output) >= room) {
             break;
         }
         const std::int64_t count = nextTokens(sequence, budget);
@@ -193,6 +247,8 @@ void ReplicaEngine::scheduleWaiting(
         }
         sequence.reservedBlocks = reservation;
         m_reservedBlocks += reservation;
+        // A chunked prompt holds back only its chunk in this pass (PrefillAdder: _update_prefill_budget(..., 0)).
+        room -= static_cast<double>(count + (count == extend ? output : 0));
         if (sequence.generated == 0 && m_trace.requests[static_cast<size_t>(sequence.id)].preemptions == 0) {
             m_trace.cachedPromptTokens += sequence.kvTokens;
         }
@@ -264,6 +320,12 @@ void ReplicaEngine::iterate(const Listener& listener)
         batched += tokens[i];
     }
     m_now += iterationSeconds(m_cost.seconds(batch), scheduled.size());
+    // SGLang lowers its estimate after every decode step (update_running_batch) down to its floor.
+    const bool decoded = std::any_of(
+        scheduled.begin(), scheduled.end(), [this](std::size_t index) { return decoding(m_running[index]); });
+    if (m_policy == CapacityPolicy::NewTokenRatio && decoded) {
+        m_newTokenRatio = std::max(kSglangMinRatio, m_newTokenRatio - kSglangRatioDecay);
+    }
     std::vector<std::size_t> left;
     for (std::size_t i = 0; i < scheduled.size(); ++i) {
         Sequence& sequence = m_running[scheduled[i]];

@@ -76,6 +76,12 @@ private:
     /// The blocks @p sequence holds when it leaves this replica (its prompt and, but on a prefill worker, its output),
     /// less a cached shared prefix it reuses: what GuaranteedNoEvict sets aside for it.
     std::int64_t blocksAtEnd(const Sequence& sequence) const;
+    /// NewTokenRatio: the tokens a scheduling pass may still admit (SGLang's PrefillAdder.rem_total_tokens): the free
+    /// KV cache less m_newTokenRatio of each running request's remaining output (at most kSglangClipTokens of it).
+    double sglangRoom() const;
+    /// NewTokenRatio after a preemption (SGLang's retract_decode): the running requests' tokens decoded, plus 20
+    /// decode steps each, over their output lengths; at most 1.
+    double retractedRatio() const;
     std::int64_t nextTokens(const Sequence& sequence, std::int64_t budget) const;
     void preempt(Sequence sequence);
     /// Which running requests a scheduling pass takes: all, those still computing their prompt (or recomputing it
@@ -107,7 +113,8 @@ private:
     std::vector<Sequence> m_running;
     std::map<int, std::int64_t> m_cachedPrefixBlocks; ///< prefix id -> blocks the cache holds (never evicted)
     std::int64_t m_pinnedBlocks = 0; ///< the sum of m_cachedPrefixBlocks
-    bool m_noEvict = false; ///< CapacityPolicy::GuaranteedNoEvict
+    CapacityPolicy m_policy; ///< resolved (capacityPolicyOf)
+    double m_newTokenRatio; ///< NewTokenRatio: the share of the running requests' remaining output set aside
     std::int64_t m_reservedBlocks = 0; ///< GuaranteedNoEvict: the running requests' reservedBlocks
     double m_now = 0;
     double m_previousEnd = -1; ///< when the last iteration ended

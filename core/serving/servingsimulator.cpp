@@ -65,6 +65,8 @@ const char* toString(CapacityPolicy policy)
         return "guaranteed-no-evict";
     case CapacityPolicy::MaxUtilization:
         return "max-utilization";
+    case CapacityPolicy::NewTokenRatio:
+        return "new-token-ratio";
     case CapacityPolicy::Auto:
         break;
     }

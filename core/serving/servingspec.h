@@ -22,8 +22,11 @@ const char* toString(EngineProfile profile);
 /// MAX_UTILIZATION); when decodes later run out of blocks the last admitted request is preempted and recomputed.
 /// GuaranteedNoEvict (TensorRT-LLM's default): a request starts only when the blocks of its whole prompt and output
 /// fit beside what every running request will still need at its end, in arrival order (the first that does not fit
-/// holds the rest back); a started request is never preempted. Auto: the profile's (engineDefaults).
-enum class CapacityPolicy { Auto, MaxUtilization, GuaranteedNoEvict };
+/// holds the rest back); a started request is never preempted. NewTokenRatio (SGLang's): a request starts when its
+/// prompt and output (at most 4,096 tokens of it) fit the free blocks less a share of what the running requests have
+/// still to generate; the share starts at 0.7, shrinks by (0.7 - 0.098) / 600 per decode iteration to 0.098, rises
+/// again after a preemption and starts over when the engine goes idle. Auto: the profile's (capacityPolicyOf).
+enum class CapacityPolicy { Auto, MaxUtilization, GuaranteedNoEvict, NewTokenRatio };
 const char* toString(CapacityPolicy policy);
 
 /// How a model's layers share the paged KV cache (vLLM's hybrid KV-cache manager): layers are grouped so that every
@@ -78,14 +81,21 @@ struct EngineOptions {
 };
 
 /// @p options' capacity policy, Auto resolved by the profile: TensorRT-LLM's SchedulerConfig defaults to
-/// GUARANTEED_NO_EVICT; vLLM and SGLang admit by the blocks free now and preempt.
+/// GUARANTEED_NO_EVICT, SGLang's scheduler admits by its new_token_ratio, vLLM by the blocks free now.
 inline CapacityPolicy capacityPolicyOf(const EngineOptions& options)
 {
     if (options.capacityPolicy != CapacityPolicy::Auto) {
         return options.capacityPolicy;
     }
-    return options.profile == EngineProfile::TrtLlm ? CapacityPolicy::GuaranteedNoEvict
-                                                    : CapacityPolicy::MaxUtilization;
+    switch (options.profile) {
+    case EngineProfile::TrtLlm:
+        return CapacityPolicy::GuaranteedNoEvict;
+    case EngineProfile::Sglang:
+        return CapacityPolicy::NewTokenRatio;
+    case EngineProfile::Vllm:
+        break;
+    }
+    return CapacityPolicy::MaxUtilization;
 }
 
 /// How requests arrive.

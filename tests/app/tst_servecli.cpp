@@ -163,7 +163,8 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
     QTest::addColumn<int>("tokens");
     QTest::addColumn<int>("sequences");
     QTest::addColumn<double>("utilization");
-    // TensorRT-LLM's SchedulerConfig: capacity_scheduler_policy GUARANTEED_NO_EVICT; vLLM and SGLang preempt.
+    // TensorRT-LLM's SchedulerConfig: capacity_scheduler_policy GUARANTEED_NO_EVICT; SGLang's PrefillAdder reserves
+    // new_token_ratio of the running outputs; vLLM admits by the blocks free now.
     QTest::addColumn<QString>("policy");
     const QString preempting = QStringLiteral("max-utilization");
     QTest::addRow("h100") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("vllm") << 8192 << 1024 << 0.9
@@ -173,9 +174,9 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
     QTest::addRow("a100_trtllm") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("trtllm") << 8192 << 2048 << 0.9
                                  << QStringLiteral("guaranteed-no-evict");
     QTest::addRow("h100_sglang") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("sglang") << 8192 << 2048
-                                 << 66.5 / 80 << preempting;
+                                 << 66.5 / 80 << QStringLiteral("new-token-ratio");
     QTest::addRow("b200_sglang") << QStringLiteral("hgx-b200-8gpu") << QStringLiteral("sglang") << 16384 << 2048
-                                 << 148.0 / 180 << preempting;
+                                 << 148.0 / 180 << QStringLiteral("new-token-ratio");
 }
 
 void TstServeCli::engineDefaultsFollowVllmPerGpu()

@@ -268,8 +268,8 @@ private Q_SLOTS:
         QCOMPARE(used.profile, serving::EngineProfile::Sglang);
         QCOMPARE(used.maxNumBatchedTokens, 8192);
         QVERIFY(std::abs(used.gpuMemoryUtilization - 70.0 / 80) < 1e-12);
-        // "The engine's" admission is SGLang's: by the blocks free now, preempting when decodes run out.
-        QCOMPARE(used.capacityPolicy, serving::CapacityPolicy::MaxUtilization);
+        // "The engine's" admission is SGLang's: its new_token_ratio share of the running outputs.
+        QCOMPARE(used.capacityPolicy, serving::CapacityPolicy::NewTokenRatio);
     }
 
     void theSetUpIsKeptWithTheWorkspace()

@@ -218,11 +218,13 @@ QWidget* ServingPanel::buildInputs()
     m_capacityPolicy->addItem(tr("The engine's"), static_cast<int>(serving::CapacityPolicy::Auto));
     m_capacityPolicy->addItem(tr("Preempt if full"), static_cast<int>(serving::CapacityPolicy::MaxUtilization));
     m_capacityPolicy->addItem(tr("Reserve whole run"), static_cast<int>(serving::CapacityPolicy::GuaranteedNoEvict));
+    m_capacityPolicy->addItem(tr("Reserve a share"), static_cast<int>(serving::CapacityPolicy::NewTokenRatio));
     m_capacityPolicy->setToolTip(
         tr("When a waiting request starts: when the KV-cache blocks of what it computes next are free, preempting "
-           "the last admitted request if decodes later run out (vLLM, SGLang; TensorRT-LLM's MAX_UTILIZATION), or "
-           "only when its whole prompt and output fit beside the running requests' reservations, never preempting "
-           "(TensorRT-LLM's default, GUARANTEED_NO_EVICT)"));
+           "the last admitted request if decodes later run out (vLLM; TensorRT-LLM's MAX_UTILIZATION); only when "
+           "its whole prompt and output fit beside the running requests' reservations, never preempting "
+           "(TensorRT-LLM's default, GUARANTEED_NO_EVICT); or when its prompt and output fit the free cache less a "
+           "share of the running requests' remaining outputs that shrinks as they decode (SGLang's new_token_ratio)"));
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);

@@ -504,7 +504,8 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
         << QStringLiteral("sometimes");
     QTest::addRow("unknown_capacity_policy")
         << QStringLiteral("  capacity_policy: fcfs\n") << QStringLiteral("serving.capacity_policy") << 6
-        << QStringLiteral("expected one of auto, max-utilization or guaranteed-no-evict, got \"fcfs\"");
+        << QStringLiteral(
+               "expected one of auto, max-utilization, guaranteed-no-evict or new-token-ratio, got \"fcfs\"");
     QTest::addRow("unknown_key") << QStringLiteral("  loads: \"1\"\n  colour: red\n")
                                  << QStringLiteral("serving.colour") << 7 << QStringLiteral("unknown key \"colour\"");
 }

@@ -183,6 +183,39 @@ private Q_SLOTS:
         QCOMPARE(serving::capacityPolicyOf(options), serving::CapacityPolicy::MaxUtilization);
     }
 
+    void sglangAdmitsWhatFitsBesideAShareOfTheRunningOutputs()
+    {
+        // SGLang's PrefillAdder: a request starts when its prompt plus its output (clipped at 4,096) is below the free
+        // tokens less new_token_ratio (0.7 at first) of every running request's remaining output, and each one
+        // admitted in a pass takes its prompt plus output from that room. 96 blocks of 16 = 1,536 tokens; requests of
+        // 160 + 480 (640). Pass 1: 640 < 1,536 (room 896), 640 < 896 (room 256), 640 >= 256: two start. While they
+        // decode (g tokens each, the ratio r falling by (0.7 - 0.098) / 600 per step) the room is about
+        // 1,536 - 2 (160 + g) - 2 (480 - g) r <= 560 < 640: the others wait for them to finish, at iteration 480
+        // (a = 1 ms), and start together in iteration 481 (TTFT 481 ms). Nothing is preempted; without the rule all
+        // four start at once and the cache runs out.
+        AffineCost cost(1e-3, 0);
+        EngineOptions options = withBlocks(96);
+        options.profile = serving::EngineProfile::Sglang;
+        QCOMPARE(serving::capacityPolicyOf(options), serving::CapacityPolicy::NewTokenRatio);
+        const auto trace = serving::simulateServing(closedLoop(4, 4, 160, 480), options, cost);
+        QCOMPARE(trace.preemptions, 0);
+        QCOMPARE(trace.iterations.size(), size_t { 960 });
+        for (int i = 0; i < 479; ++i) {
+            QCOMPARE(trace.iterations[static_cast<size_t>(i)].running, 2);
+            QCOMPARE(trace.iterations[static_cast<size_t>(i)].waiting, 2);
+        }
+        QCOMPARE(trace.iterations[480].running, 2);
+        QCOMPARE(trace.iterations[480].waiting, 0);
+        QVERIFY(near(trace.requests[0].ttft(), 1e-3, 1e-12));
+        QVERIFY(near(trace.requests[1].e2e(), 480e-3, 1e-12));
+        QVERIFY(near(trace.requests[2].ttft(), 481e-3, 1e-12));
+        QVERIFY(near(trace.requests[3].e2e(), 960e-3, 1e-12));
+        options.capacityPolicy = serving::CapacityPolicy::MaxUtilization;
+        const auto packed = serving::simulateServing(closedLoop(4, 4, 160, 480), options, cost);
+        QCOMPARE(packed.iterations[0].running, 4);
+        QVERIFY(packed.preemptions > 0);
+    }
+
     void aSaturatedClosedLoopObeysLittlesLaw()
     {
         // Throughput = concurrency / mean latency: 16 clients, 3,200 requests of 200 + 50 tokens.

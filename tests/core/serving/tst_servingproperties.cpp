@@ -139,8 +139,8 @@ public:
         options.chunkedPrefill = std::bernoulli_distribution(0.8)(random);
         options.prefixCaching = std::bernoulli_distribution(0.5)(random);
         options.capacityPolicy = pick(random,
-            std::vector<CapacityPolicy> {
-                CapacityPolicy::Auto, CapacityPolicy::MaxUtilization, CapacityPolicy::GuaranteedNoEvict });
+            std::vector<CapacityPolicy> { CapacityPolicy::Auto, CapacityPolicy::MaxUtilization,
+                CapacityPolicy::GuaranteedNoEvict, CapacityPolicy::NewTokenRatio });
         return result;
     }
 
