@@ -73,6 +73,12 @@ serving::EngineOptions engineOf(const Arguments& arguments)
                 + "\": expected max-utilization, guaranteed-no-evict or new-token-ratio");
         }
     }
+    if (const auto batching = arguments.value("batching")) {
+        if (*batching != "mixed" && *batching != "prefill-first") {
+            throw UsageError("--batching \"" + *batching + "\": expected mixed or prefill-first");
+        }
+        options.batching = *batching == "mixed" ? serving::Batching::Mixed : serving::Batching::PrefillFirst;
+    }
     options.host.perIterationSeconds = duration(arguments, "host-time", 3600, true);
     options.host.perRequestSeconds = duration(arguments, "host-time-per-request", 3600, true);
     options.host.overlapped = arguments.flag("overlap-host");

@@ -271,15 +271,16 @@ bool ReplicaEngine::leaves(const Sequence& sequence) const
 void ReplicaEngine::schedule(std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
 {
     std::int64_t budget = m_options.maxNumBatchedTokens;
-    if (m_options.profile != EngineProfile::Sglang || m_role != ReplicaRole::Unified) {
+    if (batchingOf(m_options) == Batching::Mixed || m_role != ReplicaRole::Unified) {
         // vLLM V1, TensorRT-LLM: one mixed batch, the running requests (decodes, unfinished chunks) first.
         if (!scheduleRunning(budget, scheduled, tokens, Phase::Any)) {
             scheduleWaiting(budget, scheduled, tokens);
         }
         return;
     }
-    // SGLang: a prefill batch (the unfinished chunk, then new prompts) runs alone whenever one can be formed; the
-    // running requests decode together only when none can (Scheduler.get_next_batch_to_run, mixed chunks off).
+    // Prefill first (SGLang's): a prefill batch (the unfinished chunk, then new prompts) runs alone whenever one can
+    // be formed; the running requests decode together only when none can (Scheduler.get_next_batch_to_run, mixed
+    // chunks off).
     if (!scheduleRunning(budget, scheduled, tokens, Phase::Prefill)) {
         scheduleWaiting(budget, scheduled, tokens);
     }

@@ -58,6 +58,19 @@ const char* toString(EngineProfile profile)
     return "vllm";
 }
 
+const char* toString(Batching batching)
+{
+    switch (batching) {
+    case Batching::Mixed:
+        return "mixed";
+    case Batching::PrefillFirst:
+        return "prefill-first";
+    case Batching::Auto:
+        break;
+    }
+    return "auto";
+}
+
 const char* toString(CapacityPolicy policy)
 {
     switch (policy) {
@@ -110,6 +123,7 @@ EngineOptions sglangDefaults(EngineOptions options, const config::GpuSpec& gpu, 
 EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu, int modelParallelGpus)
 {
     options.capacityPolicy = capacityPolicyOf(options);
+    options.batching = batchingOf(options);
     if (options.profile == EngineProfile::Sglang) {
         return sglangDefaults(options, gpu, modelParallelGpus);
     }

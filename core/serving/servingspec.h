@@ -29,6 +29,13 @@ const char* toString(EngineProfile profile);
 enum class CapacityPolicy { Auto, MaxUtilization, GuaranteedNoEvict, NewTokenRatio };
 const char* toString(CapacityPolicy policy);
 
+/// How an iteration's batch is formed. Mixed (vLLM V1, TensorRT-LLM, SGLang with --enable-mixed-chunk): the running
+/// requests' decodes and unfinished prompt chunks first, new prompts in what is left of the token budget, all in one
+/// iteration. PrefillFirst (SGLang's default): a batch of prompt chunks runs alone whenever one can be formed, the
+/// running requests decode only in iterations where none can. Auto: the profile's (batchingOf).
+enum class Batching { Auto, Mixed, PrefillFirst };
+const char* toString(Batching batching);
+
 /// How a model's layers share the paged KV cache (vLLM's hybrid KV-cache manager): layers are grouped so that every
 /// group has the same number of layers, a block holds blockSize tokens of one group, and a sliding-window group keeps
 /// only the blocks its window still reads. Full attention everywhere is one group of all layers.
@@ -71,6 +78,7 @@ struct EngineOptions {
     double watermark = 0.01;
     HostCost host; ///< CPU time per iteration outside the GPU model (none by default)
     CapacityPolicy capacityPolicy = CapacityPolicy::Auto; ///< admission against the KV cache
+    Batching batching = Batching::Auto; ///< mixed or prefill-first iterations
     /// Automatic prefix caching (vLLM V1: on by default): full KV blocks of a prompt prefix another request already
     /// computed are reused, not recomputed, and held once.
     bool prefixCaching = true;
@@ -96,6 +104,16 @@ inline CapacityPolicy capacityPolicyOf(const EngineOptions& options)
         break;
     }
     return CapacityPolicy::MaxUtilization;
+}
+
+/// @p options' batching, Auto resolved by the profile: SGLang runs prefill batches alone (enable_mixed_chunk off by
+/// default); vLLM V1 and TensorRT-LLM mix them with decodes.
+inline Batching batchingOf(const EngineOptions& options)
+{
+    if (options.batching != Batching::Auto) {
+        return options.batching;
+    }
+    return options.profile == EngineProfile::Sglang ? Batching::PrefillFirst : Batching::Mixed;
 }
 
 /// How requests arrive.

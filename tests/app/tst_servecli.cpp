@@ -456,6 +456,8 @@ void TstServeCli::usageErrorsNameTheOption_data()
         QStringLiteral("-1ms") } << QStringLiteral("--host-time-per-request");
     QTest::addRow("host_time_beyond_an_hour")
         << QStringList { QStringLiteral("--host-time"), QStringLiteral("2h") } << QStringLiteral("--host-time");
+    QTest::addRow("unknown_batching") << QStringList { QStringLiteral("--batching"), QStringLiteral("decode-first") }
+                                      << QStringLiteral("--batching");
     QTest::addRow("unknown_capacity_policy") << QStringList { QStringLiteral("--capacity-policy"),
         QStringLiteral("static-batch") } << QStringLiteral("--capacity-policy");
     QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }

@@ -388,6 +388,19 @@ private Q_SLOTS:
         QVERIFY(near(vllm.requests[0].e2e(), 41.09e-3, 1e-9));
         QCOMPARE(vllm.iterations.size(), size_t { 10 });
         QCOMPARE(vllm.iterations[5].batchedTokens, std::int64_t { 1024 });
+
+        // The batching is the knob, not the engine: SGLang with --enable-mixed-chunk mixes as vLLM does, and vLLM
+        // made to run prompt batches first runs SGLang's timeline.
+        options.profile = serving::EngineProfile::Sglang;
+        options.batching = serving::Batching::Mixed;
+        const auto mixed = serving::simulateServing(workload, options, cost);
+        QVERIFY(near(mixed.requests[1].ttft(), 33.56e-3, 1e-9));
+        QVERIFY(near(mixed.requests[0].e2e(), 41.09e-3, 1e-9));
+        options.profile = serving::EngineProfile::Vllm;
+        options.batching = serving::Batching::PrefillFirst;
+        const auto first = serving::simulateServing(workload, options, cost);
+        QVERIFY(near(first.requests[1].ttft(), 33.53e-3, 1e-9));
+        QVERIFY(near(first.requests[0].e2e(), 44.09e-3, 1e-9));
     }
 
     void oneRequestAloneEqualsTheInferencePrediction()

@@ -68,9 +68,10 @@ struct Draw {
                 text << " --set " << assignment;
             }
         }
-        text << "; engine " << toString(options.profile) << " " << toString(options.capacityPolicy) << " seqs "
-             << options.maxNumSeqs << " tokens " << options.maxNumBatchedTokens << " block " << options.blockSize
-             << " chunked " << options.chunkedPrefill << " prefix-cache " << options.prefixCaching << "; "
+        text << "; engine " << toString(options.profile) << " " << toString(options.capacityPolicy) << " "
+             << toString(options.batching) << " seqs " << options.maxNumSeqs << " tokens "
+             << options.maxNumBatchedTokens << " block " << options.blockSize << " chunked " << options.chunkedPrefill
+             << " prefix-cache " << options.prefixCaching << "; "
              << (workload.arrival == ArrivalKind::ClosedLoop ? "clients " + std::to_string(workload.concurrency)
                                                              : "rate " + std::to_string(workload.ratePerSecond))
              << ", " << workload.requests << " requests of " << workload.promptTokens << " + " << workload.outputTokens
@@ -141,6 +142,8 @@ public:
         options.capacityPolicy = pick(random,
             std::vector<CapacityPolicy> { CapacityPolicy::Auto, CapacityPolicy::MaxUtilization,
                 CapacityPolicy::GuaranteedNoEvict, CapacityPolicy::NewTokenRatio });
+        options.batching
+            = pick(random, std::vector<Batching> { Batching::Auto, Batching::Mixed, Batching::PrefillFirst });
         return result;
     }
 
@@ -238,8 +241,8 @@ QString summaryViolation(const ServingSummary& summary)
 /// a closed loop that replica serves (0: not a closed loop).
 QString iterationViolation(const ServingTrace& trace, const EngineOptions& used, int clients)
 {
-    // SGLang runs prefill batches (at most the budget) and decode batches (at most max_num_seqs) apart.
-    const std::int64_t tokenCap = used.profile == EngineProfile::Sglang
+    // Prefill-first batching runs prefill batches (at most the budget) and decode batches (at most max_num_seqs) apart.
+    const std::int64_t tokenCap = batchingOf(used) == Batching::PrefillFirst
         ? std::max<std::int64_t>(used.maxNumBatchedTokens, used.maxNumSeqs)
         : used.maxNumBatchedTokens;
     for (size_t i = 0; i < trace.iterations.size(); ++i) {
