@@ -214,11 +214,13 @@ bool ReplicaEngine::scheduleRunning(
 void ReplicaEngine::scheduleWaiting(
     std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
 {
-    // vLLM's watermark keeps blocks free for the running decodes; a no-evict engine's reservations do that instead.
+    // vLLM's watermark keeps blocks free for the running decodes; TensorRT-LLM's reservations and SGLang's ratio do
+    // that instead.
     const bool noEvict = m_policy == CapacityPolicy::GuaranteedNoEvict;
     const bool ratio = m_policy == CapacityPolicy::NewTokenRatio;
-    const auto reserve = noEvict ? std::int64_t { 0 }
-                                 : static_cast<std::int64_t>(std::floor(m_options.watermark * m_blocks.totalBlocks()));
+    const auto reserve = noEvict || ratio
+        ? std::int64_t { 0 }
+        : static_cast<std::int64_t>(std::floor(m_options.watermark * m_blocks.totalBlocks()));
     double room = ratio ? sglangRoom() : 0.0;
     while (!m_waiting.empty() && budget > 0 && static_cast<int>(m_running.size()) < m_options.maxNumSeqs) {
         Sequence& sequence = m_waiting.front();
