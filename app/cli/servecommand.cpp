@@ -176,8 +176,9 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
     const serving::ServingSummary& s = result.summary;
     out << "engine     max_num_seqs " << result.options.maxNumSeqs << ", max_num_batched_tokens "
         << result.options.maxNumBatchedTokens << ", chunked prefill " << (result.options.chunkedPrefill ? "on" : "off")
-        << ", block " << result.options.blockSize << " tokens, " << serving::toString(result.options.batching) << ", "
-        << serving::toString(result.options.capacityPolicy) << hostCostText(result.options.host) << "\n";
+        << ", block " << result.options.blockSize << " tokens, " << serving::toString(result.options.batching)
+        << " batches, admission " << serving::toString(result.options.capacityPolicy)
+        << hostCostText(result.options.host) << "\n";
     const serving::KvLayout& layout = result.options.kvLayout;
     const std::int64_t groups = layout.fullGroups + layout.windowedGroups;
     out << "kv cache   " << result.options.kvBlocks << " blocks per replica ("
@@ -243,8 +244,8 @@ void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
     out << "engine     max_num_seqs " << sweep.options.maxNumSeqs << ", max_num_batched_tokens "
         << sweep.options.maxNumBatchedTokens << ", chunked prefill " << (sweep.options.chunkedPrefill ? "on" : "off")
         << ", " << sweep.options.kvBlocks << " KV blocks of " << sweep.options.blockSize << " tokens per replica, "
-        << serving::toString(sweep.options.batching) << ", " << serving::toString(sweep.options.capacityPolicy)
-        << hostCostText(sweep.options.host) << "\n";
+        << serving::toString(sweep.options.batching) << " batches, admission "
+        << serving::toString(sweep.options.capacityPolicy) << hostCostText(sweep.options.host) << "\n";
     const bool clients = sweep.load == serving::SweepLoad::Concurrency;
     char line[256];
     std::snprintf(line, sizeof line, "%12s %11s %10s %10s %9s %9s %9s %9s %9s %8s  %s\n",
