@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <initializer_list>
+#include <iterator>
 #include <optional>
 
 namespace rapid::cli {
@@ -33,6 +35,35 @@ double duration(const Arguments& arguments, const std::string& name, double maxS
     return *seconds;
 }
 
+namespace {
+
+/// The value of option @p name among @p choices, by the word serving::toString gives each (case and '_' for '-'
+/// ignored, so TensorRT-LLM's GUARANTEED_NO_EVICT names guaranteed-no-evict); @p absent when the option is not given.
+template <typename Enum>
+Enum namedChoice(const Arguments& arguments, const std::string& name, std::initializer_list<Enum> choices, Enum absent)
+{
+    const auto given = arguments.value(name);
+    if (!given) {
+        return absent;
+    }
+    std::string word = *given;
+    std::transform(word.begin(), word.end(), word.begin(),
+        [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
+    std::string expected;
+    for (const Enum choice : choices) {
+        if (word == serving::toString(choice)) {
+            return choice;
+        }
+        expected += (expected.empty()                             ? ""
+                            : choice == *std::prev(choices.end()) ? " or "
+                                                                  : ", ")
+            + std::string(serving::toString(choice));
+    }
+    throw UsageError("--" + name + " \"" + *given + "\": expected " + expected);
+}
+
+} // namespace
+
 serving::EngineOptions engineOf(const Arguments& arguments)
 {
     serving::EngineOptions options;
@@ -57,28 +88,12 @@ serving::EngineOptions engineOf(const Arguments& arguments)
     options.gpuMemoryUtilization
         = boundedNumber(arguments, "gpu-memory-utilization", options.gpuMemoryUtilization, 0.01, 1.0);
     options.kvBlocks = boundedInteger(arguments, "kv-blocks", 0, 0, 1'000'000'000'000LL);
-    if (const auto given = arguments.value("capacity-policy")) {
-        // TensorRT-LLM's own spelling (GUARANTEED_NO_EVICT) names the same policy.
-        std::string policy = *given;
-        std::transform(policy.begin(), policy.end(), policy.begin(),
-            [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
-        if (policy == "guaranteed-no-evict") {
-            options.capacityPolicy = serving::CapacityPolicy::GuaranteedNoEvict;
-        } else if (policy == "max-utilization") {
-            options.capacityPolicy = serving::CapacityPolicy::MaxUtilization;
-        } else if (policy == "new-token-ratio") {
-            options.capacityPolicy = serving::CapacityPolicy::NewTokenRatio;
-        } else {
-            throw UsageError("--capacity-policy \"" + *given
-                + "\": expected max-utilization, guaranteed-no-evict or new-token-ratio");
-        }
-    }
-    if (const auto batching = arguments.value("batching")) {
-        if (*batching != "mixed" && *batching != "prefill-first") {
-            throw UsageError("--batching \"" + *batching + "\": expected mixed or prefill-first");
-        }
-        options.batching = *batching == "mixed" ? serving::Batching::Mixed : serving::Batching::PrefillFirst;
-    }
+    options.capacityPolicy = namedChoice(arguments, "capacity-policy",
+        { serving::CapacityPolicy::MaxUtilization, serving::CapacityPolicy::GuaranteedNoEvict,
+            serving::CapacityPolicy::NewTokenRatio },
+        serving::CapacityPolicy::Auto);
+    options.batching = namedChoice(
+        arguments, "batching", { serving::Batching::Mixed, serving::Batching::PrefillFirst }, serving::Batching::Auto);
     options.host.perIterationSeconds = duration(arguments, "host-time", 3600, true);
     options.host.perRequestSeconds = duration(arguments, "host-time-per-request", 3600, true);
     options.host.overlapped = arguments.flag("overlap-host");

@@ -4,6 +4,8 @@
 #include "yamlnode_p.h"
 
 #include <sstream>
+#include <utility>
+#include <vector>
 
 namespace rapid::config::detail {
 
@@ -22,6 +24,16 @@ std::string number(double value)
     out.precision(15);
     out << value;
     return out.str();
+}
+
+/// A choice among @p words that reads each as itself.
+template <std::size_t N> std::vector<std::pair<std::string, std::string>> wordChoices(const char* const (&words)[N])
+{
+    std::vector<std::pair<std::string, std::string>> choices;
+    for (const char* word : words) {
+        choices.emplace_back(word, word);
+    }
+    return choices;
 }
 
 } // namespace
@@ -43,11 +55,8 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
     settings.inputTokens = static_cast<int>(reader.integer("input_tokens", 0, 0, kMaxTokens));
     settings.outputTokens = static_cast<int>(reader.integer("output_tokens", 0, 0, kMaxTokens));
     settings.requests = static_cast<int>(reader.integer("requests", 0, 0, kMaxRequests));
-    std::vector<std::pair<std::string, std::string>> engines;
-    for (const char* word : kServingEngineWords) {
-        engines.emplace_back(word, word);
-    }
-    settings.engine = reader.choice<std::string>("engine", engines, std::string(kServingEngineWords[0]));
+    settings.engine
+        = reader.choice<std::string>("engine", wordChoices(kServingEngineWords), std::string(kServingEngineWords[0]));
     settings.ttftSloMilliseconds = reader.number("ttft_slo_ms", 0.0, 0.0, kMaxSloMilliseconds);
     settings.itlSloMilliseconds = reader.number("itl_slo_ms", 0.0, 0.0, kMaxSloMilliseconds);
     settings.prefillWorkers = static_cast<int>(reader.integer("prefill_workers", 0, 0, kMaxWorkers));
@@ -57,12 +66,8 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
     settings.hostMilliseconds = reader.number("host_time_ms", 0.0, 0.0, kMaxHostMilliseconds);
     settings.hostPerRequestMilliseconds = reader.number("host_time_per_request_ms", 0.0, 0.0, kMaxHostMilliseconds);
     settings.overlapHost = reader.boolean("overlap_host", false);
-    std::vector<std::pair<std::string, std::string>> policies;
-    for (const char* word : kCapacityPolicyWords) {
-        policies.emplace_back(word, word);
-    }
-    settings.capacityPolicy
-        = reader.choice<std::string>("capacity_policy", policies, std::string(kCapacityPolicyWords[0]));
+    settings.capacityPolicy = reader.choice<std::string>(
+        "capacity_policy", wordChoices(kCapacityPolicyWords), std::string(kCapacityPolicyWords[0]));
     reader.finish();
     return settings;
 }

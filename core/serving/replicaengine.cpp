@@ -324,9 +324,9 @@ void ReplicaEngine::iterate(const Listener& listener)
     }
     m_now += iterationSeconds(m_cost.seconds(batch), scheduled.size());
     // SGLang lowers its estimate after every decode step (update_running_batch) down to its floor.
-    const bool decoded = std::any_of(
-        scheduled.begin(), scheduled.end(), [this](std::size_t index) { return decoding(m_running[index]); });
-    if (m_policy == CapacityPolicy::NewTokenRatio && decoded) {
+    if (m_policy == CapacityPolicy::NewTokenRatio
+        && std::any_of(
+            scheduled.begin(), scheduled.end(), [this](std::size_t index) { return decoding(m_running[index]); })) {
         m_newTokenRatio = std::max(kSglangMinRatio, m_newTokenRatio - kSglangRatioDecay);
     }
     std::vector<std::size_t> left;

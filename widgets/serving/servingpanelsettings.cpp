@@ -17,6 +17,24 @@
 
 namespace rapid::widgets {
 
+namespace {
+
+/// The word of combo item @p index, the items being @p words in order (the first when out of range).
+template <std::size_t N> const char* wordAt(const char* const (&words)[N], int index)
+{
+    return words[std::clamp(index, 0, static_cast<int>(N) - 1)];
+}
+
+/// The combo item of @p word among @p words (the first when it is not one of them).
+template <std::size_t N> int indexOf(const char* const (&words)[N], const std::string& word)
+{
+    const auto* found
+        = std::find_if(std::begin(words), std::end(words), [&](const char* each) { return word == each; });
+    return found == std::end(words) ? 0 : static_cast<int>(found - std::begin(words));
+}
+
+} // namespace
+
 config::ServingSettings ServingPanel::settings() const
 {
     config::ServingSettings settings;
@@ -26,13 +44,9 @@ config::ServingSettings ServingPanel::settings() const
     settings.inputTokens = m_prompt->value();
     settings.outputTokens = m_output->value();
     settings.requests = m_requests->value();
-    // The combo offers the engines in the order of kServingEngineWords.
-    const int engine
-        = std::clamp(m_engine->currentIndex(), 0, static_cast<int>(std::size(config::kServingEngineWords)) - 1);
-    settings.engine = config::kServingEngineWords[engine];
-    const int policy = std::clamp(
-        m_capacityPolicy->currentIndex(), 0, static_cast<int>(std::size(config::kCapacityPolicyWords)) - 1);
-    settings.capacityPolicy = config::kCapacityPolicyWords[policy];
+    // The combos offer the engines and the policies in the order of their word lists.
+    settings.engine = wordAt(config::kServingEngineWords, m_engine->currentIndex());
+    settings.capacityPolicy = wordAt(config::kCapacityPolicyWords, m_capacityPolicy->currentIndex());
     settings.ttftSloMilliseconds = m_ttftSlo->value();
     settings.itlSloMilliseconds = m_itlSlo->value();
     settings.prefillWorkers = m_prefillWorkers->value();
@@ -74,16 +88,8 @@ void ServingPanel::showSettings()
     m_prompt->setValue(wanted.inputTokens);
     m_output->setValue(wanted.outputTokens);
     m_requests->setValue(wanted.requests);
-    const auto* engine = std::find_if(std::begin(config::kServingEngineWords), std::end(config::kServingEngineWords),
-        [&](const char* word) { return wanted.engine == word; });
-    m_engine->setCurrentIndex(engine == std::end(config::kServingEngineWords)
-            ? 0
-            : static_cast<int>(engine - std::begin(config::kServingEngineWords)));
-    const auto* policy = std::find_if(std::begin(config::kCapacityPolicyWords), std::end(config::kCapacityPolicyWords),
-        [&](const char* word) { return wanted.capacityPolicy == word; });
-    m_capacityPolicy->setCurrentIndex(policy == std::end(config::kCapacityPolicyWords)
-            ? 0
-            : static_cast<int>(policy - std::begin(config::kCapacityPolicyWords)));
+    m_engine->setCurrentIndex(indexOf(config::kServingEngineWords, wanted.engine));
+    m_capacityPolicy->setCurrentIndex(indexOf(config::kCapacityPolicyWords, wanted.capacityPolicy));
     m_ttftSlo->setValue(wanted.ttftSloMilliseconds);
     m_itlSlo->setValue(wanted.itlSloMilliseconds);
     m_prefillWorkers->setValue(wanted.prefillWorkers);
