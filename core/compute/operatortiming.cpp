@@ -307,8 +307,9 @@ OperatorTime timeDecodeAttention(const config::GpuSpec& gpu, const Rates& rates,
 
 OperatorTime timeMemoryBound(const Rates& rates, const Operator& op)
 {
-    if (op.bytes < 0 || op.flops < 0 || op.kernels < 1) {
-        throw std::invalid_argument(op.name + ": negative bytes or FLOPs, or no kernel");
+    // 0 kernels: work fused into another kernel (a collective's epilogue) that pays no launch of its own.
+    if (op.bytes < 0 || op.flops < 0 || op.kernels < 0) {
+        throw std::invalid_argument(op.name + ": negative bytes, FLOPs or kernels");
     }
     OperatorTime time = roofline(op.flops / rates.vector, op.bytes / rates.hbm, 0, rates.launch * op.kernels);
     time.flops = op.flops;

@@ -133,6 +133,10 @@ config::ModelSpec importHuggingFaceConfig(const std::string& path)
     config::ModelSpec model;
     const std::string stem = std::filesystem::path(path).parent_path().filename().string();
     model.name = json.text("_name_or_path", stem.empty() ? modelType : stem);
+    if (const YAML::Node architectures = root["architectures"];
+        architectures.IsSequence() && architectures.size() > 0 && architectures[0].IsScalar()) {
+        model.architecture = architectures[0].Scalar();
+    }
     model.numLayers = asInt(json.integer("num_hidden_layers", std::nullopt));
     model.hiddenSize = json.integer("hidden_size", std::nullopt).value_or(0);
     model.numHeads = asInt(json.integer("num_attention_heads", std::nullopt));
@@ -204,6 +208,9 @@ std::string modelToYaml(const config::ModelSpec& model, const std::string& sourc
     }
     out << "model:\n";
     out << "  name: " << config::yamlQuoted(model.name) << "\n";
+    if (!model.architecture.empty()) {
+        out << "  architecture: " << config::yamlQuoted(model.architecture) << "\n";
+    }
     out << "  num_layers: " << model.numLayers << "\n";
     out << "  hidden_size: " << model.hiddenSize << "\n";
     out << "  num_heads: " << model.numHeads << "\n";

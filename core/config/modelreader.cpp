@@ -117,6 +117,7 @@ ModelSpec readModel(ReadContext& context, const YAML::Node& node, const std::str
         return model;
     }
     model.name = reader.text("name");
+    model.architecture = reader.text("architecture");
     model.numLayers = static_cast<int>(reader.integer("num_layers"));
     model.hiddenSize = reader.integer("hidden_size");
     model.numHeads = static_cast<int>(reader.integer("num_heads"));

@@ -40,6 +40,10 @@ struct MlaSpec {
 /// Architecture of a decoder-only transformer: shape only, nothing about batch, hardware or parallelism.
 struct ModelSpec {
     std::string name;
+    /// The Hugging Face architecture (config.json `architectures[0]`, e.g. LlamaForCausalLM): which modeling code a
+    /// serving engine runs for it, where an engine's fused kernels differ by model (TensorRT-LLM's all-reduce
+    /// fusion, core/serving). Empty: unknown, no model-specific fusion.
+    std::string architecture;
     int numLayers = 0;
     std::int64_t hiddenSize = 0;
     int numHeads = 0;

@@ -118,6 +118,11 @@ struct RunSpec {
     /// pytorch-fsdp: the loss casts the logits to fp32 before log_softmax (torchtitan's `.float()`, AutoModel's
     /// MaskedCrossEntropy default); off, log_softmax and nll_loss run on the logits in their own precision.
     bool lossFp32Upcast = true;
+    /// Inference with tp > 1: the all-reduce after the attention output and the MLP down projections is one kernel
+    /// with the residual add, the next RMSNorm and the quantisation of its output for the next FP8/NVFP4 GEMM
+    /// (TensorRT-LLM's AllReduceFusionOp.RESIDUAL_RMS_NORM[_QUANT_FP8|_QUANT_NVFP4]). Set by the serving model for the
+    /// engines and models that run it (serving::fusesAllReduceNorm); not a configuration key.
+    bool fusedAllReduceNorm = false;
     /// Which fused attention kernel runs it (Auto: the framework's choice on the GPU, config/attentionkernel.h).
     AttentionKernel attentionKernel = AttentionKernel::Auto;
     PrecisionSpec precision;

@@ -48,6 +48,9 @@ std::vector<Key> modelKeys()
 {
     std::vector<Key> keys = {
         text("name", required(), "display name"),
+        text("architecture", optional(),
+            "Hugging Face architecture (config.json architectures[0], e.g. LlamaForCausalLM): which modeling code a "
+            "serving engine runs, where its fused kernels differ by model (TensorRT-LLM's all-reduce fusion)"),
         integer("num_layers", 1, kMaxCount, required(), "transformer blocks"),
         integer("hidden_size", 1, kMaxDimension, required(), "model width"),
         integer("num_heads", 1, kMaxCount, required(), "query heads"),

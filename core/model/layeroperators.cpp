@@ -80,11 +80,15 @@ public:
         if (moeLayer && !m_model.moe) {
             throw std::invalid_argument(m_model.name + " has no MoE layers");
         }
+        // TensorRT-LLM fuses only its dense Llama layers' all-reduces (modeling_llama.py); MoE layers stay unfused.
+        m_fusedAllReduce = m_shape.fusedAllReduceNorm && !moeLayer;
         attention();
         if (moeLayer) {
             moe();
         } else {
-            norm("mlp.norm", OperatorClass::Mlp, m_model.hiddenSize, m_shape.normTokens);
+            if (!m_fusedAllReduce) {
+                norm("mlp.norm", OperatorClass::Mlp, m_model.hiddenSize, m_shape.normTokens);
+            }
             mlp("mlp.", OperatorClass::Mlp, m_model.ffnSize);
         }
         residual("mlp.");
@@ -117,6 +121,9 @@ private:
         entry.op.flops = 2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n)
             * static_cast<double>(batch);
         entry.weights = static_cast<double>(k) * static_cast<double>(n) * static_cast<double>(batch);
+        if (quantisedByAllReduce(entry.op.name)) {
+            return;
+        }
         if (m_shape.precision.compute == config::Precision::Fp8 && m_shape.act > 1) {
             fp8Casts(entry.op.name, opClass, entry.op.gemm);
         } else if (m_shape.precision.compute == config::Precision::Nvfp4) {
@@ -176,8 +183,47 @@ private:
         }
     }
 
+    /// Whether @p gemmName's input arrives quantised from the all-reduce epilogue before it (the checkpoint's weights
+    /// already in the compute format, so the cast kernel would quantise only that input).
+    bool quantisedByAllReduce(const std::string& gemmName) const
+    {
+        return m_fusedAllReduce && m_shape.precision.weights == m_shape.precision.compute
+            && (gemmName == "attention.qkv_projection" || gemmName == "mlp.gate_up_projection");
+    }
+
+    /// The residual add, the next RMSNorm and the quantisation of its output for the next GEMM, done inside the
+    /// tensor-parallel all-reduce's kernel (TensorRT-LLM's AllReduceFusionOp.RESIDUAL_RMS_NORM[_QUANT_FP8|
+    /// _QUANT_NVFP4]): reads the residual and the norm's weights, writes the new residual and the normalised output
+    /// in the next GEMM's input format; no launch of its own (the all-reduce is timed as the collective). After the
+    /// MLP it stands for the next layer's input norm, which that layer then leaves out (the same shape).
+    void allReduceEpilogue(const std::string& prefix)
+    {
+        const std::int64_t h = m_model.hiddenSize;
+        const double elements = normTokens() * static_cast<double>(h);
+        double normalisedBytes = m_shape.act;
+        if (m_shape.precision.weights == m_shape.precision.compute) {
+            if (m_shape.precision.compute == config::Precision::Fp8) {
+                normalisedBytes = 1;
+            } else if (m_shape.precision.compute == config::Precision::Nvfp4) {
+                normalisedBytes = 0.5 + 1.0 / 16; // two values per byte and an FP8 scale per 16
+            }
+        }
+        Entry& entry = add(prefix + "allreduce_residual_norm", OperatorKind::Norm,
+            prefix == "mlp." ? OperatorClass::Mlp : OperatorClass::Attention);
+        // A quantised checkpoint keeps its norms' weights unquantised, in the activations' precision.
+        entry.op.bytes = elements * (2 * m_shape.act + normalisedBytes) + static_cast<double>(h) * m_shape.act;
+        entry.op.flops = elements * (1 + kRmsNormFlops);
+        entry.op.kernels = 0;
+        entry.hasBackward = false;
+        entry.weights = static_cast<double>(h);
+    }
+
     void residual(const std::string& prefix)
     {
+        if (m_fusedAllReduce) {
+            allReduceEpilogue(prefix);
+            return;
+        }
         const double elements = normTokens() * static_cast<double>(m_model.hiddenSize);
         if (m_training && m_dropout) {
             // Dropout writes a one-byte mask besides its output; its backward reads the mask and the gradient.
@@ -257,7 +303,9 @@ private:
     void attention()
     {
         const std::int64_t h = m_model.hiddenSize;
-        norm("attention.norm", OperatorClass::Attention, h, m_shape.normTokens);
+        if (!m_fusedAllReduce) {
+            norm("attention.norm", OperatorClass::Attention, h, m_shape.normTokens);
+        }
         const std::int64_t heads = shard(m_model.numHeads);
         const double t = tokens();
         if (m_model.mla) {
@@ -376,6 +424,7 @@ private:
     Shape m_shape;
     bool m_training = false;
     bool m_dropout = false;
+    bool m_fusedAllReduce = false; ///< this layer's all-reduces carry the residual, norm and quantisation
     std::vector<Entry> m_entries;
 };
 

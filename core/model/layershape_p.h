@@ -47,6 +47,9 @@ struct Shape {
     bool eagerActivation = false;
     /// FP8 linears are torchao's Float8Linear (pytorch-fsdp without Transformer Engine), not TE's (fp8quantization.h).
     bool torchaoFloat8 = false;
+    /// Inference at tp > 1 under RunSpec::fusedAllReduceNorm: residual add, RMSNorm and the next GEMM's input
+    /// quantisation run in the all-reduce's kernel (LayerBuilder::allReduceEpilogue).
+    bool fusedAllReduceNorm = false;
     double expertLoad = 1; ///< the busiest expert-parallel rank's routed tokens over the balanced share
     config::PrecisionSpec precision;
     double act = 2; ///< bytes per activation element

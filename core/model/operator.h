@@ -78,6 +78,7 @@ struct Operator {
     double flops = 0;
     double bytes = 0;
     /// Kernels the operator stands for (eager PyTorch runs a norm as a chain of them); each pays the launch overhead.
+    /// 0: an epilogue fused into a collective's kernel (TensorRT-LLM's all-reduce + residual + RMSNorm), no launch.
     int kernels = 1;
     bool operator==(const Operator&) const = default;
 };

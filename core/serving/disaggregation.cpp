@@ -215,8 +215,8 @@ DisaggregatedResult simulateDisaggregated(
     if (spec.prefillWorkers < 1 || spec.decodeWorkers < 1) {
         throw std::invalid_argument("prefill and decode workers: at least one of each");
     }
-    sim::StepModel prefillModel(spec.prefill, backend);
-    sim::StepModel decodeModel(spec.decode, backend);
+    sim::StepModel prefillModel(engineScenario(spec.prefill, spec.prefillOptions), backend);
+    sim::StepModel decodeModel(engineScenario(spec.decode, spec.decodeOptions), backend);
     DisaggregatedResult result;
     result.prefillGpusPerWorker = prefillModel.placement().ranks / prefillModel.plan().sharding.dataParallel;
     result.decodeGpusPerWorker = decodeModel.placement().ranks / decodeModel.plan().sharding.dataParallel;

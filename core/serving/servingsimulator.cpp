@@ -204,9 +204,19 @@ KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& giv
     return capacity;
 }
 
-ServingResult simulateServing(const config::Scenario& scenario, WorkloadSpec workload, EngineOptions options,
+config::Scenario engineScenario(config::Scenario scenario, const EngineOptions& options)
+{
+    constexpr std::int64_t kWidestUnfusedLlama = 4096; // TensorRT-LLM: hidden_size > 4096 enables the fusion
+    scenario.run.fusedAllReduceNorm = options.profile == EngineProfile::TrtLlm && !options.tensorRtEngine
+        && scenario.model.architecture == "LlamaForCausalLM" && scenario.model.hiddenSize > kWidestUnfusedLlama
+        && scenario.run.parallelism.tp > 1;
+    return scenario;
+}
+
+ServingResult simulateServing(const config::Scenario& given, WorkloadSpec workload, EngineOptions options,
     const ServingSlo& slo, sim::NetworkBackend backend)
 {
+    const config::Scenario scenario = engineScenario(given, options);
     if (scenario.run.mode != config::RunMode::Inference) {
         throw std::invalid_argument("run.mode: serving needs an inference run");
     }

@@ -20,6 +20,15 @@ namespace rapid::serving {
 /// @p modelParallelGpus (tp x pp), as its server_args sets them (servingsimulator.cpp, sglangDefaults).
 EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu, int modelParallelGpus);
 
+/// @p scenario as @p profile runs it: with RunSpec::fusedAllReduceNorm where the engine fuses the model's
+/// tensor-parallel all-reduces with the residual add, the next RMSNorm and its quantisation. TensorRT-LLM's PyTorch
+/// backend does for Llama-architecture models (LlamaForCausalLM) wider than 4,096 at tp > 1 (modeling_llama.py,
+/// LlamaDecoderLayer: PRE_MLP_FUSION and POST_MLP_FUSION, off for hidden_size <= 4096 "due to accuracy issues");
+/// its Qwen3 layers do not. vLLM's fuse_allreduce_rms pass and SGLang's counterpart are not modelled: which of their
+/// releases turn them on by default is not established here (docs/serving.md).
+/// A TensorRT engine (EngineOptions::tensorRtEngine) does not fuse them.
+config::Scenario engineScenario(config::Scenario scenario, const EngineOptions& options);
+
 /// The GPUs one replica's model is split over (tp x pp): what SGLang's memory defaults depend on.
 int modelParallelGpus(const config::Scenario& scenario);
 

@@ -77,6 +77,11 @@ struct EngineOptions {
     /// Blocks kept free when admitting a new request, as a share of all blocks (vLLM's watermark, 0.01).
     double watermark = 0.01;
     HostCost host; ///< CPU time per iteration outside the GPU model (none by default)
+    /// TensorRT-LLM only: the model runs as a TensorRT engine built by trtllm-build (the default before TensorRT-LLM
+    /// 1.0, and NIM's prebuilt engines) instead of the PyTorch backend (the default since 1.0). The engine fuses the
+    /// all-reduce with the residual add and RMSNorm only when built with reduce_fusion (off by default); the PyTorch
+    /// backend does by default for Llama models (serving::engineScenario).
+    bool tensorRtEngine = false;
     CapacityPolicy capacityPolicy = CapacityPolicy::Auto; ///< admission against the KV cache
     Batching batching = Batching::Auto; ///< mixed or prefill-first iterations
     /// Automatic prefix caching (vLLM V1: on by default): full KV blocks of a prompt prefix another request already

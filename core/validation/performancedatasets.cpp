@@ -258,6 +258,9 @@ Dataset nimServed(const std::string& shared, bool ttft)
             + std::to_string(c.concurrency);
         c.model = "llama-3.3-70b";
         c.hardware = "hgx-a100-8gpu";
+        // NIM's TensorRT-LLM profiles are prebuilt TensorRT engines per GPU and TP (trtllm-build), not the PyTorch
+        // backend: no all-reduce fusion unless the build asked for it (reduce_fusion, off by default).
+        c.tensorRtEngine = true;
         c.run = "llama-serve-a100";
         c.overrides
             = { "run.parallelism.tp=8", "run.inference.batch=1", "run.inference.prompt_length=" + std::to_string(input),

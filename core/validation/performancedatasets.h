@@ -44,6 +44,7 @@ struct ValidationCase {
     int concurrency = 0; ///< ServedTtft/ServedItl: clients of the closed loop (each request: prompt and decode length)
     int requestsPerClient = 20; ///< ServedTtft/ServedItl: requests each client sends
     serving::EngineProfile engine = serving::EngineProfile::TrtLlm; ///< ServedTtft/ServedItl: whose engine defaults
+    bool tensorRtEngine = false; ///< TensorRT-LLM served from a TensorRT engine (serving::EngineOptions)
 };
 
 /// A source row the dataset leaves out, and why (no preset describes it, ...). `rapid validate` prints these.

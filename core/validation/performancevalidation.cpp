@@ -27,6 +27,7 @@ serving::ServingResult serveClosedLoop(const config::Scenario& scenario, const V
     // context for prompts beyond the token budget; vLLM's A100 defaults (2,048 tokens) would model another engine.
     serving::EngineOptions engine;
     engine.profile = c.engine;
+    engine.tensorRtEngine = c.tensorRtEngine;
     return serving::simulateServing(scenario, workload, engine);
 }
 

@@ -106,6 +106,7 @@ void TstHfImport::exportedYamlLoadsBack()
         = config::importHuggingFaceConfig(test::writeFile(dir, "config.json", kDeepSeekV3));
     const std::string yaml = test::writeFile(dir, "model.yaml", config::modelToYaml(imported, "test"));
     QVERIFY(test::projectLoader().loadModel(yaml) == imported);
+    QCOMPARE(imported.architecture, std::string("DeepseekV3ForCausalLM")); // config.json architectures[0]
     // Group-limited routing comes along (config.json n_group 8, topk_group 4) and matches the preset.
     QCOMPARE(imported.moe->expertGroups, 8);
     QCOMPARE(imported.moe->groupsPerToken, 4);

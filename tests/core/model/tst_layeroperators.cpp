@@ -98,6 +98,7 @@ private Q_SLOTS:
     void fp8CastBytesByHand();
     void fp8LayersQuantiseEveryGemmButTheHead();
     void nvfp4InferenceQuantisesActivationsPerBlock();
+    void fusedAllReduceCarriesResidualNormAndQuantisation();
     void localParameters();
     void eagerPytorchRunsKernelChains();
     void nanotronRunsItsLossAsOpsAndAccumulatesInFp32();
@@ -595,6 +596,53 @@ void TstLayerOperators::nvfp4InferenceQuantisesActivationsPerBlock()
     const auto head = model::lmHeadOperators(model, run, parallel::layerSharding(run), model::Workload::Prefill);
     QCOMPARE(find(head, "lm_head.projection")->precision, config::Precision::Bf16);
     QVERIFY(!find(head, "lm_head.projection.nvfp4_quantize"));
+}
+
+void TstLayerOperators::fusedAllReduceCarriesResidualNormAndQuantisation()
+{
+    // Decode of 4 sequences at tp 2 with FP8 weights and GEMMs, bf16 activations. Unfused, a layer runs two norms,
+    // two residual adds and four input casts; fused (TensorRT-LLM's all-reduce + residual + RMSNorm + FP8 quant), the
+    // all-reduce after each of the two row-parallel projections does the residual add, the next norm and the next
+    // GEMM's input cast. Each epilogue over 4 x 1024 elements reads the residual (2 B), writes it (2 B) and writes
+    // the normalised FP8 output (1 B), and reads the norm's 1024 bf16 weights: 4096 x 5 + 2048 = 22,528 B. It has no
+    // launch of its own (0 kernels). The casts of the output and down projections' inputs stay.
+    config::RunSpec run;
+    run.mode = config::RunMode::Inference;
+    run.batch = 4;
+    run.promptLength = 128;
+    run.decodeLength = 1;
+    run.parallelism.tp = 2;
+    run.precision.compute = config::Precision::Fp8;
+    run.precision.weights = config::Precision::Fp8;
+    run.precision.activations = config::Precision::Bf16;
+    run.precision.kvCache = config::Precision::Fp8;
+    const config::ModelSpec model = tinyLlama();
+    const auto unfused = model::decodeLayer(model, run, parallel::layerSharding(run), false, 129);
+    run.fusedAllReduceNorm = true;
+    const auto fused = model::decodeLayer(model, run, parallel::layerSharding(run), false, 129);
+    for (const char* gone : { "attention.norm", "mlp.norm", "attention.residual_add", "mlp.residual_add",
+             "attention.qkv_projection.fp8_cast", "mlp.gate_up_projection.fp8_cast" }) {
+        QVERIFY2(find(unfused, gone), gone);
+        QVERIFY2(!find(fused, gone), gone);
+    }
+    for (const char* kept : { "attention.output_projection.fp8_cast", "mlp.down_projection.fp8_cast" }) {
+        QVERIFY2(find(fused, kept), kept);
+    }
+    for (const char* epilogue : { "attention.allreduce_residual_norm", "mlp.allreduce_residual_norm" }) {
+        const model::Operator* op = find(fused, epilogue);
+        QVERIFY2(op, epilogue);
+        QCOMPARE(op->bytes, 22528.0);
+        QCOMPARE(op->kernels, 0);
+    }
+    QCOMPARE(unfused.size() - fused.size(), std::size_t { 4 }); // six kernels gone, two epilogues added
+    // The norms' weights are still held: the epilogues carry them.
+    config::RunSpec unfusedRun = run;
+    unfusedRun.fusedAllReduceNorm = false;
+    QCOMPARE(model::localLayerParameters(model, run, parallel::layerSharding(run), false),
+        model::localLayerParameters(model, unfusedRun, parallel::layerSharding(run), false));
+    // At tp 1 there is no all-reduce to fuse into; training never fuses.
+    run.parallelism.tp = 1;
+    QVERIFY(find(model::decodeLayer(model, run, parallel::layerSharding(run), false, 129), "mlp.residual_add"));
 }
 
 void TstLayerOperators::lmHeadAndOptimizer()

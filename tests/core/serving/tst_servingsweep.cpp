@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Load sweeps of the serving simulator: the Pareto front of tokens/s per GPU against tokens/s per user on points
-// placed by hand, and every sweep point equal to serving that load alone.
+// placed by hand, and every sweep point equal to serving that load alone; which engine fuses which model's
+// all-reduces (serving::engineScenario).
+#include "serving/servingsimulator.h"
 #include "serving/servingsweep.h"
 #include "testutils.h"
 
@@ -35,6 +37,7 @@ private Q_SLOTS:
     void paretoFrontByHand();
     void everyPointIsThatLoadServedAlone();
     void badLoadsAreRefused();
+    void onlyTensorRtLlmsPytorchBackendFusesWideLlamaAllReduces();
 };
 
 void TstServingSweep::paretoFrontByHand()
@@ -93,6 +96,34 @@ void TstServingSweep::badLoadsAreRefused()
         serving::sweepServing(scenario, base, serving::SweepLoad::Concurrency, { 2.5 }, 0, serving::EngineOptions {}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
         serving::sweepServing(scenario, base, serving::SweepLoad::Rate, { 0 }, 0, serving::EngineOptions {}));
+}
+
+void TstServingSweep::onlyTensorRtLlmsPytorchBackendFusesWideLlamaAllReduces()
+{
+    // TensorRT-LLM's LlamaDecoderLayer fuses at tp > 1 when hidden_size > 4096; its Qwen3 layers, a TensorRT engine
+    // (trtllm-build without reduce_fusion), vLLM and SGLang do not.
+    serving::EngineOptions trtllm;
+    trtllm.profile = serving::EngineProfile::TrtLlm;
+    const config::Scenario llama70b = llama70bOn8(); // LlamaForCausalLM, hidden 8192, tp 8
+    QVERIFY(!llama70b.run.fusedAllReduceNorm);
+    QVERIFY(serving::engineScenario(llama70b, trtllm).run.fusedAllReduceNorm);
+    for (const auto profile : { serving::EngineProfile::Vllm, serving::EngineProfile::Sglang }) {
+        serving::EngineOptions other;
+        other.profile = profile;
+        QVERIFY(!serving::engineScenario(llama70b, other).run.fusedAllReduceNorm);
+    }
+    serving::EngineOptions tensorRtEngine = trtllm;
+    tensorRtEngine.tensorRtEngine = true;
+    QVERIFY(!serving::engineScenario(llama70b, tensorRtEngine).run.fusedAllReduceNorm);
+    const auto load = [](const char* model, const char* tp) {
+        return test::projectLoader().loadScenario(model, "hgx-a100-8gpu", "llama-3.3-70b-serve-8xa100",
+            { std::string("run.parallelism.tp=") + tp, "run.parallelism.pp=1", "run.parallelism.dp=1",
+                "run.parallelism.mapping={}", std::string("hardware.cluster.gpus_per_node=") + tp,
+                std::string("hardware.cluster.network[0].size=") + tp });
+    };
+    QVERIFY(!serving::engineScenario(load("llama-3.1-8b", "8"), trtllm).run.fusedAllReduceNorm); // hidden 4096
+    QVERIFY(!serving::engineScenario(load("qwen3-32b", "8"), trtllm).run.fusedAllReduceNorm); // Qwen3ForCausalLM
+    QVERIFY(serving::engineScenario(load("llama-3.1-70b", "2"), trtllm).run.fusedAllReduceNorm);
 }
 
 QTEST_GUILESS_MAIN(TstServingSweep)
