@@ -80,6 +80,10 @@ Arguments serveArguments()
             { "max-num-batched-tokens", "N",
                 "tokens per iteration (default as vllm serve: 8192 on H100/H200/B200, 2048 otherwise)", false },
             { "no-chunked-prefill", "", "prefill every prompt in one iteration", false },
+            { "tensorrt-engine", "",
+                "with --engine trtllm: serve a TensorRT engine built by trtllm-build (NIM's engines) instead of the "
+                "PyTorch backend, so a Llama model's all-reduces are not fused with the residual add and RMSNorm",
+                false },
             { "block-size", "N", "tokens per KV-cache block (default 16)", false },
             { "gpu-memory-utilization", "F",
                 "share of HBM the engine uses (default: vllm 0.9, trtllm 0.9 of what is free, sglang by GPU and tp)",
@@ -178,6 +182,7 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
         << result.options.maxNumBatchedTokens << ", chunked prefill " << (result.options.chunkedPrefill ? "on" : "off")
         << ", block " << result.options.blockSize << " tokens, " << serving::toString(result.options.batching)
         << " batches, admission " << serving::toString(result.options.capacityPolicy)
+        << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
         << hostCostText(result.options.host) << "\n";
     const serving::KvLayout& layout = result.options.kvLayout;
     const std::int64_t groups = layout.fullGroups + layout.windowedGroups;
@@ -245,7 +250,9 @@ void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
         << sweep.options.maxNumBatchedTokens << ", chunked prefill " << (sweep.options.chunkedPrefill ? "on" : "off")
         << ", " << sweep.options.kvBlocks << " KV blocks of " << sweep.options.blockSize << " tokens per replica, "
         << serving::toString(sweep.options.batching) << " batches, admission "
-        << serving::toString(sweep.options.capacityPolicy) << hostCostText(sweep.options.host) << "\n";
+        << serving::toString(sweep.options.capacityPolicy)
+        << (sweep.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
+        << hostCostText(sweep.options.host) << "\n";
     const bool clients = sweep.load == serving::SweepLoad::Concurrency;
     char line[256];
     std::snprintf(line, sizeof line, "%12s %11s %10s %10s %9s %9s %9s %9s %9s %8s  %s\n",

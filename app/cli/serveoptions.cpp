@@ -83,6 +83,10 @@ serving::EngineOptions engineOf(const Arguments& arguments)
             = static_cast<int>(boundedInteger(arguments, "max-num-batched-tokens", 0, 1, 10'000'000));
     }
     options.chunkedPrefill = !arguments.flag("no-chunked-prefill");
+    options.tensorRtEngine = arguments.flag("tensorrt-engine");
+    if (options.tensorRtEngine && options.profile != serving::EngineProfile::TrtLlm) {
+        throw UsageError("--tensorrt-engine: a TensorRT engine is TensorRT-LLM's; expected --engine trtllm with it");
+    }
     options.prefixCaching = !arguments.flag("no-prefix-caching");
     options.blockSize = static_cast<int>(boundedInteger(arguments, "block-size", options.blockSize, 1, 4096));
     options.gpuMemoryUtilization

@@ -250,6 +250,7 @@ ServingResult simulateServing(const config::Scenario& given, WorkloadSpec worklo
         options.kvBlocks = result.capacity.blocks;
     }
     options.kvLayout = result.capacity.layout;
+    options.allReduceFused = scenario.run.fusedAllReduceNorm;
     StepIterationCost cost(stepModel);
     result.trace = simulateServing(workload, options, cost);
     result.summary = summarise(result.trace, replicas, stepModel.placement().ranks, slo);

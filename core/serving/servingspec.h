@@ -82,6 +82,9 @@ struct EngineOptions {
     /// all-reduce with the residual add and RMSNorm only when built with reduce_fusion (off by default); the PyTorch
     /// backend does by default for Llama models (serving::engineScenario).
     bool tensorRtEngine = false;
+    /// As used (set by the simulation, like kvBlocks): the model's tensor-parallel all-reduces carry the residual add,
+    /// the next RMSNorm and its quantisation (serving::engineScenario).
+    bool allReduceFused = false;
     CapacityPolicy capacityPolicy = CapacityPolicy::Auto; ///< admission against the KV cache
     Batching batching = Batching::Auto; ///< mixed or prefill-first iterations
     /// Automatic prefix caching (vLLM V1: on by default): full KV blocks of a prompt prefix another request already
