@@ -94,6 +94,9 @@ void TstHfImport::importsFamilies()
         const config::ModelSpec reference = test::projectLoader().loadModel(preset.toStdString());
         QCOMPARE(total, model::countParameters(reference).total());
         QCOMPARE(model::countParameters(imported).activePerToken(), model::countParameters(reference).activePerToken());
+        // The preset names the architecture its config.json does (architectures[0]), which the import copies.
+        QCOMPARE(imported.architecture, reference.architecture);
+        QVERIFY(!imported.architecture.empty());
     } else {
         QCOMPARE(qint64(total), expectedTotal);
     }
