@@ -121,7 +121,7 @@ struct RunSpec {
     /// Inference with tp > 1: the all-reduce after the attention output and the MLP down projections is one kernel
     /// with the residual add, the next RMSNorm and the quantisation of its output for the next FP8/NVFP4 GEMM
     /// (TensorRT-LLM's AllReduceFusionOp.RESIDUAL_RMS_NORM[_QUANT_FP8|_QUANT_NVFP4]). Set by the serving model for the
-    /// engines and models that run it (serving::fusesAllReduceNorm); not a configuration key.
+    /// engines and models that run it (serving::engineScenario); not a configuration key.
     bool fusedAllReduceNorm = false;
     /// Which fused attention kernel runs it (Auto: the framework's choice on the GPU, config/attentionkernel.h).
     AttentionKernel attentionKernel = AttentionKernel::Auto;

@@ -215,8 +215,10 @@ DisaggregatedResult simulateDisaggregated(
     if (spec.prefillWorkers < 1 || spec.decodeWorkers < 1) {
         throw std::invalid_argument("prefill and decode workers: at least one of each");
     }
-    sim::StepModel prefillModel(engineScenario(spec.prefill, spec.prefillOptions), backend);
-    sim::StepModel decodeModel(engineScenario(spec.decode, spec.decodeOptions), backend);
+    const config::Scenario prefillScenario = engineScenario(spec.prefill, spec.prefillOptions);
+    const config::Scenario decodeScenario = engineScenario(spec.decode, spec.decodeOptions);
+    sim::StepModel prefillModel(prefillScenario, backend);
+    sim::StepModel decodeModel(decodeScenario, backend);
     DisaggregatedResult result;
     result.prefillGpusPerWorker = prefillModel.placement().ranks / prefillModel.plan().sharding.dataParallel;
     result.decodeGpusPerWorker = decodeModel.placement().ranks / decodeModel.plan().sharding.dataParallel;
@@ -249,6 +251,8 @@ DisaggregatedResult simulateDisaggregated(
         }
         pool->options.kvLayout = capacity->layout;
     }
+    prefill.options.allReduceFused = prefillScenario.run.fusedAllReduceNorm;
+    decode.options.allReduceFused = decodeScenario.run.fusedAllReduceNorm;
     StepIterationCost prefillCost(prefillModel);
     StepIterationCost decodeCost(decodeModel);
     prefill.cost = &prefillCost;

@@ -197,6 +197,20 @@ private Q_SLOTS:
         serving::DisaggregatedSpec spec { scenario, 2, {}, scenario, 1, {} };
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, serving::simulateDisaggregated(spec, closedLoop(1, 1, 100, 4)));
     }
+
+    void eachPoolFusesItsAllReducesAsItsEngineDoes()
+    {
+        // Llama-3.1-70B: a TensorRT-LLM prefill pool at tp 4 fuses its all-reduces with the residual add and RMSNorm
+        // (serving::engineScenario); a vLLM decode pool at tp 4 does not, nor would a pool at tp 1.
+        const auto scenario = test::projectLoader().loadScenario(
+            "llama-3.1-70b", "hgx-h100-8gpu", "llama-serve-a100", { "run.parallelism.tp=4", "run.parallelism.dp=2" });
+        serving::EngineOptions trtllm;
+        trtllm.profile = serving::EngineProfile::TrtLlm;
+        serving::DisaggregatedSpec spec { scenario, 1, trtllm, scenario, 1, {} };
+        const serving::DisaggregatedResult result = serving::simulateDisaggregated(spec, closedLoop(1, 1, 100, 4));
+        QVERIFY(result.prefillOptions.allReduceFused);
+        QVERIFY(!result.decodeOptions.allReduceFused);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstDisaggregation)
