@@ -27,11 +27,14 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QFontMetrics>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -410,6 +413,46 @@ private Q_SLOTS:
         QCOMPARE(panel->table()->rowCount(), 0);
         QVERIFY(panel->controls()->runButton()->isEnabled());
         QVERIFY(panel->controls()->statusLabel()->text().contains(QStringLiteral("Cancelled")));
+    }
+
+    void aNarrowWindowPutsTheInputsAboveTheResults()
+    {
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        QVERIFY(serve(panel, QStringLiteral("1, 2"), QStringLiteral("16"), QStringLiteral("4")));
+        QHeaderView* header = panel->table()->horizontalHeader();
+        // No header of the table is elided and the curve's tab shows whole, wide or narrow: each column at least as
+        // wide as the lines of its header and the header's margins, the chart tabs no narrower than the table.
+        const QFontMetrics metrics(header->font());
+        const int margins = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+        auto nothingElided = [&] {
+            for (int column = 0; column < header->count(); ++column) {
+                for (const QString& line :
+                    panel->table()->horizontalHeaderItem(column)->text().split(QLatin1Char('\n'))) {
+                    if (header->sectionSize(column) < metrics.horizontalAdvance(line) + margins) {
+                        return false;
+                    }
+                }
+            }
+            return panel->chartTabs()->width() >= panel->table()->width() - 1;
+        };
+        window->resize(1600, 900);
+        QTRY_VERIFY(panel->inputsBesideResults());
+        QTRY_VERIFY(nothingElided());
+        const int besideInputsLeft = panel->loadsEdit()->mapTo(panel, QPoint()).x();
+
+        window->resize(1000, 700);
+        QTRY_VERIFY(!panel->inputsBesideResults());
+        QTRY_VERIFY(nothingElided());
+        // Above the results the inputs span the panel, and the results below them start at its left edge.
+        QVERIFY(panel->table()->mapTo(panel, QPoint()).x() < besideInputsLeft + 270);
+        QCOMPARE(panel->table()->mapTo(panel, QPoint()).x(), panel->controls()->mapTo(panel, QPoint()).x());
+        QVERIFY(panel->controls()->runButton()->isVisible());
+
+        window->resize(1600, 900);
+        QTRY_VERIFY(panel->inputsBesideResults());
+        QTRY_VERIFY(nothingElided());
     }
 
     void aTrainingWorkspaceSaysWhy()
