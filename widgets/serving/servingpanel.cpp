@@ -1,32 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "serving/servingpanel.h"
 
+#include "common/inputscolumnlayout.h"
 #include "common/problemcolor.h"
 #include "editors/workspacedocument.h"
 #include "resilience/jobcontrols.h"
 #include "serving/servingcharts.h"
 #include "serving/servingrunner.h"
 
-#include <QBoxLayout>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFontMetrics>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include <algorithm>
 #include <cmath>
 
 namespace rapid::widgets {
@@ -130,7 +126,6 @@ ServingPanel::ServingPanel(WorkspaceDocument* document, QWidget* parent)
     , m_timelineChart(new RequestTimelineChart(this))
     , m_kvChart(new KvOccupancyChart(this))
     , m_table(new QTableWidget(this))
-    , m_arrangement(new QBoxLayout(QBoxLayout::LeftToRight, this))
 {
     setObjectName(QStringLiteral("servingPanel"));
     m_chartTabs->setObjectName(QStringLiteral("servingCharts"));
@@ -156,11 +151,8 @@ ServingPanel::ServingPanel(WorkspaceDocument* document, QWidget* parent)
     results->addWidget(m_table);
     results->setStretchFactor(0, 3);
     results->setStretchFactor(1, 1);
-    m_inputs = buildInputs();
-    m_inputs->setFixedWidth(kInputsWidth);
-    m_arrangement->setContentsMargins(4, 4, 4, 4);
-    m_arrangement->addWidget(m_inputs);
-    m_arrangement->addWidget(results, 1);
+    // The table's nine two-line headers set how narrow the results may be beside the inputs.
+    m_layout = new InputsColumnLayout(this, buildInputs(), results, [this] { return tableHeadersWidth(m_table); });
 
     connect(m_controls->runButton(), &QPushButton::clicked, this, &ServingPanel::run);
     connect(m_controls->cancelButton(), &QPushButton::clicked, m_runner, &ServingRunner::cancel);
@@ -278,59 +270,9 @@ QWidget* ServingPanel::buildInputs()
     return column;
 }
 
-int ServingPanel::resultsMinimumWidth() const
-{
-    // The columns share the width equally (QHeaderView::Stretch), so the widest header line sets every column's
-    // width; narrower, a (two-line) header or a number would be elided. The table does not sort: no room for an
-    // indicator.
-    const QHeaderView* header = m_table->horizontalHeader();
-    const QFontMetrics metrics(header->font());
-    int widest = 0;
-    for (int column = 0; column < m_table->columnCount(); ++column) {
-        const QTableWidgetItem* item = m_table->horizontalHeaderItem(column);
-        for (const QString& line : (item ? item->text() : QString()).split(QLatin1Char('\n'))) {
-            widest = std::max(widest, metrics.horizontalAdvance(line));
-        }
-    }
-    const int cellMargins = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 1;
-    return (widest + cellMargins) * m_table->columnCount() + 2 * m_table->frameWidth();
-}
-
-int ServingPanel::besideWidth() const
-{
-    const QMargins margins = m_arrangement->contentsMargins();
-    return margins.left() + margins.right() + m_arrangement->spacing() + kInputsWidth + resultsMinimumWidth();
-}
-
-void ServingPanel::arrangeFor(QSize panel)
-{
-    // The inputs keep a fixed column beside the results while both fit; in a narrower panel (the docked tab of a
-    // 1,000-pixel window) they go above the results, which then get the whole width and at least three fifths of the
-    // height (the inputs scroll), however the status line under Serve grows.
-    const bool beside = panel.width() >= besideWidth();
-    m_arrangement->setDirection(beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
-    if (beside) {
-        m_inputs->setFixedWidth(kInputsWidth);
-        m_inputs->setMaximumHeight(QWIDGETSIZE_MAX);
-    } else {
-        m_inputs->setMinimumWidth(0);
-        m_inputs->setMaximumWidth(QWIDGETSIZE_MAX);
-        // A cap, not a fixed height: a minimum would raise the main window's minimum and push its docks off screen.
-        m_inputs->setMaximumHeight(std::max(m_inputs->minimumSizeHint().height(), panel.height() * 2 / 5));
-    }
-    m_arrangement->setStretch(0, beside ? 0 : 1);
-    m_arrangement->setStretch(1, beside ? 1 : 3);
-}
-
 bool ServingPanel::inputsBesideResults() const
 {
-    return m_arrangement->direction() == QBoxLayout::LeftToRight;
-}
-
-void ServingPanel::resizeEvent(QResizeEvent* event)
-{
-    arrangeFor(event->size());
-    QWidget::resizeEvent(event);
+    return m_layout->inputsBeside();
 }
 
 std::optional<std::vector<double>> ServingPanel::parsedLoads() const

@@ -17,13 +17,13 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
-class QBoxLayout;
 class QTableWidget;
 class QTabWidget;
 
 namespace rapid::widgets {
 
 class ChartWidget;
+class InputsColumnLayout;
 class JobControls;
 class KvOccupancyChart;
 class LatencyThroughputChart;
@@ -85,20 +85,8 @@ public Q_SLOTS:
     /// Serves the workspace at every load; false (the status line says why) when it or an input is not valid.
     bool run();
 
-protected:
-    void resizeEvent(QResizeEvent* event) override;
-
 private:
-    /// The width of the inputs' column when it stands beside the results.
-    static constexpr int kInputsWidth = 270;
-
     QWidget* buildInputs();
-    /// The narrowest the results may be: the table's columns at their headers' width.
-    int resultsMinimumWidth() const;
-    /// The narrowest panel that holds the inputs' column beside the results.
-    int besideWidth() const;
-    /// Puts the inputs beside the results when both fit the width of @p panel, else above them.
-    void arrangeFor(QSize panel);
     void showCurve(const std::shared_ptr<const ServingCurve>& curve);
     void fillTable();
     void selectPoint(int point);
@@ -138,8 +126,7 @@ private:
     RequestTimelineChart* m_timelineChart;
     KvOccupancyChart* m_kvChart;
     QTableWidget* m_table;
-    QBoxLayout* m_arrangement; ///< the inputs and the results, side by side or one above the other
-    QWidget* m_inputs;
+    InputsColumnLayout* m_layout = nullptr; ///< the inputs beside the results, or above them in a narrow panel
     std::shared_ptr<const ServingCurve> m_curve;
     QString m_note; ///< why the last run gave no result, or what runs now
     bool m_noteIsProblem = false;

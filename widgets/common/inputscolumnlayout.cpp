@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/inputscolumnlayout.h"
+
+#include <QAbstractItemModel>
+#include <QFontMetrics>
+#include <QHeaderView>
+#include <QStyle>
+#include <QTableView>
+#include <QWidget>
+
+#include <algorithm>
+
+namespace rapid::widgets {
+
+InputsColumnLayout::InputsColumnLayout(
+    QWidget* panel, QWidget* inputs, QWidget* results, std::function<int()> resultsMinimumWidth)
+    : QBoxLayout(QBoxLayout::LeftToRight, panel)
+    , m_inputs(inputs)
+    , m_results(results)
+    , m_resultsMinimumWidth(std::move(resultsMinimumWidth))
+{
+    setContentsMargins(4, 4, 4, 4);
+    addWidget(inputs);
+    addWidget(results, 1);
+    m_inputs->setFixedWidth(kInputsWidth);
+}
+
+int InputsColumnLayout::besideWidth() const
+{
+    const QMargins margins = contentsMargins();
+    return margins.left() + margins.right() + std::max(0, spacing()) + kInputsWidth + m_resultsMinimumWidth();
+}
+
+QSize InputsColumnLayout::minimumSize() const
+{
+    const QMargins margins = contentsMargins();
+    const int stacked = margins.left() + margins.right()
+        + std::max(m_inputs->minimumSizeHint().width(), m_results->minimumSizeHint().width());
+    QSize size = QBoxLayout::minimumSize();
+    size.setWidth(std::min(size.width(), stacked));
+    return size;
+}
+
+void InputsColumnLayout::setGeometry(const QRect& rect)
+{
+    arrange(rect.size());
+    QBoxLayout::setGeometry(rect);
+}
+
+void InputsColumnLayout::arrange(QSize panel)
+{
+    // Only what changes is set: each setter asks for another layout pass, which must find nothing left to do.
+    const bool beside = panel.width() >= besideWidth();
+    const Direction wanted = beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (direction() != wanted) {
+        setDirection(wanted);
+        setStretch(0, beside ? 0 : 1);
+        setStretch(1, beside ? 1 : 3);
+    }
+    // A cap, not a fixed height, above the results: a minimum would raise the main window's minimum and push its docks
+    // off the screen.
+    const int minimumWidth = beside ? kInputsWidth : 0;
+    const int maximumWidth = beside ? kInputsWidth : QWIDGETSIZE_MAX;
+    const int maximumHeight
+        = beside ? QWIDGETSIZE_MAX : std::max(m_inputs->minimumSizeHint().height(), panel.height() * 2 / 5);
+    if (m_inputs->minimumWidth() != minimumWidth) {
+        m_inputs->setMinimumWidth(minimumWidth);
+    }
+    if (m_inputs->maximumWidth() != maximumWidth) {
+        m_inputs->setMaximumWidth(maximumWidth);
+    }
+    if (m_inputs->maximumHeight() != maximumHeight) {
+        m_inputs->setMaximumHeight(maximumHeight);
+    }
+}
+
+int tableHeadersWidth(const QTableView* table)
+{
+    const QHeaderView* header = table->horizontalHeader();
+    const QAbstractItemModel* model = table->model();
+    if (!model) {
+        return 2 * table->frameWidth();
+    }
+    const QFontMetrics metrics(header->font());
+    const int margins = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 1;
+    int widest = 0;
+    int sum = 0;
+    bool stretched = false;
+    for (int column = 0; column < model->columnCount(); ++column) {
+        int lineWidth = 0;
+        const QString text = model->headerData(column, Qt::Horizontal).toString();
+        for (const QString& line : text.split(QLatin1Char('\n'))) {
+            lineWidth = std::max(lineWidth, metrics.horizontalAdvance(line));
+        }
+        widest = std::max(widest, lineWidth + margins);
+        sum += lineWidth + margins;
+        stretched = stretched || header->sectionResizeMode(column) == QHeaderView::Stretch;
+    }
+    return (stretched ? widest * model->columnCount() : sum) + 2 * table->frameWidth();
+}
+
+} // namespace rapid::widgets
