@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// InputsColumnLayout (the Serving tab's arrangement) on a bare panel: the inputs column
+// InputsColumnLayout (the Serving and Resilience tabs' arrangement) on a bare panel: the inputs column
 // beside the results exactly while the panel holds the column (270 px) and the results' narrowest width, above them
-// otherwise, capped at two fifths of the height; and tableHeadersWidth against the header lines measured by hand.
+// otherwise, capped at two fifths of the height and at what the results' minimum leaves; tableHeadersWidth against
+// the header lines measured by hand; CaptionedFigure's minimum as the figure's plus its caption's lines.
 #include "common/inputscolumnlayout.h"
+
+#include "common/captionedfigure.h"
 
 #include <QFontMetrics>
 #include <QHeaderView>
@@ -77,6 +80,54 @@ private Q_SLOTS:
         QCOMPARE(tableHeadersWidth(&table), k + p50 + slo + frame);
         table.horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
         QCOMPARE(tableHeadersWidth(&table), 3 * std::max({ k, p50, slo }) + frame);
+    }
+
+    void stackedTheResultsKeepTheirMinimum()
+    {
+        // Inputs above results that need 300 px of a 500-px panel: the inputs get what is left, 500 - 8 (margins) -
+        // spacing - 300, less than the two-fifths cap (200).
+        QWidget panel;
+        auto* inputs = new QScrollArea;
+        auto* rows = new QWidget;
+        auto* form = new QVBoxLayout(rows);
+        for (int row = 0; row < 30; ++row) {
+            form->addWidget(new QLabel(QStringLiteral("input %1").arg(row)));
+        }
+        inputs->setWidget(rows);
+        inputs->setWidgetResizable(true);
+        auto* results = new QWidget;
+        results->setMinimumSize(100, 300);
+        auto* layout = new InputsColumnLayout(&panel, inputs, results, [] { return 400; });
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.resize(400, 500);
+        QTRY_VERIFY(!layout->inputsBeside());
+        const int left = 500 - 8 - layout->spacing() - 300;
+        QVERIFY(left < 500 * 2 / 5);
+        QTRY_COMPARE(inputs->maximumHeight(), std::max(left, inputs->minimumSizeHint().height()));
+        QTRY_VERIFY(results->height() >= 300);
+    }
+
+    void aCaptionedFigureAsksForItsCaptionsLines()
+    {
+        auto* figure = new QWidget;
+        figure->setMinimumSize(120, 80);
+        auto* caption = new QLabel(QStringLiteral("one two three four five six seven eight nine ten eleven twelve"));
+        CaptionedFigure captioned(figure, caption);
+        captioned.resize(200, 300);
+        captioned.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&captioned));
+        // The figure's minimum, the 4-px gap and the caption's lines at the width it has.
+        QCOMPARE(captioned.minimumSizeHint().height(), 80 + 4 + caption->heightForWidth(200));
+        QCOMPARE(caption->geometry(), QRect(0, 300 - caption->heightForWidth(200), 200, caption->heightForWidth(200)));
+        QCOMPARE(figure->geometry(), QRect(0, 0, 200, 300 - 4 - caption->heightForWidth(200)));
+        // Narrower: more lines, a taller minimum.
+        captioned.resize(130, 300);
+        QTRY_VERIFY(caption->heightForWidth(130) > caption->heightForWidth(200));
+        QCOMPARE(captioned.minimumSizeHint().height(), 80 + 4 + caption->heightForWidth(130));
+        // No caption, no gap.
+        caption->clear();
+        QCOMPARE(captioned.minimumSizeHint().height(), 80);
     }
 };
 

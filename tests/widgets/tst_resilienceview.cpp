@@ -43,6 +43,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -123,6 +124,7 @@ private Q_SLOTS:
     void tokensAndStepsReadAsCounts();
     void criticalityMapFillsItsAreaBesideItsLegend();
     void everyFigureExports();
+    void aNarrowWindowPutsTheInputsAboveTheResults();
 
 private:
     std::unique_ptr<MainWindow> openRing(const QString& name)
@@ -749,3 +751,58 @@ void TstResilienceView::everyFigureExports()
 
 QTEST_MAIN(TstResilienceView)
 #include "tst_resilienceview.moc"
+
+/// At 1,024 x 700 (a 1,024 x 768 screen) the tab beside the Results dock is ~540 px wide: the inputs column (270 px)
+/// goes above the figure and table, which span the page; a goodput result (chart, word-wrapped figures and a table)
+/// does not make the window grow; at 1,600 x 900 the column is back beside the results on every page.
+void TstResilienceView::aNarrowWindowPutsTheInputsAboveTheResults()
+{
+    auto window = openRing(QStringLiteral("ring.rapid.yaml"));
+    QVERIFY(window);
+    ResiliencePanel* panel = window->resiliencePanel();
+    const std::vector<ResiliencePage*> pages { panel->faultStudy(), panel->criticality(), panel->stragglers(),
+        panel->goodput() };
+    window->resize(1024, 700);
+    for (ResiliencePage* page : pages) {
+        panel->pages()->setCurrentWidget(page);
+        QTRY_VERIFY(!page->inputsBesideResults());
+        // The inputs above: the Run button over the results, both starting at the page's left margin.
+        const QPushButton* run = page->controls()->runButton();
+        QVERIFY(run->isVisible());
+        const QRect runRect(run->mapTo(page, QPoint()), run->size());
+        const QWidget* table = page->findChild<QTableWidget*>();
+        QVERIFY(table);
+        QVERIFY(runRect.bottom() < table->mapTo(page, QPoint()).y());
+        QCOMPARE(run->mapTo(page, QPoint()).x(), table->mapTo(page, QPoint()).x());
+        QVERIFY(table->width() > page->width() - 20);
+    }
+    GoodputPage* goodput = panel->goodput();
+    panel->pages()->setCurrentWidget(goodput);
+    QSignalSpy finished(goodput->runner(), &ResilienceRunner::goodputFinished);
+    QTest::mouseClick(goodput->controls()->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs));
+    QTest::qWait(100);
+    QCOMPARE(window->size(), QSize(1024, 700));
+    QVERIFY(!goodput->inputsBesideResults());
+    QVERIFY(goodput->chart()->isVisible());
+    // The caption (four lines at this width) under the chart, whole, not drawn over the chart's legend; the chart at
+    // least at its minimum; the page scrolls to the table instead.
+    const QLabel* caption = goodput->figuresLabel();
+    QVERIFY(caption->isVisible());
+    QVERIFY(goodput->chart()->geometry().bottom() < caption->geometry().top());
+    QVERIFY(caption->height() >= caption->heightForWidth(caption->width()));
+    QVERIFY(goodput->chart()->height() >= goodput->chart()->minimumHeight());
+    QTRY_VERIFY(
+        goodput->findChild<QScrollArea*>(QString(), Qt::FindDirectChildrenOnly)->verticalScrollBar()->isVisible());
+
+    window->resize(1600, 900);
+    for (ResiliencePage* page : pages) {
+        panel->pages()->setCurrentWidget(page);
+        QTRY_VERIFY(page->inputsBesideResults());
+        QCOMPARE(page->controls()->width(), 270);
+        // Everything fits: the scroll area shows no bar.
+        const QScrollArea* scroll = page->findChild<QScrollArea*>(QString(), Qt::FindDirectChildrenOnly);
+        QTRY_VERIFY(!scroll->verticalScrollBar()->isVisible());
+        QTRY_VERIFY(!scroll->horizontalScrollBar()->isVisible());
+    }
+}

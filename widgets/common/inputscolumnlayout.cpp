@@ -54,15 +54,22 @@ void InputsColumnLayout::arrange(QSize panel)
     const Direction wanted = beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
     if (direction() != wanted) {
         setDirection(wanted);
-        setStretch(0, beside ? 0 : 1);
+        // Stacked, the inputs take up to the cap below (two fifths): a resilience form shows four of its rows.
+        setStretch(0, beside ? 0 : 2);
         setStretch(1, beside ? 1 : 3);
     }
     // A cap, not a fixed height, above the results: a minimum would raise the main window's minimum and push its docks
-    // off the screen.
+    // off the screen. The results' minimum comes first (a chart and its caption drawn over each other is worse than a
+    // form that scrolls), the inputs' own minimum before both.
     const int minimumWidth = beside ? kInputsWidth : 0;
     const int maximumWidth = beside ? kInputsWidth : QWIDGETSIZE_MAX;
-    const int maximumHeight
-        = beside ? QWIDGETSIZE_MAX : std::max(m_inputs->minimumSizeHint().height(), panel.height() * 2 / 5);
+    const QMargins margins = contentsMargins();
+    const int resultsMinimum = m_results->minimumSizeHint().expandedTo(m_results->minimumSize()).height();
+    const int leftByResults
+        = panel.height() - margins.top() - margins.bottom() - std::max(0, spacing()) - resultsMinimum;
+    const int maximumHeight = beside
+        ? QWIDGETSIZE_MAX
+        : std::max(m_inputs->minimumSizeHint().height(), std::min(panel.height() * 2 / 5, leftByResults));
     if (m_inputs->minimumWidth() != minimumWidth) {
         m_inputs->setMinimumWidth(minimumWidth);
     }

@@ -30,6 +30,10 @@ public:
     /// No wider than the inputs above the results need: beside, the column and the results' minimum would otherwise
     /// hold the panel wide enough to stay beside, pushing the window's docks off the screen instead of stacking.
     QSize minimumSize() const override;
+    /// None: a word-wrapped status line in the inputs would make the whole panel height-for-width, and QBoxLayout
+    /// answers that from the results' preferred height, which a scroll area holding the panel (the Resilience pages)
+    /// then treats as needed and scrolls a page that fits. The minimum sizes decide instead.
+    bool hasHeightForWidth() const override { return false; }
 
 private:
     void arrange(QSize panel);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "resilience/goodputpage.h"
 
+#include "common/captionedfigure.h"
+
 #include "common/countspinbox.h"
 #include "common/figureformat.h"
 #include "editors/workspacedocument.h"
@@ -18,7 +20,6 @@
 #include <QLocale>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QVBoxLayout>
 
 namespace rapid::widgets {
 
@@ -103,12 +104,7 @@ GoodputPage::GoodputPage(WorkspaceDocument* document, QWidget* parent)
     form()->addRow(tr("Simulated runs"), m_trials);
     form()->addRow(tr("Seed"), m_seed);
 
-    auto* figure = new QWidget(this);
-    auto* figureLayout = new QVBoxLayout(figure);
-    figureLayout->setContentsMargins(0, 0, 0, 0);
-    figureLayout->addWidget(m_chart, 1);
-    figureLayout->addWidget(m_figures);
-    layOutWithResults(figure, m_table);
+    layOutWithResults(new CaptionedFigure(m_chart, m_figures, this), m_table);
     connect(runner(), &ResilienceRunner::goodputFinished, this, &GoodputPage::showFigures);
 }
 

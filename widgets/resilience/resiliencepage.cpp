@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "resilience/resiliencepage.h"
 
+#include "common/inputscolumnlayout.h"
+
 #include "editors/workspacedocument.h"
 #include "resilience/jobcontrols.h"
 #include "resilience/resiliencerunner.h"
@@ -18,6 +20,14 @@
 #include <algorithm>
 
 namespace rapid::widgets {
+
+namespace {
+
+/// The narrowest figure (a CDF, a goodput curve, a criticality map) that still reads well beside the inputs column; a
+/// narrower page puts the inputs above the results.
+constexpr int kFigureWidth = 320;
+
+} // namespace
 
 namespace {
 
@@ -62,7 +72,6 @@ ResiliencePage::ResiliencePage(
     column->setContentsMargins(0, 0, 0, 0);
     column->addWidget(scroll, 1);
     column->addWidget(m_controls);
-    m_column->setFixedWidth(270);
 
     connect(m_controls->runButton(), &QPushButton::clicked, this, [this] { run(); });
     connect(m_controls->cancelButton(), &QPushButton::clicked, m_runner, &ResilienceRunner::cancel);
@@ -231,10 +240,24 @@ void ResiliencePage::layOutWithResults(QWidget* figure, QWidget* table)
     results->setStretchFactor(1, 1);
     // The figure first: at 1280 x 720 the tab is ~430 px high, and the table scrolls where the figure cannot.
     results->setSizes({ 300, 110 });
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(inputsColumn());
-    layout->addWidget(results, 1);
+    // Beside the results while the page holds the column and a figure of kFigureWidth; above them in a narrower page.
+    auto* content = new QWidget;
+    m_layout = new InputsColumnLayout(content, inputsColumn(), results, [] { return kFigureWidth; });
+    // Above the results, the inputs, a figure, its caption and a table need more height than a 1,024 x 700 window
+    // leaves the tab: the page scrolls then, instead of squeezing the figure or holding the window taller than the
+    // screen. While everything fits the scroll area is invisible (the content takes its whole viewport).
+    auto* scroll = new QScrollArea(this);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+}
+
+bool ResiliencePage::inputsBesideResults() const
+{
+    return m_layout && m_layout->inputsBeside();
 }
 
 } // namespace rapid::widgets

@@ -14,6 +14,7 @@ class QScrollArea;
 
 namespace rapid::widgets {
 
+class InputsColumnLayout;
 class JobControls;
 class ResilienceRunner;
 class WorkspaceDocument;
@@ -35,6 +36,8 @@ public:
     /// Whether a result is shown, and whether it was computed from other texts than the workspace's now.
     bool hasResult() const { return m_hasResult; }
     bool isStale() const;
+    /// Whether the inputs column stands beside the results (a wide page) or above them (a narrow one).
+    bool inputsBesideResults() const;
     /// Starts the page's computation on the current workspace; false (the status line says why) when the workspace
     /// or an input is not valid.
     virtual bool run() = 0;
@@ -60,7 +63,8 @@ protected:
     QFormLayout* form() const { return m_form; }
     /// The inputs column: the form, then Run / Cancel and the status line.
     QWidget* inputsColumn() const { return m_column; }
-    /// Lays the page out: the inputs column on the left, @p figure above @p table on the right (a splitter).
+    /// Lays the page out: @p figure above @p table (a splitter), the inputs column on their left or, in a narrow page,
+    /// above them.
     void layOutWithResults(QWidget* figure, QWidget* table);
     WorkspaceDocument* document() const { return m_document; }
 
@@ -77,6 +81,7 @@ private:
     JobControls* m_controls;
     QWidget* m_column;
     QFormLayout* m_form;
+    InputsColumnLayout* m_layout = nullptr;
     bool m_inputsValid = true;
     bool m_hasResult = false;
     QString m_view; ///< the key of this page's saved result

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweeps/sweepaxeseditor.h"
 
+#include "common/flowlayout.h"
+
 #include "common/problemcolor.h"
 
 #include "sweep/splitadaptation.h"
@@ -52,9 +54,11 @@ SweepAxesEditor::SweepAxesEditor(QWidget* parent)
     m_maxTp->setToolTip(tr("Largest tensor-parallel degree of the splits (a node's NVLink domain by default)"));
     m_splitsProblem->setObjectName(QStringLiteral("sweepSplitsProblem"));
     m_splitsProblem->setWordWrap(true);
+    m_splitsProblem->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     m_splitsProblem->hide();
 
-    auto* splitsRow = new QHBoxLayout;
+    // Wraps in a narrow panel instead of holding the window as wide as the whole row.
+    auto* splitsRow = new FlowLayout;
     splitsRow->setContentsMargins(0, 0, 0, 0);
     splitsRow->addWidget(m_splits);
     for (const QString& axis : kSplitAxes) {
@@ -67,8 +71,7 @@ SweepAxesEditor::SweepAxesEditor(QWidget* parent)
         connect(check, &QCheckBox::clicked, this, &SweepAxesEditor::edited);
     }
     splitsRow->addWidget(m_maxTp);
-    splitsRow->addWidget(m_splitsProblem, 1);
-    splitsRow->addStretch();
+    splitsRow->addWidget(m_splitsProblem);
 
     auto* addRow = new QHBoxLayout;
     addRow->setContentsMargins(0, 0, 0, 0);

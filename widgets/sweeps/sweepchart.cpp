@@ -37,7 +37,9 @@ SweepChart::SweepChart(QWidget* parent)
     : ChartWidget(tr("Sweep points and Pareto front"), parent)
 {
     setObjectName(QStringLiteral("sweepChart"));
-    setMinimumSize(320, 240);
+    // Small enough for the Sweep tab of a 1,024 x 700 window beside the Results dock; the title and a three-column
+    // legend still fit.
+    setMinimumSize(240, 180);
     placeLegendBelow(plot(), 3);
     // Clicks are matched to the nearest drawn point by distance rather than through QCustomPlot's hit test, which
     // gives a click to whatever lies on top (the capacity label, the front's line).

@@ -3,6 +3,7 @@
 
 #include "sweep/sweepoutput.h"
 
+#include "common/flowlayout.h"
 #include "editors/documentkind.h"
 #include "editors/workspacedocument.h"
 #include "sweeps/sweepaxeseditor.h"
@@ -150,7 +151,9 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
 
-    auto* axesBox = new QGroupBox(tr("Axes (KEY=VALUES, one per line: 1,2,4 or 1..8 or 1..64:x2)"), this);
+    // A group box is at least as wide as its title: the values' syntax goes in the tooltip and the lines' placeholder.
+    auto* axesBox = new QGroupBox(tr("Axes (KEY=VALUES, one per line)"), this);
+    axesBox->setToolTip(tr("VALUES: a list (1,2,4), a range (1..8) or a geometric range (1..64:x2)"));
     auto* axesLayout = new QVBoxLayout(axesBox);
     axesLayout->addWidget(m_axes);
 
@@ -165,11 +168,13 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     auto* tableLayout = new QVBoxLayout(tableColumn);
     tableLayout->setContentsMargins(0, 0, 0, 0);
     tableLayout->addWidget(m_table, 1);
-    auto* tableButtons = new QHBoxLayout;
+    auto* tableButtons = new FlowLayout;
+    tableButtons->setContentsMargins(0, 0, 0, 0);
     tableButtons->addWidget(m_copy);
     tableButtons->addWidget(m_apply);
     tableButtons->addWidget(m_exportCsv);
-    tableButtons->addWidget(m_copied, 1);
+    m_copied->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    tableButtons->addWidget(m_copied);
     tableLayout->addLayout(tableButtons);
 
     auto* chartColumn = new QWidget(this);
