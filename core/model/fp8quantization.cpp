@@ -13,10 +13,10 @@ constexpr double kTile = 128;
 } // namespace
 
 Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8,
-    bool training, bool layoutCopies)
+    bool training, bool layoutCopies, bool inputShared)
 {
     const double batch = static_cast<double>(gemm.batch);
-    const double x = static_cast<double>(gemm.m) * static_cast<double>(gemm.k) * batch;
+    const double x = inputShared ? 0.0 : static_cast<double>(gemm.m) * static_cast<double>(gemm.k) * batch;
     const double w = static_cast<double>(gemm.k) * static_cast<double>(gemm.n) * batch;
     const double dy = static_cast<double>(gemm.m) * static_cast<double>(gemm.n) * batch;
     const bool dynamic = scaling == config::Fp8Scaling::Tensorwise || scaling == config::Fp8Scaling::Rowwise;
@@ -42,7 +42,7 @@ Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, doub
     bytes.backwardElements = backwardElements;
     if (layoutCopies && training && scaling == config::Fp8Scaling::Tensorwise) {
         bytes.backward += (dy + w + x) * 2 * kFp8Bytes;
-        bytes.backwardLayoutCopies = 3;
+        bytes.backwardLayoutCopies = inputShared ? 2 : 3;
     }
     return bytes;
 }

@@ -41,8 +41,10 @@ struct Fp8CastBytes {
     double backwardElements = 0;
 };
 
+/// @p inputShared: x is cast (and, for tensorwise, copied into the backward's layout) by another GEMM reading the same
+/// input (LayerBuilder::projections), so only W and dy are this GEMM's.
 Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8,
-    bool training, bool layoutCopies);
+    bool training, bool layoutCopies, bool inputShared = false);
 
 /// HBM bytes of quantising an NVFP4 GEMM's activation operand x (m x k per batch entry) from @p highBytes per element:
 /// one pass that reads x and writes its 4-bit values with one E4M3 scale per block of 16 (each block's scale comes

@@ -48,6 +48,7 @@ double activationFlops(config::Activation activation)
 /// A forward operator with what its backward costs and the parameters it holds.
 struct Entry {
     Operator op;
+    bool hasForward = true; ///< false: a backward-only kernel (the sum of an input's gradients)
     bool hasBackward = true;
     double backwardBytes = 0;
     double backwardFlops = 0;
@@ -112,8 +113,9 @@ private:
         return m_entries.back();
     }
 
-    void gemm(
-        std::string name, OperatorClass opClass, std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t batch = 1)
+    /// @p inputCastShared: the FP8 cast of the input x is another GEMM's (linears reading the same x).
+    void gemm(std::string name, OperatorClass opClass, std::int64_t m, std::int64_t k, std::int64_t n,
+        std::int64_t batch = 1, bool inputCastShared = false)
     {
         Entry& entry = add(std::move(name), OperatorKind::Gemm, opClass);
         entry.op.precision = m_shape.precision.compute;
@@ -125,7 +127,7 @@ private:
             return;
         }
         if (m_shape.precision.compute == config::Precision::Fp8 && m_shape.act > 1) {
-            fp8Casts(entry.op.name, opClass, entry.op.gemm);
+            fp8Casts(entry.op.name, opClass, entry.op.gemm, inputCastShared);
         } else if (m_shape.precision.compute == config::Precision::Nvfp4) {
             const GemmDims dims = entry.op.gemm;
             Entry& quantize = add(entry.op.name + ".nvfp4_quantize", OperatorKind::Elementwise, opClass);
@@ -137,12 +139,12 @@ private:
     }
 
     /// The memory-bound kernels that quantise an FP8 GEMM's operands (fp8quantization.h).
-    void fp8Casts(const std::string& gemmName, OperatorClass opClass, const GemmDims& dims)
+    void fp8Casts(const std::string& gemmName, OperatorClass opClass, const GemmDims& dims, bool inputCastShared)
     {
         // FSDP's float8 all-gather hands the GEMM its weight in FP8 already (the shard is cast before the gather).
         const bool weightsInFp8 = m_shape.precision.weights == config::Precision::Fp8 || m_shape.precision.fp8AllGather;
-        const Fp8CastBytes bytes = fp8CastBytes(
-            dims, m_shape.precision.fp8Scaling, m_shape.act, weightsInFp8, m_training, m_shape.torchaoFloat8);
+        const Fp8CastBytes bytes = fp8CastBytes(dims, m_shape.precision.fp8Scaling, m_shape.act, weightsInFp8,
+            m_training, m_shape.torchaoFloat8, inputCastShared);
         Entry& cast = add(gemmName + ".fp8_cast", OperatorKind::Elementwise, opClass);
         cast.op.bytes = bytes.forward;
         constexpr double kFlopsPerCastElement = 3; // abs, max and scale
@@ -300,6 +302,43 @@ private:
         entry.hasBackward = false;
     }
 
+    /// Linears reading the same input x (m x k), one GEMM each when the model code has them separate: the QKV and
+    /// gate/up projections of torchtitan and Hugging Face models. Their FP8 input casts are one when torch.compile
+    /// traces them (AOTAutograd's common-subexpression pass merges identical casts of one tensor) or when torchao's
+    /// Float8 tensor-parallel styles cast the module's input once (tensorwise scaling under tp); eager Float8Linears
+    /// each cast their own. In the backward, autograd sums the linears' input gradients: eager one add per extra
+    /// linear (reads two, writes one), compiled one fused kernel (reads each, writes the sum).
+    void projections(const std::string& sumName, OperatorClass opClass, std::int64_t m, std::int64_t k,
+        const std::vector<std::pair<std::string, std::int64_t>>& pieces)
+    {
+        if (m_training && pieces.size() > 1) {
+            inputGradientSum(sumName, opClass, m, k, static_cast<int>(pieces.size()));
+        }
+        const bool castOnce = !m_shape.eager
+            || (m_shape.torchaoFloat8 && m_shape.tp > 1
+                && m_shape.precision.fp8Scaling == config::Fp8Scaling::Tensorwise);
+        bool first = true;
+        for (const auto& [name, n] : pieces) {
+            gemm(name, opClass, m, k, n, 1, castOnce && !first);
+            first = false;
+        }
+    }
+
+    /// The backward-only sum of the gradients of an input that @p readers linears read (projections()).
+    void inputGradientSum(std::string name, OperatorClass opClass, std::int64_t m, std::int64_t k, int readers)
+    {
+        const double elements = static_cast<double>(m) * static_cast<double>(k);
+        const int adds = readers - 1;
+        Entry& entry = add(std::move(name), OperatorKind::Elementwise, opClass);
+        entry.hasForward = false;
+        entry.op.bytes = 0;
+        entry.op.flops = 0;
+        entry.op.kernels = 0;
+        entry.backwardFlops = adds * elements;
+        entry.backwardKernels = m_shape.eager ? adds : 1;
+        entry.backwardBytes = (m_shape.eager ? 3.0 * adds : readers + 1.0) * elements * m_shape.act;
+    }
+
     void attention()
     {
         const std::int64_t h = m_model.hiddenSize;
@@ -313,7 +352,14 @@ private:
         } else {
             const std::int64_t kvHeads = shard(m_model.numKvHeads);
             const std::int64_t d = m_model.headDim;
-            gemm("attention.qkv_projection", OperatorClass::Attention, m_shape.tokens, h, (heads + 2 * kvHeads) * d);
+            if (m_shape.separateProjections) {
+                projections("attention.qkv_input_grad_sum", OperatorClass::Attention, m_shape.tokens, h,
+                    { { "attention.q_projection", heads * d }, { "attention.k_projection", kvHeads * d },
+                        { "attention.v_projection", kvHeads * d } });
+            } else {
+                gemm(
+                    "attention.qkv_projection", OperatorClass::Attention, m_shape.tokens, h, (heads + 2 * kvHeads) * d);
+            }
             rotary(t * static_cast<double>((heads + kvHeads) * d));
             kvCacheWrite(static_cast<double>(2 * kvHeads * d));
             attentionCore(heads, kvHeads, d, d, false);
@@ -362,7 +408,12 @@ private:
         const std::int64_t m = rows > 0 ? rows : m_shape.tokens;
         const std::int64_t f = shard(ffn);
         const bool gated = m_model.ffnGated;
-        gemm(prefix + (gated ? "gate_up_projection" : "up_projection"), opClass, m, h, (gated ? 2 : 1) * f, batch);
+        if (gated && m_shape.separateProjections && batch == 1) {
+            projections(prefix + "gate_up_input_grad_sum", opClass, m, h,
+                { { prefix + "gate_projection", f }, { prefix + "up_projection", f } });
+        } else {
+            gemm(prefix + (gated ? "gate_up_projection" : "up_projection"), opClass, m, h, (gated ? 2 : 1) * f, batch);
+        }
         const double out = static_cast<double>(m) * static_cast<double>(f) * static_cast<double>(batch);
         // Gated: reads gate and up, writes their product; backward reads gate, up and dy and writes both gradients.
         elementwise(prefix + "activation", opClass, gated ? 2 * out : out, out, gated ? 5 * out : 3 * out,
@@ -440,8 +491,10 @@ std::vector<Operator> forwardOf(const std::vector<Entry>& entries, Phase phase)
     std::vector<Operator> ops;
     ops.reserve(entries.size());
     for (const Entry& entry : entries) {
-        ops.push_back(entry.op);
-        ops.back().phase = phase;
+        if (entry.hasForward) {
+            ops.push_back(entry.op);
+            ops.back().phase = phase;
+        }
     }
     return ops;
 }

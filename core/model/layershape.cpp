@@ -22,6 +22,7 @@ Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workl
     shape.eagerNorms = shape.eager && !run.transformerEngine;
     shape.eagerActivation = shape.eager || run.framework == config::Framework::Nanotron;
     shape.torchaoFloat8 = torchaoLinears(run);
+    shape.separateProjections = run.framework == config::Framework::PytorchFsdp;
     shape.fusedAllReduceNorm = run.fusedAllReduceNorm && workload != Workload::Training && sharding.tensor > 1;
     shape.expertLoad = run.parallelism.expertLoad();
     shape.precision = run.precision;

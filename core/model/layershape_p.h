@@ -45,6 +45,9 @@ struct Shape {
     /// The gated MLP's activation as eager PyTorch's two kernels: eager torchtitan, and nanotron, whose norms (Triton)
     /// and rotary embedding (flash-attn) are fused but whose GLUActivation is `act(gate) * up` (models/llama.py)
     bool eagerActivation = false;
+    /// The model code's separate linears (torchtitan's wq, wk, wv and w1, w3; Hugging Face's q/k/v_proj and
+    /// gate/up_proj under FSDP) instead of one fused QKV and one fused gate/up GEMM (Megatron, nanotron, vLLM).
+    bool separateProjections = false;
     /// FP8 linears are torchao's Float8Linear (pytorch-fsdp without Transformer Engine), not TE's (fp8quantization.h).
     bool torchaoFloat8 = false;
     /// Inference at tp > 1 under RunSpec::fusedAllReduceNorm: residual add, RMSNorm and the next GEMM's input

@@ -101,6 +101,7 @@ private Q_SLOTS:
     void fusedAllReduceCarriesResidualNormAndQuantisation();
     void localParameters();
     void eagerPytorchRunsKernelChains();
+    void pytorchModelsRunSeparateLinears();
     void nanotronRunsItsLossAsOpsAndAccumulatesInFp32();
     void slidingWindowLayersAttendToTheirWindow();
     void pytorchContextParallelismMergesInFp32();
@@ -244,10 +245,12 @@ void TstLayerOperators::opSacRecomputesEveryOtherLinear()
 /// The same layer with torchao's float8 linears (torchtitan, pytorch-fsdp, fp8 compute): Float8Linear calls
 /// aten._scaled_mm, which torchtitan's save list does not name, so every linear reruns: 2 T h x 53,248 =
 /// 2 x 8,192 x 4,096 x 53,248 = 3,573,412,790,272 FLOPs. Their casts rerun too; tensorwise keeps its amax
-/// (aten.max is on the list), so each cast element costs h + 1 = 3 bytes instead of 2 h + 1 = 5: x of the four
-/// GEMMs 3 x 8,192 x 4,096 + 8,192 x 14,336 = 218,103,808 elements, W the layer's 218,103,808 weights:
-/// 436,207,616 x 3 = 1,308,622,848 bytes. Rowwise scales come from aten.amax, not on the list: 5 bytes each,
-/// 2,181,038,080.
+/// (aten.max is on the list), so each cast element costs h + 1 = 3 bytes instead of 2 h + 1 = 5. Compiled, the casts
+/// of an input the q, k and v (or gate and up) linears share are one (AOTAutograd's CSE): x of four inputs,
+/// 3 x 8,192 x 4,096 + 8,192 x 14,336 = 218,103,808 elements, W the layer's 218,103,808 weights: 436,207,616 x 3 =
+/// 1,308,622,848 bytes. Eager, each of the seven Float8Linears casts its own x: 6 x 8,192 x 4,096 + 8,192 x 14,336 =
+/// 318,767,104 elements, 536,870,912 x 3 = 1,610,612,736 bytes. Rowwise scales come from aten.amax, not on the list:
+/// 5 bytes each, 2,181,038,080 compiled and 2,684,354,560 eager.
 void TstLayerOperators::opSacRecomputesEveryFloat8Linear()
 {
     const config::ModelSpec llama = test::projectLoader().loadModel("llama-3.1-8b");
@@ -255,9 +258,18 @@ void TstLayerOperators::opSacRecomputesEveryFloat8Linear()
     run.recompute = config::Recompute::OpSac;
     run.framework = config::Framework::PytorchFsdp;
     run.precision.compute = config::Precision::Fp8;
-    for (const auto& [scaling, castBytes] : { std::pair { config::Fp8Scaling::Tensorwise, 1308622848.0 },
-             std::pair { config::Fp8Scaling::Rowwise, 2181038080.0 } }) {
-        run.precision.fp8Scaling = scaling;
+    struct Case {
+        config::Fp8Scaling scaling;
+        bool compiled;
+        double castBytes;
+    };
+    for (const Case& c : { Case { config::Fp8Scaling::Tensorwise, true, 1308622848.0 },
+             Case { config::Fp8Scaling::Rowwise, true, 2181038080.0 },
+             Case { config::Fp8Scaling::Tensorwise, false, 1610612736.0 },
+             Case { config::Fp8Scaling::Rowwise, false, 2684354560.0 } }) {
+        run.precision.fp8Scaling = c.scaling;
+        run.torchCompile = c.compiled;
+        const double castBytes = c.castBytes;
         const auto backward = model::trainingBackward(llama, run, parallel::layerSharding(run), false);
         std::vector<std::string> linears;
         double recomputedCasts = 0;
@@ -724,7 +736,10 @@ void TstLayerOperators::eagerPytorchRunsKernelChains()
     // The FLOPs stay the block's own; only the traffic and the kernel count change. Megatron is always fused.
     QCOMPARE(find(eager, "attention.norm")->flops, find(fused, "attention.norm")->flops);
     run.framework = config::Framework::Megatron;
-    QCOMPARE(model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false), fused);
+    const auto megatron = model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false);
+    for (const char* block : { "attention.norm", "attention.rotary_embedding", "mlp.norm", "mlp.activation" }) {
+        QCOMPARE(*find(megatron, block), *find(fused, block));
+    }
     // Transformer Engine modules inside eager PyTorch (NeMo AutoModel's TE option): TE's RMSNorm is one fused kernel
     // (the 2,097,152 + 2,048 B above); the rotary embedding and the gated activation stay eager chains.
     run.framework = config::Framework::PytorchFsdp;
@@ -734,6 +749,62 @@ void TstLayerOperators::eagerPytorchRunsKernelChains()
     QCOMPARE(find(te, "attention.norm")->kernels, 1);
     QCOMPARE(find(te, "mlp.activation")->bytes, 20971520.0);
     QCOMPARE(find(te, "attention.rotary_embedding")->kernels, 6);
+}
+
+void TstLayerOperators::pytorchModelsRunSeparateLinears()
+{
+    // torchtitan's Llama (wq, wk, wv; w1, w3) and Hugging Face models (q/k/v_proj, gate/up_proj) under PyTorch FSDP:
+    // one GEMM per linear. tinyLlama over 512 tokens: q [512 x 1024] . [1024 x 1024], k and v [1024 x 256], gate and up
+    // [1024 x 4096]; the layer's GEMM FLOPs stay 2 x 512 x 15,204,352 = 15,569,256,448, as Megatron's fused GEMMs.
+    config::RunSpec run = trainingRun(1, 512, 1);
+    run.framework = config::Framework::PytorchFsdp;
+    run.torchCompile = true;
+    const auto forward = model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false);
+    QVERIFY(!find(forward, "attention.qkv_projection"));
+    QVERIFY(!find(forward, "mlp.gate_up_projection"));
+    QCOMPARE(find(forward, "attention.q_projection")->gemm, (model::GemmDims { 512, 1024, 1024, 1 }));
+    QCOMPARE(find(forward, "attention.k_projection")->gemm, (model::GemmDims { 512, 1024, 256, 1 }));
+    QCOMPARE(find(forward, "attention.v_projection")->gemm, (model::GemmDims { 512, 1024, 256, 1 }));
+    QCOMPARE(find(forward, "mlp.gate_projection")->gemm, (model::GemmDims { 512, 1024, 4096, 1 }));
+    QCOMPARE(find(forward, "mlp.up_projection")->gemm, (model::GemmDims { 512, 1024, 4096, 1 }));
+    QCOMPARE(gemmFlops(forward, model::Phase::Forward), 15569256448.0);
+    QVERIFY(!find(forward, "attention.qkv_input_grad_sum"));
+
+    // Autograd sums the input gradients of the linears sharing x (512 x 1024, bf16): compiled one kernel reading each
+    // and writing the sum, (3 + 1) x 1,048,576 B for q, k, v and (2 + 1) x 1,048,576 B for gate and up; eager one add
+    // per extra linear, 3 x 1,048,576 B each: 2 kernels, 6,291,456 B and 1 kernel, 3,145,728 B.
+    const auto backward = model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false);
+    QCOMPARE(find(backward, "attention.qkv_input_grad_sum.backward")->bytes, 4194304.0);
+    QCOMPARE(find(backward, "attention.qkv_input_grad_sum.backward")->kernels, 1);
+    QCOMPARE(find(backward, "mlp.gate_up_input_grad_sum.backward")->bytes, 3145728.0);
+    run.torchCompile = false;
+    const auto eagerBackward = model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false);
+    QCOMPARE(find(eagerBackward, "attention.qkv_input_grad_sum.backward")->bytes, 6291456.0);
+    QCOMPARE(find(eagerBackward, "attention.qkv_input_grad_sum.backward")->kernels, 2);
+    QCOMPARE(find(eagerBackward, "mlp.gate_up_input_grad_sum.backward")->bytes, 3145728.0);
+    QCOMPARE(find(eagerBackward, "mlp.gate_up_input_grad_sum.backward")->kernels, 1);
+    // After the q, k and v input gradients, before the norm's backward that reads their sum.
+    const auto at = [&](const char* name) {
+        return std::find_if(
+            eagerBackward.begin(), eagerBackward.end(), [&](const model::Operator& op) { return op.name == name; });
+    };
+    QVERIFY(at("attention.q_projection.dx") < at("attention.qkv_input_grad_sum.backward"));
+    QVERIFY(at("attention.qkv_input_grad_sum.backward") < at("attention.norm.backward"));
+
+    // FP8, tensorwise, compiled: x is cast once for q, k and v (5 B per element: amax read, read, FP8 write), the
+    // weights each: (512 x 1024 + 1024 x 1536) x 5 = 10,485,760 B over the three casts, the fused GEMM's bytes.
+    run.torchCompile = true;
+    run.precision.compute = config::Precision::Fp8;
+    run.precision.fp8Scaling = config::Fp8Scaling::Tensorwise;
+    const auto fp8 = model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false);
+    const double qkvCasts = find(fp8, "attention.q_projection.fp8_cast")->bytes
+        + find(fp8, "attention.k_projection.fp8_cast")->bytes + find(fp8, "attention.v_projection.fp8_cast")->bytes;
+    QCOMPARE(qkvCasts, 10485760.0);
+    QCOMPARE(find(fp8, "attention.k_projection.fp8_cast")->bytes, 1024.0 * 256 * 5);
+    // Eager each Float8Linear casts x itself: two more casts of 524,288 elements.
+    run.torchCompile = false;
+    const auto eagerFp8 = model::trainingForward(tinyLlama(), run, model::LayerSharding {}, false);
+    QCOMPARE(find(eagerFp8, "attention.k_projection.fp8_cast")->bytes, (512.0 * 1024 + 1024.0 * 256) * 5);
 }
 
 void TstLayerOperators::nanotronRunsItsLossAsOpsAndAccumulatesInFp32()
