@@ -8,7 +8,6 @@
 #include "resilience/resiliencerunner.h"
 
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProgressBar>
@@ -26,10 +25,6 @@ namespace {
 /// The narrowest figure (a CDF, a goodput curve, a criticality map) that still reads well beside the inputs column; a
 /// narrower page puts the inputs above the results.
 constexpr int kFigureWidth = 320;
-
-} // namespace
-
-namespace {
 
 /// The texts a study depends on (pinned runs, the sweep set-up and the figure style do not change its result).
 bool sameInputs(const config::WorkspaceDocuments& a, const config::WorkspaceDocuments& b)
