@@ -3,6 +3,7 @@
 // topology (counted by hand below), big clusters are drawn in part, links are selected with mouse clicks and
 // Shift+clicks, the health editor writes faults into the hardware YAML as one undoable step and the evaluation
 // follows, made-up utilisation colours the links, and screenshots of the result.
+#include "common/inputscolumnlayout.h"
 #include "editors/autosavestore.h"
 #include "editors/workspacedocument.h"
 #include "evaluation/evaluationrunner.h"
@@ -30,6 +31,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
@@ -206,6 +208,7 @@ private Q_SLOTS:
     void clickAndShiftClickSelectLinks();
     void wheelZoomsAtTheCursor();
     void legendStaysInTheViewport();
+    void aNarrowTabPutsTheControlsUnderTheDrawing();
     void labelsAreReadableAndDistinct();
     void searchFindsGpusAndLinks();
     void miniMapOutlinesAndRecentres();
@@ -523,6 +526,47 @@ void TstTopologyView::legendStaysInTheViewport()
     window->resize(window->width() - 100, window->height() - 60);
     QCoreApplication::processEvents();
     QVERIFY(inside());
+}
+
+void TstTopologyView::aNarrowTabPutsTheControlsUnderTheDrawing()
+{
+    // Found at 1,024 x 700 under Xvfb: the Results dock leaves the tab ~510 px, the 270-px side column left the drawing
+    // ~210 px, and the key's "degraded (health shown)" was cut off at the drawing's edge.
+    auto window = openWindow();
+    QVERIFY(window);
+    TopologyPanel* panel = showTopologyTab(*window);
+    TopologyView* view = panel->view();
+    widgets::TopologyLegend* legend = panel->legend();
+    auto* side = panel->findChild<QScrollArea*>(QStringLiteral("topologySideScroll"));
+    QVERIFY(side);
+    window->resize(1024, 700);
+    QTRY_VERIFY(!panel->controlsBesideView());
+    // The side column's 270 px and the 320-px drawing do not fit the tab: the precondition of the case.
+    QVERIFY2(panel->width() < 270 + 320, qPrintable(QString::number(panel->width())));
+    QTRY_VERIFY(side->geometry().top() >= view->geometry().bottom());
+    QVERIFY(view->width() >= panel->width() - 8); // the whole width, less the layout's margins
+    QVERIFY(side->width() >= panel->width() - 8);
+    QVERIFY(side->maximumHeight() <= panel->height() * 2 / 5 + 1);
+    // The key is whole: as wide as its sample line, the gap and its longest text in the font it draws with, plus its
+    // padding (36 + 10 px and 4 px on either side), and inside the drawing.
+    const QFontMetrics metrics(legend->font());
+    QVERIFY(legend->width() >= 36 + 10 + metrics.horizontalAdvance(QStringLiteral("degraded (health shown)")) + 8);
+    QVERIFY(view->viewport()->geometry().contains(legend->geometry()));
+    QCOMPARE(legend->size(), legend->sizeHint());
+
+    // A wide window: the column goes back beside the drawing, on its right, at its fixed width.
+    window->resize(1600, 900);
+    QTRY_VERIFY(panel->controlsBesideView());
+    QTRY_VERIFY(side->geometry().left() >= view->geometry().right());
+    QCOMPARE(side->width(), widgets::InputsColumnLayout::kInputsWidth);
+    QCOMPARE(side->maximumHeight(), QWIDGETSIZE_MAX);
+    QCOMPARE(legend->size(), legend->sizeHint());
+
+    // And back: the wide layout must not hold the window wide (the window's minimum stays below 1,024 px).
+    window->resize(1024, 700);
+    QTRY_VERIFY(!panel->controlsBesideView());
+    QCOMPARE(window->width(), 1024);
+    QVERIFY(window->minimumSizeHint().width() <= 1024);
 }
 
 /// The labels @p view draws in its viewport at its zoom: text and on-screen height (group titles, band names, markers,

@@ -13,11 +13,13 @@
 namespace rapid::widgets {
 
 InputsColumnLayout::InputsColumnLayout(
-    QWidget* panel, QWidget* inputs, QWidget* results, std::function<int()> resultsMinimumWidth)
-    : QBoxLayout(QBoxLayout::LeftToRight, panel)
+    QWidget* panel, QWidget* inputs, QWidget* results, std::function<int()> resultsMinimumWidth, InputsSide side)
+    // The inputs are the first item: a reversed direction puts them after the results.
+    : QBoxLayout(side == InputsSide::Leading ? QBoxLayout::LeftToRight : QBoxLayout::RightToLeft, panel)
     , m_inputs(inputs)
     , m_results(results)
     , m_resultsMinimumWidth(std::move(resultsMinimumWidth))
+    , m_side(side)
 {
     setContentsMargins(4, 4, 4, 4);
     addWidget(inputs);
@@ -51,7 +53,9 @@ void InputsColumnLayout::arrange(QSize panel)
 {
     // Only what changes is set: each setter asks for another layout pass, which must find nothing left to do.
     const bool beside = panel.width() >= besideWidth();
-    const Direction wanted = beside ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    const bool leading = m_side == InputsSide::Leading;
+    const Direction wanted = beside ? (leading ? QBoxLayout::LeftToRight : QBoxLayout::RightToLeft)
+                                    : (leading ? QBoxLayout::TopToBottom : QBoxLayout::BottomToTop);
     if (direction() != wanted) {
         setDirection(wanted);
         // Stacked, the inputs take up to the cap below (two fifths): a resilience form shows four of its rows.
@@ -76,9 +80,10 @@ void InputsColumnLayout::arrange(QSize panel)
     if (m_inputs->maximumWidth() != maximumWidth) {
         m_inputs->setMaximumWidth(maximumWidth);
     }
-    if (m_inputs->maximumHeight() != maximumHeight) {
+    if ((!beside || m_heightCapped) && m_inputs->maximumHeight() != maximumHeight) {
         m_inputs->setMaximumHeight(maximumHeight);
     }
+    m_heightCapped = !beside;
 }
 
 int tableHeadersWidth(const QTableView* table)

@@ -18,12 +18,19 @@ class InputsColumnLayout : public QBoxLayout {
 public:
     /// The inputs column's width beside the results.
     static constexpr int kInputsWidth = 270;
+    /// Where the inputs go: before the results (left of them, or above when stacked: a form to fill before running)
+    /// or after them (right, or below: the controls of a drawing that is the page's subject, the Topology tab).
+    enum class InputsSide { Leading, Trailing };
 
     /// Lays out @p inputs and @p results on @p panel; @p resultsMinimumWidth gives the narrowest the results may be
     /// (a table's columns at their headers' width, a chart's title) when the decision is made.
-    InputsColumnLayout(QWidget* panel, QWidget* inputs, QWidget* results, std::function<int()> resultsMinimumWidth);
+    InputsColumnLayout(QWidget* panel, QWidget* inputs, QWidget* results, std::function<int()> resultsMinimumWidth,
+        InputsSide side = InputsSide::Leading);
 
-    bool inputsBeside() const { return direction() == QBoxLayout::LeftToRight; }
+    bool inputsBeside() const
+    {
+        return direction() == QBoxLayout::LeftToRight || direction() == QBoxLayout::RightToLeft;
+    }
     /// The narrowest panel that holds the column beside the results.
     int besideWidth() const;
     void setGeometry(const QRect& rect) override;
@@ -41,6 +48,10 @@ private:
     QWidget* m_inputs;
     QWidget* m_results;
     std::function<int()> m_resultsMinimumWidth;
+    InputsSide m_side;
+    /// Whether arrange() capped the inputs' height (stacked): only then does going beside lift the cap, so a
+    /// maximum height set by the page itself survives while the column stays beside.
+    bool m_heightCapped = false;
 };
 
 /// The narrowest @p table shows every header line whole: with stretched columns (QHeaderView::Stretch: equal widths)

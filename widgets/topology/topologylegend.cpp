@@ -16,6 +16,8 @@ constexpr int kSampleWidth = 36;
 constexpr int kHealthRows = 4;
 constexpr int kScaleRows = 3; ///< caption, bar, tick labels
 constexpr int kPadding = 4; ///< inside the card's border
+constexpr int kTextGap = 10; ///< between a sample line and its text
+constexpr int kScaleMinimumWidth = 200; ///< the colour scale's three tick labels apart
 
 } // namespace
 
@@ -61,13 +63,27 @@ void TopologyLegend::setStrip(bool strip)
     update();
 }
 
+QStringList TopologyLegend::sampleTexts()
+{
+    return { tr("healthy"), tr("degraded (health shown)"), tr("failed"), tr("selected") };
+}
+
 QSize TopologyLegend::sizeHint() const
 {
     if (m_strip) {
-        return QSize(200, 2 * rowHeight() + 2 * kPadding);
+        return QSize(kScaleMinimumWidth, 2 * rowHeight() + 2 * kPadding);
+    }
+    // As wide as its longest line in the current font (a fixed width clipped "degraded (health shown)" with larger
+    // fonts), the caption of the scale included when it is shown.
+    int width = 0;
+    for (const QString& text : sampleTexts()) {
+        width = std::max(width, kSampleWidth + kTextGap + fontMetrics().horizontalAdvance(text) + kPadding);
+    }
+    if (m_utilisation) {
+        width = std::max({ width, kScaleMinimumWidth, 8 + fontMetrics().horizontalAdvance(m_caption) + kPadding });
     }
     const int rows = kHealthRows + (m_utilisation ? kScaleRows : 0);
-    return QSize(200 + 2 * kPadding, rows * rowHeight() + 4 + 2 * kPadding);
+    return QSize(width + 2 * kPadding, rows * rowHeight() + 4 + 2 * kPadding);
 }
 
 void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
@@ -88,7 +104,7 @@ void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
     painter.translate(kPadding, kPadding);
     const int width = this->width() - 2 * kPadding;
     const int row = rowHeight();
-    const int textLeft = kSampleWidth + 10;
+    const int textLeft = kSampleWidth + kTextGap;
     auto sample = [&](int index, const QPen& pen, const QString& text, bool halo) {
         const int y = index * row + row / 2;
         if (halo) {
@@ -100,10 +116,11 @@ void TopologyLegend::paintEvent(QPaintEvent* /*event*/)
         painter.setPen(colours.color(QPalette::WindowText));
         painter.drawText(QRect(textLeft, index * row, width - textLeft, row), Qt::AlignLeft | Qt::AlignVCenter, text);
     };
-    sample(0, topologystyle::linkPen(colours, 1.0, std::nullopt), tr("healthy"), false);
-    sample(1, topologystyle::linkPen(colours, 0.5, std::nullopt), tr("degraded (health shown)"), false);
-    sample(2, topologystyle::linkPen(colours, 0.0, std::nullopt), tr("failed"), false);
-    sample(3, topologystyle::linkPen(colours, 1.0, std::nullopt), tr("selected"), true);
+    const QStringList texts = sampleTexts();
+    sample(0, topologystyle::linkPen(colours, 1.0, std::nullopt), texts[0], false);
+    sample(1, topologystyle::linkPen(colours, 0.5, std::nullopt), texts[1], false);
+    sample(2, topologystyle::linkPen(colours, 0.0, std::nullopt), texts[2], false);
+    sample(3, topologystyle::linkPen(colours, 1.0, std::nullopt), texts[3], true);
     if (!m_utilisation) {
         return;
     }

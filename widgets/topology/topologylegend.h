@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 
 namespace rapid::widgets {
@@ -24,6 +25,9 @@ public:
     /// a layout under a drawing (the criticality map), where the card would cover links in a small view.
     void setStrip(bool strip);
     bool isStrip() const { return m_strip; }
+
+    /// The texts of the four link samples, top to bottom.
+    static QStringList sampleTexts();
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override { return sizeHint(); }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "topology/topologypanel.h"
 
+#include "common/inputscolumnlayout.h"
 #include "editors/workspacedocument.h"
 #include "topology/collectiverunbox.h"
 #include "topology/congestionrunbox.h"
@@ -20,19 +21,21 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSpinBox>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace rapid::widgets {
 
 namespace {
 
-constexpr int kSideWidth = 270;
 constexpr int kMaxInstanceBands = 64;
+/// The narrowest drawing kept beside the side column: below it the column goes under the drawing. About as wide as a
+/// fabric of a few switch tiers can be read at, and wider than its key.
+constexpr int kMinimumViewWidth = 320;
 
 QLabel* boldLabel(const QString& text, QWidget* parent)
 {
@@ -103,7 +106,6 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     m_instancesRow->hide();
 
     auto* side = new QWidget(this);
-    side->setFixedWidth(kSideWidth);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(6, 0, 0, 0);
     sideLayout->addWidget(m_fit);
@@ -120,9 +122,6 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     sideLayout->addWidget(boldLabel(tr("Collective"), side));
     sideLayout->addWidget(m_collective);
     sideLayout->addStretch(1);
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_view, 1);
     // Over the drawing, not in the side column: always in sight next to what it explains, at any zoom.
     m_view->setOverlay(m_legend);
     // The column outgrew a laptop screen's height with the collective what-if: it scrolls rather than squeezing its
@@ -133,8 +132,13 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
     sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     sideScroll->setWidgetResizable(true);
     sideScroll->setWidget(side);
-    sideScroll->setFixedWidth(kSideWidth + sideScroll->verticalScrollBar()->sizeHint().width());
-    layout->addWidget(sideScroll);
+    // Beside the drawing while the tab holds both; in a narrow tab (the docked layout of a 1,024-px window left the
+    // drawing 210 px and clipped its key) the column goes under the drawing, which takes the whole width.
+    m_layout = new InputsColumnLayout(
+        this, sideScroll, m_view,
+        [this] { return std::max(kMinimumViewWidth, m_legend->sizeHint().width() + 2 * TopologyView::kOverlayMargin); },
+        InputsColumnLayout::InputsSide::Trailing);
+    m_layout->setContentsMargins(2, 2, 2, 2);
 
     connect(m_document, &WorkspaceDocument::scenarioChanged, this, &TopologyPanel::showScenario);
     connect(m_document, &WorkspaceDocument::diagnosticsChanged, this, &TopologyPanel::showValidity);
@@ -170,6 +174,11 @@ TopologyPanel::TopologyPanel(WorkspaceDocument* document, QWidget* parent)
         showScenario(*m_document->scenario());
     }
     showValidity();
+}
+
+bool TopologyPanel::controlsBesideView() const
+{
+    return m_layout->inputsBeside();
 }
 
 bool TopologyPanel::setLinkUtilisation(const std::vector<double>& perDirectedLink)

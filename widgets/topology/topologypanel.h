@@ -18,6 +18,7 @@ namespace rapid::widgets {
 
 class CollectiveRunBox;
 class CongestionRunBox;
+class InputsColumnLayout;
 class LinkHealthEditor;
 class TopologyLegend;
 class TopologyScene;
@@ -26,10 +27,11 @@ class TopologyView;
 class WorkspaceDocument;
 
 /// The Topology tab: the network of the workspace's hardware drawn by a TopologyView, with the link health editor,
-/// the legend and counts beside it. Two slot groups, as in the other views: "changed in the document" redraws the
-/// network when the hardware's cluster or faults change (and only updates the tooltips when just the run changed);
-/// "edited in the view" writes the selected links' faults into the hardware YAML as one undoable step, after which
-/// the document re-checks, the evaluation re-runs and the network is redrawn from the new faults.
+/// the legend over the drawing and counts beside it (under it in a narrow tab). Two slot groups, as in the other views:
+/// "changed in the document" redraws the network when the hardware's cluster or faults change (and only updates the
+/// tooltips when just the run changed); "edited in the view" writes the selected links' faults into the hardware YAML
+/// as one undoable step, after which the document re-checks, the evaluation re-runs and the network is redrawn from the
+/// new faults.
 class TopologyPanel : public QWidget {
     Q_OBJECT
 public:
@@ -46,6 +48,8 @@ public:
     QPushButton* fitButton() const { return m_fit; }
     /// How many instances of an outer switched fabric (rails) are drawn per group; shown only where it matters.
     QSpinBox* instancesSpinBox() const { return m_instances; }
+    /// Whether the side column stands beside the drawing (a wide tab) rather than under it.
+    bool controlsBesideView() const;
 
     /// Colours the links by utilisation (see TopologyScene::setLinkUtilisation), for the congestion-aware backend and
     /// the collective what-if.
@@ -76,6 +80,7 @@ private:
     QPushButton* m_fit;
     QWidget* m_instancesRow;
     QSpinBox* m_instances;
+    InputsColumnLayout* m_layout = nullptr;
     std::optional<config::HardwareSpec> m_drawn; ///< the hardware the scene was built from
     QString m_topologyProblem; ///< why the faults could not be applied to the drawn network
 };

@@ -22,7 +22,6 @@ namespace {
 /// A fitted small network is not blown up beyond this: a ring of 8 at 400% looks like a toy.
 constexpr double kMaxFitZoom = 1.6;
 constexpr int kPickRadius = 4; ///< pixels around a click searched for a link
-constexpr int kOverlayMargin = 8; ///< pixels between the overlay and the viewport's edges
 constexpr int kScrollPerNotch = 40; ///< pixels Shift+wheel scrolls per notch
 
 } // namespace
@@ -75,12 +74,18 @@ void TopologyView::applyFit()
 
 void TopologyView::zoomBy(double factor)
 {
-    const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
-    const double applied = target / zoom();
+    zoomTo(zoom() * factor);
+}
+
+void TopologyView::zoomTo(double value)
+{
+    const double target = std::clamp(value, kMinZoom, kMaxZoom);
     setFitting(false);
     const ViewportAnchor anchor = transformationAnchor();
     setTransformationAnchor(QGraphicsView::AnchorViewCenter);
-    scale(applied, applied);
+    // The scale itself, not the old one times a factor: zoom x (1 / zoom) left setZoom(1.0) at 0.99999999999999989.
+    // The view's transform is a pure scale (scrolling moves the scroll bars, nothing rotates).
+    setTransform(QTransform::fromScale(target, target));
     setTransformationAnchor(anchor);
 }
 
@@ -103,7 +108,7 @@ void TopologyView::zoomAt(double factor, const QPoint& viewportPos)
 
 void TopologyView::setZoom(double value)
 {
-    zoomBy(value / zoom());
+    zoomTo(value);
 }
 
 double TopologyView::zoom() const

@@ -22,6 +22,7 @@ public:
     static constexpr double kMinZoom = 0.02;
     static constexpr double kMaxZoom = 6.0;
     static constexpr double kWheelStep = 1.15; ///< zoom per wheel notch
+    static constexpr int kOverlayMargin = 8; ///< pixels between the key (overlay) and the viewport's edges
 
     explicit TopologyView(TopologyScene* scene, QWidget* parent = nullptr);
 
@@ -58,6 +59,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// Scales the drawing to @p value (clamped to the zoom range) about the viewport's centre and stops fitting.
+    void zoomTo(double value);
     void applyFit();
     void placeOverlay();
     bool event(QEvent* event) override;
