@@ -319,6 +319,27 @@ template <typename Report> void checkNvfp4(const RunSpec& run, const Report& rep
     }
 }
 
+/// Scalings that exist only on some GPUs or in some modes.
+template <typename Report> void checkFp8Scaling(const GpuSpec& gpu, const RunSpec& run, const Report& report)
+{
+    // MXFP8 (fp8_scaling: blockwise, a scale per 32 elements) is a tensor-core format of Blackwell (tcgen05's
+    // block-scaled MMA kinds, PTX ISA); Hopper's and Ampere's tensor cores take one scale per operand.
+    if (run.precision.compute == Precision::Fp8 && run.precision.fp8Scaling == Fp8Scaling::Blockwise
+        && (gpu.architecture == GpuArchitecture::Hopper || gpu.architecture == GpuArchitecture::Ampere)) {
+        report("run.precision.fp8_scaling",
+            std::string("fp8_scaling: blockwise is MXFP8, which needs Blackwell's block-scaled tensor cores; the GPU ")
+                + gpu.name + " is " + toString(gpu.architecture)
+                + "; expected tensorwise, rowwise, delayed or block128");
+    }
+    // Static scales are calibrated into an inference checkpoint; training takes its scales from the tensors (dynamic)
+    // or from their amax history (delayed).
+    if (run.precision.compute == Precision::Fp8 && run.precision.fp8Scaling == Fp8Scaling::Static
+        && run.mode == RunMode::Training) {
+        report("run.precision.fp8_scaling",
+            "fp8_scaling: static is the calibrated per-tensor activation scale of an FP8 inference checkpoint; "
+            "expected tensorwise, rowwise, delayed, block128 or blockwise for a training run");
+    }
+}
 } // namespace
 
 std::vector<Diagnostic> checkScenario(
@@ -408,16 +429,7 @@ std::vector<Diagnostic> checkScenario(
             std::string("the GPU ") + hardware.gpu.name + " has no " + toString(run.precision.compute)
                 + " tensor rate in its preset; expected one it has: " + available);
     }
-    // MXFP8 (fp8_scaling: blockwise, a scale per 32 elements) is a tensor-core format of Blackwell (tcgen05's
-    // block-scaled MMA kinds, PTX ISA); Hopper's and Ampere's tensor cores take one scale per operand.
-    if (run.precision.compute == Precision::Fp8 && run.precision.fp8Scaling == Fp8Scaling::Blockwise
-        && (hardware.gpu.architecture == GpuArchitecture::Hopper
-            || hardware.gpu.architecture == GpuArchitecture::Ampere)) {
-        report("run.precision.fp8_scaling",
-            std::string("fp8_scaling: blockwise is MXFP8, which needs Blackwell's block-scaled tensor cores; the GPU ")
-                + hardware.gpu.name + " is " + toString(hardware.gpu.architecture)
-                + "; expected tensorwise, rowwise, delayed or block128");
-    }
+    checkFp8Scaling(hardware.gpu, run, report);
     checkAttentionKernel(hardware.gpu, run, report);
     checkTransformerEngine(run, report);
     checkLossOptions(run, report);

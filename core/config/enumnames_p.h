@@ -52,7 +52,8 @@ RAPID_ENUM_WORDS(Recompute, { "none", Recompute::None }, { "selective", Recomput
     { "full", Recompute::Full }, { "op-sac", Recompute::OpSac })
 RAPID_ENUM_WORDS(ExpertDispatcher, { "alltoall", ExpertDispatcher::AllToAll }, { "deepep", ExpertDispatcher::DeepEp })
 RAPID_ENUM_WORDS(Fp8Scaling, { "tensorwise", Fp8Scaling::Tensorwise }, { "rowwise", Fp8Scaling::Rowwise },
-    { "blockwise", Fp8Scaling::Blockwise }, { "delayed", Fp8Scaling::Delayed }, { "block128", Fp8Scaling::Block128 })
+    { "blockwise", Fp8Scaling::Blockwise }, { "delayed", Fp8Scaling::Delayed }, { "block128", Fp8Scaling::Block128 },
+    { "static", Fp8Scaling::Static })
 
 #undef RAPID_ENUM_WORDS
 

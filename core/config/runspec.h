@@ -15,7 +15,7 @@ enum class PipelineSchedule { Gpipe, OneFOneB, Interleaved };
 /// checkpointing (the outputs of every other linear GEMM and of the attention core are kept, all else recomputed; see
 /// model/layeroperators.h). Full: only each layer's input is kept.
 /// How FP8 GEMM operands are scaled and cast (see model/fp8quantization.h for the kernels each implies).
-enum class Fp8Scaling { Tensorwise, Rowwise, Blockwise, Delayed, Block128 };
+enum class Fp8Scaling { Tensorwise, Rowwise, Blockwise, Delayed, Block128, Static };
 enum class Recompute { None, Selective, Full, OpSac };
 enum class ShardingStrategy { Zero, Fsdp }; ///< FSDP behaves like ZeRO-3 with per-layer gather/free
 /// How MoE tokens reach their experts across nodes. AllToAll: one copy per (token, expert) pair crosses the network

@@ -15,6 +15,10 @@ namespace rapid::model {
 /// - blockwise (MXFP8: one shared scale per 32 elements, OCP MX specification v1.0) and delayed scaling (Transformer
 ///   Engine: the scale comes from the amax history of earlier steps, the amax of this one is taken in the same pass):
 ///   one pass reading e h and writing e f (plus one scale byte per 32 elements for MXFP8);
+/// - static (inference): the per-tensor scale of each GEMM input was calibrated offline and ships with the checkpoint
+///   (NVIDIA TensorRT Model Optimizer's FP8 checkpoints: `input_scale` beside every quantised linear), so serving
+///   engines quantise x in one pass (vLLM's static `scaled_fp8_quant`, TensorRT-LLM's and SGLang's FP8 linears):
+///   reads e h, writes e f; no amax;
 /// - block128 (DeepSeek-V3 technical report, section 3.3.2, "fine-grained quantization"; Transformer Engine's
 ///   Float8BlockScaling): activations and gradients in 1 x 128 tiles, weights in 128 x 128 blocks, each with an fp32
 ///   scale from its own amax: one pass, e h + e f plus 4 B per 128 elements (per 16,384 for weights).

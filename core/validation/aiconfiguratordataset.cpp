@@ -155,6 +155,13 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
         const bool nvfp4 = table.cell(row, "gemm_quant_mode") == "nvfp4";
         // fp8_block: DeepSeek-V3's fine-grained FP8 (1 x 128 activation tiles, 128 x 128 weight blocks).
         const bool fp8Block = table.cell(row, "gemm_quant_mode") == "fp8_block";
+        // Per-tensor FP8 activation scales are static where the checkpoint was quantised by NVIDIA's Model Optimizer,
+        // which calibrates an input_scale for every linear: NVIDIA's own FP8 checkpoints (model_path nvidia/...), and
+        // every TensorRT-LLM row (its FP8 recipe is ModelOpt's; the PyTorch backend loads pre-quantised checkpoints).
+        // vLLM serving a BF16 checkpoint in FP8 quantises the weights at load time and scales activations
+        // dynamically (an amax pass per input).
+        const bool staticScales = !fp8Block
+            && (table.cell(row, "backend") == "trtllm" || table.cell(row, "model_path").rfind("nvidia/", 0) == 0);
         const auto [hardware, hardwareOverrides] = hardwareOf(table.cell(row, "system"), tp);
         ValidationCase c;
         c.label = table.cell(row, "id");
@@ -177,7 +184,10 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
                 "run.inference.decode_length=" + table.cell(row, "osl"), "run.precision.compute=" + precision,
                 "run.precision.weights=" + precision, "run.precision.activations=bf16",
                 "run.precision.kv_cache=" + std::string(nvfp4 || fp8 ? "fp8" : "bf16"),
-                "run.precision.fp8_scaling=" + std::string(fp8Block ? "block128" : "tensorwise") });
+                "run.precision.fp8_scaling="
+                    + std::string(fp8Block ? "block128"
+                            : staticScales ? "static"
+                                           : "tensorwise") });
         c.concurrency = concurrency;
         c.requestsPerClient = kRequestsPerClient;
         c.engine = engineOf(table.cell(row, "backend"));

@@ -462,6 +462,13 @@ void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist_data()
                                             QStringLiteral("run.precision.fp8_scaling=blockwise") }
                                      << "run.precision.fp8_scaling"
                                      << "needs Blackwell's block-scaled tensor cores";
+    // Static FP8 scales are an inference checkpoint's.
+    QTest::addRow("static_fp8_training") << "hgx-h100-8gpu"
+                                         << "torchtitan-llama3-train"
+                                         << QStringList { QStringLiteral("run.precision.compute=fp8"),
+                                                QStringLiteral("run.precision.fp8_scaling=static") }
+                                         << "run.precision.fp8_scaling"
+                                         << "for a training run";
     // Training in NVFP4 is not modelled.
     QTest::addRow("training") << "hgx-b200-8gpu"
                               << "torchtitan-llama3-train" << w4a4 << "run.precision.compute"

@@ -543,6 +543,11 @@ void TstLayerOperators::fp8CastBytesByHand()
     bytes = model::fp8CastBytes(gemm, Fp8Scaling::Tensorwise, 2, true, false, true);
     QCOMPARE(bytes.forward, 160.0);
     QCOMPARE(bytes.backward, 0.0);
+    // A ModelOpt checkpoint's static input scale: one pass over x, 2 + 1 B per element: 32 x 3 = 96 B.
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Static, 2, true, false, true);
+    QCOMPARE(bytes.forward, 96.0);
+    QCOMPARE(bytes.forwardElements, 32.0);
+    QCOMPARE(bytes.backward, 0.0);
 }
 
 void TstLayerOperators::fp8LayersQuantiseEveryGemmButTheHead()
