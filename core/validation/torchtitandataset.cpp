@@ -54,9 +54,13 @@ std::optional<std::pair<std::string, std::string>> hardwarePreset(
         // rows is printed without a bar (TorchtitanView::UnstatedPowerLimit).
         return std::make_pair("hgx-b200-8gpu", "");
     }
-    reason += std::string(reason.empty() ? "" : "; ") + "no GPU or cluster preset for \"" + gpu
-        + "\" (GB200: Grace-Blackwell NVL72 racks, 4 GPUs per tray; configs/gpus has B200 only, no GB200 or NVL72 "
-          "cluster)";
+    if (gpu.starts_with("GB200")) {
+        // configs/hardware/gb200-nvl72.yaml is one rack of 72; these runs span more GPUs than a rack holds.
+        reason += std::string(reason.empty() ? "" : "; ") + "GB200 on " + std::to_string(nodes)
+            + " hosts of 4 GPUs: more than one NVL72 rack (72 GPUs), and the network between racks is not stated";
+        return std::nullopt;
+    }
+    reason += std::string(reason.empty() ? "" : "; ") + "no GPU or cluster preset for \"" + gpu + "\"";
     return std::nullopt;
 }
 

@@ -204,6 +204,7 @@ private Q_SLOTS:
     void sceneCountsMatchTopology_data();
     void sceneCountsMatchTopology();
     void largeClusterIsDrawnInPart();
+    void nvl72RackIsOneSwitchOfSeventyTwo();
     void faultListEditsKeepComments();
     void clickAndShiftClickSelectLinks();
     void wheelZoomsAtTheCursor();
@@ -330,6 +331,21 @@ void TstTopologyView::largeClusterIsDrawnInPart()
     QVERIFY(saysMore);
     // Generous for a loaded CI machine; it takes a few milliseconds.
     QVERIFY2(elapsed < 3000, qPrintable(QString::number(elapsed)));
+}
+
+void TstTopologyView::nvl72RackIsOneSwitchOfSeventyTwo()
+{
+    // configs/hardware/gb200-nvl72.yaml: one NVLink domain of 72 GPUs behind one switch, a link from each GPU. The
+    // status counts them in agreement with the numbers: "1 switch", not "1 switches".
+    auto window = openWindow(QStringLiteral("llama-3.1-405b-gb200-nvl72"));
+    QVERIFY(window);
+    TopologyPanel* panel = showTopologyTab(*window);
+    const ItemCounts counts = countItems(*panel->scene());
+    QCOMPARE(counts.gpus, 72);
+    QCOMPARE(counts.switches, 1);
+    QCOMPARE(counts.links, 72);
+    const QString status = panel->statusLabel()->text();
+    QVERIFY2(status.startsWith(QStringLiteral("72 GPUs, 1 switch, 72 links\n1 network dimension")), qPrintable(status));
 }
 
 void TstTopologyView::faultListEditsKeepComments()

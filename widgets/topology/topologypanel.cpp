@@ -51,6 +51,12 @@ QString count(int value)
     return QLocale().toString(value);
 }
 
+/// "1 switch", "72 switches": @p value with the noun that agrees with it.
+QString counted(int value, const QString& one, const QString& many)
+{
+    return count(value) + QLatin1Char(' ') + (value == 1 ? one : many);
+}
+
 /// Whether the network has an outer switched dimension with several instances in one group (rails), the only case
 /// where the number of instances drawn changes the picture.
 bool hasInstanceBands(const network::Topology& topology)
@@ -236,16 +242,19 @@ void TopologyPanel::updateStatus()
         const TopologyLayout& layout = m_scene->layout();
         const int switches = topology->nodeCount() - topology->gpuCount();
         const int dimensions = topology->dimensionCount();
-        QString text = tr("%1 GPUs, %2 switches, %3 links")
-                           .arg(count(topology->gpuCount()), count(switches), count(topology->physicalLinkCount()))
+        QString text = tr("%1, %2, %3")
+                           .arg(counted(topology->gpuCount(), tr("GPU"), tr("GPUs")),
+                               counted(switches, tr("switch"), tr("switches")),
+                               counted(topology->physicalLinkCount(), tr("link"), tr("links")))
             + QLatin1Char('\n')
             + (dimensions == 1 ? tr("1 network dimension") : tr("%1 network dimensions").arg(dimensions));
         if (layout.shownGpus < topology->gpuCount() || layout.shownSwitches < switches
             || static_cast<int>(layout.links.size()) < topology->physicalLinkCount()) {
             text += QLatin1Char('\n')
-                + tr("Drawn: %1 GPUs, %2 switches, %3 links (large networks are drawn in part)")
-                      .arg(count(layout.shownGpus), count(layout.shownSwitches),
-                          count(static_cast<int>(layout.links.size())));
+                + tr("Drawn: %1, %2, %3 (large networks are drawn in part)")
+                      .arg(counted(layout.shownGpus, tr("GPU"), tr("GPUs")),
+                          counted(layout.shownSwitches, tr("switch"), tr("switches")),
+                          counted(static_cast<int>(layout.links.size()), tr("link"), tr("links")));
         }
         if (m_drawn && !m_drawn->faults.empty()) {
             const auto faults = static_cast<int>(m_drawn->faults.size());
