@@ -48,8 +48,7 @@ void addPrecision(std::vector<Key>& keys)
         "Blackwell), delayed (Transformer Engine amax history), block128 (DeepSeek-V3's fine-grained FP8: 1x128 "
         "activation tiles and 128x128 weight blocks with fp32 scales, Hopper and Blackwell), static (inference: the "
         "per-tensor activation scales calibrated into an FP8 checkpoint, NVIDIA ModelOpt's input_scale, as "
-        "TensorRT-LLM, "
-        "vLLM and SGLang serve it: one quantisation pass, no amax)"));
+        "TensorRT-LLM, vLLM and SGLang serve it: one quantisation pass, no amax)"));
     keys.push_back(boolean("precision.fp8_all_gather", value("false"),
         "pytorch-fsdp with fp8 compute and tensorwise scaling: FSDP all-gathers the linears' weights in fp8 (torchao's "
         "float8 all-gather, torchtitan's enable_fsdp_float8_all_gather): 1 byte per parameter gathered and no weight "

@@ -142,10 +142,9 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
 {
     Dataset dataset { ttft ? "aiconfigurator-ttft" : "aiconfigurator-tpot", "aiconfigurator/silicon_sample.csv",
         std::string(
-            "NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B and Qwen3-32B served by vLLM, TensorRT-LLM "
-            "and SGLang "
-            "on H100/H200/B200/GB200 (bf16, fp8 per-tensor or 128-block, nvfp4), one worker per row under a closed "
-            "loop: mean ")
+            "NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B and Qwen3-32B served by vLLM, TensorRT-LLM and "
+            "SGLang on H100/H200/B200/GB200 (bf16, fp8 per-tensor or 128-block, nvfp4), one worker per row under a "
+            "closed loop: mean ")
             + (ttft ? "time to first token" : "time per output token") + " (rapid serve)",
         ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 20.0 : 10.0, {}, {}, {} };
     const CsvTable table = CsvTable::read(sharedDir + "/validation/" + dataset.file);

@@ -246,8 +246,7 @@ void TopologyPanel::updateStatus()
                            .arg(counted(topology->gpuCount(), tr("GPU"), tr("GPUs")),
                                counted(switches, tr("switch"), tr("switches")),
                                counted(topology->physicalLinkCount(), tr("link"), tr("links")))
-            + QLatin1Char('\n')
-            + (dimensions == 1 ? tr("1 network dimension") : tr("%1 network dimensions").arg(dimensions));
+            + QLatin1Char('\n') + counted(dimensions, tr("network dimension"), tr("network dimensions"));
         if (layout.shownGpus < topology->gpuCount() || layout.shownSwitches < switches
             || static_cast<int>(layout.links.size()) < topology->physicalLinkCount()) {
             text += QLatin1Char('\n')
@@ -258,8 +257,7 @@ void TopologyPanel::updateStatus()
         }
         if (m_drawn && !m_drawn->faults.empty()) {
             const auto faults = static_cast<int>(m_drawn->faults.size());
-            text += QLatin1Char('\n')
-                + (faults == 1 ? tr("1 fault in the hardware") : tr("%1 faults in the hardware").arg(faults));
+            text += QLatin1Char('\n') + counted(faults, tr("fault"), tr("faults")) + tr(" in the hardware");
         }
         m_status->setText(text);
     }
