@@ -38,9 +38,14 @@ void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& 
             fail("a request of " + std::to_string(request.promptTokens) + " + " + std::to_string(request.outputTokens)
                 + " tokens is longer than the model's context (" + std::to_string(context) + ")");
         }
-        if (!options.chunkedPrefill && request.promptTokens + request.outputTokens > options.maxNumBatchedTokens) {
-            fail("without chunked prefill a request of " + std::to_string(request.promptTokens + request.outputTokens)
-                + " tokens does not fit max_num_batched_tokens (" + std::to_string(options.maxNumBatchedTokens) + ")");
+        // Without chunking a prompt is computed in one iteration, and so is a preempted request's prompt and output
+        // so far when it is recomputed; an engine that never preempts (guaranteed-no-evict) needs room for the prompt.
+        const bool preempts = capacityPolicyOf(options) != CapacityPolicy::GuaranteedNoEvict;
+        const std::int64_t unchunked = request.promptTokens + (preempts ? request.outputTokens : 0);
+        if (!options.chunkedPrefill && unchunked > options.maxNumBatchedTokens) {
+            fail("without chunked prefill a " + std::string(preempts ? "request" : "prompt") + " of "
+                + std::to_string(unchunked) + " tokens does not fit max_num_batched_tokens ("
+                + std::to_string(options.maxNumBatchedTokens) + ")");
         }
     }
 }

@@ -5,6 +5,8 @@
 
 #include "validation/csvtable.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -84,6 +86,66 @@ serving::EngineProfile engineOf(const std::string& backend)
         return serving::EngineProfile::Vllm;
     }
     return backend == "sglang" ? serving::EngineProfile::Sglang : serving::EngineProfile::TrtLlm;
+}
+
+/// Whether a dotted version such as "0.5.6.post2" is at least @p minimum (its first numeric fields); blank or
+/// unnumbered versions ("nightly-dev") are not.
+bool versionAtLeast(const std::string& version, const std::vector<int>& minimum)
+{
+    std::vector<int> fields;
+    size_t position = 0;
+    while (fields.size() < minimum.size() && position < version.size()
+        && std::isdigit(static_cast<unsigned char>(version[position]))) {
+        size_t end = position;
+        while (end < version.size() && std::isdigit(static_cast<unsigned char>(version[end]))) {
+            ++end;
+        }
+        fields.push_back(std::stoi(version.substr(position, end - position)));
+        position = end < version.size() && version[end] == '.' ? end + 1 : version.size();
+    }
+    if (fields.size() < minimum.size()) {
+        return false;
+    }
+    return !std::lexicographical_compare(fields.begin(), fields.end(), minimum.begin(), minimum.end());
+}
+
+/// The engine of a row as AIConfigurator deploys a configuration to measure it (its generator's benchmark rules,
+/// src/aiconfigurator/generator/rule_plugin/benchmark/{vllm,trtllm,sglang}.rule, since 2026-01-30): the worker's batch
+/// limit is the row's batch size, and one iteration takes that batch's decodes beside isl + 1,500 prompt tokens
+/// (vLLM max_num_batched_tokens and TensorRT-LLM max_num_tokens = batch + isl + 1,500, the latter rounded up to its
+/// 32-token KV blocks; SGLang max_prefill_tokens = isl + 1,500 within its chunked_prefill_size, with
+/// --enable-mixed-chunk, so prompt chunks run beside the decodes).
+serving::EngineOptions benchmarkEngine(const CsvTable& table, size_t row, int batch)
+{
+    serving::EngineOptions engine;
+    engine.profile = engineOf(table.cell(row, "backend"));
+    engine.maxNumSeqs = batch;
+    const int isl = std::stoi(table.cell(row, "isl"));
+    constexpr int kPromptHeadroom = 1500;
+    switch (engine.profile) {
+    case serving::EngineProfile::Vllm:
+        engine.maxNumBatchedTokens = batch + isl + kPromptHeadroom;
+        break;
+    case serving::EngineProfile::TrtLlm:
+        engine.blockSize = 32;
+        engine.maxNumBatchedTokens = (batch + isl + kPromptHeadroom + 31) / 32 * 32;
+        engine.chunkedPrefill = false;
+        break;
+    case serving::EngineProfile::Sglang: {
+        // chunked_prefill_size by GPU memory (serving::engineDefaults): 8,192 tokens on H100 and H200, 16,384 above.
+        const std::string system = table.cell(row, "system");
+        const int chunk = system == "h100_sxm" || system == "h200_sxm" ? 8192 : 16384;
+        engine.maxNumBatchedTokens = std::min(isl + kPromptHeadroom, chunk);
+        // --enable-mixed-chunk is set for aggregated workers since 2026-01-19 (generator #257/#258): every deployment
+        // generated from the templates of SGLang 0.5.6.post2 and later (added 2026-01-23) has it; one generated from
+        // an older version's template may predate it, and then runs SGLang's default, prefill batches alone.
+        if (versionAtLeast(table.cell(row, "backend_version"), { 0, 5, 6 })) {
+            engine.batching = serving::Batching::Mixed;
+        }
+        break;
+    }
+    }
+    return engine;
 }
 
 /// DeepSeek-V3 and R1 share one architecture, which configs/models/deepseek-v3.yaml describes.
@@ -203,7 +265,7 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
                                            : "tensorwise") });
         c.concurrency = concurrency;
         c.requestsPerClient = kRequestsPerClient;
-        c.engine = engineOf(table.cell(row, "backend"));
+        c.engine = benchmarkEngine(table, row, concurrency);
         c.measuredTtft = *measuredTtft / 1000;
         c.measuredItl = *measuredTpot / 1000;
         c.measured = ttft ? c.measuredTtft : c.measuredItl;

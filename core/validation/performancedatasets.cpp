@@ -260,7 +260,11 @@ Dataset nimServed(const std::string& shared, bool ttft)
         c.hardware = "hgx-a100-8gpu";
         // NIM's TensorRT-LLM profiles are prebuilt TensorRT engines per GPU and TP (trtllm-build), not the PyTorch
         // backend: no all-reduce fusion unless the build asked for it (reduce_fusion, off by default).
-        c.tensorRtEngine = true;
+        // NIM serves Llama-3.3-70B with TensorRT-LLM: its defaults bound an iteration and size the KV cache, with
+        // chunked context for prompts beyond the token budget; vLLM's A100 defaults (2,048 tokens) would model another
+        // engine.
+        c.engine.profile = serving::EngineProfile::TrtLlm;
+        c.engine.tensorRtEngine = true;
         c.run = "llama-serve-a100";
         c.overrides
             = { "run.parallelism.tp=8", "run.inference.batch=1", "run.inference.prompt_length=" + std::to_string(input),

@@ -43,8 +43,9 @@ struct ValidationCase {
     double measuredItl = -1;
     int concurrency = 0; ///< ServedTtft/ServedItl: clients of the closed loop (each request: prompt and decode length)
     int requestsPerClient = 20; ///< ServedTtft/ServedItl: requests each client sends
-    serving::EngineProfile engine = serving::EngineProfile::TrtLlm; ///< ServedTtft/ServedItl: whose engine defaults
-    bool tensorRtEngine = false; ///< TensorRT-LLM served from a TensorRT engine (serving::EngineOptions)
+    /// ServedTtft/ServedItl: the engine and the scheduler knobs the measurement ran with; knobs left at 0 take the
+    /// engine's defaults for the GPU (serving::engineDefaults).
+    serving::EngineOptions engine;
 };
 
 /// A source row the dataset leaves out, and why (no preset describes it, ...). `rapid validate` prints these.

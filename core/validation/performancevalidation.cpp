@@ -23,12 +23,7 @@ serving::ServingResult serveClosedLoop(const config::Scenario& scenario, const V
     workload.requests = c.requestsPerClient * c.concurrency;
     workload.promptTokens = scenario.run.promptLength;
     workload.outputTokens = scenario.run.decodeLength;
-    // NIM serves Llama-3.3-70B with TensorRT-LLM: its defaults bound an iteration and size the KV cache, with chunked
-    // context for prompts beyond the token budget; vLLM's A100 defaults (2,048 tokens) would model another engine.
-    serving::EngineOptions engine;
-    engine.profile = c.engine;
-    engine.tensorRtEngine = c.tensorRtEngine;
-    return serving::simulateServing(scenario, workload, engine);
+    return serving::simulateServing(scenario, workload, c.engine);
 }
 
 } // namespace

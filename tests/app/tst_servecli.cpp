@@ -68,6 +68,7 @@ private Q_SLOTS:
     void csvHasOneRowPerRequest();
     void aListOfLoadsSweepsThem();
     void theWorkspacesServingSectionGivesTheDefaults();
+    void unchunkedPromptsNeedRoomForWhatIsRecomputed();
     void inputErrorsNameTheirCause_data();
     void inputErrorsNameTheirCause();
     void usageErrorsNameTheOption_data();
@@ -387,6 +388,25 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
         parseJson(pools.out.mid(pools.out.indexOf(QLatin1Char('{'))))
             .value(QStringLiteral("output_tokens_per_s"))
             .toDouble());
+}
+
+// Without chunked prefill an iteration computes a prompt whole. A preempted request is recomputed whole too (its prompt
+// and the outputs it had), so an engine that preempts needs room for prompt + output; TensorRT-LLM's
+// guaranteed-no-evict never preempts and needs room for the prompt: 100 tokens fit a 100-token budget, 110 do not.
+void TstServeCli::unchunkedPromptsNeedRoomForWhatIsRecomputed()
+{
+    const QStringList options { QStringLiteral("--no-chunked-prefill"), QStringLiteral("--max-num-batched-tokens"),
+        QStringLiteral("100"), QStringLiteral("--input-tokens"), QStringLiteral("100"),
+        QStringLiteral("--output-tokens"), QStringLiteral("10"), QStringLiteral("--concurrency"), QStringLiteral("2") };
+    const Result noEvict
+        = runRapid(serve(options + QStringList { QStringLiteral("--engine"), QStringLiteral("trtllm") }));
+    QVERIFY2(noEvict.exitCode == 0, qPrintable(noEvict.err));
+    const Result preempting
+        = runRapid(serve(options + QStringList { QStringLiteral("--engine"), QStringLiteral("vllm") }));
+    QCOMPARE(preempting.exitCode, 1);
+    QVERIFY2(
+        preempting.err.contains(QLatin1String("a request of 110 tokens does not fit max_num_batched_tokens (100)")),
+        qPrintable(preempting.err));
 }
 
 void TstServeCli::inputErrorsNameTheirCause_data()
