@@ -420,6 +420,7 @@ HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const st
         std::set<std::string> names;
         int index = 0;
         std::vector<std::pair<std::string, YAML::Node>> items;
+        const size_t diagnosticsBefore = context.sink.diagnostics().size();
         for (const auto& [itemPath, item] : cluster.list("network")) {
             NetworkDimension dimension = readDimension(context, itemPath, item, index++);
             if (!names.insert(dimension.name).second) {
@@ -429,17 +430,21 @@ HardwareSpec readHardware(ReadContext& context, const YAML::Node& node, const st
             spec.cluster.dimensions.push_back(dimension);
             items.emplace_back(itemPath, item);
         }
+        // A dimension that failed to read carries a stand-in size: checks of the GPU count would only echo that error
+        // with a number the user never wrote.
+        const bool dimensionsRead = context.sink.diagnostics().size() == diagnosticsBefore;
         cluster.finish();
         const int total = spec.cluster.totalGpus();
-        for (size_t d = 0; d < items.size() && total <= kMaxGpus; ++d) {
+        for (size_t d = 0; dimensionsRead && d < items.size() && total <= kMaxGpus; ++d) {
             checkSpinePorts(context, items[d].first, items[d].second, spec.cluster.dimensions[d], total);
         }
-        if (total > kMaxGpus) {
+        if (dimensionsRead && total > kMaxGpus) {
             context.error(cluster.childPath("network"), cluster.raw("network"),
                 "the network holds " + std::to_string(total) + " GPUs (the product of its sizes); at most "
                     + std::to_string(kMaxGpus) + " are modelled");
         }
-        if (spec.cluster.gpusPerNode > 0 && !spec.cluster.dimensions.empty() && total % spec.cluster.gpusPerNode != 0) {
+        if (dimensionsRead && spec.cluster.gpusPerNode > 0 && !spec.cluster.dimensions.empty()
+            && total % spec.cluster.gpusPerNode != 0) {
             context.error(cluster.childPath("gpus_per_node"), cluster.raw("gpus_per_node"),
                 "gpus_per_node (" + std::to_string(spec.cluster.gpusPerNode)
                     + ") must divide the GPU count of the network (" + std::to_string(total) + ")");

@@ -504,6 +504,13 @@ void TstConfigErrors::aKeyThatCannotBeReadIsReportedOnce()
     QCOMPARE(diagnostics[0].keyPath, std::string("model.hidden_size"));
     QVERIFY2(
         diagnostics[0].message.find("expected a whole number") != std::string::npos, diagnostics[0].message.c_str());
+
+    // A network size of 0 is refused; the GPU-count checks do not go on with the stand-in size and blame
+    // gpus_per_node for a count of GPUs nobody wrote.
+    const auto network = test::expectConfigError(
+        [&] { loader.loadHardware("hgx-h100-8gpu", { "hardware.cluster.network[0].size=0" }); });
+    QCOMPARE(network.size(), size_t(1));
+    QCOMPARE(network[0].keyPath, std::string("hardware.cluster.network[0].size"));
 }
 
 QTEST_GUILESS_MAIN(TstConfigErrors)
