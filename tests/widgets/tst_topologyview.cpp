@@ -29,6 +29,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineF>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -346,6 +347,42 @@ void TstTopologyView::nvl72RackIsOneSwitchOfSeventyTwo()
     QCOMPARE(counts.links, 72);
     const QString status = panel->statusLabel()->text();
     QVERIFY2(status.startsWith(QStringLiteral("72 GPUs, 1 switch, 72 links\n1 network dimension")), qPrintable(status));
+
+    // Too many for one row (a fan of 72 links running nearly flat): the GPUs stand on a circle around their switch.
+    // Every GPU is as far from the switch as every other, the switch is at their centre, no two GPU boxes overlap,
+    // and the drawing is about as tall as it is wide.
+    QPointF hub;
+    std::vector<QRectF> gpus;
+    for (QGraphicsItem* item : panel->scene()->items()) {
+        if (auto* node = qgraphicsitem_cast<widgets::NodeItem*>(item)) {
+            if (node->isSwitch()) {
+                hub = node->sceneBoundingRect().center();
+            } else {
+                gpus.push_back(node->sceneBoundingRect());
+            }
+        }
+    }
+    QCOMPARE(gpus.size(), size_t { 72 });
+    QPointF mean;
+    QRectF extent = gpus.front();
+    double nearest = 1e300;
+    double farthest = 0;
+    for (const QRectF& gpu : gpus) {
+        mean += gpu.center() / 72.0;
+        extent = extent.united(gpu);
+        const double distance = QLineF(hub, gpu.center()).length();
+        nearest = std::min(nearest, distance);
+        farthest = std::max(farthest, distance);
+    }
+    QVERIFY2(QLineF(hub, mean).length() < 1,
+        qPrintable(QStringLiteral("hub %1,%2 mean %3,%4").arg(hub.x()).arg(hub.y()).arg(mean.x()).arg(mean.y())));
+    QVERIFY2(farthest - nearest < 0.5, qPrintable(QStringLiteral("%1 to %2").arg(nearest).arg(farthest)));
+    QVERIFY2(std::abs(extent.width() / extent.height() - 1) < 0.1, qPrintable(QString::number(extent.width())));
+    for (size_t i = 0; i < gpus.size(); ++i) {
+        for (size_t j = i + 1; j < gpus.size(); ++j) {
+            QVERIFY(!gpus[i].intersects(gpus[j]));
+        }
+    }
 }
 
 void TstTopologyView::faultListEditsKeepComments()

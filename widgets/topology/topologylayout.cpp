@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "topology/topologylayout.h"
 
+#include "topology/topologyarrangement.h"
 #include "topology/topologyfolding.h"
 
 #include "network/topology.h"
@@ -9,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace rapid::widgets {
 
@@ -33,6 +33,9 @@ constexpr double kUpperPitch = 64; ///< upper tiers: room per switch when the wi
 /// Links fan out from one switch to a whole row; a row is put far enough away that the fan's outermost links reach it
 /// at a slope of at least this (rise over run), so that they do not run along the row through its other switches.
 constexpr double kFanSlope = 0.2;
+/// From this many GPUs on one switch, a row is too long to read (its fan's links run nearly flat): they go on a circle
+/// around the switch instead.
+constexpr int kHubMinGpus = 24;
 constexpr double kBoxPadding = 10;
 constexpr double kBoxHeader = 20;
 constexpr double kMinBoxContentWidth = 120;
@@ -75,6 +78,7 @@ struct LevelShape {
     std::vector<QString> markers;
     std::vector<std::pair<QPointF, QString>> subLabels; ///< a 3D torus's layer names, relative to the content
     bool boxed = false;
+    bool hub = false; ///< the GPUs on a circle around their dimension's one switch
 };
 
 bool isGrid(config::NetworkKind kind)
@@ -208,6 +212,14 @@ private:
         return product;
     }
 
+    /// Whether the @p n drawn GPUs of switch dimension @p d are better drawn around their one switch: a single-tier
+    /// switch (an NVLink domain such as GB200 NVL72's 72 GPUs) with every endpoint drawn and too many for one row.
+    bool isHub(int d, int n) const
+    {
+        const auto& rows = m_rowSwitches[static_cast<size_t>(d)];
+        return d == 0 && rows.size() == 1 && rows[0].size() == 1 && n == layout(d).endpoints && n >= kHubMinGpus;
+    }
+
     LevelShape shapeOf(int level) const
     {
         const int d = level - 1;
@@ -225,8 +237,10 @@ private:
         result.colPitch = w + gap;
         result.rowPitch = h + rowGap;
         Arrangement arrangement = Arrangement::Row;
-        if ((dimension.kind == config::NetworkKind::Ring || dimension.kind == config::NetworkKind::FullyConnected)
-            && n == dimension.endpoints && n >= 3) {
+        result.hub = isHub(d, n);
+        if (((dimension.kind == config::NetworkKind::Ring || dimension.kind == config::NetworkKind::FullyConnected)
+                && n == dimension.endpoints && n >= 3)
+            || result.hub) {
             arrangement = Arrangement::Circle;
         } else if (isGrid(dimension.kind)) {
             arrangement = Arrangement::Grid;
@@ -242,35 +256,12 @@ private:
             height = h;
             break;
         case Arrangement::Circle: {
-            // Neighbours one pitch apart along the chord; a fully-connected circle wider, so that its chords pass
-            // between the nodes. Then grown until no two boxes overlap (a chord as long as the wider side is not
-            // enough for boxes at an angle).
-            const bool dense = dimension.kind == config::NetworkKind::FullyConnected;
-            double radius = (std::max(w, h) + gap) / (2 * std::sin(std::numbers::pi / n)) * (dense ? 1.6 : 1.0);
-            auto centreOf = [n](int i, double r) {
-                const double angle = -std::numbers::pi / 2 + 2 * std::numbers::pi * i / n;
-                return QPointF(r * std::cos(angle), r * std::sin(angle));
-            };
-            auto overlapping = [&](double r) {
-                for (int i = 0; i < n; ++i) {
-                    for (int j = i + 1; j < n; ++j) {
-                        const QPointF apart = centreOf(i, r) - centreOf(j, r);
-                        if (std::abs(apart.x()) < w + gap && std::abs(apart.y()) < h + gap) {
-                            return true;
-                        }
-                    }
-                }
-                return false;
-            };
-            for (int attempt = 0; attempt < 40 && overlapping(radius); ++attempt) {
-                radius *= 1.08;
-            }
-            const QPointF centre(radius + w / 2, radius + h / 2);
-            for (int i = 0; i < n; ++i) {
-                result.subOrigins.push_back(centre + centreOf(i, radius) - QPointF(w / 2, h / 2));
-            }
-            width = 2 * radius + w;
-            height = 2 * radius + h;
+            // A fully-connected circle wider, so that its chords pass between the nodes.
+            QSizeF extent;
+            result.subOrigins = circleOrigins(
+                n, sub.size, gap, dimension.kind == config::NetworkKind::FullyConnected ? 1.6 : 1.0, extent);
+            width = extent.width();
+            height = extent.height();
             break;
         }
         case Arrangement::Grid: {
@@ -303,7 +294,7 @@ private:
 
         const long long innerDrawn = drawnInner(d);
         const auto& rows = m_rowSwitches[static_cast<size_t>(d)];
-        if (!rows.empty()) {
+        if (!rows.empty() && !result.hub) {
             result.tiers = static_cast<int>(rows.size());
             result.bands = static_cast<int>(std::min<long long>(innerDrawn, std::max(1, m_limits.maxInstanceBands)));
             result.bandsBelow = d == 0 && m_dimensions >= 2;
@@ -421,6 +412,13 @@ private:
         const network::DimensionLayout& dimension = layout(d);
         const LevelShape& block = shape(d + 1);
         for (const auto& [firstGpu, content] : m_blocks[static_cast<size_t>(d) + 1]) {
+            if (block.hub) {
+                const int node = m_topology.nodeOf(d, m_topology.replicaOf(firstGpu, d), { true, 1, rows[0][0] });
+                m_out.positions[static_cast<size_t>(node)] = content + block.subArea.center();
+                m_out.shown[static_cast<size_t>(node)] = true;
+                ++m_out.shownSwitches;
+                continue;
+            }
             for (int band = 0; band < block.bands; ++band) {
                 // The band's instance: the inner coordinates numbered over the drawn ones, innermost first.
                 int gpu = firstGpu;
