@@ -6,8 +6,9 @@
 #include "validation/csvtable.h"
 
 #include <algorithm>
-#include <cctype>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 #include <vector>
@@ -88,33 +89,23 @@ serving::EngineProfile engineOf(const std::string& backend)
     return backend == "sglang" ? serving::EngineProfile::Sglang : serving::EngineProfile::TrtLlm;
 }
 
-/// Whether a dotted version such as "0.5.6.post2" is at least @p minimum (its first numeric fields); blank or
-/// unnumbered versions ("nightly-dev") are not.
-bool versionAtLeast(const std::string& version, const std::vector<int>& minimum)
+/// Whether an SGLang version such as "0.5.6.post2" is at least major.minor.patch; blank or unnumbered versions
+/// ("nightly-dev") are not.
+bool versionAtLeast(const std::string& version, int major, int minor, int patch)
 {
-    std::vector<int> fields;
-    size_t position = 0;
-    while (fields.size() < minimum.size() && position < version.size()
-        && std::isdigit(static_cast<unsigned char>(version[position]))) {
-        size_t end = position;
-        while (end < version.size() && std::isdigit(static_cast<unsigned char>(version[end]))) {
-            ++end;
-        }
-        fields.push_back(std::stoi(version.substr(position, end - position)));
-        position = end < version.size() && version[end] == '.' ? end + 1 : version.size();
-    }
-    if (fields.size() < minimum.size()) {
+    std::array<int, 3> fields {};
+    if (std::sscanf(version.c_str(), "%d.%d.%d", &fields[0], &fields[1], &fields[2]) != 3) {
         return false;
     }
-    return !std::lexicographical_compare(fields.begin(), fields.end(), minimum.begin(), minimum.end());
+    return fields >= std::array<int, 3> { major, minor, patch };
 }
 
-/// The engine of a row as AIConfigurator deploys a configuration to measure it (its generator's benchmark rules,
-/// src/aiconfigurator/generator/rule_plugin/benchmark/{vllm,trtllm,sglang}.rule, since 2026-01-30): the worker's batch
-/// limit is the row's batch size, and one iteration takes that batch's decodes beside isl + 1,500 prompt tokens
-/// (vLLM max_num_batched_tokens and TensorRT-LLM max_num_tokens = batch + isl + 1,500, the latter rounded up to its
-/// 32-token KV blocks; SGLang max_prefill_tokens = isl + 1,500 within its chunked_prefill_size, with
-/// --enable-mixed-chunk, so prompt chunks run beside the decodes).
+/// The engine of a row as AIConfigurator deploys a configuration to measure it (its generator's rules,
+/// src/aiconfigurator/generator/rule_plugin/benchmark/{vllm,trtllm,sglang}.rule, and the templates they fill): the
+/// worker's batch limit is the row's batch size, and one iteration takes that batch's decodes beside isl + 1,500 prompt
+/// tokens (vLLM max_num_batched_tokens and TensorRT-LLM max_num_tokens = batch + isl + 1,500, the latter rounded up to
+/// its 32-token KV blocks and prompts unchunked; SGLang max_prefill_tokens = isl + 1,500 within its
+/// chunked_prefill_size, prompt chunks beside the decodes where --enable-mixed-chunk was set).
 serving::EngineOptions benchmarkEngine(const CsvTable& table, size_t row, int batch)
 {
     serving::EngineOptions engine;
@@ -128,7 +119,8 @@ serving::EngineOptions benchmarkEngine(const CsvTable& table, size_t row, int ba
         break;
     case serving::EngineProfile::TrtLlm:
         engine.blockSize = 32;
-        engine.maxNumBatchedTokens = (batch + isl + kPromptHeadroom + 31) / 32 * 32;
+        engine.maxNumBatchedTokens
+            = (batch + isl + kPromptHeadroom + engine.blockSize - 1) / engine.blockSize * engine.blockSize;
         engine.chunkedPrefill = false;
         break;
     case serving::EngineProfile::Sglang: {
@@ -139,7 +131,7 @@ serving::EngineOptions benchmarkEngine(const CsvTable& table, size_t row, int ba
         // --enable-mixed-chunk is set for aggregated workers since 2026-01-19 (generator #257/#258): every deployment
         // generated from the templates of SGLang 0.5.6.post2 and later (added 2026-01-23) has it; one generated from
         // an older version's template may predate it, and then runs SGLang's default, prefill batches alone.
-        if (versionAtLeast(table.cell(row, "backend_version"), { 0, 5, 6 })) {
+        if (versionAtLeast(table.cell(row, "backend_version"), 0, 5, 6)) {
             engine.batching = serving::Batching::Mixed;
         }
         break;
