@@ -84,7 +84,12 @@ Arguments serveArguments()
                 "with --engine trtllm: serve a TensorRT engine built by trtllm-build (NIM's engines) instead of the "
                 "PyTorch backend, so a Llama model's all-reduces are not fused with the residual add and RMSNorm",
                 false },
-            { "block-size", "N", "tokens per KV-cache block (default 16)", false },
+            { "block-size", "N", "tokens per KV-cache block (default: vllm 16, trtllm 32, sglang 1)", false },
+            { "max-prefill-tokens", "N",
+                "with --engine sglang: prompt tokens one scheduling pass admits (max_prefill_tokens, default 16384): "
+                "a prompt beyond what is left waits for the next pass unless it is the first; "
+                "--max-num-batched-tokens is sglang's chunked_prefill_size",
+                false },
             { "gpu-memory-utilization", "F",
                 "share of HBM the engine uses (default: vllm 0.9, trtllm 0.9 of what is free, sglang by GPU and tp)",
                 false },
@@ -179,9 +184,10 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
 {
     const serving::ServingSummary& s = result.summary;
     out << "engine     max_num_seqs " << result.options.maxNumSeqs << ", max_num_batched_tokens "
-        << result.options.maxNumBatchedTokens << ", chunked prefill " << (result.options.chunkedPrefill ? "on" : "off")
-        << ", block " << result.options.blockSize << " tokens, " << serving::toString(result.options.batching)
-        << " batches, admission " << serving::toString(result.options.capacityPolicy)
+        << result.options.maxNumBatchedTokens << prefillBudgetText(result.options) << ", chunked prefill "
+        << (result.options.chunkedPrefill ? "on" : "off") << ", block " << result.options.blockSize << " tokens, "
+        << serving::toString(result.options.batching) << " batches, admission "
+        << serving::toString(result.options.capacityPolicy)
         << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
         << hostCostText(result.options.host) << "\n";
     const serving::KvLayout& layout = result.options.kvLayout;
@@ -247,10 +253,10 @@ std::optional<std::pair<serving::SweepLoad, std::vector<double>>> sweepLoads(con
 void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
 {
     out << "engine     max_num_seqs " << sweep.options.maxNumSeqs << ", max_num_batched_tokens "
-        << sweep.options.maxNumBatchedTokens << ", chunked prefill " << (sweep.options.chunkedPrefill ? "on" : "off")
-        << ", " << sweep.options.kvBlocks << " KV blocks of " << sweep.options.blockSize << " tokens per replica, "
-        << serving::toString(sweep.options.batching) << " batches, admission "
-        << serving::toString(sweep.options.capacityPolicy)
+        << sweep.options.maxNumBatchedTokens << prefillBudgetText(sweep.options) << ", chunked prefill "
+        << (sweep.options.chunkedPrefill ? "on" : "off") << ", " << sweep.options.kvBlocks << " KV blocks of "
+        << sweep.options.blockSize << " tokens per replica, " << serving::toString(sweep.options.batching)
+        << " batches, admission " << serving::toString(sweep.options.capacityPolicy)
         << (sweep.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
         << hostCostText(sweep.options.host) << "\n";
     const bool clients = sweep.load == serving::SweepLoad::Concurrency;

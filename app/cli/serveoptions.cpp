@@ -88,7 +88,17 @@ serving::EngineOptions engineOf(const Arguments& arguments)
         throw UsageError("--tensorrt-engine: a TensorRT engine is TensorRT-LLM's; expected --engine trtllm with it");
     }
     options.prefixCaching = !arguments.flag("no-prefix-caching");
-    options.blockSize = static_cast<int>(boundedInteger(arguments, "block-size", options.blockSize, 1, 4096));
+    // Not given: 0, the engine's own block size (serving::engineDefaults).
+    if (arguments.value("block-size")) {
+        options.blockSize = static_cast<int>(boundedInteger(arguments, "block-size", 0, 1, 4096));
+    }
+    if (arguments.value("max-prefill-tokens")) {
+        if (options.profile != serving::EngineProfile::Sglang) {
+            throw UsageError("--max-prefill-tokens: SGLang's prefill budget; expected --engine sglang with it "
+                             "(other engines take --max-num-batched-tokens)");
+        }
+        options.maxPrefillTokens = static_cast<int>(boundedInteger(arguments, "max-prefill-tokens", 0, 1, 10'000'000));
+    }
     options.gpuMemoryUtilization
         = boundedNumber(arguments, "gpu-memory-utilization", options.gpuMemoryUtilization, 0.01, 1.0);
     options.kvBlocks = boundedInteger(arguments, "kv-blocks", 0, 0, 1'000'000'000'000LL);
@@ -102,6 +112,12 @@ serving::EngineOptions engineOf(const Arguments& arguments)
     options.host.perRequestSeconds = duration(arguments, "host-time-per-request", 3600, true);
     options.host.overlapped = arguments.flag("overlap-host");
     return options;
+}
+
+/// SGLang's max_prefill_tokens for the summary's engine line; empty for other engines.
+std::string prefillBudgetText(const serving::EngineOptions& options)
+{
+    return options.maxPrefillTokens > 0 ? ", max_prefill_tokens " + std::to_string(options.maxPrefillTokens) : "";
 }
 
 /// The engine's host cost for the summary's engine line; nothing when none is charged.

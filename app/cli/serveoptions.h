@@ -22,4 +22,7 @@ serving::EngineOptions engineOf(const Arguments& arguments);
 /// charged.
 std::string hostCostText(const serving::HostCost& host);
 
+/// SGLang's max_prefill_tokens for the summary's engine line (", max_prefill_tokens N"); empty for other engines.
+std::string prefillBudgetText(const serving::EngineOptions& options);
+
 } // namespace rapid::cli

@@ -211,8 +211,23 @@ bool ReplicaEngine::scheduleRunning(
     return preempted;
 }
 
+ReplicaEngine::InputBudget ReplicaEngine::inputBudget(
+    const std::vector<std::size_t>& scheduled, const std::vector<std::int64_t>& tokens) const
+{
+    InputBudget input;
+    input.limited = m_options.maxPrefillTokens > 0;
+    input.remaining = m_options.maxPrefillTokens;
+    // PrefillAdder starts from max_prefill_tokens less the decodes mixed into the batch and charges the unfinished
+    // chunk it continues; that chunk is a prompt in the batch (can_run_list), the decodes are not.
+    for (std::size_t k = 0; k < scheduled.size(); ++k) {
+        input.remaining -= tokens[k];
+        input.prefillAdmitted = input.prefillAdmitted || !decoding(m_running[scheduled[k]]);
+    }
+    return input;
+}
+
 void ReplicaEngine::scheduleWaiting(
-    std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
+    std::int64_t& budget, InputBudget input, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
 {
     // vLLM's watermark keeps blocks free for the running decodes; TensorRT-LLM's reservations and SGLang's ratio do
     // that instead.
@@ -241,6 +256,11 @@ void ReplicaEngine::scheduleWaiting(
         if (ratio && !m_running.empty() && static_cast<double>(extend + output) >= room) {
             break;
         }
+        // SGLang (up to 0.5.x): a prompt that does not fit what is left of max_prefill_tokens waits for the next pass,
+        // unless the batch has no prompt yet; it is not chunked to fit (add_one_req returns OTHER).
+        if (input.limited && input.prefillAdmitted && extend >= input.remaining) {
+            break;
+        }
         const std::int64_t count = nextTokens(sequence, budget);
         const std::int64_t extra = m_blocks.extraBlocks(sequence.kvTokens, count)
             + (sequence.transferredTokens > 0 ? m_blocks.blocksFor(sequence.transferredTokens) : 0);
@@ -261,6 +281,8 @@ void ReplicaEngine::scheduleWaiting(
         scheduled.push_back(m_running.size() - 1);
         tokens.push_back(count);
         budget -= count;
+        input.remaining -= count;
+        input.prefillAdmitted = true;
     }
 }
 
@@ -276,7 +298,7 @@ void ReplicaEngine::schedule(std::vector<std::size_t>& scheduled, std::vector<st
     if (batchingOf(m_options) == Batching::Mixed || m_role != ReplicaRole::Unified) {
         // vLLM V1, TensorRT-LLM: one mixed batch, the running requests (decodes, unfinished chunks) first.
         if (!scheduleRunning(budget, scheduled, tokens, Phase::Any)) {
-            scheduleWaiting(budget, scheduled, tokens);
+            scheduleWaiting(budget, inputBudget(scheduled, tokens), scheduled, tokens);
         }
         return;
     }
@@ -284,7 +306,7 @@ void ReplicaEngine::schedule(std::vector<std::size_t>& scheduled, std::vector<st
     // be formed; the running requests decode together only when none can (Scheduler.get_next_batch_to_run, mixed
     // chunks off).
     if (!scheduleRunning(budget, scheduled, tokens, Phase::Prefill)) {
-        scheduleWaiting(budget, scheduled, tokens);
+        scheduleWaiting(budget, inputBudget(scheduled, tokens), scheduled, tokens);
     }
     if (scheduled.empty()) {
         std::int64_t decodes = m_options.maxNumSeqs;

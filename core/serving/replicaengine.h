@@ -93,7 +93,16 @@ private:
     void schedule(std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens);
     bool scheduleRunning(
         std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens, Phase phase);
-    void scheduleWaiting(std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens);
+    /// SGLang's max_prefill_tokens in one scheduling pass (PrefillAdder.rem_input_tokens): what is left of it after
+    /// every token the pass has scheduled, and whether a prompt (or chunk) is in the batch yet.
+    struct InputBudget {
+        bool limited = false;
+        std::int64_t remaining = 0;
+        bool prefillAdmitted = false;
+    };
+    InputBudget inputBudget(const std::vector<std::size_t>& scheduled, const std::vector<std::int64_t>& tokens) const;
+    void scheduleWaiting(std::int64_t& budget, InputBudget input, std::vector<std::size_t>& scheduled,
+        std::vector<std::int64_t>& tokens);
     /// Whether the request has left this replica after the token it just sampled.
     bool leaves(const Sequence& sequence) const;
     /// The wall time of an iteration whose GPU part takes @p gpuSeconds for @p sequences sequences: the engine's host

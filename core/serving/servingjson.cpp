@@ -43,8 +43,11 @@ report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity
 {
     return { { "profile", toString(options.profile) }, { "max_num_seqs", options.maxNumSeqs },
         { "max_num_batched_tokens", options.maxNumBatchedTokens }, { "chunked_prefill", options.chunkedPrefill },
-        { "block_size", options.blockSize }, { "gpu_memory_utilization", options.gpuMemoryUtilization },
-        { "kv_blocks_per_replica", options.kvBlocks }, { "kv_bytes_per_token_per_gpu", capacity.bytesPerTokenPerGpu },
+        { "block_size", options.blockSize },
+        { "max_prefill_tokens",
+            options.profile == EngineProfile::Sglang ? report::Json(options.maxPrefillTokens) : report::Json(nullptr) },
+        { "gpu_memory_utilization", options.gpuMemoryUtilization }, { "kv_blocks_per_replica", options.kvBlocks },
+        { "kv_bytes_per_token_per_gpu", capacity.bytesPerTokenPerGpu },
         { "kv_full_attention_groups", options.kvLayout.fullGroups },
         { "kv_sliding_window_groups", options.kvLayout.windowedGroups },
         { "kv_window_tokens", options.kvLayout.windowTokens },

@@ -119,7 +119,10 @@ EngineOptions sglangDefaults(EngineOptions options, const config::GpuSpec& gpu, 
     if (options.maxNumBatchedTokens == 0) {
         options.maxNumBatchedTokens = memoryGiB < 35 ? 2048 : memoryGiB < 160 ? 8192 : 16384;
     }
+    constexpr int kSglangMaxPrefillTokens = 16384; // server_args.py
+    options.maxPrefillTokens = options.maxPrefillTokens == 0 ? kSglangMaxPrefillTokens : options.maxPrefillTokens;
     options.maxNumSeqs = options.maxNumSeqs == 0 ? 2048 : options.maxNumSeqs;
+    options.blockSize = options.blockSize == 0 ? 1 : options.blockSize; // page_size: the radix cache keeps tokens
     return options;
 }
 
@@ -133,11 +136,14 @@ EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu, 
         return sglangDefaults(options, gpu, modelParallelGpus);
     }
     options.gpuMemoryUtilization = options.gpuMemoryUtilization == 0 ? 0.9 : options.gpuMemoryUtilization;
+    options.maxPrefillTokens = 0; // SGLang's knob: vLLM and TensorRT-LLM budget prompts by their token budget alone
     if (options.profile == EngineProfile::TrtLlm) {
         options.maxNumBatchedTokens = options.maxNumBatchedTokens == 0 ? 8192 : options.maxNumBatchedTokens;
         options.maxNumSeqs = options.maxNumSeqs == 0 ? 2048 : options.maxNumSeqs;
+        options.blockSize = options.blockSize == 0 ? 32 : options.blockSize; // KvCacheConfig.tokens_per_block
         return options;
     }
+    options.blockSize = options.blockSize == 0 ? 16 : options.blockSize; // CacheConfig.block_size on CUDA
     std::string name = gpu.name;
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
     const bool large = gpu.hbmCapacityBytes >= 70 * kGiB && name.find("a100") == std::string::npos;

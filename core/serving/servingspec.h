@@ -69,7 +69,13 @@ struct EngineOptions {
     int maxNumBatchedTokens
         = 0; ///< tokens computed in one iteration (vLLM max_num_batched_tokens); 0: the GPU's default
     bool chunkedPrefill = true; ///< split a prompt over iterations to fit the token budget (vLLM V1: always on)
-    int blockSize = 16; ///< tokens per KV-cache block (vLLM block_size, default 16)
+    /// Tokens per KV-cache block; 0: the profile's default (engineDefaults): vLLM's block_size 16, TensorRT-LLM's
+    /// tokens_per_block 32, SGLang's page_size 1.
+    int blockSize = 0;
+    /// SGLang only: max_prefill_tokens, the prompt tokens one scheduling pass may admit besides its chunk limit
+    /// (maxNumBatchedTokens, SGLang's chunked_prefill_size): a prompt beyond what is left of it waits for the next
+    /// pass unless the batch has no prompt yet. 0: SGLang's 16,384 (engineDefaults; other profiles: none).
+    int maxPrefillTokens = 0;
     /// vLLM: share of HBM the engine may use (gpu_memory_utilization, 0.9); TensorRT-LLM: share of the memory left
     /// after weights and activations that the KV cache takes (free_gpu_memory_fraction, 0.9); SGLang: share of HBM
     /// for weights and KV cache (mem_fraction_static). 0: the profile's default (engineDefaults).

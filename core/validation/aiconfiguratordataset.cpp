@@ -123,11 +123,8 @@ serving::EngineOptions benchmarkEngine(const CsvTable& table, size_t row, int ba
             = (batch + isl + kPromptHeadroom + engine.blockSize - 1) / engine.blockSize * engine.blockSize;
         engine.chunkedPrefill = false;
         break;
-    case serving::EngineProfile::Sglang: {
-        // chunked_prefill_size by GPU memory (serving::engineDefaults): 8,192 tokens on H100 and H200, 16,384 above.
-        const std::string system = table.cell(row, "system");
-        const int chunk = system == "h100_sxm" || system == "h200_sxm" ? 8192 : 16384;
-        engine.maxNumBatchedTokens = std::min(isl + kPromptHeadroom, chunk);
+    case serving::EngineProfile::Sglang:
+        engine.maxPrefillTokens = isl + kPromptHeadroom; // chunked_prefill_size stays SGLang's default for the GPU
         // --enable-mixed-chunk is set for aggregated workers since 2026-01-19 (generator #257/#258): every deployment
         // generated from the templates of SGLang 0.5.6.post2 and later (added 2026-01-23) has it; one generated from
         // an older version's template may predate it, and then runs SGLang's default, prefill batches alone.
@@ -135,7 +132,6 @@ serving::EngineOptions benchmarkEngine(const CsvTable& table, size_t row, int ba
             engine.batching = serving::Batching::Mixed;
         }
         break;
-    }
     }
     return engine;
 }

@@ -64,6 +64,7 @@ private Q_SLOTS:
     void disaggregatedPoolsShareTheNode();
     void engineDefaultsFollowVllmPerGpu_data();
     void engineDefaultsFollowVllmPerGpu();
+    void sglangKeepsItsTwoPromptBudgets();
     void trtllmFusesAWideLlamasAllReducesUnlessATensorRtEngine();
     void csvHasOneRowPerRequest();
     void aListOfLoadsSweepsThem();
@@ -168,17 +169,20 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
     // TensorRT-LLM's SchedulerConfig: capacity_scheduler_policy GUARANTEED_NO_EVICT; SGLang's PrefillAdder reserves
     // new_token_ratio of the running outputs; vLLM admits by the blocks free now.
     QTest::addColumn<QString>("policy");
+    // KV block: vLLM CacheConfig.block_size 16 on CUDA; TensorRT-LLM KvCacheConfig.tokens_per_block 32; SGLang's
+    // page_size 1 (its radix cache keeps single tokens).
+    QTest::addColumn<int>("block");
     const QString preempting = QStringLiteral("max-utilization");
     QTest::addRow("h100") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("vllm") << 8192 << 1024 << 0.9
-                          << preempting;
+                          << preempting << 16;
     QTest::addRow("a100") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("vllm") << 2048 << 256 << 0.9
-                          << preempting;
+                          << preempting << 16;
     QTest::addRow("a100_trtllm") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("trtllm") << 8192 << 2048 << 0.9
-                                 << QStringLiteral("guaranteed-no-evict");
+                                 << QStringLiteral("guaranteed-no-evict") << 32;
     QTest::addRow("h100_sglang") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("sglang") << 8192 << 2048
-                                 << 66.5 / 80 << QStringLiteral("new-token-ratio");
+                                 << 66.5 / 80 << QStringLiteral("new-token-ratio") << 1;
     QTest::addRow("b200_sglang") << QStringLiteral("hgx-b200-8gpu") << QStringLiteral("sglang") << 16384 << 2048
-                                 << 148.0 / 180 << QStringLiteral("new-token-ratio");
+                                 << 148.0 / 180 << QStringLiteral("new-token-ratio") << 1;
 }
 
 void TstServeCli::engineDefaultsFollowVllmPerGpu()
@@ -189,6 +193,7 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu()
     QFETCH(int, sequences);
     QFETCH(double, utilization);
     QFETCH(QString, policy);
+    QFETCH(int, block);
     const Result served = runRapid(serve(
         { QStringLiteral("--requests"), QStringLiteral("1"), QStringLiteral("--output-tokens"), QStringLiteral("4"),
             QStringLiteral("--engine"), engine, QStringLiteral("--json"), QStringLiteral("-") },
@@ -201,8 +206,30 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu()
     QVERIFY(std::abs(options.value(QStringLiteral("gpu_memory_utilization")).toDouble() - utilization) < 1e-12);
     QCOMPARE(options.value(QStringLiteral("profile")).toString(), engine);
     QCOMPARE(options.value(QStringLiteral("capacity_policy")).toString(), policy);
+    QCOMPARE(options.value(QStringLiteral("block_size")).toInt(), block);
     QVERIFY(served.out.contains(QStringLiteral("max_num_batched_tokens %1").arg(tokens)));
     QVERIFY(served.out.contains(policy));
+}
+
+void TstServeCli::sglangKeepsItsTwoPromptBudgets()
+{
+    // SGLang's two prompt budgets are separate knobs: chunked_prefill_size (--max-num-batched-tokens, 8,192 on an
+    // H100) and max_prefill_tokens (16,384 unless given); the timeline they give is tst_servingengine's.
+    const auto budget = [](const QStringList& extra) {
+        const Result served
+            = runRapid(serve(QStringList { QStringLiteral("--requests"), QStringLiteral("1"),
+                                 QStringLiteral("--output-tokens"), QStringLiteral("4"), QStringLiteral("--engine"),
+                                 QStringLiteral("sglang"), QStringLiteral("--json"), QStringLiteral("-") }
+                    + extra,
+                QStringLiteral("hgx-h100-8gpu")));
+        const QJsonObject engine = parseJson(served.out.mid(served.out.indexOf(QLatin1Char('{'))))
+                                       .value(QStringLiteral("engine"))
+                                       .toObject();
+        return std::make_pair(engine.value(QStringLiteral("max_num_batched_tokens")).toInt(),
+            engine.value(QStringLiteral("max_prefill_tokens")).toInt());
+    };
+    QCOMPARE(budget({}), std::make_pair(8192, 16384));
+    QCOMPARE(budget({ QStringLiteral("--max-prefill-tokens"), QStringLiteral("2500") }), std::make_pair(8192, 2500));
 }
 
 void TstServeCli::trtllmFusesAWideLlamasAllReducesUnlessATensorRtEngine()
@@ -481,6 +508,8 @@ void TstServeCli::usageErrorsNameTheOption_data()
                                        << QStringLiteral("--rate");
     QTest::addRow("huge_block") << QStringList { QStringLiteral("--block-size"), QStringLiteral("1e30") }
                                 << QStringLiteral("--block-size");
+    QTest::addRow("prefill_budget_of_vllm") << QStringList { QStringLiteral("--max-prefill-tokens"),
+        QStringLiteral("2000") } << QStringLiteral("--max-prefill-tokens");
     QTest::addRow("utilisation_above_one") << QStringList { QStringLiteral("--gpu-memory-utilization"),
         QStringLiteral("1.5") } << QStringLiteral("--gpu-memory-utilization");
     QTest::addRow("ramp_without_unit") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("4"),

@@ -26,6 +26,7 @@ EngineOptions options()
     EngineOptions engine;
     engine.maxNumSeqs = 256;
     engine.maxNumBatchedTokens = 8192;
+    engine.blockSize = 16;
     engine.kvBlocks = 1000;
     engine.watermark = 0;
     return engine;

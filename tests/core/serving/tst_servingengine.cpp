@@ -28,6 +28,7 @@ EngineOptions withBlocks(std::int64_t blocks)
     EngineOptions options;
     options.maxNumSeqs = 256;
     options.maxNumBatchedTokens = 8192;
+    options.blockSize = 16;
     options.kvBlocks = blocks;
     options.watermark = 0;
     return options;
@@ -401,6 +402,34 @@ private Q_SLOTS:
         const auto first = serving::simulateServing(workload, options, cost);
         QVERIFY(near(first.requests[1].ttft(), 33.53e-3, 1e-9));
         QVERIFY(near(first.requests[0].e2e(), 44.09e-3, 1e-9));
+    }
+
+    void sglangHoldsBackAPromptBeyondItsMaxPrefillTokens()
+    {
+        // a = 1 ms, b = 10 us; three prompts of 1,000 tokens (2 outputs each) arrive together; SGLang's chunk of 8,192
+        // would take them all, its max_prefill_tokens of 2,500 does not. PrefillAdder: A is first (2,500 - 1,000 =
+        // 1,500 left), B's 1,000 < 1,500 fits (500 left), C's 1,000 >= 500 waits for the next pass, unchunked.
+        // A and B prefill in 1 + 20 = 21 ms; C alone in 1 + 10 = 11 ms (TTFT 32 ms); the three last tokens decode
+        // together in 1.03 ms, to 33.03 ms. Without the limit all three prefill in 31 ms.
+        AffineCost cost(1e-3, 1e-5);
+        WorkloadSpec workload;
+        workload.arrival = serving::ArrivalKind::Trace;
+        workload.trace = { { 0, 1000, 2, -1 }, { 0, 1000, 2, -1 }, { 0, 1000, 2, -1 } };
+        EngineOptions options = withBlocks(1000);
+        options.profile = serving::EngineProfile::Sglang;
+        options.maxPrefillTokens = 2500;
+        const auto limited = serving::simulateServing(workload, options, cost);
+        QCOMPARE(limited.iterations.size(), size_t { 3 });
+        QCOMPARE(limited.iterations[0].batchedTokens, std::int64_t { 2000 });
+        QVERIFY(near(limited.requests[0].ttft(), 21e-3, 1e-9));
+        QVERIFY(near(limited.requests[1].ttft(), 21e-3, 1e-9));
+        QVERIFY(near(limited.requests[2].ttft(), 32e-3, 1e-9));
+        QVERIFY(near(limited.requests[2].e2e(), 33.03e-3, 1e-9));
+
+        options.maxPrefillTokens = 0;
+        const auto unlimited = serving::simulateServing(workload, options, cost);
+        QCOMPARE(unlimited.iterations[0].batchedTokens, std::int64_t { 3000 });
+        QVERIFY(near(unlimited.requests[2].ttft(), 31e-3, 1e-9));
     }
 
     void oneRequestAloneEqualsTheInferencePrediction()

@@ -136,7 +136,8 @@ public:
             random, std::vector<EngineProfile> { EngineProfile::Vllm, EngineProfile::TrtLlm, EngineProfile::Sglang });
         options.maxNumSeqs = pick(random, std::vector<int> { 0, 4, 64 });
         options.maxNumBatchedTokens = pick(random, std::vector<int> { 0, 512, 2048, 8192 });
-        options.blockSize = pick(random, std::vector<int> { 16, 32 });
+        options.blockSize = pick(random, std::vector<int> { 0, 1, 16, 32 }); // 0: the engine's own
+        options.maxPrefillTokens = pick(random, std::vector<int> { 0, 300, 4096 }); // SGLang's; others ignore it
         options.chunkedPrefill = std::bernoulli_distribution(0.8)(random);
         options.prefixCaching = std::bernoulli_distribution(0.5)(random);
         options.capacityPolicy = pick(random,

@@ -164,17 +164,18 @@ void TstPerformanceValidation::aiconfiguratorRowsRunTheGeneratorsBenchmarkKnobs(
     QCOMPARE(trtllm.maxNumBatchedTokens, 9696);
     QCOMPARE(trtllm.blockSize, 32);
     QVERIFY(!trtllm.chunkedPrefill);
-    // SGLang 0.5.6.post2 on H200, 1,000-token prompts: max_prefill_tokens 2,500 (under its 8,192-token chunk), mixed.
+    // SGLang 0.5.6.post2 on H200, 1,000-token prompts: max_prefill_tokens 2,500, its chunk SGLang's default, mixed.
     const serving::EngineOptions sglang = engineOf("meta_llama_llama_3_1_8b_instruct_meta_llama_llama_3_1_8b_instruct_"
                                                    "h200_sxm_sglang_agg_1000x1000_c352_tp1_epnone_9");
     QCOMPARE(sglang.profile, serving::EngineProfile::Sglang);
     QCOMPARE(sglang.maxNumSeqs, 352);
-    QCOMPARE(sglang.maxNumBatchedTokens, 2500);
+    QCOMPARE(sglang.maxPrefillTokens, 2500);
+    QCOMPARE(sglang.maxNumBatchedTokens, 0);
     QCOMPARE(sglang.batching, serving::Batching::Mixed);
     // SGLang 0.5.1.post1 (a template older than the mixed-chunk rule): SGLang's own batching.
     const serving::EngineOptions older
         = engineOf("qwen_qwen3_32b_qwen_qwen3_32b_h100_sxm_sglang_agg_1024x128_c16_tp2_epnone_1");
-    QCOMPARE(older.maxNumBatchedTokens, 2524);
+    QCOMPARE(older.maxPrefillTokens, 2524);
     QCOMPARE(older.batching, serving::Batching::Auto);
 }
 
