@@ -210,6 +210,7 @@ private Q_SLOTS:
     void clickAndShiftClickSelectLinks();
     void wheelZoomsAtTheCursor();
     void legendStaysInTheViewport();
+    void theFittedDrawingKeepsClearOfTheKey();
     void aNarrowTabPutsTheControlsUnderTheDrawing();
     void labelsAreReadableAndDistinct();
     void searchFindsGpusAndLinks();
@@ -579,6 +580,47 @@ void TstTopologyView::legendStaysInTheViewport()
     window->resize(window->width() - 100, window->height() - 60);
     QCoreApplication::processEvents();
     QVERIFY(inside());
+}
+
+void TstTopologyView::theFittedDrawingKeepsClearOfTheKey()
+{
+    // Found under Xvfb: the NVL72 rack's circle, fitted to the drawing, ran under the key in the bottom-left corner.
+    // Fitted, the drawing (every item's bounding box, in viewport pixels) stays inside the viewport and off the key,
+    // for a round drawing (beside the key), a wide one (above it), and after a resize; and it still fills the
+    // direction that limits it: more than half of what the key leaves in width or height.
+    for (const QString& workspace : { QStringLiteral("llama-3.1-405b-gb200-nvl72"), QString() }) {
+        auto window = workspace.isEmpty() ? openWindow() : openWindow(workspace);
+        QVERIFY(window);
+        TopologyPanel* panel = showTopologyTab(*window);
+        TopologyView* view = panel->view();
+        const auto check = [&] {
+            QCoreApplication::processEvents();
+            const QRect drawn = view->mapFromScene(panel->scene()->itemsBoundingRect()).boundingRect();
+            const QRect key = panel->legend()->geometry().translated(-view->viewport()->geometry().topLeft());
+            const QRect area = view->viewport()->rect();
+            const QString what = QStringLiteral("%1: drawing %2,%3 %4x%5, key %6,%7 %8x%9, viewport %10x%11")
+                                     .arg(workspace.isEmpty() ? QStringLiteral("default") : workspace)
+                                     .arg(drawn.x())
+                                     .arg(drawn.y())
+                                     .arg(drawn.width())
+                                     .arg(drawn.height())
+                                     .arg(key.x())
+                                     .arg(key.y())
+                                     .arg(key.width())
+                                     .arg(key.height())
+                                     .arg(area.width())
+                                     .arg(area.height());
+            QVERIFY2(area.adjusted(-2, -2, 2, 2).contains(drawn), qPrintable(what));
+            QVERIFY2(!drawn.intersects(key), qPrintable(what));
+            const bool fillsWidth = drawn.width() > (area.width() - key.width()) / 2;
+            const bool fillsHeight = drawn.height() > (area.height() - key.height()) / 2;
+            QVERIFY2(fillsWidth || fillsHeight, qPrintable(what));
+        };
+        QTest::mouseClick(panel->fitButton(), Qt::LeftButton);
+        check();
+        window->resize(window->width() - 200, window->height() - 120);
+        check();
+    }
 }
 
 void TstTopologyView::aNarrowTabPutsTheControlsUnderTheDrawing()

@@ -41,6 +41,8 @@ TopologyView::TopologyView(TopologyScene* scene, QWidget* parent)
     connect(m_scene, &TopologyScene::topologyRebuilt, this, [this] {
         if (m_fitting) {
             applyFit();
+        } else {
+            setSceneRect(QRectF()); // follow the new drawing; the key's band was the old fit's
         }
     });
 }
@@ -61,15 +63,35 @@ void TopologyView::fitToView()
 void TopologyView::applyFit()
 {
     const QRectF rect = m_scene->sceneRect();
-    if (rect.isEmpty() || viewport()->width() <= 0 || viewport()->height() <= 0) {
+    const QSizeF area = viewport()->size();
+    if (rect.isEmpty() || area.width() <= 0 || area.height() <= 0) {
         return;
     }
-    fitInView(rect, Qt::KeepAspectRatio);
-    if (zoom() > kMaxFitZoom) {
-        const double factor = kMaxFitZoom / zoom();
-        scale(factor, factor);
+    // The key covers the viewport's bottom-left corner: the fitted drawing keeps clear of it, above it or beside it,
+    // whichever leaves the drawing larger (a wide fabric goes above, a round NVL72 rack beside).
+    const QSize key
+        = m_overlay && !m_overlay->isHidden() ? overlaySize() + QSize(2 * kOverlayMargin, kOverlayMargin) : QSize(0, 0);
+    const auto scaleWithin
+        = [&](double width, double height) { return std::min(width / rect.width(), height / rect.height()); };
+    const double above = scaleWithin(area.width(), area.height() - key.height());
+    const double beside = scaleWithin(area.width() - key.width(), area.height());
+    const double scale = std::min(std::max(above, beside), kMaxFitZoom);
+    if (scale <= 0) {
+        setSceneRect(rect);
+        fitInView(rect, Qt::KeepAspectRatio);
+        return;
     }
-    centerOn(rect.center());
+    // The view's scene rect takes the key's band besides the drawing, so the drawing is centred in what is left (a
+    // scene smaller than the viewport is centred by the view's alignment, not by centerOn).
+    QRectF shown = rect;
+    if (beside > above) {
+        shown.setLeft(rect.left() - key.width() / scale);
+    } else {
+        shown.setBottom(rect.bottom() + key.height() / scale);
+    }
+    setSceneRect(shown);
+    setTransform(QTransform::fromScale(scale, scale));
+    centerOn(shown.center());
 }
 
 void TopologyView::zoomBy(double factor)
@@ -249,10 +271,18 @@ void TopologyView::placeOverlay()
     if (!m_overlay) {
         return;
     }
-    const QSize size = m_overlay->sizeHint().boundedTo(area.size() - QSize(2 * kOverlayMargin, 2 * kOverlayMargin));
+    const QSize size = overlaySize();
     m_overlay->setGeometry(QRect(
         QPoint(area.left() + kOverlayMargin, area.bottom() - kOverlayMargin - size.height() + 1), size.expandedTo({})));
     m_overlay->raise();
+}
+
+QSize TopologyView::overlaySize() const
+{
+    const QSize area = viewport()->size();
+    return m_overlay->sizeHint()
+        .boundedTo(area - QSize(2 * kOverlayMargin, 2 * kOverlayMargin))
+        .expandedTo(QSize(0, 0));
 }
 
 bool TopologyView::event(QEvent* event)
@@ -260,6 +290,9 @@ bool TopologyView::event(QEvent* event)
     // A child's updateGeometry() lands here: the overlay's size hint changed with its content (the utilisation scale).
     if (event->type() == QEvent::LayoutRequest) {
         placeOverlay();
+        if (m_fitting) {
+            applyFit(); // the drawing keeps clear of the key at its new size
+        }
     }
     return PannableGraphicsView::event(event);
 }

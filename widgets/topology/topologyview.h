@@ -63,6 +63,8 @@ private:
     void zoomTo(double value);
     void applyFit();
     void placeOverlay();
+    /// The key's size in the viewport: its size hint, within the viewport less the margins.
+    QSize overlaySize() const;
     bool event(QEvent* event) override;
 
     TopologyScene* m_scene;
