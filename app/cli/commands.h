@@ -7,7 +7,9 @@
 
 namespace rapid::cli {
 
-/// Exit codes shared by every subcommand.
+/// Exit codes shared by every subcommand. Anything the user gave that is wrong (a YAML key, a trace, an option or its
+/// value, a command name) is an input error, exit 1, naming what to change; 2 is only `rapid` or `rapid chakra` run
+/// without a command, after printing the usage; 3 is a bug.
 enum ExitCode { Success = 0, InputError = 1, UsageFailure = 2, InternalError = 3 };
 
 /// What a subcommand gets: its arguments (after the subcommand name) and where to write.

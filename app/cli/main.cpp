@@ -86,7 +86,7 @@ int main(int argc, char** argv)
     if (found == commands().end()) {
         std::cerr << "rapid: unknown command \"" << args.front() << "\"\n\n";
         printUsage(std::cerr);
-        return rapid::cli::UsageFailure;
+        return rapid::cli::InputError;
     }
     const std::string name = args.front();
     args.erase(args.begin());
@@ -94,7 +94,7 @@ int main(int argc, char** argv)
         return found->second.run({ args, std::cout, std::cerr });
     } catch (const rapid::cli::UsageError& error) {
         std::cerr << "rapid " << name << ": " << error.what() << " (see rapid " << name << " --help)\n";
-        return rapid::cli::UsageFailure;
+        return rapid::cli::InputError; // an option or its value: an input error like a wrong key
     } catch (const rapid::config::ConfigError& error) {
         for (const rapid::config::Diagnostic& diagnostic : error.diagnostics()) {
             std::cerr << diagnostic.toString() << "\n";
