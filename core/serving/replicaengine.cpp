@@ -216,6 +216,9 @@ ReplicaEngine::InputBudget ReplicaEngine::inputBudget(
 {
     InputBudget input;
     input.limited = m_options.maxPrefillTokens > 0;
+    if (!input.limited) {
+        return input; // vLLM and TensorRT-LLM: nothing to count
+    }
     input.remaining = m_options.maxPrefillTokens;
     // PrefillAdder starts from max_prefill_tokens less the decodes mixed into the batch and charges the unfinished
     // chunk it continues; that chunk is a prompt in the batch (can_run_list), the decodes are not.

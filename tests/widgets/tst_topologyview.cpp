@@ -24,6 +24,7 @@
 #include "network/topology.h"
 
 #include <QApplication>
+#include <QDebug>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -598,18 +599,8 @@ void TstTopologyView::theFittedDrawingKeepsClearOfTheKey()
             const QRect drawn = view->mapFromScene(panel->scene()->itemsBoundingRect()).boundingRect();
             const QRect key = panel->legend()->geometry().translated(-view->viewport()->geometry().topLeft());
             const QRect area = view->viewport()->rect();
-            const QString what = QStringLiteral("%1: drawing %2,%3 %4x%5, key %6,%7 %8x%9, viewport %10x%11")
-                                     .arg(workspace.isEmpty() ? QStringLiteral("default") : workspace)
-                                     .arg(drawn.x())
-                                     .arg(drawn.y())
-                                     .arg(drawn.width())
-                                     .arg(drawn.height())
-                                     .arg(key.x())
-                                     .arg(key.y())
-                                     .arg(key.width())
-                                     .arg(key.height())
-                                     .arg(area.width())
-                                     .arg(area.height());
+            QString what = workspace.isEmpty() ? QStringLiteral("default") : workspace;
+            QDebug(&what) << "drawing" << drawn << "key" << key << "viewport" << area;
             QVERIFY2(area.adjusted(-2, -2, 2, 2).contains(drawn), qPrintable(what));
             QVERIFY2(!drawn.intersects(key), qPrintable(what));
             const bool fillsWidth = drawn.width() > (area.width() - key.width()) / 2;
