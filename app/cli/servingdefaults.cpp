@@ -95,6 +95,24 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     if (settings->capacityPolicy != "auto") {
         arguments.setDefault("capacity-policy", settings->capacityPolicy);
     }
+    setCount("max-num-seqs", settings->maxNumSeqs);
+    setCount("max-num-batched-tokens", settings->maxNumBatchedTokens);
+    setCount("block-size", settings->blockSize);
+    if (!settings->chunkedPrefill) {
+        arguments.setDefault("no-chunked-prefill", "");
+    }
+    // SGLang's budget is kept while another engine is chosen, greyed out in the tab and not applied, as there.
+    if (settings->maxPrefillTokens > 0 && arguments.value("engine") == std::optional<std::string>("sglang")) {
+        setCount("max-prefill-tokens", settings->maxPrefillTokens);
+    }
+    if (settings->gpuMemoryUtilization > 0) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%.17g", settings->gpuMemoryUtilization);
+        arguments.setDefault("gpu-memory-utilization", text);
+    }
+    if (settings->batching != "auto") {
+        arguments.setDefault("batching", settings->batching);
+    }
 }
 
 } // namespace rapid::cli

@@ -17,6 +17,9 @@ constexpr std::int64_t kMaxRequests = 1'000'000;
 constexpr std::int64_t kMaxWorkers = 4096;
 constexpr double kMaxSloMilliseconds = 1e6;
 constexpr double kMaxHostMilliseconds = 3.6e6; // an hour per iteration, as rapid serve accepts
+constexpr std::int64_t kMaxSequences = 1'000'000; // rapid serve --max-num-seqs
+constexpr std::int64_t kMaxBlockSize = 4096; // rapid serve --block-size
+constexpr double kMinMemoryShare = 0.01; // rapid serve --gpu-memory-utilization
 
 std::string number(double value)
 {
@@ -68,6 +71,20 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
     settings.overlapHost = reader.boolean("overlap_host", false);
     settings.capacityPolicy = reader.choice<std::string>(
         "capacity_policy", wordChoices(kCapacityPolicyWords), std::string(kCapacityPolicyWords[0]));
+    settings.maxNumSeqs = static_cast<int>(reader.integer("max_num_seqs", 0, 0, kMaxSequences));
+    settings.maxNumBatchedTokens = static_cast<int>(reader.integer("max_num_batched_tokens", 0, 0, kMaxTokens));
+    settings.chunkedPrefill = reader.boolean("chunked_prefill", true);
+    settings.blockSize = static_cast<int>(reader.integer("block_size", 0, 0, kMaxBlockSize));
+    settings.maxPrefillTokens = static_cast<int>(reader.integer("max_prefill_tokens", 0, 0, kMaxTokens));
+    settings.gpuMemoryUtilization = reader.number("gpu_memory_utilization", 0.0, 0.0, 1.0);
+    if (settings.gpuMemoryUtilization > 0 && settings.gpuMemoryUtilization < kMinMemoryShare) {
+        context.error(reader.childPath("gpu_memory_utilization"), reader.raw("gpu_memory_utilization"),
+            "expected 0 (the engine's default) or a share from 0.01 to 1, got "
+                + number(settings.gpuMemoryUtilization));
+        settings.gpuMemoryUtilization = 0;
+    }
+    settings.batching
+        = reader.choice<std::string>("batching", wordChoices(kBatchingWords), std::string(kBatchingWords[0]));
     reader.finish();
     return settings;
 }
@@ -91,6 +108,13 @@ std::string composeServingSettings(const ServingSettings& settings)
     text += "  host_time_per_request_ms: " + number(settings.hostPerRequestMilliseconds) + "\n";
     text += std::string("  overlap_host: ") + (settings.overlapHost ? "true" : "false") + "\n";
     text += "  capacity_policy: " + yamlDoubleQuoted(settings.capacityPolicy) + "\n";
+    text += "  max_num_seqs: " + std::to_string(settings.maxNumSeqs) + "\n";
+    text += "  max_num_batched_tokens: " + std::to_string(settings.maxNumBatchedTokens) + "\n";
+    text += std::string("  chunked_prefill: ") + (settings.chunkedPrefill ? "true" : "false") + "\n";
+    text += "  block_size: " + std::to_string(settings.blockSize) + "\n";
+    text += "  max_prefill_tokens: " + std::to_string(settings.maxPrefillTokens) + "\n";
+    text += "  gpu_memory_utilization: " + number(settings.gpuMemoryUtilization) + "\n";
+    text += "  batching: " + yamlDoubleQuoted(settings.batching) + "\n";
     return text;
 }
 

@@ -29,6 +29,18 @@ struct ServingSettings {
     /// When a waiting request may start (rapid serve --capacity-policy): auto (the engine's), max-utilization,
     /// guaranteed-no-evict or new-token-ratio.
     std::string capacityPolicy = "auto";
+    // The engine's scheduler knobs (rapid serve's options of the same names); 0 takes the engine's default for the
+    // GPU (serving::engineDefaults).
+    int maxNumSeqs = 0; ///< sequences per iteration (--max-num-seqs)
+    int maxNumBatchedTokens = 0; ///< tokens per iteration (--max-num-batched-tokens; SGLang's chunked_prefill_size)
+    bool chunkedPrefill = true; ///< false: every prompt in one iteration (--no-chunked-prefill)
+    int blockSize = 0; ///< tokens per KV-cache block (--block-size)
+    /// SGLang's max_prefill_tokens (--max-prefill-tokens); kept but not applied while another engine is chosen,
+    /// as the tab shows it greyed out.
+    int maxPrefillTokens = 0;
+    double gpuMemoryUtilization = 0; ///< share of HBM the engine uses (--gpu-memory-utilization); 0 or 0.01 to 1
+    /// Mixed or prefill-first iterations (--batching): auto (the engine's), mixed or prefill-first.
+    std::string batching = "auto";
 
     bool operator==(const ServingSettings&) const = default;
 };
@@ -38,5 +50,7 @@ inline constexpr const char* kServingEngineWords[] = { "vllm", "trtllm", "sglang
 /// The words of ServingSettings::capacityPolicy, in the order the workbench offers them.
 inline constexpr const char* kCapacityPolicyWords[]
     = { "auto", "max-utilization", "guaranteed-no-evict", "new-token-ratio" };
+/// The words of ServingSettings::batching, in the order the workbench offers them.
+inline constexpr const char* kBatchingWords[] = { "auto", "mixed", "prefill-first" };
 
 } // namespace rapid::config

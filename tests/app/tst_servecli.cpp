@@ -337,17 +337,23 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
         "overrides:\n  - run.parallelism.tp=8\n"
         "serving:\n  load: concurrency\n  loads: \" 1, 4 \"\n  input_tokens: 300\n  output_tokens: 16\n"
         "  engine: sglang\n  ttft_slo_ms: 40\n  host_time_ms: 1.5\n  host_time_per_request_ms: 0.25\n"
-        "  overlap_host: true\n  capacity_policy: guaranteed-no-evict\n"));
+        "  overlap_host: true\n  capacity_policy: guaranteed-no-evict\n  max_num_seqs: 3\n"
+        "  max_num_batched_tokens: 700\n  chunked_prefill: false\n  block_size: 8\n  max_prefill_tokens: 400\n"
+        "  gpu_memory_utilization: 0.6\n  batching: mixed\n"));
     const Result fromSection = runRapid(
         { QStringLiteral("serve"), workspace, QStringLiteral("--json"), dir.filePath(QStringLiteral("a.json")) });
     QCOMPARE(fromSection.exitCode, 0);
-    const Result fromOptions
-        = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("1,4"), QStringLiteral("--input-tokens"),
-            QStringLiteral("300"), QStringLiteral("--output-tokens"), QStringLiteral("16"), QStringLiteral("--engine"),
-            QStringLiteral("sglang"), QStringLiteral("--slo-ttft"), QStringLiteral("40ms"),
-            QStringLiteral("--host-time"), QStringLiteral("1.5ms"), QStringLiteral("--host-time-per-request"),
-            QStringLiteral("0.25ms"), QStringLiteral("--overlap-host"), QStringLiteral("--capacity-policy"),
-            QStringLiteral("guaranteed-no-evict"), QStringLiteral("--json"), dir.filePath(QStringLiteral("b.json")) }));
+    const Result fromOptions = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("1,4"),
+        QStringLiteral("--input-tokens"), QStringLiteral("300"), QStringLiteral("--output-tokens"),
+        QStringLiteral("16"), QStringLiteral("--engine"), QStringLiteral("sglang"), QStringLiteral("--slo-ttft"),
+        QStringLiteral("40ms"), QStringLiteral("--host-time"), QStringLiteral("1.5ms"),
+        QStringLiteral("--host-time-per-request"), QStringLiteral("0.25ms"), QStringLiteral("--overlap-host"),
+        QStringLiteral("--capacity-policy"), QStringLiteral("guaranteed-no-evict"), QStringLiteral("--max-num-seqs"),
+        QStringLiteral("3"), QStringLiteral("--max-num-batched-tokens"), QStringLiteral("700"),
+        QStringLiteral("--no-chunked-prefill"), QStringLiteral("--block-size"), QStringLiteral("8"),
+        QStringLiteral("--max-prefill-tokens"), QStringLiteral("400"), QStringLiteral("--gpu-memory-utilization"),
+        QStringLiteral("0.6"), QStringLiteral("--batching"), QStringLiteral("mixed"), QStringLiteral("--json"),
+        dir.filePath(QStringLiteral("b.json")) }));
     QCOMPARE(fromOptions.exitCode, 0);
     QFile a(dir.filePath(QStringLiteral("a.json")));
     QFile b(dir.filePath(QStringLiteral("b.json")));
@@ -362,7 +368,10 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
     QCOMPARE(overridden.exitCode, 0);
     const QJsonObject one = parseJson(overridden.out.mid(overridden.out.indexOf(QLatin1Char('{'))));
     QVERIFY2(!one.contains(QStringLiteral("points")), qPrintable(overridden.out));
-    QVERIFY2(overridden.out.contains(QStringLiteral("max_num_seqs 1024,")), qPrintable(overridden.out));
+    // The section's scheduler knobs stay; SGLang's prefill budget is not applied to vLLM (no usage error either).
+    QVERIFY2(overridden.out.contains(QStringLiteral("max_num_seqs 3, max_num_batched_tokens 700, chunked prefill off, "
+                                                    "block 8 tokens")),
+        qPrintable(overridden.out));
 
     // A damaged section is an input error naming its key, before anything is served.
     QVERIFY(writeFile(workspace,

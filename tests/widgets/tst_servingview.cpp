@@ -5,8 +5,8 @@
 // labels neither overlap nor leave the plot at any size; hovering a marker names its load and clicking it selects it;
 // a saturated closed loop obeys Little's law; picking a load redraws its request timeline; Cancel stops a long sweep
 // and shows nothing; a training workspace says why it cannot be served; an edit marks the result stale; every chart
-// exports; the Engine field picked from the keyboard serves with SGLang's defaults; the inputs are kept with the
-// workspace (undo, save, reopen).
+// exports; the Engine field picked from the keyboard serves with SGLang's defaults; typed scheduler knobs are what the
+// engine runs with; the inputs are kept with the workspace (undo, save, reopen).
 #include "widgettestutils.h"
 
 #include "common/chartexporter.h"
@@ -273,6 +273,91 @@ private Q_SLOTS:
         QVERIFY(std::abs(used.gpuMemoryUtilization - 70.0 / 80) < 1e-12);
         // "The engine's" admission is SGLang's: its new_token_ratio share of the running outputs.
         QCOMPARE(used.capacityPolicy, serving::CapacityPolicy::NewTokenRatio);
+    }
+
+    void theSchedulerKnobsReachTheEngine()
+    {
+        // Typed scheduler knobs are what the engine runs with: one sequence per iteration (two clients then never run
+        // together), 600 tokens per iteration (the 1,500-token prompts go in chunks of at most 600), 8-token KV
+        // blocks, half the HBM, prompt batches alone. SGLang's prefill budget is greyed out for vLLM, kept when
+        // typed for SGLang, and applied only with SGLang.
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        QVERIFY(!panel->maxPrefillTokensSpin()->isEnabled());
+        test::typeSpin(panel->maxNumSeqsSpin(), QStringLiteral("1"));
+        test::typeSpin(panel->maxBatchedTokensSpin(), QStringLiteral("600"));
+        test::typeSpin(panel->blockSizeSpin(), QStringLiteral("8"));
+        test::typeSpin(panel->memoryShareSpin(), QStringLiteral("0.5"));
+        panel->batchingCombo()->setFocus();
+        QTest::keyClick(panel->batchingCombo(), Qt::Key_Down);
+        QTest::keyClick(panel->batchingCombo(), Qt::Key_Down);
+        QCOMPARE(panel->batchingCombo()->currentText(), QStringLiteral("Prefill first"));
+        panel->engineCombo()->setFocus();
+        QTest::keyClick(panel->engineCombo(), Qt::Key_Down);
+        QTest::keyClick(panel->engineCombo(), Qt::Key_Down);
+        QVERIFY(panel->maxPrefillTokensSpin()->isEnabled());
+        test::typeSpin(panel->maxPrefillTokensSpin(), QStringLiteral("700"));
+        QTest::keyClick(panel->engineCombo(), Qt::Key_Up);
+        QTest::keyClick(panel->engineCombo(), Qt::Key_Up);
+        QCOMPARE(panel->engineCombo()->currentText(), QStringLiteral("vLLM V1"));
+        QVERIFY(!panel->maxPrefillTokensSpin()->isEnabled());
+        QCOMPARE(panel->maxPrefillTokensSpin()->value(), 700);
+        QCOMPARE(panel->settings().maxPrefillTokens, 700);
+
+        QVERIFY(serve(panel, QStringLiteral("2"), QStringLiteral("8"), QStringLiteral("4")));
+        const serving::ServingResult& vllm = panel->curve()->results[0];
+        QCOMPARE(vllm.options.maxNumSeqs, 1);
+        QCOMPARE(vllm.options.maxNumBatchedTokens, 600);
+        QCOMPARE(vllm.options.blockSize, 8);
+        QCOMPARE(vllm.options.gpuMemoryUtilization, 0.5);
+        QCOMPARE(vllm.options.batching, serving::Batching::PrefillFirst);
+        QCOMPARE(vllm.options.maxPrefillTokens, 0);
+        QVERIFY(!vllm.trace.iterations.empty());
+        for (const serving::OccupancySample& iteration : vllm.trace.iterations) {
+            QVERIFY(iteration.running <= 1);
+            QVERIFY(iteration.batchedTokens <= 600);
+        }
+        // One at a time: each request starts after the one before it finished.
+        const std::vector<serving::RequestRecord>& requests = vllm.trace.requests;
+        QCOMPARE(requests.size(), size_t(4));
+        for (size_t i = 1; i < requests.size(); ++i) {
+            QVERIFY(requests[i].firstTokenSeconds > requests[i - 1].finishSeconds);
+        }
+
+        panel->engineCombo()->setFocus();
+        QTest::keyClick(panel->engineCombo(), Qt::Key_Down);
+        QTest::keyClick(panel->engineCombo(), Qt::Key_Down);
+        QVERIFY(serve(panel, QStringLiteral("2"), QStringLiteral("8"), QStringLiteral("4")));
+        QCOMPARE(panel->curve()->results[0].options.profile, serving::EngineProfile::Sglang);
+        QCOMPARE(panel->curve()->results[0].options.maxPrefillTokens, 700);
+
+        // Unchunked, a 1,508-token request cannot fit 600 tokens per iteration: the status line says so, nothing is
+        // served with a changed input, and the last result stays.
+        QTest::mouseClick(
+            panel->chunkedPrefillCheck(), Qt::LeftButton, {}, QPoint(4, panel->chunkedPrefillCheck()->height() / 2));
+        QVERIFY(!panel->chunkedPrefillCheck()->isChecked());
+        QSignalSpy failed(panel->runner(), &ServingRunner::failed);
+        QTest::mouseClick(panel->controls()->runButton(), Qt::LeftButton);
+        QVERIFY(failed.wait(kTimeoutMs));
+        const QString status = panel->controls()->statusLabel()->text();
+        QVERIFY2(status.contains(QStringLiteral("1508")) && status.contains(QStringLiteral("600")), qPrintable(status));
+        QCOMPARE(panel->curve()->results[0].options.maxPrefillTokens, 700);
+
+        // Kept with the workspace: a window that opens the saved file shows every knob again.
+        const QString saved = m_dir.filePath(QStringLiteral("knobs.rapid.yaml"));
+        QVERIFY(window->saveWorkspace(saved));
+        auto reopened = test::openWindow(saved);
+        QVERIFY(reopened);
+        ServingPanel* shown = reopened->servingPanel();
+        QCOMPARE(shown->maxNumSeqsSpin()->value(), 1);
+        QCOMPARE(shown->maxBatchedTokensSpin()->value(), 600);
+        QVERIFY(!shown->chunkedPrefillCheck()->isChecked());
+        QCOMPARE(shown->blockSizeSpin()->value(), 8);
+        QCOMPARE(shown->memoryShareSpin()->value(), 0.5);
+        QCOMPARE(shown->batchingCombo()->currentText(), QStringLiteral("Prefill first"));
+        QCOMPARE(shown->maxPrefillTokensSpin()->value(), 700);
+        QVERIFY(shown->maxPrefillTokensSpin()->isEnabled());
     }
 
     void theSetUpIsKeptWithTheWorkspace()

@@ -235,6 +235,7 @@ QWidget* ServingPanel::buildInputs()
     form->addRow(tr("Requests"), m_requests);
     form->addRow(tr("Engine"), m_engine);
     form->addRow(tr("Admission"), m_capacityPolicy);
+    addSchedulerRows(form);
     form->addRow(tr("TTFT SLO"), m_ttftSlo);
     form->addRow(tr("ITL SLO"), m_itlSlo);
     m_overlapHost->setObjectName(QStringLiteral("servingOverlapHost"));
@@ -331,6 +332,7 @@ bool ServingPanel::run()
         request.workload.outputTokens = m_output->value() > 0 ? m_output->value() : scenario->run.decodeLength;
         request.options.profile = static_cast<serving::EngineProfile>(m_engine->currentData().toInt());
         request.options.capacityPolicy = static_cast<serving::CapacityPolicy>(m_capacityPolicy->currentData().toInt());
+        applyScheduler(request.options);
         request.slo.ttftSeconds = m_ttftSlo->value() / 1e3;
         request.slo.itlSeconds = m_itlSlo->value() / 1e3;
         request.options.host

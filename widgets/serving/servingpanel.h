@@ -14,11 +14,16 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QTableWidget;
 class QTabWidget;
+
+namespace rapid::serving {
+struct EngineOptions;
+}
 
 namespace rapid::widgets {
 
@@ -59,6 +64,13 @@ public:
     QSpinBox* decodeWorkersSpin() const { return m_decodeWorkers; }
     QSpinBox* prefillTpSpin() const { return m_prefillTp; }
     QSpinBox* decodeTpSpin() const { return m_decodeTp; }
+    QSpinBox* maxNumSeqsSpin() const { return m_maxNumSeqs; }
+    QSpinBox* maxBatchedTokensSpin() const { return m_maxBatchedTokens; }
+    QCheckBox* chunkedPrefillCheck() const { return m_chunkedPrefill; }
+    QSpinBox* blockSizeSpin() const { return m_blockSize; }
+    QSpinBox* maxPrefillTokensSpin() const { return m_maxPrefillTokens; }
+    QDoubleSpinBox* memoryShareSpin() const { return m_memoryShare; }
+    QComboBox* batchingCombo() const { return m_batching; }
     JobControls* controls() const { return m_controls; }
     ServingRunner* runner() const { return m_runner; }
     QTableWidget* table() const { return m_table; }
@@ -97,6 +109,11 @@ private:
     /// Shows the workspace's serving set-up in the inputs (after an undo, or a workspace opened or restored).
     void showSettings();
     void connectSettings();
+    /// The engine's scheduler knobs (servingscheduler.cpp): their rows of the inputs' form, what a run takes from them.
+    void addSchedulerRows(QFormLayout* form);
+    void applyScheduler(serving::EngineOptions& options) const;
+    /// SGLang's prefill budget is SGLang's alone: greyed out for the other engines.
+    void updateSchedulerFields();
 
     WorkspaceDocument* m_document;
     ServingRunner* m_runner;
@@ -118,6 +135,14 @@ private:
     QSpinBox* m_prefillTp; ///< 0: the run's tp
     QSpinBox* m_decodeTp;
     QLabel* m_poolsProblem;
+    // The scheduler knobs; 0 (or the engine's word) takes the engine's default for the GPU.
+    QSpinBox* m_maxNumSeqs = nullptr;
+    QSpinBox* m_maxBatchedTokens = nullptr;
+    QCheckBox* m_chunkedPrefill = nullptr;
+    QSpinBox* m_blockSize = nullptr;
+    QSpinBox* m_maxPrefillTokens = nullptr;
+    QDoubleSpinBox* m_memoryShare = nullptr;
+    QComboBox* m_batching = nullptr; ///< items in the order of config::kBatchingWords
     JobControls* m_controls;
     QTabWidget* m_chartTabs;
     LatencyThroughputChart* m_curveChart;

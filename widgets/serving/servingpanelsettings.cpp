@@ -56,6 +56,13 @@ config::ServingSettings ServingPanel::settings() const
     settings.hostMilliseconds = m_hostTime->value();
     settings.hostPerRequestMilliseconds = m_hostPerRequest->value();
     settings.overlapHost = m_overlapHost->isChecked();
+    settings.maxNumSeqs = m_maxNumSeqs->value();
+    settings.maxNumBatchedTokens = m_maxBatchedTokens->value();
+    settings.chunkedPrefill = m_chunkedPrefill->isChecked();
+    settings.blockSize = m_blockSize->value();
+    settings.maxPrefillTokens = m_maxPrefillTokens->value();
+    settings.gpuMemoryUtilization = m_memoryShare->value();
+    settings.batching = wordAt(config::kBatchingWords, m_batching->currentIndex());
     return settings;
 }
 
@@ -76,11 +83,14 @@ void ServingPanel::showSettings()
     if (settings() == wanted) {
         return;
     }
-    const QSignalBlocker blockers[] = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt),
-        QSignalBlocker(m_output), QSignalBlocker(m_requests), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo),
-        QSignalBlocker(m_itlSlo), QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers),
-        QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime),
-        QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy) };
+    const QSignalBlocker blockers[]
+        = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt), QSignalBlocker(m_output),
+              QSignalBlocker(m_requests), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo), QSignalBlocker(m_itlSlo),
+              QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers), QSignalBlocker(m_prefillTp),
+              QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime), QSignalBlocker(m_hostPerRequest),
+              QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy), QSignalBlocker(m_maxNumSeqs),
+              QSignalBlocker(m_maxBatchedTokens), QSignalBlocker(m_chunkedPrefill), QSignalBlocker(m_blockSize),
+              QSignalBlocker(m_maxPrefillTokens), QSignalBlocker(m_memoryShare), QSignalBlocker(m_batching) };
     m_loadKind->setCurrentIndex(wanted.load == config::ServingSettings::Load::Rate ? 1 : 0);
     if (m_loads->text().toStdString() != wanted.loads) {
         m_loads->setText(QString::fromStdString(wanted.loads));
@@ -99,21 +109,31 @@ void ServingPanel::showSettings()
     m_hostTime->setValue(wanted.hostMilliseconds);
     m_hostPerRequest->setValue(wanted.hostPerRequestMilliseconds);
     m_overlapHost->setChecked(wanted.overlapHost);
+    m_maxNumSeqs->setValue(wanted.maxNumSeqs);
+    m_maxBatchedTokens->setValue(wanted.maxNumBatchedTokens);
+    m_chunkedPrefill->setChecked(wanted.chunkedPrefill);
+    m_blockSize->setValue(wanted.blockSize);
+    m_maxPrefillTokens->setValue(wanted.maxPrefillTokens);
+    m_memoryShare->setValue(wanted.gpuMemoryUtilization);
+    m_batching->setCurrentIndex(indexOf(config::kBatchingWords, wanted.batching));
+    updateSchedulerFields(); // the engine was set with its signal blocked
     validateInputs();
 }
 
 void ServingPanel::connectSettings()
 {
     connect(m_loads, &QLineEdit::textChanged, this, &ServingPanel::storeSettings);
-    for (QComboBox* combo : { m_loadKind, m_engine, m_capacityPolicy }) {
+    for (QComboBox* combo : { m_loadKind, m_engine, m_capacityPolicy, m_batching }) {
         connect(combo, &QComboBox::currentIndexChanged, this, &ServingPanel::storeSettings);
     }
-    for (QSpinBox* spin :
-        { m_prompt, m_output, m_requests, m_prefillWorkers, m_decodeWorkers, m_prefillTp, m_decodeTp }) {
+    for (QSpinBox* spin : { m_prompt, m_output, m_requests, m_prefillWorkers, m_decodeWorkers, m_prefillTp, m_decodeTp,
+             m_maxNumSeqs, m_maxBatchedTokens, m_blockSize, m_maxPrefillTokens }) {
         connect(spin, &QSpinBox::valueChanged, this, &ServingPanel::storeSettings);
     }
-    connect(m_overlapHost, &QCheckBox::toggled, this, &ServingPanel::storeSettings);
-    for (QDoubleSpinBox* spin : { m_ttftSlo, m_itlSlo, m_hostTime, m_hostPerRequest }) {
+    for (QCheckBox* check : { m_overlapHost, m_chunkedPrefill }) {
+        connect(check, &QCheckBox::toggled, this, &ServingPanel::storeSettings);
+    }
+    for (QDoubleSpinBox* spin : { m_ttftSlo, m_itlSlo, m_hostTime, m_hostPerRequest, m_memoryShare }) {
         connect(spin, &QDoubleSpinBox::valueChanged, this, &ServingPanel::storeSettings);
     }
     connect(m_document, &WorkspaceDocument::servingSettingsChanged, this, &ServingPanel::showSettings);

@@ -449,6 +449,13 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     serving.hostPerRequestMilliseconds = 0.125;
     serving.overlapHost = true;
     serving.capacityPolicy = "guaranteed-no-evict";
+    serving.maxNumSeqs = 48;
+    serving.maxNumBatchedTokens = 2048;
+    serving.chunkedPrefill = false;
+    serving.blockSize = 32;
+    serving.maxPrefillTokens = 4096;
+    serving.gpuMemoryUtilization = 0.85;
+    serving.batching = "prefill-first";
     documents.serving = serving;
     const std::string text = config::composeWorkspace(documents);
     QVERIFY2(
@@ -456,6 +463,9 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     QVERIFY(text.find("  engine: \"sglang\"\n  ttft_slo_ms: 250.5\n  itl_slo_ms: 0.1\n") != std::string::npos);
     QVERIFY(text.find("  host_time_ms: 2.5\n  host_time_per_request_ms: 0.125\n  overlap_host: true\n"
                       "  capacity_policy: \"guaranteed-no-evict\"\n")
+        != std::string::npos);
+    QVERIFY(text.find("  max_num_seqs: 48\n  max_num_batched_tokens: 2048\n  chunked_prefill: false\n  block_size: 32\n"
+                      "  max_prefill_tokens: 4096\n  gpu_memory_utilization: 0.85\n  batching: \"prefill-first\"\n")
         != std::string::npos);
     QTemporaryDir dir;
     const std::string path = test::writeFile(dir, "serving.rapid.yaml", text);
@@ -506,6 +516,17 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
         << QStringLiteral("  capacity_policy: fcfs\n") << QStringLiteral("serving.capacity_policy") << 6
         << QStringLiteral(
                "expected one of auto, max-utilization, guaranteed-no-evict or new-token-ratio, got \"fcfs\"");
+    QTest::addRow("block_too_large") << QStringLiteral("  block_size: 5000\n") << QStringLiteral("serving.block_size")
+                                     << 6 << QStringLiteral("5000");
+    QTest::addRow("memory_share_below_a_percent")
+        << QStringLiteral("  gpu_memory_utilization: 0.005\n") << QStringLiteral("serving.gpu_memory_utilization") << 6
+        << QStringLiteral("expected 0 (the engine's default) or a share from 0.01 to 1, got 0.005");
+    QTest::addRow("memory_share_above_one")
+        << QStringLiteral("  gpu_memory_utilization: 1.5\n") << QStringLiteral("serving.gpu_memory_utilization") << 6
+        << QStringLiteral("1.5");
+    QTest::addRow("unknown_batching") << QStringLiteral("  batching: eager\n") << QStringLiteral("serving.batching")
+                                      << 6
+                                      << QStringLiteral("expected one of auto, mixed or prefill-first, got \"eager\"");
     QTest::addRow("unknown_key") << QStringLiteral("  loads: \"1\"\n  colour: red\n")
                                  << QStringLiteral("serving.colour") << 7 << QStringLiteral("unknown key \"colour\"");
 }

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Serving tab's scheduler knobs: the engine options rapid serve takes on its command line (max_num_seqs,
+// max_num_batched_tokens, chunked prefill, KV block size, SGLang's max_prefill_tokens, the memory share, batching),
+// each at the engine's own default until set.
+#include "serving/servingpanel.h"
+
+#include "serving/servingspec.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QSpinBox>
+
+namespace rapid::widgets {
+
+namespace {
+
+/// A count from 0 (shown as "the engine's", its default for the GPU) to @p high.
+QSpinBox* engineCountSpin(const QString& objectName, int high, const QString& tip, QWidget* parent)
+{
+    auto* spin = new QSpinBox(parent);
+    spin->setObjectName(objectName);
+    spin->setRange(0, high);
+    spin->setSpecialValueText(QObject::tr("the engine's"));
+    spin->setToolTip(tip);
+    spin->setKeyboardTracking(false);
+    return spin;
+}
+
+} // namespace
+
+void ServingPanel::addSchedulerRows(QFormLayout* form)
+{
+    // The ranges are rapid serve's (--max-num-seqs, --max-num-batched-tokens, --block-size, --max-prefill-tokens).
+    m_maxNumSeqs = engineCountSpin(QStringLiteral("servingMaxNumSeqs"), 1'000'000,
+        tr("Sequences one iteration may hold (vLLM max_num_seqs, TensorRT-LLM max_batch_size, SGLang "
+           "max_running_requests); the engine's: 1,024 on H100, H200 and B200 for vLLM"),
+        this);
+    m_maxBatchedTokens = engineCountSpin(QStringLiteral("servingMaxBatchedTokens"), 10'000'000,
+        tr("Tokens one iteration computes (vLLM max_num_batched_tokens, TensorRT-LLM max_num_tokens, SGLang "
+           "chunked_prefill_size): prompts are cut into chunks of what is left"),
+        this);
+    m_chunkedPrefill = new QCheckBox(tr("Chunked prefill"), this);
+    m_chunkedPrefill->setObjectName(QStringLiteral("servingChunkedPrefill"));
+    m_chunkedPrefill->setChecked(true);
+    m_chunkedPrefill->setToolTip(tr("Split a prompt over iterations to fit the token budget; off, every prompt runs "
+                                    "whole in one iteration (TensorRT-LLM's enable_chunked_prefill false)"));
+    m_blockSize = engineCountSpin(QStringLiteral("servingBlockSize"), 4096,
+        tr("Tokens per KV-cache block; the engine's: vLLM block_size 16, TensorRT-LLM tokens_per_block 32, SGLang "
+           "page_size 1"),
+        this);
+    m_maxPrefillTokens = engineCountSpin(QStringLiteral("servingMaxPrefillTokens"), 10'000'000,
+        tr("SGLang only: prompt tokens one scheduling pass admits (max_prefill_tokens, 16,384 by default); a prompt "
+           "beyond what is left waits for the next pass unless it is the first"),
+        this);
+    m_memoryShare = new QDoubleSpinBox(this);
+    m_memoryShare->setObjectName(QStringLiteral("servingMemoryShare"));
+    m_memoryShare->setRange(0, 1);
+    m_memoryShare->setDecimals(2);
+    m_memoryShare->setSingleStep(0.05);
+    m_memoryShare->setSpecialValueText(tr("the engine's"));
+    m_memoryShare->setKeyboardTracking(false);
+    m_memoryShare->setToolTip(tr("Share of HBM the engine uses (vLLM gpu_memory_utilization 0.9; TensorRT-LLM "
+                                 "free_gpu_memory_fraction 0.9 of what is free; SGLang mem_fraction_static by GPU)"));
+    m_batching = new QComboBox(this);
+    m_batching->setObjectName(QStringLiteral("servingBatching"));
+    m_batching->addItem(tr("The engine's"), static_cast<int>(serving::Batching::Auto));
+    m_batching->addItem(tr("Mixed"), static_cast<int>(serving::Batching::Mixed));
+    m_batching->addItem(tr("Prefill first"), static_cast<int>(serving::Batching::PrefillFirst));
+    m_batching->setToolTip(tr("Prompt chunks beside the decodes in one iteration (vLLM, TensorRT-LLM; SGLang with "
+                              "--enable-mixed-chunk), or prompt batches alone (SGLang's default)"));
+    form->addRow(tr("Sequences / iteration"), m_maxNumSeqs);
+    form->addRow(tr("Tokens / iteration"), m_maxBatchedTokens);
+    form->addRow(QString(), m_chunkedPrefill);
+    form->addRow(tr("KV block"), m_blockSize);
+    form->addRow(tr("Prefill budget"), m_maxPrefillTokens);
+    form->addRow(tr("Memory share"), m_memoryShare);
+    form->addRow(tr("Batching"), m_batching);
+    connect(m_engine, &QComboBox::currentIndexChanged, this, &ServingPanel::updateSchedulerFields);
+    updateSchedulerFields();
+}
+
+void ServingPanel::updateSchedulerFields()
+{
+    m_maxPrefillTokens->setEnabled(m_engine->currentData().toInt() == static_cast<int>(serving::EngineProfile::Sglang));
+}
+
+void ServingPanel::applyScheduler(serving::EngineOptions& options) const
+{
+    options.maxNumSeqs = m_maxNumSeqs->value();
+    options.maxNumBatchedTokens = m_maxBatchedTokens->value();
+    options.chunkedPrefill = m_chunkedPrefill->isChecked();
+    options.blockSize = m_blockSize->value();
+    // Kept while another engine is chosen, as the greyed-out field shows, but not applied.
+    options.maxPrefillTokens = options.profile == serving::EngineProfile::Sglang ? m_maxPrefillTokens->value() : 0;
+    options.gpuMemoryUtilization = m_memoryShare->value();
+    options.batching = static_cast<serving::Batching>(m_batching->currentData().toInt());
+}
+
+} // namespace rapid::widgets
