@@ -5,6 +5,7 @@
 #include "memory/memorymodel.h"
 #include "serving/servingsimulator.h"
 #include "sim/stepmodel.h"
+#include "validation/servedceiling.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +27,35 @@ serving::ServingResult serveClosedLoop(const config::Scenario& scenario, const V
     return serving::simulateServing(scenario, workload, c.engine);
 }
 
+/// Leaves out of @p dataset's served cases those whose measured throughput no batching of their requests could reach
+/// on their GPUs (servedBeyondCeiling), counted among its skipped rows: they did not compute what they were asked.
+void leaveOutServedBeyondCeiling(Dataset& dataset, const config::ConfigLoader& loader)
+{
+    if (dataset.metric != Metric::ServedTtft && dataset.metric != Metric::ServedItl) {
+        return;
+    }
+    std::map<std::string, int> beyond;
+    std::vector<ValidationCase> kept;
+    for (ValidationCase& c : dataset.cases) {
+        std::string reason;
+        try {
+            reason = servedBeyondCeiling(loader.loadScenario(c.model, c.hardware, c.run, c.overrides), c.concurrency,
+                c.measuredTtft, c.measuredItl);
+        } catch (const std::exception&) {
+            // The case's own evaluation reports what is wrong with it.
+        }
+        if (reason.empty()) {
+            kept.push_back(std::move(c));
+        } else {
+            ++beyond[reason];
+        }
+    }
+    dataset.cases = std::move(kept);
+    for (const auto& [reason, count] : beyond) {
+        dataset.skipped.push_back({ std::to_string(count) + (count == 1 ? " row" : " rows"), reason });
+    }
+}
+
 } // namespace
 
 DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& library)
@@ -33,6 +63,7 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
     DatasetResult result;
     result.dataset = std::move(dataset);
     const config::ConfigLoader loader(library);
+    leaveOutServedBeyondCeiling(result.dataset, loader);
     const auto start = std::chrono::steady_clock::now();
     double errorSum = 0;
     int evaluated = 0;

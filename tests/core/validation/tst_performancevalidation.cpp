@@ -117,7 +117,7 @@ void TstPerformanceValidation::datasetMeetsItsBar()
         = { { QStringLiteral("uci-llama2"), 38.8 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
               { QStringLiteral("nim-served-ttft"), 22.7 }, { QStringLiteral("torchtitan"), 17.8 },
               { QStringLiteral("nanotron"), 26.6 }, { QStringLiteral("torchtitan-power-limited"), 119.4 },
-              { QStringLiteral("aiconfigurator-ttft"), 39.6 }, { QStringLiteral("aiconfigurator-tpot"), 13.1 } };
+              { QStringLiteral("aiconfigurator-ttft"), 39.6 }, { QStringLiteral("aiconfigurator-tpot"), 12.8 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
         // Printed, not a bar (its set-up is unknown): only held at its ceiling so that it cannot get worse unseen.
