@@ -13,7 +13,7 @@ constexpr double kTile = 128;
 } // namespace
 
 Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8,
-    bool training, bool layoutCopies, bool inputShared)
+    bool training, bool torchao, bool inputShared)
 {
     const double batch = static_cast<double>(gemm.batch);
     const double x = inputShared ? 0.0 : static_cast<double>(gemm.m) * static_cast<double>(gemm.k) * batch;
@@ -40,9 +40,15 @@ Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, doub
     bytes.backward = backwardElements * bytesPerElement;
     bytes.forwardElements = forwardElements;
     bytes.backwardElements = backwardElements;
-    if (layoutCopies && training && scaling == config::Fp8Scaling::Tensorwise) {
+    if (torchao && training && scaling == config::Fp8Scaling::Tensorwise) {
         bytes.backward += (dy + w + x) * 2 * kFp8Bytes;
         bytes.backwardLayoutCopies = inputShared ? 2 : 3;
+    }
+    if (torchao && training && scaling == config::Fp8Scaling::Rowwise) {
+        // dx (m x k, whether or not x's cast is shared) and dW (k x n), each read and written once more to rescale.
+        const double dx = static_cast<double>(gemm.m) * static_cast<double>(gemm.k) * batch;
+        bytes.backward += (dx + w) * 2 * highBytes;
+        bytes.backwardRescales = 2;
     }
     return bytes;
 }

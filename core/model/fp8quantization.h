@@ -35,20 +35,30 @@ namespace rapid::model {
 /// and hands Float8Tensors to aten.mm, whose handler gives _scaled_mm the row-major first and column-major second
 /// operand it requires by copying whatever is not (torchao float8/float8_ops.py, preprocess_addmm): the forward's
 /// operands are already so, the backward's are not: W for dx = dy W^T, dy^T and x for dW = dy^T x. Each copy reads
-/// and writes one byte per element (@p layoutCopies: m n + k n + m k elements, three kernels). Transformer Engine's
+/// and writes one byte per element (with @p torchao: m n + k n + m k elements, three kernels). Transformer Engine's
 /// cast-transpose kernels write both layouts in the cast itself.
+///
+/// torchao's rowwise backward GEMMs run without fast accumulation, and PyTorch's rowwise CUTLASS kernel is "so slow
+/// without fast-accum" that torchao runs them as tensorwise cuBLAS GEMMs with unit scales and multiplies the output by
+/// the outer product of the row and column scales afterwards (`addmm_float8_unwrapped` in float8/float8_python_api.py,
+/// pytorch/ao#1325, 2024-11; Float8LinearConfig's grad_input and grad_weight GEMMs keep use_fast_accum false): one more
+/// element-wise kernel per backward GEMM even under torch.compile (pytorch/ao#2184, 2025-05), reading and writing dx
+/// (m k) and dW (k n) in high precision. It costs most at narrow shards, where the output is large beside the GEMM's
+/// work (pytorch/torchtitan#1207: wk and wv at tp 8). Forward GEMMs use fast accumulation and scale in the kernel.
 struct Fp8CastBytes {
     double forward = 0;
     double backward = 0;
     int backwardLayoutCopies = 0; ///< kernels that copy FP8 operands into _scaled_mm's layouts
+    int backwardRescales = 0; ///< kernels that rescale a backward GEMM's output (torchao rowwise)
     double forwardElements = 0; ///< elements cast, for the FLOP count (abs, max and scale per element)
     double backwardElements = 0;
 };
 
-/// @p inputShared: x is cast (and, for tensorwise, copied into the backward's layout) by another GEMM reading the same
-/// input (LayerBuilder::projections), so only W and dy are this GEMM's.
+/// @p torchao: torchao's Float8Linear (its layout copies and rowwise rescales, above). @p inputShared: x is cast (and,
+/// for tensorwise, copied into the backward's layout) by another GEMM reading the same input
+/// (LayerBuilder::projections), so only W and dy are this GEMM's.
 Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8,
-    bool training, bool layoutCopies, bool inputShared = false);
+    bool training, bool torchao, bool inputShared = false);
 
 /// HBM bytes of quantising an NVFP4 GEMM's activation operand x (m x k per batch entry) from @p highBytes per element:
 /// one pass that reads x and writes its 4-bit values with one E4M3 scale per block of 16 (each block's scale comes

@@ -152,7 +152,7 @@ private:
         cast.backwardBytes = bytes.backward;
         cast.backwardFlops = kFlopsPerCastElement * bytes.backwardElements;
         cast.hasBackward = bytes.backward > 0;
-        cast.backwardKernels += bytes.backwardLayoutCopies;
+        cast.backwardKernels += bytes.backwardLayoutCopies + bytes.backwardRescales;
     }
 
     /// An element-wise operator: forward reads and writes the given element counts; its backward moves

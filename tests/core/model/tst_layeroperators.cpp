@@ -520,10 +520,19 @@ void TstLayerOperators::fp8CastBytesByHand()
     QCOMPARE(bytes.backward, 320.0 + 448.0);
     QCOMPARE(bytes.backwardLayoutCopies, 3);
     // Rowwise (its casts write the layouts they need: no copies): dy along both axes, W and x again: 2 x 64 + 128 + 32
-    // = 288 elements, 1,440 B.
+    // = 288 elements, 1,440 B; torchao also rescales the two backward GEMMs' outputs, dx (32) and dW (128), reading
+    // and writing 2 B each: 640 B, two kernels. Transformer Engine's casts alone: 1,440 B.
     bytes = model::fp8CastBytes(gemm, Fp8Scaling::Rowwise, 2, false, true, true);
     QCOMPARE(bytes.forward, 800.0);
+    QCOMPARE(bytes.backward, 1440.0 + 640.0);
+    QCOMPARE(bytes.backwardRescales, 2);
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Rowwise, 2, false, true, false);
     QCOMPARE(bytes.backward, 1440.0);
+    QCOMPARE(bytes.backwardRescales, 0);
+    // A shared input's cast is another GEMM's, but dx is this GEMM's own: 2 x 64 + 128 = 256 elements cast, 1,280 B,
+    // and the same 640 B of rescales.
+    bytes = model::fp8CastBytes(gemm, Fp8Scaling::Rowwise, 2, false, true, true, true);
+    QCOMPARE(bytes.backward, 1280.0 + 640.0);
     // MXFP8 blockwise: one pass (2 + 1 B) plus a scale byte per 32 elements: 3.03125 B; 160 and 288 elements.
     bytes = model::fp8CastBytes(gemm, Fp8Scaling::Blockwise, 2, false, true, true);
     QCOMPARE(bytes.forward, 485.0);
