@@ -28,13 +28,13 @@ serving::ServingResult serveClosedLoop(const config::Scenario& scenario, const V
 }
 
 /// Leaves out of @p dataset's served cases those whose measured throughput no batching of their requests could reach
-/// on their GPUs (servedBeyondCeiling), counted among its skipped rows: they did not compute what they were asked.
+/// on their GPUs (servedBeyondCeiling), listed by name among its skipped rows: they did not compute what they were
+/// asked.
 void leaveOutServedBeyondCeiling(Dataset& dataset, const config::ConfigLoader& loader)
 {
     if (dataset.metric != Metric::ServedTtft && dataset.metric != Metric::ServedItl) {
         return;
     }
-    std::map<std::string, int> beyond;
     std::vector<ValidationCase> kept;
     for (ValidationCase& c : dataset.cases) {
         std::string reason;
@@ -47,13 +47,10 @@ void leaveOutServedBeyondCeiling(Dataset& dataset, const config::ConfigLoader& l
         if (reason.empty()) {
             kept.push_back(std::move(c));
         } else {
-            ++beyond[reason];
+            dataset.skipped.push_back({ c.label, reason }); // by name: few rows, each worth seeing
         }
     }
     dataset.cases = std::move(kept);
-    for (const auto& [reason, count] : beyond) {
-        dataset.skipped.push_back({ std::to_string(count) + (count == 1 ? " row" : " rows"), reason });
-    }
 }
 
 } // namespace
