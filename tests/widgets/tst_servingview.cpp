@@ -273,6 +273,21 @@ private Q_SLOTS:
         QVERIFY(std::abs(used.gpuMemoryUtilization - 70.0 / 80) < 1e-12);
         // "The engine's" admission is SGLang's: its new_token_ratio share of the running outputs.
         QCOMPARE(used.capacityPolicy, serving::CapacityPolicy::NewTokenRatio);
+        // The status line says what "the engine's" knobs came to: SGLang's defaults for the H100 (8,192-token chunks,
+        // 16,384 prompt tokens per pass, token-sized pages) and the cache they left.
+        const QString status = panel->controls()->statusLabel()->text();
+        const QLocale locale;
+        QVERIFY2(
+            status.contains(
+                QStringLiteral("8,192 tokens per iteration").replace(QStringLiteral(","), locale.groupSeparator())),
+            qPrintable(status));
+        QVERIFY2(
+            status.contains(
+                QStringLiteral("16,384 prompt tokens per pass").replace(QStringLiteral(","), locale.groupSeparator())),
+            qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("a KV cache of %1 tokens per replica in blocks of 1.")
+                                     .arg(locale.toString(static_cast<qlonglong>(used.kvBlocks)))),
+            qPrintable(status));
     }
 
     void theSchedulerKnobsReachTheEngine()

@@ -416,6 +416,9 @@ void ServingPanel::updateStatus()
                     ? tr(" on %1 prefill + %2 decode workers").arg(m_curve->prefillWorkers).arg(m_curve->decodeWorkers)
                     : QString())
             + tr(", %1 on the Pareto front.").arg(front);
+        if (m_curve->prefillWorkers == 0 && !m_curve->results.empty()) {
+            text += QLatin1Char(' ') + schedulerSummary(m_curve->results.front().options);
+        }
         if (isStale()) {
             text += QLatin1Char(' ') + tr("The workspace changed since: Serve again.");
             problem = true;

@@ -114,6 +114,8 @@ private:
     void applyScheduler(serving::EngineOptions& options) const;
     /// SGLang's prefill budget is SGLang's alone: greyed out for the other engines.
     void updateSchedulerFields();
+    /// What "the engine's" knobs came to (the options as used): the status line says it after a run.
+    static QString schedulerSummary(const serving::EngineOptions& used);
 
     WorkspaceDocument* m_document;
     ServingRunner* m_runner;

@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLocale>
 #include <QSpinBox>
 
 namespace rapid::widgets {
@@ -79,6 +80,21 @@ void ServingPanel::addSchedulerRows(QFormLayout* form)
     form->addRow(tr("Batching"), m_batching);
     connect(m_engine, &QComboBox::currentIndexChanged, this, &ServingPanel::updateSchedulerFields);
     updateSchedulerFields();
+}
+
+QString ServingPanel::schedulerSummary(const serving::EngineOptions& used)
+{
+    const QLocale locale;
+    QString text = tr("The engine ran up to %1 sequences and %2 tokens per iteration")
+                       .arg(locale.toString(used.maxNumSeqs), locale.toString(used.maxNumBatchedTokens));
+    if (used.maxPrefillTokens > 0) {
+        text += tr(", %1 prompt tokens per pass").arg(locale.toString(used.maxPrefillTokens));
+    }
+    text += used.chunkedPrefill ? tr(", prompts chunked") : tr(", prompts whole");
+    text += tr(", a KV cache of %1 tokens per replica in blocks of %2.")
+                .arg(locale.toString(static_cast<qlonglong>(used.kvBlocks) * used.blockSize))
+                .arg(used.blockSize);
+    return text;
 }
 
 void ServingPanel::updateSchedulerFields()
