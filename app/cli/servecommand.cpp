@@ -33,8 +33,10 @@ Arguments serveArguments()
 {
     return Arguments("serve",
         "Serves an inference scenario under load: requests arrive (a closed loop of clients, Poisson arrivals or a "
-        "trace), a continuous-batching engine (vLLM V1's scheduler: chunked prefill, paged KV cache, preemption by "
-        "recomputation) batches them, and every iteration is timed by the operator model. Prints TTFT, ITL and "
+        "trace), a continuous-batching engine (vLLM V1's scheduler, or TensorRT-LLM's or SGLang's with --engine: "
+        "chunked "
+        "prefill, paged KV cache, preemption by recomputation or no-evict admission) batches them, and every iteration "
+        "is timed by the operator model. Prints TTFT, ITL and "
         "end-to-end latency (mean and percentiles), throughput and goodput. A workspace's serving: section (the "
         "workbench's Serving tab set-up) gives the options the command line leaves out.",
         scenarioOptions({ { "concurrency", "N",

@@ -150,7 +150,12 @@ std::int64_t ReplicaEngine::nextTokens(const Sequence& sequence, std::int64_t bu
     if (remaining <= budget) {
         return remaining;
     }
-    return m_options.chunkedPrefill ? budget : 0;
+    if (!m_options.chunkedPrefill) {
+        return 0;
+    }
+    // TensorRT-LLM cuts a context chunk to whole KV blocks (MicroBatchScheduler::setCtxRequestsChunkSize rounds a
+    // shortened chunk down to its chunk unit, tokens_per_block); vLLM and SGLang cut it at any token.
+    return m_options.profile == EngineProfile::TrtLlm ? budget / m_options.blockSize * m_options.blockSize : budget;
 }
 
 void ReplicaEngine::preempt(Sequence sequence)
@@ -299,7 +304,17 @@ void ReplicaEngine::schedule(std::vector<std::size_t>& scheduled, std::vector<st
 {
     std::int64_t budget = m_options.maxNumBatchedTokens;
     if (batchingOf(m_options) == Batching::Mixed || m_role != ReplicaRole::Unified) {
-        // vLLM V1, TensorRT-LLM: one mixed batch, the running requests (decodes, unfinished chunks) first.
+        // TensorRT-LLM: every running decode's token first, then the prompts (unfinished chunks, then new ones) first
+        // come first served in what is left (MicroBatchScheduler::operator() defers the contexts it meets to the
+        // chunking pass after its loop over the active requests).
+        if (m_options.profile == EngineProfile::TrtLlm) {
+            if (!scheduleRunning(budget, scheduled, tokens, Phase::Decode)
+                && !scheduleRunning(budget, scheduled, tokens, Phase::Prefill)) {
+                scheduleWaiting(budget, inputBudget(scheduled, tokens), scheduled, tokens);
+            }
+            return;
+        }
+        // vLLM V1: one mixed batch, the running requests (decodes, unfinished chunks) first, in admission order.
         if (!scheduleRunning(budget, scheduled, tokens, Phase::Any)) {
             scheduleWaiting(budget, inputBudget(scheduled, tokens), scheduled, tokens);
         }

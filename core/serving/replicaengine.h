@@ -28,8 +28,8 @@ struct ReplicaEvent {
     bool finished = false; ///< its last output token was sampled (it has left this replica)
 };
 
-/// The continuous-batching scheduler of one replica (vLLM V1's; the batching and the admission of SGLang and
-/// TensorRT-LLM for their profiles, or as stated: EngineOptions::batching, EngineOptions::capacityPolicy; see
+/// The continuous-batching scheduler of one replica (vLLM V1's; the batching, iteration order and admission of SGLang
+/// and TensorRT-LLM for their profiles, or as stated: EngineOptions::batching, EngineOptions::capacityPolicy; see
 /// simulateServing in servingengine.h): its waiting queue, running batch, paged KV cache and clock. The requests' specs
 /// and their records (trace.requests, by id) are the caller's; the caller submits requests, steps the replica and hears
 /// of first and last tokens through the listener, called in the batch's order at the end of the iteration that sampled

@@ -48,6 +48,13 @@ void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& 
                 + std::to_string(options.maxNumBatchedTokens) + ")");
         }
     }
+    // TensorRT-LLM chunks a prompt in whole KV blocks: an iteration must hold one.
+    if (options.profile == EngineProfile::TrtLlm && options.chunkedPrefill
+        && options.maxNumBatchedTokens < options.blockSize) {
+        fail("TensorRT-LLM chunks prompts in whole KV blocks: max_num_batched_tokens ("
+            + std::to_string(options.maxNumBatchedTokens) + ") must hold one block of "
+            + std::to_string(options.blockSize) + " tokens");
+    }
 }
 
 const char* toString(EngineProfile profile)

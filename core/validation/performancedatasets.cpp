@@ -240,7 +240,7 @@ Dataset nim(const std::string& shared)
 }
 
 /// The same NIM rows served under load: a closed loop of `Concurrency` clients sending requests of the row's lengths
-/// to a continuous-batching engine (vLLM V1's defaults: the source does not say which engine NIM ran), TTFT or ITL
+/// to a continuous-batching engine (TensorRT-LLM's profile: NIM serves this model with TensorRT-LLM), TTFT or ITL
 /// averaged over the requests as genai-perf reports them.
 Dataset nimServed(const std::string& shared, bool ttft)
 {

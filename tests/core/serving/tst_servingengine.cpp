@@ -432,6 +432,44 @@ private Q_SLOTS:
         QVERIFY(near(unlimited.requests[2].ttft(), 31e-3, 1e-9));
     }
 
+    void tensorRtLlmDecodesFirstAndChunksInWholeBlocks()
+    {
+        // a = 1 ms, b = 1 us; 104 tokens per iteration, blocks of 16. A (196 prompt + 2 output tokens) arrives with
+        // eight 1-token prompts (3 outputs each). TensorRT-LLM: iteration 1 cuts A's chunk from 104 to 96 (whole
+        // blocks) and the eight prompts take the other 8 (1.104 ms); iteration 2 schedules the eight decodes first and
+        // A's chunk in the 96 left (1.104 ms); iteration 3 the decodes and A's last 4 tokens (1.012 ms): A's TTFT
+        // 3.220 ms, each 1-token request done with its third token then (ITL (3.220 - 1.104) / 2 = 1.058 ms); A's
+        // second token 1.001 ms later. vLLM cuts at any token: A takes 104 tokens, then its last 92 beside the eight
+        // prompts (1.1 ms): TTFT 2.204 ms.
+        AffineCost cost(1e-3, 1e-6);
+        WorkloadSpec workload;
+        workload.arrival = serving::ArrivalKind::Trace;
+        workload.trace = { { 0, 196, 2, -1 } };
+        for (int i = 0; i < 8; ++i) {
+            workload.trace.push_back({ 0, 1, 3, -1 });
+        }
+        EngineOptions options = withBlocks(1000);
+        options.maxNumBatchedTokens = 104;
+        options.profile = serving::EngineProfile::TrtLlm;
+        const auto trace = serving::simulateServing(workload, options, cost);
+        QCOMPARE(trace.iterations.size(), size_t { 4 });
+        QCOMPARE(trace.iterations[0].batchedTokens, std::int64_t { 104 });
+        QCOMPARE(trace.iterations[1].batchedTokens, std::int64_t { 104 });
+        QCOMPARE(trace.iterations[2].batchedTokens, std::int64_t { 12 });
+        QVERIFY(near(trace.requests[0].ttft(), 3.220e-3, 1e-9));
+        QVERIFY(near(trace.requests[0].e2e(), 4.221e-3, 1e-9));
+        for (std::size_t i = 1; i < trace.requests.size(); ++i) {
+            QVERIFY(near(trace.requests[i].ttft(), 1.104e-3, 1e-9));
+            QVERIFY(near(trace.requests[i].itl(), 1.058e-3, 1e-9));
+        }
+
+        options.profile = serving::EngineProfile::Vllm;
+        options.capacityPolicy = serving::CapacityPolicy::GuaranteedNoEvict;
+        const auto vllm = serving::simulateServing(workload, options, cost);
+        QCOMPARE(vllm.iterations[1].batchedTokens, std::int64_t { 100 });
+        QVERIFY(near(vllm.requests[0].ttft(), 2.204e-3, 1e-9));
+    }
+
     void oneRequestAloneEqualsTheInferencePrediction()
     {
         // Llama-3.3-70B on 8 A100 (tp 8), one request of 1,000 + 64 tokens: the serving engine's TTFT is the step
