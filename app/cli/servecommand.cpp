@@ -106,6 +106,11 @@ Arguments serveArguments()
                 "mixed (decodes and prompt chunks in one iteration: vllm's and trtllm's; sglang with "
                 "--enable-mixed-chunk) or prefill-first (prompt batches run alone: sglang's default)",
                 false },
+            { "overlap-scheduler", "NAME",
+                "on (the next iteration's batch is composed while the GPU runs this one: it takes the requests that "
+                "had arrived when this one started, and a finished request runs one more, discarded, decode step; "
+                "trtllm's and sglang's default) or off (vllm's, and trtllm's with --tensorrt-engine)",
+                false },
             { "host-time", "TIME",
                 "the engine's CPU time per iteration outside the GPU (scheduling, inputs, outputs), with a unit "
                 "(default 0)",
@@ -189,7 +194,8 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
         << result.options.maxNumBatchedTokens << prefillBudgetText(result.options) << ", chunked prefill "
         << (result.options.chunkedPrefill ? "on" : "off") << ", block " << result.options.blockSize << " tokens, "
         << serving::toString(result.options.batching) << " batches, admission "
-        << serving::toString(result.options.capacityPolicy)
+        << serving::toString(result.options.capacityPolicy) << ", overlap scheduler "
+        << serving::toString(result.options.overlapScheduling)
         << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
         << hostCostText(result.options.host) << "\n";
     const serving::KvLayout& layout = result.options.kvLayout;
@@ -258,7 +264,8 @@ void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
         << sweep.options.maxNumBatchedTokens << prefillBudgetText(sweep.options) << ", chunked prefill "
         << (sweep.options.chunkedPrefill ? "on" : "off") << ", " << sweep.options.kvBlocks << " KV blocks of "
         << sweep.options.blockSize << " tokens per replica, " << serving::toString(sweep.options.batching)
-        << " batches, admission " << serving::toString(sweep.options.capacityPolicy)
+        << " batches, admission " << serving::toString(sweep.options.capacityPolicy) << ", overlap scheduler "
+        << serving::toString(sweep.options.overlapScheduling)
         << (sweep.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
         << hostCostText(sweep.options.host) << "\n";
     const bool clients = sweep.load == serving::SweepLoad::Concurrency;

@@ -108,6 +108,8 @@ serving::EngineOptions engineOf(const Arguments& arguments)
         serving::CapacityPolicy::Auto);
     options.batching = namedChoice(
         arguments, "batching", { serving::Batching::Mixed, serving::Batching::PrefillFirst }, serving::Batching::Auto);
+    options.overlapScheduling = namedChoice(arguments, "overlap-scheduler",
+        { serving::OverlapScheduling::On, serving::OverlapScheduling::Off }, serving::OverlapScheduling::Auto);
     options.host.perIterationSeconds = duration(arguments, "host-time", 3600, true);
     options.host.perRequestSeconds = duration(arguments, "host-time-per-request", 3600, true);
     options.host.overlapped = arguments.flag("overlap-host");

@@ -38,6 +38,10 @@ ReplicaEngine::ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t
     , m_blocks(options.kvBlocks, options.blockSize, options.kvLayout)
     , m_policy(capacityPolicyOf(options))
     , m_newTokenRatio(kSglangInitRatio)
+    // TensorRT-LLM's context-only servers run without the overlap scheduler (its disaggregated-serving guide;
+    // AIConfigurator's rule plugin: prefill disable_overlap_scheduler = true).
+    , m_overlap(overlapSchedulingOf(options)
+          && !(role == ReplicaRole::PrefillOnly && options.profile == EngineProfile::TrtLlm))
 {
     for (const RequestSpec& spec : m_specs) {
         // A prefill worker holds a prompt until its first token; the others hold the whole request at its end.
@@ -64,6 +68,9 @@ void ReplicaEngine::submit(int id)
         sequence.transferredTokens = sequence.kvTokens;
         sequence.generated = 1;
     }
+    // A decode worker's request joins when its KV cache has arrived; the others when the request did.
+    sequence.queuedSeconds
+        = m_role == ReplicaRole::DecodeOnly ? m_now : m_trace.requests[static_cast<size_t>(id)].arrivalSeconds;
     m_waiting.push_back(sequence);
 }
 
@@ -158,12 +165,17 @@ std::int64_t ReplicaEngine::nextTokens(const Sequence& sequence, std::int64_t bu
     return m_options.profile == EngineProfile::TrtLlm ? budget / m_options.blockSize * m_options.blockSize : budget;
 }
 
-void ReplicaEngine::preempt(Sequence sequence)
+void ReplicaEngine::release(Sequence& sequence)
 {
     m_blocks.release(sequence.heldBlocks);
     sequence.heldBlocks = 0;
     m_reservedBlocks -= sequence.reservedBlocks;
     sequence.reservedBlocks = 0;
+}
+
+void ReplicaEngine::preempt(Sequence sequence)
+{
+    release(sequence);
     sequence.kvTokens = 0; // recomputed here from its prompt and outputs when it runs again
     sequence.transferredTokens = 0;
     ++m_trace.requests[static_cast<size_t>(sequence.id)].preemptions;
@@ -188,14 +200,19 @@ bool ReplicaEngine::scheduleRunning(
             ++i;
             continue;
         }
-        const std::int64_t extra = m_blocks.extraBlocks(m_running[i].kvTokens, count);
+        // A draining request's discarded token needs no block of its own.
+        const std::int64_t extra = m_running[i].draining ? 0 : m_blocks.extraBlocks(m_running[i].kvTokens, count);
         bool self = false;
         while (!m_blocks.allocate(extra)) {
             const bool victimIsThis = m_running.size() - 1 == i; // the lowest priority: the last admitted
             Sequence victim = m_running.back();
             m_running.pop_back();
-            preempt(victim);
-            preempted = true;
+            if (victim.draining) {
+                release(victim); // finished: it frees its blocks instead of starting over
+            } else {
+                preempt(victim);
+                preempted = true;
+            }
             if (victimIsThis) {
                 self = true;
                 break;
@@ -247,6 +264,9 @@ void ReplicaEngine::scheduleWaiting(
     double room = ratio ? sglangRoom() : 0.0;
     while (!m_waiting.empty() && budget > 0 && static_cast<int>(m_running.size()) < m_options.maxNumSeqs) {
         Sequence& sequence = m_waiting.front();
+        if (sequence.queuedSeconds > m_visibleUntil) {
+            break; // it arrived after the overlap scheduler composed this batch
+        }
         if (sequence.kvTokens == 0) {
             sequence.kvTokens = cachedTokens(sequence); // a cached prefix is not computed again
         }
@@ -351,10 +371,19 @@ void ReplicaEngine::iterate(const Listener& listener)
 {
     std::vector<std::size_t> scheduled;
     std::vector<std::int64_t> tokens;
+    // An overlap scheduler composed this batch when the previous iteration started, if that one ran right before; it
+    // sees later arrivals only now, when nothing else is left to run.
+    const bool backToBack = m_previousStart >= 0 && m_now == m_previousEnd;
+    m_visibleUntil = m_overlap && backToBack ? m_previousStart : m_now;
     schedule(scheduled, tokens);
+    if (scheduled.empty() && m_visibleUntil < m_now) {
+        m_visibleUntil = m_now;
+        schedule(scheduled, tokens);
+    }
     if (scheduled.empty()) {
         throw std::logic_error("serving: an iteration with nothing to compute");
     }
+    m_previousStart = m_now;
     std::vector<SequenceWork> batch;
     std::int64_t batched = 0;
     for (std::size_t i = 0; i < scheduled.size(); ++i) {
@@ -369,9 +398,20 @@ void ReplicaEngine::iterate(const Listener& listener)
             scheduled.begin(), scheduled.end(), [this](std::size_t index) { return decoding(m_running[index]); })) {
         m_newTokenRatio = std::max(kSglangMinRatio, m_newTokenRatio - kSglangRatioDecay);
     }
+    // Requests that finished in the iteration before ran their discarded step in this one (or were left out of it):
+    // they leave now.
     std::vector<std::size_t> left;
+    for (std::size_t i = 0; i < m_running.size(); ++i) {
+        if (m_running[i].draining) {
+            release(m_running[i]);
+            left.push_back(i);
+        }
+    }
     for (std::size_t i = 0; i < scheduled.size(); ++i) {
         Sequence& sequence = m_running[scheduled[i]];
+        if (sequence.draining) {
+            continue;
+        }
         sequence.kvTokens += tokens[i];
         cachePrefix(sequence);
         if (!batch[i].samples) {
@@ -387,11 +427,13 @@ void ReplicaEngine::iterate(const Listener& listener)
             if (event.finished) {
                 record.finishSeconds = m_now;
             }
-            m_blocks.release(sequence.heldBlocks);
-            sequence.heldBlocks = 0;
-            m_reservedBlocks -= sequence.reservedBlocks;
-            sequence.reservedBlocks = 0;
-            left.push_back(scheduled[i]);
+            // With an overlap scheduler the next batch, composed before this token was seen, already holds it.
+            if (m_overlap && m_role != ReplicaRole::PrefillOnly) {
+                sequence.draining = true;
+            } else {
+                release(sequence);
+                left.push_back(scheduled[i]);
+            }
         }
         if (event.firstToken || event.finished) {
             listener(event);
@@ -402,8 +444,11 @@ void ReplicaEngine::iterate(const Listener& listener)
         m_running.erase(m_running.begin() + static_cast<std::ptrdiff_t>(index));
     }
     if (m_occupancy) {
-        m_occupancy->push_back({ m_now, m_blocks.totalBlocks() - m_blocks.freeBlocks(),
-            static_cast<int>(m_running.size()), static_cast<int>(m_waiting.size()), batched });
+        // A draining request has left for its client; its blocks still count as used.
+        const auto running = std::count_if(
+            m_running.begin(), m_running.end(), [](const Sequence& sequence) { return !sequence.draining; });
+        m_occupancy->push_back({ m_now, m_blocks.totalBlocks() - m_blocks.freeBlocks(), static_cast<int>(running),
+            static_cast<int>(m_waiting.size()), batched });
     }
 }
 

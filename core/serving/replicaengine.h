@@ -67,6 +67,10 @@ private:
         std::int64_t transferredTokens = 0;
         /// GuaranteedNoEvict: the blocks set aside at admission for its whole prompt and output.
         std::int64_t reservedBlocks = 0;
+        /// When it joined this replica's queue (an overlap scheduler sees it from the next scheduling point on).
+        double queuedSeconds = 0;
+        /// Overlap scheduling: its last token is sampled, and it runs the discarded step already scheduled.
+        bool draining = false;
     };
 
     std::int64_t known(const Sequence& sequence) const;
@@ -83,6 +87,8 @@ private:
     /// decode steps each, over their output lengths; at most 1.
     double retractedRatio() const;
     std::int64_t nextTokens(const Sequence& sequence, std::int64_t budget) const;
+    /// Frees @p sequence's blocks and reservation.
+    void release(Sequence& sequence);
     void preempt(Sequence sequence);
     /// Which running requests a scheduling pass takes: all, those still computing their prompt (or recomputing it
     /// after a preemption), or those decoding one token.
@@ -128,6 +134,10 @@ private:
     double m_now = 0;
     double m_previousEnd = -1; ///< when the last iteration ended
     double m_previousGpuSeconds = 0; ///< the GPU time of the last iteration
+    double m_previousStart = -1; ///< when the last iteration started
+    bool m_overlap = false; ///< overlapSchedulingOf(options)
+    /// Overlap scheduling: the latest queue time a waiting request may have to join the batch being composed.
+    double m_visibleUntil = 0;
 };
 
 } // namespace rapid::serving

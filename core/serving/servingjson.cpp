@@ -54,7 +54,8 @@ report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity
         { "host_seconds_per_iteration", options.host.perIterationSeconds },
         { "host_seconds_per_request", options.host.perRequestSeconds }, { "host_overlapped", options.host.overlapped },
         { "capacity_policy", toString(options.capacityPolicy) }, { "batching", toString(options.batching) },
-        { "tensorrt_engine", options.tensorRtEngine }, { "allreduce_fused_with_norm", options.allReduceFused } };
+        { "overlap_scheduling", toString(options.overlapScheduling) }, { "tensorrt_engine", options.tensorRtEngine },
+        { "allreduce_fused_with_norm", options.allReduceFused } };
 }
 
 report::Json servingJson(const ServingResult& result)

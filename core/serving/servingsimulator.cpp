@@ -83,6 +83,11 @@ const char* toString(Batching batching)
     return "auto";
 }
 
+const char* toString(OverlapScheduling overlap)
+{
+    return overlap == OverlapScheduling::On ? "on" : overlap == OverlapScheduling::Off ? "off" : "auto";
+}
+
 const char* toString(CapacityPolicy policy)
 {
     switch (policy) {
@@ -139,6 +144,7 @@ EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu, 
 {
     options.capacityPolicy = capacityPolicyOf(options);
     options.batching = batchingOf(options);
+    options.overlapScheduling = overlapSchedulingOf(options) ? OverlapScheduling::On : OverlapScheduling::Off;
     if (options.profile == EngineProfile::Sglang) {
         return sglangDefaults(options, gpu, modelParallelGpus);
     }

@@ -36,6 +36,15 @@ const char* toString(CapacityPolicy policy);
 enum class Batching { Auto, Mixed, PrefillFirst };
 const char* toString(Batching batching);
 
+/// Whether the engine composes an iteration's batch while the GPU runs the one before (TensorRT-LLM's overlap
+/// scheduler, on by default in its PyTorch backend, `disable_overlap_scheduler`; SGLang's overlap schedule, on by
+/// default since 0.4, `--disable-overlap-schedule`): the batch then holds only the requests that had arrived when the
+/// previous iteration started, and a request that sampled its last token runs one more (discarded) decode step before
+/// its blocks are freed. Off: the batch is composed after the previous iteration's outputs (vLLM V1 without async
+/// scheduling, TensorRT-LLM's C++ runtime for TensorRT engines). Auto: the profile's (overlapSchedulingOf).
+enum class OverlapScheduling { Auto, Off, On };
+const char* toString(OverlapScheduling overlap);
+
 /// How a model's layers share the paged KV cache (vLLM's hybrid KV-cache manager): layers are grouped so that every
 /// group has the same number of layers, a block holds blockSize tokens of one group, and a sliding-window group keeps
 /// only the blocks its window still reads. Full attention everywhere is one group of all layers.
@@ -93,6 +102,7 @@ struct EngineOptions {
     bool allReduceFused = false;
     CapacityPolicy capacityPolicy = CapacityPolicy::Auto; ///< admission against the KV cache
     Batching batching = Batching::Auto; ///< mixed or prefill-first iterations
+    OverlapScheduling overlapScheduling = OverlapScheduling::Auto; ///< batch composed one iteration ahead
     /// Automatic prefix caching (vLLM V1: on by default): full KV blocks of a prompt prefix another request already
     /// computed are reused, not recomputed, and held once.
     bool prefixCaching = true;
@@ -128,6 +138,17 @@ inline Batching batchingOf(const EngineOptions& options)
         return options.batching;
     }
     return options.profile == EngineProfile::Sglang ? Batching::PrefillFirst : Batching::Mixed;
+}
+
+/// @p options' overlap scheduling, Auto resolved by the profile: on for TensorRT-LLM's PyTorch backend and SGLang, off
+/// for vLLM V1 and for TensorRT engines (the C++ executor has no overlap scheduler).
+inline bool overlapSchedulingOf(const EngineOptions& options)
+{
+    if (options.overlapScheduling != OverlapScheduling::Auto) {
+        return options.overlapScheduling == OverlapScheduling::On;
+    }
+    return (options.profile == EngineProfile::TrtLlm && !options.tensorRtEngine)
+        || options.profile == EngineProfile::Sglang;
 }
 
 /// How requests arrive.

@@ -475,6 +475,12 @@ void TstServeCli::inputErrorsNameTheirCause_data()
                                           << QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("1"),
                                                  QStringLiteral("--decode-workers"), QStringLiteral("1") }
                                           << QStringLiteral("need 16 GPUs; the cluster has 8");
+    // TensorRT-LLM cuts prompt chunks to whole KV blocks (32 tokens): 16 tokens per iteration hold none.
+    QTest::addRow("trtllm_budget_below_a_block")
+        << goodTrace
+        << QStringList { QStringLiteral("--engine"), QStringLiteral("trtllm"),
+               QStringLiteral("--max-num-batched-tokens"), QStringLiteral("16") }
+        << QStringLiteral("must hold one block of 32 tokens");
     QTest::addRow("training_run") << goodTrace
                                   << QStringList { QStringLiteral("--set"), QStringLiteral("run.mode=training") }
                                   << QStringLiteral("run.training");
@@ -560,6 +566,8 @@ void TstServeCli::usageErrorsNameTheOption_data()
         << QStringList { QStringLiteral("--host-time"), QStringLiteral("2h") } << QStringLiteral("--host-time");
     QTest::addRow("unknown_batching") << QStringList { QStringLiteral("--batching"), QStringLiteral("decode-first") }
                                       << QStringLiteral("--batching");
+    QTest::addRow("unknown_overlap_scheduler") << QStringList { QStringLiteral("--overlap-scheduler"),
+        QStringLiteral("maybe") } << QStringLiteral("--overlap-scheduler");
     QTest::addRow("unknown_capacity_policy") << QStringList { QStringLiteral("--capacity-policy"),
         QStringLiteral("static-batch") } << QStringLiteral("--capacity-policy");
     QTest::addRow("tensorrt_engine_without_trtllm")

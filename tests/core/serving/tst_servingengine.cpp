@@ -197,6 +197,7 @@ private Q_SLOTS:
         AffineCost cost(1e-3, 0);
         EngineOptions options = withBlocks(96);
         options.profile = serving::EngineProfile::Sglang;
+        options.overlapScheduling = serving::OverlapScheduling::Off; // the admission rule alone
         QCOMPARE(serving::capacityPolicyOf(options), serving::CapacityPolicy::NewTokenRatio);
         const auto trace = serving::simulateServing(closedLoop(4, 4, 160, 480), options, cost);
         QCOMPARE(trace.preemptions, 0);
@@ -377,6 +378,7 @@ private Q_SLOTS:
         EngineOptions options = withBlocks(1000);
         options.maxNumBatchedTokens = 1024;
         options.profile = serving::EngineProfile::Sglang;
+        options.overlapScheduling = serving::OverlapScheduling::Off; // the batching rule alone
         const auto sglang = serving::simulateServing(workload, options, cost);
         QVERIFY(near(sglang.requests[1].ttft(), 33.53e-3, 1e-9));
         QVERIFY(near(sglang.requests[0].e2e(), 44.09e-3, 1e-9));
@@ -451,6 +453,7 @@ private Q_SLOTS:
         EngineOptions options = withBlocks(1000);
         options.maxNumBatchedTokens = 104;
         options.profile = serving::EngineProfile::TrtLlm;
+        options.overlapScheduling = serving::OverlapScheduling::Off; // the order alone (overlap: its own test)
         const auto trace = serving::simulateServing(workload, options, cost);
         QCOMPARE(trace.iterations.size(), size_t { 4 });
         QCOMPARE(trace.iterations[0].batchedTokens, std::int64_t { 104 });
@@ -468,6 +471,40 @@ private Q_SLOTS:
         const auto vllm = serving::simulateServing(workload, options, cost);
         QCOMPARE(vllm.iterations[1].batchedTokens, std::int64_t { 100 });
         QVERIFY(near(vllm.requests[0].ttft(), 2.204e-3, 1e-9));
+    }
+
+    void anOverlapSchedulerComposesEachBatchOneIterationAhead()
+    {
+        // One client, two requests of 500 + 20 tokens, a = 2 ms, b = 10 us. Without overlap: request 1 prefills in
+        // 7 ms and decodes 19 tokens of 2.01 ms, finishing at 45.19 ms; request 2 is sent then and prefills at once
+        // (TTFT 7 ms): 40 iterations. With TensorRT-LLM's overlap scheduler the batch after request 1's last token
+        // was composed before that token was seen: it runs request 1's discarded decode alone (2.01 ms) while
+        // request 2 waits, so request 2's TTFT is 2.01 + 7 = 9.01 ms; request 1 is unchanged (the engine was idle
+        // before it): 41 iterations (the run ends with the last token, before request 2's discarded step).
+        AffineCost cost(2e-3, 1e-5);
+        EngineOptions options = withBlocks(1000);
+        options.profile = serving::EngineProfile::TrtLlm;
+        QVERIFY(serving::overlapSchedulingOf(options));
+        const auto overlapped = serving::simulateServing(closedLoop(1, 2, 500, 20), options, cost);
+        QCOMPARE(overlapped.iterations.size(), size_t { 41 });
+        QVERIFY(near(overlapped.requests[0].ttft(), 7e-3, 1e-12));
+        QVERIFY(near(overlapped.requests[0].e2e(), 7e-3 + 19 * 2.01e-3, 1e-12));
+        QVERIFY(near(overlapped.requests[1].ttft(), 2.01e-3 + 7e-3, 1e-12));
+        QVERIFY(near(overlapped.requests[1].itl(), 2.01e-3, 1e-12));
+        QCOMPARE(overlapped.iterations[20].running, 0); // the discarded step: request 1 has left for its client
+
+        options.overlapScheduling = serving::OverlapScheduling::Off;
+        const auto inStep = serving::simulateServing(closedLoop(1, 2, 500, 20), options, cost);
+        QCOMPARE(inStep.iterations.size(), size_t { 40 });
+        QVERIFY(near(inStep.requests[1].ttft(), 7e-3, 1e-12));
+
+        // vLLM V1 composes in step with the GPU; a TensorRT engine (the C++ executor) too.
+        options.overlapScheduling = serving::OverlapScheduling::Auto;
+        options.profile = serving::EngineProfile::Vllm;
+        QVERIFY(!serving::overlapSchedulingOf(options));
+        options.profile = serving::EngineProfile::TrtLlm;
+        options.tensorRtEngine = true;
+        QVERIFY(!serving::overlapSchedulingOf(options));
     }
 
     void oneRequestAloneEqualsTheInferencePrediction()

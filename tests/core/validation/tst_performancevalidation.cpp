@@ -112,12 +112,14 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // fusing a wide Llama's all-reduces with the residual add, RMSNorm and quantisation (serving::engineScenario,
     // 2026-11-30): aiconfigurator 60.86% / 12.11%, held at 61.9% and 13.1%. With the iteration limits of
     // AIConfigurator's benchmark deployments (batch + isl + 1,500 tokens, TensorRT-LLM unchunked, SGLang mixed from
-    // 0.5.6; aiconfiguratordataset.cpp, 2026-11-30): 38.59% / 12.25%, held at 39.6% and 13.1%.
+    // 0.5.6; aiconfiguratordataset.cpp, 2026-11-30): 38.59% / 12.25%, held at 39.6% and 13.1%. With the overlap
+    // schedulers of TensorRT-LLM's PyTorch backend and SGLang (serving::OverlapScheduling, 2026-12-01): 36.06% /
+    // 11.90%, held at 37.1% and 12.5%.
     static const std::map<QString, double> kCeilings
         = { { QStringLiteral("uci-llama2"), 38.8 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
               { QStringLiteral("nim-served-ttft"), 22.7 }, { QStringLiteral("torchtitan"), 17.8 },
               { QStringLiteral("nanotron"), 26.6 }, { QStringLiteral("torchtitan-power-limited"), 119.4 },
-              { QStringLiteral("aiconfigurator-ttft"), 39.6 }, { QStringLiteral("aiconfigurator-tpot"), 12.8 } };
+              { QStringLiteral("aiconfigurator-ttft"), 37.1 }, { QStringLiteral("aiconfigurator-tpot"), 12.5 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
         // Printed, not a bar (its set-up is unknown): only held at its ceiling so that it cannot get worse unseen.
