@@ -113,6 +113,9 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     if (settings->batching != "auto") {
         arguments.setDefault("batching", settings->batching);
     }
+    if (settings->overlapScheduler != "auto") {
+        arguments.setDefault("overlap-scheduler", settings->overlapScheduler);
+    }
 }
 
 } // namespace rapid::cli

@@ -85,6 +85,8 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
     }
     settings.batching
         = reader.choice<std::string>("batching", wordChoices(kBatchingWords), std::string(kBatchingWords[0]));
+    settings.overlapScheduler = reader.choice<std::string>(
+        "overlap_scheduler", wordChoices(kOverlapSchedulerWords), std::string(kOverlapSchedulerWords[0]));
     reader.finish();
     return settings;
 }
@@ -115,6 +117,7 @@ std::string composeServingSettings(const ServingSettings& settings)
     text += "  max_prefill_tokens: " + std::to_string(settings.maxPrefillTokens) + "\n";
     text += "  gpu_memory_utilization: " + number(settings.gpuMemoryUtilization) + "\n";
     text += "  batching: " + yamlDoubleQuoted(settings.batching) + "\n";
+    text += "  overlap_scheduler: " + yamlDoubleQuoted(settings.overlapScheduler) + "\n";
     return text;
 }
 

@@ -41,6 +41,9 @@ struct ServingSettings {
     double gpuMemoryUtilization = 0; ///< share of HBM the engine uses (--gpu-memory-utilization); 0 or 0.01 to 1
     /// Mixed or prefill-first iterations (--batching): auto (the engine's), mixed or prefill-first.
     std::string batching = "auto";
+    /// Whether each batch is composed while the GPU runs the one before (--overlap-scheduler): auto (the engine's:
+    /// on for TensorRT-LLM's PyTorch backend and SGLang, off for vLLM), on or off.
+    std::string overlapScheduler = "auto";
 
     bool operator==(const ServingSettings&) const = default;
 };
@@ -52,5 +55,7 @@ inline constexpr const char* kCapacityPolicyWords[]
     = { "auto", "max-utilization", "guaranteed-no-evict", "new-token-ratio" };
 /// The words of ServingSettings::batching, in the order the workbench offers them.
 inline constexpr const char* kBatchingWords[] = { "auto", "mixed", "prefill-first" };
+/// The words of ServingSettings::overlapScheduler, in the order the workbench offers them.
+inline constexpr const char* kOverlapSchedulerWords[] = { "auto", "on", "off" };
 
 } // namespace rapid::config

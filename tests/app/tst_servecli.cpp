@@ -339,21 +339,22 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
         "  engine: sglang\n  ttft_slo_ms: 40\n  host_time_ms: 1.5\n  host_time_per_request_ms: 0.25\n"
         "  overlap_host: true\n  capacity_policy: guaranteed-no-evict\n  max_num_seqs: 3\n"
         "  max_num_batched_tokens: 700\n  chunked_prefill: false\n  block_size: 8\n  max_prefill_tokens: 400\n"
-        "  gpu_memory_utilization: 0.6\n  batching: mixed\n"));
+        "  gpu_memory_utilization: 0.6\n  batching: mixed\n  overlap_scheduler: off\n"));
     const Result fromSection = runRapid(
         { QStringLiteral("serve"), workspace, QStringLiteral("--json"), dir.filePath(QStringLiteral("a.json")) });
     QCOMPARE(fromSection.exitCode, 0);
-    const Result fromOptions = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("1,4"),
-        QStringLiteral("--input-tokens"), QStringLiteral("300"), QStringLiteral("--output-tokens"),
-        QStringLiteral("16"), QStringLiteral("--engine"), QStringLiteral("sglang"), QStringLiteral("--slo-ttft"),
-        QStringLiteral("40ms"), QStringLiteral("--host-time"), QStringLiteral("1.5ms"),
-        QStringLiteral("--host-time-per-request"), QStringLiteral("0.25ms"), QStringLiteral("--overlap-host"),
-        QStringLiteral("--capacity-policy"), QStringLiteral("guaranteed-no-evict"), QStringLiteral("--max-num-seqs"),
-        QStringLiteral("3"), QStringLiteral("--max-num-batched-tokens"), QStringLiteral("700"),
-        QStringLiteral("--no-chunked-prefill"), QStringLiteral("--block-size"), QStringLiteral("8"),
-        QStringLiteral("--max-prefill-tokens"), QStringLiteral("400"), QStringLiteral("--gpu-memory-utilization"),
-        QStringLiteral("0.6"), QStringLiteral("--batching"), QStringLiteral("mixed"), QStringLiteral("--json"),
-        dir.filePath(QStringLiteral("b.json")) }));
+    const Result fromOptions
+        = runRapid(serve({ QStringLiteral("--concurrency"), QStringLiteral("1,4"), QStringLiteral("--input-tokens"),
+            QStringLiteral("300"), QStringLiteral("--output-tokens"), QStringLiteral("16"), QStringLiteral("--engine"),
+            QStringLiteral("sglang"), QStringLiteral("--slo-ttft"), QStringLiteral("40ms"),
+            QStringLiteral("--host-time"), QStringLiteral("1.5ms"), QStringLiteral("--host-time-per-request"),
+            QStringLiteral("0.25ms"), QStringLiteral("--overlap-host"), QStringLiteral("--capacity-policy"),
+            QStringLiteral("guaranteed-no-evict"), QStringLiteral("--max-num-seqs"), QStringLiteral("3"),
+            QStringLiteral("--max-num-batched-tokens"), QStringLiteral("700"), QStringLiteral("--no-chunked-prefill"),
+            QStringLiteral("--block-size"), QStringLiteral("8"), QStringLiteral("--max-prefill-tokens"),
+            QStringLiteral("400"), QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.6"),
+            QStringLiteral("--batching"), QStringLiteral("mixed"), QStringLiteral("--overlap-scheduler"),
+            QStringLiteral("off"), QStringLiteral("--json"), dir.filePath(QStringLiteral("b.json")) }));
     QCOMPARE(fromOptions.exitCode, 0);
     QFile a(dir.filePath(QStringLiteral("a.json")));
     QFile b(dir.filePath(QStringLiteral("b.json")));

@@ -294,8 +294,8 @@ private Q_SLOTS:
     {
         // Typed scheduler knobs are what the engine runs with: one sequence per iteration (two clients then never run
         // together), 600 tokens per iteration (the 1,500-token prompts go in chunks of at most 600), 8-token KV
-        // blocks, half the HBM, prompt batches alone. SGLang's prefill budget is greyed out for vLLM, kept when
-        // typed for SGLang, and applied only with SGLang.
+        // blocks, half the HBM, prompt batches alone, the overlap scheduler on (vLLM's own is off). SGLang's prefill
+        // budget is greyed out for vLLM, kept when typed for SGLang, and applied only with SGLang.
         auto window = open();
         QVERIFY(window);
         ServingPanel* panel = window->servingPanel();
@@ -308,6 +308,10 @@ private Q_SLOTS:
         QTest::keyClick(panel->batchingCombo(), Qt::Key_Down);
         QTest::keyClick(panel->batchingCombo(), Qt::Key_Down);
         QCOMPARE(panel->batchingCombo()->currentText(), QStringLiteral("Prefill first"));
+        panel->overlapSchedulerCombo()->setFocus();
+        QTest::keyClick(panel->overlapSchedulerCombo(), Qt::Key_Down);
+        QCOMPARE(panel->overlapSchedulerCombo()->currentText(), QStringLiteral("On"));
+        QCOMPARE(panel->settings().overlapScheduler, std::string("on"));
         panel->engineCombo()->setFocus();
         QTest::keyClick(panel->engineCombo(), Qt::Key_Down);
         QTest::keyClick(panel->engineCombo(), Qt::Key_Down);
@@ -327,6 +331,9 @@ private Q_SLOTS:
         QCOMPARE(vllm.options.blockSize, 8);
         QCOMPARE(vllm.options.gpuMemoryUtilization, 0.5);
         QCOMPARE(vllm.options.batching, serving::Batching::PrefillFirst);
+        QCOMPARE(vllm.options.overlapScheduling, serving::OverlapScheduling::On);
+        QVERIFY2(panel->controls()->statusLabel()->text().contains(QStringLiteral("composed one iteration ahead")),
+            qPrintable(panel->controls()->statusLabel()->text()));
         QCOMPARE(vllm.options.maxPrefillTokens, 0);
         QVERIFY(!vllm.trace.iterations.empty());
         for (const serving::OccupancySample& iteration : vllm.trace.iterations) {
@@ -371,6 +378,7 @@ private Q_SLOTS:
         QCOMPARE(shown->blockSizeSpin()->value(), 8);
         QCOMPARE(shown->memoryShareSpin()->value(), 0.5);
         QCOMPARE(shown->batchingCombo()->currentText(), QStringLiteral("Prefill first"));
+        QCOMPARE(shown->overlapSchedulerCombo()->currentText(), QStringLiteral("On"));
         QCOMPARE(shown->maxPrefillTokensSpin()->value(), 700);
         QVERIFY(shown->maxPrefillTokensSpin()->isEnabled());
     }

@@ -71,6 +71,7 @@ public:
     QSpinBox* maxPrefillTokensSpin() const { return m_maxPrefillTokens; }
     QDoubleSpinBox* memoryShareSpin() const { return m_memoryShare; }
     QComboBox* batchingCombo() const { return m_batching; }
+    QComboBox* overlapSchedulerCombo() const { return m_overlapScheduler; }
     JobControls* controls() const { return m_controls; }
     ServingRunner* runner() const { return m_runner; }
     QTableWidget* table() const { return m_table; }
@@ -145,6 +146,7 @@ private:
     QSpinBox* m_maxPrefillTokens = nullptr;
     QDoubleSpinBox* m_memoryShare = nullptr;
     QComboBox* m_batching = nullptr; ///< items in the order of config::kBatchingWords
+    QComboBox* m_overlapScheduler = nullptr; ///< items in the order of config::kOverlapSchedulerWords
     JobControls* m_controls;
     QTabWidget* m_chartTabs;
     LatencyThroughputChart* m_curveChart;

@@ -63,6 +63,7 @@ config::ServingSettings ServingPanel::settings() const
     settings.maxPrefillTokens = m_maxPrefillTokens->value();
     settings.gpuMemoryUtilization = m_memoryShare->value();
     settings.batching = wordAt(config::kBatchingWords, m_batching->currentIndex());
+    settings.overlapScheduler = wordAt(config::kOverlapSchedulerWords, m_overlapScheduler->currentIndex());
     return settings;
 }
 
@@ -83,14 +84,14 @@ void ServingPanel::showSettings()
     if (settings() == wanted) {
         return;
     }
-    const QSignalBlocker blockers[]
-        = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt), QSignalBlocker(m_output),
-              QSignalBlocker(m_requests), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo), QSignalBlocker(m_itlSlo),
-              QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers), QSignalBlocker(m_prefillTp),
-              QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime), QSignalBlocker(m_hostPerRequest),
-              QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy), QSignalBlocker(m_maxNumSeqs),
-              QSignalBlocker(m_maxBatchedTokens), QSignalBlocker(m_chunkedPrefill), QSignalBlocker(m_blockSize),
-              QSignalBlocker(m_maxPrefillTokens), QSignalBlocker(m_memoryShare), QSignalBlocker(m_batching) };
+    const QSignalBlocker blockers[] = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt),
+        QSignalBlocker(m_output), QSignalBlocker(m_requests), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo),
+        QSignalBlocker(m_itlSlo), QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers),
+        QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime),
+        QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy),
+        QSignalBlocker(m_maxNumSeqs), QSignalBlocker(m_maxBatchedTokens), QSignalBlocker(m_chunkedPrefill),
+        QSignalBlocker(m_blockSize), QSignalBlocker(m_maxPrefillTokens), QSignalBlocker(m_memoryShare),
+        QSignalBlocker(m_batching), QSignalBlocker(m_overlapScheduler) };
     m_loadKind->setCurrentIndex(wanted.load == config::ServingSettings::Load::Rate ? 1 : 0);
     if (m_loads->text().toStdString() != wanted.loads) {
         m_loads->setText(QString::fromStdString(wanted.loads));
@@ -116,6 +117,7 @@ void ServingPanel::showSettings()
     m_maxPrefillTokens->setValue(wanted.maxPrefillTokens);
     m_memoryShare->setValue(wanted.gpuMemoryUtilization);
     m_batching->setCurrentIndex(indexOf(config::kBatchingWords, wanted.batching));
+    m_overlapScheduler->setCurrentIndex(indexOf(config::kOverlapSchedulerWords, wanted.overlapScheduler));
     updateSchedulerFields(); // the engine was set with its signal blocked
     validateInputs();
 }
@@ -123,7 +125,7 @@ void ServingPanel::showSettings()
 void ServingPanel::connectSettings()
 {
     connect(m_loads, &QLineEdit::textChanged, this, &ServingPanel::storeSettings);
-    for (QComboBox* combo : { m_loadKind, m_engine, m_capacityPolicy, m_batching }) {
+    for (QComboBox* combo : { m_loadKind, m_engine, m_capacityPolicy, m_batching, m_overlapScheduler }) {
         connect(combo, &QComboBox::currentIndexChanged, this, &ServingPanel::storeSettings);
     }
     for (QSpinBox* spin : { m_prompt, m_output, m_requests, m_prefillWorkers, m_decodeWorkers, m_prefillTp, m_decodeTp,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Serving tab's scheduler knobs: the engine options rapid serve takes on its command line (max_num_seqs,
-// max_num_batched_tokens, chunked prefill, KV block size, SGLang's max_prefill_tokens, the memory share, batching),
-// each at the engine's own default until set.
+// max_num_batched_tokens, chunked prefill, KV block size, SGLang's max_prefill_tokens, the memory share, batching,
+// the overlap scheduler), each at the engine's own default until set.
 #include "serving/servingpanel.h"
 
 #include "serving/servingspec.h"
@@ -71,6 +71,15 @@ void ServingPanel::addSchedulerRows(QFormLayout* form)
     m_batching->addItem(tr("Prefill first"), static_cast<int>(serving::Batching::PrefillFirst));
     m_batching->setToolTip(tr("Prompt chunks beside the decodes in one iteration (vLLM, TensorRT-LLM; SGLang with "
                               "--enable-mixed-chunk), or prompt batches alone (SGLang's default)"));
+    m_overlapScheduler = new QComboBox(this);
+    m_overlapScheduler->setObjectName(QStringLiteral("servingOverlapScheduler"));
+    m_overlapScheduler->addItem(tr("The engine's"), static_cast<int>(serving::OverlapScheduling::Auto));
+    m_overlapScheduler->addItem(tr("On"), static_cast<int>(serving::OverlapScheduling::On));
+    m_overlapScheduler->addItem(tr("Off"), static_cast<int>(serving::OverlapScheduling::Off));
+    m_overlapScheduler->setToolTip(
+        tr("Compose each batch while the GPU runs the one before: it holds the requests that had arrived when that "
+           "one started, and a finished request runs one more, discarded, decode step (TensorRT-LLM's PyTorch "
+           "backend and SGLang by default; off for vLLM and TensorRT engines)"));
     form->addRow(tr("Sequences / iteration"), m_maxNumSeqs);
     form->addRow(tr("Tokens / iteration"), m_maxBatchedTokens);
     form->addRow(QString(), m_chunkedPrefill);
@@ -78,6 +87,7 @@ void ServingPanel::addSchedulerRows(QFormLayout* form)
     form->addRow(tr("Prefill budget"), m_maxPrefillTokens);
     form->addRow(tr("Memory share"), m_memoryShare);
     form->addRow(tr("Batching"), m_batching);
+    form->addRow(tr("Overlap scheduler"), m_overlapScheduler);
     connect(m_engine, &QComboBox::currentIndexChanged, this, &ServingPanel::updateSchedulerFields);
     updateSchedulerFields();
 }
@@ -91,6 +101,8 @@ QString ServingPanel::schedulerSummary(const serving::EngineOptions& used)
         text += tr(", %1 prompt tokens per pass").arg(locale.toString(used.maxPrefillTokens));
     }
     text += used.chunkedPrefill ? tr(", prompts chunked") : tr(", prompts whole");
+    text += used.overlapScheduling == serving::OverlapScheduling::On ? tr(", each batch composed one iteration ahead")
+                                                                     : tr(", each batch composed in step");
     text += tr(", a KV cache of %1 tokens per replica in blocks of %2.")
                 .arg(locale.toString(static_cast<qlonglong>(used.kvBlocks) * used.blockSize))
                 .arg(used.blockSize);
@@ -112,6 +124,7 @@ void ServingPanel::applyScheduler(serving::EngineOptions& options) const
     options.maxPrefillTokens = options.profile == serving::EngineProfile::Sglang ? m_maxPrefillTokens->value() : 0;
     options.gpuMemoryUtilization = m_memoryShare->value();
     options.batching = static_cast<serving::Batching>(m_batching->currentData().toInt());
+    options.overlapScheduling = static_cast<serving::OverlapScheduling>(m_overlapScheduler->currentData().toInt());
 }
 
 } // namespace rapid::widgets

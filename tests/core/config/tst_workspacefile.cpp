@@ -456,6 +456,7 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     serving.maxPrefillTokens = 4096;
     serving.gpuMemoryUtilization = 0.85;
     serving.batching = "prefill-first";
+    serving.overlapScheduler = "off";
     documents.serving = serving;
     const std::string text = config::composeWorkspace(documents);
     QVERIFY2(
@@ -465,7 +466,8 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
                       "  capacity_policy: \"guaranteed-no-evict\"\n")
         != std::string::npos);
     QVERIFY(text.find("  max_num_seqs: 48\n  max_num_batched_tokens: 2048\n  chunked_prefill: false\n  block_size: 32\n"
-                      "  max_prefill_tokens: 4096\n  gpu_memory_utilization: 0.85\n  batching: \"prefill-first\"\n")
+                      "  max_prefill_tokens: 4096\n  gpu_memory_utilization: 0.85\n  batching: \"prefill-first\"\n"
+                      "  overlap_scheduler: \"off\"\n")
         != std::string::npos);
     QTemporaryDir dir;
     const std::string path = test::writeFile(dir, "serving.rapid.yaml", text);
@@ -527,6 +529,9 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
     QTest::addRow("unknown_batching") << QStringLiteral("  batching: eager\n") << QStringLiteral("serving.batching")
                                       << 6
                                       << QStringLiteral("expected one of auto, mixed or prefill-first, got \"eager\"");
+    QTest::addRow("unknown_overlap_scheduler")
+        << QStringLiteral("  overlap_scheduler: yes\n") << QStringLiteral("serving.overlap_scheduler") << 6
+        << QStringLiteral("expected one of auto, on or off, got \"yes\"");
     QTest::addRow("unknown_key") << QStringLiteral("  loads: \"1\"\n  colour: red\n")
                                  << QStringLiteral("serving.colour") << 7 << QStringLiteral("unknown key \"colour\"");
 }
