@@ -118,8 +118,8 @@ Arguments serveArguments()
             { "host-time-per-request", "TIME",
                 "the engine's CPU time per sequence in an iteration, with a unit (default 0)", false },
             { "overlap-host", "",
-                "the engine prepares the next iteration while the GPU runs this one (SGLang's overlap scheduler, "
-                "vLLM V1 async scheduling): only host time beyond the GPU's shows",
+                "the engine prepares the next iteration while the GPU runs this one (vLLM V1 async scheduling; implied "
+                "by the overlap scheduler): only host time beyond the GPU's shows",
                 false },
             { "slo-ttft", "TIME", "time-to-first-token limit for goodput, with a unit (e.g. 500ms)", false },
             { "slo-itl", "TIME", "inter-token latency limit for goodput, with a unit (e.g. 50ms)", false },
@@ -197,7 +197,7 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
         << serving::toString(result.options.capacityPolicy) << ", overlap scheduler "
         << serving::toString(result.options.overlapScheduling)
         << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
-        << hostCostText(result.options.host) << "\n";
+        << hostCostText(result.options.host, result.options.overlapScheduling) << "\n";
     const serving::KvLayout& layout = result.options.kvLayout;
     const std::int64_t groups = layout.fullGroups + layout.windowedGroups;
     out << "kv cache   " << result.options.kvBlocks << " blocks per replica ("
@@ -267,7 +267,7 @@ void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
         << " batches, admission " << serving::toString(sweep.options.capacityPolicy) << ", overlap scheduler "
         << serving::toString(sweep.options.overlapScheduling)
         << (sweep.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
-        << hostCostText(sweep.options.host) << "\n";
+        << hostCostText(sweep.options.host, sweep.options.overlapScheduling) << "\n";
     const bool clients = sweep.load == serving::SweepLoad::Concurrency;
     char line[256];
     std::snprintf(line, sizeof line, "%12s %11s %10s %10s %9s %9s %9s %9s %9s %8s  %s\n",

@@ -123,7 +123,7 @@ std::string prefillBudgetText(const serving::EngineOptions& options)
 }
 
 /// The engine's host cost for the summary's engine line; nothing when none is charged.
-std::string hostCostText(const serving::HostCost& host)
+std::string hostCostText(const serving::HostCost& host, serving::OverlapScheduling overlapScheduling)
 {
     if (host.perIterationSeconds == 0 && host.perRequestSeconds == 0) {
         return {};
@@ -131,7 +131,8 @@ std::string hostCostText(const serving::HostCost& host)
     char text[160];
     std::snprintf(text, sizeof text, "; host %.3f ms per iteration + %.3f ms per sequence, %s",
         host.perIterationSeconds * 1e3, host.perRequestSeconds * 1e3,
-        host.overlapped ? "overlapped with the GPU" : "in step with the GPU");
+        host.overlapped || overlapScheduling == serving::OverlapScheduling::On ? "overlapped with the GPU"
+                                                                               : "in step with the GPU");
     return text;
 }
 

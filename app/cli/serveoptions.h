@@ -19,8 +19,8 @@ double duration(const Arguments& arguments, const std::string& name, double maxS
 serving::EngineOptions engineOf(const Arguments& arguments);
 
 /// The engine's host cost for the summary's engine line ("; host ... ms per iteration ..."); empty when none is
-/// charged.
-std::string hostCostText(const serving::HostCost& host);
+/// charged. Overlapped with the GPU when stated so or when the (resolved) overlap scheduler runs.
+std::string hostCostText(const serving::HostCost& host, serving::OverlapScheduling overlapScheduling);
 
 /// SGLang's max_prefill_tokens for the summary's engine line (", max_prefill_tokens N"); empty for other engines.
 std::string prefillBudgetText(const serving::EngineOptions& options);

@@ -359,8 +359,10 @@ double ReplicaEngine::iterationSeconds(double gpuSeconds, std::size_t sequences)
     // Overlapped, the CPU prepared this iteration while the GPU ran the previous one, if the GPU ran one right before:
     // only the CPU time beyond that iteration's GPU time is exposed. After an idle gap it is exposed in full.
     const bool backToBack = m_previousGpuSeconds > 0 && m_now == m_previousEnd;
+    // An overlap scheduler exists to do exactly that: its batch is composed while the GPU runs the one before.
+    const bool overlapped = host.overlapped || m_overlap;
     const double exposedHost
-        = host.overlapped && backToBack ? std::max(0.0, hostSeconds - m_previousGpuSeconds) : hostSeconds;
+        = overlapped && backToBack ? std::max(0.0, hostSeconds - m_previousGpuSeconds) : hostSeconds;
     const double total = exposedHost + gpuSeconds;
     m_previousGpuSeconds = gpuSeconds;
     m_previousEnd = m_now + total; // the caller adds the same total to m_now, so the next test compares equal bits

@@ -239,8 +239,9 @@ QWidget* ServingPanel::buildInputs()
     form->addRow(tr("TTFT SLO"), m_ttftSlo);
     form->addRow(tr("ITL SLO"), m_itlSlo);
     m_overlapHost->setObjectName(QStringLiteral("servingOverlapHost"));
-    m_overlapHost->setToolTip(tr("The engine prepares the next iteration while the GPU runs this one (SGLang's overlap "
-                                 "scheduler, vLLM V1 async scheduling): only host time beyond the GPU's shows"));
+    m_overlapHost->setToolTip(tr("The engine prepares the next iteration while the GPU runs this one (vLLM V1 async "
+                                 "scheduling; implied by the overlap scheduler): only host time beyond the GPU's "
+                                 "shows"));
     form->addRow(tr("Host time"), m_hostTime);
     form->addRow(tr("Host / sequence"), m_hostPerRequest);
     form->addRow(QString(), m_overlapHost);
