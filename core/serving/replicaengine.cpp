@@ -89,7 +89,7 @@ std::int64_t ReplicaEngine::known(const Sequence& sequence) const
 std::int64_t ReplicaEngine::cachedTokens(const Sequence& sequence) const
 {
     const RequestSpec& spec = m_specs[static_cast<size_t>(sequence.id)];
-    if (!m_options.prefixCaching || spec.prefixId < 0 || !m_cachedPrefixBlocks.contains(spec.prefixId)) {
+    if (!m_options.prefixCaching || spec.prefixId < 0 || !m_prefixCache.holds(spec.prefixId)) {
         return 0;
     }
     return prefixBlocks(spec) * m_blocks.blockSize();
@@ -107,22 +107,49 @@ void ReplicaEngine::cachePrefix(Sequence& sequence)
 {
     const RequestSpec& spec = m_specs[static_cast<size_t>(sequence.id)];
     const std::int64_t blocks = prefixBlocks(spec);
-    if (!m_options.prefixCaching || spec.prefixId < 0 || blocks == 0 || m_cachedPrefixBlocks.contains(spec.prefixId)
+    if (!m_options.prefixCaching || spec.prefixId < 0 || blocks == 0 || m_prefixCache.holds(spec.prefixId)
         || sequence.kvTokens < blocks * m_blocks.blockSize()) {
         return;
     }
     // The prefix's blocks of every layer group (a sliding-window group's: those its window still reaches).
     const std::int64_t physical = m_blocks.blocksFor(blocks * m_blocks.blockSize());
-    m_cachedPrefixBlocks[spec.prefixId] = physical;
-    m_pinnedBlocks += physical;
+    m_prefixCache.insert(spec.prefixId, physical, m_now);
     sequence.heldBlocks -= physical;
+}
+
+std::set<int> ReplicaEngine::prefixesRead() const
+{
+    std::set<int> read;
+    for (const Sequence& sequence : m_running) {
+        read.insert(m_specs[static_cast<size_t>(sequence.id)].prefixId);
+    }
+    return read;
+}
+
+bool ReplicaEngine::evictCachedPrefix(int keep)
+{
+    const auto evicted = m_prefixCache.evictLeastRecentlyUsed(prefixesRead(), keep);
+    if (!evicted) {
+        return false;
+    }
+    m_blocks.release(evicted->blocks);
+    // A waiting request took its cached tokens when it was first considered; they are gone now.
+    for (Sequence& waiting : m_waiting) {
+        if (m_specs[static_cast<size_t>(waiting.id)].prefixId == evicted->prefixId && waiting.heldBlocks == 0
+            && waiting.transferredTokens == 0 && waiting.generated == 0) {
+            waiting.kvTokens = 0;
+        }
+    }
+    return true;
 }
 
 double ReplicaEngine::sglangRoom() const
 {
     // Token positions still free: blocks over the blocks one block of tokens takes in every layer group.
     const double perBlockOfTokens = static_cast<double>(m_blocks.blocksFor(m_blocks.blockSize()));
-    double room = static_cast<double>(m_blocks.freeBlocks()) / perBlockOfTokens * m_blocks.blockSize();
+    // SGLang counts what its radix cache could evict as free (rem_total_tokens: available_size + evictable_size).
+    const auto available = m_blocks.freeBlocks() + m_prefixCache.evictableBlocks(prefixesRead());
+    double room = static_cast<double>(available) / perBlockOfTokens * m_blocks.blockSize();
     for (const Sequence& sequence : m_running) {
         const std::int64_t left = m_specs[static_cast<size_t>(sequence.id)].outputTokens - sequence.generated;
         room -= static_cast<double>(std::min(left, kSglangClipTokens)) * m_newTokenRatio;
@@ -204,6 +231,9 @@ bool ReplicaEngine::scheduleRunning(
         const std::int64_t extra = m_running[i].draining ? 0 : m_blocks.extraBlocks(m_running[i].kvTokens, count);
         bool self = false;
         while (!m_blocks.allocate(extra)) {
+            if (evictCachedPrefix(-1)) {
+                continue; // cached prefixes no one reads go before any request is preempted
+            }
             const bool victimIsThis = m_running.size() - 1 == i; // the lowest priority: the last admitted
             Sequence victim = m_running.back();
             m_running.pop_back();
@@ -270,11 +300,21 @@ void ReplicaEngine::scheduleWaiting(
         if (sequence.kvTokens == 0) {
             sequence.kvTokens = cachedTokens(sequence); // a cached prefix is not computed again
         }
+        const int prefixId = m_specs[static_cast<size_t>(sequence.id)].prefixId;
         // No eviction: the request's whole run must fit beside what the running ones will still take, in arrival
-        // order (TensorRT-LLM's GuaranteedNoEvictScheduler). Alone it starts: the constructor checked that it fits.
+        // order (TensorRT-LLM's GuaranteedNoEvictScheduler), once cached prefixes nobody reads have made room. Alone
+        // it starts: the constructor checked that it fits.
         const std::int64_t reservation = noEvict ? blocksAtEnd(sequence) : 0;
-        if (noEvict && !m_running.empty() && m_reservedBlocks + reservation + m_pinnedBlocks > m_blocks.totalBlocks()) {
-            break;
+        const auto overReserved
+            = [&] { return m_reservedBlocks + reservation + m_prefixCache.blocks() > m_blocks.totalBlocks(); };
+        if (noEvict && !m_running.empty()) {
+            bool fits = !overReserved();
+            while (!fits && evictCachedPrefix(prefixId)) {
+                fits = !overReserved();
+            }
+            if (!fits) {
+                break;
+            }
         }
         // SGLang: what it computes (its extend tokens) and its output up to the clip must fit the pass's room; alone it
         // starts (the constructor checked that it fits the cache).
@@ -292,9 +332,14 @@ void ReplicaEngine::scheduleWaiting(
         const std::int64_t count = nextTokens(sequence, budget);
         const std::int64_t extra = m_blocks.extraBlocks(sequence.kvTokens, count)
             + (sequence.transferredTokens > 0 ? m_blocks.blocksFor(sequence.transferredTokens) : 0);
-        if (count == 0 || !m_blocks.allocate(extra, reserve)) {
+        bool allocated = count > 0 && m_blocks.allocate(extra, reserve);
+        while (count > 0 && !allocated && evictCachedPrefix(prefixId)) {
+            allocated = m_blocks.allocate(extra, reserve);
+        }
+        if (!allocated) {
             break;
         }
+        m_prefixCache.touch(prefixId, m_now);
         sequence.reservedBlocks = reservation;
         m_reservedBlocks += reservation;
         // A chunked prompt holds back only its chunk in this pass (PrefillAdder: _update_prefill_budget(..., 0)).

@@ -3,6 +3,7 @@
 
 #include "iterationcost.h"
 #include "kvblockmanager.h"
+#include "prefixcache.h"
 #include "servingengine.h"
 #include "servingspec.h"
 
@@ -10,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace rapid::serving {
@@ -77,6 +79,11 @@ private:
     std::int64_t cachedTokens(const Sequence& sequence) const;
     std::int64_t prefixBlocks(const RequestSpec& spec) const;
     void cachePrefix(Sequence& sequence);
+    /// The prefix ids the running requests read.
+    std::set<int> prefixesRead() const;
+    /// Gives the least recently used cached prefix no running request reads (nor @p keep) back to the block manager;
+    /// waiting requests that counted on it compute it again. Returns whether one was evicted.
+    bool evictCachedPrefix(int keep);
     /// The blocks @p sequence holds when it leaves this replica (its prompt and, but on a prefill worker, its output),
     /// less a cached shared prefix it reuses: what GuaranteedNoEvict sets aside for it.
     std::int64_t blocksAtEnd(const Sequence& sequence) const;
@@ -126,8 +133,7 @@ private:
     KvBlockManager m_blocks;
     std::deque<Sequence> m_waiting;
     std::vector<Sequence> m_running;
-    std::map<int, std::int64_t> m_cachedPrefixBlocks; ///< prefix id -> blocks the cache holds (never evicted)
-    std::int64_t m_pinnedBlocks = 0; ///< the sum of m_cachedPrefixBlocks
+    PrefixCache m_prefixCache; ///< its blocks are taken from m_blocks
     CapacityPolicy m_policy; ///< resolved (capacityPolicyOf)
     double m_newTokenRatio; ///< NewTokenRatio: the share of the running requests' remaining output set aside
     std::int64_t m_reservedBlocks = 0; ///< GuaranteedNoEvict: the running requests' reservedBlocks

@@ -338,6 +338,36 @@ private Q_SLOTS:
         QVERIFY(near(allShared.requests[1].ttft(), 2e-3 + 16 * 1e-5, 1e-12));
     }
 
+    void theLeastRecentlyUsedCachedPrefixMakesRoomFirst()
+    {
+        // a = 1 ms, b = 10 us, 14 blocks of 16 tokens, requests of 100 + 1 tokens (7 blocks) one second apart, each
+        // sharing 64 prompt tokens (4 blocks) with the others of its prefix id: 0, 1, 0, 2, 0, 1. A miss prefills 100
+        // tokens (a + 100 b = 2 ms), a hit 36 (1.36 ms). r0 leaves prefix 0 cached (4 blocks, 10 free), r1 prefix 1
+        // (8 cached, 6 free); r2 hits prefix 0 and needs 3 blocks. r3 needs 7 of 6 free: prefix 1, used last at 1 s,
+        // goes (prefix 0 was read at 2 s), so r4 hits prefix 0 and r5 misses prefix 1. 128 prompt tokens come from
+        // the cache. Kept for ever instead, r3 could never start.
+        AffineCost cost(1e-3, 1e-5);
+        WorkloadSpec workload;
+        workload.arrival = serving::ArrivalKind::Trace;
+        workload.sharedPrefixTokens = 64;
+        const int prefixes[] = { 0, 1, 0, 2, 0, 1 };
+        for (int i = 0; i < 6; ++i) {
+            workload.trace.push_back({ static_cast<double>(i), 100, 1, prefixes[i] });
+        }
+        const auto trace = serving::simulateServing(workload, withBlocks(14), cost);
+        const double expected[] = { 2e-3, 2e-3, 1.36e-3, 2e-3, 1.36e-3, 2e-3 };
+        for (int i = 0; i < 6; ++i) {
+            QVERIFY2(
+                near(trace.requests[static_cast<size_t>(i)].ttft(), expected[i], 1e-9), qPrintable(QString::number(i)));
+        }
+        QCOMPARE(trace.cachedPromptTokens, std::int64_t { 128 });
+        QCOMPARE(trace.preemptions, 0);
+        // With room for every prefix nothing is evicted: r4 and r5 both hit (r2 too), 192 tokens from the cache.
+        const auto roomy = serving::simulateServing(workload, withBlocks(100), cost);
+        QCOMPARE(roomy.cachedPromptTokens, std::int64_t { 192 });
+        QVERIFY(near(roomy.requests[5].ttft(), 1.36e-3, 1e-9));
+    }
+
     void rampedClientsStartSpreadAndTheWarmupIsLeftOut()
     {
         // a = 2 ms, b = 10 us, two clients ramped over 16 ms (client 1 starts at 8 ms), four requests of 500 + 3.

@@ -145,7 +145,32 @@ public:
                 CapacityPolicy::GuaranteedNoEvict, CapacityPolicy::NewTokenRatio });
         options.batching
             = pick(random, std::vector<Batching> { Batching::Auto, Batching::Mixed, Batching::PrefillFirst });
+        if (dp == 1 && workload.sharedPrefixTokens > 0 && std::bernoulli_distribution(0.5)(random)) {
+            drawPrefixGroups(random, result);
+        }
         return result;
+    }
+
+    /// Makes @p draw's requests a trace whose shared prefixes come in several groups, often with a cache of one to
+    /// three requests' blocks: the prefix cache then holds several prefixes and must give the least recently used back
+    /// when blocks run short (it once kept them for ever and stopped with "an iteration with nothing to compute").
+    static void drawPrefixGroups(std::mt19937& random, Draw& draw)
+    {
+        WorkloadSpec& workload = draw.workload;
+        workload.arrival = ArrivalKind::Poisson;
+        workload.trace = serving::workloadRequests(workload);
+        workload.arrival = ArrivalKind::Trace;
+        const int groups = pick(random, std::vector<int> { 2, 8, 64 });
+        for (serving::RequestSpec& request : workload.trace) {
+            request.prefixId = std::uniform_int_distribution<int>(0, groups - 1)(random);
+        }
+        if (std::bernoulli_distribution(0.5)(random)) {
+            EngineOptions& options = draw.options;
+            options.blockSize = options.blockSize == 0 ? 16 : options.blockSize;
+            const std::int64_t perRequest
+                = (workload.promptTokens + workload.outputTokens + options.blockSize - 1) / options.blockSize;
+            options.kvBlocks = perRequest * std::uniform_int_distribution<int>(1, 3)(random);
+        }
     }
 
     /// An aggregated draw on a server of two or more GPUs, made disaggregated: prefill and decode pools of their own
