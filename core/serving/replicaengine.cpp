@@ -43,7 +43,8 @@ ReplicaEngine::ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t
     , m_overlap(overlapSchedulingOf(options)
           && !(role == ReplicaRole::PrefillOnly && options.profile == EngineProfile::TrtLlm))
 {
-    for (const RequestSpec& spec : m_specs) {
+    for (std::size_t id = 0; id < m_specs.size(); ++id) {
+        const RequestSpec& spec = m_specs[id];
         // A prefill worker holds a prompt until its first token; the others hold the whole request at its end.
         const std::int64_t tokens = spec.promptTokens + (role == ReplicaRole::PrefillOnly ? 0 : spec.outputTokens);
         const std::int64_t blocks = m_blocks.blocksFor(tokens);
@@ -52,7 +53,39 @@ ReplicaEngine::ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t
                 + std::to_string(spec.outputTokens) + " tokens needs " + std::to_string(blocks)
                 + " KV-cache blocks; the cache holds " + std::to_string(m_blocks.totalBlocks()));
         }
+        // vLLM admits a request only while the watermark stays free beside its first chunk; one that could never be
+        // admitted so is refused (vLLM V0's can_allocate: AllocStatus.NEVER), not left waiting for ever.
+        const std::int64_t admitted = firstAdmissionBlocks(static_cast<int>(id));
+        if (admitted + admissionReserve() > m_blocks.totalBlocks()) {
+            throw std::invalid_argument("a request of " + std::to_string(spec.promptTokens) + " + "
+                + std::to_string(spec.outputTokens) + " tokens takes " + std::to_string(admitted)
+                + " KV-cache blocks when admitted, and the watermark keeps " + std::to_string(admissionReserve())
+                + " of the cache's " + std::to_string(m_blocks.totalBlocks())
+                + " free then: more blocks, or prompt chunks of fewer tokens per iteration, admit it");
+        }
     }
+}
+
+std::int64_t ReplicaEngine::admissionReserve() const
+{
+    // vLLM's watermark keeps blocks free for the running decodes; TensorRT-LLM's reservations and SGLang's ratio do
+    // that instead.
+    return m_policy == CapacityPolicy::MaxUtilization
+        ? static_cast<std::int64_t>(std::floor(m_options.watermark * m_blocks.totalBlocks()))
+        : 0;
+}
+
+std::int64_t ReplicaEngine::firstAdmissionBlocks(int id) const
+{
+    const RequestSpec& spec = m_specs[static_cast<size_t>(id)];
+    if (m_role == ReplicaRole::DecodeOnly) {
+        // Its transferred prompt and the block of its next token.
+        return m_blocks.blocksFor(spec.promptTokens) + m_blocks.extraBlocks(spec.promptTokens, 1);
+    }
+    Sequence fresh;
+    fresh.id = id;
+    const std::int64_t chunk = nextTokens(fresh, m_options.maxNumBatchedTokens);
+    return m_blocks.blocksFor(chunk > 0 ? chunk : spec.promptTokens);
 }
 
 void ReplicaEngine::submit(int id)
@@ -148,7 +181,8 @@ double ReplicaEngine::sglangRoom() const
     // Token positions still free: blocks over the blocks one block of tokens takes in every layer group.
     const double perBlockOfTokens = static_cast<double>(m_blocks.blocksFor(m_blocks.blockSize()));
     // SGLang counts what its radix cache could evict as free (rem_total_tokens: available_size + evictable_size).
-    const auto available = m_blocks.freeBlocks() + m_prefixCache.evictableBlocks(prefixesRead());
+    const std::int64_t evictable = m_prefixCache.blocks() > 0 ? m_prefixCache.evictableBlocks(prefixesRead()) : 0;
+    const std::int64_t available = m_blocks.freeBlocks() + evictable;
     double room = static_cast<double>(available) / perBlockOfTokens * m_blocks.blockSize();
     for (const Sequence& sequence : m_running) {
         const std::int64_t left = m_specs[static_cast<size_t>(sequence.id)].outputTokens - sequence.generated;
@@ -284,13 +318,9 @@ ReplicaEngine::InputBudget ReplicaEngine::inputBudget(
 void ReplicaEngine::scheduleWaiting(
     std::int64_t& budget, InputBudget input, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens)
 {
-    // vLLM's watermark keeps blocks free for the running decodes; TensorRT-LLM's reservations and SGLang's ratio do
-    // that instead.
     const bool noEvict = m_policy == CapacityPolicy::GuaranteedNoEvict;
     const bool ratio = m_policy == CapacityPolicy::NewTokenRatio;
-    const auto reserve = noEvict || ratio
-        ? std::int64_t { 0 }
-        : static_cast<std::int64_t>(std::floor(m_options.watermark * m_blocks.totalBlocks()));
+    const std::int64_t reserve = admissionReserve();
     double room = ratio ? sglangRoom() : 0.0;
     while (!m_waiting.empty() && budget > 0 && static_cast<int>(m_running.size()) < m_options.maxNumSeqs) {
         Sequence& sequence = m_waiting.front();

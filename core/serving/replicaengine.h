@@ -79,6 +79,10 @@ private:
     std::int64_t cachedTokens(const Sequence& sequence) const;
     std::int64_t prefixBlocks(const RequestSpec& spec) const;
     void cachePrefix(Sequence& sequence);
+    /// Blocks kept free when a waiting request is admitted: vLLM's watermark under max-utilization, else none.
+    std::int64_t admissionReserve() const;
+    /// Blocks request @p id takes when admitted alone: its first chunk (on a decode worker, its transferred prompt).
+    std::int64_t firstAdmissionBlocks(int id) const;
     /// The prefix ids the running requests read.
     std::set<int> prefixesRead() const;
     /// Gives the least recently used cached prefix no running request reads (nor @p keep) back to the block manager;

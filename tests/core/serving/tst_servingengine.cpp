@@ -248,6 +248,16 @@ private Q_SLOTS:
         AffineCost cost(1e-3, 0);
         QVERIFY_THROWS_EXCEPTION(
             std::invalid_argument, serving::simulateServing(closedLoop(1, 1, 100, 100), withBlocks(12), cost));
+        // 200 blocks of 16 with vLLM's 1% watermark: 2 blocks stay free at admission, so a 3,180-token prompt taken
+        // whole (199 blocks) could never be admitted; it is refused, not left waiting (it once stopped with "an
+        // iteration with nothing to compute"). In chunks of 1,024 tokens (64 blocks) it is admitted and runs.
+        EngineOptions options = withBlocks(200);
+        options.watermark = 0.01;
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument, serving::simulateServing(closedLoop(1, 1, 3180, 2), options, cost));
+        options.maxNumBatchedTokens = 1024;
+        const auto chunked = serving::simulateServing(closedLoop(1, 1, 3180, 2), options, cost);
+        QCOMPARE(chunked.iterations.size(), size_t { 5 }); // 1,024 x 3 + 108 prompt tokens, then one decode
     }
 
     void slidingWindowGroupsKeepOnlyTheWindow()
