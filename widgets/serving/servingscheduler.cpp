@@ -13,6 +13,9 @@
 #include <QLocale>
 #include <QSpinBox>
 
+#include <initializer_list>
+#include <utility>
+
 namespace rapid::widgets {
 
 namespace {
@@ -27,6 +30,19 @@ QSpinBox* engineCountSpin(const QString& objectName, int high, const QString& ti
     spin->setToolTip(tip);
     spin->setKeyboardTracking(false);
     return spin;
+}
+
+/// A choice among @p items (label, the enum's value as data), in that order.
+QComboBox* choiceCombo(const QString& objectName, std::initializer_list<std::pair<QString, int>> items,
+    const QString& tip, QWidget* parent)
+{
+    auto* combo = new QComboBox(parent);
+    combo->setObjectName(objectName);
+    for (const auto& [label, value] : items) {
+        combo->addItem(label, value);
+    }
+    combo->setToolTip(tip);
+    return combo;
 }
 
 } // namespace
@@ -64,22 +80,21 @@ void ServingPanel::addSchedulerRows(QFormLayout* form)
     m_memoryShare->setKeyboardTracking(false);
     m_memoryShare->setToolTip(tr("Share of HBM the engine uses (vLLM gpu_memory_utilization 0.9; TensorRT-LLM "
                                  "free_gpu_memory_fraction 0.9 of what is free; SGLang mem_fraction_static by GPU)"));
-    m_batching = new QComboBox(this);
-    m_batching->setObjectName(QStringLiteral("servingBatching"));
-    m_batching->addItem(tr("The engine's"), static_cast<int>(serving::Batching::Auto));
-    m_batching->addItem(tr("Mixed"), static_cast<int>(serving::Batching::Mixed));
-    m_batching->addItem(tr("Prefill first"), static_cast<int>(serving::Batching::PrefillFirst));
-    m_batching->setToolTip(tr("Prompt chunks beside the decodes in one iteration (vLLM, TensorRT-LLM; SGLang with "
-                              "--enable-mixed-chunk), or prompt batches alone (SGLang's default)"));
-    m_overlapScheduler = new QComboBox(this);
-    m_overlapScheduler->setObjectName(QStringLiteral("servingOverlapScheduler"));
-    m_overlapScheduler->addItem(tr("The engine's"), static_cast<int>(serving::OverlapScheduling::Auto));
-    m_overlapScheduler->addItem(tr("On"), static_cast<int>(serving::OverlapScheduling::On));
-    m_overlapScheduler->addItem(tr("Off"), static_cast<int>(serving::OverlapScheduling::Off));
-    m_overlapScheduler->setToolTip(
+    m_batching = choiceCombo(QStringLiteral("servingBatching"),
+        { { tr("The engine's"), static_cast<int>(serving::Batching::Auto) },
+            { tr("Mixed"), static_cast<int>(serving::Batching::Mixed) },
+            { tr("Prefill first"), static_cast<int>(serving::Batching::PrefillFirst) } },
+        tr("Prompt chunks beside the decodes in one iteration (vLLM, TensorRT-LLM; SGLang with "
+           "--enable-mixed-chunk), or prompt batches alone (SGLang's default)"),
+        this);
+    m_overlapScheduler = choiceCombo(QStringLiteral("servingOverlapScheduler"),
+        { { tr("The engine's"), static_cast<int>(serving::OverlapScheduling::Auto) },
+            { tr("On"), static_cast<int>(serving::OverlapScheduling::On) },
+            { tr("Off"), static_cast<int>(serving::OverlapScheduling::Off) } },
         tr("Compose each batch while the GPU runs the one before: it holds the requests that had arrived when that "
            "one started, and a finished request runs one more, discarded, decode step (TensorRT-LLM's PyTorch "
-           "backend and SGLang by default; off for vLLM and TensorRT engines)"));
+           "backend and SGLang by default; off for vLLM and TensorRT engines)"),
+        this);
     form->addRow(tr("Sequences / iteration"), m_maxNumSeqs);
     form->addRow(tr("Tokens / iteration"), m_maxBatchedTokens);
     form->addRow(QString(), m_chunkedPrefill);
