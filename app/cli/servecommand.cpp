@@ -176,6 +176,11 @@ serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSp
     if (arguments.value("ramp") && workload.arrival != serving::ArrivalKind::ClosedLoop) {
         throw UsageError("--ramp: only a closed loop (--concurrency) ramps its clients");
     }
+    if (workload.requests == 1 && boundedInteger(arguments, "warmup", 0, 0, kMaxRequests) > 0) {
+        // The bound below would read "expected 0 to 0": say what leaves no room instead.
+        throw UsageError("--warmup " + arguments.value("warmup").value_or("") + ": one request is simulated "
+            + "(--requests), and the warm-up must leave at least one to measure; simulate more requests");
+    }
     workload.warmupRequests = static_cast<int>(boundedInteger(arguments, "warmup", 0, 0, workload.requests - 1));
     return workload;
 }

@@ -242,11 +242,7 @@ DisaggregatedResult simulateDisaggregated(
     for (auto [pool, capacity] :
         { std::pair { &prefill, &result.prefillCapacity }, std::pair { &decode, &result.decodeCapacity } }) {
         if (pool->options.kvBlocks == 0) {
-            if (capacity->blocks <= 0) {
-                throw std::invalid_argument(std::string("no room for a KV cache on a ")
-                    + (pool == &prefill ? "prefill" : "decode") + " worker: the weights and activations take "
-                    + std::to_string(pool->options.gpuMemoryUtilization) + " of the GPU memory or more");
-            }
+            requireKvRoom(*capacity, pool == &prefill ? "prefill" : "decode");
             pool->options.kvBlocks = capacity->blocks;
         }
         pool->options.kvLayout = capacity->layout;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <stdexcept>
 
@@ -191,6 +192,21 @@ KvLayout kvLayout(const config::ModelSpec& model)
     return layout;
 }
 
+void requireKvRoom(const KvCapacity& capacity, const std::string& worker)
+{
+    if (capacity.blocks > 0) {
+        return;
+    }
+    char text[320];
+    std::snprintf(text, sizeof text,
+        "no room for a KV cache%s%s: %s take %.1f GiB per GPU of the %.1f GiB the engine may use "
+        "(gpu_memory_utilization %.2f); more tensor or pipeline parallelism, a smaller model or precision, or a higher "
+        "gpu_memory_utilization makes room",
+        worker.empty() ? "" : " on a ", worker.empty() ? "" : (worker + " worker").c_str(), capacity.held.c_str(),
+        capacity.heldBytesPerGpu / kGiB, capacity.usableBytesPerGpu / kGiB, capacity.gpuMemoryUtilization);
+    throw std::invalid_argument(text);
+}
+
 KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& given)
 {
     const EngineOptions options = engineDefaults(given, scenario.hardware.gpu, modelParallelGpus(scenario));
@@ -210,14 +226,21 @@ KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& giv
     capacity.layout = kvLayout(scenario.model);
     const double rest = estimate.peakBytes - kvBytes;
     const double hbm = scenario.hardware.gpu.hbmCapacityBytes;
+    capacity.gpuMemoryUtilization = options.gpuMemoryUtilization;
+    capacity.heldBytesPerGpu = rest;
+    capacity.usableBytesPerGpu = options.gpuMemoryUtilization * hbm;
     if (options.profile == EngineProfile::TrtLlm) {
+        // TensorRT-LLM's free_gpu_memory_fraction is a share of what is free once the rest is allocated.
+        capacity.usableBytesPerGpu = hbm;
         capacity.freeBytesPerGpu = options.gpuMemoryUtilization * (hbm - rest);
     } else if (options.profile == EngineProfile::Sglang) {
         // SGLang's reserve (1 - mem_fraction_static) already holds the activations and the CUDA context: the static
         // pool holds the weights and the KV cache.
-        capacity.freeBytesPerGpu = options.gpuMemoryUtilization * hbm - estimate.bytes(memory::MemoryCategory::Weights);
+        capacity.heldBytesPerGpu = estimate.bytes(memory::MemoryCategory::Weights);
+        capacity.held = "the weights";
+        capacity.freeBytesPerGpu = capacity.usableBytesPerGpu - capacity.heldBytesPerGpu;
     } else {
-        capacity.freeBytesPerGpu = options.gpuMemoryUtilization * hbm - rest;
+        capacity.freeBytesPerGpu = capacity.usableBytesPerGpu - rest;
     }
     // A block holds blockSize tokens of one layer group.
     const double groups = capacity.layout.fullGroups + capacity.layout.windowedGroups;
@@ -267,10 +290,7 @@ ServingResult simulateServing(const config::Scenario& given, WorkloadSpec worklo
     ServingResult result;
     result.capacity = kvCapacity(scenario, options);
     if (options.kvBlocks == 0) {
-        if (result.capacity.blocks <= 0) {
-            throw std::invalid_argument("no room for a KV cache: the weights and activations take "
-                + std::to_string(options.gpuMemoryUtilization) + " of the GPU memory or more");
-        }
+        requireKvRoom(result.capacity, "");
         options.kvBlocks = result.capacity.blocks;
     }
     options.kvLayout = result.capacity.layout;

@@ -39,9 +39,16 @@ struct KvCapacity {
     double bytesPerTokenPerGpu = 0; ///< one token of every layer (a sliding-window layer's too)
     KvLayout layout; ///< how the layers share the blocks
     double freeBytesPerGpu = 0; ///< for the KV cache
+    double heldBytesPerGpu = 0; ///< what the engine keeps outside the KV cache in what it may use
+    std::string held = "the weights, activations and runtime"; ///< what heldBytesPerGpu counts
+    double usableBytesPerGpu = 0; ///< what the engine may allocate: the share of HBM it is given
+    double gpuMemoryUtilization = 0; ///< as used (the engine's default when not given)
     std::int64_t blocks = 0;
 };
 KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& options);
+/// Throws std::invalid_argument, saying what takes the memory and what would make room, when @p capacity leaves no
+/// block for the KV cache of a @p worker ("" for an aggregated replica, "prefill" or "decode").
+void requireKvRoom(const KvCapacity& capacity, const std::string& worker);
 /// The KV-cache block structure of @p model: one group of every layer, or full-attention and sliding-window groups of
 /// equal size.
 KvLayout kvLayout(const config::ModelSpec& model);

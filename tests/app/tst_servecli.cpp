@@ -471,6 +471,17 @@ void TstServeCli::inputErrorsNameTheirCause_data()
                                          QStringLiteral("--input-tokens"), QStringLiteral("100"),
                                          QStringLiteral("--output-tokens"), QStringLiteral("10") }
                                   << QStringLiteral("KV");
+    // The engine may use 0.02 x 80 GiB = 1.6 GiB of an H100; Llama-3.1-8B's weights alone are 8.03e9 x 2 B / 8 GPUs
+    // = 1.87 GiB per GPU: no block is left, and the message says how much each side holds.
+    QTest::addRow("no_room_for_kv_cache")
+        << goodTrace << QStringList { QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.02") }
+        << QStringLiteral("of the 1.6 GiB the engine may use (gpu_memory_utilization "
+                          "0.02)");
+    QTest::addRow("no_room_for_kv_cache_sglang")
+        << goodTrace
+        << QStringList { QStringLiteral("--engine"), QStringLiteral("sglang"),
+               QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.02") }
+        << QStringLiteral("no room for a KV cache: the weights take 1.9 GiB per GPU of the 1.6 GiB");
     // Two workers of tp 8 need 16 GPUs; the HGX node has 8.
     QTest::addRow("pools_beyond_cluster") << goodTrace
                                           << QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("1"),
@@ -537,6 +548,9 @@ void TstServeCli::usageErrorsNameTheOption_data()
     QTest::addRow("warmup_of_every_request") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("2"),
         QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--warmup"), QStringLiteral("4") }
                                              << QStringLiteral("--warmup");
+    QTest::addRow("warmup_of_the_only_request") << QStringList { QStringLiteral("--requests"), QStringLiteral("1"),
+        QStringLiteral("--warmup"), QStringLiteral("1") }
+                                                << QStringLiteral("--warmup 1: one request is simulated");
     QTest::addRow("warmup_in_a_sweep") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("1,2"),
         QStringLiteral("--warmup"), QStringLiteral("1") }
                                        << QStringLiteral("--warmup");
