@@ -45,7 +45,10 @@ Arguments serveArguments()
                               false },
             { "rate", "R", "open loop: Poisson arrivals at R requests per second; a list sweeps them", false },
             { "trace", "FILE", "replay a CSV trace (arrival_s,input_tokens,output_tokens)", false },
-            { "requests", "N", "requests to simulate (default 10 x concurrency, or 1000 at a rate)", false },
+            { "requests", "N",
+                "requests to simulate (default 10 x concurrency, or 1000 at a rate rounded up to a multiple of the "
+                "data-parallel replicas)",
+                false },
             { "ramp", "TIME",
                 "closed loop: spread the clients' first requests evenly over this time, with its unit (aiperf's "
                 "--concurrency-ramp-duration; default: all at once)",
@@ -166,7 +169,9 @@ serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSp
     } else if (arguments.value("rate")) {
         workload.arrival = serving::ArrivalKind::Poisson;
         workload.ratePerSecond = boundedNumber(arguments, "rate", 1, 1e-6, 1e6);
-        workload.requests = static_cast<int>(boundedInteger(arguments, "requests", 1000, 1, kMaxRequests));
+        const bool pools = arguments.value("prefill-workers") || arguments.value("decode-workers");
+        workload.requests = static_cast<int>(boundedInteger(
+            arguments, "requests", serving::defaultPoissonRequests(pools ? 1 : run.parallelism.dp), 1, kMaxRequests));
     } else {
         workload.concurrency = static_cast<int>(boundedInteger(arguments, "concurrency", 1, 1, 100'000));
         workload.requests
@@ -423,7 +428,7 @@ int servePoolLoads(const Invocation& invocation, const Arguments& arguments, con
     const int requests = static_cast<int>(boundedInteger(arguments, "requests", 0, 0, 10'000'000));
     serving::ServingSweep sweep;
     try {
-        sweep = serving::sweepLoads(base, loads.first, loads.second, requests, [&](const serving::WorkloadSpec& w) {
+        sweep = serving::sweepLoads(base, loads.first, loads.second, requests, 1, [&](const serving::WorkloadSpec& w) {
             return serving::simulateDisaggregated(spec, w, slo, backend).servingResult();
         });
     } catch (const std::invalid_argument& error) {

@@ -271,13 +271,25 @@ ServingResult simulateServing(const config::Scenario& given, WorkloadSpec worklo
     checkServingWorkload(scenario, workload, options);
     sim::StepModel stepModel(scenario, backend);
     const int replicas = stepModel.plan().sharding.dataParallel;
-    if (workload.arrival == ArrivalKind::ClosedLoop && workload.concurrency % replicas != 0) {
-        throw std::invalid_argument("concurrency " + std::to_string(workload.concurrency) + " is not a multiple of the "
-            + std::to_string(replicas) + " data-parallel replicas");
+    // Every replica serves an equal share and one is simulated for all: a count that does not split evenly would
+    // be changed silently, so it is refused with the nearest counts that do.
+    const auto requireShare = [replicas](const char* what, int count) {
+        if (count % replicas == 0) {
+            return;
+        }
+        const int below = count / replicas * replicas;
+        const int above = below + replicas;
+        throw std::invalid_argument(std::string(what) + " " + std::to_string(count) + " is not a multiple of the "
+            + std::to_string(replicas) + " data-parallel replicas (run.parallelism.dp), each of which serves an equal "
+            + "share: " + (below > 0 ? std::to_string(below) + " or " : std::string()) + std::to_string(above)
+            + " splits evenly");
+    };
+    if (workload.arrival == ArrivalKind::ClosedLoop) {
+        requireShare("concurrency", workload.concurrency);
     }
-    if (workload.arrival != ArrivalKind::Trace && workload.requests % replicas != 0) {
-        throw std::invalid_argument("requests " + std::to_string(workload.requests) + " is not a multiple of the "
-            + std::to_string(replicas) + " data-parallel replicas");
+    if (workload.arrival != ArrivalKind::Trace) {
+        requireShare("requests", workload.requests);
+        requireShare("warm-up requests", workload.warmupRequests);
     }
     if (workload.arrival == ArrivalKind::Trace && replicas > 1) {
         throw std::invalid_argument("a request trace is served by one replica: set run.parallelism.dp to 1");

@@ -28,7 +28,14 @@ bool dominates(const ServingSummary& a, const ServingSummary& b)
 
 } // namespace
 
-WorkloadSpec sweepWorkload(const WorkloadSpec& base, SweepLoad load, double value, int requestsPerPoint)
+int defaultPoissonRequests(int replicas)
+{
+    constexpr int kRequests = 1000;
+    const int share = std::max(1, replicas);
+    return (kRequests + share - 1) / share * share;
+}
+
+WorkloadSpec sweepWorkload(const WorkloadSpec& base, SweepLoad load, double value, int requestsPerPoint, int replicas)
 {
     WorkloadSpec workload = base;
     if (load == SweepLoad::Concurrency) {
@@ -46,7 +53,7 @@ WorkloadSpec sweepWorkload(const WorkloadSpec& base, SweepLoad load, double valu
         }
         workload.arrival = ArrivalKind::Poisson;
         workload.ratePerSecond = value;
-        workload.requests = requestsPerPoint > 0 ? requestsPerPoint : 1000;
+        workload.requests = requestsPerPoint > 0 ? requestsPerPoint : defaultPoissonRequests(replicas);
     }
     return workload;
 }
@@ -89,7 +96,7 @@ bool parseLoadList(const std::string& text, SweepLoad load, std::vector<double>&
 }
 
 ServingSweep sweepLoads(const WorkloadSpec& base, SweepLoad load, const std::vector<double>& loads,
-    int requestsPerPoint, const std::function<ServingResult(const WorkloadSpec&)>& serveOne)
+    int requestsPerPoint, int replicas, const std::function<ServingResult(const WorkloadSpec&)>& serveOne)
 {
     if (loads.empty()) {
         throw std::invalid_argument("a sweep needs at least one load");
@@ -98,7 +105,7 @@ ServingSweep sweepLoads(const WorkloadSpec& base, SweepLoad load, const std::vec
     sweep.load = load;
     std::vector<ServingSummary> summaries;
     for (const double value : loads) {
-        const ServingResult result = serveOne(sweepWorkload(base, load, value, requestsPerPoint));
+        const ServingResult result = serveOne(sweepWorkload(base, load, value, requestsPerPoint, replicas));
         if (sweep.points.empty()) {
             sweep.options = result.options;
             sweep.capacity = result.capacity;
@@ -117,7 +124,7 @@ ServingSweep sweepServing(const config::Scenario& scenario, const WorkloadSpec& 
     const std::vector<double>& loads, int requestsPerPoint, const EngineOptions& options, const ServingSlo& slo,
     sim::NetworkBackend backend)
 {
-    return sweepLoads(base, load, loads, requestsPerPoint,
+    return sweepLoads(base, load, loads, requestsPerPoint, scenario.run.parallelism.dp,
         [&](const WorkloadSpec& workload) { return simulateServing(scenario, workload, options, slo, backend); });
 }
 

@@ -36,10 +36,14 @@ struct ServingSweep {
 /// and better in one. Equal points are all on the front.
 std::vector<bool> paretoFront(const std::vector<ServingSummary>& summaries);
 
+/// Requests simulated at a Poisson rate when none are given: 1,000, rounded up to a multiple of the @p replicas that
+/// share them equally (a default must never be the count a replica set refuses).
+int defaultPoissonRequests(int replicas);
+
 /// @p base at one load of a sweep: a closed loop of @p value clients (whole, 1 to 100,000) or Poisson arrivals at
 /// @p value requests per second (above 0, at most 1e6), with @p requestsPerPoint requests (0: 10 x the clients, or
-/// 1000 at a rate). Throws std::invalid_argument naming the load for one out of range.
-WorkloadSpec sweepWorkload(const WorkloadSpec& base, SweepLoad load, double value, int requestsPerPoint);
+/// defaultPoissonRequests(@p replicas) at a rate). Throws std::invalid_argument naming the load for one out of range.
+WorkloadSpec sweepWorkload(const WorkloadSpec& base, SweepLoad load, double value, int requestsPerPoint, int replicas);
 
 /// Parses a comma-separated list of loads without spaces ("1,4,16"): whole clients from 1 to 100,000, or rates above 0
 /// and at most 1e6 requests per second. False, with @p bad set to the first item that is no such load, otherwise.
@@ -49,11 +53,11 @@ bool parseLoadList(const std::string& text, SweepLoad load, std::vector<double>&
 /// sweepWorkload(@p base, ...); the sweep's engine is the first point's and the Pareto flags are filled. Throws
 /// std::invalid_argument for an empty or invalid load, or as @p serveOne does.
 ServingSweep sweepLoads(const WorkloadSpec& base, SweepLoad load, const std::vector<double>& loads,
-    int requestsPerPoint, const std::function<ServingResult(const WorkloadSpec&)>& serveOne);
+    int requestsPerPoint, int replicas, const std::function<ServingResult(const WorkloadSpec&)>& serveOne);
 
 /// Serves @p base at every load of @p loads (clients: whole numbers >= 1; rates > 0): the closed loop's clients or the
-/// Poisson rate replaced, and @p requestsPerPoint requests each (0: 10 x the clients, or 1000 at a rate). Every point
-/// is simulateServing of the same scenario, engine and SLOs; the Pareto flags are filled. Throws
+/// Poisson rate replaced, and @p requestsPerPoint requests each (0: 10 x the clients, or defaultPoissonRequests at a
+/// rate). Every point is simulateServing of the same scenario, engine and SLOs; the Pareto flags are filled. Throws
 /// std::invalid_argument as simulateServing does, or for an empty or invalid load.
 ServingSweep sweepServing(const config::Scenario& scenario, const WorkloadSpec& base, SweepLoad load,
     const std::vector<double>& loads, int requestsPerPoint, const EngineOptions& options, const ServingSlo& slo = {},

@@ -482,6 +482,20 @@ void TstServeCli::inputErrorsNameTheirCause_data()
         << QStringList { QStringLiteral("--engine"), QStringLiteral("sglang"),
                QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.02") }
         << QStringLiteral("no room for a KV cache: the weights take 1.9 GiB per GPU of the 1.6 GiB");
+    // Two replicas of tp 4 each serve half the clients and half the requests: 3 clients or 3 warm-up requests would
+    // not split, and the nearest counts that do are named.
+    QTest::addRow("clients_across_replicas")
+        << goodTrace
+        << QStringList { QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=4"), QStringLiteral("--set"),
+               QStringLiteral("run.parallelism.dp=2"), QStringLiteral("--concurrency"), QStringLiteral("3") }
+        << QStringLiteral("concurrency 3 is not a multiple of the 2 data-parallel replicas (run.parallelism.dp), each "
+                          "of which serves an equal share: 2 or 4 splits evenly");
+    QTest::addRow("warmup_across_replicas")
+        << goodTrace
+        << QStringList { QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=4"), QStringLiteral("--set"),
+               QStringLiteral("run.parallelism.dp=2"), QStringLiteral("--concurrency"), QStringLiteral("2"),
+               QStringLiteral("--warmup"), QStringLiteral("3") }
+        << QStringLiteral("warm-up requests 3 is not a multiple of the 2 data-parallel replicas");
     // Two workers of tp 8 need 16 GPUs; the HGX node has 8.
     QTest::addRow("pools_beyond_cluster") << goodTrace
                                           << QStringList { QStringLiteral("--prefill-workers"), QStringLiteral("1"),

@@ -66,15 +66,18 @@ void ServingRunner::run(config::Scenario scenario, ServingRequest request)
         this, generation,
         [scenario = std::move(scenario), request = std::move(request), report](
             const std::atomic<bool>* stop) -> Result {
+            // Prefill and decode pools take every request; a replica set shares them.
+            const bool pools = request.prefillWorkers > 0 && request.decodeWorkers > 0;
+            const int replicas = pools ? 1 : scenario.run.parallelism.dp;
             // Every load checked before the first point, so a bad one fails at once.
             for (const double load : request.loads) {
-                serving::sweepWorkload(request.workload, request.load, load, request.requestsPerPoint);
+                serving::sweepWorkload(request.workload, request.load, load, request.requestsPerPoint, replicas);
             }
             auto curve = std::make_shared<ServingCurve>();
             curve->load = request.load;
             curve->loads = request.loads;
             curve->slo = request.slo;
-            if (request.prefillWorkers > 0 && request.decodeWorkers > 0) {
+            if (pools) {
                 curve->prefillWorkers = request.prefillWorkers;
                 curve->decodeWorkers = request.decodeWorkers;
             }
@@ -84,7 +87,7 @@ void ServingRunner::run(config::Scenario scenario, ServingRequest request)
                     throw sim::SimulationCancelled();
                 }
                 curve->results.push_back(serveOneLoad(scenario, request,
-                    serving::sweepWorkload(request.workload, request.load, load, request.requestsPerPoint)));
+                    serving::sweepWorkload(request.workload, request.load, load, request.requestsPerPoint, replicas)));
                 summaries.push_back(curve->results.back().summary);
                 report(static_cast<qint64>(curve->results.size()));
             }

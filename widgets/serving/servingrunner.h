@@ -19,7 +19,7 @@ struct ServingRequest {
     serving::WorkloadSpec workload; ///< lengths, prefix; the load fields are set per point
     serving::SweepLoad load = serving::SweepLoad::Concurrency;
     std::vector<double> loads;
-    int requestsPerPoint = 0; ///< 0: 10 x the clients, or 1000 at a rate
+    int requestsPerPoint = 0; ///< 0: 10 x the clients, or serving::defaultPoissonRequests at a rate
     serving::EngineOptions options;
     serving::ServingSlo slo;
     /// Disaggregated serving when both are set (`rapid serve --prefill-workers/--decode-workers`): workers per pool

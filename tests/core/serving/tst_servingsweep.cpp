@@ -37,6 +37,7 @@ private Q_SLOTS:
     void paretoFrontByHand();
     void everyPointIsThatLoadServedAlone();
     void badLoadsAreRefused();
+    void theDefaultRequestsAtARateSplitOverTheReplicas();
     void onlyTensorRtLlmsPytorchBackendFusesWideLlamaAllReduces();
 };
 
@@ -96,6 +97,30 @@ void TstServingSweep::badLoadsAreRefused()
         serving::sweepServing(scenario, base, serving::SweepLoad::Concurrency, { 2.5 }, 0, serving::EngineOptions {}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
         serving::sweepServing(scenario, base, serving::SweepLoad::Rate, { 0 }, 0, serving::EngineOptions {}));
+}
+
+void TstServingSweep::theDefaultRequestsAtARateSplitOverTheReplicas()
+{
+    // 1,000 rounded up to a multiple of the replicas: 1000 for 1, 2, 4 and 8; 1002 for 3 (334 each); 1001 for 7.
+    QCOMPARE(serving::defaultPoissonRequests(1), 1000);
+    QCOMPARE(serving::defaultPoissonRequests(8), 1000);
+    QCOMPARE(serving::defaultPoissonRequests(3), 1002);
+    QCOMPARE(serving::defaultPoissonRequests(7), 1001);
+    QCOMPARE(serving::defaultPoissonRequests(0), 1000);
+    // A rate sweep on Llama 3.3 70B as three replicas of tp 2 (six GPUs) runs with the default; 1,000 requests would
+    // not split over three replicas and are refused.
+    const config::Scenario scenario
+        = test::projectLoader().loadScenario("llama-3.3-70b", "hgx-a100-8gpu", "llama-3.3-70b-serve-8xa100",
+            { "run.parallelism.tp=2", "run.parallelism.pp=1", "run.parallelism.dp=3", "run.parallelism.mapping={}",
+                "hardware.cluster.network[0].size=6", "hardware.cluster.gpus_per_node=6" });
+    serving::WorkloadSpec base;
+    base.promptTokens = 200;
+    base.outputTokens = 20;
+    const serving::ServingSweep sweep
+        = serving::sweepServing(scenario, base, serving::SweepLoad::Rate, { 1.5 }, 0, serving::EngineOptions {});
+    QCOMPARE(sweep.points.at(0).summary.requests, 1002);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+        serving::sweepServing(scenario, base, serving::SweepLoad::Rate, { 1.5 }, 1000, serving::EngineOptions {}));
 }
 
 void TstServingSweep::onlyTensorRtLlmsPytorchBackendFusesWideLlamaAllReduces()
