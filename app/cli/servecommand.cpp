@@ -197,17 +197,10 @@ std::string ms(double seconds)
     return text;
 }
 
-void printSummary(std::ostream& out, const serving::ServingResult& result)
+/// The KV cache of a replica: blocks, tokens of every layer, bytes per token, and the layer groups of a model with
+/// sliding-window layers.
+void printKvCache(std::ostream& out, const serving::ServingResult& result)
 {
-    const serving::ServingSummary& s = result.summary;
-    out << "engine     max_num_seqs " << result.options.maxNumSeqs << ", max_num_batched_tokens "
-        << result.options.maxNumBatchedTokens << prefillBudgetText(result.options) << ", chunked prefill "
-        << (result.options.chunkedPrefill ? "on" : "off") << ", block " << result.options.blockSize << " tokens, "
-        << serving::toString(result.options.batching) << " batches, admission "
-        << serving::toString(result.options.capacityPolicy) << ", overlap scheduler "
-        << serving::toString(result.options.overlapScheduling)
-        << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
-        << hostCostText(result.options.host, result.options.overlapScheduling) << "\n";
     const serving::KvLayout& layout = result.options.kvLayout;
     const std::int64_t groups = layout.fullGroups + layout.windowedGroups;
     out << "kv cache   " << result.options.kvBlocks << " blocks per replica ("
@@ -219,8 +212,36 @@ void printSummary(std::ostream& out, const serving::ServingResult& result)
             << " tokens of one group; a sliding-window group keeps only its " << layout.windowTokens << "-token window";
     }
     out << ")\n";
-    out << "served     " << s.requests << " requests on " << s.replicas << " replica(s), " << s.gpus << " GPUs in "
-        << config::formatNumber(s.durationSeconds) << " s; " << s.preemptions << " preemptions, mean batch "
+}
+
+/// Prefill and decode workers of a disaggregated deployment, for the summary's wording.
+struct PoolCounts {
+    int prefillWorkers = 0;
+    int decodeWorkers = 0;
+};
+
+/// The summary of one load; @p pools names a disaggregated deployment (its KV caches are on the "pools" line, and the
+/// iterations traced are the first decode worker's).
+void printSummary(std::ostream& out, const serving::ServingResult& result, std::optional<PoolCounts> pools)
+{
+    const serving::ServingSummary& s = result.summary;
+    out << "engine     max_num_seqs " << result.options.maxNumSeqs << ", max_num_batched_tokens "
+        << result.options.maxNumBatchedTokens << prefillBudgetText(result.options) << ", chunked prefill "
+        << (result.options.chunkedPrefill ? "on" : "off") << ", block " << result.options.blockSize << " tokens, "
+        << serving::toString(result.options.batching) << " batches, admission "
+        << serving::toString(result.options.capacityPolicy) << ", overlap scheduler "
+        << serving::toString(result.options.overlapScheduling)
+        << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
+        << hostCostText(result.options.host, result.options.overlapScheduling) << "\n";
+    if (!pools) {
+        printKvCache(out, result);
+    }
+    const std::string servedOn = pools ? std::to_string(pools->prefillWorkers) + " prefill and "
+            + std::to_string(pools->decodeWorkers) + " decode worker(s)"
+                                       : std::to_string(s.replicas) + " replica(s)";
+    out << "served     " << s.requests << " requests on " << servedOn << ", " << s.gpus << " GPUs in "
+        << config::formatNumber(s.durationSeconds) << " s; " << s.preemptions << " preemptions, "
+        << (pools ? "the first decode worker's mean batch " : "mean batch ")
         << config::formatNumber(s.meanBatchedTokens) << " tokens, peak KV occupancy "
         << config::formatNumber(s.peakKvOccupancy * 100) << "%";
     if (s.prefixCacheHitRate > 0) {
@@ -334,7 +355,7 @@ void printDisaggregated(
         << config::formatNumber(
                std::max(result.prefillCapacity.bytesPerTokenPerGpu, result.decodeCapacity.bytesPerTokenPerGpu))
         << " B per token per GPU)\n";
-    printSummary(out, result.servingResult());
+    printSummary(out, result.servingResult(), PoolCounts { prefillWorkers, decodeWorkers });
 }
 
 /// The splits of --pool-splits: "P:D" pairs of whole numbers of workers, 1 to 4096 each.
@@ -578,7 +599,7 @@ int serveCommand(const Invocation& invocation)
         invocation.err << "rapid serve: " << error.what() << "\n";
         return InputError;
     }
-    printSummary(invocation.out, result);
+    printSummary(invocation.out, result, std::nullopt);
     const bool written = writeOutput(arguments.value("json"), invocation, "serve", [&](std::ostream& out) {
         report::writeJson(out, serving::servingJson(result));
     }) && writeOutput(arguments.value("csv"), invocation, "serve", [&](std::ostream& out) {

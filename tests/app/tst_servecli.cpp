@@ -119,6 +119,10 @@ void TstServeCli::disaggregatedPoolsShareTheNode()
             QStringLiteral("4") }));
     QCOMPARE(split.exitCode, 0);
     QVERIFY2(split.out.contains(QLatin1String("1 prefill worker(s) of 4 GPU(s)")), qPrintable(split.out));
+    // The summary names the pools, not a replica, and has no per-replica KV-cache line (the pools line has it).
+    QVERIFY2(split.out.contains(QLatin1String("served     2 requests on 1 prefill and 1 decode worker(s), 8 GPUs")),
+        qPrintable(split.out));
+    QVERIFY2(!split.out.contains(QLatin1String("blocks per replica")), qPrintable(split.out));
     const QJsonObject summary = parseJson(split.out.mid(split.out.indexOf(QLatin1Char('{'))));
     QCOMPARE(summary.value(QStringLiteral("gpus")).toInt(), 8);
     // Two replicas of tp 4 with a client each: each replica serves one request at a time, as the pools do.
