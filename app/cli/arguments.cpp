@@ -2,9 +2,21 @@
 #include "arguments.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace rapid::cli {
+
+namespace {
+
+/// "--name" (a letter after the dashes) is an option, never a value: a value that starts with "--" is written
+/// --option=VALUE. "--" alone and negative numbers ("-5") stay values.
+bool isOptionWord(const std::string& word)
+{
+    return word.size() > 2 && word.compare(0, 2, "--") == 0 && std::isalpha(static_cast<unsigned char>(word[2]));
+}
+
+} // namespace
 
 Arguments::Arguments(std::string command, std::string summary, std::vector<Option> options, std::string positionalName)
     : m_command(std::move(command))
@@ -54,8 +66,12 @@ void Arguments::parse(const std::vector<std::string>& args)
         std::string value;
         if (inlineValue) {
             value = *inlineValue;
-        } else if (i + 1 < args.size()) {
+        } else if (i + 1 < args.size() && !isOptionWord(args[i + 1])) {
             value = args[++i];
+        } else if (i + 1 < args.size()) {
+            // "--splits --top 5" would take "--top" as the axes and "5" as a workspace: name the slip instead.
+            throw UsageError("--" + name + " needs a value (" + option->valueName + ") before the option " + args[i + 1]
+                + " (a value that starts with -- goes as --" + name + "=VALUE)");
         } else {
             throw UsageError("--" + name + " needs a value (" + option->valueName + ")");
         }

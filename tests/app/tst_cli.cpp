@@ -161,6 +161,10 @@ void TstCli::usageErrors_data()
         QStringLiteral("4") } << "unknown option --tp";
     QTest::addRow("missing_value") << QStringList { QStringLiteral("model-info"), QStringLiteral("--model") }
                                    << "--model needs a value";
+    // An option where its value should be is a slip, not the value: "--splits --top 5" named "5" a workspace.
+    QTest::addRow("option_in_place_of_a_value") << QStringList { QStringLiteral("sweep"), QStringLiteral("--splits"),
+        QStringLiteral("--top"), QStringLiteral("5") }
+                                                << "--splits needs a value (AXES) before the option --top";
     QTest::addRow("missing_required") << QStringList { QStringLiteral("model-info") } << "missing --model";
     QTest::addRow("sweep_axis_without_values") << QStringList { QStringLiteral("sweep"), QStringLiteral("--vary"),
         QStringLiteral("run.parallelism.tp") } << "--vary: sweep axis \"run.parallelism.tp\": expected KEY=VALUES";
