@@ -4,6 +4,7 @@
 #include "clioutput.h"
 #include "commands.h"
 #include "serveoptions.h"
+#include "servesummary.h"
 #include "servingdefaults.h"
 
 #include "config/units.h"
@@ -190,81 +191,6 @@ serving::WorkloadSpec workloadOf(const Arguments& arguments, const config::RunSp
     return workload;
 }
 
-std::string ms(double seconds)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f", seconds * 1e3);
-    return text;
-}
-
-/// The KV cache of a replica: blocks, tokens of every layer, bytes per token, and the layer groups of a model with
-/// sliding-window layers.
-void printKvCache(std::ostream& out, const serving::ServingResult& result)
-{
-    const serving::KvLayout& layout = result.options.kvLayout;
-    const std::int64_t groups = layout.fullGroups + layout.windowedGroups;
-    out << "kv cache   " << result.options.kvBlocks << " blocks per replica ("
-        << result.options.kvBlocks * result.options.blockSize / groups << " tokens of every layer, "
-        << config::formatNumber(result.capacity.bytesPerTokenPerGpu) << " B per token per GPU";
-    if (layout.windowedGroups > 0) {
-        out << "; " << layout.fullGroups << " full-attention and " << layout.windowedGroups
-            << " sliding-window layer groups, a block holding " << result.options.blockSize
-            << " tokens of one group; a sliding-window group keeps only its " << layout.windowTokens << "-token window";
-    }
-    out << ")\n";
-}
-
-/// Prefill and decode workers of a disaggregated deployment, for the summary's wording.
-struct PoolCounts {
-    int prefillWorkers = 0;
-    int decodeWorkers = 0;
-};
-
-/// The summary of one load; @p pools names a disaggregated deployment (its KV caches are on the "pools" line, and the
-/// iterations traced are the first decode worker's).
-void printSummary(std::ostream& out, const serving::ServingResult& result, std::optional<PoolCounts> pools)
-{
-    const serving::ServingSummary& s = result.summary;
-    out << "engine     max_num_seqs " << result.options.maxNumSeqs << ", max_num_batched_tokens "
-        << result.options.maxNumBatchedTokens << prefillBudgetText(result.options) << ", chunked prefill "
-        << (result.options.chunkedPrefill ? "on" : "off") << ", block " << result.options.blockSize << " tokens, "
-        << serving::toString(result.options.batching) << " batches, admission "
-        << serving::toString(result.options.capacityPolicy) << ", overlap scheduler "
-        << serving::toString(result.options.overlapScheduling)
-        << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
-        << hostCostText(result.options.host, result.options.overlapScheduling) << "\n";
-    if (!pools) {
-        printKvCache(out, result);
-    }
-    const std::string servedOn = pools ? std::to_string(pools->prefillWorkers) + " prefill and "
-            + std::to_string(pools->decodeWorkers) + " decode worker(s)"
-                                       : std::to_string(s.replicas) + " replica(s)";
-    out << "served     " << s.requests << " requests on " << servedOn << ", " << s.gpus << " GPUs in "
-        << config::formatNumber(s.durationSeconds) << " s; " << s.preemptions << " preemptions, "
-        << (pools ? "the first decode worker's mean batch " : "mean batch ")
-        << config::formatNumber(s.meanBatchedTokens) << " tokens, peak KV occupancy "
-        << config::formatNumber(s.peakKvOccupancy * 100) << "%";
-    if (s.prefixCacheHitRate > 0) {
-        out << ", " << config::formatNumber(s.prefixCacheHitRate * 100) << "% of prompt tokens from the prefix cache";
-    }
-    out << "\n";
-    out << "latency    (ms)     mean      p50      p90      p99      max\n";
-    for (const auto& [name, stats] :
-        { std::pair { "TTFT", &s.ttft }, std::pair { "ITL ", &s.itl }, std::pair { "E2E ", &s.e2e } }) {
-        char line[160];
-        std::snprintf(line, sizeof line, "           %s %9s %8s %8s %8s %8s\n", name, ms(stats->mean).c_str(),
-            ms(stats->p50).c_str(), ms(stats->p90).c_str(), ms(stats->p99).c_str(), ms(stats->max).c_str());
-        out << line;
-    }
-    out << "throughput " << config::formatNumber(s.outputTokensPerSecond) << " output tokens/s ("
-        << config::formatNumber(s.outputTokensPerSecondPerGpu) << " per GPU, "
-        << config::formatNumber(s.outputTokensPerSecondPerUser) << " per user), "
-        << config::formatNumber(s.requestsPerSecond) << " requests/s\n";
-    out << "goodput    " << config::formatNumber(s.goodputRequestsPerSecond) << " requests/s meeting the SLOs ("
-        << config::formatNumber(s.sloAttainment * 100) << "% of requests)\n";
-}
-
-/// The loads of a sweep: a comma-separated list given to --concurrency or --rate (nullopt: one load, no sweep).
 std::optional<std::pair<serving::SweepLoad, std::vector<double>>> sweepLoads(const Arguments& arguments)
 {
     for (const auto& [name, load] : { std::pair { "concurrency", serving::SweepLoad::Concurrency },
@@ -287,34 +213,6 @@ std::optional<std::pair<serving::SweepLoad, std::vector<double>>> sweepLoads(con
         return std::pair { load, loads };
     }
     return std::nullopt;
-}
-
-void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
-{
-    out << "engine     max_num_seqs " << sweep.options.maxNumSeqs << ", max_num_batched_tokens "
-        << sweep.options.maxNumBatchedTokens << prefillBudgetText(sweep.options) << ", chunked prefill "
-        << (sweep.options.chunkedPrefill ? "on" : "off") << ", " << sweep.options.kvBlocks << " KV blocks of "
-        << sweep.options.blockSize << " tokens per replica, " << serving::toString(sweep.options.batching)
-        << " batches, admission " << serving::toString(sweep.options.capacityPolicy) << ", overlap scheduler "
-        << serving::toString(sweep.options.overlapScheduling)
-        << (sweep.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
-        << hostCostText(sweep.options.host, sweep.options.overlapScheduling) << "\n";
-    const bool clients = sweep.load == serving::SweepLoad::Concurrency;
-    char line[256];
-    std::snprintf(line, sizeof line, "%12s %11s %10s %10s %9s %9s %9s %9s %9s %8s  %s\n",
-        clients ? "concurrency" : "rate req/s", "out tok/s", "tok/s/GPU", "tok/s/user", "TTFT p50", "TTFT p99",
-        "ITL mean", "ITL p99", "E2E p50", "goodput", "Pareto");
-    out << line;
-    for (const serving::ServingSweepPoint& point : sweep.points) {
-        const serving::ServingSummary& s = point.summary;
-        std::snprintf(line, sizeof line, "%12s %11.1f %10.2f %10.2f %9s %9s %9s %9s %9s %8.3f  %s\n",
-            config::formatNumber(point.load).c_str(), s.outputTokensPerSecond, s.outputTokensPerSecondPerGpu,
-            s.outputTokensPerSecondPerUser, ms(s.ttft.p50).c_str(), ms(s.ttft.p99).c_str(), ms(s.itl.mean).c_str(),
-            ms(s.itl.p99).c_str(), ms(s.e2e.p50).c_str(), s.goodputRequestsPerSecond, point.pareto ? "*" : "");
-        out << line;
-    }
-    out << "(latencies in ms, goodput in requests/s meeting the SLOs; * = on the Pareto front of tokens/s per GPU "
-           "against tokens/s per user)\n";
 }
 
 /// Prints @p sweep and writes its --json and --csv.
@@ -343,19 +241,6 @@ config::Scenario poolScenario(const Arguments& arguments, const config::ConfigLo
     return loadScenario(arguments, loader,
         { "run.parallelism.tp=" + std::to_string(tp), "run.parallelism.dp=" + std::to_string(clusterGpus / workerGpus),
             "run.parallelism.mapping={}" });
-}
-
-void printDisaggregated(
-    std::ostream& out, const serving::DisaggregatedResult& result, int prefillWorkers, int decodeWorkers)
-{
-    out << "pools      " << prefillWorkers << " prefill worker(s) of " << result.prefillGpusPerWorker << " GPU(s), "
-        << result.prefillOptions.kvBlocks << " KV blocks each; " << decodeWorkers << " decode worker(s) of "
-        << result.decodeGpusPerWorker << " GPU(s), " << result.decodeOptions.kvBlocks << " KV blocks each\n";
-    out << "kv move    " << ms(result.meanKvTransferSeconds) << " ms per request on average (prefill to decode worker, "
-        << config::formatNumber(
-               std::max(result.prefillCapacity.bytesPerTokenPerGpu, result.decodeCapacity.bytesPerTokenPerGpu))
-        << " B per token per GPU)\n";
-    printSummary(out, result.servingResult(), PoolCounts { prefillWorkers, decodeWorkers });
 }
 
 /// The splits of --pool-splits: "P:D" pairs of whole numbers of workers, 1 to 4096 each.
@@ -409,8 +294,9 @@ int servePoolSplits(const Invocation& invocation, const Arguments& arguments, co
         const std::string split = std::to_string(point.prefillWorkers) + ":" + std::to_string(point.decodeWorkers);
         std::snprintf(line, sizeof line, "%9s %5d %11.1f %10.2f %10.2f %9s %9s %9s %9s %9s %8.3f  %s\n", split.c_str(),
             s.gpus, s.outputTokensPerSecond, s.outputTokensPerSecondPerGpu, s.outputTokensPerSecondPerUser,
-            ms(s.ttft.p50).c_str(), ms(s.ttft.p99).c_str(), ms(s.itl.mean).c_str(), ms(s.itl.p99).c_str(),
-            ms(point.meanKvTransferSeconds).c_str(), s.goodputRequestsPerSecond, point.pareto ? "*" : "");
+            msText(s.ttft.p50).c_str(), msText(s.ttft.p99).c_str(), msText(s.itl.mean).c_str(),
+            msText(s.itl.p99).c_str(), msText(point.meanKvTransferSeconds).c_str(), s.goodputRequestsPerSecond,
+            point.pareto ? "*" : "");
         invocation.out << line;
     }
     invocation.out

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "servingsimulator.h"
 
+#include "replicashares.h"
 #include "stepiterationcost.h"
 
 #include "memory/memorymodel.h"
@@ -271,33 +272,7 @@ ServingResult simulateServing(const config::Scenario& given, WorkloadSpec worklo
     checkServingWorkload(scenario, workload, options);
     sim::StepModel stepModel(scenario, backend);
     const int replicas = stepModel.plan().sharding.dataParallel;
-    // Every replica serves an equal share and one is simulated for all: a count that does not split evenly would
-    // be changed silently, so it is refused with the nearest counts that do.
-    const auto requireShare = [replicas](const char* what, int count) {
-        if (count % replicas == 0) {
-            return;
-        }
-        const int below = count / replicas * replicas;
-        const int above = below + replicas;
-        throw std::invalid_argument(std::string(what) + " " + std::to_string(count) + " is not a multiple of the "
-            + std::to_string(replicas) + " data-parallel replicas (run.parallelism.dp), each of which serves an equal "
-            + "share: " + (below > 0 ? std::to_string(below) + " or " : std::string()) + std::to_string(above)
-            + " splits evenly");
-    };
-    if (workload.arrival == ArrivalKind::ClosedLoop) {
-        requireShare("concurrency", workload.concurrency);
-    }
-    if (workload.arrival != ArrivalKind::Trace) {
-        requireShare("requests", workload.requests);
-        requireShare("warm-up requests", workload.warmupRequests);
-    }
-    if (workload.arrival == ArrivalKind::Trace && replicas > 1) {
-        throw std::invalid_argument("a request trace is served by one replica: set run.parallelism.dp to 1");
-    }
-    workload.concurrency /= replicas;
-    workload.requests /= replicas;
-    workload.warmupRequests /= replicas;
-    workload.ratePerSecond /= replicas;
+    const std::vector<ReplicaShare> shares = replicaShares(workload, replicas);
 
     ServingResult result;
     result.capacity = kvCapacity(scenario, options);
@@ -307,9 +282,18 @@ ServingResult simulateServing(const config::Scenario& given, WorkloadSpec worklo
     }
     options.kvLayout = result.capacity.layout;
     options.allReduceFused = scenario.run.fusedAllReduceNorm;
-    StepIterationCost cost(stepModel);
-    result.trace = simulateServing(workload, options, cost);
-    result.summary = summarise(result.trace, replicas, stepModel.placement().ranks, slo);
+    StepIterationCost cost(stepModel); // one memo of iteration times for every share
+    std::vector<ServingTrace> traces;
+    for (const ReplicaShare& share : shares) {
+        traces.push_back(simulateServing(share.workload, options, cost));
+    }
+    ReplicaTraces weighted;
+    for (size_t i = 0; i < shares.size(); ++i) {
+        weighted.push_back({ &traces[i], shares[i].replicas });
+    }
+    result.summary = summarise(weighted, stepModel.placement().ranks, slo);
+    result.summary.replicas = replicas; // idle ones (fewer clients than replicas) included
+    result.trace = std::move(traces.front()); // the busiest replica's
     result.options = options;
     return result;
 }

@@ -65,10 +65,11 @@ struct ServingResult {
     KvCapacity capacity;
 };
 
-/// Serves @p workload on @p scenario (an inference run): each of its data-parallel replicas gets an equal share of the
-/// clients (closed loop), of the arrival rate (Poisson: a thinned Poisson process is Poisson) and of the requests,
-/// and one replica is simulated (they are identical). Throws std::invalid_argument, naming the knob, for a workload
-/// the replicas cannot share evenly, a request beyond the model's context or the KV cache, or no room for a KV cache.
+/// Serves @p workload on @p scenario (an inference run): its data-parallel replicas share the clients (closed loop),
+/// the arrival rate (Poisson) and the requests as replicaShares deals them, one replica of each distinct share is
+/// simulated and the summary weighs each by the replicas it stands for; the result's trace is the busiest replica's.
+/// Throws std::invalid_argument, naming the knob, for a workload the replicas cannot share without changing it, a
+/// request beyond the model's context or the KV cache, or no room for a KV cache.
 ServingResult simulateServing(const config::Scenario& scenario, WorkloadSpec workload, EngineOptions options,
     const ServingSlo& slo = {}, sim::NetworkBackend backend = sim::NetworkBackend::Analytical);
 

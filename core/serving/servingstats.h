@@ -3,6 +3,8 @@
 
 #include "servingengine.h"
 
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace rapid::serving {
@@ -17,6 +19,12 @@ struct LatencyStats {
     double max = 0;
 };
 LatencyStats latencyStats(std::vector<double> values);
+/// A latency of @p weight equal samples (the requests of that many identical replicas).
+struct WeightedValue {
+    double value = 0;
+    double weight = 1;
+};
+LatencyStats latencyStats(std::vector<WeightedValue> values);
 
 /// Service-level objectives a request must meet to count towards goodput (0: no limit).
 struct ServingSlo {
@@ -48,5 +56,12 @@ struct ServingSummary {
 
 /// Summarises one replica's @p trace as @p replicas identical replicas on @p gpus GPUs in all.
 ServingSummary summarise(const ServingTrace& trace, int replicas, int gpus, const ServingSlo& slo);
+
+/// Replica traces, each standing for that many identical replicas, the busiest first.
+using ReplicaTraces = std::vector<std::pair<const ServingTrace*, int>>;
+/// Summarises replicas that served different shares (clients or requests that do not split evenly): every request of
+/// a trace counts as many times as the replicas it stands for, throughput runs from the first measured arrival to the
+/// last finish over all of them, and the iterations, batch and KV occupancy are the first (busiest) trace's.
+ServingSummary summarise(std::span<const ReplicaTraces::value_type> traces, int gpus, const ServingSlo& slo);
 
 } // namespace rapid::serving

@@ -62,6 +62,7 @@ class TstServeCli : public QObject {
 private Q_SLOTS:
     void oneClientIsServedInTheRunPrediction();
     void disaggregatedPoolsShareTheNode();
+    void clientsAreDealtToTheReplicasInTurn();
     void engineDefaultsFollowVllmPerGpu_data();
     void engineDefaultsFollowVllmPerGpu();
     void sglangKeepsItsTwoPromptBudgets();
@@ -155,6 +156,36 @@ void TstServeCli::disaggregatedPoolsShareTheNode()
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll().count('\n'), 2);
+}
+
+void TstServeCli::clientsAreDealtToTheReplicasInTurn()
+{
+    // Eight replicas of one GPU. Three clients go to three replicas, one each, and five stay idle; eight clients go
+    // one to every replica. Either way every request is served alone, two in a row per client, so the latencies are
+    // equal and the throughput of three clients is 3/8 of eight's; the summary counts all eight replicas.
+    const auto serveClients = [](int clients) {
+        return runRapid(serve({ QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=1"),
+            QStringLiteral("--set"), QStringLiteral("run.parallelism.dp=8"), QStringLiteral("--concurrency"),
+            QString::number(clients), QStringLiteral("--requests"), QString::number(2 * clients),
+            QStringLiteral("--input-tokens"), QStringLiteral("300"), QStringLiteral("--output-tokens"),
+            QStringLiteral("10"), QStringLiteral("--json"), QStringLiteral("-") }));
+    };
+    const Result three = serveClients(3);
+    const Result eight = serveClients(8);
+    QCOMPARE(three.exitCode, 0);
+    QCOMPARE(eight.exitCode, 0);
+    QVERIFY2(three.out.contains(QLatin1String("served     6 requests on 8 replica(s)")), qPrintable(three.out));
+    const QJsonObject few = parseJson(three.out.mid(three.out.indexOf(QLatin1Char('{'))));
+    const QJsonObject all = parseJson(eight.out.mid(eight.out.indexOf(QLatin1Char('{'))));
+    const auto mean = [](const QJsonObject& summary, const char* latency) {
+        return summary.value(QLatin1String(latency)).toObject().value(QStringLiteral("mean")).toDouble();
+    };
+    QVERIFY(mean(few, "ttft_s") > 0);
+    QCOMPARE(mean(few, "ttft_s"), mean(all, "ttft_s"));
+    QCOMPARE(mean(few, "e2e_s"), mean(all, "e2e_s"));
+    const double ratio = few.value(QStringLiteral("output_tokens_per_s")).toDouble()
+        / all.value(QStringLiteral("output_tokens_per_s")).toDouble();
+    QVERIFY2(std::abs(ratio - 3.0 / 8.0) < 1e-9, qPrintable(QString::number(ratio)));
 }
 
 void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
@@ -486,14 +517,15 @@ void TstServeCli::inputErrorsNameTheirCause_data()
         << QStringList { QStringLiteral("--engine"), QStringLiteral("sglang"),
                QStringLiteral("--gpu-memory-utilization"), QStringLiteral("0.02") }
         << QStringLiteral("no room for a KV cache: the weights take 1.9 GiB per GPU of the 1.6 GiB");
-    // Two replicas of tp 4 each serve half the clients and half the requests: 3 clients or 3 warm-up requests would
-    // not split, and the nearest counts that do are named.
-    QTest::addRow("clients_across_replicas")
+    // Two replicas of tp 4 deal 3 clients 2 and 1; each client sends the same number of requests, so 10 requests
+    // cannot be dealt, and the nearest counts that can are named.
+    QTest::addRow("requests_across_uneven_replicas")
         << goodTrace
         << QStringList { QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=4"), QStringLiteral("--set"),
-               QStringLiteral("run.parallelism.dp=2"), QStringLiteral("--concurrency"), QStringLiteral("3") }
-        << QStringLiteral("concurrency 3 is not a multiple of the 2 data-parallel replicas (run.parallelism.dp), each "
-                          "of which serves an equal share: 2 or 4 splits evenly");
+               QStringLiteral("run.parallelism.dp=2"), QStringLiteral("--concurrency"), QStringLiteral("3"),
+               QStringLiteral("--requests"), QStringLiteral("10") }
+        << QStringLiteral("requests 10 is not a multiple of the 3 clients, each of which sends the same number of "
+                          "requests: 9 or 12 splits evenly");
     QTest::addRow("warmup_across_replicas")
         << goodTrace
         << QStringList { QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=4"), QStringLiteral("--set"),

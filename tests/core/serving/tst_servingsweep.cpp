@@ -107,8 +107,8 @@ void TstServingSweep::theDefaultRequestsAtARateSplitOverTheReplicas()
     QCOMPARE(serving::defaultPoissonRequests(3), 1002);
     QCOMPARE(serving::defaultPoissonRequests(7), 1001);
     QCOMPARE(serving::defaultPoissonRequests(0), 1000);
-    // A rate sweep on Llama 3.3 70B as three replicas of tp 2 (six GPUs) runs with the default; 1,000 requests would
-    // not split over three replicas and are refused.
+    // A rate sweep on Llama 3.3 70B as three replicas of tp 2 (six GPUs) runs with the default, 334 requests each;
+    // 1,000 given are dealt in turn, 334, 333 and 333.
     const config::Scenario scenario
         = test::projectLoader().loadScenario("llama-3.3-70b", "hgx-a100-8gpu", "llama-3.3-70b-serve-8xa100",
             { "run.parallelism.tp=2", "run.parallelism.pp=1", "run.parallelism.dp=3", "run.parallelism.mapping={}",
@@ -119,8 +119,10 @@ void TstServingSweep::theDefaultRequestsAtARateSplitOverTheReplicas()
     const serving::ServingSweep sweep
         = serving::sweepServing(scenario, base, serving::SweepLoad::Rate, { 1.5 }, 0, serving::EngineOptions {});
     QCOMPARE(sweep.points.at(0).summary.requests, 1002);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-        serving::sweepServing(scenario, base, serving::SweepLoad::Rate, { 1.5 }, 1000, serving::EngineOptions {}));
+    const serving::ServingSweep given
+        = serving::sweepServing(scenario, base, serving::SweepLoad::Rate, { 1.5 }, 1000, serving::EngineOptions {});
+    QCOMPARE(given.points.at(0).summary.requests, 1000);
+    QCOMPARE(given.points.at(0).summary.replicas, 3);
 }
 
 void TstServingSweep::onlyTensorRtLlmsPytorchBackendFusesWideLlamaAllReduces()

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "servesummary.h"
+
+#include "serveoptions.h"
+
+#include "config/units.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace rapid::cli {
+
+namespace {
+
+/// The KV cache of a replica: blocks, tokens of every layer, bytes per token, and the layer groups of a model with
+/// sliding-window layers.
+void printKvCache(std::ostream& out, const serving::ServingResult& result)
+{
+    const serving::KvLayout& layout = result.options.kvLayout;
+    const std::int64_t groups = layout.fullGroups + layout.windowedGroups;
+    out << "kv cache   " << result.options.kvBlocks << " blocks per replica ("
+        << result.options.kvBlocks * result.options.blockSize / groups << " tokens of every layer, "
+        << config::formatNumber(result.capacity.bytesPerTokenPerGpu) << " B per token per GPU";
+    if (layout.windowedGroups > 0) {
+        out << "; " << layout.fullGroups << " full-attention and " << layout.windowedGroups
+            << " sliding-window layer groups, a block holding " << result.options.blockSize
+            << " tokens of one group; a sliding-window group keeps only its " << layout.windowTokens << "-token window";
+    }
+    out << ")\n";
+}
+
+} // namespace
+
+std::string msText(double seconds)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", seconds * 1e3);
+    return text;
+}
+
+void printSummary(std::ostream& out, const serving::ServingResult& result, std::optional<PoolCounts> pools)
+{
+    const serving::ServingSummary& s = result.summary;
+    out << "engine     max_num_seqs " << result.options.maxNumSeqs << ", max_num_batched_tokens "
+        << result.options.maxNumBatchedTokens << prefillBudgetText(result.options) << ", chunked prefill "
+        << (result.options.chunkedPrefill ? "on" : "off") << ", block " << result.options.blockSize << " tokens, "
+        << serving::toString(result.options.batching) << " batches, admission "
+        << serving::toString(result.options.capacityPolicy) << ", overlap scheduler "
+        << serving::toString(result.options.overlapScheduling)
+        << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
+        << hostCostText(result.options.host, result.options.overlapScheduling) << "\n";
+    if (!pools) {
+        printKvCache(out, result);
+    }
+    const std::string servedOn = pools ? std::to_string(pools->prefillWorkers) + " prefill and "
+            + std::to_string(pools->decodeWorkers) + " decode worker(s)"
+                                       : std::to_string(s.replicas) + " replica(s)";
+    out << "served     " << s.requests << " requests on " << servedOn << ", " << s.gpus << " GPUs in "
+        << config::formatNumber(s.durationSeconds) << " s; " << s.preemptions << " preemptions, "
+        << (pools ? "the first decode worker's mean batch " : "mean batch ")
+        << config::formatNumber(s.meanBatchedTokens) << " tokens, peak KV occupancy "
+        << config::formatNumber(s.peakKvOccupancy * 100) << "%";
+    if (s.prefixCacheHitRate > 0) {
+        out << ", " << config::formatNumber(s.prefixCacheHitRate * 100) << "% of prompt tokens from the prefix cache";
+    }
+    out << "\n";
+    out << "latency    (ms)     mean      p50      p90      p99      max\n";
+    for (const auto& [name, stats] :
+        { std::pair { "TTFT", &s.ttft }, std::pair { "ITL ", &s.itl }, std::pair { "E2E ", &s.e2e } }) {
+        char line[160];
+        std::snprintf(line, sizeof line, "           %s %9s %8s %8s %8s %8s\n", name, msText(stats->mean).c_str(),
+            msText(stats->p50).c_str(), msText(stats->p90).c_str(), msText(stats->p99).c_str(),
+            msText(stats->max).c_str());
+        out << line;
+    }
+    out << "throughput " << config::formatNumber(s.outputTokensPerSecond) << " output tokens/s ("
+        << config::formatNumber(s.outputTokensPerSecondPerGpu) << " per GPU, "
+        << config::formatNumber(s.outputTokensPerSecondPerUser) << " per user), "
+        << config::formatNumber(s.requestsPerSecond) << " requests/s\n";
+    out << "goodput    " << config::formatNumber(s.goodputRequestsPerSecond) << " requests/s meeting the SLOs ("
+        << config::formatNumber(s.sloAttainment * 100) << "% of requests)\n";
+}
+
+/// The loads of a sweep: a comma-separated list given to --concurrency or --rate (nullopt: one load, no sweep).
+void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
+{
+    out << "engine     max_num_seqs " << sweep.options.maxNumSeqs << ", max_num_batched_tokens "
+        << sweep.options.maxNumBatchedTokens << prefillBudgetText(sweep.options) << ", chunked prefill "
+        << (sweep.options.chunkedPrefill ? "on" : "off") << ", " << sweep.options.kvBlocks << " KV blocks of "
+        << sweep.options.blockSize << " tokens per replica, " << serving::toString(sweep.options.batching)
+        << " batches, admission " << serving::toString(sweep.options.capacityPolicy) << ", overlap scheduler "
+        << serving::toString(sweep.options.overlapScheduling)
+        << (sweep.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
+        << hostCostText(sweep.options.host, sweep.options.overlapScheduling) << "\n";
+    const bool clients = sweep.load == serving::SweepLoad::Concurrency;
+    char line[256];
+    std::snprintf(line, sizeof line, "%12s %11s %10s %10s %9s %9s %9s %9s %9s %8s  %s\n",
+        clients ? "concurrency" : "rate req/s", "out tok/s", "tok/s/GPU", "tok/s/user", "TTFT p50", "TTFT p99",
+        "ITL mean", "ITL p99", "E2E p50", "goodput", "Pareto");
+    out << line;
+    for (const serving::ServingSweepPoint& point : sweep.points) {
+        const serving::ServingSummary& s = point.summary;
+        std::snprintf(line, sizeof line, "%12s %11.1f %10.2f %10.2f %9s %9s %9s %9s %9s %8.3f  %s\n",
+            config::formatNumber(point.load).c_str(), s.outputTokensPerSecond, s.outputTokensPerSecondPerGpu,
+            s.outputTokensPerSecondPerUser, msText(s.ttft.p50).c_str(), msText(s.ttft.p99).c_str(),
+            msText(s.itl.mean).c_str(), msText(s.itl.p99).c_str(), msText(s.e2e.p50).c_str(),
+            s.goodputRequestsPerSecond, point.pareto ? "*" : "");
+        out << line;
+    }
+    out << "(latencies in ms, goodput in requests/s meeting the SLOs; * = on the Pareto front of tokens/s per GPU "
+           "against tokens/s per user)\n";
+}
+
+void printDisaggregated(
+    std::ostream& out, const serving::DisaggregatedResult& result, int prefillWorkers, int decodeWorkers)
+{
+    out << "pools      " << prefillWorkers << " prefill worker(s) of " << result.prefillGpusPerWorker << " GPU(s), "
+        << result.prefillOptions.kvBlocks << " KV blocks each; " << decodeWorkers << " decode worker(s) of "
+        << result.decodeGpusPerWorker << " GPU(s), " << result.decodeOptions.kvBlocks << " KV blocks each\n";
+    out << "kv move    " << msText(result.meanKvTransferSeconds)
+        << " ms per request on average (prefill to decode worker, "
+        << config::formatNumber(
+               std::max(result.prefillCapacity.bytesPerTokenPerGpu, result.decodeCapacity.bytesPerTokenPerGpu))
+        << " B per token per GPU)\n";
+    printSummary(out, result.servingResult(), PoolCounts { prefillWorkers, decodeWorkers });
+}
+
+} // namespace rapid::cli
