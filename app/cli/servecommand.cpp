@@ -130,7 +130,9 @@ Arguments serveArguments()
             { "backend", "NAME", "network backend of the collectives: analytical (default), congestion or ideal",
                 false },
             { "json", "FILE", "write the summary as JSON (- for standard output)", false },
-            { "csv", "FILE", "write one row per request of the simulated replica (a sweep: one row per load)",
+            { "csv", "FILE",
+                "write one row per request of the simulated replica (the busiest, when replicas share the load "
+                "unevenly; a sweep: one row per load)",
                 false } }),
         "[WORKSPACE]");
 }
