@@ -21,7 +21,8 @@ void requireMultiple(const std::string& what, int count, int unit, const std::st
 }
 
 /// The shares of @p replicas when @p busier of them get @p perReplica + 1 and the rest @p perReplica (clients or
-/// requests), the busier first; a share of none is left out. @p share(replicas, count) builds one.
+/// requests), the busier first; a share of none is left out unless it is the only one. @p share(replicas, count)
+/// builds one.
 template <typename MakeShare>
 std::vector<ReplicaShare> dealt(int replicas, int perReplica, int busier, const MakeShare& share)
 {
@@ -29,7 +30,8 @@ std::vector<ReplicaShare> dealt(int replicas, int perReplica, int busier, const 
     if (busier > 0) {
         shares.push_back(share(busier, perReplica + 1));
     }
-    if (perReplica > 0) {
+    if (perReplica > 0 || shares.empty()) {
+        // A workload of nothing (no client or request) is still one share: every replica serves nothing.
         shares.push_back(share(replicas - busier, perReplica));
     }
     return shares;
@@ -38,6 +40,9 @@ std::vector<ReplicaShare> dealt(int replicas, int perReplica, int busier, const 
 std::vector<ReplicaShare> closedLoopShares(const WorkloadSpec& workload, int replicas)
 {
     const int clients = workload.concurrency;
+    if (clients < 1) {
+        throw std::invalid_argument("concurrency " + std::to_string(clients) + ": expected at least one client");
+    }
     const int perReplica = clients / replicas;
     const int busier = clients % replicas; // replicas with one client more
     const std::string overReplicas = "the " + std::to_string(replicas)

@@ -63,6 +63,11 @@ private Q_SLOTS:
         QCOMPARE(few[0].replicas, 3);
         QCOMPARE(few[0].workload.concurrency, 1);
         QCOMPARE(few[0].workload.requests, 2);
+        // No request at all is one share of nothing for every replica (an empty trace), never no share.
+        const auto none = serving::replicaShares(closedLoop(4, 0, 100, 10), 4);
+        QCOMPARE(none.size(), size_t { 1 });
+        QCOMPARE(none[0].replicas, 4);
+        QCOMPARE(none[0].workload.requests, 0);
     }
 
     void aRampKeepsTheClientsSpacing()
@@ -103,6 +108,7 @@ private Q_SLOTS:
         WorkloadSpec warm = closedLoop(8, 16, 100, 10);
         warm.warmupRequests = 3;
         QVERIFY(errorOf(warm, 4).contains(QLatin1String("warm-up requests 3")));
+        QVERIFY(errorOf(closedLoop(0, 0, 100, 10), 2).contains(QLatin1String("expected at least one client")));
         WorkloadSpec trace;
         trace.arrival = serving::ArrivalKind::Trace;
         QVERIFY(errorOf(trace, 2).contains(QLatin1String("run.parallelism.dp to 1")));
