@@ -59,12 +59,10 @@ std::vector<ReplicaShare> closedLoopShares(const WorkloadSpec& workload, int rep
     const auto share = [&](int count, int replicaClients) {
         WorkloadSpec part = workload;
         part.concurrency = replicaClients;
-        part.requests = workload.requests / clients * replicaClients;
-        part.warmupRequests = workload.warmupRequests / clients * replicaClients;
-        if (busier == 0) {
-            part.requests = workload.requests / replicas;
-            part.warmupRequests = workload.warmupRequests / replicas;
-        }
+        // Evenly split clients need the requests to split over the replicas only; otherwise per client.
+        part.requests = busier == 0 ? workload.requests / replicas : workload.requests / clients * replicaClients;
+        part.warmupRequests
+            = busier == 0 ? workload.warmupRequests / replicas : workload.warmupRequests / clients * replicaClients;
         // Round-robin dealing keeps the clients' start spacing of the ramp: rampSeconds / clients between two.
         part.rampSeconds = workload.rampSeconds * replicaClients / clients * replicas;
         return ReplicaShare { count, part };

@@ -25,6 +25,14 @@ bool near(double actual, double expected, double relative)
     return std::abs(actual - expected) <= relative * std::abs(expected);
 }
 
+/// @p share stands for @p replicas replicas of @p clients clients sending @p requests requests.
+void checkShare(const ReplicaShare& share, int replicas, int clients, int requests)
+{
+    QCOMPARE(share.replicas, replicas);
+    QCOMPARE(share.workload.concurrency, clients);
+    QCOMPARE(share.workload.requests, requests);
+}
+
 QString errorOf(const WorkloadSpec& workload, int replicas)
 {
     try {
@@ -45,24 +53,16 @@ private Q_SLOTS:
         // 7 clients over 4 replicas: 3 replicas get 2, 1 gets 1; 70 requests are 10 per client.
         const auto uneven = serving::replicaShares(closedLoop(7, 70, 100, 10), 4);
         QCOMPARE(uneven.size(), size_t { 2 });
-        QCOMPARE(uneven[0].replicas, 3);
-        QCOMPARE(uneven[0].workload.concurrency, 2);
-        QCOMPARE(uneven[0].workload.requests, 20);
-        QCOMPARE(uneven[1].replicas, 1);
-        QCOMPARE(uneven[1].workload.concurrency, 1);
-        QCOMPARE(uneven[1].workload.requests, 10);
+        checkShare(uneven[0], 3, 2, 20);
+        checkShare(uneven[1], 1, 1, 10);
         // 8 clients over 4 replicas: 2 each, and 12 requests 3 each (a multiple of the replicas is enough then).
         const auto even = serving::replicaShares(closedLoop(8, 12, 100, 10), 4);
         QCOMPARE(even.size(), size_t { 1 });
-        QCOMPARE(even[0].replicas, 4);
-        QCOMPARE(even[0].workload.concurrency, 2);
-        QCOMPARE(even[0].workload.requests, 3);
+        checkShare(even[0], 4, 2, 3);
         // 3 clients over 8 replicas: three replicas of one client; five stay idle and are in no share.
         const auto few = serving::replicaShares(closedLoop(3, 6, 100, 10), 8);
         QCOMPARE(few.size(), size_t { 1 });
-        QCOMPARE(few[0].replicas, 3);
-        QCOMPARE(few[0].workload.concurrency, 1);
-        QCOMPARE(few[0].workload.requests, 2);
+        checkShare(few[0], 3, 1, 2);
         // No request at all is one share of nothing for every replica (an empty trace), never no share.
         const auto none = serving::replicaShares(closedLoop(4, 0, 100, 10), 4);
         QCOMPARE(none.size(), size_t { 1 });
