@@ -125,6 +125,19 @@ Arguments serveArguments()
                 "the engine prepares the next iteration while the GPU runs this one (vLLM V1 async scheduling; implied "
                 "by the overlap scheduler): only host time beyond the GPU's shows",
                 false },
+            { "speculative-tokens", "K",
+                "speculative decoding: K draft tokens (1-16) verified with each decoding request's next token; each "
+                "is kept with the probability --acceptance when those before it were (default 0: off)",
+                false },
+            { "acceptance", "P",
+                "with --speculative-tokens: a draft token's acceptance probability, 0 to 1 (no default: it depends on "
+                "the draft and the data; vLLM and SGLang log it)",
+                false },
+            { "draft", "NAME",
+                "with --speculative-tokens: head (an EAGLE or MTP head of --draft-layers decoder layers and the "
+                "target's LM head, one pass per draft token; default) or ngram (prompt lookup on the CPU)",
+                false },
+            { "draft-layers", "N", "with --draft head: the head's decoder layers (default 1)", false },
             { "slo-ttft", "TIME", "time-to-first-token limit for goodput, with a unit (e.g. 500ms)", false },
             { "slo-itl", "TIME", "inter-token latency limit for goodput, with a unit (e.g. 50ms)", false },
             { "backend", "NAME", "network backend of the collectives: analytical (default), congestion or ideal",

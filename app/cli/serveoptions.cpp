@@ -4,6 +4,7 @@
 #include "clioutput.h"
 
 #include "config/units.h"
+#include "serving/speculation.h"
 
 #include <algorithm>
 #include <cctype>
@@ -62,6 +63,37 @@ Enum namedChoice(const Arguments& arguments, const std::string& name, std::initi
     throw UsageError("--" + name + " \"" + *given + "\": expected " + expected);
 }
 
+/// Speculative decoding from --speculative-tokens, --acceptance, --draft and --draft-layers: the acceptance has no
+/// default (it is the draft's and the data's), and the draft's options mean nothing without draft tokens.
+serving::SpeculativeDecoding speculativeOf(const Arguments& arguments)
+{
+    serving::SpeculativeDecoding speculative;
+    speculative.draftTokens
+        = static_cast<int>(boundedInteger(arguments, "speculative-tokens", 0, 0, serving::kMaxDraftTokens));
+    if (speculative.draftTokens == 0) {
+        for (const char* name : { "acceptance", "draft", "draft-layers" }) {
+            if (arguments.value(name)) {
+                throw UsageError(std::string("--") + name + ": a speculative decoder's; expected --speculative-tokens "
+                    + "K (1 to " + std::to_string(serving::kMaxDraftTokens) + ") with it");
+            }
+        }
+        return speculative;
+    }
+    if (!arguments.value("acceptance")) {
+        throw UsageError("--speculative-tokens needs --acceptance P, the chance a draft token is kept (0 to 1), "
+                         "which depends on the draft and the data");
+    }
+    speculative.acceptance = boundedNumber(arguments, "acceptance", 0, 0.0, 1.0);
+    speculative.method = namedChoice(
+        arguments, "draft", { serving::DraftMethod::Head, serving::DraftMethod::Ngram }, serving::DraftMethod::Head);
+    if (arguments.value("draft-layers") && speculative.method != serving::DraftMethod::Head) {
+        throw UsageError("--draft-layers: a draft head's; expected --draft head with it");
+    }
+    speculative.draftLayers
+        = static_cast<int>(boundedInteger(arguments, "draft-layers", 1, 1, serving::kMaxDraftLayers));
+    return speculative;
+}
+
 } // namespace
 
 serving::EngineOptions engineOf(const Arguments& arguments)
@@ -113,6 +145,7 @@ serving::EngineOptions engineOf(const Arguments& arguments)
     options.host.perIterationSeconds = duration(arguments, "host-time", 3600, true);
     options.host.perRequestSeconds = duration(arguments, "host-time-per-request", 3600, true);
     options.host.overlapped = arguments.flag("overlap-host");
+    options.speculative = speculativeOf(arguments);
     return options;
 }
 
@@ -120,6 +153,21 @@ serving::EngineOptions engineOf(const Arguments& arguments)
 std::string prefillBudgetText(const serving::EngineOptions& options)
 {
     return options.maxPrefillTokens > 0 ? ", max_prefill_tokens " + std::to_string(options.maxPrefillTokens) : "";
+}
+
+std::string speculativeText(const serving::SpeculativeDecoding& speculative)
+{
+    if (!speculative.enabled()) {
+        return {};
+    }
+    const std::string draft = speculative.method == serving::DraftMethod::Ngram
+        ? "prompt lookup"
+        : "a " + std::to_string(speculative.draftLayers) + "-layer head";
+    char text[200];
+    std::snprintf(text, sizeof text, "; speculative: %d drafts by %s, acceptance %.3g, %.3g tokens per verification",
+        speculative.draftTokens, draft.c_str(), speculative.acceptance,
+        serving::meanTokensPerVerification(speculative.draftTokens, speculative.acceptance));
+    return text;
 }
 
 /// The engine's host cost for the summary's engine line; nothing when none is charged.

@@ -48,7 +48,8 @@ void printSummary(std::ostream& out, const serving::ServingResult& result, std::
         << serving::toString(result.options.capacityPolicy) << ", overlap scheduler "
         << serving::toString(result.options.overlapScheduling)
         << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
-        << hostCostText(result.options.host, result.options.overlapScheduling) << "\n";
+        << hostCostText(result.options.host, result.options.overlapScheduling)
+        << speculativeText(result.options.speculative) << "\n";
     if (!pools) {
         printKvCache(out, result);
     }
@@ -91,7 +92,8 @@ void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
         << " batches, admission " << serving::toString(sweep.options.capacityPolicy) << ", overlap scheduler "
         << serving::toString(sweep.options.overlapScheduling)
         << (sweep.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
-        << hostCostText(sweep.options.host, sweep.options.overlapScheduling) << "\n";
+        << hostCostText(sweep.options.host, sweep.options.overlapScheduling)
+        << speculativeText(sweep.options.speculative) << "\n";
     const bool clients = sweep.load == serving::SweepLoad::Concurrency;
     char line[256];
     std::snprintf(line, sizeof line, "%12s %11s %10s %10s %9s %9s %9s %9s %9s %8s  %s\n",

@@ -116,6 +116,23 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     if (settings->overlapScheduler != "auto") {
         arguments.setDefault("overlap-scheduler", settings->overlapScheduler);
     }
+    // The draft's knobs are kept while speculative_tokens is 0, as the tab keeps them, and not applied.
+    if (settings->speculativeTokens > 0 && !arguments.value("speculative-tokens")) {
+        if (settings->acceptance < 0 && !arguments.value("acceptance")) {
+            sectionError("speculative_tokens",
+                "speculative decoding needs the draft's acceptance: give acceptance, a probability from 0 to 1");
+        }
+        setCount("speculative-tokens", settings->speculativeTokens);
+        if (settings->acceptance >= 0) {
+            char text[64];
+            std::snprintf(text, sizeof text, "%.17g", settings->acceptance);
+            arguments.setDefault("acceptance", text);
+        }
+        arguments.setDefault("draft", settings->draft);
+        if (settings->draft == "head") {
+            setCount("draft-layers", settings->draftLayers);
+        }
+    }
 }
 
 } // namespace rapid::cli

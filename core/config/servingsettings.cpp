@@ -20,6 +20,8 @@ constexpr double kMaxHostMilliseconds = 3.6e6; // an hour per iteration, as rapi
 constexpr std::int64_t kMaxSequences = 1'000'000; // rapid serve --max-num-seqs
 constexpr std::int64_t kMaxBlockSize = 4096; // rapid serve --block-size
 constexpr double kMinMemoryShare = 0.01; // rapid serve --gpu-memory-utilization
+constexpr std::int64_t kMaxDraftTokens = 16; // rapid serve --speculative-tokens (serving::kMaxDraftTokens)
+constexpr std::int64_t kMaxDraftLayers = 8; // rapid serve --draft-layers (serving::kMaxDraftLayers)
 
 std::string number(double value)
 {
@@ -87,6 +89,10 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
         = reader.choice<std::string>("batching", wordChoices(kBatchingWords), std::string(kBatchingWords[0]));
     settings.overlapScheduler = reader.choice<std::string>(
         "overlap_scheduler", wordChoices(kOverlapSchedulerWords), std::string(kOverlapSchedulerWords[0]));
+    settings.speculativeTokens = static_cast<int>(reader.integer("speculative_tokens", 0, 0, kMaxDraftTokens));
+    settings.acceptance = reader.number("acceptance", -1.0, 0.0, 1.0);
+    settings.draft = reader.choice<std::string>("draft", wordChoices(kDraftWords), std::string(kDraftWords[0]));
+    settings.draftLayers = static_cast<int>(reader.integer("draft_layers", 1, 1, kMaxDraftLayers));
     reader.finish();
     return settings;
 }
@@ -118,6 +124,12 @@ std::string composeServingSettings(const ServingSettings& settings)
     text += "  gpu_memory_utilization: " + number(settings.gpuMemoryUtilization) + "\n";
     text += "  batching: " + yamlDoubleQuoted(settings.batching) + "\n";
     text += "  overlap_scheduler: " + yamlDoubleQuoted(settings.overlapScheduler) + "\n";
+    text += "  speculative_tokens: " + std::to_string(settings.speculativeTokens) + "\n";
+    if (settings.acceptance >= 0) { // not given: no key, as the acceptance has no default
+        text += "  acceptance: " + number(settings.acceptance) + "\n";
+    }
+    text += "  draft: " + yamlDoubleQuoted(settings.draft) + "\n";
+    text += "  draft_layers: " + std::to_string(settings.draftLayers) + "\n";
     return text;
 }
 

@@ -44,6 +44,12 @@ struct ServingSettings {
     /// Whether each batch is composed while the GPU runs the one before (--overlap-scheduler): auto (the engine's:
     /// on for TensorRT-LLM's PyTorch backend and SGLang, off for vLLM), on or off.
     std::string overlapScheduler = "auto";
+    // Speculative decoding (rapid serve --speculative-tokens, --acceptance, --draft, --draft-layers); the draft's
+    // knobs are kept but not applied while speculativeTokens is 0.
+    int speculativeTokens = 0; ///< draft tokens per verification, 0 (off) to 16
+    double acceptance = -1; ///< a draft token's acceptance probability, 0 to 1; negative: not given (no default)
+    std::string draft = "head"; ///< head (EAGLE/MTP) or ngram (prompt lookup)
+    int draftLayers = 1; ///< a draft head's decoder layers, 1 to 8
 
     bool operator==(const ServingSettings&) const = default;
 };
@@ -57,5 +63,7 @@ inline constexpr const char* kCapacityPolicyWords[]
 inline constexpr const char* kBatchingWords[] = { "auto", "mixed", "prefill-first" };
 /// The words of ServingSettings::overlapScheduler, in the order the workbench offers them.
 inline constexpr const char* kOverlapSchedulerWords[] = { "auto", "on", "off" };
+/// The words of ServingSettings::draft, in the order the workbench offers them.
+inline constexpr const char* kDraftWords[] = { "head", "ngram" };
 
 } // namespace rapid::config

@@ -249,8 +249,10 @@ DisaggregatedResult simulateDisaggregated(
     }
     prefill.options.allReduceFused = prefillScenario.run.fusedAllReduceNorm;
     decode.options.allReduceFused = decodeScenario.run.fusedAllReduceNorm;
-    StepIterationCost prefillCost(prefillModel);
-    StepIterationCost decodeCost(decodeModel);
+    prefill.options.speculative.seed = workload.seed;
+    decode.options.speculative.seed = workload.seed;
+    StepIterationCost prefillCost(prefillModel, prefill.options.speculative);
+    StepIterationCost decodeCost(decodeModel, decode.options.speculative);
     prefill.cost = &prefillCost;
     decode.cost = &decodeCost;
 

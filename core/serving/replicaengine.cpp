@@ -42,6 +42,7 @@ ReplicaEngine::ReplicaEngine(const std::vector<RequestSpec>& specs, std::int64_t
     // AIConfigurator's rule plugin: prefill disable_overlap_scheduler = true).
     , m_overlap(overlapSchedulingOf(options)
           && !(role == ReplicaRole::PrefillOnly && options.profile == EngineProfile::TrtLlm))
+    , m_acceptance(options.speculative)
 {
     for (std::size_t id = 0; id < m_specs.size(); ++id) {
         const RequestSpec& spec = m_specs[id];
@@ -139,9 +140,11 @@ std::int64_t ReplicaEngine::prefixBlocks(const RequestSpec& spec) const
 void ReplicaEngine::cachePrefix(Sequence& sequence)
 {
     const RequestSpec& spec = m_specs[static_cast<size_t>(sequence.id)];
+    if (!m_options.prefixCaching || spec.prefixId < 0) {
+        return; // before any arithmetic: this runs for every sequence of every iteration
+    }
     const std::int64_t blocks = prefixBlocks(spec);
-    if (!m_options.prefixCaching || spec.prefixId < 0 || blocks == 0 || m_prefixCache.holds(spec.prefixId)
-        || sequence.kvTokens < blocks * m_blocks.blockSize()) {
+    if (blocks == 0 || m_prefixCache.holds(spec.prefixId) || sequence.kvTokens < blocks * m_blocks.blockSize()) {
         return;
     }
     // The prefix's blocks of every layer group (a sliding-window group's: those its window still reaches).
@@ -211,9 +214,23 @@ std::int64_t ReplicaEngine::blocksAtEnd(const Sequence& sequence) const
     return std::max<std::int64_t>(0, m_blocks.blocksFor(tokens) - reused);
 }
 
-/// Tokens @p sequence computes next within @p budget (0: none fit).
+std::int64_t ReplicaEngine::draftsFor(const Sequence& sequence) const
+{
+    if (!m_options.speculative.enabled() || m_role == ReplicaRole::PrefillOnly || sequence.draining
+        || !decoding(sequence)) {
+        return 0;
+    }
+    const std::int64_t left = m_specs[static_cast<size_t>(sequence.id)].outputTokens - sequence.generated;
+    return std::clamp<std::int64_t>(left - 1, 0, m_options.speculative.draftTokens);
+}
+
+/// Tokens @p sequence computes next within @p budget (0: none fit); a verification's drafts count against the budget
+/// as vLLM's scheduler counts them (fewer drafts when it is short).
 std::int64_t ReplicaEngine::nextTokens(const Sequence& sequence, std::int64_t budget) const
 {
+    if (const std::int64_t drafts = draftsFor(sequence); drafts > 0) {
+        return std::min(1 + drafts, budget);
+    }
     const std::int64_t remaining = known(sequence) - sequence.kvTokens;
     if (remaining <= budget) {
         return remaining;
@@ -366,6 +383,13 @@ void ReplicaEngine::scheduleWaiting(
         while (count > 0 && !allocated && evictCachedPrefix(prefixId)) {
             allocated = m_blocks.allocate(extra, reserve);
         }
+        // Alone, a request whose own cached prefix leaves too few blocks for the rest of its prompt (and the
+        // watermark) would wait for ever: nothing running will free any. It gives the prefix up and computes it
+        // (evictCachedPrefix starts its waiting requests over), as it fits from scratch (the constructor checked).
+        if (!allocated && m_running.empty() && sequence.kvTokens > 0 && sequence.generated == 0
+            && evictCachedPrefix(-1)) {
+            continue;
+        }
         if (!allocated) {
             break;
         }
@@ -422,7 +446,9 @@ void ReplicaEngine::schedule(std::vector<std::size_t>& scheduled, std::vector<st
         scheduleWaiting(budget, inputBudget(scheduled, tokens), scheduled, tokens);
     }
     if (scheduled.empty()) {
-        std::int64_t decodes = m_options.maxNumSeqs;
+        // Bounded by requests, not tokens: each request's verification computes 1 + its drafts.
+        std::int64_t decodes
+            = static_cast<std::int64_t>(m_options.maxNumSeqs) * (1 + m_options.speculative.draftTokens);
         scheduleRunning(decodes, scheduled, tokens, Phase::Decode);
     }
 }
@@ -465,7 +491,9 @@ void ReplicaEngine::iterate(const Listener& listener)
     std::int64_t batched = 0;
     for (std::size_t i = 0; i < scheduled.size(); ++i) {
         const Sequence& sequence = m_running[scheduled[i]];
-        batch.push_back({ tokens[i], sequence.kvTokens, sequence.kvTokens + tokens[i] == known(sequence) });
+        const std::int64_t drafts = tokens[i] > 1 && decoding(sequence) ? tokens[i] - 1 : 0;
+        batch.push_back(
+            { tokens[i], sequence.kvTokens, sequence.kvTokens + tokens[i] - drafts == known(sequence), drafts });
         batched += tokens[i];
     }
     m_now += iterationSeconds(m_cost.seconds(batch), scheduled.size());
@@ -489,13 +517,23 @@ void ReplicaEngine::iterate(const Listener& listener)
         if (sequence.draining) {
             continue;
         }
-        sequence.kvTokens += tokens[i];
+        // A verification keeps the drafts before the first rejected one and the token sampled after them; the
+        // rejected drafts' KV slots are freed.
+        std::int64_t kept = 0;
+        if (batch[i].drafts > 0) {
+            kept = m_acceptance.accepted(batch[i].drafts);
+            const std::int64_t freed = m_blocks.extraBlocks(sequence.kvTokens + 1 + kept, batch[i].drafts - kept);
+            m_blocks.release(freed);
+            sequence.heldBlocks -= freed;
+        }
+        sequence.kvTokens += tokens[i] - batch[i].drafts + kept;
         cachePrefix(sequence);
         if (!batch[i].samples) {
             continue;
         }
         RequestRecord& record = m_trace.requests[static_cast<size_t>(sequence.id)];
-        ReplicaEvent event { sequence.id, ++sequence.generated == 1, false };
+        sequence.generated += 1 + kept;
+        ReplicaEvent event { sequence.id, sequence.generated == 1, false };
         if (event.firstToken) {
             record.firstTokenSeconds = m_now;
         }

@@ -6,6 +6,7 @@
 #include "prefixcache.h"
 #include "servingengine.h"
 #include "servingspec.h"
+#include "speculation.h"
 
 #include <cstdint>
 #include <deque>
@@ -97,6 +98,9 @@ private:
     /// decode steps each, over their output lengths; at most 1.
     double retractedRatio() const;
     std::int64_t nextTokens(const Sequence& sequence, std::int64_t budget) const;
+    /// Speculative decoding: the tokens a decoding @p sequence drafts for its next verification (none past its
+    /// output, none on a prefill worker or in a discarded step).
+    std::int64_t draftsFor(const Sequence& sequence) const;
     /// Frees @p sequence's blocks and reservation.
     void release(Sequence& sequence);
     void preempt(Sequence sequence);
@@ -145,6 +149,7 @@ private:
     double m_previousGpuSeconds = 0; ///< the GPU time of the last iteration
     double m_previousStart = -1; ///< when the last iteration started
     bool m_overlap = false; ///< overlapSchedulingOf(options)
+    DraftAcceptance m_acceptance; ///< speculative decoding's verification outcomes
     /// Overlap scheduling: the latest queue time a waiting request may have to join the batch being composed.
     double m_visibleUntil = 0;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "servingjson.h"
 
+#include "speculation.h"
+
 #include <ostream>
 
 namespace rapid::serving {
@@ -39,6 +41,22 @@ report::Json servingSummaryJson(const ServingSummary& summary)
     return json;
 }
 
+namespace {
+
+/// Speculative decoding as used; null when off.
+report::Json speculativeJson(const SpeculativeDecoding& speculative)
+{
+    if (!speculative.enabled()) {
+        return nullptr;
+    }
+    return { { "draft_tokens", speculative.draftTokens }, { "acceptance", speculative.acceptance },
+        { "draft", toString(speculative.method) }, { "draft_layers", speculative.headLayers() },
+        { "mean_tokens_per_verification",
+            meanTokensPerVerification(speculative.draftTokens, speculative.acceptance) } };
+}
+
+} // namespace
+
 report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity)
 {
     return { { "profile", toString(options.profile) }, { "max_num_seqs", options.maxNumSeqs },
@@ -55,7 +73,8 @@ report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity
         { "host_seconds_per_request", options.host.perRequestSeconds }, { "host_overlapped", options.host.overlapped },
         { "capacity_policy", toString(options.capacityPolicy) }, { "batching", toString(options.batching) },
         { "overlap_scheduling", toString(options.overlapScheduling) }, { "tensorrt_engine", options.tensorRtEngine },
-        { "allreduce_fused_with_norm", options.allReduceFused } };
+        { "allreduce_fused_with_norm", options.allReduceFused },
+        { "speculative", speculativeJson(options.speculative) } };
 }
 
 report::Json servingJson(const ServingResult& result)

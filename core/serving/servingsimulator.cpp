@@ -2,9 +2,13 @@
 #include "servingsimulator.h"
 
 #include "replicashares.h"
+#include "speculation.h"
 #include "stepiterationcost.h"
 
 #include "memory/memorymodel.h"
+#include "model/layeroperators.h"
+#include "parallel/shardingplan.h"
+#include "parallel/stepplan.h"
 #include "sim/stepmodel.h"
 
 #include <algorithm>
@@ -29,6 +33,7 @@ void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& 
             fail(std::string("the engine's host time ") + name + " must be between 0 and 3600 s");
         }
     };
+    checkSpeculativeDecoding(options.speculative);
     hostTime(options.host.perIterationSeconds, "per iteration");
     hostTime(options.host.perRequestSeconds, "per request");
     for (const RequestSpec& request : lengths) {
@@ -225,7 +230,20 @@ KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& giv
     capacity.bytesPerTokenPerGpu
         = kvBytes / scenario.model.attendedContext(static_cast<double>(run.promptLength + run.decodeLength));
     capacity.layout = kvLayout(scenario.model);
-    const double rest = estimate.peakBytes - kvBytes;
+    double rest = estimate.peakBytes - kvBytes;
+    double weights = estimate.bytes(memory::MemoryCategory::Weights);
+    if (const int draftLayers = options.speculative.headLayers(); draftLayers > 0) {
+        // A draft head's layers keep their weights and a KV cache of their own beside the target's, per token as an
+        // average target layer does (its LM head and embedding are the target's).
+        const config::ModelSpec& model = scenario.model;
+        const bool moe = model.moe && parallel::isMoeLayer(model, model.numLayers - 1);
+        const double headWeights = draftLayers
+            * model::localLayerParameters(model, run, parallel::layerSharding(run), moe)
+            * config::bytesPerElement(run.precision.weights);
+        rest += headWeights;
+        weights += headWeights;
+        capacity.bytesPerTokenPerGpu *= static_cast<double>(model.numLayers + draftLayers) / model.numLayers;
+    }
     const double hbm = scenario.hardware.gpu.hbmCapacityBytes;
     capacity.gpuMemoryUtilization = options.gpuMemoryUtilization;
     capacity.heldBytesPerGpu = rest;
@@ -237,7 +255,7 @@ KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& giv
     } else if (options.profile == EngineProfile::Sglang) {
         // SGLang's reserve (1 - mem_fraction_static) already holds the activations and the CUDA context: the static
         // pool holds the weights and the KV cache.
-        capacity.heldBytesPerGpu = estimate.bytes(memory::MemoryCategory::Weights);
+        capacity.heldBytesPerGpu = weights;
         capacity.held = "the weights";
         capacity.freeBytesPerGpu = capacity.usableBytesPerGpu - capacity.heldBytesPerGpu;
     } else {
@@ -282,7 +300,8 @@ ServingResult simulateServing(const config::Scenario& given, WorkloadSpec worklo
     }
     options.kvLayout = result.capacity.layout;
     options.allReduceFused = scenario.run.fusedAllReduceNorm;
-    StepIterationCost cost(stepModel); // one memo of iteration times for every share
+    options.speculative.seed = workload.seed;
+    StepIterationCost cost(stepModel, options.speculative); // one memo of iteration times for every share
     std::vector<ServingTrace> traces;
     for (const ReplicaShare& share : shares) {
         traces.push_back(simulateServing(share.workload, options, cost));

@@ -70,6 +70,41 @@ struct HostCost {
     bool operator==(const HostCost&) const = default;
 };
 
+/// How a speculative decoder drafts the tokens its target model verifies.
+enum class DraftMethod {
+    /// A draft head on the target's hidden states (EAGLE, DeepSeek-V3's MTP module): SpeculativeDecoding::draftLayers
+    /// decoder layers of the target's shape (the type of its last layer) with the target's LM head, run once per draft
+    /// token over the decoding requests, the first pass over every token the target computed in the iteration.
+    Head,
+    /// Prompt lookup (vLLM's n-gram proposer): drafts matched in the request's own tokens on the CPU, no GPU work.
+    Ngram,
+};
+const char* toString(DraftMethod method);
+
+/// Speculative decoding (Leviathan et al., "Fast Inference from Transformers via Speculative Decoding", ICML 2023;
+/// vLLM's, SGLang's and TensorRT-LLM's EAGLE, MTP and n-gram drafts): a decoding request's iteration computes its
+/// last sampled token and draftTokens drafted ones in one target pass (queries against its KV cache), keeps the drafts
+/// up to the first one the target rejects and samples one token after them, so it yields 1 to draftTokens + 1
+/// tokens. Each draft is accepted with probability `acceptance` when those before it were (i.i.d., as that paper's
+/// analysis), drawn per request and iteration from `seed`: on average (1 - a^(k + 1)) / (1 - a) tokens per
+/// iteration. Drafts never go past a request's output; rejected drafts' KV slots are freed.
+struct SpeculativeDecoding {
+    int draftTokens = 0; ///< k per decoding request and iteration; 0: off
+    double acceptance = 0; ///< a: chance a draft token is accepted when those before it were, 0 to 1
+    DraftMethod method = DraftMethod::Head;
+    int draftLayers = 1; ///< Head: decoder layers of the draft (EAGLE and DeepSeek-V3's MTP: 1)
+    std::uint64_t seed = 1; ///< of the acceptance draws (simulateServing sets the workload's)
+
+    bool enabled() const { return draftTokens > 0; }
+    /// Decoder layers the draft adds to the model's weights, KV cache and passes (0 for prompt lookup).
+    int headLayers() const { return enabled() && method == DraftMethod::Head ? draftLayers : 0; }
+    bool operator==(const SpeculativeDecoding&) const = default;
+};
+
+/// The mean tokens one verification yields with @p draftTokens drafts accepted with probability @p acceptance each:
+/// sum over i = 0..k of a^i = (1 - a^(k + 1)) / (1 - a) (k + 1 when a = 1).
+double meanTokensPerVerification(int draftTokens, double acceptance);
+
 /// The scheduler knobs of a continuous-batching engine, with vLLM V1's defaults (docs/serving.md gives the sources).
 /// maxNumSeqs and maxNumBatchedTokens of 0 take the profile's default for the GPU (engineDefaults).
 struct EngineOptions {
@@ -110,6 +145,7 @@ struct EngineOptions {
     std::int64_t kvBlocks = 0;
     /// The block structure of the model's KV cache (set from the model by simulateServing).
     KvLayout kvLayout;
+    SpeculativeDecoding speculative; ///< off by default
 };
 
 /// @p options' capacity policy, Auto resolved by the profile: TensorRT-LLM's SchedulerConfig defaults to

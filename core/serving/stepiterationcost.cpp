@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stepiterationcost.h"
 
+#include "model/attentionflops.h"
 #include "model/layeroperators.h"
 #include "parallel/stepplan.h"
+#include "speculation.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -32,8 +35,9 @@ double total(const graph::TimeBreakdown& parts)
 
 } // namespace
 
-StepIterationCost::StepIterationCost(sim::StepModel& stepModel)
+StepIterationCost::StepIterationCost(sim::StepModel& stepModel, const SpeculativeDecoding& speculative)
     : m_stepModel(stepModel)
+    , m_speculative(speculative)
 {
 }
 
@@ -72,20 +76,61 @@ double StepIterationCost::tokenWork(std::int64_t tokens)
     return m_tokenWork[tokens] = seconds;
 }
 
-double StepIterationCost::decodeAttention(std::int64_t sequences, std::int64_t kvLength)
+double StepIterationCost::draftLayerWork(std::int64_t tokens)
 {
+    if (const auto found = m_draftLayerWork.find(tokens); found != m_draftLayerWork.end()) {
+        return found->second;
+    }
+    const config::ModelSpec& model = m_stepModel.scenario().model;
+    config::RunSpec run = m_stepModel.scenario().run;
+    run.batch = 1;
+    run.promptLength = static_cast<int>(tokens);
+    // A draft head repeats the target's last block: a Llama decoder layer for EAGLE, DeepSeek-V3's MoE block for MTP.
+    const bool moe = model.moe && parallel::isMoeLayer(model, model.numLayers - 1);
+    double seconds = total(m_stepModel.operatorSeconds(
+        only(model::prefillLayer(model, run, m_stepModel.plan().sharding.layer, moe), false)));
+    seconds
+        += 2 * m_stepModel.collectiveSeconds(m_stepModel.plan().inference.tensorAllReduce(static_cast<double>(tokens)));
+    return m_draftLayerWork[tokens] = seconds;
+}
+
+double StepIterationCost::draftSeconds(
+    std::int64_t tokens, double attention, std::int64_t sampling, std::int64_t samplingKv)
+{
+    const int layers = m_stepModel.scenario().model.numLayers;
+    const int passes = m_speculative.draftTokens;
+    // The first pass reads the target's hidden states of every token it computed; the others extend each sequence by
+    // the draft just proposed.
+    const double first = draftLayerWork(tokens) + attention / layers;
+    const double next = draftLayerWork(sampling) + decodeAttention(sampling, samplingKv + 1) / layers;
+    return m_speculative.headLayers() * (first + (passes - 1) * next) + passes * lmHead(sampling);
+}
+
+double StepIterationCost::decodeAttention(std::int64_t sequences, std::int64_t kvLength, std::int64_t queries)
+{
+    // One-query decodes (every iteration without drafts) keep a memo of their own, keyed without the queries.
+    auto& memo = queries == 1 ? m_decodeAttention : m_verifyAttention[queries];
     const auto key = std::make_pair(sequences, kvLength);
-    if (const auto found = m_decodeAttention.find(key); found != m_decodeAttention.end()) {
+    if (const auto found = memo.find(key); found != memo.end()) {
         return found->second;
     }
     const config::ModelSpec& model = m_stepModel.scenario().model;
     config::RunSpec run = m_stepModel.scenario().run;
     run.batch = static_cast<int>(sequences);
     const model::LayerSharding& sharding = m_stepModel.plan().sharding.layer;
-    const double seconds = layersOf(only(model::decodeLayer(model, run, sharding, false, kvLength), true),
-        model.moe ? only(model::decodeLayer(model, run, sharding, true, kvLength), true)
+    // A verification's queries all read the sequence's cache: one pass over it, q times the FLOPs (each query counted
+    // against every key, which overstates the causal pairs by q (q - 1) / 2 of q x kvLength).
+    const auto withQueries = [queries](std::vector<model::Operator> ops) {
+        for (model::Operator& op : ops) {
+            op.attention.queryLength = queries;
+            op.flops = model::attentionForwardFlops(op.attention);
+        }
+        return ops;
+    };
+    const double seconds = layersOf(withQueries(only(model::decodeLayer(model, run, sharding, false, kvLength), true)),
+        model.moe ? withQueries(only(model::decodeLayer(model, run, sharding, true, kvLength), true))
                   : std::vector<model::Operator> {});
-    return m_decodeAttention[key] = seconds;
+    return memo[key] = seconds;
 }
 
 double StepIterationCost::promptAttention(std::int64_t sequences, std::int64_t length)
@@ -119,17 +164,23 @@ double StepIterationCost::lmHead(std::int64_t sequences)
 double StepIterationCost::seconds(const std::vector<SequenceWork>& batch)
 {
     std::int64_t tokens = 0;
-    std::int64_t decoding = 0;
-    std::int64_t decodeContext = 0;
     std::int64_t sampling = 0;
+    std::int64_t samplingContext = 0;
     double attention = 0;
     std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> chunks; // (new, cached) -> sequences
+    // Decodes by their queries (1 + drafts, at most kMaxDraftTokens + 1): sequences and their summed context. A fixed
+    // array, as this runs once per simulated iteration.
+    std::array<std::pair<std::int64_t, std::int64_t>, kMaxDraftTokens + 2> decodes {};
     for (const SequenceWork& work : batch) {
         tokens += work.newTokens;
-        sampling += work.samples ? 1 : 0;
-        if (work.newTokens == 1 && work.contextTokens > 0) {
-            ++decoding;
-            decodeContext += work.contextTokens;
+        if (work.samples) {
+            ++sampling;
+            samplingContext += work.contextTokens + work.newTokens - work.drafts;
+        }
+        if (work.newTokens - work.drafts == 1 && work.contextTokens > 0 && work.newTokens < std::ssize(decodes)) {
+            auto& [sequences, context] = decodes[static_cast<size_t>(work.newTokens)];
+            ++sequences;
+            context += work.contextTokens;
         } else {
             ++chunks[{ work.newTokens, work.contextTokens }];
         }
@@ -141,13 +192,23 @@ double StepIterationCost::seconds(const std::vector<SequenceWork>& batch)
         const double length = q + c;
         attention += promptAttention(sequences, chunk.first + chunk.second) * q * (2 * c + q) / (length * length);
     }
-    if (decoding > 0) {
-        // The mean KV length of the decode sequences, with the entry of the token each one adds.
+    for (std::int64_t queries = 1; queries < std::ssize(decodes); ++queries) {
+        // The mean KV length of the decode sequences, with the entries of the tokens each one adds.
+        const auto [sequences, context] = decodes[static_cast<size_t>(queries)];
+        if (sequences == 0) {
+            continue;
+        }
         const auto kvLength = static_cast<std::int64_t>(
-            std::llround(static_cast<double>(decodeContext) / static_cast<double>(decoding)) + 1);
-        attention += decodeAttention(decoding, kvLength);
+            std::llround(static_cast<double>(context) / static_cast<double>(sequences)) + queries);
+        attention += decodeAttention(sequences, kvLength, queries);
     }
-    return tokenWork(tokens) + attention + (sampling > 0 ? lmHead(sampling) : 0.0);
+    double seconds = tokenWork(tokens) + attention + (sampling > 0 ? lmHead(sampling) : 0.0);
+    if (sampling > 0 && m_speculative.headLayers() > 0) {
+        const auto samplingKv = static_cast<std::int64_t>(
+            std::llround(static_cast<double>(samplingContext) / static_cast<double>(sampling)));
+        seconds += draftSeconds(tokens, attention, sampling, samplingKv);
+    }
+    return seconds;
 }
 
 } // namespace rapid::serving

@@ -172,6 +172,55 @@ private Q_SLOTS:
         QVERIFY(std::abs(one.itl.mean - (expected.itlSeconds + 2.5e-3)) <= 1e-3 * expected.itlSeconds);
     }
 
+    void draftsNeedTheirAcceptanceAndShortenTheSteps()
+    {
+        // Draft tokens without an acceptance cannot be served (it has no default): an inline message, Serve disabled.
+        // Three prompt-lookup drafts (free on the GPU) kept every time: a lone request's 64 tokens after the first take
+        // 16 verifications of 4 tokens, each reading the 16 GB of weights once as a one-token step does (the 4 rows
+        // add under a fifth on an H100), so its ITL is 1/4 to 1.2/4 of the step model's decode step.
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        QPushButton* serveButton = panel->controls()->runButton();
+        QVERIFY(!panel->acceptanceSpin()->isEnabled());
+        QVERIFY(!panel->draftCombo()->isEnabled());
+        test::typeSpin(panel->draftTokensSpin(), QStringLiteral("3"));
+        QVERIFY(panel->acceptanceSpin()->isEnabled());
+        QVERIFY(panel->speculationProblemLabel()->isVisible());
+        QVERIFY(!serveButton->isEnabled());
+        test::typeSpin(panel->acceptanceSpin(), QStringLiteral("1"));
+        QVERIFY(!panel->speculationProblemLabel()->isVisible());
+        QVERIFY(serveButton->isEnabled());
+        QVERIFY(panel->draftLayersSpin()->isEnabled());
+        panel->draftCombo()->setFocus();
+        QTest::keyClick(panel->draftCombo(), Qt::Key_Down);
+        QCOMPARE(panel->draftCombo()->currentText(), QStringLiteral("Prompt lookup (n-gram)"));
+        QVERIFY(!panel->draftLayersSpin()->isEnabled());
+        QVERIFY(serve(panel, QStringLiteral("1"), QStringLiteral("65"), QStringLiteral("1")));
+        const serving::ServingResult& served = panel->curve()->results[0];
+        QCOMPARE(served.options.speculative.draftTokens, 3);
+        QCOMPARE(served.options.speculative.method, serving::DraftMethod::Ngram);
+        QCOMPARE(served.trace.iterations.size(), size_t(17));
+        const double step = predictedAlone(*window, 65).itlSeconds;
+        const double itl = served.summary.itl.mean;
+        QVERIFY2(itl >= step / 4 && itl <= 1.2 * step / 4, qPrintable(QStringLiteral("%1 vs %2").arg(itl).arg(step)));
+        QVERIFY2(panel->controls()->statusLabel()->text().contains(QStringLiteral("3 drafts, 4 tokens on average")),
+            qPrintable(panel->controls()->statusLabel()->text()));
+
+        // Kept with the workspace, the acceptance too; set back to off, the draft's fields are kept but greyed out.
+        const QString saved = m_dir.filePath(QStringLiteral("drafts.rapid.yaml"));
+        QVERIFY(window->saveWorkspace(saved));
+        auto reopened = test::openWindow(saved);
+        QVERIFY(reopened);
+        ServingPanel* shown = reopened->servingPanel();
+        QCOMPARE(shown->draftTokensSpin()->value(), 3);
+        QCOMPARE(shown->acceptanceSpin()->value(), 1.0);
+        QCOMPARE(shown->draftCombo()->currentText(), QStringLiteral("Prompt lookup (n-gram)"));
+        test::typeSpin(shown->draftTokensSpin(), QStringLiteral("0"));
+        QVERIFY(!shown->acceptanceSpin()->isEnabled());
+        QCOMPARE(shown->settings().acceptance, 1.0);
+    }
+
     void crowdedLoadsKeepTheirLabelsApart()
     {
         auto window = open();

@@ -236,6 +236,7 @@ QWidget* ServingPanel::buildInputs()
     form->addRow(tr("Engine"), m_engine);
     form->addRow(tr("Admission"), m_capacityPolicy);
     addSchedulerRows(form);
+    addSpeculationRows(form);
     form->addRow(tr("TTFT SLO"), m_ttftSlo);
     form->addRow(tr("ITL SLO"), m_itlSlo);
     m_overlapHost->setObjectName(QStringLiteral("servingOverlapHost"));
@@ -303,7 +304,8 @@ void ServingPanel::validateInputs()
     m_poolsProblem->setVisible(!poolsValid);
     m_prefillTp->setEnabled(m_prefillWorkers->value() > 0);
     m_decodeTp->setEnabled(m_decodeWorkers->value() > 0);
-    const bool valid = parsedLoads().has_value() && poolsValid;
+    updateSpeculationFields();
+    const bool valid = parsedLoads().has_value() && poolsValid && speculationValid();
     m_loadsProblem->setText(m_loadKind->currentIndex() == 0
             ? tr("Expected 1 to 200 whole client counts from 1 to 100,000, separated by commas")
             : tr("Expected 1 to 200 rates above 0 and at most 1e6 requests/s, separated by commas"));
@@ -324,6 +326,8 @@ bool ServingPanel::run()
         m_note = tr("Fix the loads first.");
     } else if ((m_prefillWorkers->value() == 0) != (m_decodeWorkers->value() == 0)) {
         m_note = tr("Give both prefill and decode workers, or neither.");
+    } else if (!speculationValid()) {
+        m_note = tr("Give the drafts' acceptance, 0 to 1.");
     } else {
         ServingRequest request;
         request.load = m_loadKind->currentIndex() == 0 ? serving::SweepLoad::Concurrency : serving::SweepLoad::Rate;
@@ -334,6 +338,7 @@ bool ServingPanel::run()
         request.options.profile = static_cast<serving::EngineProfile>(m_engine->currentData().toInt());
         request.options.capacityPolicy = static_cast<serving::CapacityPolicy>(m_capacityPolicy->currentData().toInt());
         applyScheduler(request.options);
+        applySpeculation(request.options);
         request.slo.ttftSeconds = m_ttftSlo->value() / 1e3;
         request.slo.itlSeconds = m_itlSlo->value() / 1e3;
         request.options.host
@@ -418,7 +423,8 @@ void ServingPanel::updateStatus()
                     : QString())
             + tr(", %1 on the Pareto front.").arg(front);
         if (m_curve->prefillWorkers == 0 && !m_curve->results.empty()) {
-            text += QLatin1Char(' ') + schedulerSummary(m_curve->results.front().options);
+            text += QLatin1Char(' ') + schedulerSummary(m_curve->results.front().options)
+                + speculationSummary(m_curve->results.front().options);
         }
         if (isStale()) {
             text += QLatin1Char(' ') + tr("The workspace changed since: Serve again.");

@@ -72,6 +72,11 @@ public:
     QDoubleSpinBox* memoryShareSpin() const { return m_memoryShare; }
     QComboBox* batchingCombo() const { return m_batching; }
     QComboBox* overlapSchedulerCombo() const { return m_overlapScheduler; }
+    QSpinBox* draftTokensSpin() const { return m_draftTokens; }
+    QDoubleSpinBox* acceptanceSpin() const { return m_acceptance; }
+    QComboBox* draftCombo() const { return m_draft; }
+    QSpinBox* draftLayersSpin() const { return m_draftLayers; }
+    QLabel* speculationProblemLabel() const { return m_speculationProblem; }
     JobControls* controls() const { return m_controls; }
     ServingRunner* runner() const { return m_runner; }
     QTableWidget* table() const { return m_table; }
@@ -117,6 +122,16 @@ private:
     void updateSchedulerFields();
     /// What "the engine's" knobs came to (the options as used): the status line says it after a run.
     static QString schedulerSummary(const serving::EngineOptions& used);
+    /// Speculative decoding (servingspeculation.cpp): its rows of the inputs' form, whether the acceptance a run needs
+    /// is given, the fields it greys out, what a run takes from them and what the status line says of them.
+    void addSpeculationRows(QFormLayout* form);
+    bool speculationValid() const;
+    void updateSpeculationFields();
+    void applySpeculation(serving::EngineOptions& options) const;
+    static QString speculationSummary(const serving::EngineOptions& used);
+    /// The acceptance as ServingSettings keeps it (negative: not set), and back.
+    double acceptanceSetting() const;
+    void showAcceptance(double acceptance);
 
     WorkspaceDocument* m_document;
     ServingRunner* m_runner;
@@ -147,6 +162,12 @@ private:
     QDoubleSpinBox* m_memoryShare = nullptr;
     QComboBox* m_batching = nullptr; ///< items in the order of config::kBatchingWords
     QComboBox* m_overlapScheduler = nullptr; ///< items in the order of config::kOverlapSchedulerWords
+    // Speculative decoding; off with 0 draft tokens.
+    QSpinBox* m_draftTokens = nullptr;
+    QDoubleSpinBox* m_acceptance = nullptr; ///< its minimum, below 0, is "not set"
+    QComboBox* m_draft = nullptr; ///< items in the order of config::kDraftWords
+    QSpinBox* m_draftLayers = nullptr;
+    QLabel* m_speculationProblem = nullptr;
     JobControls* m_controls;
     QTabWidget* m_chartTabs;
     LatencyThroughputChart* m_curveChart;

@@ -64,6 +64,10 @@ config::ServingSettings ServingPanel::settings() const
     settings.gpuMemoryUtilization = m_memoryShare->value();
     settings.batching = wordAt(config::kBatchingWords, m_batching->currentIndex());
     settings.overlapScheduler = wordAt(config::kOverlapSchedulerWords, m_overlapScheduler->currentIndex());
+    settings.speculativeTokens = m_draftTokens->value();
+    settings.acceptance = acceptanceSetting();
+    settings.draft = wordAt(config::kDraftWords, m_draft->currentIndex());
+    settings.draftLayers = m_draftLayers->value();
     return settings;
 }
 
@@ -91,7 +95,8 @@ void ServingPanel::showSettings()
         QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy),
         QSignalBlocker(m_maxNumSeqs), QSignalBlocker(m_maxBatchedTokens), QSignalBlocker(m_chunkedPrefill),
         QSignalBlocker(m_blockSize), QSignalBlocker(m_maxPrefillTokens), QSignalBlocker(m_memoryShare),
-        QSignalBlocker(m_batching), QSignalBlocker(m_overlapScheduler) };
+        QSignalBlocker(m_batching), QSignalBlocker(m_overlapScheduler), QSignalBlocker(m_draftTokens),
+        QSignalBlocker(m_acceptance), QSignalBlocker(m_draft), QSignalBlocker(m_draftLayers) };
     m_loadKind->setCurrentIndex(wanted.load == config::ServingSettings::Load::Rate ? 1 : 0);
     if (m_loads->text().toStdString() != wanted.loads) {
         m_loads->setText(QString::fromStdString(wanted.loads));
@@ -118,6 +123,10 @@ void ServingPanel::showSettings()
     m_memoryShare->setValue(wanted.gpuMemoryUtilization);
     m_batching->setCurrentIndex(indexOf(config::kBatchingWords, wanted.batching));
     m_overlapScheduler->setCurrentIndex(indexOf(config::kOverlapSchedulerWords, wanted.overlapScheduler));
+    m_draftTokens->setValue(wanted.speculativeTokens);
+    showAcceptance(wanted.acceptance);
+    m_draft->setCurrentIndex(indexOf(config::kDraftWords, wanted.draft));
+    m_draftLayers->setValue(wanted.draftLayers);
     updateSchedulerFields(); // the engine was set with its signal blocked
     validateInputs();
 }
@@ -125,17 +134,17 @@ void ServingPanel::showSettings()
 void ServingPanel::connectSettings()
 {
     connect(m_loads, &QLineEdit::textChanged, this, &ServingPanel::storeSettings);
-    for (QComboBox* combo : { m_loadKind, m_engine, m_capacityPolicy, m_batching, m_overlapScheduler }) {
+    for (QComboBox* combo : { m_loadKind, m_engine, m_capacityPolicy, m_batching, m_overlapScheduler, m_draft }) {
         connect(combo, &QComboBox::currentIndexChanged, this, &ServingPanel::storeSettings);
     }
     for (QSpinBox* spin : { m_prompt, m_output, m_requests, m_prefillWorkers, m_decodeWorkers, m_prefillTp, m_decodeTp,
-             m_maxNumSeqs, m_maxBatchedTokens, m_blockSize, m_maxPrefillTokens }) {
+             m_maxNumSeqs, m_maxBatchedTokens, m_blockSize, m_maxPrefillTokens, m_draftTokens, m_draftLayers }) {
         connect(spin, &QSpinBox::valueChanged, this, &ServingPanel::storeSettings);
     }
     for (QCheckBox* check : { m_overlapHost, m_chunkedPrefill }) {
         connect(check, &QCheckBox::toggled, this, &ServingPanel::storeSettings);
     }
-    for (QDoubleSpinBox* spin : { m_ttftSlo, m_itlSlo, m_hostTime, m_hostPerRequest, m_memoryShare }) {
+    for (QDoubleSpinBox* spin : { m_ttftSlo, m_itlSlo, m_hostTime, m_hostPerRequest, m_memoryShare, m_acceptance }) {
         connect(spin, &QDoubleSpinBox::valueChanged, this, &ServingPanel::storeSettings);
     }
     connect(m_document, &WorkspaceDocument::servingSettingsChanged, this, &ServingPanel::showSettings);

@@ -457,6 +457,10 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     serving.gpuMemoryUtilization = 0.85;
     serving.batching = "prefill-first";
     serving.overlapScheduler = "off";
+    serving.speculativeTokens = 3;
+    serving.acceptance = 0.75;
+    serving.draft = "ngram";
+    serving.draftLayers = 2;
     documents.serving = serving;
     const std::string text = config::composeWorkspace(documents);
     QVERIFY2(
@@ -467,7 +471,8 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
         != std::string::npos);
     QVERIFY(text.find("  max_num_seqs: 48\n  max_num_batched_tokens: 2048\n  chunked_prefill: false\n  block_size: 32\n"
                       "  max_prefill_tokens: 4096\n  gpu_memory_utilization: 0.85\n  batching: \"prefill-first\"\n"
-                      "  overlap_scheduler: \"off\"\n")
+                      "  overlap_scheduler: \"off\"\n  speculative_tokens: 3\n  acceptance: 0.75\n  draft: \"ngram\"\n"
+                      "  draft_layers: 2\n")
         != std::string::npos);
     QTemporaryDir dir;
     const std::string path = test::writeFile(dir, "serving.rapid.yaml", text);
@@ -489,6 +494,9 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     expected.engine = "trtllm";
     QVERIFY(*defaults.serving == expected);
     QCOMPARE(defaults.serving->loads, std::string("1, 2, 4, 8, 16, 32, 64"));
+    // An acceptance not given stays not given (it has no default): no key is written for it.
+    QCOMPARE(defaults.serving->acceptance, -1.0);
+    QVERIFY(config::composeWorkspace(defaults).find("acceptance") == std::string::npos);
 }
 
 void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
@@ -532,6 +540,14 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
     QTest::addRow("unknown_overlap_scheduler")
         << QStringLiteral("  overlap_scheduler: yes\n") << QStringLiteral("serving.overlap_scheduler") << 6
         << QStringLiteral("expected one of auto, on or off, got \"yes\"");
+    QTest::addRow("too_many_drafts") << QStringLiteral("  speculative_tokens: 17\n")
+                                     << QStringLiteral("serving.speculative_tokens") << 6 << QStringLiteral("17");
+    QTest::addRow("acceptance_above_one")
+        << QStringLiteral("  acceptance: 1.2\n") << QStringLiteral("serving.acceptance") << 6 << QStringLiteral("1.2");
+    QTest::addRow("unknown_draft") << QStringLiteral("  draft: medusa\n") << QStringLiteral("serving.draft") << 6
+                                   << QStringLiteral("expected one of head or ngram, got \"medusa\"");
+    QTest::addRow("no_draft_layer") << QStringLiteral("  draft_layers: 0\n") << QStringLiteral("serving.draft_layers")
+                                    << 6 << QStringLiteral("0");
     QTest::addRow("unknown_key") << QStringLiteral("  loads: \"1\"\n  colour: red\n")
                                  << QStringLiteral("serving.colour") << 7 << QStringLiteral("unknown key \"colour\"");
 }

@@ -348,6 +348,28 @@ private Q_SLOTS:
         QVERIFY(near(allShared.requests[1].ttft(), 2e-3 + 16 * 1e-5, 1e-12));
     }
 
+    void aRequestAloneGivesUpItsCachedPrefixRatherThanWaitForEver()
+    {
+        // 1,025 blocks of one token, 512 tokens per iteration, vLLM's watermark of 1% (10 blocks): the first of two
+        // requests of 1,024 + 1 tokens sharing 512 computes its prompt in two chunks of a + 512 b = 7.12 ms (the cache
+        // takes its 512 prefix blocks), samples and leaves. The second alone would need 512 blocks beside its cached
+        // prefix and the watermark, 1,034 of 1,025, and nothing running would free any (it once stopped with "an
+        // iteration with nothing to compute", found by tst_servingproperties): it computes the prefix again instead,
+        // in the same 14.24 ms, and takes nothing from the cache.
+        AffineCost cost(2e-3, 1e-5);
+        WorkloadSpec workload = closedLoop(1, 2, 1024, 1);
+        workload.sharedPrefixTokens = 512;
+        EngineOptions options = withBlocks(1025);
+        options.blockSize = 1;
+        options.maxNumBatchedTokens = 512;
+        options.watermark = 0.01;
+        const auto trace = serving::simulateServing(workload, options, cost);
+        QCOMPARE(trace.requests.size(), size_t { 2 });
+        QVERIFY(near(trace.requests[0].ttft(), 14.24e-3, 1e-12));
+        QVERIFY(near(trace.requests[1].ttft(), 14.24e-3, 1e-12));
+        QCOMPARE(trace.cachedPromptTokens, std::int64_t(0));
+    }
+
     void theLeastRecentlyUsedCachedPrefixMakesRoomFirst()
     {
         // a = 1 ms, b = 10 us, 14 blocks of 16 tokens, requests of 100 + 1 tokens (7 blocks) one second apart, each

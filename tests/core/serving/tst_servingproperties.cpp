@@ -6,7 +6,8 @@
 // and decode pools of their own tensor parallelism and size on one server). Each draw is checked against bounds
 // derived independently of the engine:
 // - a decode step streams at least the weights one token uses (the active non-embedding parameters) from HBM, so no
-//   request's inter-token latency is below active weight bytes / (tp x HBM bandwidth);
+//   request's inter-token latency is below active weight bytes / (tp x HBM bandwidth), over k + 1 when speculative
+//   decoding verifies k drafts a step (a step then yields at most k + 1 tokens);
 // - a prefill computes at least 2 FLOPs per active parameter and prompt token it does not take from the prefix cache,
 //   so no TTFT is below that over (tp x pp x the tensor peak of the compute precision);
 // - a request's first token comes after its arrival and its last after its first;
@@ -71,7 +72,9 @@ struct Draw {
         text << "; engine " << toString(options.profile) << " " << toString(options.capacityPolicy) << " "
              << toString(options.batching) << " seqs " << options.maxNumSeqs << " tokens "
              << options.maxNumBatchedTokens << " block " << options.blockSize << " chunked " << options.chunkedPrefill
-             << " prefix-cache " << options.prefixCaching << "; "
+             << " prefix-cache " << options.prefixCaching << " drafts " << options.speculative.draftTokens
+             << " acceptance " << options.speculative.acceptance << " " << toString(options.speculative.method)
+             << " layers " << options.speculative.draftLayers << "; "
              << (workload.arrival == ArrivalKind::ClosedLoop ? "clients " + std::to_string(workload.concurrency)
                                                              : "rate " + std::to_string(workload.ratePerSecond))
              << ", " << workload.requests << " requests of " << workload.promptTokens << " + " << workload.outputTokens
@@ -145,6 +148,13 @@ public:
                 CapacityPolicy::GuaranteedNoEvict, CapacityPolicy::NewTokenRatio });
         options.batching
             = pick(random, std::vector<Batching> { Batching::Auto, Batching::Mixed, Batching::PrefillFirst });
+        if (std::bernoulli_distribution(0.3)(random)) {
+            options.speculative.draftTokens = pick(random, std::vector<int> { 1, 3, 5 });
+            options.speculative.acceptance = pick(random, std::vector<double> { 0, 0.5, 0.9, 1 });
+            options.speculative.method
+                = pick(random, std::vector<DraftMethod> { DraftMethod::Head, DraftMethod::Ngram });
+            options.speculative.draftLayers = pick(random, std::vector<int> { 1, 2 });
+        }
         if (dp == 1 && workload.sharedPrefixTokens > 0 && std::bernoulli_distribution(0.5)(random)) {
             drawPrefixGroups(random, result);
         }
@@ -300,7 +310,7 @@ QString requestViolation(const config::Scenario& prefill, const config::Scenario
 {
     const double active = activeLayerParameters(prefill.model);
     const double minItl = active * config::bytesPerElement(decode.run.precision.weights)
-        / (decode.run.parallelism.tp * decode.hardware.gpu.hbmBandwidth);
+        / (decode.run.parallelism.tp * decode.hardware.gpu.hbmBandwidth) / (draw.options.speculative.draftTokens + 1);
     const double cachedAtMost = draw.options.prefixCaching ? static_cast<double>(draw.workload.sharedPrefixTokens) : 0;
     const double tp = prefill.run.parallelism.tp;
     const double pp = prefill.run.parallelism.pp;
@@ -393,6 +403,8 @@ private Q_SLOTS:
                 result = simulateServing(scenario, draw.workload, draw.options);
             } catch (const std::invalid_argument&) {
                 continue; // no room for a KV cache, a request beyond the cache or the context: refused, not served
+            } catch (const std::logic_error& error) {
+                QFAIL(qPrintable(drawFailure(attempts, draw, QString::fromUtf8(error.what()))));
             }
             ++valid;
             preempting += result.summary.preemptions > 0;
@@ -444,6 +456,8 @@ private Q_SLOTS:
                 result = simulateDisaggregated(spec, draw.workload);
             } catch (const std::invalid_argument&) {
                 continue;
+            } catch (const std::logic_error& error) {
+                QFAIL(qPrintable(drawFailure(attempts, draw, QString::fromUtf8(error.what()))));
             }
             ++valid;
             // Decode worker 0 serves at most every client; the trace holds every request of the deployment.

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "speculation.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace rapid::serving {
+
+const char* toString(DraftMethod method)
+{
+    return method == DraftMethod::Ngram ? "ngram" : "head";
+}
+
+double meanTokensPerVerification(int draftTokens, double acceptance)
+{
+    if (acceptance >= 1) {
+        return draftTokens + 1.0;
+    }
+    return (1 - std::pow(acceptance, draftTokens + 1)) / (1 - acceptance);
+}
+
+void checkSpeculativeDecoding(const SpeculativeDecoding& speculative)
+{
+    if (speculative.draftTokens < 0 || speculative.draftTokens > kMaxDraftTokens) {
+        throw std::invalid_argument(
+            "speculative draft tokens must be 0 (off) to " + std::to_string(kMaxDraftTokens) + " per iteration");
+    }
+    if (!(speculative.acceptance >= 0 && speculative.acceptance <= 1)) {
+        throw std::invalid_argument("the draft acceptance must be a probability, 0 to 1");
+    }
+    if (speculative.draftLayers < 1 || speculative.draftLayers > kMaxDraftLayers) {
+        throw std::invalid_argument("a draft head has 1 to " + std::to_string(kMaxDraftLayers) + " decoder layers");
+    }
+}
+
+DraftAcceptance::DraftAcceptance(const SpeculativeDecoding& speculative)
+    : m_acceptance(speculative.acceptance)
+    , m_random(speculative.seed)
+{
+}
+
+std::int64_t DraftAcceptance::accepted(std::int64_t drafts)
+{
+    constexpr double kUnit = 1.0 / 9007199254740992.0; // 2^-53
+    std::int64_t kept = 0;
+    while (kept < drafts) {
+        const double uniform = static_cast<double>(m_random() >> 11) * kUnit;
+        if (!(uniform < m_acceptance)) {
+            break;
+        }
+        ++kept;
+    }
+    return kept;
+}
+
+} // namespace rapid::serving

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Serving tab's speculative decoding: draft tokens per verification, their acceptance (no default: it is the
+// draft's and the data's, so serving waits for it), the draft (a head of the target's layers, or prompt lookup) and
+// the head's layers, as rapid serve's --speculative-tokens, --acceptance, --draft and --draft-layers.
+#include "serving/servingpanel.h"
+
+#include "common/problemcolor.h"
+#include "serving/servingspec.h"
+#include "serving/speculation.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+namespace rapid::widgets {
+
+namespace {
+
+/// The acceptance spin's "not set": one step below 0 at two decimals, so no typed probability can reach it.
+constexpr double kAcceptanceNotSet = -0.01;
+
+} // namespace
+
+void ServingPanel::addSpeculationRows(QFormLayout* form)
+{
+    m_draftTokens = new QSpinBox(this);
+    m_draftTokens->setObjectName(QStringLiteral("servingDraftTokens"));
+    m_draftTokens->setRange(0, serving::kMaxDraftTokens);
+    m_draftTokens->setSpecialValueText(tr("off"));
+    m_draftTokens->setKeyboardTracking(false);
+    m_draftTokens->setToolTip(tr("Speculative decoding: tokens drafted for each decoding request and verified with "
+                                 "its next token in one pass of the model (EAGLE, MTP, n-gram drafts; off: none)"));
+    m_acceptance = new QDoubleSpinBox(this);
+    m_acceptance->setObjectName(QStringLiteral("servingAcceptance"));
+    m_acceptance->setRange(kAcceptanceNotSet, 1);
+    m_acceptance->setDecimals(2);
+    m_acceptance->setSingleStep(0.05);
+    m_acceptance->setSpecialValueText(tr("not set"));
+    m_acceptance->setValue(kAcceptanceNotSet);
+    m_acceptance->setKeyboardTracking(false);
+    m_acceptance->setToolTip(tr("The chance a draft token is kept when those before it were (0 to 1); it depends on "
+                                "the draft and the data, so it has no default (vLLM and SGLang log it)"));
+    m_draft = new QComboBox(this);
+    m_draft->setObjectName(QStringLiteral("servingDraft"));
+    // In the order of config::kDraftWords.
+    m_draft->addItem(tr("Draft head (EAGLE, MTP)"), static_cast<int>(serving::DraftMethod::Head));
+    m_draft->addItem(tr("Prompt lookup (n-gram)"), static_cast<int>(serving::DraftMethod::Ngram));
+    m_draft->setToolTip(tr("A head of the model's own layers and LM head, one pass per draft token, with weights and "
+                           "a KV cache of its own; or drafts looked up in the request's tokens on the CPU"));
+    m_draftLayers = new QSpinBox(this);
+    m_draftLayers->setObjectName(QStringLiteral("servingDraftLayers"));
+    m_draftLayers->setRange(1, serving::kMaxDraftLayers);
+    m_draftLayers->setKeyboardTracking(false);
+    m_draftLayers->setToolTip(tr("Decoder layers of the draft head (EAGLE and DeepSeek-V3's MTP module: 1)"));
+    m_speculationProblem = new QLabel(tr("Give the drafts' acceptance, 0 to 1"), this);
+    m_speculationProblem->setObjectName(QStringLiteral("servingSpeculationProblem"));
+    m_speculationProblem->setWordWrap(true);
+    QPalette problem = m_speculationProblem->palette();
+    problem.setColor(QPalette::WindowText, problemColor(palette()));
+    m_speculationProblem->setPalette(problem);
+    form->addRow(tr("Draft tokens"), m_draftTokens);
+    form->addRow(tr("Acceptance"), m_acceptance);
+    form->addRow(QString(), m_speculationProblem);
+    form->addRow(tr("Draft"), m_draft);
+    form->addRow(tr("Draft layers"), m_draftLayers);
+    connect(m_draftTokens, &QSpinBox::valueChanged, this, &ServingPanel::validateInputs);
+    connect(m_acceptance, &QDoubleSpinBox::valueChanged, this, &ServingPanel::validateInputs);
+    connect(m_draft, &QComboBox::currentIndexChanged, this, &ServingPanel::validateInputs);
+}
+
+bool ServingPanel::speculationValid() const
+{
+    return m_draftTokens->value() == 0 || m_acceptance->value() >= 0;
+}
+
+void ServingPanel::updateSpeculationFields()
+{
+    const bool on = m_draftTokens->value() > 0;
+    m_acceptance->setEnabled(on);
+    m_draft->setEnabled(on);
+    m_draftLayers->setEnabled(on && m_draft->currentIndex() == 0);
+    m_speculationProblem->setVisible(!speculationValid());
+}
+
+double ServingPanel::acceptanceSetting() const
+{
+    return m_acceptance->value() >= 0 ? m_acceptance->value() : -1;
+}
+
+void ServingPanel::showAcceptance(double acceptance)
+{
+    m_acceptance->setValue(acceptance >= 0 ? acceptance : kAcceptanceNotSet);
+}
+
+void ServingPanel::applySpeculation(serving::EngineOptions& options) const
+{
+    // Kept while off, as the greyed-out fields show, but not applied.
+    if (m_draftTokens->value() == 0) {
+        return;
+    }
+    options.speculative.draftTokens = m_draftTokens->value();
+    options.speculative.acceptance = m_acceptance->value();
+    options.speculative.method = static_cast<serving::DraftMethod>(m_draft->currentData().toInt());
+    options.speculative.draftLayers = m_draftLayers->value();
+}
+
+QString ServingPanel::speculationSummary(const serving::EngineOptions& used)
+{
+    const serving::SpeculativeDecoding& speculative = used.speculative;
+    if (!speculative.enabled()) {
+        return {};
+    }
+    return tr(" Each verification checked %1 drafts, %2 tokens on average.")
+        .arg(speculative.draftTokens)
+        .arg(serving::meanTokensPerVerification(speculative.draftTokens, speculative.acceptance), 0, 'g', 3);
+}
+
+} // namespace rapid::widgets
