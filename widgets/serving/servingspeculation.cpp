@@ -29,7 +29,9 @@ void ServingPanel::addSpeculationRows(QFormLayout* form)
     m_draftTokens->setObjectName(QStringLiteral("servingDraftTokens"));
     m_draftTokens->setRange(0, serving::kMaxDraftTokens);
     m_draftTokens->setSpecialValueText(tr("off"));
-    m_draftTokens->setKeyboardTracking(false);
+    // Tracking keys: the acceptance field is enabled as the count is typed, so Tab lands on it (with the value taken
+    // only when editing finished, Tab skipped the field it had not yet enabled; seen under Xvfb).
+    m_draftTokens->setKeyboardTracking(true);
     m_draftTokens->setToolTip(tr("Speculative decoding: tokens drafted for each decoding request and verified with "
                                  "its next token in one pass of the model (EAGLE, MTP, n-gram drafts; off: none)"));
     m_acceptance = new QDoubleSpinBox(this);
