@@ -8,7 +8,6 @@
 #include "memory/memorymodel.h"
 #include "model/layeroperators.h"
 #include "parallel/shardingplan.h"
-#include "parallel/stepplan.h"
 #include "sim/stepmodel.h"
 
 #include <algorithm>
@@ -236,9 +235,8 @@ KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& giv
         // A draft head's layers keep their weights and a KV cache of their own beside the target's, per token as an
         // average target layer does (its LM head and embedding are the target's).
         const config::ModelSpec& model = scenario.model;
-        const bool moe = model.moe && parallel::isMoeLayer(model, model.numLayers - 1);
         const double headWeights = draftLayers
-            * model::localLayerParameters(model, run, parallel::layerSharding(run), moe)
+            * model::localLayerParameters(model, run, parallel::layerSharding(run), draftHeadIsMoe(model))
             * config::bytesPerElement(run.precision.weights);
         rest += headWeights;
         weights += headWeights;

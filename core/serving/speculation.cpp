@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "speculation.h"
 
+#include "parallel/stepplan.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -32,6 +34,11 @@ void checkSpeculativeDecoding(const SpeculativeDecoding& speculative)
     if (speculative.draftLayers < 1 || speculative.draftLayers > kMaxDraftLayers) {
         throw std::invalid_argument("a draft head has 1 to " + std::to_string(kMaxDraftLayers) + " decoder layers");
     }
+}
+
+bool draftHeadIsMoe(const config::ModelSpec& model)
+{
+    return model.moe && parallel::isMoeLayer(model, model.numLayers - 1);
 }
 
 DraftAcceptance::DraftAcceptance(const SpeculativeDecoding& speculative)

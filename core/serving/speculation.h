@@ -3,6 +3,8 @@
 
 #include "servingspec.h"
 
+#include "config/modelspec.h"
+
 #include <cstdint>
 #include <random>
 
@@ -16,6 +18,10 @@ void checkSpeculativeDecoding(const SpeculativeDecoding& speculative);
 inline constexpr int kMaxDraftTokens = 16;
 /// The most decoder layers of a draft head (EAGLE and MTP modules have one; a draft model is a model of its own).
 inline constexpr int kMaxDraftLayers = 8;
+
+/// Whether a draft head's layers are MoE layers: a head repeats the model's last block (a Llama decoder layer for
+/// EAGLE, DeepSeek-V3's MoE block for MTP).
+bool draftHeadIsMoe(const config::ModelSpec& model);
 
 /// The verification outcomes of one replica: how many of a request's drafts the target keeps, drawn in the order the
 /// iterations verify them from SpeculativeDecoding::seed (a 64-bit Mersenne Twister, its top 53 bits as a uniform in

@@ -85,10 +85,8 @@ double StepIterationCost::draftLayerWork(std::int64_t tokens)
     config::RunSpec run = m_stepModel.scenario().run;
     run.batch = 1;
     run.promptLength = static_cast<int>(tokens);
-    // A draft head repeats the target's last block: a Llama decoder layer for EAGLE, DeepSeek-V3's MoE block for MTP.
-    const bool moe = model.moe && parallel::isMoeLayer(model, model.numLayers - 1);
     double seconds = total(m_stepModel.operatorSeconds(
-        only(model::prefillLayer(model, run, m_stepModel.plan().sharding.layer, moe), false)));
+        only(model::prefillLayer(model, run, m_stepModel.plan().sharding.layer, draftHeadIsMoe(model)), false)));
     seconds
         += 2 * m_stepModel.collectiveSeconds(m_stepModel.plan().inference.tensorAllReduce(static_cast<double>(tokens)));
     return m_draftLayerWork[tokens] = seconds;
