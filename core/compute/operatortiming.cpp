@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "operatortiming.h"
 
+#include "decodegrid.h"
 #include "model/attentionflops.h"
 
 #include <algorithm>
@@ -141,12 +142,8 @@ void checkAttention(const AttentionDims& dims)
 double keyValueBytes(const AttentionDims& dims, double elementBytes)
 {
     const double perToken = static_cast<double>(dims.sharedKv ? dims.headDimQk : dims.headDimQk + dims.headDimV);
-    double keys = static_cast<double>(dims.keyLength);
-    if (!dims.causal && dims.window > 0 && dims.windowedShare > 0) {
-        const double windowed = std::min(keys, static_cast<double>(dims.window));
-        keys = dims.windowedShare * windowed + (1 - dims.windowedShare) * keys;
-    }
-    return static_cast<double>(dims.batch) * static_cast<double>(dims.kvHeads) * keys * perToken * elementBytes;
+    return static_cast<double>(dims.batch) * static_cast<double>(dims.kvHeads) * effectiveDecodeKeys(dims) * perToken
+        * elementBytes;
 }
 
 OperatorTime timeFlashAttention(
@@ -290,7 +287,8 @@ OperatorTime timeNaiveAttention(const config::GpuSpec& gpu, const Rates& rates, 
     return sum.total;
 }
 
-OperatorTime timeDecodeAttention(const config::GpuSpec& gpu, const Rates& rates, const Operator& op)
+OperatorTime timeDecodeAttention(
+    const config::GpuSpec& gpu, const Rates& rates, const Operator& op, config::AttentionKernel attentionKernel)
 {
     const AttentionDims& a = op.attention;
     checkAttention(a);
@@ -298,10 +296,40 @@ OperatorTime timeDecodeAttention(const config::GpuSpec& gpu, const Rates& rates,
     const double queryRows = static_cast<double>(a.batch) * static_cast<double>(a.heads) * a.queryLength;
     const double bytes = keyValueBytes(a, e) + queryRows * static_cast<double>(a.headDimQk + a.headDimV) * e;
     const double flops = model::attentionForwardFlops(a);
-    // The KV cache is only read; the output rows written are a few hundred bytes per query.
-    OperatorTime time = roofline(flops / rates.tensor(gpu, op.precision), bytes / rates.hbmRead, 0, rates.launch);
+    const DecodeKernel kernel = decodeKernelOf(attentionKernel);
+    const DecodeGrid grid = decodeGrid(a, gpu.smCount, a.splitKv, kernel);
+    // With splits, each writes its rows' fp32 partial output and log-sum-exp, read back by the reduction, which
+    // writes the output: in a kernel of its own (FlashAttention-2/3's flash_fwd_splitkv_combine_kernel and
+    // flash_fwd_combine, FlashInfer's merge of states) or in the last CTA of each sequence (TensorRT-LLM's
+    // multi-block mode).
+    const double output = queryRows * static_cast<double>(a.headDimV) * e;
+    const double partials = grid.splits > 1
+        ? static_cast<double>(grid.splits) * queryRows * static_cast<double>(a.headDimV + 1) * kFp32Bytes
+        : 0.0;
+    const bool combineKernel = grid.splits > 1 && a.splitCombineKernel;
+    const double combineBytes = combineKernel ? partials + output : 0.0;
+    const double mainBytes = bytes + 2 * partials - combineBytes;
+    // Few CTAs cannot keep HBM busy: each streams its key blocks (and value blocks, unless MLA's shared latent) with
+    // only the kernel's pipeline of blocks in flight, so it waits one DRAM latency per pipeline's worth of blocks.
+    const std::int64_t blocksPerCta = ceilDiv(grid.keyBlocks, grid.splits) * (a.sharedKv ? 1 : 2);
+    const std::int64_t waits = ceilDiv(blocksPerCta, kernel.blocksInFlight);
+    const std::int64_t waves = ceilDiv(grid.ctas(), static_cast<std::int64_t>(gpu.smCount) * kernel.ctasPerSm);
+    const double latencyBound = static_cast<double>(waves * waits) * gpu.hbmLatencySeconds;
+    // Nor can fewer CTAs than SMs: each SM takes its data through its own port to L2, the SM's share of the L2
+    // bandwidth, so the kernel streams through at most min(CTAs, SMs) of them.
+    const double ports = static_cast<double>(std::min<std::int64_t>(grid.ctas(), gpu.smCount));
+    const double portSeconds = mainBytes / (rates.l2 * ports / static_cast<double>(gpu.smCount));
+    OperatorTime time
+        = roofline(flops / rates.tensor(gpu, op.precision), mainBytes / rates.hbmRead, portSeconds, rates.launch);
+    if (latencyBound + rates.launch > time.seconds) {
+        time.seconds = latencyBound + rates.launch;
+        time.bound = OperatorBound::Latency;
+    }
+    if (combineKernel) {
+        time.seconds += roofline(0, combineBytes / rates.hbm, 0, rates.launch).seconds;
+    }
     time.flops = flops;
-    time.bytes = bytes;
+    time.bytes = bytes + 2 * partials;
     return time;
 }
 
@@ -351,7 +379,7 @@ OperatorTime timeOperator(
     case OperatorKind::NaiveAttention:
         return timeNaiveAttention(gpu, rates, op, cache);
     case OperatorKind::DecodeAttention:
-        return timeDecodeAttention(gpu, rates, op);
+        return timeDecodeAttention(gpu, rates, op, attentionKernel);
     default:
         return timeMemoryBound(rates, op);
     }

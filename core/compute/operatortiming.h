@@ -43,8 +43,11 @@ struct OperatorTime {
 ///   dK = dS^T Q. Causal work is counted once, as in FlashAttention: each score GEMM runs over the average number of
 ///   keys per query (or queries per key), ceil(pairs / length), and the softmax touches pairs elements.
 /// - DecodeAttention: reads the KV cache once per KV head (shared by heads / kvHeads queries under GQA; MLA's latent
-///   cache, sharedKv, once for all heads) at op.precision, plus the queries and outputs: max(bytes / d_r,
-///   FLOPs / t) + L.
+///   cache, sharedKv, once for all heads) at op.precision, plus the queries and outputs, on the grid of
+///   compute/decodegrid.h (split-KV unless attention.splitKv is false): max(bytes / d_r, FLOPs / t,
+///   waves x key blocks per CTA x DRAM latency) + L, the last when too few CTAs keep too few bytes in flight; with
+///   splits, their fp32 partial outputs, and unless the splits are reduced in the kernel (attention.splitCombineKernel
+///   false: TensorRT-LLM) a combine kernel (its bytes / d + L).
 /// - Elementwise, Norm, Softmax, Embedding, CrossEntropy, OptimizerUpdate: max(op.bytes / d, op.flops / v) + L.
 /// Derates: hbmBandwidthScale changes only the HBM roof, clockScale only the compute and on-chip roofs.
 /// Pure apart from @p cache (may be null). Throws std::invalid_argument for non-positive GPU rates or shapes.

@@ -196,6 +196,7 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
         spec.batch = static_cast<int>(inference.integer("batch"));
         spec.promptLength = static_cast<int>(inference.integer("prompt_length"));
         spec.decodeLength = static_cast<int>(inference.integer("decode_length"));
+        spec.splitKv = inference.boolean("split_kv");
         inference.finish();
     }
     spec.flashAttention = reader.boolean("flash_attention");

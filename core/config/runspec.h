@@ -102,6 +102,10 @@ struct RunSpec {
     int batch = 1; ///< concurrent requests
     int promptLength = 0;
     int decodeLength = 0;
+    /// Decode attention splits each sequence's keys over the SMs when the batch's sequences x KV heads would leave
+    /// the GPU under-filled (Flash-Decoding, compute/decodegrid.h); false: one CTA per sequence and KV head, as
+    /// FlashAttention without its split-KV path.
+    bool splitKv = true;
     bool flashAttention = true;
     /// pytorch-fsdp: torch.compile fuses each block's element-wise operators into single kernels; without it eager
     /// PyTorch runs norms, activations and rotary embeddings as chains of kernels (model/eagerkernels.h).
@@ -123,6 +127,10 @@ struct RunSpec {
     /// (TensorRT-LLM's AllReduceFusionOp.RESIDUAL_RMS_NORM[_QUANT_FP8|_QUANT_NVFP4]). Set by the serving model for the
     /// engines and models that run it (serving::engineScenario); not a configuration key.
     bool fusedAllReduceNorm = false;
+    /// Decode attention reduces its key splits in the kernel's last CTA per sequence (TensorRT-LLM's XQA and masked
+    /// multi-head attention in multi-block mode) rather than in a combine kernel of its own (FlashAttention-2/3,
+    /// FlashInfer). Set by the serving model for TensorRT-LLM (serving::engineScenario); not a configuration key.
+    bool decodeSplitsReducedInKernel = false;
     /// Which fused attention kernel runs it (Auto: the framework's choice on the GPU, config/attentionkernel.h).
     AttentionKernel attentionKernel = AttentionKernel::Auto;
     PrecisionSpec precision;

@@ -28,6 +28,9 @@ void addTrainingAndInference(std::vector<Key>& keys)
     keys.push_back(integer("inference.batch", 1, 1 << 24, value("1"), "concurrent requests"));
     keys.push_back(integer("inference.prompt_length", 1, kMaxTokens, required(), "prompt tokens per request"));
     keys.push_back(integer("inference.decode_length", 0, kMaxTokens, required(), "generated tokens per request"));
+    keys.push_back(boolean("inference.split_kv", value("true"),
+        "decode attention splits each sequence's keys over the SMs when sequences x KV heads leave the GPU "
+        "under-filled (Flash-Decoding); false: one CTA per sequence and KV head"));
 }
 
 void addPrecision(std::vector<Key>& keys)

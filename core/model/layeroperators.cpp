@@ -267,6 +267,8 @@ private:
         dims.probabilityDropout = m_training && m_dropout;
         dims.window = m_model.slidingWindow;
         dims.windowedShare = m_model.windowedLayerShare();
+        dims.splitKv = m_shape.splitKv;
+        dims.splitCombineKernel = m_shape.splitCombineKernel;
         const OperatorKind kind = m_shape.decode
             ? OperatorKind::DecodeAttention
             : (m_shape.flash ? OperatorKind::FlashAttention : OperatorKind::NaiveAttention);

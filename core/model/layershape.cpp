@@ -18,6 +18,8 @@ Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workl
     shape.pytorchRing
         = workload == Workload::Training && run.framework == config::Framework::PytorchFsdp && sharding.context > 1;
     shape.flash = run.flashAttention;
+    shape.splitKv = run.splitKv;
+    shape.splitCombineKernel = !run.decodeSplitsReducedInKernel;
     shape.eager = run.framework == config::Framework::PytorchFsdp && !run.torchCompile;
     shape.eagerNorms = shape.eager && !run.transformerEngine;
     shape.eagerActivation = shape.eager || run.framework == config::Framework::Nanotron;

@@ -40,6 +40,8 @@ struct Shape {
     bool causal = true;
     bool decode = false;
     bool flash = true;
+    bool splitKv = true; ///< decode attention may split the keys over the SMs (RunSpec::splitKv)
+    bool splitCombineKernel = true; ///< ... and reduces the splits in a kernel of its own
     bool eager = false; ///< element-wise blocks as eager PyTorch's kernel chains (eagerkernels.h)
     bool eagerNorms = false; ///< the norms too (not with Transformer Engine's fused RMSNorm)
     /// The gated MLP's activation as eager PyTorch's two kernels: eager torchtitan, and nanotron, whose norms (Triton)

@@ -61,6 +61,10 @@ struct AttentionDims {
     /// operator stands for the average layer (model::attentionPairs). 0 = full attention.
     std::int64_t window = 0;
     double windowedShare = 0;
+    /// Decode only: the kernel may split each sequence's keys over the SMs (Flash-Decoding, compute/decodegrid.h),
+    /// and reduces the splits in a combine kernel of its own (false: in the kernel's last CTA per sequence).
+    bool splitKv = true;
+    bool splitCombineKernel = true;
     bool operator==(const AttentionDims&) const = default;
 };
 

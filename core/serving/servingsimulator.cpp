@@ -274,6 +274,7 @@ config::Scenario engineScenario(config::Scenario scenario, const EngineOptions& 
     scenario.run.fusedAllReduceNorm = options.profile == EngineProfile::TrtLlm && !options.tensorRtEngine
         && scenario.model.architecture == "LlamaForCausalLM" && scenario.model.hiddenSize > kWidestUnfusedLlama
         && scenario.run.parallelism.tp > 1;
+    scenario.run.decodeSplitsReducedInKernel = options.profile == EngineProfile::TrtLlm;
     return scenario;
 }
 

@@ -6,6 +6,7 @@
 #include "model/attentionflops.h"
 #include "model/layeroperators.h"
 #include "parallel/shardingplan.h"
+#include "syntheticgpu.h"
 #include "testutils.h"
 
 #include <QTest>
@@ -16,23 +17,7 @@ using namespace rapid;
 
 namespace {
 
-/// Round numbers: 4 SMs, 4 TFLOP/s bf16 tensor (1 TFLOP/s per SM), 1 TFLOP/s vector FP32, HBM 1 TB/s, on-chip
-/// memory so fast that it never limits, 5 us per kernel launch.
-config::GpuSpec syntheticGpu()
-{
-    config::GpuSpec gpu;
-    gpu.name = "synthetic";
-    gpu.smCount = 4;
-    gpu.clockHz = 1e9;
-    gpu.tensorFlops[static_cast<int>(config::Precision::Bf16)] = 4e12;
-    gpu.vectorFp32Flops = 1e12;
-    gpu.hbmBandwidth = 1e12;
-    gpu.l2Bytes = 1 << 30;
-    gpu.l2Bandwidth = 1e18;
-    gpu.sharedMemPerSmBytes = 228 * 1024;
-    gpu.kernelLaunchSeconds = 5e-6;
-    return gpu;
-}
+using test::syntheticGpu;
 
 config::GpuSpec preset(const std::string& name, const std::vector<std::string>& overrides = {})
 {
@@ -66,16 +51,7 @@ model::Operator attention(model::OperatorKind kind, model::AttentionDims dims, m
 model::AttentionDims dims(std::int64_t batch, std::int64_t heads, std::int64_t kvHeads, std::int64_t queries,
     std::int64_t keys, std::int64_t d, bool causal)
 {
-    model::AttentionDims result;
-    result.batch = batch;
-    result.heads = heads;
-    result.kvHeads = kvHeads;
-    result.queryLength = queries;
-    result.keyLength = keys;
-    result.headDimQk = d;
-    result.headDimV = d;
-    result.causal = causal;
-    return result;
+    return test::attentionDims(batch, heads, kvHeads, queries, keys, d, causal);
 }
 
 model::Operator squareGemm()
@@ -259,18 +235,22 @@ void TstOperatorTiming::decodeAttentionBytes_data()
     QTest::addColumn<qint64>("dv");
     QTest::addColumn<bool>("sharedKv");
     QTest::addColumn<double>("bytes");
+    QTest::addColumn<double>("partials");
     // KV cache: b x kv_len x kv_heads x (d_k + d_v) x 2 B; plus queries and outputs b x heads x (d_k + d_v) x 2 B.
     // GQA 32 query heads on 8 KV heads, b 4, 1000 keys, d 128: 4 x 1000 x 8 x 256 x 2 = 16,384,000 B; queries and
     // outputs 4 x 32 x 256 x 2 = 65,536 B. Total 16,449,536 B.
     QTest::addRow("gqa_32_on_8") << qint64(4) << qint64(32) << qint64(8) << qint64(1000) << qint64(128) << qint64(128)
-                                 << false << 16449536.0;
+                                 << false << 16449536.0 << 0.0;
     // MHA 32 on 32: the cache is 4 x larger: 65,536,000 + 65,536 B.
     QTest::addRow("mha_32") << qint64(4) << qint64(32) << qint64(32) << qint64(1000) << qint64(128) << qint64(128)
-                            << false << 65601536.0;
+                            << false << 65601536.0 << 0.0;
     // MLA latent: 16 heads share one 576-element latent per token (values are its first 512):
-    // 4 x 1000 x 576 x 2 = 4,608,000 B; queries and outputs 4 x 16 x (576 + 512) x 2 = 139,264 B.
+    // 4 x 1000 x 576 x 2 = 4,608,000 B; queries and outputs 4 x 16 x (576 + 512) x 2 = 139,264 B. Its 4 CTAs of
+    // work (one per sequence) half fill the synthetic GPU's 8 split-KV slots, so Flash-Decoding splits the 16 blocks
+    // of 64 keys in two (compute/decodegrid.h): each split writes 64 fp32 rows of 512 values and a log-sum-exp,
+    // 2 x 64 x 513 x 4 = 262,656 B, read back by the combine. The GQA and MHA rows fill the slots (32 and 128 CTAs).
     QTest::addRow("mla_latent") << qint64(4) << qint64(16) << qint64(1) << qint64(1000) << qint64(576) << qint64(512)
-                                << true << 4747264.0;
+                                << true << 4747264.0 << 262656.0;
 }
 
 void TstOperatorTiming::decodeAttentionBytes()
@@ -283,17 +263,24 @@ void TstOperatorTiming::decodeAttentionBytes()
     QFETCH(qint64, dv);
     QFETCH(bool, sharedKv);
     QFETCH(double, bytes);
+    QFETCH(double, partials);
     model::AttentionDims a = dims(batch, heads, kvHeads, 1, kvLength, dqk, false);
     a.headDimV = dv;
     a.sharedKv = sharedKv;
     const auto op = attention(model::OperatorKind::DecodeAttention, a, model::Phase::Forward);
     const compute::OperatorTime time = compute::timeOperator(syntheticGpu(), op, nullptr);
-    QCOMPARE(time.bytes, bytes);
+    QCOMPARE(time.bytes, bytes + 2 * partials);
     // 2 b heads kv_len (d_qk + d_v) FLOP.
     QCOMPARE(time.flops, 2.0 * static_cast<double>(batch * heads * kvLength * (dqk + dv)));
     // Memory bound on the synthetic GPU (at most 2 x 16 x 1088 / 1152 = 30 FLOP/B against a ridge of 4 FLOP/B holds
-    // only for MLA, which is compute bound there): time = max(bytes / 1 TB/s, FLOPs / 4 TFLOP/s) + 5 us.
-    const double expected = std::max(bytes / 1e12, time.flops / 4e12) + 5e-6;
+    // only for MLA, which is compute bound there): time = max(bytes / 1 TB/s, FLOPs / 4 TFLOP/s) + 5 us,
+    // and with splits FlashAttention-2's combine kernel, (partials + the b x heads x d_v output) / 1 TB/s + 5 us. The
+    // synthetic GPU's DRAM latency is unknown: no latency bound.
+    // The combine, not the split kernel, writes the output.
+    const double output = static_cast<double>(batch * heads * dv) * 2;
+    const double combine = partials > 0 ? (partials + output) / 1e12 + 5e-6 : 0.0;
+    const double streamed = bytes + (partials > 0 ? partials - output : 0.0);
+    const double expected = std::max(streamed / 1e12, time.flops / 4e12) + 5e-6 + combine;
     QVERIFY2(near(time.seconds, expected, 1e-12), qPrintable(describe(time.seconds, expected)));
     QCOMPARE(time.bound, sharedKv ? compute::OperatorBound::Compute : compute::OperatorBound::Hbm);
 }
@@ -340,11 +327,12 @@ void TstOperatorTiming::hbmDerate()
     const auto gemmAfter = compute::timeOperator(slow, squareGemm(), nullptr);
     QCOMPARE(gemmBefore.bound, compute::OperatorBound::Compute);
     QCOMPARE(gemmAfter.seconds, gemmBefore.seconds);
-    // Decode attention (memory bound) doubles too.
+    // Decode attention (memory bound) doubles too, but for its two launches: its 64 CTAs of work fill 30% of the 216
+    // split-KV slots of 108 SMs, so FlashAttention-2 splits the keys and combines the splits in a second kernel.
     const auto decode
         = attention(model::OperatorKind::DecodeAttention, dims(8, 32, 8, 1, 4096, 128, false), model::Phase::Forward);
-    const double decodeBefore = compute::timeOperator(full, decode, nullptr).seconds - launch;
-    const double decodeAfter = compute::timeOperator(slow, decode, nullptr).seconds - launch;
+    const double decodeBefore = compute::timeOperator(full, decode, nullptr).seconds - 2 * launch;
+    const double decodeAfter = compute::timeOperator(slow, decode, nullptr).seconds - 2 * launch;
     QVERIFY2(near(decodeAfter, 2 * decodeBefore, 1e-12), qPrintable(describe(decodeAfter, 2 * decodeBefore)));
 }
 
@@ -362,10 +350,16 @@ void TstOperatorTiming::streamsRunAtTheirMeasuredRates()
         qPrintable(describe(elementwise.seconds, 1e9 / readWriteRate + 4e-6)));
     // Decode attention only reads its KV cache: b 8, 8 KV heads, 4,096 keys, d 128: 8 x 4,096 x 8 x 256 x 2 B =
     // 134,217,728 B, plus queries and outputs 8 x 32 x 256 x 2 = 131,072 B, at 3.179 TB/s: 42.26 us, plus the launch.
+    // Its 64 CTAs of work (8 sequences x 8 KV heads) fill 64 / 264 of the split-KV slots: the fill of the last wave
+    // is best (0.970) at 4, 8, 12 ... splits of the 32 key blocks, and 4 is the fewest within 85% of it. The 4 splits
+    // write 4 x 256 rows x 129 x 4 B = 528,384 B of fp32 partials instead of the 256 x 128 x 2 = 65,536 B output,
+    // which FlashAttention-2's combine kernel writes after reading them back, at the read-write rate and its own
+    // launch. The 16 key and value blocks a CTA waits for, 16 x 354 ns, stay under the stream.
     const auto decode = compute::timeOperator(h100,
         attention(model::OperatorKind::DecodeAttention, dims(8, 32, 8, 1, 4096, 128, false), model::Phase::Forward),
         nullptr);
-    const double decodeExpected = 134348800.0 / readRate + 4e-6;
+    const double decodeExpected
+        = (134348800.0 + 528384.0 - 65536.0) / readRate + 4e-6 + (528384.0 + 65536.0) / readWriteRate + 4e-6;
     QCOMPARE(decode.bound, compute::OperatorBound::Hbm);
     QVERIFY2(near(decode.seconds, decodeExpected, 1e-12), qPrintable(describe(decode.seconds, decodeExpected)));
     // A decode GEMV streams its weights at the read rate too: 1 x 8192 x 28672 bf16 is 469,762,048 B of weights,
