@@ -222,6 +222,7 @@ QList<FieldSpec> runFields()
         field(run, "inference.batch", tr("Batch"), inference),
         field(run, "inference.prompt_length", tr("Prompt length"), inference),
         field(run, "inference.decode_length", tr("Decode length"), inference),
+        field(run, "inference.split_kv", tr("Split keys (Flash-Decoding)"), inference),
         field(run, "precision.compute", tr("Compute"), precision),
         field(run, "precision.weights", tr("Weights"), precision),
         field(run, "precision.activations", tr("Activations"), precision),
