@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Physical invariants over thousands of random valid configurations (every model and cluster preset, random parallel
 // splits, micro-batches, sequence lengths, precisions, recomputation, ZeRO stages, schedules, frameworks (Transformer
-// Engine modules, DeepEP dispatch), attention kernels, eager or compiled PyTorch, training and inference, a slow GPU in
-// a fifth of the training draws): no operator faster than the GPU's peak for its precision or moving HBM bytes faster
-// than the HBM, no collective faster than the GPU's links can inject its bytes (an all-reduce in a reducing switch: its
-// buffer once), MFU in (0, 1], no GPU's compute longer
-// than the step, memory categories never negative and adding up to the peak, every number finite. A violation is a bug
-// in a model, never something to clamp. The draw is seeded, so a failure names a configuration that reproduces.
+// Engine modules, DeepEP dispatch), attention kernels, eager or compiled PyTorch, training and inference (decode keys
+// split over the SMs or not), a slow GPU in a fifth of the training draws): no operator faster than the GPU's peak for
+// its precision or moving HBM bytes faster than the HBM, no collective faster than the GPU's links can inject its bytes
+// (an all-reduce in a reducing switch: its buffer once), MFU in (0, 1], no GPU's compute longer than the step, memory
+// categories never negative and adding up to the peak, every number finite. A violation is a bug in a model, never
+// something to clamp. The draw is seeded, so a failure names a configuration that reproduces.
 #include "compute/operatortimer.h"
 #include "config/attentionkernel.h"
 #include "model/layeroperators.h"
@@ -215,7 +215,8 @@ private:
         std::ostringstream yaml;
         yaml << "run:\n  mode: inference\n  inference: {batch: " << pick(random, std::vector<int> { 1, 2, 8, 32, 64 })
              << ", prompt_length: " << std::min<std::int64_t>(prompt, model.maxContext / 2)
-             << ", decode_length: " << pick(random, std::vector<int> { 1, 16, 200, 512 }) << "}\n"
+             << ", decode_length: " << pick(random, std::vector<int> { 1, 16, 200, 512 })
+             << ", split_kv: " << pick(random, std::vector<std::string> { "true", "false" }) << "}\n"
              << "  flash_attention: true\n  attention_kernel: "
              << pick(random, std::vector<std::string> { "auto", "fa2", "fa3", "cudnn" }) << "\n"
              << precisionYaml(random, hardware, false) << "  parallelism: {tp: " << tp << ", pp: " << pp
