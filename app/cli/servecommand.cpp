@@ -30,6 +30,33 @@ namespace rapid::cli {
 
 namespace {
 
+/// @p options followed by speculative decoding's (serveoptions.cpp, speculativeOf), last in the help.
+std::vector<Arguments::Option> withSpeculativeOptions(std::vector<Arguments::Option> options)
+{
+    const std::vector<Arguments::Option> speculative {
+        { "speculative-tokens", "K",
+            "speculative decoding: K draft tokens (1-16) verified with each decoding request's next token; each "
+            "is kept with the probability --acceptance when those before it were (default 0: off)",
+            false },
+        { "acceptance", "P",
+            "with --speculative-tokens: a draft token's acceptance probability, 0 to 1 (no default: it depends on "
+            "the draft and the data; vLLM and SGLang log it)",
+            false },
+        { "acceptance-length", "L",
+            "with --speculative-tokens, instead of --acceptance: the mean tokens per verification (1 to K + 1) "
+            "the draft is reported to reach (EAGLE's acceptance length); the per-draft acceptance is solved from "
+            "it",
+            false },
+        { "draft", "NAME",
+            "with --speculative-tokens: head (an EAGLE or MTP head of --draft-layers decoder layers and the "
+            "target's LM head, one pass per draft token; default) or ngram (prompt lookup on the CPU)",
+            false },
+        { "draft-layers", "N", "with --draft head: the head's decoder layers (default 1)", false }
+    };
+    options.insert(options.end(), speculative.begin(), speculative.end());
+    return options;
+}
+
 Arguments serveArguments()
 {
     return Arguments("serve",
@@ -40,10 +67,11 @@ Arguments serveArguments()
         "is timed by the operator model. Prints TTFT, ITL and "
         "end-to-end latency (mean and percentiles), throughput and goodput. A workspace's serving: section (the "
         "workbench's Serving tab set-up) gives the options the command line leaves out.",
-        scenarioOptions({ { "concurrency", "N",
-                              "closed loop of N clients (the default: 1); a list such as 1,2,4,8 "
-                              "sweeps them: the latency-throughput curve and its Pareto front",
-                              false },
+        scenarioOptions(withSpeculativeOptions({ { "concurrency", "N",
+                                                     "closed loop of N clients (the default: 1); a list such as "
+                                                     "1,2,4,8 "
+                                                     "sweeps them: the latency-throughput curve and its Pareto front",
+                                                     false },
             { "rate", "R", "open loop: Poisson arrivals at R requests per second; a list sweeps them", false },
             { "trace", "FILE", "replay a CSV trace (arrival_s,input_tokens,output_tokens)", false },
             { "requests", "N",
@@ -125,19 +153,6 @@ Arguments serveArguments()
                 "the engine prepares the next iteration while the GPU runs this one (vLLM V1 async scheduling; implied "
                 "by the overlap scheduler): only host time beyond the GPU's shows",
                 false },
-            { "speculative-tokens", "K",
-                "speculative decoding: K draft tokens (1-16) verified with each decoding request's next token; each "
-                "is kept with the probability --acceptance when those before it were (default 0: off)",
-                false },
-            { "acceptance", "P",
-                "with --speculative-tokens: a draft token's acceptance probability, 0 to 1 (no default: it depends on "
-                "the draft and the data; vLLM and SGLang log it)",
-                false },
-            { "draft", "NAME",
-                "with --speculative-tokens: head (an EAGLE or MTP head of --draft-layers decoder layers and the "
-                "target's LM head, one pass per draft token; default) or ngram (prompt lookup on the CPU)",
-                false },
-            { "draft-layers", "N", "with --draft head: the head's decoder layers (default 1)", false },
             { "slo-ttft", "TIME", "time-to-first-token limit for goodput, with a unit (e.g. 500ms)", false },
             { "slo-itl", "TIME", "inter-token latency limit for goodput, with a unit (e.g. 50ms)", false },
             { "backend", "NAME", "network backend of the collectives: analytical (default), congestion or ideal",
@@ -146,7 +161,7 @@ Arguments serveArguments()
             { "csv", "FILE",
                 "write one row per request of the simulated replica (the busiest, when replicas share the load "
                 "unevenly; a sweep: one row per load)",
-                false } }),
+                false } })),
         "[WORKSPACE]");
 }
 

@@ -71,7 +71,7 @@ serving::SpeculativeDecoding speculativeOf(const Arguments& arguments)
     speculative.draftTokens
         = static_cast<int>(boundedInteger(arguments, "speculative-tokens", 0, 0, serving::kMaxDraftTokens));
     if (speculative.draftTokens == 0) {
-        for (const char* name : { "acceptance", "draft", "draft-layers" }) {
+        for (const char* name : { "acceptance", "acceptance-length", "draft", "draft-layers" }) {
             if (arguments.value(name)) {
                 throw UsageError(std::string("--") + name + ": a speculative decoder's; expected --speculative-tokens "
                     + "K (1 to " + std::to_string(serving::kMaxDraftTokens) + ") with it");
@@ -79,11 +79,20 @@ serving::SpeculativeDecoding speculativeOf(const Arguments& arguments)
         }
         return speculative;
     }
-    if (!arguments.value("acceptance")) {
-        throw UsageError("--speculative-tokens needs --acceptance P, the chance a draft token is kept (0 to 1), "
-                         "which depends on the draft and the data");
+    const bool probability = arguments.value("acceptance").has_value();
+    const bool length = arguments.value("acceptance-length").has_value();
+    if (probability == length) {
+        throw UsageError(std::string(probability ? "--acceptance and --acceptance-length: give one of them"
+                                                 : "--speculative-tokens needs --acceptance P, the chance a draft "
+                                                   "token is kept (0 to 1), or --acceptance-length L")
+            + ", which depends on the draft and the data");
     }
-    speculative.acceptance = boundedNumber(arguments, "acceptance", 0, 0.0, 1.0);
+    if (probability) {
+        speculative.acceptance = boundedNumber(arguments, "acceptance", 0, 0.0, 1.0);
+    } else {
+        const double mean = boundedNumber(arguments, "acceptance-length", 1, 1.0, speculative.draftTokens + 1.0);
+        speculative.acceptance = serving::acceptanceForMeanLength(speculative.draftTokens, mean);
+    }
     speculative.method = namedChoice(
         arguments, "draft", { serving::DraftMethod::Head, serving::DraftMethod::Ngram }, serving::DraftMethod::Head);
     if (arguments.value("draft-layers") && speculative.method != serving::DraftMethod::Head) {

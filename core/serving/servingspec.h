@@ -104,6 +104,11 @@ struct SpeculativeDecoding {
 /// The mean tokens one verification yields with @p draftTokens drafts accepted with probability @p acceptance each:
 /// sum over i = 0..k of a^i = (1 - a^(k + 1)) / (1 - a) (k + 1 when a = 1).
 double meanTokensPerVerification(int draftTokens, double acceptance);
+/// The per-draft acceptance whose mean tokens per verification with @p draftTokens drafts is @p meanLength (the
+/// "acceptance length" EAGLE's and the engines' reports give): the inverse of meanTokensPerVerification, which rises
+/// with the acceptance from 1 to draftTokens + 1. Throws std::invalid_argument for draft tokens below 1 or a length
+/// outside 1 to draftTokens + 1.
+double acceptanceForMeanLength(int draftTokens, double meanLength);
 
 /// The scheduler knobs of a continuous-batching engine, with vLLM V1's defaults (docs/serving.md gives the sources).
 /// maxNumSeqs and maxNumBatchedTokens of 0 take the profile's default for the GPU (engineDefaults).

@@ -22,6 +22,26 @@ double meanTokensPerVerification(int draftTokens, double acceptance)
     return (1 - std::pow(acceptance, draftTokens + 1)) / (1 - acceptance);
 }
 
+double acceptanceForMeanLength(int draftTokens, double meanLength)
+{
+    if (draftTokens < 1 || !(meanLength >= 1) || meanLength > draftTokens + 1.0) {
+        throw std::invalid_argument("a mean acceptance length with " + std::to_string(draftTokens)
+            + " draft tokens must be 1 to " + std::to_string(draftTokens + 1) + " tokens per verification");
+    }
+    // The ends exactly (near an acceptance of 1 the closed form cancels, so bisection would stop short of it).
+    if (meanLength == 1.0 || meanLength == draftTokens + 1.0) {
+        return meanLength == 1.0 ? 0.0 : 1.0;
+    }
+    // Bisection: the mean rises strictly with the acceptance; 64 halvings of [0, 1] reach a double's resolution.
+    double low = 0;
+    double high = 1;
+    for (int step = 0; step < 64; ++step) {
+        const double middle = (low + high) / 2;
+        (meanTokensPerVerification(draftTokens, middle) < meanLength ? low : high) = middle;
+    }
+    return (low + high) / 2;
+}
+
 void checkSpeculativeDecoding(const SpeculativeDecoding& speculative)
 {
     if (speculative.draftTokens < 0 || speculative.draftTokens > kMaxDraftTokens) {

@@ -508,6 +508,15 @@ void TstServeCli::draftsKeptEveryTimeDivideTheInterTokenLatency()
     QVERIFY(drafted.out.contains(QStringLiteral("3 drafts by prompt lookup, acceptance 1, 4 tokens per verification")));
     const double ratio = itl(drafted) / itl(plain);
     QVERIFY2(ratio >= 0.25 && ratio <= 0.30, qPrintable(QString::number(ratio)));
+    // The same draft given by its acceptance length: 4 tokens per verification of 3 drafts is an acceptance of 1.
+    const Result byLength = runRapid(serve(request
+        + QStringList { QStringLiteral("--speculative-tokens"), QStringLiteral("3"),
+            QStringLiteral("--acceptance-length"), QStringLiteral("4"), QStringLiteral("--draft"),
+            QStringLiteral("ngram") }));
+    QCOMPARE(byLength.exitCode, 0);
+    QVERIFY(
+        byLength.out.contains(QStringLiteral("3 drafts by prompt lookup, acceptance 1, 4 tokens per verification")));
+    QCOMPARE(itl(byLength), itl(drafted));
 }
 
 void TstServeCli::inputErrorsNameTheirCause_data()
@@ -675,6 +684,14 @@ void TstServeCli::usageErrorsNameTheOption_data()
     QTest::addRow("acceptance_above_one") << QStringList { QStringLiteral("--speculative-tokens"), QStringLiteral("3"),
         QStringLiteral("--acceptance"), QStringLiteral("1.5") }
                                           << QStringLiteral("--acceptance");
+    QTest::addRow("acceptance_twice") << QStringList { QStringLiteral("--speculative-tokens"), QStringLiteral("3"),
+        QStringLiteral("--acceptance"), QStringLiteral("0.5"), QStringLiteral("--acceptance-length"),
+        QStringLiteral("2") } << QStringLiteral("--acceptance and --acceptance-length");
+    QTest::addRow("length_beyond_the_drafts") << QStringList { QStringLiteral("--speculative-tokens"),
+        QStringLiteral("3"), QStringLiteral("--acceptance-length"), QStringLiteral("4.5") }
+                                              << QStringLiteral("--acceptance-length");
+    QTest::addRow("length_without_drafts") << QStringList { QStringLiteral("--acceptance-length"), QStringLiteral("2") }
+                                           << QStringLiteral("--acceptance-length");
     QTest::addRow("too_many_drafts") << QStringList { QStringLiteral("--speculative-tokens"), QStringLiteral("17"),
         QStringLiteral("--acceptance"), QStringLiteral("0.5") }
                                      << QStringLiteral("--speculative-tokens");

@@ -121,6 +121,20 @@ private Q_SLOTS:
         QVERIFY(near(static_cast<double>(trace.iterations.size() - 1), 20000 / 2.3056, 0.02));
     }
 
+    void anAcceptanceLengthGivesItsAcceptance()
+    {
+        // Inverse of the closed form: 2.3056 tokens per verification of 4 drafts is 0.6 (above); one draft whose
+        // verifications yield 1.85 tokens is kept with 0.85 (1 + a); the ends: 1 token is 0, k + 1 tokens 1.
+        QVERIFY(near(serving::acceptanceForMeanLength(4, 2.3056), 0.6, 1e-12));
+        QVERIFY(near(serving::acceptanceForMeanLength(1, 1.85), 0.85, 1e-12));
+        QCOMPARE(serving::acceptanceForMeanLength(3, 1.0), 0.0);
+        QVERIFY(near(serving::acceptanceForMeanLength(3, 4.0), 1.0, 1e-15));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, serving::acceptanceForMeanLength(3, 4.5));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, serving::acceptanceForMeanLength(3, 0.9));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, serving::acceptanceForMeanLength(0, 1.0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, serving::acceptanceForMeanLength(3, std::nan("")));
+    }
+
     void aVerificationReadsTheWeightsOnceAndADraftHeadItsLayerAndHead()
     {
         // Llama-3.1-8B on one A100 decoding one request at 1,000 tokens is bound by reading its 16 GB of weights, so
