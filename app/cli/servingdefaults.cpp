@@ -17,6 +17,54 @@
 
 namespace rapid::cli {
 
+namespace {
+
+/// An input error at the section's @p key, located at its line in the file (a preset name read no file: the name
+/// alone).
+[[noreturn]] void throwSectionError(const std::string& workspace, const std::string& key, const std::string& message)
+{
+    std::ifstream file(workspace);
+    std::ostringstream text;
+    text << file.rdbuf();
+    const int line = config::yamlLineAt(text.str(), "serving." + key).value_or(-1) + 1;
+    throw config::ConfigError({ { { workspace, line, line > 0 ? 3 : 0 }, "serving." + key, message } });
+}
+
+void setNumberDefault(Arguments& arguments, const char* option, double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    arguments.setDefault(option, text);
+}
+
+/// The draft's knobs are kept while speculative_tokens is 0, as the tab keeps them, and not applied; the section's
+/// acceptance stands in only when the command line gives neither form of it.
+void applySpeculationDefaults(
+    Arguments& arguments, const config::ServingSettings& settings, const std::string& workspace)
+{
+    if (settings.speculativeTokens == 0 || arguments.value("speculative-tokens")) {
+        return;
+    }
+    const bool typed = arguments.value("acceptance") || arguments.value("acceptance-length");
+    if (settings.acceptance < 0 && settings.acceptanceLength < 0 && !typed) {
+        throwSectionError(workspace, "speculative_tokens",
+            "speculative decoding needs the draft's acceptance: give acceptance, a probability from 0 to 1, or "
+            "acceptance_length, the mean tokens per verification");
+    }
+    arguments.setDefault("speculative-tokens", std::to_string(settings.speculativeTokens));
+    if (!typed) {
+        const bool probability = settings.acceptance >= 0;
+        setNumberDefault(arguments, probability ? "acceptance" : "acceptance-length",
+            probability ? settings.acceptance : settings.acceptanceLength);
+    }
+    arguments.setDefault("draft", settings.draft);
+    if (settings.draft == "head") {
+        arguments.setDefault("draft-layers", std::to_string(settings.draftLayers));
+    }
+}
+
+} // namespace
+
 void applyWorkspaceServingDefaults(Arguments& arguments)
 {
     std::optional<std::string> workspace = arguments.value("workspace");
@@ -33,14 +81,8 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     }
     // The section keeps what the tab holds, typing in progress included: what rapid serve cannot take is an input
     // error naming the section's key, never an option the user did not type.
-    auto sectionError = [&](const std::string& key, const std::string& message) {
-        // The key's line in the file (a preset name read no file: the name alone).
-        std::ifstream file(*workspace);
-        std::ostringstream text;
-        text << file.rdbuf();
-        const int line = config::yamlLineAt(text.str(), "serving." + key).value_or(-1) + 1;
-        throw config::ConfigError({ { { *workspace, line, line > 0 ? 3 : 0 }, "serving." + key, message } });
-    };
+    auto sectionError
+        = [&](const std::string& key, const std::string& message) { throwSectionError(*workspace, key, message); };
     const bool pools = settings->prefillWorkers > 0 || settings->decodeWorkers > 0;
     const bool rate = settings->load == config::ServingSettings::Load::Rate;
     if (!arguments.value("concurrency") && !arguments.value("rate") && !arguments.value("trace")) {
@@ -106,9 +148,7 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
         setCount("max-prefill-tokens", settings->maxPrefillTokens);
     }
     if (settings->gpuMemoryUtilization > 0) {
-        char text[64];
-        std::snprintf(text, sizeof text, "%.17g", settings->gpuMemoryUtilization);
-        arguments.setDefault("gpu-memory-utilization", text);
+        setNumberDefault(arguments, "gpu-memory-utilization", settings->gpuMemoryUtilization);
     }
     if (settings->batching != "auto") {
         arguments.setDefault("batching", settings->batching);
@@ -116,23 +156,7 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     if (settings->overlapScheduler != "auto") {
         arguments.setDefault("overlap-scheduler", settings->overlapScheduler);
     }
-    // The draft's knobs are kept while speculative_tokens is 0, as the tab keeps them, and not applied.
-    if (settings->speculativeTokens > 0 && !arguments.value("speculative-tokens")) {
-        if (settings->acceptance < 0 && !arguments.value("acceptance")) {
-            sectionError("speculative_tokens",
-                "speculative decoding needs the draft's acceptance: give acceptance, a probability from 0 to 1");
-        }
-        setCount("speculative-tokens", settings->speculativeTokens);
-        if (settings->acceptance >= 0) {
-            char text[64];
-            std::snprintf(text, sizeof text, "%.17g", settings->acceptance);
-            arguments.setDefault("acceptance", text);
-        }
-        arguments.setDefault("draft", settings->draft);
-        if (settings->draft == "head") {
-            setCount("draft-layers", settings->draftLayers);
-        }
-    }
+    applySpeculationDefaults(arguments, *settings, *workspace);
 }
 
 } // namespace rapid::cli

@@ -41,6 +41,26 @@ template <std::size_t N> std::vector<std::pair<std::string, std::string>> wordCh
     return choices;
 }
 
+/// The drafts' acceptance is given one way or the other, and a mean length within what the drafts can yield: one
+/// verification of K drafts yields 1 to K + 1 tokens. Each error is located at acceptance_length and clears it.
+void checkAcceptanceLength(ReadContext& context, MapReader& reader, ServingSettings& settings)
+{
+    if (settings.acceptanceLength < 0) {
+        return;
+    }
+    std::string problem;
+    if (settings.acceptance >= 0) {
+        problem = "give acceptance or acceptance_length, not both";
+    } else if (settings.speculativeTokens > 0 && settings.acceptanceLength > settings.speculativeTokens + 1) {
+        problem = "expected at most speculative_tokens + 1 = " + std::to_string(settings.speculativeTokens + 1)
+            + " (tokens per verification), got " + number(settings.acceptanceLength);
+    }
+    if (!problem.empty()) {
+        context.error(reader.childPath("acceptance_length"), reader.raw("acceptance_length"), problem);
+        settings.acceptanceLength = -1;
+    }
+}
+
 } // namespace
 
 std::optional<ServingSettings> readServingSettings(ReadContext& context, const YAML::Node& serving)
@@ -91,6 +111,8 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
         "overlap_scheduler", wordChoices(kOverlapSchedulerWords), std::string(kOverlapSchedulerWords[0]));
     settings.speculativeTokens = static_cast<int>(reader.integer("speculative_tokens", 0, 0, kMaxDraftTokens));
     settings.acceptance = reader.number("acceptance", -1.0, 0.0, 1.0);
+    settings.acceptanceLength = reader.number("acceptance_length", -1.0, 1.0, kMaxDraftTokens + 1.0);
+    checkAcceptanceLength(context, reader, settings);
     settings.draft = reader.choice<std::string>("draft", wordChoices(kDraftWords), std::string(kDraftWords[0]));
     settings.draftLayers = static_cast<int>(reader.integer("draft_layers", 1, 1, kMaxDraftLayers));
     reader.finish();
@@ -127,6 +149,9 @@ std::string composeServingSettings(const ServingSettings& settings)
     text += "  speculative_tokens: " + std::to_string(settings.speculativeTokens) + "\n";
     if (settings.acceptance >= 0) { // not given: no key, as the acceptance has no default
         text += "  acceptance: " + number(settings.acceptance) + "\n";
+    }
+    if (settings.acceptanceLength >= 0) {
+        text += "  acceptance_length: " + number(settings.acceptanceLength) + "\n";
     }
     text += "  draft: " + yamlDoubleQuoted(settings.draft) + "\n";
     text += "  draft_layers: " + std::to_string(settings.draftLayers) + "\n";

@@ -44,10 +44,14 @@ struct ServingSettings {
     /// Whether each batch is composed while the GPU runs the one before (--overlap-scheduler): auto (the engine's:
     /// on for TensorRT-LLM's PyTorch backend and SGLang, off for vLLM), on or off.
     std::string overlapScheduler = "auto";
-    // Speculative decoding (rapid serve --speculative-tokens, --acceptance, --draft, --draft-layers); the draft's
+    // Speculative decoding (rapid serve --speculative-tokens, --acceptance or --acceptance-length, --draft,
+    // --draft-layers); the draft's
     // knobs are kept but not applied while speculativeTokens is 0.
     int speculativeTokens = 0; ///< draft tokens per verification, 0 (off) to 16
     double acceptance = -1; ///< a draft token's acceptance probability, 0 to 1; negative: not given (no default)
+    /// Or the drafts' mean acceptance length, tokens per verification (1 to speculativeTokens + 1, as papers and the
+    /// engines' logs report it; rapid serve --acceptance-length); negative: not given. At most one of the two is set.
+    double acceptanceLength = -1;
     std::string draft = "head"; ///< head (EAGLE/MTP) or ngram (prompt lookup)
     int draftLayers = 1; ///< a draft head's decoder layers, 1 to 8
 

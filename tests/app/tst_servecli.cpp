@@ -414,6 +414,25 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
                                                     "block 8 tokens")),
         qPrintable(overridden.out));
 
+    // The drafts' acceptance given as their mean length: 2 drafts yielding 2.2 tokens per verification is the
+    // acceptance P with 1 + P + P^2 = 2.2, P = (sqrt(5.8) - 1) / 2 = 0.70416. An acceptance typed on the command line
+    // stands in for the section's, whichever way either is given.
+    const QString byLength = dir.filePath(QStringLiteral("length.rapid.yaml"));
+    QVERIFY(writeFile(byLength,
+        "name: served\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\nrun: llama-3.1-8b-decode-1gpu\n"
+        "overrides:\n  - run.parallelism.tp=8\n"
+        "serving:\n  loads: \"2\"\n  input_tokens: 300\n  output_tokens: 16\n  speculative_tokens: 2\n"
+        "  acceptance_length: 2.2\n  draft: ngram\n"));
+    const Result lengthSection = runRapid({ QStringLiteral("serve"), byLength });
+    QCOMPARE(lengthSection.exitCode, 0);
+    QVERIFY2(lengthSection.out.contains(QStringLiteral("2 drafts by prompt lookup, acceptance 0.704")),
+        qPrintable(lengthSection.out));
+    const Result typedProbability
+        = runRapid({ QStringLiteral("serve"), byLength, QStringLiteral("--acceptance"), QStringLiteral("0.5") });
+    QCOMPARE(typedProbability.exitCode, 0);
+    QVERIFY2(typedProbability.out.contains(QStringLiteral("acceptance 0.5, 1.75 tokens per verification")),
+        qPrintable(typedProbability.out));
+
     // A damaged section is an input error naming its key, before anything is served.
     QVERIFY(writeFile(workspace,
         "name: served\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\nrun: llama-3.1-8b-decode-1gpu\n"

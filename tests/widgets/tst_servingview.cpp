@@ -221,6 +221,60 @@ private Q_SLOTS:
         QCOMPARE(shown->settings().acceptance, 1.0);
     }
 
+    void acceptanceGivenAsItsMeanLength()
+    {
+        // Three drafts yield 1 to 4 tokens per verification: a length of 4.5 is shown as a problem (the spin keeps
+        // what was typed), 4 is every draft kept (P = 1). Switching the kind shows the same drafts' other figure:
+        // P = 0.6 is 1 + 0.6 + 0.36 + 0.216 = 2.176 tokens, shown as 2.18 at two decimals.
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        QPushButton* serveButton = panel->controls()->runButton();
+        QVERIFY(!panel->acceptanceKindCombo()->isEnabled());
+        test::typeSpin(panel->draftTokensSpin(), QStringLiteral("3"));
+        QVERIFY(panel->acceptanceKindCombo()->isEnabled());
+        panel->acceptanceKindCombo()->setFocus();
+        QTest::keyClick(panel->acceptanceKindCombo(), Qt::Key_Down);
+        QCOMPARE(panel->acceptanceKindCombo()->currentText(), QStringLiteral("Mean acceptance length"));
+        QCOMPARE(panel->acceptanceSpin()->text(), QStringLiteral("not set"));
+        QVERIFY(panel->speculationProblemLabel()->text().contains(QStringLiteral("mean acceptance length")));
+        test::typeSpin(panel->acceptanceSpin(), QStringLiteral("4.5"));
+        QCOMPARE(panel->acceptanceSpin()->value(), 4.5);
+        QVERIFY(panel->speculationProblemLabel()->isVisible());
+        QCOMPARE(panel->speculationProblemLabel()->text(),
+            QStringLiteral("A mean length of 4.5 needs at least 4 draft tokens"));
+        QVERIFY(!serveButton->isEnabled());
+        test::typeSpin(panel->acceptanceSpin(), QStringLiteral("4"));
+        QVERIFY(!panel->speculationProblemLabel()->isVisible());
+        QVERIFY(serveButton->isEnabled());
+        QCOMPARE(panel->settings().acceptanceLength, 4.0);
+        QCOMPARE(panel->settings().acceptance, -1.0);
+
+        // Served as P = 1: a lone request's 64 tokens after the first in 16 verifications of 4 tokens.
+        panel->draftCombo()->setFocus();
+        QTest::keyClick(panel->draftCombo(), Qt::Key_Down);
+        QVERIFY(serve(panel, QStringLiteral("1"), QStringLiteral("65"), QStringLiteral("1")));
+        const serving::ServingResult& served = panel->curve()->results[0];
+        QCOMPARE(served.options.speculative.acceptance, 1.0);
+        QCOMPARE(served.trace.iterations.size(), size_t(17));
+
+        // Kept with the workspace as the length; the kind switched converts what is shown.
+        const QString saved = m_dir.filePath(QStringLiteral("length.rapid.yaml"));
+        QVERIFY(window->saveWorkspace(saved));
+        auto reopened = test::openWindow(saved);
+        QVERIFY(reopened);
+        ServingPanel* shown = reopened->servingPanel();
+        QCOMPARE(shown->acceptanceKindCombo()->currentIndex(), 1);
+        QCOMPARE(shown->acceptanceSpin()->value(), 4.0);
+        shown->acceptanceKindCombo()->setFocus();
+        QTest::keyClick(shown->acceptanceKindCombo(), Qt::Key_Up);
+        QCOMPARE(shown->acceptanceSpin()->value(), 1.0);
+        test::typeSpin(shown->acceptanceSpin(), QStringLiteral("0.6"));
+        QTest::keyClick(shown->acceptanceKindCombo(), Qt::Key_Down);
+        QCOMPARE(shown->acceptanceSpin()->value(), 2.18);
+        QCOMPARE(shown->settings().acceptanceLength, 2.18);
+    }
+
     void crowdedLoadsKeepTheirLabelsApart()
     {
         auto window = open();

@@ -74,6 +74,7 @@ public:
     QComboBox* overlapSchedulerCombo() const { return m_overlapScheduler; }
     QSpinBox* draftTokensSpin() const { return m_draftTokens; }
     QDoubleSpinBox* acceptanceSpin() const { return m_acceptance; }
+    QComboBox* acceptanceKindCombo() const { return m_acceptanceKind; }
     QComboBox* draftCombo() const { return m_draft; }
     QSpinBox* draftLayersSpin() const { return m_draftLayers; }
     QLabel* speculationProblemLabel() const { return m_speculationProblem; }
@@ -129,9 +130,16 @@ private:
     void updateSpeculationFields();
     void applySpeculation(serving::EngineOptions& options) const;
     static QString speculationSummary(const serving::EngineOptions& used);
-    /// The acceptance as ServingSettings keeps it (negative: not set), and back.
+    /// The acceptance as ServingSettings keeps it, per draft or as the mean length (negative: not set or given the
+    /// other way), and back.
     double acceptanceSetting() const;
-    void showAcceptance(double acceptance);
+    double acceptanceLengthSetting() const;
+    void showAcceptance(double acceptance, double meanLength);
+    /// The acceptance spin's range, steps and words for a probability or a mean length.
+    void setAcceptanceKind(bool meanLength);
+    /// The kind chosen by the user: the value shown becomes the same drafts' value of that kind.
+    void convertAcceptance(int kind);
+    bool acceptanceIsLength() const;
 
     WorkspaceDocument* m_document;
     ServingRunner* m_runner;
@@ -164,7 +172,8 @@ private:
     QComboBox* m_overlapScheduler = nullptr; ///< items in the order of config::kOverlapSchedulerWords
     // Speculative decoding; off with 0 draft tokens.
     QSpinBox* m_draftTokens = nullptr;
-    QDoubleSpinBox* m_acceptance = nullptr; ///< its minimum, below 0, is "not set"
+    QDoubleSpinBox* m_acceptance = nullptr; ///< its minimum, below the kind's least value, is "not set"
+    QComboBox* m_acceptanceKind = nullptr; ///< the acceptance per draft (0) or the mean acceptance length (1)
     QComboBox* m_draft = nullptr; ///< items in the order of config::kDraftWords
     QSpinBox* m_draftLayers = nullptr;
     QLabel* m_speculationProblem = nullptr;

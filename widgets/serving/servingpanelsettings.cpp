@@ -66,6 +66,7 @@ config::ServingSettings ServingPanel::settings() const
     settings.overlapScheduler = wordAt(config::kOverlapSchedulerWords, m_overlapScheduler->currentIndex());
     settings.speculativeTokens = m_draftTokens->value();
     settings.acceptance = acceptanceSetting();
+    settings.acceptanceLength = acceptanceLengthSetting();
     settings.draft = wordAt(config::kDraftWords, m_draft->currentIndex());
     settings.draftLayers = m_draftLayers->value();
     return settings;
@@ -88,15 +89,16 @@ void ServingPanel::showSettings()
     if (settings() == wanted) {
         return;
     }
-    const QSignalBlocker blockers[] = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt),
-        QSignalBlocker(m_output), QSignalBlocker(m_requests), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo),
-        QSignalBlocker(m_itlSlo), QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers),
-        QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime),
-        QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy),
-        QSignalBlocker(m_maxNumSeqs), QSignalBlocker(m_maxBatchedTokens), QSignalBlocker(m_chunkedPrefill),
-        QSignalBlocker(m_blockSize), QSignalBlocker(m_maxPrefillTokens), QSignalBlocker(m_memoryShare),
-        QSignalBlocker(m_batching), QSignalBlocker(m_overlapScheduler), QSignalBlocker(m_draftTokens),
-        QSignalBlocker(m_acceptance), QSignalBlocker(m_draft), QSignalBlocker(m_draftLayers) };
+    const QSignalBlocker blockers[]
+        = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt), QSignalBlocker(m_output),
+              QSignalBlocker(m_requests), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo), QSignalBlocker(m_itlSlo),
+              QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers), QSignalBlocker(m_prefillTp),
+              QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime), QSignalBlocker(m_hostPerRequest),
+              QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy), QSignalBlocker(m_maxNumSeqs),
+              QSignalBlocker(m_maxBatchedTokens), QSignalBlocker(m_chunkedPrefill), QSignalBlocker(m_blockSize),
+              QSignalBlocker(m_maxPrefillTokens), QSignalBlocker(m_memoryShare), QSignalBlocker(m_batching),
+              QSignalBlocker(m_overlapScheduler), QSignalBlocker(m_draftTokens), QSignalBlocker(m_acceptance),
+              QSignalBlocker(m_acceptanceKind), QSignalBlocker(m_draft), QSignalBlocker(m_draftLayers) };
     m_loadKind->setCurrentIndex(wanted.load == config::ServingSettings::Load::Rate ? 1 : 0);
     if (m_loads->text().toStdString() != wanted.loads) {
         m_loads->setText(QString::fromStdString(wanted.loads));
@@ -124,7 +126,7 @@ void ServingPanel::showSettings()
     m_batching->setCurrentIndex(indexOf(config::kBatchingWords, wanted.batching));
     m_overlapScheduler->setCurrentIndex(indexOf(config::kOverlapSchedulerWords, wanted.overlapScheduler));
     m_draftTokens->setValue(wanted.speculativeTokens);
-    showAcceptance(wanted.acceptance);
+    showAcceptance(wanted.acceptance, wanted.acceptanceLength);
     m_draft->setCurrentIndex(indexOf(config::kDraftWords, wanted.draft));
     m_draftLayers->setValue(wanted.draftLayers);
     updateSchedulerFields(); // the engine was set with its signal blocked
@@ -134,7 +136,8 @@ void ServingPanel::showSettings()
 void ServingPanel::connectSettings()
 {
     connect(m_loads, &QLineEdit::textChanged, this, &ServingPanel::storeSettings);
-    for (QComboBox* combo : { m_loadKind, m_engine, m_capacityPolicy, m_batching, m_overlapScheduler, m_draft }) {
+    for (QComboBox* combo :
+        { m_loadKind, m_engine, m_capacityPolicy, m_batching, m_overlapScheduler, m_draft, m_acceptanceKind }) {
         connect(combo, &QComboBox::currentIndexChanged, this, &ServingPanel::storeSettings);
     }
     for (QSpinBox* spin : { m_prompt, m_output, m_requests, m_prefillWorkers, m_decodeWorkers, m_prefillTp, m_decodeTp,

@@ -497,6 +497,17 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     // An acceptance not given stays not given (it has no default): no key is written for it.
     QCOMPARE(defaults.serving->acceptance, -1.0);
     QVERIFY(config::composeWorkspace(defaults).find("acceptance") == std::string::npos);
+    // The acceptance given as the drafts' mean length instead: kept as given, and read back the same.
+    config::WorkspaceDocuments byLength = documents;
+    byLength.serving->acceptance = -1;
+    byLength.serving->acceptanceLength = 2.5;
+    const std::string lengthText = config::composeWorkspace(byLength);
+    QVERIFY2(
+        lengthText.find("  speculative_tokens: 3\n  acceptance_length: 2.5\n  draft: \"ngram\"\n") != std::string::npos,
+        lengthText.c_str());
+    const config::WorkspaceDocuments lengthReread
+        = config::readWorkspaceDocuments(test::writeFile(dir, "length.rapid.yaml", lengthText), library);
+    QVERIFY(lengthReread == byLength);
 }
 
 void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
@@ -544,6 +555,17 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
                                      << QStringLiteral("serving.speculative_tokens") << 6 << QStringLiteral("17");
     QTest::addRow("acceptance_above_one")
         << QStringLiteral("  acceptance: 1.2\n") << QStringLiteral("serving.acceptance") << 6 << QStringLiteral("1.2");
+    QTest::addRow("acceptance_both_ways")
+        << QStringLiteral("  speculative_tokens: 3\n  acceptance: 0.5\n  acceptance_length: 2\n")
+        << QStringLiteral("serving.acceptance_length") << 8
+        << QStringLiteral("give acceptance or acceptance_length, not both");
+    // Three drafts yield at most four tokens per verification (three accepted and the verifying pass's own).
+    QTest::addRow("length_beyond_the_drafts")
+        << QStringLiteral("  speculative_tokens: 3\n  acceptance_length: 4.5\n")
+        << QStringLiteral("serving.acceptance_length") << 7
+        << QStringLiteral("expected at most speculative_tokens + 1 = 4 (tokens per verification), got 4.5");
+    QTest::addRow("length_below_one") << QStringLiteral("  acceptance_length: 0.5\n")
+                                      << QStringLiteral("serving.acceptance_length") << 6 << QStringLiteral("0.5");
     QTest::addRow("unknown_draft") << QStringLiteral("  draft: medusa\n") << QStringLiteral("serving.draft") << 6
                                    << QStringLiteral("expected one of head or ngram, got \"medusa\"");
     QTest::addRow("no_draft_layer") << QStringLiteral("  draft_layers: 0\n") << QStringLiteral("serving.draft_layers")
