@@ -66,7 +66,7 @@ int validateMemoryDataset(const Arguments& arguments, const Invocation& invocati
             row.estimate.fits ? "fits" : "OOM", outcome);
         out << line;
     }
-    char text[1024];
+    char text[2048];
     std::snprintf(text, sizeof text,
         "memory: %zu runs of %s (%zu names skipped)\n"
         "  outcome known           %d (unknown %d)\n"
@@ -77,16 +77,19 @@ int validateMemoryDataset(const Arguments& arguments, const Invocation& invocati
         "  false \"fits\" rate       %.2f%% of runs predicted to fit\n"
         "  peak allocated MAPE     %.2f%% over %d completed runs   (bar: <= 10%%; stage 0, optimizer step: what the\n"
         "                          benchmark logs as Mem Alloc)\n"
+        "  peak reserved MAPE      %.2f%% over %d completed runs, median signed %+.1f%%   (not a bar: stage 0, what\n"
+        "                          the benchmark logs as Mem Res; judges the caching allocator's fragmentation)\n"
         "  evaluation time         %.3f s for %zu runs (%.1f us each)\n",
         runs.size(), path.c_str(), skipped.size(), summary.known(), summary.unknownOutcome, summary.truePositives,
         summary.falsePositives, summary.falseNegatives, summary.trueNegatives, 100 * summary.accuracy(),
-        100 * summary.falseFitRate(), summary.meanAbsolutePercentageError, summary.errorRuns, summary.seconds,
-        summary.rows.size(), summary.rows.empty() ? 0.0 : 1e6 * summary.seconds / summary.rows.size());
+        100 * summary.falseFitRate(), summary.meanAbsolutePercentageError, summary.errorRuns,
+        summary.reservedMeanAbsolutePercentageError, summary.reservedErrorRuns, summary.reservedMedianSignedError,
+        summary.seconds, summary.rows.size(), summary.rows.empty() ? 0.0 : 1e6 * summary.seconds / summary.rows.size());
     out << text;
     if (auto csvPath = arguments.value("csv"); csvPath && arguments.value("dataset").value_or("all") == "memory") {
         std::ofstream csv(*csvPath);
         csv << "name,measured_fits,predicted_fits,measured_allocated_bytes,predicted_allocated_bytes,"
-               "predicted_peak_bytes\n";
+               "predicted_peak_bytes,measured_reserved_bytes,predicted_reserved_bytes\n";
         for (const validation::MemoryValidationRow& row : summary.rows) {
             csv << row.run->name << ','
                 << (!row.run->measuredFits          ? ""
@@ -94,7 +97,9 @@ int validateMemoryDataset(const Arguments& arguments, const Invocation& invocati
                                                     : "false")
                 << ',' << (row.estimate.fits ? "true" : "false") << ','
                 << (row.run->measuredAllocatedBytes ? std::to_string(*row.run->measuredAllocatedBytes) : "") << ','
-                << row.estimate.peakAllocatedBytes << ',' << row.estimate.peakBytes << '\n';
+                << row.estimate.peakAllocatedBytes << ',' << row.estimate.peakBytes << ','
+                << (row.run->measuredReservedBytes ? std::to_string(*row.run->measuredReservedBytes) : "") << ','
+                << validation::measuredReservedQuantity(row.estimate) << '\n';
         }
     }
     const bool passed = summary.accuracy() >= 0.97 && summary.meanAbsolutePercentageError <= 10;

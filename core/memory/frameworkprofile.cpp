@@ -10,9 +10,11 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kFp32 = 4;
 
 /// PyTorch's caching allocator keeps freed blocks for reuse; blocks of different sizes (activations of different
-/// micro-batches, logits, gradients) fragment the pool. 1.3 is the median ratio of reserved to predicted
+/// micro-batches, logits, gradients) fragment the pool. FITTED: 1.3 was the median ratio of reserved to predicted
 /// short-lived memory over the completed tensor-parallel runs of the Hugging Face nanotron benchmark
-/// (../shared/validation/memory), one constant for the allocator, not per run.
+/// (../shared/validation/memory) when it was set, one constant for the allocator, not per run. The memory model has
+/// changed since; `rapid validate --dataset memory` prints how the reserved peak it gives compares with the runs'
+/// own (docs/calibration.md, "caching-allocator fragmentation").
 constexpr double kPytorchFragmentation = 1.3;
 
 /// CUDA context, cuBLAS workspaces and NCCL buffers, outside torch's allocator: about 1 GiB on an 8-GPU H100 node

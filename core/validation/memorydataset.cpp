@@ -3,6 +3,7 @@
 
 #include "validation/csvtable.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <regex>
@@ -130,6 +131,11 @@ double measuredQuantity(const memory::MemoryEstimate& estimate)
     return estimate.stages.empty() ? 0.0 : estimate.stages.front().optimizerPeakBytes;
 }
 
+double measuredReservedQuantity(const memory::MemoryEstimate& estimate)
+{
+    return estimate.stages.empty() ? 0.0 : estimate.stages.front().reservedPeakBytes;
+}
+
 MemoryValidationSummary validateMemory(const std::vector<MemoryBenchmarkRun>& runs, const config::GpuSpec& gpu)
 {
     MemoryValidationSummary summary;
@@ -140,6 +146,7 @@ MemoryValidationSummary validateMemory(const std::vector<MemoryBenchmarkRun>& ru
     }
     summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     double errorSum = 0;
+    std::vector<double> reservedErrors;
     for (const MemoryValidationRow& row : summary.rows) {
         const bool predictedFits = row.estimate.fits;
         if (!row.run->measuredFits) {
@@ -153,8 +160,26 @@ MemoryValidationSummary validateMemory(const std::vector<MemoryBenchmarkRun>& ru
             errorSum += std::fabs(measuredQuantity(row.estimate) / *row.run->measuredAllocatedBytes - 1);
             ++summary.errorRuns;
         }
+        if (fits && row.run->measuredReservedBytes && *row.run->measuredReservedBytes > 0) {
+            reservedErrors.push_back(
+                100 * (measuredReservedQuantity(row.estimate) / *row.run->measuredReservedBytes - 1));
+        }
     }
     summary.meanAbsolutePercentageError = summary.errorRuns ? 100 * errorSum / summary.errorRuns : 0;
+    summary.reservedErrorRuns = static_cast<int>(reservedErrors.size());
+    if (!reservedErrors.empty()) {
+        double absolute = 0;
+        for (double error : reservedErrors) {
+            absolute += std::fabs(error);
+        }
+        summary.reservedMeanAbsolutePercentageError = absolute / static_cast<double>(reservedErrors.size());
+        // The median of an even count is the mean of the middle two.
+        std::sort(reservedErrors.begin(), reservedErrors.end());
+        const size_t middle = reservedErrors.size() / 2;
+        summary.reservedMedianSignedError = reservedErrors.size() % 2
+            ? reservedErrors[middle]
+            : (reservedErrors[middle - 1] + reservedErrors[middle]) / 2;
+    }
     return summary;
 }
 

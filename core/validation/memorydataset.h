@@ -50,6 +50,10 @@ struct MemoryValidationSummary {
     int unknownOutcome = 0;
     double meanAbsolutePercentageError = 0; ///< of peak allocated bytes, completed runs
     int errorRuns = 0;
+    /// Of peak reserved bytes (Mem Res), completed runs: not a bar, the judge of the allocator's fragmentation.
+    double reservedMeanAbsolutePercentageError = 0;
+    double reservedMedianSignedError = 0; ///< percent; positive: predicted above the measurement
+    int reservedErrorRuns = 0;
     double seconds = 0; ///< wall time of the evaluations
 
     int known() const { return truePositives + falsePositives + trueNegatives + falseNegatives; }
@@ -66,6 +70,11 @@ struct MemoryValidationSummary {
 /// gradient synchronisation and the optimizer step (nanotron trainer.py / logging.py, log_memory then
 /// reset_peak_memory_stats). Activations are gone by then; they show only in the verdict.
 double measuredQuantity(const memory::MemoryEstimate& estimate);
+
+/// The quantity the benchmark logged as "Mem Res (GB)" on world rank 0: what torch's caching allocator held. It
+/// keeps every segment it reserved (no empty_cache in nanotron's loop), so what it holds after the optimizer step is
+/// the step's reserved peak: pipeline stage 0's reserved peak (short-lived memory times the allocator's fragmentation).
+double measuredReservedQuantity(const memory::MemoryEstimate& estimate);
 
 MemoryValidationSummary validateMemory(const std::vector<MemoryBenchmarkRun>& runs, const config::GpuSpec& gpu);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The memory model against 4,104 real nanotron training runs on H100 (../shared/validation/memory): fit/OOM
 // verdicts at least 97% right, and the logged peak allocated memory within 10% on completed runs (issue bars).
+#include "memory/memorymodel.h"
 #include "model/modelstats.h"
 #include "testutils.h"
 #include "validation/memorydataset.h"
@@ -20,6 +21,7 @@ private Q_SLOTS:
     void benchmarkShapesMatchTheirNames();
     void meetsTheIssueBars();
     void throughputCasesFollowTheDocumentedRules();
+    void reservedErrorIsStageZerosReservedPeakAgainstMemRes();
 };
 
 void TstMemoryValidation::benchmarkShapesMatchTheirNames()
@@ -62,6 +64,40 @@ void TstMemoryValidation::meetsTheIssueBars()
     // No bar was set for false "fits" (runs predicted to fit that ran out of memory): held at the 0.87% of
     // `rapid validate` on 2026-11-24 plus half a point, the figure users pay for most.
     test::checkValidationFigure({ QStringLiteral("false fits %"), 100 * summary.falseFitRate(), 0.0, 1.4, false });
+}
+
+void TstMemoryValidation::reservedErrorIsStageZerosReservedPeakAgainstMemRes()
+{
+    // Two completed runs whose Mem Res is set to twice and to two thirds of what the model reserves on stage 0:
+    // errors of -50% and +50%, so a mean absolute error of 50% and a median (of the two) of 0%. A run that ran out
+    // of memory and one with no Mem Res take no part.
+    const std::string path = std::string(RAPID_SHARED_DIR) + "/validation/memory/hf_nanotron_h100_bench.csv";
+    if (!QFileInfo::exists(QString::fromStdString(path))) {
+        QSKIP("shared validation data not present");
+    }
+    const config::HardwareSpec hardware = test::projectLoader().loadHardware("h100-sxm5-80gb");
+    std::vector<validation::MemoryBenchmarkRun> runs;
+    for (const validation::MemoryBenchmarkRun& run : validation::readNanotronBenchmark(path, nullptr)) {
+        if (run.measuredFits == std::optional<bool>(true) && runs.size() < 3) {
+            runs.push_back(run);
+        }
+    }
+    QCOMPARE(int(runs.size()), 3);
+    const double reserved0
+        = validation::measuredReservedQuantity(memory::estimateMemory(runs[0].model, hardware.gpu, runs[0].run));
+    const double reserved1
+        = validation::measuredReservedQuantity(memory::estimateMemory(runs[1].model, hardware.gpu, runs[1].run));
+    QVERIFY(reserved0 > 0 && reserved1 > 0);
+    runs[0].measuredReservedBytes = 2 * reserved0;
+    runs[1].measuredReservedBytes = reserved1 / 1.5;
+    runs[2].measuredReservedBytes.reset();
+    validation::MemoryBenchmarkRun failed = runs[0];
+    failed.measuredFits = false;
+    runs.push_back(failed);
+    const validation::MemoryValidationSummary summary = validation::validateMemory(runs, hardware.gpu);
+    QCOMPARE(summary.reservedErrorRuns, 2);
+    QVERIFY(std::abs(summary.reservedMeanAbsolutePercentageError - 50) < 1e-9);
+    QVERIFY(std::abs(summary.reservedMedianSignedError) < 1e-9);
 }
 
 void TstMemoryValidation::throughputCasesFollowTheDocumentedRules()
