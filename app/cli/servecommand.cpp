@@ -31,6 +31,27 @@ namespace rapid::cli {
 namespace {
 
 /// @p options followed by speculative decoding's (serveoptions.cpp, speculativeOf), last in the help.
+/// The workload's random parts: gamma gaps of open-loop arrivals and spread lengths.
+std::vector<Arguments::Option> withWorkloadDrawOptions(std::vector<Arguments::Option> options)
+{
+    const std::vector<Arguments::Option> draws {
+        { "burstiness", "K",
+            "with --rate: gamma-distributed gaps of shape K, mean 1/R (vLLM's benchmark --burstiness): 1 is Poisson "
+            "(default), below 1 burstier, above 1 more even; 0.01 to 1000",
+            false },
+        { "input-tokens-stddev", "N",
+            "prompt lengths drawn from a normal distribution of this standard deviation around --input-tokens, "
+            "rounded, drawn again below 1 or the shared prefix (genai-perf's --synthetic-input-tokens-stddev; default "
+            "0: all alike)",
+            false },
+        { "output-tokens-stddev", "N",
+            "output lengths drawn likewise around --output-tokens (genai-perf's --output-tokens-stddev; default 0)",
+            false },
+    };
+    options.insert(options.end(), draws.begin(), draws.end());
+    return options;
+}
+
 std::vector<Arguments::Option> withSpeculativeOptions(std::vector<Arguments::Option> options)
 {
     const std::vector<Arguments::Option> speculative {
@@ -60,18 +81,21 @@ std::vector<Arguments::Option> withSpeculativeOptions(std::vector<Arguments::Opt
 Arguments serveArguments()
 {
     return Arguments("serve",
-        "Serves an inference scenario under load: requests arrive (a closed loop of clients, Poisson arrivals or a "
+        "Serves an inference scenario under load: requests arrive (a closed loop of clients, Poisson or gamma arrivals "
+        "or a "
         "trace), a continuous-batching engine (vLLM V1's scheduler, or TensorRT-LLM's or SGLang's with --engine: "
         "chunked "
         "prefill, paged KV cache, preemption by recomputation or no-evict admission) batches them, and every iteration "
         "is timed by the operator model. Prints TTFT, ITL and "
         "end-to-end latency (mean and percentiles), throughput and goodput. A workspace's serving: section (the "
         "workbench's Serving tab set-up) gives the options the command line leaves out.",
-        scenarioOptions(withSpeculativeOptions({ { "concurrency", "N",
-                                                     "closed loop of N clients (the default: 1); a list such as "
-                                                     "1,2,4,8 "
-                                                     "sweeps them: the latency-throughput curve and its Pareto front",
-                                                     false },
+        scenarioOptions(withWorkloadDrawOptions(withSpeculativeOptions({ { "concurrency", "N",
+                                                                             "closed loop of N clients (the default: "
+                                                                             "1); a list such as "
+                                                                             "1,2,4,8 "
+                                                                             "sweeps them: the latency-throughput "
+                                                                             "curve and its Pareto front",
+                                                                             false },
             { "rate", "R", "open loop: Poisson arrivals at R requests per second; a list sweeps them", false },
             { "trace", "FILE", "replay a CSV trace (arrival_s,input_tokens,output_tokens)", false },
             { "requests", "N",
@@ -97,9 +121,11 @@ Arguments serveArguments()
                 false },
             { "prefill-tp", "N", "tensor parallelism of a prefill worker (default: run.parallelism.tp)", false },
             { "decode-tp", "N", "tensor parallelism of a decode worker (default: run.parallelism.tp)", false },
-            { "input-tokens", "N", "prompt length of every request (default: run.inference.prompt_length)", false },
-            { "output-tokens", "N", "output length of every request (default: run.inference.decode_length)", false },
-            { "seed", "N", "seed of the Poisson arrivals (default 1)", false },
+            { "input-tokens", "N",
+                "prompt length of every request, or their mean (default: run.inference.prompt_length)", false },
+            { "output-tokens", "N",
+                "output length of every request, or their mean (default: run.inference.decode_length)", false },
+            { "seed", "N", "seed of the arrivals and the drawn lengths (default 1)", false },
             { "shared-prefix", "N",
                 "prompt tokens every request shares (a system prompt; with --trace, requests of one prefix_id): "
                 "served from the prefix cache once computed (default 0)",
@@ -161,7 +187,7 @@ Arguments serveArguments()
             { "csv", "FILE",
                 "write one row per request of the simulated replica (the busiest, when replicas share the load "
                 "unevenly; a sweep: one row per load)",
-                false } })),
+                false } }))),
         "[WORKSPACE]");
 }
 
@@ -179,8 +205,17 @@ serving::WorkloadSpec requestShapeOf(const Arguments& arguments, const config::R
     workload.outputTokens = boundedInteger(arguments, "output-tokens", std::max(1, run.decodeLength), 1, 10'000'000);
     workload.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
     workload.sharedPrefixTokens = boundedInteger(arguments, "shared-prefix", 0, 0, 10'000'000);
-    // Every closed-loop or Poisson prompt has the same length: a shared prefix longer than it is a slip, not a
-    // prefix (a trace's prompts vary, and each shares at most its own length).
+    workload.promptTokensStddev = boundedNumber(arguments, "input-tokens-stddev", 0, 0.0, 1e7);
+    workload.outputTokensStddev = boundedNumber(arguments, "output-tokens-stddev", 0, 0.0, 1e7);
+    if (arguments.value("trace") && (workload.promptTokensStddev > 0 || workload.outputTokensStddev > 0)) {
+        throw UsageError("--input-tokens-stddev and --output-tokens-stddev: a trace gives every request's lengths");
+    }
+    if (arguments.value("burstiness") && !arguments.value("rate")) {
+        throw UsageError("--burstiness: the gaps of open-loop arrivals; expected --rate with it");
+    }
+    workload.burstiness = boundedNumber(arguments, "burstiness", 1, 0.01, 1000);
+    // A shared prefix longer than the prompts' (mean) length is a slip, not a prefix (spread prompts are drawn again
+    // below it; a trace's prompts vary, and each shares at most its own length).
     if (!arguments.value("trace") && workload.sharedPrefixTokens > workload.promptTokens) {
         throw UsageError("--shared-prefix " + std::to_string(workload.sharedPrefixTokens)
             + ": longer than the prompt's " + std::to_string(workload.promptTokens)
@@ -374,6 +409,7 @@ int servePoolLoads(const Invocation& invocation, const Arguments& arguments, con
     }
     invocation.out << "pools      " << spec.prefillWorkers << " prefill and " << spec.decodeWorkers
                    << " decode worker(s); the engine line is a decode worker's\n";
+    printWorkloadDraws(invocation.out, base);
     return finishSweep(invocation, arguments, sweep);
 }
 
@@ -468,6 +504,7 @@ int serveSweep(const Invocation& invocation, const Arguments& arguments, const c
         invocation.err << "rapid serve: " << error.what() << "\n";
         return InputError;
     }
+    printWorkloadDraws(invocation.out, base);
     return finishSweep(invocation, arguments, sweep);
 }
 
@@ -515,6 +552,7 @@ int serveCommand(const Invocation& invocation)
         invocation.err << "rapid serve: " << error.what() << "\n";
         return InputError;
     }
+    printWorkloadDraws(invocation.out, workload);
     printSummary(invocation.out, result, std::nullopt);
     const bool written = writeOutput(arguments.value("json"), invocation, "serve", [&](std::ostream& out) {
         report::writeJson(out, serving::servingJson(result));

@@ -6,6 +6,7 @@
 #include "config/units.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace rapid::cli {
@@ -36,6 +37,26 @@ std::string msText(double seconds)
     char text[32];
     std::snprintf(text, sizeof text, "%.2f", seconds * 1e3);
     return text;
+}
+
+void printWorkloadDraws(std::ostream& out, const serving::WorkloadSpec& workload)
+{
+    const bool gamma = workload.burstiness != 1; // only open loops take a burstiness
+    const bool spread = workload.promptTokensStddev > 0 || workload.outputTokensStddev > 0;
+    if (!gamma && !spread) {
+        return;
+    }
+    out << "workload   ";
+    if (gamma) {
+        out << "gamma-distributed gaps of shape " << config::formatNumber(workload.burstiness)
+            << " (coefficient of variation " << config::formatNumber(1 / std::sqrt(workload.burstiness)) << ")";
+    }
+    if (spread) {
+        out << (gamma ? "; " : "") << "lengths drawn from normal distributions: prompts " << workload.promptTokens
+            << " +- " << config::formatNumber(workload.promptTokensStddev) << ", outputs " << workload.outputTokens
+            << " +- " << config::formatNumber(workload.outputTokensStddev) << " tokens";
+    }
+    out << " (seed " << workload.seed << ")\n";
 }
 
 void printSummary(std::ostream& out, const serving::ServingResult& result, std::optional<PoolCounts> pools)

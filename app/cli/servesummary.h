@@ -25,6 +25,9 @@ struct PoolCounts {
 /// iterations traced are the first decode worker's).
 void printSummary(std::ostream& out, const serving::ServingResult& result, std::optional<PoolCounts> pools);
 
+/// The workload's random parts when it has any (gamma gaps, spread lengths): one "workload" line; else nothing.
+void printWorkloadDraws(std::ostream& out, const serving::WorkloadSpec& workload);
+
 /// The latency-throughput table of a load sweep, its Pareto points starred.
 void printSweep(std::ostream& out, const serving::ServingSweep& sweep);
 

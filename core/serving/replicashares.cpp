@@ -80,6 +80,7 @@ std::vector<ReplicaShare> poissonShares(const WorkloadSpec& workload, int replic
     const auto share = [&](int count, int requests) {
         WorkloadSpec part = workload;
         part.ratePerSecond = workload.ratePerSecond / replicas;
+        part.thinning = workload.thinning * replicas;
         part.requests = requests;
         part.warmupRequests = workload.warmupRequests / replicas;
         if (part.warmupRequests >= requests) {

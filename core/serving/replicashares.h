@@ -16,7 +16,8 @@ struct ReplicaShare {
 /// How data-parallel replicas share @p workload, as a router dealing clients and requests round-robin does: a closed
 /// loop's clients go one to each replica in turn (c % r replicas get one more; with fewer clients than replicas the
 /// rest stay idle), each client sending the same number of requests; Poisson arrivals split into r thinned streams
-/// of rate / r (a thinned Poisson process is Poisson) and the requests one to each replica in turn. At most two
+/// of rate / r (a thinned Poisson process is Poisson; gamma arrivals thinned at random, WorkloadSpec::thinning) and the
+/// requests one to each replica in turn. At most two
 /// shares come back, the busier first; replicas left without a request are in none. A count that cannot be dealt
 /// without changing it is refused (std::invalid_argument naming the nearest counts that can): requests that are not
 /// a multiple of the clients when the clients do not split evenly, a warm-up that does not split as the requests

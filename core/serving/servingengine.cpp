@@ -14,6 +14,64 @@ namespace rapid::serving {
 
 namespace {
 
+/// A length drawn from the normal distribution around @p mean, rounded, and drawn again below @p least or above the
+/// largest length any option accepts (a draw so far out is a deviation far beyond any workload's).
+std::int64_t drawnLength(std::mt19937_64& random, std::int64_t mean, double stddev, std::int64_t least)
+{
+    constexpr double kLongest = 10'000'000;
+    std::normal_distribution<double> length(static_cast<double>(mean), stddev);
+    for (;;) {
+        const double drawn = std::round(length(random));
+        if (drawn >= static_cast<double>(least) && drawn <= kLongest) {
+            return static_cast<std::int64_t>(drawn);
+        }
+    }
+}
+
+void drawLengths(const WorkloadSpec& workload, std::vector<RequestSpec>& requests)
+{
+    if (workload.promptTokensStddev <= 0 && workload.outputTokensStddev <= 0) {
+        return;
+    }
+    // A stream of its own (the seed's golden-ratio offset), so that spreading the lengths keeps the arrival times.
+    std::mt19937_64 random(workload.seed ^ 0x9E3779B97F4A7C15ULL);
+    const std::int64_t leastPrompt = std::max<std::int64_t>(1, workload.sharedPrefixTokens);
+    for (RequestSpec& request : requests) {
+        if (workload.promptTokensStddev > 0) {
+            request.promptTokens = drawnLength(random, workload.promptTokens, workload.promptTokensStddev, leastPrompt);
+        }
+        if (workload.outputTokensStddev > 0) {
+            request.outputTokens = drawnLength(random, workload.outputTokens, workload.outputTokensStddev, 1);
+        }
+    }
+}
+
+/// Open-loop arrival times: exponential gaps at the rate (burstiness 1, the draws as ever), or gamma gaps of shape k
+/// and scale 1 / (k x stream rate), a geometric number of them (at least one, mean `thinning`) per gap of a replica
+/// the stream is dealt to at random.
+void drawArrivals(const WorkloadSpec& workload, std::vector<RequestSpec>& requests)
+{
+    std::mt19937_64 random(workload.seed);
+    double now = 0;
+    if (workload.burstiness == 1) {
+        std::exponential_distribution<double> gap(workload.ratePerSecond);
+        for (RequestSpec& request : requests) {
+            now += gap(random);
+            request.arrivalSeconds = now;
+        }
+        return;
+    }
+    const double shape = workload.burstiness;
+    const double scale = 1 / (shape * workload.ratePerSecond * workload.thinning);
+    std::geometric_distribution<int> skipped(1.0 / workload.thinning);
+    for (RequestSpec& request : requests) {
+        const int gaps = workload.thinning > 1 ? 1 + skipped(random) : 1;
+        std::gamma_distribution<double> gap(shape * gaps, scale);
+        now += gap(random);
+        request.arrivalSeconds = now;
+    }
+}
+
 } // namespace
 
 std::vector<RequestSpec> workloadRequests(const WorkloadSpec& workload)
@@ -23,14 +81,9 @@ std::vector<RequestSpec> workloadRequests(const WorkloadSpec& workload)
     }
     std::vector<RequestSpec> requests(static_cast<size_t>(std::max(0, workload.requests)),
         RequestSpec { 0, workload.promptTokens, workload.outputTokens, workload.sharedPrefixTokens > 0 ? 0 : -1 });
+    drawLengths(workload, requests);
     if (workload.arrival == ArrivalKind::Poisson) {
-        std::mt19937_64 random(workload.seed);
-        std::exponential_distribution<double> gap(workload.ratePerSecond);
-        double now = 0;
-        for (RequestSpec& request : requests) {
-            now += gap(random);
-            request.arrivalSeconds = now;
-        }
+        drawArrivals(workload, requests);
     }
     return requests;
 }

@@ -2,6 +2,7 @@
 #include "servingsimulator.h"
 
 #include "replicashares.h"
+#include "servingengine.h"
 #include "speculation.h"
 #include "stepiterationcost.h"
 
@@ -23,8 +24,17 @@ void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& 
 {
     const auto fail = [](const std::string& what) { throw std::invalid_argument(what); };
     std::vector<RequestSpec> lengths = workload.trace;
+    const bool spread = workload.promptTokensStddev > 0 || workload.outputTokensStddev > 0;
     if (workload.arrival != ArrivalKind::Trace) {
-        lengths = { RequestSpec { 0, workload.promptTokens, workload.outputTokens } };
+        // Spread lengths are checked as drawn: the draws are the seed's, so a run that passes here is the run served.
+        lengths = spread ? workloadRequests(workload)
+                         : std::vector<RequestSpec> { RequestSpec { 0, workload.promptTokens, workload.outputTokens } };
+    }
+    if (!(workload.burstiness > 0 && workload.burstiness <= 1000) || workload.thinning < 1) {
+        fail("the arrivals' burstiness must be above 0 and at most 1000");
+    }
+    if (!(workload.promptTokensStddev >= 0) || !(workload.outputTokensStddev >= 0)) {
+        fail("the lengths' standard deviations must be 0 or more");
     }
     // An hour per iteration is no engine: the bound keeps a typo (a unit lost) from running for ever.
     const auto hostTime = [&](double seconds, const char* name) {
@@ -42,7 +52,8 @@ void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& 
         const std::int64_t context = scenario.model.maxContext;
         if (context > 0 && request.promptTokens + request.outputTokens > context) {
             fail("a request of " + std::to_string(request.promptTokens) + " + " + std::to_string(request.outputTokens)
-                + " tokens is longer than the model's context (" + std::to_string(context) + ")");
+                + " tokens is longer than the model's context (" + std::to_string(context) + ")"
+                + (spread ? " (drawn with the lengths' standard deviations; a smaller spread or another seed)" : ""));
         }
         // Without chunking a prompt is computed in one iteration, and so is a preempted request's prompt and output
         // so far when it is recomputed; an engine that never preempts (guaranteed-no-evict) needs room for the prompt.

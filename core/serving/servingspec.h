@@ -195,7 +195,7 @@ inline bool overlapSchedulingOf(const EngineOptions& options)
 /// How requests arrive.
 enum class ArrivalKind {
     ClosedLoop, ///< a fixed number of clients, each sending its next request when the previous one completes
-    Poisson, ///< open loop: exponential inter-arrival times at a mean rate
+    Poisson, ///< open loop at a mean rate: exponential inter-arrival times, or gamma ones (WorkloadSpec::burstiness)
     Trace, ///< replay of given arrival times and lengths
 };
 
@@ -217,10 +217,24 @@ struct WorkloadSpec {
     /// The first requests (by id) leave the statistics out: the benchmark's warm-up (aiperf --warmup-request-count).
     int warmupRequests = 0;
     double ratePerSecond = 1; ///< mean arrival rate of a Poisson workload
-    std::uint64_t seed = 1; ///< of the Poisson draws
+    /// Open loop: the shape k of the gamma distribution the inter-arrival times follow, their mean 1 / rate whatever
+    /// k (vLLM's benchmark_serving --burstiness): 1 is Poisson (exponential gaps), below 1 burstier, above 1 more even
+    /// (the gaps' coefficient of variation is 1 / sqrt(k)).
+    double burstiness = 1;
+    /// Open loop: this workload is the share of a stream `thinning` times its rate that a data-parallel deployment
+    /// deals to one replica, each request at random (replicaShares); a gap is then the sum of a geometric number
+    /// (mean `thinning`) of the stream's gamma gaps. 1: the stream itself.
+    int thinning = 1;
+    std::uint64_t seed = 1; ///< of the arrival draws and, from a stream of its own, the length draws
     int requests = 1; ///< requests to simulate (closed loop and Poisson)
-    std::int64_t promptTokens = 128; ///< every request's prompt (closed loop and Poisson)
-    std::int64_t outputTokens = 128; ///< every request's output (closed loop and Poisson)
+    std::int64_t promptTokens = 128; ///< every request's prompt, or their mean (closed loop and Poisson)
+    std::int64_t outputTokens = 128; ///< every request's output, or their mean (closed loop and Poisson)
+    /// Closed loop and open loop: the standard deviations of normally distributed prompt and output lengths around
+    /// promptTokens and outputTokens (genai-perf's and aiperf's --synthetic-input-tokens-stddev and
+    /// --output-tokens-stddev), each draw rounded to whole tokens and drawn again when below its least length (a
+    /// prompt: 1 and the shared prefix; an output: 1). 0: every request has the mean lengths.
+    double promptTokensStddev = 0;
+    double outputTokensStddev = 0;
     /// Prompt tokens requests of one prefix id share (a system prompt): every request of a closed loop or Poisson
     /// workload, and the trace's requests with the same prefix_id. 0: no shared prefix.
     std::int64_t sharedPrefixTokens = 0;

@@ -9,6 +9,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -324,6 +325,28 @@ void TstServeCli::csvHasOneRowPerRequest()
     const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 13);
     QCOMPARE(lines.front(), QStringLiteral("id,arrival_s,input_tokens,output_tokens,ttft_s,itl_s,e2e_s,preemptions"));
+
+    // Spread lengths and gamma gaps: every request's own lengths in its row, and the workload line says how they
+    // were drawn (shape 0.25: a coefficient of variation of 1 / sqrt(0.25) = 2).
+    const Result spread = runRapid(serve({ QStringLiteral("--rate"), QStringLiteral("5"),
+        QStringLiteral("--burstiness"), QStringLiteral("0.25"), QStringLiteral("--requests"), QStringLiteral("12"),
+        QStringLiteral("--input-tokens"), QStringLiteral("300"), QStringLiteral("--input-tokens-stddev"),
+        QStringLiteral("50"), QStringLiteral("--output-tokens"), QStringLiteral("8"), QStringLiteral("--csv"), csv }));
+    QCOMPARE(spread.exitCode, 0);
+    QVERIFY2(spread.out.contains(QStringLiteral("workload   gamma-distributed gaps of shape 0.25 (coefficient of "
+                                                "variation 2); lengths drawn from normal distributions: prompts 300 "
+                                                "+- 50, outputs 8 +- 0 tokens (seed 1)")),
+        qPrintable(spread.out));
+    QFile drawn(csv);
+    QVERIFY(drawn.open(QIODevice::ReadOnly));
+    const QStringList rows = QString::fromUtf8(drawn.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), 13);
+    QSet<QString> prompts;
+    for (const QString& row : rows.mid(1)) {
+        prompts.insert(row.split(QLatin1Char(',')).at(2));
+        QCOMPARE(row.split(QLatin1Char(',')).at(3), QStringLiteral("8"));
+    }
+    QVERIFY2(prompts.size() > 1, qPrintable(rows.join(QLatin1Char('|'))));
 }
 
 void TstServeCli::aListOfLoadsSweepsThem()
@@ -557,6 +580,12 @@ void TstServeCli::inputErrorsNameTheirCause_data()
                                     << QStringList { QStringLiteral("--input-tokens"), QStringLiteral("131000"),
                                            QStringLiteral("--output-tokens"), QStringLiteral("100") }
                                     << QStringLiteral("context");
+    // Prompts drawn around 130,000 tokens with a deviation of 5,000: some land beyond the context with 100 more.
+    QTest::addRow("drawn_beyond_context") << goodTrace
+                                          << QStringList { QStringLiteral("--input-tokens"), QStringLiteral("130000"),
+                                                 QStringLiteral("--input-tokens-stddev"), QStringLiteral("5000"),
+                                                 QStringLiteral("--output-tokens"), QStringLiteral("100") }
+                                          << QStringLiteral("standard deviations");
     // 4 blocks of 16 tokens hold 64 tokens; a request of 100 + 10 can never be admitted.
     QTest::addRow("kv_too_small") << goodTrace
                                   << QStringList { QStringLiteral("--kv-blocks"), QStringLiteral("4"),
@@ -703,6 +732,16 @@ void TstServeCli::usageErrorsNameTheOption_data()
     QTest::addRow("acceptance_above_one") << QStringList { QStringLiteral("--speculative-tokens"), QStringLiteral("3"),
         QStringLiteral("--acceptance"), QStringLiteral("1.5") }
                                           << QStringLiteral("--acceptance");
+    QTest::addRow("burstiness_without_rate")
+        << QStringList { QStringLiteral("--burstiness"), QStringLiteral("0.5") } << QStringLiteral("--burstiness");
+    QTest::addRow("burstiness_zero") << QStringList { QStringLiteral("--rate"), QStringLiteral("2"),
+        QStringLiteral("--burstiness"), QStringLiteral("0") }
+                                     << QStringLiteral("--burstiness");
+    QTest::addRow("negative_deviation") << QStringList { QStringLiteral("--input-tokens-stddev"), QStringLiteral("-5") }
+                                        << QStringLiteral("--input-tokens-stddev");
+    QTest::addRow("deviation_with_trace") << QStringList { QStringLiteral("--trace"), QStringLiteral("t.csv"),
+        QStringLiteral("--output-tokens-stddev"), QStringLiteral("5") }
+                                          << QStringLiteral("a trace gives every request's lengths");
     QTest::addRow("acceptance_twice") << QStringList { QStringLiteral("--speculative-tokens"), QStringLiteral("3"),
         QStringLiteral("--acceptance"), QStringLiteral("0.5"), QStringLiteral("--acceptance-length"),
         QStringLiteral("2") } << QStringLiteral("--acceptance and --acceptance-length");
