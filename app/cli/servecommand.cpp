@@ -30,8 +30,7 @@ namespace rapid::cli {
 
 namespace {
 
-/// @p options followed by speculative decoding's (serveoptions.cpp, speculativeOf), last in the help.
-/// The workload's random parts: gamma gaps of open-loop arrivals and spread lengths.
+/// @p options followed by the workload's random parts: gamma gaps of open-loop arrivals and spread lengths.
 std::vector<Arguments::Option> withWorkloadDrawOptions(std::vector<Arguments::Option> options)
 {
     const std::vector<Arguments::Option> draws {
@@ -52,6 +51,7 @@ std::vector<Arguments::Option> withWorkloadDrawOptions(std::vector<Arguments::Op
     return options;
 }
 
+/// @p options followed by speculative decoding's (serveoptions.cpp, speculativeOf), last in the help.
 std::vector<Arguments::Option> withSpeculativeOptions(std::vector<Arguments::Option> options)
 {
     const std::vector<Arguments::Option> speculative {

@@ -23,18 +23,26 @@ namespace rapid::serving {
 void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& workload, const EngineOptions& options)
 {
     const auto fail = [](const std::string& what) { throw std::invalid_argument(what); };
-    std::vector<RequestSpec> lengths = workload.trace;
+    // Checked before anything is drawn: a deviation that is not a number, or a mean below the least length a draw
+    // may take, would draw for ever.
+    if (!(workload.burstiness > 0 && workload.burstiness <= 1000) || workload.thinning < 1) {
+        fail("the arrivals' burstiness must be above 0 and at most 1000");
+    }
+    if (!(workload.promptTokensStddev >= 0 && workload.promptTokensStddev <= 1e7)
+        || !(workload.outputTokensStddev >= 0 && workload.outputTokensStddev <= 1e7)) {
+        fail("the lengths' standard deviations must be from 0 to 1e7 tokens");
+    }
     const bool spread = workload.promptTokensStddev > 0 || workload.outputTokensStddev > 0;
+    if (spread && workload.arrival != ArrivalKind::Trace
+        && (workload.promptTokens < std::max<std::int64_t>(1, workload.sharedPrefixTokens)
+            || workload.outputTokens < 1)) {
+        fail("spread lengths need means of at least 1 token, the prompt's at least the shared prefix");
+    }
+    std::vector<RequestSpec> lengths = workload.trace;
     if (workload.arrival != ArrivalKind::Trace) {
         // Spread lengths are checked as drawn: the draws are the seed's, so a run that passes here is the run served.
         lengths = spread ? workloadRequests(workload)
                          : std::vector<RequestSpec> { RequestSpec { 0, workload.promptTokens, workload.outputTokens } };
-    }
-    if (!(workload.burstiness > 0 && workload.burstiness <= 1000) || workload.thinning < 1) {
-        fail("the arrivals' burstiness must be above 0 and at most 1000");
-    }
-    if (!(workload.promptTokensStddev >= 0) || !(workload.outputTokensStddev >= 0)) {
-        fail("the lengths' standard deviations must be 0 or more");
     }
     // An hour per iteration is no engine: the bound keeps a typo (a unit lost) from running for ever.
     const auto hostTime = [&](double seconds, const char* name) {
