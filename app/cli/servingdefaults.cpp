@@ -63,6 +63,24 @@ void applySpeculationDefaults(
     }
 }
 
+/// The workload's random draws: a closed loop or a trace keeps the section's burstiness unapplied, as the tab greys it
+/// out for clients, and a trace gives every request's lengths itself.
+void applyWorkloadDrawDefaults(Arguments& arguments, const config::ServingSettings& settings)
+{
+    if (settings.burstiness != 1 && arguments.value("rate")) {
+        setNumberDefault(arguments, "burstiness", settings.burstiness);
+    }
+    if (arguments.value("trace")) {
+        return;
+    }
+    if (settings.inputTokensStddev > 0) {
+        setNumberDefault(arguments, "input-tokens-stddev", settings.inputTokensStddev);
+    }
+    if (settings.outputTokensStddev > 0) {
+        setNumberDefault(arguments, "output-tokens-stddev", settings.outputTokensStddev);
+    }
+}
+
 } // namespace
 
 void applyWorkspaceServingDefaults(Arguments& arguments)
@@ -116,6 +134,7 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     setCount("input-tokens", settings->inputTokens);
     setCount("output-tokens", settings->outputTokens);
     setCount("requests", settings->requests);
+    applyWorkloadDrawDefaults(arguments, *settings);
     if (pools && !arguments.value("pool-splits")) {
         setCount("prefill-tp", settings->prefillTp);
         setCount("decode-tp", settings->decodeTp);

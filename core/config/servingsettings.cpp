@@ -22,6 +22,9 @@ constexpr std::int64_t kMaxBlockSize = 4096; // rapid serve --block-size
 constexpr double kMinMemoryShare = 0.01; // rapid serve --gpu-memory-utilization
 constexpr std::int64_t kMaxDraftTokens = 16; // rapid serve --speculative-tokens (serving::kMaxDraftTokens)
 constexpr std::int64_t kMaxDraftLayers = 8; // rapid serve --draft-layers (serving::kMaxDraftLayers)
+constexpr double kMinBurstiness = 0.01; // rapid serve --burstiness
+constexpr double kMaxBurstiness = 1000;
+constexpr double kMaxTokensStddev = 1e7; // rapid serve --input-tokens-stddev, --output-tokens-stddev
 
 std::string number(double value)
 {
@@ -80,6 +83,9 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
     settings.inputTokens = static_cast<int>(reader.integer("input_tokens", 0, 0, kMaxTokens));
     settings.outputTokens = static_cast<int>(reader.integer("output_tokens", 0, 0, kMaxTokens));
     settings.requests = static_cast<int>(reader.integer("requests", 0, 0, kMaxRequests));
+    settings.burstiness = reader.number("burstiness", 1.0, kMinBurstiness, kMaxBurstiness);
+    settings.inputTokensStddev = reader.number("input_tokens_stddev", 0.0, 0.0, kMaxTokensStddev);
+    settings.outputTokensStddev = reader.number("output_tokens_stddev", 0.0, 0.0, kMaxTokensStddev);
     settings.engine
         = reader.choice<std::string>("engine", wordChoices(kServingEngineWords), std::string(kServingEngineWords[0]));
     settings.ttftSloMilliseconds = reader.number("ttft_slo_ms", 0.0, 0.0, kMaxSloMilliseconds);
@@ -127,6 +133,9 @@ std::string composeServingSettings(const ServingSettings& settings)
     text += "  input_tokens: " + std::to_string(settings.inputTokens) + "\n";
     text += "  output_tokens: " + std::to_string(settings.outputTokens) + "\n";
     text += "  requests: " + std::to_string(settings.requests) + "\n";
+    text += "  burstiness: " + number(settings.burstiness) + "\n";
+    text += "  input_tokens_stddev: " + number(settings.inputTokensStddev) + "\n";
+    text += "  output_tokens_stddev: " + number(settings.outputTokensStddev) + "\n";
     text += "  engine: " + yamlDoubleQuoted(settings.engine) + "\n";
     text += "  ttft_slo_ms: " + number(settings.ttftSloMilliseconds) + "\n";
     text += "  itl_slo_ms: " + number(settings.itlSloMilliseconds) + "\n";

@@ -16,6 +16,13 @@ struct ServingSettings {
     int inputTokens = 0; ///< prompt tokens of every request; 0: run.inference.prompt_length
     int outputTokens = 0; ///< output tokens of every request; 0: run.inference.decode_length
     int requests = 0; ///< requests simulated per load; 0: rapid serve's default
+    /// At a rate: the gamma shape of the arrival gaps (rapid serve --burstiness; 1: Poisson), 0.01 to 1000; kept but
+    /// not applied to a closed loop, as the tab shows it greyed out.
+    double burstiness = 1;
+    /// The standard deviations of normally drawn prompt and output lengths around inputTokens and outputTokens
+    /// (rapid serve --input-tokens-stddev, --output-tokens-stddev); 0: every request alike.
+    double inputTokensStddev = 0;
+    double outputTokensStddev = 0;
     std::string engine = "vllm"; ///< vllm, trtllm or sglang (rapid serve --engine)
     double ttftSloMilliseconds = 0; ///< 0: no TTFT limit
     double itlSloMilliseconds = 0; ///< 0: no ITL limit

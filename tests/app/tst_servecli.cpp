@@ -71,6 +71,7 @@ private Q_SLOTS:
     void csvHasOneRowPerRequest();
     void aListOfLoadsSweepsThem();
     void theWorkspacesServingSectionGivesTheDefaults();
+    void theSectionsWorkloadDrawsAreTheOptions();
     void unchunkedPromptsNeedRoomForWhatIsRecomputed();
     void draftsKeptEveryTimeDivideTheInterTokenLatency();
     void inputErrorsNameTheirCause_data();
@@ -508,6 +509,59 @@ void TstServeCli::theWorkspacesServingSectionGivesTheDefaults()
         parseJson(pools.out.mid(pools.out.indexOf(QLatin1Char('{'))))
             .value(QStringLiteral("output_tokens_per_s"))
             .toDouble());
+}
+
+void TstServeCli::theSectionsWorkloadDrawsAreTheOptions()
+{
+    // Gamma gaps and spread lengths kept with the workspace serve what --burstiness and the two deviations serve (the
+    // same draws: every per-request row of the CSV alike). A closed loop keeps the section's burstiness unapplied, as
+    // the tab greys it out for clients: no usage error, and the same result as without it.
+    QTemporaryDir dir;
+    const QString workspace = dir.filePath(QStringLiteral("drawn.rapid.yaml"));
+    const QByteArray head = "name: drawn\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\nrun: llama-3.1-8b-decode-1gpu\n"
+                            "overrides:\n  - run.parallelism.tp=8\n";
+    QVERIFY(writeFile(workspace,
+        head
+            + "serving:\n  load: rate\n  loads: \"4\"\n  input_tokens: 300\n  output_tokens: 16\n  requests: 40\n"
+              "  burstiness: 0.25\n  input_tokens_stddev: 50\n  output_tokens_stddev: 4\n"));
+    const Result fromSection = runRapid(
+        { QStringLiteral("serve"), workspace, QStringLiteral("--csv"), dir.filePath(QStringLiteral("a.csv")) });
+    QCOMPARE(fromSection.exitCode, 0);
+    QVERIFY2(
+        fromSection.out.contains(QStringLiteral("gamma-distributed gaps of shape 0.25")), qPrintable(fromSection.out));
+    const Result fromOptions
+        = runRapid(serve({ QStringLiteral("--rate"), QStringLiteral("4"), QStringLiteral("--input-tokens"),
+            QStringLiteral("300"), QStringLiteral("--output-tokens"), QStringLiteral("16"),
+            QStringLiteral("--requests"), QStringLiteral("40"), QStringLiteral("--burstiness"), QStringLiteral("0.25"),
+            QStringLiteral("--input-tokens-stddev"), QStringLiteral("50"), QStringLiteral("--output-tokens-stddev"),
+            QStringLiteral("4"), QStringLiteral("--csv"), dir.filePath(QStringLiteral("b.csv")) }));
+    QCOMPARE(fromOptions.exitCode, 0);
+    QFile a(dir.filePath(QStringLiteral("a.csv")));
+    QFile b(dir.filePath(QStringLiteral("b.csv")));
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    const QByteArray rows = a.readAll();
+    QCOMPARE(rows.count('\n'), 41); // a header and 40 requests
+    QCOMPARE(rows, b.readAll());
+
+    QVERIFY(writeFile(workspace,
+        head
+            + "serving:\n  load: concurrency\n  loads: \"2\"\n  input_tokens: 300\n  output_tokens: 16\n"
+              "  burstiness: 0.25\n"));
+    const Result clients
+        = runRapid({ QStringLiteral("serve"), workspace, QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(clients.exitCode, 0);
+    QVERIFY2(!clients.out.contains(QStringLiteral("gamma")), qPrintable(clients.out));
+    const Result plain = runRapid(serve(
+        { QStringLiteral("--concurrency"), QStringLiteral("2"), QStringLiteral("--input-tokens"), QStringLiteral("300"),
+            QStringLiteral("--output-tokens"), QStringLiteral("16"), QStringLiteral("--json"), QStringLiteral("-") }));
+    QCOMPARE(plain.exitCode, 0);
+    QCOMPARE(parseJson(clients.out.mid(clients.out.indexOf(QLatin1Char('{')))),
+        parseJson(plain.out.mid(plain.out.indexOf(QLatin1Char('{')))));
+    // A burstiness the options refuse is refused in the section too, at its key.
+    QVERIFY(writeFile(workspace, head + "serving:\n  load: rate\n  loads: \"4\"\n  burstiness: 0\n"));
+    const Result refused = runRapid({ QStringLiteral("serve"), workspace });
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains(QStringLiteral("serving.burstiness")), qPrintable(refused.err));
 }
 
 // Without chunked prefill an iteration computes a prompt whole. A preempted request is recomputed whole too (its prompt

@@ -41,6 +41,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <set>
 
 using namespace rapid;
 using namespace rapid::widgets;
@@ -273,6 +274,64 @@ private Q_SLOTS:
         QTest::keyClick(shown->acceptanceKindCombo(), Qt::Key_Down);
         QCOMPARE(shown->acceptanceSpin()->value(), 2.18);
         QCOMPARE(shown->settings().acceptanceLength, 2.18);
+    }
+
+    void burstyArrivalsAndSpreadLengths()
+    {
+        // Burstiness belongs to a rate: greyed out for clients, and kept unapplied when the load goes back to them.
+        // At a rate, the typed burstiness and spreads are the workload served: the same arrivals and lengths as
+        // rapid serve's core given them directly, the prompts spread around the run's 1,500 tokens (40 draws of
+        // deviation 100: the mean within 5 standard errors, 5 x 100 / sqrt(40) = 79 tokens) and kept with the
+        // workspace.
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        QVERIFY(!panel->burstinessSpin()->isEnabled());
+        panel->loadKindCombo()->setFocus();
+        QTest::keyClick(panel->loadKindCombo(), Qt::Key_Down);
+        QCOMPARE(panel->loadKindCombo()->currentIndex(), 1);
+        QVERIFY(panel->burstinessSpin()->isEnabled());
+        test::typeSpin(panel->burstinessSpin(), QStringLiteral("0.25"));
+        test::typeSpin(panel->promptSpreadSpin(), QStringLiteral("100"));
+        test::typeSpin(panel->outputSpreadSpin(), QStringLiteral("4"));
+        QCOMPARE(panel->promptSpreadSpin()->text(), QStringLiteral("± 100"));
+        QVERIFY(serve(panel, QStringLiteral("4"), QStringLiteral("16"), QStringLiteral("40")));
+        const std::vector<serving::RequestRecord>& served = panel->curve()->results[0].trace.requests;
+        QCOMPARE(served.size(), size_t(40));
+
+        serving::WorkloadSpec workload;
+        workload.arrival = serving::ArrivalKind::Poisson;
+        workload.ratePerSecond = 4;
+        workload.requests = 40;
+        workload.burstiness = 0.25;
+        workload.promptTokens = 1500;
+        workload.outputTokens = 16;
+        workload.promptTokensStddev = 100;
+        workload.outputTokensStddev = 4;
+        const serving::ServingResult direct
+            = serving::simulateServing(*window->document()->scenario(), workload, serving::EngineOptions {});
+        double promptSum = 0;
+        std::set<std::int64_t> prompts;
+        for (size_t i = 0; i < served.size(); ++i) {
+            QCOMPARE(served[i].arrivalSeconds, direct.trace.requests[i].arrivalSeconds);
+            QCOMPARE(served[i].promptTokens, direct.trace.requests[i].promptTokens);
+            QCOMPARE(served[i].outputTokens, direct.trace.requests[i].outputTokens);
+            promptSum += static_cast<double>(served[i].promptTokens);
+            prompts.insert(served[i].promptTokens);
+        }
+        QVERIFY2(std::abs(promptSum / 40 - 1500) < 79, qPrintable(QString::number(promptSum / 40)));
+        QVERIFY(prompts.size() > 10);
+
+        QVERIFY(window->document()->servingSettings());
+        QCOMPARE(window->document()->servingSettings()->burstiness, 0.25);
+        QCOMPARE(window->document()->servingSettings()->inputTokensStddev, 100.0);
+        QCOMPARE(window->document()->servingSettings()->outputTokensStddev, 4.0);
+        // Back to clients: the burstiness is greyed out and kept, and not served (no usage error, Poisson-free loop).
+        QTest::keyClick(panel->loadKindCombo(), Qt::Key_Up);
+        QVERIFY(!panel->burstinessSpin()->isEnabled());
+        QCOMPARE(panel->settings().burstiness, 0.25);
+        QVERIFY(serve(panel, QStringLiteral("2"), QStringLiteral("16"), QStringLiteral("4")));
+        QCOMPARE(panel->curve()->results[0].trace.requests.size(), size_t(4));
     }
 
     void crowdedLoadsKeepTheirLabelsApart()

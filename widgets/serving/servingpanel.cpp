@@ -194,9 +194,10 @@ QWidget* ServingPanel::buildInputs()
 {
     m_loadKind->setObjectName(QStringLiteral("servingLoadKind"));
     m_loadKind->addItem(tr("Clients (closed loop)"));
-    m_loadKind->addItem(tr("Requests/s (Poisson)"));
+    m_loadKind->addItem(tr("Requests/s (open loop)"));
     m_loadKind->setToolTip(tr("A closed loop of clients, each sending its next request when the last one ends (how "
-                              "genai-perf and NIM benchmark), or Poisson arrivals at a rate"));
+                              "genai-perf and NIM benchmark), or arrivals at a rate: Poisson, or as bursty as "
+                              "Burstiness says"));
     m_loads->setObjectName(QStringLiteral("servingLoads"));
     m_loads->setToolTip(tr("The loads to serve at, separated by commas: whole clients, or requests per second"));
     m_loadsProblem->setObjectName(QStringLiteral("servingLoadsProblem"));
@@ -230,8 +231,12 @@ QWidget* ServingPanel::buildInputs()
     form->addRow(tr("Load"), m_loadKind);
     form->addRow(tr("Loads"), m_loads);
     form->addRow(QString(), m_loadsProblem);
+    createWorkloadFields();
+    form->addRow(tr("Burstiness"), m_burstiness);
     form->addRow(tr("Prompt"), m_prompt);
+    form->addRow(tr("Prompt spread"), m_promptSpread);
     form->addRow(tr("Output"), m_output);
+    form->addRow(tr("Output spread"), m_outputSpread);
     form->addRow(tr("Requests"), m_requests);
     form->addRow(tr("Engine"), m_engine);
     form->addRow(tr("Admission"), m_capacityPolicy);
@@ -304,6 +309,7 @@ void ServingPanel::validateInputs()
     m_poolsProblem->setVisible(!poolsValid);
     m_prefillTp->setEnabled(m_prefillWorkers->value() > 0);
     m_decodeTp->setEnabled(m_decodeWorkers->value() > 0);
+    updateWorkloadFields();
     updateSpeculationFields();
     const bool valid = parsedLoads().has_value() && poolsValid && speculationValid();
     m_loadsProblem->setText(m_loadKind->currentIndex() == 0
@@ -335,6 +341,7 @@ bool ServingPanel::run()
         request.requestsPerPoint = m_requests->value();
         request.workload.promptTokens = m_prompt->value() > 0 ? m_prompt->value() : scenario->run.promptLength;
         request.workload.outputTokens = m_output->value() > 0 ? m_output->value() : scenario->run.decodeLength;
+        applyWorkload(request.workload);
         request.options.profile = static_cast<serving::EngineProfile>(m_engine->currentData().toInt());
         request.options.capacityPolicy = static_cast<serving::CapacityPolicy>(m_capacityPolicy->currentData().toInt());
         applyScheduler(request.options);

@@ -23,7 +23,8 @@ class QTabWidget;
 
 namespace rapid::serving {
 struct EngineOptions;
-}
+struct WorkloadSpec;
+} // namespace rapid::serving
 
 namespace rapid::widgets {
 
@@ -53,6 +54,9 @@ public:
     QSpinBox* promptSpin() const { return m_prompt; }
     QSpinBox* outputSpin() const { return m_output; }
     QSpinBox* requestsSpin() const { return m_requests; }
+    QDoubleSpinBox* burstinessSpin() const { return m_burstiness; }
+    QDoubleSpinBox* promptSpreadSpin() const { return m_promptSpread; }
+    QDoubleSpinBox* outputSpreadSpin() const { return m_outputSpread; }
     QComboBox* engineCombo() const { return m_engine; }
     QComboBox* capacityPolicyCombo() const { return m_capacityPolicy; }
     QDoubleSpinBox* ttftSloSpin() const { return m_ttftSlo; }
@@ -116,6 +120,11 @@ private:
     /// Shows the workspace's serving set-up in the inputs (after an undo, or a workspace opened or restored).
     void showSettings();
     void connectSettings();
+    /// The workload's random draws (servingworkload.cpp): arrival gaps' burstiness (a rate's alone: greyed out for
+    /// clients) and the lengths' standard deviations, and what a run takes from them.
+    void createWorkloadFields();
+    void updateWorkloadFields();
+    void applyWorkload(serving::WorkloadSpec& workload) const;
     /// The engine's scheduler knobs (servingscheduler.cpp): their rows of the inputs' form, what a run takes from them.
     void addSchedulerRows(QFormLayout* form);
     void applyScheduler(serving::EngineOptions& options) const;
@@ -149,6 +158,9 @@ private:
     QSpinBox* m_prompt;
     QSpinBox* m_output;
     QSpinBox* m_requests;
+    QDoubleSpinBox* m_burstiness = nullptr; ///< the gamma shape of a rate's arrival gaps; 1: Poisson
+    QDoubleSpinBox* m_promptSpread = nullptr; ///< standard deviations of the lengths, tokens; 0: all alike
+    QDoubleSpinBox* m_outputSpread = nullptr;
     QComboBox* m_engine;
     QComboBox* m_capacityPolicy; ///< items in the order of config::kCapacityPolicyWords
     QDoubleSpinBox* m_ttftSlo;

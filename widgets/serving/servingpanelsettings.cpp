@@ -44,6 +44,9 @@ config::ServingSettings ServingPanel::settings() const
     settings.inputTokens = m_prompt->value();
     settings.outputTokens = m_output->value();
     settings.requests = m_requests->value();
+    settings.burstiness = m_burstiness->value();
+    settings.inputTokensStddev = m_promptSpread->value();
+    settings.outputTokensStddev = m_outputSpread->value();
     // The combos offer the engines and the policies in the order of their word lists.
     settings.engine = wordAt(config::kServingEngineWords, m_engine->currentIndex());
     settings.capacityPolicy = wordAt(config::kCapacityPolicyWords, m_capacityPolicy->currentIndex());
@@ -89,16 +92,17 @@ void ServingPanel::showSettings()
     if (settings() == wanted) {
         return;
     }
-    const QSignalBlocker blockers[]
-        = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt), QSignalBlocker(m_output),
-              QSignalBlocker(m_requests), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo), QSignalBlocker(m_itlSlo),
-              QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers), QSignalBlocker(m_prefillTp),
-              QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime), QSignalBlocker(m_hostPerRequest),
-              QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy), QSignalBlocker(m_maxNumSeqs),
-              QSignalBlocker(m_maxBatchedTokens), QSignalBlocker(m_chunkedPrefill), QSignalBlocker(m_blockSize),
-              QSignalBlocker(m_maxPrefillTokens), QSignalBlocker(m_memoryShare), QSignalBlocker(m_batching),
-              QSignalBlocker(m_overlapScheduler), QSignalBlocker(m_draftTokens), QSignalBlocker(m_acceptance),
-              QSignalBlocker(m_acceptanceKind), QSignalBlocker(m_draft), QSignalBlocker(m_draftLayers) };
+    const QSignalBlocker blockers[] = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt),
+        QSignalBlocker(m_output), QSignalBlocker(m_requests), QSignalBlocker(m_burstiness),
+        QSignalBlocker(m_promptSpread), QSignalBlocker(m_outputSpread), QSignalBlocker(m_engine),
+        QSignalBlocker(m_ttftSlo), QSignalBlocker(m_itlSlo), QSignalBlocker(m_prefillWorkers),
+        QSignalBlocker(m_decodeWorkers), QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp),
+        QSignalBlocker(m_hostTime), QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost),
+        QSignalBlocker(m_capacityPolicy), QSignalBlocker(m_maxNumSeqs), QSignalBlocker(m_maxBatchedTokens),
+        QSignalBlocker(m_chunkedPrefill), QSignalBlocker(m_blockSize), QSignalBlocker(m_maxPrefillTokens),
+        QSignalBlocker(m_memoryShare), QSignalBlocker(m_batching), QSignalBlocker(m_overlapScheduler),
+        QSignalBlocker(m_draftTokens), QSignalBlocker(m_acceptance), QSignalBlocker(m_acceptanceKind),
+        QSignalBlocker(m_draft), QSignalBlocker(m_draftLayers) };
     m_loadKind->setCurrentIndex(wanted.load == config::ServingSettings::Load::Rate ? 1 : 0);
     if (m_loads->text().toStdString() != wanted.loads) {
         m_loads->setText(QString::fromStdString(wanted.loads));
@@ -106,6 +110,9 @@ void ServingPanel::showSettings()
     m_prompt->setValue(wanted.inputTokens);
     m_output->setValue(wanted.outputTokens);
     m_requests->setValue(wanted.requests);
+    m_burstiness->setValue(wanted.burstiness);
+    m_promptSpread->setValue(wanted.inputTokensStddev);
+    m_outputSpread->setValue(wanted.outputTokensStddev);
     m_engine->setCurrentIndex(indexOf(config::kServingEngineWords, wanted.engine));
     m_capacityPolicy->setCurrentIndex(indexOf(config::kCapacityPolicyWords, wanted.capacityPolicy));
     m_ttftSlo->setValue(wanted.ttftSloMilliseconds);
@@ -147,7 +154,8 @@ void ServingPanel::connectSettings()
     for (QCheckBox* check : { m_overlapHost, m_chunkedPrefill }) {
         connect(check, &QCheckBox::toggled, this, &ServingPanel::storeSettings);
     }
-    for (QDoubleSpinBox* spin : { m_ttftSlo, m_itlSlo, m_hostTime, m_hostPerRequest, m_memoryShare, m_acceptance }) {
+    for (QDoubleSpinBox* spin : { m_burstiness, m_promptSpread, m_outputSpread, m_ttftSlo, m_itlSlo, m_hostTime,
+             m_hostPerRequest, m_memoryShare, m_acceptance }) {
         connect(spin, &QDoubleSpinBox::valueChanged, this, &ServingPanel::storeSettings);
     }
     connect(m_document, &WorkspaceDocument::servingSettingsChanged, this, &ServingPanel::showSettings);

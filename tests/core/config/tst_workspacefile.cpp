@@ -439,6 +439,9 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     serving.inputTokens = 3000;
     serving.outputTokens = 150;
     serving.requests = 400;
+    serving.burstiness = 0.25;
+    serving.inputTokensStddev = 300.5;
+    serving.outputTokensStddev = 40;
     serving.engine = "sglang";
     serving.ttftSloMilliseconds = 250.5;
     serving.itlSloMilliseconds = 0.1;
@@ -465,7 +468,9 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     const std::string text = config::composeWorkspace(documents);
     QVERIFY2(
         text.find("serving:\n  load: rate\n  loads: \"0.5, 2,8 # as typed\"\n") != std::string::npos, text.c_str());
-    QVERIFY(text.find("  engine: \"sglang\"\n  ttft_slo_ms: 250.5\n  itl_slo_ms: 0.1\n") != std::string::npos);
+    QVERIFY(text.find("  requests: 400\n  burstiness: 0.25\n  input_tokens_stddev: 300.5\n  output_tokens_stddev: 40\n"
+                      "  engine: \"sglang\"\n  ttft_slo_ms: 250.5\n  itl_slo_ms: 0.1\n")
+        != std::string::npos);
     QVERIFY(text.find("  host_time_ms: 2.5\n  host_time_per_request_ms: 0.125\n  overlap_host: true\n"
                       "  capacity_policy: \"guaranteed-no-evict\"\n")
         != std::string::npos);
@@ -566,6 +571,15 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
         << QStringLiteral("expected at most speculative_tokens + 1 = 4 (tokens per verification), got 4.5");
     QTest::addRow("length_below_one") << QStringLiteral("  acceptance_length: 0.5\n")
                                       << QStringLiteral("serving.acceptance_length") << 6 << QStringLiteral("0.5");
+    // rapid serve's ranges: --burstiness 0.01 to 1000, the lengths' deviations 0 to 1e7 tokens.
+    QTest::addRow("burstiness_zero") << QStringLiteral("  burstiness: 0\n") << QStringLiteral("serving.burstiness") << 6
+                                     << QStringLiteral("0");
+    QTest::addRow("burstiness_not_a_number") << QStringLiteral("  burstiness: bursty\n")
+                                             << QStringLiteral("serving.burstiness") << 6 << QStringLiteral("bursty");
+    QTest::addRow("negative_spread") << QStringLiteral("  output_tokens_stddev: -3\n")
+                                     << QStringLiteral("serving.output_tokens_stddev") << 6 << QStringLiteral("-3");
+    QTest::addRow("spread_too_wide") << QStringLiteral("  input_tokens_stddev: 1e9\n")
+                                     << QStringLiteral("serving.input_tokens_stddev") << 6 << QStringLiteral("1e9");
     QTest::addRow("unknown_draft") << QStringLiteral("  draft: medusa\n") << QStringLiteral("serving.draft") << 6
                                    << QStringLiteral("expected one of head or ngram, got \"medusa\"");
     QTest::addRow("no_draft_layer") << QStringLiteral("  draft_layers: 0\n") << QStringLiteral("serving.draft_layers")

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Serving tab's random workload: gamma-distributed arrival gaps at a rate (rapid serve --burstiness; greyed out
+// for a closed loop, whose clients send when their last request ends) and prompt and output lengths drawn from normal
+// distributions around the Prompt and Output fields (--input-tokens-stddev, --output-tokens-stddev).
+#include "serving/servingpanel.h"
+
+#include "serving/servingspec.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+
+namespace rapid::widgets {
+
+namespace {
+
+/// A length's standard deviation in whole tokens, 0 ("none": every request alike) to rapid serve's 1e7.
+QDoubleSpinBox* spreadSpin(const QString& objectName, const QString& tip, QWidget* parent)
+{
+    auto* spin = new QDoubleSpinBox(parent);
+    spin->setObjectName(objectName);
+    spin->setRange(0, 1e7);
+    // Whole tokens with no suffix, as genai-perf takes them, so that the field fits beside its label in the column.
+    spin->setDecimals(0);
+    spin->setPrefix(QStringLiteral("± "));
+    spin->setSpecialValueText(QObject::tr("none"));
+    spin->setToolTip(tip);
+    spin->setKeyboardTracking(false);
+    return spin;
+}
+
+} // namespace
+
+void ServingPanel::createWorkloadFields()
+{
+    m_burstiness = new QDoubleSpinBox(this);
+    m_burstiness->setObjectName(QStringLiteral("servingBurstiness"));
+    m_burstiness->setRange(0.01, 1000);
+    m_burstiness->setDecimals(2);
+    m_burstiness->setValue(1);
+    m_burstiness->setKeyboardTracking(false);
+    m_burstiness->setToolTip(
+        tr("With requests/s: the gaps between arrivals follow a gamma distribution of this shape and mean 1/rate "
+           "(vLLM's benchmark --burstiness). 1 is Poisson; below 1 burstier (at 0.25 the gaps vary twice as much), "
+           "above 1 more even. Clients send when their last request ends: greyed out for them"));
+    m_promptSpread = spreadSpin(QStringLiteral("servingPromptSpread"),
+        tr("Prompt lengths drawn from a normal distribution of this standard deviation around Prompt, rounded and "
+           "drawn again below 1 token (genai-perf's --synthetic-input-tokens-stddev; none: every prompt alike)"),
+        this);
+    m_outputSpread = spreadSpin(QStringLiteral("servingOutputSpread"),
+        tr("Output lengths drawn likewise around Output (genai-perf's --output-tokens-stddev; none: all alike)"), this);
+}
+
+void ServingPanel::updateWorkloadFields()
+{
+    m_burstiness->setEnabled(m_loadKind->currentIndex() == 1);
+}
+
+void ServingPanel::applyWorkload(serving::WorkloadSpec& workload) const
+{
+    // Kept but not applied to clients, as the field is greyed out for them (rapid serve WORKSPACE does the same).
+    workload.burstiness = m_loadKind->currentIndex() == 1 ? m_burstiness->value() : 1;
+    workload.promptTokensStddev = m_promptSpread->value();
+    workload.outputTokensStddev = m_outputSpread->value();
+}
+
+} // namespace rapid::widgets
