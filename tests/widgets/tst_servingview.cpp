@@ -321,6 +321,11 @@ private Q_SLOTS:
         }
         QVERIFY2(std::abs(promptSum / 40 - 1500) < 79, qPrintable(QString::number(promptSum / 40)));
         QVERIFY(prompts.size() > 10);
+        // The status line says how they were drawn: a coefficient of variation of 1 / sqrt(0.25) = 2.
+        const QString status = panel->controls()->statusLabel()->text();
+        QVERIFY2(status.contains(QStringLiteral("Arrival gaps gamma-distributed, shape 0.25 (coefficient of variation "
+                                                "2). Lengths drawn: prompts 1500 ± 100, outputs 16 ± 4 tokens.")),
+            qPrintable(status));
 
         QVERIFY(window->document()->servingSettings());
         QCOMPARE(window->document()->servingSettings()->burstiness, 0.25);
@@ -332,6 +337,7 @@ private Q_SLOTS:
         QCOMPARE(panel->settings().burstiness, 0.25);
         QVERIFY(serve(panel, QStringLiteral("2"), QStringLiteral("16"), QStringLiteral("4")));
         QCOMPARE(panel->curve()->results[0].trace.requests.size(), size_t(4));
+        QVERIFY(!panel->controls()->statusLabel()->text().contains(QStringLiteral("gamma")));
     }
 
     void crowdedLoadsKeepTheirLabelsApart()

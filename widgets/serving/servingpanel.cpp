@@ -428,7 +428,7 @@ void ServingPanel::updateStatus()
             + (m_curve->prefillWorkers > 0
                     ? tr(" on %1 prefill + %2 decode workers").arg(m_curve->prefillWorkers).arg(m_curve->decodeWorkers)
                     : QString())
-            + tr(", %1 on the Pareto front.").arg(front);
+            + tr(", %1 on the Pareto front.").arg(front) + workloadSummary(*m_curve);
         if (m_curve->prefillWorkers == 0 && !m_curve->results.empty()) {
             text += QLatin1Char(' ') + schedulerSummary(m_curve->results.front().options)
                 + speculationSummary(m_curve->results.front().options);

@@ -125,6 +125,9 @@ private:
     void createWorkloadFields();
     void updateWorkloadFields();
     void applyWorkload(serving::WorkloadSpec& workload) const;
+    /// How a run's arrivals and lengths were drawn, for the status line (empty for Poisson or clients and alike
+    /// lengths).
+    static QString workloadSummary(const ServingCurve& curve);
     /// The engine's scheduler knobs (servingscheduler.cpp): their rows of the inputs' form, what a run takes from them.
     void addSchedulerRows(QFormLayout* form);
     void applyScheduler(serving::EngineOptions& options) const;

@@ -77,6 +77,7 @@ void ServingRunner::run(config::Scenario scenario, ServingRequest request)
             curve->load = request.load;
             curve->loads = request.loads;
             curve->slo = request.slo;
+            curve->workload = request.workload;
             if (pools) {
                 curve->prefillWorkers = request.prefillWorkers;
                 curve->decodeWorkers = request.decodeWorkers;

@@ -38,6 +38,7 @@ struct ServingCurve {
     std::vector<serving::ServingResult> results;
     std::vector<bool> pareto;
     serving::ServingSlo slo;
+    serving::WorkloadSpec workload; ///< as requested, the load fields aside (how the arrivals and lengths were drawn)
     int prefillWorkers = 0; ///< disaggregated pools (0: aggregated serving)
     int decodeWorkers = 0;
 };

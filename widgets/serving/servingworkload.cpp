@@ -4,11 +4,14 @@
 // distributions around the Prompt and Output fields (--input-tokens-stddev, --output-tokens-stddev).
 #include "serving/servingpanel.h"
 
+#include "serving/servingrunner.h"
 #include "serving/servingspec.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+
+#include <cmath>
 
 namespace rapid::widgets {
 
@@ -62,6 +65,25 @@ void ServingPanel::applyWorkload(serving::WorkloadSpec& workload) const
     workload.burstiness = m_loadKind->currentIndex() == 1 ? m_burstiness->value() : 1;
     workload.promptTokensStddev = m_promptSpread->value();
     workload.outputTokensStddev = m_outputSpread->value();
+}
+
+QString ServingPanel::workloadSummary(const ServingCurve& curve)
+{
+    const serving::WorkloadSpec& drawn = curve.workload;
+    QString text;
+    if (curve.load == serving::SweepLoad::Rate && drawn.burstiness != 1) {
+        text += tr(" Arrival gaps gamma-distributed, shape %1 (coefficient of variation %2).")
+                    .arg(drawn.burstiness, 0, 'g', 3)
+                    .arg(1 / std::sqrt(drawn.burstiness), 0, 'g', 3);
+    }
+    if (drawn.promptTokensStddev > 0 || drawn.outputTokensStddev > 0) {
+        text += tr(" Lengths drawn: prompts %1 ± %2, outputs %3 ± %4 tokens.")
+                    .arg(drawn.promptTokens)
+                    .arg(drawn.promptTokensStddev, 0, 'g', 6)
+                    .arg(drawn.outputTokens)
+                    .arg(drawn.outputTokensStddev, 0, 'g', 6);
+    }
+    return text;
 }
 
 } // namespace rapid::widgets
