@@ -169,6 +169,12 @@ Arguments serveArguments()
                 "had arrived when this one started, and a finished request runs one more, discarded, decode step; "
                 "trtllm's and sglang's default) or off (vllm's, and trtllm's with --tensorrt-engine)",
                 false },
+            { "preemption", "NAME",
+                "a preempted request's KV cache is: recompute (freed, computed again: default) or swap (copied to "
+                "host memory and back over the GPU's host link: vLLM V0's --preemption-mode swap; --engine vllm)",
+                false },
+            { "swap-space", "GIB", "host memory per GPU for swapped KV blocks (vLLM's --swap-space, default 4)",
+                false },
             { "host-time", "TIME",
                 "the engine's CPU time per iteration outside the GPU (scheduling, inputs, outputs), with a unit "
                 "(default 0)",

@@ -151,6 +151,15 @@ serving::EngineOptions engineOf(const Arguments& arguments)
         arguments, "batching", { serving::Batching::Mixed, serving::Batching::PrefillFirst }, serving::Batching::Auto);
     options.overlapScheduling = namedChoice(arguments, "overlap-scheduler",
         { serving::OverlapScheduling::On, serving::OverlapScheduling::Off }, serving::OverlapScheduling::Auto);
+    options.preemption = namedChoice(arguments, "preemption",
+        { serving::Preemption::Recompute, serving::Preemption::Swap }, serving::Preemption::Recompute);
+    if (options.preemption == serving::Preemption::Swap
+        && (options.profile != serving::EngineProfile::Vllm || options.batching == serving::Batching::PrefillFirst)) {
+        throw UsageError("--preemption swap: vLLM V0's swap (--preemption-mode swap); expected --engine vllm with "
+                         "mixed batching (sglang and trtllm recompute)");
+    }
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    options.swapSpaceBytes = boundedNumber(arguments, "swap-space", 4, 0, serving::kMaxSwapSpaceGiB) * kGiB;
     options.host.perIterationSeconds = duration(arguments, "host-time", 3600, true);
     options.host.perRequestSeconds = duration(arguments, "host-time-per-request", 3600, true);
     options.host.overlapped = arguments.flag("overlap-host");
@@ -176,6 +185,21 @@ std::string speculativeText(const serving::SpeculativeDecoding& speculative)
     std::snprintf(text, sizeof text, "; speculative: %d drafts by %s, acceptance %.3g, %.3g tokens per verification",
         speculative.draftTokens, draft.c_str(), speculative.acceptance,
         serving::meanTokensPerVerification(speculative.draftTokens, speculative.acceptance));
+    return text;
+}
+
+std::string preemptionText(const serving::EngineOptions& options)
+{
+    if (options.preemption != serving::Preemption::Swap) {
+        return {};
+    }
+    char text[200];
+    std::snprintf(text, sizeof text,
+        "; preemption by swap: %s GiB per GPU (%lld blocks), host link %s / %s GB/s to / from the GPU",
+        config::formatNumber(options.swapSpaceBytes / (1024.0 * 1024 * 1024)).c_str(),
+        static_cast<long long>(options.swap.hostBlocks),
+        config::formatNumber(options.swap.toDeviceBytesPerSecond / 1e9).c_str(),
+        config::formatNumber(options.swap.fromDeviceBytesPerSecond / 1e9).c_str());
     return text;
 }
 

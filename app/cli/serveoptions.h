@@ -19,6 +19,8 @@ double duration(const Arguments& arguments, const std::string& name, double maxS
 serving::EngineOptions engineOf(const Arguments& arguments);
 
 /// The engine's host cost for the summary's engine line ("; host ... ms per iteration ..."); empty when none is
+/// How preemption treats the KV cache, for the summary's engine line; nothing for recomputation (the default).
+std::string preemptionText(const serving::EngineOptions& options);
 /// charged. Overlapped with the GPU when stated so or when the (resolved) overlap scheduler runs.
 std::string hostCostText(const serving::HostCost& host, serving::OverlapScheduling overlapScheduling);
 

@@ -70,7 +70,7 @@ void printSummary(std::ostream& out, const serving::ServingResult& result, std::
         << serving::toString(result.options.overlapScheduling)
         << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
         << hostCostText(result.options.host, result.options.overlapScheduling)
-        << speculativeText(result.options.speculative) << "\n";
+        << speculativeText(result.options.speculative) << preemptionText(result.options) << "\n";
     if (!pools) {
         printKvCache(out, result);
     }
@@ -78,8 +78,11 @@ void printSummary(std::ostream& out, const serving::ServingResult& result, std::
             + std::to_string(pools->decodeWorkers) + " decode worker(s)"
                                        : std::to_string(s.replicas) + " replica(s)";
     out << "served     " << s.requests << " requests on " << servedOn << ", " << s.gpus << " GPUs in "
-        << config::formatNumber(s.durationSeconds) << " s; " << s.preemptions << " preemptions, "
-        << (pools ? "the first decode worker's mean batch " : "mean batch ")
+        << config::formatNumber(s.durationSeconds) << " s; " << s.preemptions << " preemptions"
+        << (result.options.preemption == serving::Preemption::Swap ? " (" + std::to_string(s.swapOuts)
+                       + " swapped out, " + config::formatNumber(s.swapSeconds * 1e3) + " ms of copies)"
+                                                                   : std::string())
+        << ", " << (pools ? "the first decode worker's mean batch " : "mean batch ")
         << config::formatNumber(s.meanBatchedTokens) << " tokens, peak KV occupancy "
         << config::formatNumber(s.peakKvOccupancy * 100) << "%";
     if (s.prefixCacheHitRate > 0) {

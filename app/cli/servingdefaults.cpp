@@ -37,6 +37,20 @@ void setNumberDefault(Arguments& arguments, const char* option, double value)
     arguments.setDefault(option, text);
 }
 
+/// Swapping is vLLM's with mixed batches: the section's is kept while another engine or prefill-first batches are
+/// chosen (the command line's or the section's), greyed out in the tab and not applied, as there.
+void applySwapDefaults(Arguments& arguments, const config::ServingSettings& settings)
+{
+    std::string batching = arguments.value("batching").value_or("auto");
+    std::transform(batching.begin(), batching.end(), batching.begin(),
+        [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
+    if (settings.preemption == "swap" && arguments.value("engine") == std::optional<std::string>("vllm")
+        && batching != "prefill-first") {
+        arguments.setDefault("preemption", settings.preemption);
+    }
+    setNumberDefault(arguments, "swap-space", settings.swapSpaceGiB);
+}
+
 /// The draft's knobs are kept while speculative_tokens is 0, as the tab keeps them, and not applied; the section's
 /// acceptance stands in only when the command line gives neither form of it.
 void applySpeculationDefaults(
@@ -175,6 +189,7 @@ void applyWorkspaceServingDefaults(Arguments& arguments)
     if (settings->overlapScheduler != "auto") {
         arguments.setDefault("overlap-scheduler", settings->overlapScheduler);
     }
+    applySwapDefaults(arguments, *settings);
     applySpeculationDefaults(arguments, *settings, *workspace);
 }
 

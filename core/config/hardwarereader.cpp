@@ -356,6 +356,14 @@ GpuSpec readGpu(ReadContext& context, const YAML::Node& node, const std::string&
         }
     }
     checkMemoryLatencies(context, gpu, spec, hbmLatencyGiven, l2LatencyGiven);
+    {
+        MapReader host = gpu.map("host_link");
+        if (host.valid()) {
+            spec.hostToDeviceBandwidth = host.quantity("to_device", 0.0) /* 0 = not given */;
+            spec.deviceToHostBandwidth = host.quantity("from_device", 0.0);
+            host.finish();
+        }
+    }
     spec.sharedMemPerSmBytes = gpu.quantity("shared_memory_per_sm");
     spec.registersPerSm = static_cast<int>(gpu.integer("registers_per_sm"));
     spec.maxThreadsPerSm = static_cast<int>(gpu.integer("max_threads_per_sm"));

@@ -75,6 +75,10 @@ struct GpuSpec {
     int registersPerSm = 65536; ///< 32-bit registers per SM
     int maxThreadsPerSm = 2048;
     double kernelLaunchSeconds = 0; ///< host launch + GPU scheduling overhead per kernel
+    /// Copy-engine rates between pinned host memory and HBM, bytes/s, measured with large copies (nvbandwidth's
+    /// host_to_device_memcpy_ce and device_to_host_memcpy_ce); 0 = not given. Swapped KV-cache blocks move at them.
+    double hostToDeviceBandwidth = 0;
+    double deviceToHostBandwidth = 0;
     /// Documented calibration: fraction of datasheet peak that well-tuned kernels reach.
     double computeEfficiency = 1.0;
     double memoryEfficiency = 1.0;

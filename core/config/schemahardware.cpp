@@ -49,6 +49,12 @@ void addMemories(std::vector<Key>& keys)
     keys.push_back(quantity("l2.latency", Dimension::Seconds, "ns", 0, kMaxMemoryLatency, optional(),
         "mean L2-hit latency; give both latencies or neither: without them the GEMM model has no memory-latency bound "
         "(CTAs x (stages - 1) K-slices in flight per latency) and no latency in its pipeline fill"));
+    keys.push_back(mapping("host_link", optional(), "copies between pinned host memory and HBM"));
+    keys.push_back(quantity("host_link.to_device", Dimension::BytesPerSecond, "GBps", kMinByteRate, kHuge, optional(),
+        "copy-engine rate host to GPU, measured with large copies (nvbandwidth host_to_device_memcpy_ce); serving's "
+        "swap preemption needs both rates"));
+    keys.push_back(quantity("host_link.from_device", Dimension::BytesPerSecond, "GBps", kMinByteRate, kHuge, optional(),
+        "copy-engine rate GPU to host (nvbandwidth device_to_host_memcpy_ce)"));
 }
 
 void addCalibrationAndPower(std::vector<Key>& keys)

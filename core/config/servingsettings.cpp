@@ -25,6 +25,7 @@ constexpr std::int64_t kMaxDraftLayers = 8; // rapid serve --draft-layers (servi
 constexpr double kMinBurstiness = 0.01; // rapid serve --burstiness
 constexpr double kMaxBurstiness = 1000;
 constexpr double kMaxTokensStddev = 1e7; // rapid serve --input-tokens-stddev, --output-tokens-stddev
+constexpr double kMaxSwapSpaceGiB = 65536; // rapid serve --swap-space (serving::kMaxSwapSpaceGiB)
 
 std::string number(double value)
 {
@@ -99,6 +100,9 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
     settings.overlapHost = reader.boolean("overlap_host", false);
     settings.capacityPolicy = reader.choice<std::string>(
         "capacity_policy", wordChoices(kCapacityPolicyWords), std::string(kCapacityPolicyWords[0]));
+    settings.preemption
+        = reader.choice<std::string>("preemption", wordChoices(kPreemptionWords), std::string(kPreemptionWords[0]));
+    settings.swapSpaceGiB = reader.number("swap_space_GiB", 4.0, 0.0, kMaxSwapSpaceGiB);
     settings.maxNumSeqs = static_cast<int>(reader.integer("max_num_seqs", 0, 0, kMaxSequences));
     settings.maxNumBatchedTokens = static_cast<int>(reader.integer("max_num_batched_tokens", 0, 0, kMaxTokens));
     settings.chunkedPrefill = reader.boolean("chunked_prefill", true);
@@ -147,6 +151,8 @@ std::string composeServingSettings(const ServingSettings& settings)
     text += "  host_time_per_request_ms: " + number(settings.hostPerRequestMilliseconds) + "\n";
     text += std::string("  overlap_host: ") + (settings.overlapHost ? "true" : "false") + "\n";
     text += "  capacity_policy: " + yamlDoubleQuoted(settings.capacityPolicy) + "\n";
+    text += "  preemption: " + yamlDoubleQuoted(settings.preemption) + "\n";
+    text += "  swap_space_GiB: " + number(settings.swapSpaceGiB) + "\n";
     text += "  max_num_seqs: " + std::to_string(settings.maxNumSeqs) + "\n";
     text += "  max_num_batched_tokens: " + std::to_string(settings.maxNumBatchedTokens) + "\n";
     text += std::string("  chunked_prefill: ") + (settings.chunkedPrefill ? "true" : "false") + "\n";

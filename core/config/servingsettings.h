@@ -36,6 +36,10 @@ struct ServingSettings {
     /// When a waiting request may start (rapid serve --capacity-policy): auto (the engine's), max-utilization,
     /// guaranteed-no-evict or new-token-ratio.
     std::string capacityPolicy = "auto";
+    /// What a preempted request's KV cache becomes (rapid serve --preemption): recompute, or swap (vLLM V0's swap to
+    /// host memory; the vllm engine only).
+    std::string preemption = "recompute";
+    double swapSpaceGiB = 4; ///< host memory per GPU for swapped KV blocks (--swap-space), 0 to 65,536 GiB
     // The engine's scheduler knobs (rapid serve's options of the same names); 0 takes the engine's default for the
     // GPU (serving::engineDefaults).
     int maxNumSeqs = 0; ///< sequences per iteration (--max-num-seqs)
@@ -70,6 +74,8 @@ inline constexpr const char* kServingEngineWords[] = { "vllm", "trtllm", "sglang
 /// The words of ServingSettings::capacityPolicy, in the order the workbench offers them.
 inline constexpr const char* kCapacityPolicyWords[]
     = { "auto", "max-utilization", "guaranteed-no-evict", "new-token-ratio" };
+/// The words of ServingSettings::preemption, in the order the workbench offers them.
+inline constexpr const char* kPreemptionWords[] = { "recompute", "swap" };
 /// The words of ServingSettings::batching, in the order the workbench offers them.
 inline constexpr const char* kBatchingWords[] = { "auto", "mixed", "prefill-first" };
 /// The words of ServingSettings::overlapScheduler, in the order the workbench offers them.

@@ -6,6 +6,7 @@
 #include "replicaengine.h"
 #include "servingsweep.h"
 #include "stepiterationcost.h"
+#include "swaplink.h"
 
 #include "network/analyticalnetwork.h"
 #include "sim/stepmodel.h"
@@ -246,6 +247,7 @@ DisaggregatedResult simulateDisaggregated(
             pool->options.kvBlocks = capacity->blocks;
         }
         pool->options.kvLayout = capacity->layout;
+        pool->options.swap = swapLink(pool == &prefill ? spec.prefill : spec.decode, pool->options, *capacity);
     }
     prefill.options.allReduceFused = prefillScenario.run.fusedAllReduceNorm;
     decode.options.allReduceFused = decodeScenario.run.fusedAllReduceNorm;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// One replica's scheduler: the choice per iteration, the paged KV cache, preemption by recomputation, prefix caching,
-// and the bookkeeping of first and last tokens. The GPU time of an iteration comes from IterationCost.
+// One replica's scheduler: the choice per iteration, the paged KV cache, preemption by recomputation (by swapping:
+// replicaswap.cpp), prefix caching, and the bookkeeping of first and last tokens. The GPU time of an iteration comes
+// from IterationCost.
 #include "replicaengine.h"
 
 #include <algorithm>
@@ -253,6 +254,10 @@ void ReplicaEngine::release(Sequence& sequence)
 
 void ReplicaEngine::preempt(Sequence sequence)
 {
+    if (m_options.preemption == Preemption::Swap) {
+        swapOut(sequence);
+        return;
+    }
     release(sequence);
     sequence.kvTokens = 0; // recomputed here from its prompt and outputs when it runs again
     sequence.transferredTokens = 0;
@@ -433,8 +438,14 @@ void ReplicaEngine::schedule(std::vector<std::size_t>& scheduled, std::vector<st
             }
             return;
         }
-        // vLLM V1: one mixed batch, the running requests (decodes, unfinished chunks) first, in admission order.
-        if (!scheduleRunning(budget, scheduled, tokens, Phase::Any)) {
+        // vLLM V1: one mixed batch, the running requests (decodes, unfinished chunks) first, in admission order, then
+        // waiting ones if none was preempted. Swapping (vLLM V0's chunked-prefill scheduler): swapped-out requests
+        // resume between the two if none was, and waiting ones start in any case.
+        const bool preempted = scheduleRunning(budget, scheduled, tokens, Phase::Any);
+        if (!preempted) {
+            scheduleSwapped(budget, scheduled, tokens);
+        }
+        if (!preempted || m_options.preemption == Preemption::Swap) {
             scheduleWaiting(budget, inputBudget(scheduled, tokens), scheduled, tokens);
         }
         return;
@@ -496,7 +507,7 @@ void ReplicaEngine::iterate(const Listener& listener)
             { tokens[i], sequence.kvTokens, sequence.kvTokens + tokens[i] - drafts == known(sequence), drafts });
         batched += tokens[i];
     }
-    m_now += iterationSeconds(m_cost.seconds(batch), scheduled.size());
+    m_now += iterationSeconds(m_cost.seconds(batch) + takeSwapSeconds(), scheduled.size());
     // SGLang lowers its estimate after every decode step (update_running_batch) down to its floor.
     if (m_policy == CapacityPolicy::NewTokenRatio
         && std::any_of(
@@ -563,7 +574,7 @@ void ReplicaEngine::iterate(const Listener& listener)
         const auto running = std::count_if(
             m_running.begin(), m_running.end(), [](const Sequence& sequence) { return !sequence.draining; });
         m_occupancy->push_back({ m_now, m_blocks.totalBlocks() - m_blocks.freeBlocks(), static_cast<int>(running),
-            static_cast<int>(m_waiting.size()), batched });
+            static_cast<int>(m_waiting.size() + m_swapped.size()), batched });
     }
 }
 

@@ -47,10 +47,10 @@ public:
 
     /// Queues request @p id behind the waiting ones (its record exists, its arrival time set).
     void submit(int id);
-    /// Whether a request is running or waiting.
-    bool busy() const { return !m_running.empty() || !m_waiting.empty(); }
-    /// Requests running or waiting (a router's load figure).
-    std::size_t outstanding() const { return m_running.size() + m_waiting.size(); }
+    /// Whether a request is running, waiting or swapped out.
+    bool busy() const { return !m_running.empty() || !m_waiting.empty() || !m_swapped.empty(); }
+    /// Requests running, waiting or swapped out (a router's load figure).
+    std::size_t outstanding() const { return m_running.size() + m_waiting.size() + m_swapped.size(); }
     double now() const { return m_now; }
     /// Moves the clock to @p seconds if later (an idle replica waits for its next arrival).
     void advanceTo(double seconds);
@@ -104,6 +104,15 @@ private:
     /// Frees @p sequence's blocks and reservation.
     void release(Sequence& sequence);
     void preempt(Sequence sequence);
+    // Preemption::Swap (replicaswap.cpp).
+    /// Copies @p sequence's KV cache to the swap space and frees its blocks; it waits in m_swapped. Throws
+    /// std::invalid_argument when the swap space cannot hold it (vLLM V0 aborts).
+    void swapOut(Sequence sequence);
+    /// Resumes swapped-out requests, first come first served, while the token budget, max_num_seqs and the free
+    /// blocks (less the watermark, but for a request that would run alone) allow.
+    void scheduleSwapped(std::int64_t& budget, std::vector<std::size_t>& scheduled, std::vector<std::int64_t>& tokens);
+    /// The time of the copies scheduled since the last call, before the next forward pass on its stream.
+    double takeSwapSeconds();
     /// Which running requests a scheduling pass takes: all, those still computing their prompt (or recomputing it
     /// after a preemption), or those decoding one token.
     enum class Phase { Any, Prefill, Decode };
@@ -140,6 +149,10 @@ private:
     KvBlockManager m_blocks;
     std::deque<Sequence> m_waiting;
     std::vector<Sequence> m_running;
+    std::deque<Sequence> m_swapped; ///< Preemption::Swap: KV cache in host memory, by arrival
+    std::int64_t m_hostBlocks = 0; ///< swap-space blocks in use
+    std::int64_t m_swapOutBlocks = 0; ///< blocks to copy to the host before the next forward pass
+    std::int64_t m_swapInBlocks = 0; ///< blocks to copy back before it
     PrefixCache m_prefixCache; ///< its blocks are taken from m_blocks
     CapacityPolicy m_policy; ///< resolved (capacityPolicyOf)
     double m_newTokenRatio; ///< NewTokenRatio: the share of the running requests' remaining output set aside

@@ -17,7 +17,7 @@ struct RequestRecord {
     std::int64_t outputTokens = 0;
     double firstTokenSeconds = 0; ///< when its first output token was sampled
     double finishSeconds = 0; ///< when its last output token was sampled
-    int preemptions = 0; ///< times its KV cache was freed and later recomputed
+    int preemptions = 0; ///< times its KV cache was freed and later recomputed, or swapped to the host and back
 
     double ttft() const { return firstTokenSeconds - arrivalSeconds; }
     double e2e() const { return finishSeconds - arrivalSeconds; }
@@ -33,7 +33,7 @@ struct OccupancySample {
     double seconds = 0;
     std::int64_t usedBlocks = 0;
     int running = 0;
-    int waiting = 0;
+    int waiting = 0; ///< waiting to start, or swapped out and waiting to resume
     std::int64_t batchedTokens = 0; ///< tokens computed in the iteration that ended here
 };
 
@@ -43,6 +43,8 @@ struct ServingTrace {
     std::vector<OccupancySample> iterations; ///< one per engine iteration
     std::int64_t kvBlocks = 0;
     int preemptions = 0;
+    int swapOuts = 0; ///< preemptions that copied the KV cache to the host (Preemption::Swap)
+    double swapSeconds = 0; ///< iteration time spent copying KV blocks to and from the host
     double makespanSeconds = 0; ///< until the last request finished
     std::int64_t cachedPromptTokens = 0; ///< prompt tokens taken from the prefix cache at first admission
     int warmupRequests = 0; ///< the first requests by id, left out of the statistics (WorkloadSpec::warmupRequests)

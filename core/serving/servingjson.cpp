@@ -34,6 +34,8 @@ report::Json servingSummaryJson(const ServingSummary& summary)
     json["slo_attainment"] = summary.sloAttainment;
     json["goodput_requests_per_s"] = summary.goodputRequestsPerSecond;
     json["preemptions"] = summary.preemptions;
+    json["swap_outs"] = summary.swapOuts;
+    json["swap_seconds_per_replica"] = summary.swapSeconds;
     json["iterations_per_replica"] = summary.iterations;
     json["mean_batched_tokens"] = summary.meanBatchedTokens;
     json["peak_kv_occupancy"] = summary.peakKvOccupancy;
@@ -74,7 +76,11 @@ report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity
         { "capacity_policy", toString(options.capacityPolicy) }, { "batching", toString(options.batching) },
         { "overlap_scheduling", toString(options.overlapScheduling) }, { "tensorrt_engine", options.tensorRtEngine },
         { "allreduce_fused_with_norm", options.allReduceFused },
-        { "speculative", speculativeJson(options.speculative) } };
+        { "speculative", speculativeJson(options.speculative) }, { "preemption", toString(options.preemption) },
+        { "swap_space_bytes_per_gpu",
+            options.preemption == Preemption::Swap ? report::Json(options.swapSpaceBytes) : report::Json(nullptr) },
+        { "swap_blocks_per_replica",
+            options.preemption == Preemption::Swap ? report::Json(options.swap.hostBlocks) : report::Json(nullptr) } };
 }
 
 report::Json servingJson(const ServingResult& result)

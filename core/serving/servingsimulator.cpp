@@ -5,6 +5,7 @@
 #include "servingengine.h"
 #include "speculation.h"
 #include "stepiterationcost.h"
+#include "swaplink.h"
 
 #include "memory/memorymodel.h"
 #include "model/layeroperators.h"
@@ -22,6 +23,7 @@ namespace rapid::serving {
 
 void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& workload, const EngineOptions& options)
 {
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     const auto fail = [](const std::string& what) { throw std::invalid_argument(what); };
     // Checked before anything is drawn: a deviation that is not a number, or a mean below the least length a draw
     // may take, would draw for ever.
@@ -64,14 +66,25 @@ void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& 
                 + (spread ? " (drawn with the lengths' standard deviations; a smaller spread or another seed)" : ""));
         }
         // Without chunking a prompt is computed in one iteration, and so is a preempted request's prompt and output
-        // so far when it is recomputed; an engine that never preempts (guaranteed-no-evict) needs room for the prompt.
-        const bool preempts = capacityPolicyOf(options) != CapacityPolicy::GuaranteedNoEvict;
+        // so far when it is recomputed; an engine that never preempts (guaranteed-no-evict), or swaps what it
+        // preempts, needs room for the prompt.
+        const bool preempts
+            = capacityPolicyOf(options) != CapacityPolicy::GuaranteedNoEvict && options.preemption != Preemption::Swap;
         const std::int64_t unchunked = request.promptTokens + (preempts ? request.outputTokens : 0);
         if (!options.chunkedPrefill && unchunked > options.maxNumBatchedTokens) {
             fail("without chunked prefill a " + std::string(preempts ? "request" : "prompt") + " of "
                 + std::to_string(unchunked) + " tokens does not fit max_num_batched_tokens ("
                 + std::to_string(options.maxNumBatchedTokens) + ")");
         }
+    }
+    if (!(options.swapSpaceBytes >= 0 && options.swapSpaceBytes <= kMaxSwapSpaceGiB * kGiB)) {
+        fail("the swap space must be from 0 to " + std::to_string(static_cast<int>(kMaxSwapSpaceGiB)) + " GiB per GPU");
+    }
+    // Only vLLM V0 swaps, and its scheduler mixes prompt chunks and decodes (SGLang retracts and recomputes,
+    // TensorRT-LLM's host cache offloads blocks for reuse, not preempted requests).
+    if (options.preemption == Preemption::Swap
+        && (options.profile != EngineProfile::Vllm || batchingOf(options) != Batching::Mixed)) {
+        fail("swap preemption is vLLM V0's: the vllm engine with mixed batching");
     }
     // TensorRT-LLM chunks a prompt in whole KV blocks: an iteration must hold one.
     if (options.profile == EngineProfile::TrtLlm && options.chunkedPrefill
@@ -317,6 +330,7 @@ ServingResult simulateServing(const config::Scenario& given, WorkloadSpec worklo
         options.kvBlocks = result.capacity.blocks;
     }
     options.kvLayout = result.capacity.layout;
+    options.swap = swapLink(scenario, options, result.capacity);
     options.allReduceFused = scenario.run.fusedAllReduceNorm;
     options.speculative.seed = workload.seed;
     StepIterationCost cost(stepModel, options.speculative); // one memo of iteration times for every share

@@ -29,6 +29,33 @@ const char* toString(EngineProfile profile);
 enum class CapacityPolicy { Auto, MaxUtilization, GuaranteedNoEvict, NewTokenRatio };
 const char* toString(CapacityPolicy policy);
 
+/// What happens to a preempted request's KV cache. Recompute (vLLM V1's only mode, SGLang's retraction, the default):
+/// its blocks are freed and computed again from its prompt and the tokens it has produced when it runs again. Swap
+/// (vLLM V0's `--preemption-mode swap`): its blocks are copied to the host's swap space (`--swap-space`, GiB per GPU)
+/// and back when it resumes, one cudaMemcpyAsync per block of each layer's K and V cache (csrc/cache_kernels.cu,
+/// swap_blocks) on the stream the next forward pass runs on; a swapped request resumes before any waiting request
+/// starts, once nothing was preempted in the pass (the order of V0's chunked-prefill scheduler), and the engine aborts
+/// when the swap space is full (V0: "Aborted due to the lack of CPU swap space").
+enum class Preemption { Recompute, Swap };
+const char* toString(Preemption preemption);
+/// The largest swap space per GPU an input may give, GiB (64 TiB: beyond any host's memory).
+constexpr double kMaxSwapSpaceGiB = 65536;
+
+/// How fast KV-cache blocks move between one GPU's HBM and the host (set from the scenario by simulateServing): the
+/// time of n blocks is the longer of the copies' submission (n x copiesPerBlock calls of perCopySeconds each, issued
+/// back to back by one host thread) and the bytes at the copy engine's measured rate (the GPU preset's host_link).
+struct SwapLink {
+    double bytesPerBlock = 0; ///< one block of one layer group on one GPU
+    double copiesPerBlock = 0; ///< memcpy calls per block: one per layer of its group on the GPU and per K or V tensor
+    double toDeviceBytesPerSecond = 0;
+    double fromDeviceBytesPerSecond = 0;
+    double perCopySeconds = 0; ///< host cost of submitting one copy
+    std::int64_t hostBlocks = 0; ///< blocks the swap space holds
+    /// Seconds to copy @p blocks blocks to the GPU (@p toDevice) or from it.
+    double seconds(std::int64_t blocks, bool toDevice) const;
+    bool operator==(const SwapLink&) const = default;
+};
+
 /// How an iteration's batch is formed. Mixed (vLLM V1, TensorRT-LLM, SGLang with --enable-mixed-chunk): the running
 /// requests' decodes and unfinished prompt chunks first, new prompts in what is left of the token budget, all in one
 /// iteration. PrefillFirst (SGLang's default): a batch of prompt chunks runs alone whenever one can be formed, the
@@ -151,6 +178,11 @@ struct EngineOptions {
     /// The block structure of the model's KV cache (set from the model by simulateServing).
     KvLayout kvLayout;
     SpeculativeDecoding speculative; ///< off by default
+    Preemption preemption = Preemption::Recompute;
+    /// Host memory per GPU for swapped KV blocks (vLLM's swap_space, 4 GiB by default); used with Preemption::Swap.
+    double swapSpaceBytes = 4.0 * 1024 * 1024 * 1024;
+    /// As used (set by the simulation, like kvBlocks): the host link and swap space in blocks.
+    SwapLink swap;
 };
 
 /// @p options' capacity policy, Auto resolved by the profile: TensorRT-LLM's SchedulerConfig defaults to

@@ -109,6 +109,7 @@ ServingSummary summarise(std::span<const ReplicaTraces::value_type> traces, int 
             measuredCount += weight;
         }
         summary.preemptions += trace->preemptions * replicas;
+        summary.swapOuts += trace->swapOuts * replicas;
         for (const RequestRecord& request : trace->requests) {
             promptTokens += static_cast<double>(request.promptTokens) * weight;
         }
@@ -131,6 +132,7 @@ ServingSummary summarise(std::span<const ReplicaTraces::value_type> traces, int 
     if (!traces.empty()) {
         const ServingTrace& first = *traces.front().first;
         summary.iterations = static_cast<int>(first.iterations.size());
+        summary.swapSeconds = first.swapSeconds;
         double batched = 0;
         for (const OccupancySample& sample : first.iterations) {
             batched += static_cast<double>(sample.batchedTokens);

@@ -48,6 +48,8 @@ struct ServingSummary {
     double sloAttainment = 1; ///< share of requests meeting the SLOs
     double goodputRequestsPerSecond = 0; ///< requests meeting the SLOs per second, all replicas
     int preemptions = 0; ///< over all replicas
+    int swapOuts = 0; ///< preemptions that swapped the KV cache to the host, over all replicas
+    double swapSeconds = 0; ///< time one replica (the busiest) spent copying KV blocks to and from the host
     int iterations = 0; ///< of one replica
     double meanBatchedTokens = 0; ///< tokens per iteration
     double peakKvOccupancy = 0; ///< largest share of the KV-cache blocks in use

@@ -73,6 +73,7 @@ private Q_SLOTS:
     void theWorkspacesServingSectionGivesTheDefaults();
     void theSectionsWorkloadDrawsAreTheOptions();
     void unchunkedPromptsNeedRoomForWhatIsRecomputed();
+    void swappedRequestsAreCopiedNotRecomputed();
     void draftsKeptEveryTimeDivideTheInterTokenLatency();
     void inputErrorsNameTheirCause_data();
     void inputErrorsNameTheirCause();
@@ -566,7 +567,8 @@ void TstServeCli::theSectionsWorkloadDrawsAreTheOptions()
 
 // Without chunked prefill an iteration computes a prompt whole. A preempted request is recomputed whole too (its prompt
 // and the outputs it had), so an engine that preempts needs room for prompt + output; TensorRT-LLM's
-// guaranteed-no-evict never preempts and needs room for the prompt: 100 tokens fit a 100-token budget, 110 do not.
+// guaranteed-no-evict never preempts and needs room for the prompt: 100 tokens fit a 100-token budget, 110 do not;
+// nor does vLLM's swapping recompute.
 void TstServeCli::unchunkedPromptsNeedRoomForWhatIsRecomputed()
 {
     const QStringList options { QStringLiteral("--no-chunked-prefill"), QStringLiteral("--max-num-batched-tokens"),
@@ -581,6 +583,72 @@ void TstServeCli::unchunkedPromptsNeedRoomForWhatIsRecomputed()
     QVERIFY2(
         preempting.err.contains(QLatin1String("a request of 110 tokens does not fit max_num_batched_tokens (100)")),
         qPrintable(preempting.err));
+    // Swapped, a preempted request comes back with its KV cache: nothing is recomputed, the prompt is what must fit.
+    const Result swapping = runRapid(serve(options
+        + QStringList { QStringLiteral("--engine"), QStringLiteral("vllm"), QStringLiteral("--preemption"),
+            QStringLiteral("swap") }));
+    QVERIFY2(swapping.exitCode == 0, qPrintable(swapping.err));
+}
+
+// Eight clients of 300 + 200 tokens need 8 x 32 = 256 blocks of 16 tokens at their end; a cache of 200 preempts.
+// Swapped, the preempted requests' KV cache goes to the host and back: every preemption is a swap, the copies take
+// time, and none of it is recomputed. At tp 8 a token's KV cache is 131,072 / 8 = 16,384 B per GPU, a block 256 KiB:
+// 4 GiB of swap space hold 16,384 blocks, moved at the H100 preset's 51 and 52 GB/s.
+void TstServeCli::swappedRequestsAreCopiedNotRecomputed()
+{
+    const QStringList load { QStringLiteral("--kv-blocks"), QStringLiteral("200"), QStringLiteral("--concurrency"),
+        QStringLiteral("8"), QStringLiteral("--input-tokens"), QStringLiteral("300"), QStringLiteral("--output-tokens"),
+        QStringLiteral("200") };
+    const auto summaryOf
+        = [](const Result& result) { return parseJson(result.out.mid(result.out.indexOf(QLatin1Char('{')))); };
+    const Result recomputed = runRapid(serve(load + QStringList { QStringLiteral("--json"), QStringLiteral("-") }));
+    QVERIFY2(recomputed.exitCode == 0, qPrintable(recomputed.err));
+    const Result swapped = runRapid(serve(load
+        + QStringList {
+            QStringLiteral("--preemption"), QStringLiteral("swap"), QStringLiteral("--json"), QStringLiteral("-") }));
+    QVERIFY2(swapped.exitCode == 0, qPrintable(swapped.err));
+    QVERIFY2(swapped.out.contains(QLatin1String(
+                 "preemption by swap: 4 GiB per GPU (16384 blocks), host link 51 / 52 GB/s to / from the GPU")),
+        qPrintable(swapped.out));
+    const QJsonObject withSwap = summaryOf(swapped);
+    const QJsonObject withRecompute = summaryOf(recomputed);
+    QVERIFY(withRecompute.value(QStringLiteral("preemptions")).toInt() > 0);
+    QCOMPARE(withRecompute.value(QStringLiteral("swap_outs")).toInt(), 0);
+    QCOMPARE(withRecompute.value(QStringLiteral("swap_seconds_per_replica")).toDouble(), 0.0);
+    QVERIFY(withSwap.value(QStringLiteral("preemptions")).toInt() > 0);
+    QCOMPARE(
+        withSwap.value(QStringLiteral("swap_outs")).toInt(), withSwap.value(QStringLiteral("preemptions")).toInt());
+    QVERIFY(withSwap.value(QStringLiteral("swap_seconds_per_replica")).toDouble() > 0);
+    const QJsonObject engine = withSwap.value(QStringLiteral("engine")).toObject();
+    QCOMPARE(engine.value(QStringLiteral("preemption")).toString(), QStringLiteral("swap"));
+    QCOMPARE(engine.value(QStringLiteral("swap_blocks_per_replica")).toInt(), 16384);
+    // A swap space that cannot hold a preempted request stops the run, as vLLM V0 aborts, naming the option.
+    const Result full = runRapid(serve(load
+        + QStringList { QStringLiteral("--preemption"), QStringLiteral("swap"), QStringLiteral("--swap-space"),
+            QStringLiteral("0.001") }));
+    QCOMPARE(full.exitCode, 1);
+    QVERIFY2(full.err.contains(QLatin1String("--swap-space")), qPrintable(full.err));
+
+    // Kept with a workspace, the choice is served as the options serve it; with prefill-first batches (or another
+    // engine) it is kept unapplied, as the tab greys it out: no usage error, no swap.
+    QTemporaryDir dir;
+    const QString workspace = dir.filePath(QStringLiteral("swap.rapid.yaml"));
+    const QByteArray head = "name: swap\nmodel: llama-3.1-8b\nhardware: hgx-h100-8gpu\nrun: llama-3.1-8b-decode-1gpu\n"
+                            "overrides:\n  - run.parallelism.tp=8\n"
+                            "serving:\n  loads: \"8\"\n  input_tokens: 300\n  output_tokens: 200\n  preemption: swap\n"
+                            "  swap_space_GiB: 8\n";
+    QVERIFY(writeFile(workspace, head));
+    const Result fromSection = runRapid({ QStringLiteral("serve"), workspace, QStringLiteral("--kv-blocks"),
+        QStringLiteral("200"), QStringLiteral("--json"), QStringLiteral("-") });
+    QVERIFY2(fromSection.exitCode == 0, qPrintable(fromSection.err));
+    QVERIFY2(fromSection.out.contains(QLatin1String("preemption by swap: 8 GiB per GPU (32768 blocks)")),
+        qPrintable(fromSection.out));
+    QVERIFY(writeFile(workspace, head + "  batching: prefill-first\n"));
+    const Result prefillFirst = runRapid({ QStringLiteral("serve"), workspace, QStringLiteral("--kv-blocks"),
+        QStringLiteral("200"), QStringLiteral("--json"), QStringLiteral("-") });
+    QVERIFY2(prefillFirst.exitCode == 0, qPrintable(prefillFirst.err));
+    QCOMPARE(summaryOf(prefillFirst).value(QStringLiteral("swap_outs")).toInt(), 0);
+    QVERIFY(!prefillFirst.out.contains(QLatin1String("preemption by swap")));
 }
 
 void TstServeCli::draftsKeptEveryTimeDivideTheInterTokenLatency()
@@ -775,6 +843,13 @@ void TstServeCli::usageErrorsNameTheOption_data()
         QStringLiteral("maybe") } << QStringLiteral("--overlap-scheduler");
     QTest::addRow("unknown_capacity_policy") << QStringList { QStringLiteral("--capacity-policy"),
         QStringLiteral("static-batch") } << QStringLiteral("--capacity-policy");
+    QTest::addRow("unknown_preemption") << QStringList { QStringLiteral("--preemption"), QStringLiteral("evict") }
+                                        << QStringLiteral("--preemption \"evict\": expected recompute or swap");
+    QTest::addRow("swap_with_sglang") << QStringList { QStringLiteral("--engine"), QStringLiteral("sglang"),
+        QStringLiteral("--preemption"), QStringLiteral("swap") }
+                                      << QStringLiteral("--preemption swap");
+    QTest::addRow("negative_swap_space") << QStringList { QStringLiteral("--swap-space"), QStringLiteral("-1") }
+                                         << QStringLiteral("--swap-space");
     QTest::addRow("tensorrt_engine_without_trtllm")
         << QStringList { QStringLiteral("--tensorrt-engine") } << QStringLiteral("--tensorrt-engine");
     QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }

@@ -3,7 +3,8 @@
 // 8-GPU A100 server (Llama-3.3-70B, tp 8), one core, from a fresh scenario (every iteration shape timed once); and a
 // 20-point concurrency sweep (1 to 512) of 2,000 requests each; the same 10,000 requests with speculative decoding (a
 // one-layer draft head drafting 3 tokens, acceptance 0.7), whose verification outcomes are random: iteration shapes
-// repeat less.
+// repeat less; and the same 10,000 requests on a KV cache too small for them, preempted by recomputation and by
+// swapping.
 #include "serving/servingsimulator.h"
 #include "testutils.h"
 
@@ -45,6 +46,18 @@ private Q_SLOTS:
         serveTenThousand(options, ", 3 drafts");
     }
 
+    /// KV pressure: a cache of 8,000 blocks where 256 requests need up to 19,200 at their end, so that requests are
+    /// preempted all the time: recomputed (vLLM V1), then swapped to 64 GiB of host memory per GPU (vLLM V0).
+    void tenThousandRequestsPreemptedOnASmallCache()
+    {
+        serving::EngineOptions options;
+        options.kvBlocks = 8000;
+        serveTenThousand(options, ", 8,000 KV blocks, recomputed");
+        options.preemption = serving::Preemption::Swap;
+        options.swapSpaceBytes = 64.0 * 1024 * 1024 * 1024;
+        serveTenThousand(options, ", 8,000 KV blocks, swapped");
+    }
+
     void concurrencySweepOfTwentyPoints()
     {
         const config::Scenario scenario = server();
@@ -73,9 +86,10 @@ private:
         const serving::ServingResult result = serving::simulateServing(scenario, closedLoop(256, 10000), options);
         const double seconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
         qInfo("10,000 requests at concurrency 256%s: %d iterations simulated in %.3f s (%.1f us per iteration); "
-              "%.0f output tokens/s, TTFT p50 %.0f ms, ITL p50 %.1f ms",
+              "%.0f output tokens/s, TTFT p50 %.0f ms, ITL p50 %.1f ms; %d preemptions, %d swapped, %.2f s of copies",
             label, result.summary.iterations, seconds, seconds / result.summary.iterations * 1e6,
-            result.summary.outputTokensPerSecond, result.summary.ttft.p50 * 1e3, result.summary.itl.p50 * 1e3);
+            result.summary.outputTokensPerSecond, result.summary.ttft.p50 * 1e3, result.summary.itl.p50 * 1e3,
+            result.summary.preemptions, result.summary.swapOuts, result.summary.swapSeconds);
         QCOMPARE(result.summary.requests, 10000);
     }
 };

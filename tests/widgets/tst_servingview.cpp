@@ -340,6 +340,46 @@ private Q_SLOTS:
         QVERIFY(!panel->controls()->statusLabel()->text().contains(QStringLiteral("gamma")));
     }
 
+    void preemptionBySwapIsVllmsAndServed()
+    {
+        // Swapping is vLLM's: chosen from the keyboard it is served with the typed swap space and the H100 preset's
+        // host link (51 GB/s to the GPU, 52 from it). Llama-3.1-8B's bf16 KV cache on one GPU is 131,072 B per token,
+        // 2 MiB per block of 16: 8 GiB hold 4,096 blocks. For SGLang the choice is greyed out, kept and not applied.
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        QVERIFY(panel->preemptionCombo()->isEnabled());
+        QVERIFY(!panel->swapSpaceSpin()->isEnabled());
+        panel->preemptionCombo()->setFocus();
+        QTest::keyClick(panel->preemptionCombo(), Qt::Key_Down);
+        QCOMPARE(panel->preemptionCombo()->currentText(), QStringLiteral("Swap to host"));
+        QVERIFY(panel->swapSpaceSpin()->isEnabled());
+        test::typeSpin(panel->swapSpaceSpin(), QStringLiteral("8"));
+        QVERIFY(serve(panel, QStringLiteral("2"), QStringLiteral("16"), QStringLiteral("4")));
+        const serving::EngineOptions& used = panel->curve()->results[0].options;
+        QCOMPARE(used.preemption, serving::Preemption::Swap);
+        QCOMPARE(used.swapSpaceBytes, 8.0 * 1024 * 1024 * 1024);
+        QCOMPARE(used.swap.hostBlocks, std::int64_t { 4096 });
+        const QString status = panel->controls()->statusLabel()->text();
+        QVERIFY2(status.contains(QStringLiteral("Preempted requests swapped to 8 GiB of host memory per GPU (")),
+            qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("blocks) over 51 / 52 GB/s to / from the GPU.")), qPrintable(status));
+        QVERIFY(window->document()->servingSettings());
+        QCOMPARE(window->document()->servingSettings()->preemption, std::string("swap"));
+        QCOMPARE(window->document()->servingSettings()->swapSpaceGiB, 8.0);
+
+        panel->engineCombo()->setFocus();
+        QTest::keyClick(panel->engineCombo(), Qt::Key_Down);
+        QTest::keyClick(panel->engineCombo(), Qt::Key_Down);
+        QCOMPARE(panel->engineCombo()->currentText(), QStringLiteral("SGLang"));
+        QVERIFY(!panel->preemptionCombo()->isEnabled());
+        QVERIFY(!panel->swapSpaceSpin()->isEnabled());
+        QCOMPARE(panel->preemptionCombo()->currentText(), QStringLiteral("Swap to host"));
+        QVERIFY(serve(panel, QStringLiteral("2"), QStringLiteral("16"), QStringLiteral("4")));
+        QCOMPARE(panel->curve()->results[0].options.preemption, serving::Preemption::Recompute);
+        QVERIFY(!panel->controls()->statusLabel()->text().contains(QStringLiteral("swapped")));
+    }
+
     void crowdedLoadsKeepTheirLabelsApart()
     {
         auto window = open();

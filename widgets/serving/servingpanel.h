@@ -76,6 +76,8 @@ public:
     QDoubleSpinBox* memoryShareSpin() const { return m_memoryShare; }
     QComboBox* batchingCombo() const { return m_batching; }
     QComboBox* overlapSchedulerCombo() const { return m_overlapScheduler; }
+    QComboBox* preemptionCombo() const { return m_preemption; }
+    QDoubleSpinBox* swapSpaceSpin() const { return m_swapSpace; }
     QSpinBox* draftTokensSpin() const { return m_draftTokens; }
     QDoubleSpinBox* acceptanceSpin() const { return m_acceptance; }
     QComboBox* acceptanceKindCombo() const { return m_acceptanceKind; }
@@ -133,6 +135,8 @@ private:
     void applyScheduler(serving::EngineOptions& options) const;
     /// SGLang's prefill budget is SGLang's alone: greyed out for the other engines.
     void updateSchedulerFields();
+    /// Whether the engine and batching chosen can swap preempted requests (vLLM with mixed batches).
+    bool swapping() const;
     /// What "the engine's" knobs came to (the options as used): the status line says it after a run.
     static QString schedulerSummary(const serving::EngineOptions& used);
     /// Speculative decoding (servingspeculation.cpp): its rows of the inputs' form, whether the acceptance a run needs
@@ -185,6 +189,8 @@ private:
     QDoubleSpinBox* m_memoryShare = nullptr;
     QComboBox* m_batching = nullptr; ///< items in the order of config::kBatchingWords
     QComboBox* m_overlapScheduler = nullptr; ///< items in the order of config::kOverlapSchedulerWords
+    QComboBox* m_preemption = nullptr; ///< items in the order of config::kPreemptionWords; vLLM only
+    QDoubleSpinBox* m_swapSpace = nullptr; ///< GiB per GPU for swapped KV blocks
     // Speculative decoding; off with 0 draft tokens.
     QSpinBox* m_draftTokens = nullptr;
     QDoubleSpinBox* m_acceptance = nullptr; ///< its minimum, below the kind's least value, is "not set"

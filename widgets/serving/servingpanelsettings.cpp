@@ -67,6 +67,8 @@ config::ServingSettings ServingPanel::settings() const
     settings.gpuMemoryUtilization = m_memoryShare->value();
     settings.batching = wordAt(config::kBatchingWords, m_batching->currentIndex());
     settings.overlapScheduler = wordAt(config::kOverlapSchedulerWords, m_overlapScheduler->currentIndex());
+    settings.preemption = wordAt(config::kPreemptionWords, m_preemption->currentIndex());
+    settings.swapSpaceGiB = m_swapSpace->value();
     settings.speculativeTokens = m_draftTokens->value();
     settings.acceptance = acceptanceSetting();
     settings.acceptanceLength = acceptanceLengthSetting();
@@ -92,17 +94,18 @@ void ServingPanel::showSettings()
     if (settings() == wanted) {
         return;
     }
-    const QSignalBlocker blockers[] = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt),
-        QSignalBlocker(m_output), QSignalBlocker(m_requests), QSignalBlocker(m_burstiness),
-        QSignalBlocker(m_promptSpread), QSignalBlocker(m_outputSpread), QSignalBlocker(m_engine),
-        QSignalBlocker(m_ttftSlo), QSignalBlocker(m_itlSlo), QSignalBlocker(m_prefillWorkers),
-        QSignalBlocker(m_decodeWorkers), QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp),
-        QSignalBlocker(m_hostTime), QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost),
-        QSignalBlocker(m_capacityPolicy), QSignalBlocker(m_maxNumSeqs), QSignalBlocker(m_maxBatchedTokens),
-        QSignalBlocker(m_chunkedPrefill), QSignalBlocker(m_blockSize), QSignalBlocker(m_maxPrefillTokens),
-        QSignalBlocker(m_memoryShare), QSignalBlocker(m_batching), QSignalBlocker(m_overlapScheduler),
-        QSignalBlocker(m_draftTokens), QSignalBlocker(m_acceptance), QSignalBlocker(m_acceptanceKind),
-        QSignalBlocker(m_draft), QSignalBlocker(m_draftLayers) };
+    const QSignalBlocker blockers[]
+        = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt), QSignalBlocker(m_output),
+              QSignalBlocker(m_requests), QSignalBlocker(m_burstiness), QSignalBlocker(m_promptSpread),
+              QSignalBlocker(m_outputSpread), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo),
+              QSignalBlocker(m_itlSlo), QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers),
+              QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime),
+              QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy),
+              QSignalBlocker(m_maxNumSeqs), QSignalBlocker(m_maxBatchedTokens), QSignalBlocker(m_chunkedPrefill),
+              QSignalBlocker(m_blockSize), QSignalBlocker(m_maxPrefillTokens), QSignalBlocker(m_memoryShare),
+              QSignalBlocker(m_batching), QSignalBlocker(m_overlapScheduler), QSignalBlocker(m_preemption),
+              QSignalBlocker(m_swapSpace), QSignalBlocker(m_draftTokens), QSignalBlocker(m_acceptance),
+              QSignalBlocker(m_acceptanceKind), QSignalBlocker(m_draft), QSignalBlocker(m_draftLayers) };
     m_loadKind->setCurrentIndex(wanted.load == config::ServingSettings::Load::Rate ? 1 : 0);
     if (m_loads->text().toStdString() != wanted.loads) {
         m_loads->setText(QString::fromStdString(wanted.loads));
@@ -132,6 +135,8 @@ void ServingPanel::showSettings()
     m_memoryShare->setValue(wanted.gpuMemoryUtilization);
     m_batching->setCurrentIndex(indexOf(config::kBatchingWords, wanted.batching));
     m_overlapScheduler->setCurrentIndex(indexOf(config::kOverlapSchedulerWords, wanted.overlapScheduler));
+    m_preemption->setCurrentIndex(indexOf(config::kPreemptionWords, wanted.preemption));
+    m_swapSpace->setValue(wanted.swapSpaceGiB);
     m_draftTokens->setValue(wanted.speculativeTokens);
     showAcceptance(wanted.acceptance, wanted.acceptanceLength);
     m_draft->setCurrentIndex(indexOf(config::kDraftWords, wanted.draft));
@@ -143,8 +148,8 @@ void ServingPanel::showSettings()
 void ServingPanel::connectSettings()
 {
     connect(m_loads, &QLineEdit::textChanged, this, &ServingPanel::storeSettings);
-    for (QComboBox* combo :
-        { m_loadKind, m_engine, m_capacityPolicy, m_batching, m_overlapScheduler, m_draft, m_acceptanceKind }) {
+    for (QComboBox* combo : { m_loadKind, m_engine, m_capacityPolicy, m_batching, m_overlapScheduler, m_preemption,
+             m_draft, m_acceptanceKind }) {
         connect(combo, &QComboBox::currentIndexChanged, this, &ServingPanel::storeSettings);
     }
     for (QSpinBox* spin : { m_prompt, m_output, m_requests, m_prefillWorkers, m_decodeWorkers, m_prefillTp, m_decodeTp,
@@ -155,7 +160,7 @@ void ServingPanel::connectSettings()
         connect(check, &QCheckBox::toggled, this, &ServingPanel::storeSettings);
     }
     for (QDoubleSpinBox* spin : { m_burstiness, m_promptSpread, m_outputSpread, m_ttftSlo, m_itlSlo, m_hostTime,
-             m_hostPerRequest, m_memoryShare, m_acceptance }) {
+             m_hostPerRequest, m_memoryShare, m_acceptance, m_swapSpace }) {
         connect(spin, &QDoubleSpinBox::valueChanged, this, &ServingPanel::storeSettings);
     }
     connect(m_document, &WorkspaceDocument::servingSettingsChanged, this, &ServingPanel::showSettings);

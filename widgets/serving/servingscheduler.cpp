@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Serving tab's scheduler knobs: the engine options rapid serve takes on its command line (max_num_seqs,
 // max_num_batched_tokens, chunked prefill, KV block size, SGLang's max_prefill_tokens, the memory share, batching,
-// the overlap scheduler), each at the engine's own default until set.
+// the overlap scheduler, vLLM's preemption by swapping), each at the engine's own default until set.
 #include "serving/servingpanel.h"
 
 #include "serving/servingspec.h"
@@ -95,6 +95,22 @@ void ServingPanel::addSchedulerRows(QFormLayout* form)
            "one started, and a finished request runs one more, discarded, decode step (TensorRT-LLM's PyTorch "
            "backend and SGLang by default; off for vLLM and TensorRT engines)"),
         this);
+    m_preemption = choiceCombo(QStringLiteral("servingPreemption"),
+        { { tr("Recompute"), static_cast<int>(serving::Preemption::Recompute) },
+            { tr("Swap to host"), static_cast<int>(serving::Preemption::Swap) } },
+        tr("What a preempted request's KV cache becomes: freed and computed again when it resumes (vLLM V1, SGLang), "
+           "or copied to host memory and back over the GPU's host link (vLLM V0's --preemption-mode swap; vLLM with "
+           "mixed batches only)"),
+        this);
+    m_swapSpace = new QDoubleSpinBox(this);
+    m_swapSpace->setObjectName(QStringLiteral("servingSwapSpace"));
+    m_swapSpace->setRange(0, serving::kMaxSwapSpaceGiB); // rapid serve --swap-space
+    m_swapSpace->setDecimals(1);
+    m_swapSpace->setValue(4);
+    m_swapSpace->setSuffix(tr(" GiB"));
+    m_swapSpace->setKeyboardTracking(false);
+    m_swapSpace->setToolTip(tr("Host memory per GPU for swapped KV blocks (vLLM's --swap-space, 4 GiB); when it is "
+                               "full the run stops, as vLLM V0 aborts"));
     form->addRow(tr("Sequences / iteration"), m_maxNumSeqs);
     form->addRow(tr("Tokens / iteration"), m_maxBatchedTokens);
     form->addRow(QString(), m_chunkedPrefill);
@@ -103,7 +119,11 @@ void ServingPanel::addSchedulerRows(QFormLayout* form)
     form->addRow(tr("Memory share"), m_memoryShare);
     form->addRow(tr("Batching"), m_batching);
     form->addRow(tr("Overlap scheduler"), m_overlapScheduler);
-    connect(m_engine, &QComboBox::currentIndexChanged, this, &ServingPanel::updateSchedulerFields);
+    form->addRow(tr("Preemption"), m_preemption);
+    form->addRow(tr("Swap space"), m_swapSpace);
+    for (QComboBox* combo : { m_engine, m_batching, m_preemption }) {
+        connect(combo, &QComboBox::currentIndexChanged, this, &ServingPanel::updateSchedulerFields);
+    }
     updateSchedulerFields();
 }
 
@@ -121,12 +141,30 @@ QString ServingPanel::schedulerSummary(const serving::EngineOptions& used)
     text += tr(", a KV cache of %1 tokens per replica in blocks of %2.")
                 .arg(locale.toString(static_cast<qlonglong>(used.kvBlocks) * used.blockSize))
                 .arg(used.blockSize);
+    if (used.preemption == serving::Preemption::Swap) {
+        text += tr(" Preempted requests swapped to %1 GiB of host memory per GPU (%2 blocks) over %3 / %4 GB/s to / "
+                   "from the GPU.")
+                    .arg(locale.toString(used.swapSpaceBytes / (1024.0 * 1024 * 1024), 'g', 4),
+                        locale.toString(static_cast<qlonglong>(used.swap.hostBlocks)),
+                        locale.toString(used.swap.toDeviceBytesPerSecond / 1e9, 'g', 4),
+                        locale.toString(used.swap.fromDeviceBytesPerSecond / 1e9, 'g', 4));
+    }
     return text;
+}
+
+bool ServingPanel::swapping() const
+{
+    return m_engine->currentData().toInt() == static_cast<int>(serving::EngineProfile::Vllm)
+        && m_batching->currentData().toInt() != static_cast<int>(serving::Batching::PrefillFirst);
 }
 
 void ServingPanel::updateSchedulerFields()
 {
     m_maxPrefillTokens->setEnabled(m_engine->currentData().toInt() == static_cast<int>(serving::EngineProfile::Sglang));
+    // Kept while greyed out, not applied (applyScheduler).
+    m_preemption->setEnabled(swapping());
+    m_swapSpace->setEnabled(
+        swapping() && m_preemption->currentData().toInt() == static_cast<int>(serving::Preemption::Swap));
 }
 
 void ServingPanel::applyScheduler(serving::EngineOptions& options) const
@@ -140,6 +178,9 @@ void ServingPanel::applyScheduler(serving::EngineOptions& options) const
     options.gpuMemoryUtilization = m_memoryShare->value();
     options.batching = static_cast<serving::Batching>(m_batching->currentData().toInt());
     options.overlapScheduling = static_cast<serving::OverlapScheduling>(m_overlapScheduler->currentData().toInt());
+    options.preemption = swapping() ? static_cast<serving::Preemption>(m_preemption->currentData().toInt())
+                                    : serving::Preemption::Recompute;
+    options.swapSpaceBytes = m_swapSpace->value() * 1024.0 * 1024 * 1024;
 }
 
 } // namespace rapid::widgets

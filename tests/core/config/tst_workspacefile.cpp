@@ -452,6 +452,8 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     serving.hostPerRequestMilliseconds = 0.125;
     serving.overlapHost = true;
     serving.capacityPolicy = "guaranteed-no-evict";
+    serving.preemption = "swap";
+    serving.swapSpaceGiB = 16.5;
     serving.maxNumSeqs = 48;
     serving.maxNumBatchedTokens = 2048;
     serving.chunkedPrefill = false;
@@ -472,7 +474,7 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
                       "  engine: \"sglang\"\n  ttft_slo_ms: 250.5\n  itl_slo_ms: 0.1\n")
         != std::string::npos);
     QVERIFY(text.find("  host_time_ms: 2.5\n  host_time_per_request_ms: 0.125\n  overlap_host: true\n"
-                      "  capacity_policy: \"guaranteed-no-evict\"\n")
+                      "  capacity_policy: \"guaranteed-no-evict\"\n  preemption: \"swap\"\n  swap_space_GiB: 16.5\n")
         != std::string::npos);
     QVERIFY(text.find("  max_num_seqs: 48\n  max_num_batched_tokens: 2048\n  chunked_prefill: false\n  block_size: 32\n"
                       "  max_prefill_tokens: 4096\n  gpu_memory_utilization: 0.85\n  batching: \"prefill-first\"\n"
@@ -542,6 +544,12 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
         << QStringLiteral("  capacity_policy: fcfs\n") << QStringLiteral("serving.capacity_policy") << 6
         << QStringLiteral(
                "expected one of auto, max-utilization, guaranteed-no-evict or new-token-ratio, got \"fcfs\"");
+    QTest::addRow("unknown_preemption") << QStringLiteral("  preemption: evict\n")
+                                        << QStringLiteral("serving.preemption") << 6
+                                        << QStringLiteral("expected one of recompute or swap, got \"evict\"");
+    QTest::addRow("swap_space_beyond_any_host")
+        << QStringLiteral("  swap_space_GiB: 1e9\n") << QStringLiteral("serving.swap_space_GiB") << 6
+        << QStringLiteral("1e9");
     QTest::addRow("block_too_large") << QStringLiteral("  block_size: 5000\n") << QStringLiteral("serving.block_size")
                                      << 6 << QStringLiteral("5000");
     QTest::addRow("memory_share_below_a_percent")

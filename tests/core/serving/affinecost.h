@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
-// Helpers of the serving tests: an iteration cost a + b x tokens, whose closed forms the tests derive by hand, and a
-// closed-loop workload.
+// Helpers of the serving tests: an iteration cost a + b x tokens, whose closed forms the tests derive by hand, a
+// closed-loop workload, an engine of a given cache and a relative comparison.
 
 #include "serving/iterationcost.h"
 #include "serving/servingspec.h"
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -43,6 +44,25 @@ inline serving::WorkloadSpec closedLoop(int concurrency, int requests, std::int6
     workload.promptTokens = prompt;
     workload.outputTokens = output;
     return workload;
+}
+
+/// vLLM's scheduler with room for 256 sequences and 8,192 tokens per iteration and a KV cache of @p blocks blocks of
+/// 16 tokens, no watermark.
+inline serving::EngineOptions withBlocks(std::int64_t blocks)
+{
+    serving::EngineOptions options;
+    options.maxNumSeqs = 256;
+    options.maxNumBatchedTokens = 8192;
+    options.blockSize = 16;
+    options.kvBlocks = blocks;
+    options.watermark = 0;
+    return options;
+}
+
+/// Whether @p actual is within @p relative of @p expected.
+inline bool near(double actual, double expected, double relative)
+{
+    return std::abs(actual - expected) <= relative * std::abs(expected);
 }
 
 } // namespace rapid::test

@@ -20,26 +20,8 @@ using serving::EngineOptions;
 using serving::WorkloadSpec;
 using test::AffineCost;
 using test::closedLoop;
-
-namespace {
-
-EngineOptions withBlocks(std::int64_t blocks)
-{
-    EngineOptions options;
-    options.maxNumSeqs = 256;
-    options.maxNumBatchedTokens = 8192;
-    options.blockSize = 16;
-    options.kvBlocks = blocks;
-    options.watermark = 0;
-    return options;
-}
-
-bool near(double actual, double expected, double relative)
-{
-    return std::abs(actual - expected) <= relative * std::abs(expected);
-}
-
-} // namespace
+using test::near;
+using test::withBlocks;
 
 class TstServingEngine : public QObject {
     Q_OBJECT
