@@ -78,122 +78,130 @@ std::vector<Arguments::Option> withSpeculativeOptions(std::vector<Arguments::Opt
     return options;
 }
 
+/// @p options followed by what rapid serve writes besides its summary.
+std::vector<Arguments::Option> withOutputOptions(std::vector<Arguments::Option> options)
+{
+    const std::vector<Arguments::Option> outputs {
+        { "json", "FILE", "write the summary as JSON (- for standard output)", false },
+        { "csv", "FILE",
+            "write one row per request of the simulated replica (the busiest, when replicas share the load "
+            "unevenly; a sweep: one row per load)",
+            false },
+        { "iterations-csv", "FILE",
+            "write one row per engine iteration of that replica (one load): its end, the KV-cache blocks in use, the "
+            "requests running, waiting and swapped out, the tokens computed and the preemptions so far",
+            false },
+    };
+    options.insert(options.end(), outputs.begin(), outputs.end());
+    return options;
+}
+
 Arguments serveArguments()
 {
+    std::vector<Arguments::Option> options = {
+        { "concurrency", "N",
+            "closed loop of N clients (the default: 1); a list such as 1,2,4,8 sweeps them: the latency-throughput "
+            "curve and its Pareto front",
+            false },
+        { "rate", "R", "open loop: Poisson arrivals at R requests per second; a list sweeps them", false },
+        { "trace", "FILE", "replay a CSV trace (arrival_s,input_tokens,output_tokens)", false },
+        { "requests", "N",
+            "requests to simulate (default 10 x concurrency, or 1000 at a rate rounded up to a multiple of the "
+            "data-parallel replicas)",
+            false },
+        { "ramp", "TIME",
+            "closed loop: spread the clients' first requests evenly over this time, with its unit (aiperf's "
+            "--concurrency-ramp-duration; default: all at once)",
+            false },
+        { "warmup", "N",
+            "leave the first N requests out of every statistic, throughput included (aiperf's "
+            "--warmup-request-count; default 0)",
+            false },
+        { "prefill-workers", "N",
+            "disaggregated serving: N prefill workers (with --decode-workers), on the cluster's first GPUs", false },
+        { "decode-workers", "N", "disaggregated serving: N decode workers, on the GPUs after the prefill workers",
+            false },
+        { "pool-splits", "LIST",
+            "disaggregated serving at several prefill:decode worker splits, e.g. 1:3,2:2,3:1: a table of "
+            "throughput and latency per split and its Pareto front (instead of --prefill-workers/--decode-workers)",
+            false },
+        { "prefill-tp", "N", "tensor parallelism of a prefill worker (default: run.parallelism.tp)", false },
+        { "decode-tp", "N", "tensor parallelism of a decode worker (default: run.parallelism.tp)", false },
+        { "input-tokens", "N", "prompt length of every request, or their mean (default: run.inference.prompt_length)",
+            false },
+        { "output-tokens", "N", "output length of every request, or their mean (default: run.inference.decode_length)",
+            false },
+        { "seed", "N", "seed of the arrivals and the drawn lengths (default 1)", false },
+        { "shared-prefix", "N",
+            "prompt tokens every request shares (a system prompt; with --trace, requests of one prefix_id): "
+            "served from the prefix cache once computed (default 0)",
+            false },
+        { "no-prefix-caching", "", "recompute shared prefixes (vLLM V1 caches them by default)", false },
+        { "engine", "NAME",
+            "whose defaults and batching: vllm (default), trtllm (TensorRT-LLM) or sglang (prefill batches run "
+            "alone)",
+            false },
+        { "max-num-seqs", "N", "sequences per iteration (default as vllm serve: 1024 on H100/H200/B200, 256 otherwise)",
+            false },
+        { "max-num-batched-tokens", "N",
+            "tokens per iteration (default as vllm serve: 8192 on H100/H200/B200, 2048 otherwise)", false },
+        { "no-chunked-prefill", "", "prefill every prompt in one iteration", false },
+        { "tensorrt-engine", "",
+            "with --engine trtllm: serve a TensorRT engine built by trtllm-build (NIM's engines) instead of the "
+            "PyTorch backend, so a Llama model's all-reduces are not fused with the residual add and RMSNorm",
+            false },
+        { "block-size", "N", "tokens per KV-cache block (default: vllm 16, trtllm 32, sglang 1)", false },
+        { "max-prefill-tokens", "N",
+            "with --engine sglang: prompt tokens one scheduling pass admits (max_prefill_tokens, default 16384): "
+            "a prompt beyond what is left waits for the next pass unless it is the first; "
+            "--max-num-batched-tokens is sglang's chunked_prefill_size",
+            false },
+        { "gpu-memory-utilization", "F",
+            "share of HBM the engine uses (default: vllm 0.9, trtllm 0.9 of what is free, sglang by GPU and tp)",
+            false },
+        { "kv-blocks", "N", "KV-cache blocks per replica instead of the derived number", false },
+        { "capacity-policy", "NAME",
+            "when a waiting request may start: max-utilization (when its next blocks are free; preempts later: "
+            "vllm's default), guaranteed-no-evict (when its whole prompt and output fit beside the running "
+            "requests' reservations: trtllm's) or new-token-ratio (when its prompt and output fit the free cache "
+            "less a decaying share of the running requests' remaining outputs: sglang's)",
+            false },
+        { "batching", "NAME",
+            "mixed (decodes and prompt chunks in one iteration: vllm's and trtllm's; sglang with "
+            "--enable-mixed-chunk) or prefill-first (prompt batches run alone: sglang's default)",
+            false },
+        { "overlap-scheduler", "NAME",
+            "on (the next iteration's batch is composed while the GPU runs this one: it takes the requests that "
+            "had arrived when this one started, and a finished request runs one more, discarded, decode step; "
+            "trtllm's and sglang's default) or off (vllm's, and trtllm's with --tensorrt-engine)",
+            false },
+        { "preemption", "NAME",
+            "a preempted request's KV cache is: recompute (freed, computed again: default) or swap (copied to "
+            "host memory and back over the GPU's host link: vLLM V0's --preemption-mode swap; --engine vllm)",
+            false },
+        { "swap-space", "GIB", "host memory per GPU for swapped KV blocks (vLLM's --swap-space, default 4)", false },
+        { "host-time", "TIME",
+            "the engine's CPU time per iteration outside the GPU (scheduling, inputs, outputs), with a unit "
+            "(default 0)",
+            false },
+        { "host-time-per-request", "TIME",
+            "the engine's CPU time per sequence in an iteration, with a unit (default 0)", false },
+        { "overlap-host", "",
+            "the engine prepares the next iteration while the GPU runs this one (vLLM V1 async scheduling; implied "
+            "by the overlap scheduler): only host time beyond the GPU's shows",
+            false },
+        { "slo-ttft", "TIME", "time-to-first-token limit for goodput, with a unit (e.g. 500ms)", false },
+        { "slo-itl", "TIME", "inter-token latency limit for goodput, with a unit (e.g. 50ms)", false },
+        { "backend", "NAME", "network backend of the collectives: analytical (default), congestion or ideal", false }
+    };
     return Arguments("serve",
         "Serves an inference scenario under load: requests arrive (a closed loop of clients, Poisson or gamma arrivals "
-        "or a "
-        "trace), a continuous-batching engine (vLLM V1's scheduler, or TensorRT-LLM's or SGLang's with --engine: "
-        "chunked "
-        "prefill, paged KV cache, preemption by recomputation or no-evict admission) batches them, and every iteration "
-        "is timed by the operator model. Prints TTFT, ITL and "
-        "end-to-end latency (mean and percentiles), throughput and goodput. A workspace's serving: section (the "
-        "workbench's Serving tab set-up) gives the options the command line leaves out.",
-        scenarioOptions(withWorkloadDrawOptions(withSpeculativeOptions({ { "concurrency", "N",
-                                                                             "closed loop of N clients (the default: "
-                                                                             "1); a list such as "
-                                                                             "1,2,4,8 "
-                                                                             "sweeps them: the latency-throughput "
-                                                                             "curve and its Pareto front",
-                                                                             false },
-            { "rate", "R", "open loop: Poisson arrivals at R requests per second; a list sweeps them", false },
-            { "trace", "FILE", "replay a CSV trace (arrival_s,input_tokens,output_tokens)", false },
-            { "requests", "N",
-                "requests to simulate (default 10 x concurrency, or 1000 at a rate rounded up to a multiple of the "
-                "data-parallel replicas)",
-                false },
-            { "ramp", "TIME",
-                "closed loop: spread the clients' first requests evenly over this time, with its unit (aiperf's "
-                "--concurrency-ramp-duration; default: all at once)",
-                false },
-            { "warmup", "N",
-                "leave the first N requests out of every statistic, throughput included (aiperf's "
-                "--warmup-request-count; default 0)",
-                false },
-            { "prefill-workers", "N",
-                "disaggregated serving: N prefill workers (with --decode-workers), on the cluster's first GPUs",
-                false },
-            { "decode-workers", "N", "disaggregated serving: N decode workers, on the GPUs after the prefill workers",
-                false },
-            { "pool-splits", "LIST",
-                "disaggregated serving at several prefill:decode worker splits, e.g. 1:3,2:2,3:1: a table of "
-                "throughput and latency per split and its Pareto front (instead of --prefill-workers/--decode-workers)",
-                false },
-            { "prefill-tp", "N", "tensor parallelism of a prefill worker (default: run.parallelism.tp)", false },
-            { "decode-tp", "N", "tensor parallelism of a decode worker (default: run.parallelism.tp)", false },
-            { "input-tokens", "N",
-                "prompt length of every request, or their mean (default: run.inference.prompt_length)", false },
-            { "output-tokens", "N",
-                "output length of every request, or their mean (default: run.inference.decode_length)", false },
-            { "seed", "N", "seed of the arrivals and the drawn lengths (default 1)", false },
-            { "shared-prefix", "N",
-                "prompt tokens every request shares (a system prompt; with --trace, requests of one prefix_id): "
-                "served from the prefix cache once computed (default 0)",
-                false },
-            { "no-prefix-caching", "", "recompute shared prefixes (vLLM V1 caches them by default)", false },
-            { "engine", "NAME",
-                "whose defaults and batching: vllm (default), trtllm (TensorRT-LLM) or sglang (prefill batches run "
-                "alone)",
-                false },
-            { "max-num-seqs", "N",
-                "sequences per iteration (default as vllm serve: 1024 on H100/H200/B200, 256 otherwise)", false },
-            { "max-num-batched-tokens", "N",
-                "tokens per iteration (default as vllm serve: 8192 on H100/H200/B200, 2048 otherwise)", false },
-            { "no-chunked-prefill", "", "prefill every prompt in one iteration", false },
-            { "tensorrt-engine", "",
-                "with --engine trtllm: serve a TensorRT engine built by trtllm-build (NIM's engines) instead of the "
-                "PyTorch backend, so a Llama model's all-reduces are not fused with the residual add and RMSNorm",
-                false },
-            { "block-size", "N", "tokens per KV-cache block (default: vllm 16, trtllm 32, sglang 1)", false },
-            { "max-prefill-tokens", "N",
-                "with --engine sglang: prompt tokens one scheduling pass admits (max_prefill_tokens, default 16384): "
-                "a prompt beyond what is left waits for the next pass unless it is the first; "
-                "--max-num-batched-tokens is sglang's chunked_prefill_size",
-                false },
-            { "gpu-memory-utilization", "F",
-                "share of HBM the engine uses (default: vllm 0.9, trtllm 0.9 of what is free, sglang by GPU and tp)",
-                false },
-            { "kv-blocks", "N", "KV-cache blocks per replica instead of the derived number", false },
-            { "capacity-policy", "NAME",
-                "when a waiting request may start: max-utilization (when its next blocks are free; preempts later: "
-                "vllm's default), guaranteed-no-evict (when its whole prompt and output fit beside the running "
-                "requests' reservations: trtllm's) or new-token-ratio (when its prompt and output fit the free cache "
-                "less a decaying share of the running requests' remaining outputs: sglang's)",
-                false },
-            { "batching", "NAME",
-                "mixed (decodes and prompt chunks in one iteration: vllm's and trtllm's; sglang with "
-                "--enable-mixed-chunk) or prefill-first (prompt batches run alone: sglang's default)",
-                false },
-            { "overlap-scheduler", "NAME",
-                "on (the next iteration's batch is composed while the GPU runs this one: it takes the requests that "
-                "had arrived when this one started, and a finished request runs one more, discarded, decode step; "
-                "trtllm's and sglang's default) or off (vllm's, and trtllm's with --tensorrt-engine)",
-                false },
-            { "preemption", "NAME",
-                "a preempted request's KV cache is: recompute (freed, computed again: default) or swap (copied to "
-                "host memory and back over the GPU's host link: vLLM V0's --preemption-mode swap; --engine vllm)",
-                false },
-            { "swap-space", "GIB", "host memory per GPU for swapped KV blocks (vLLM's --swap-space, default 4)",
-                false },
-            { "host-time", "TIME",
-                "the engine's CPU time per iteration outside the GPU (scheduling, inputs, outputs), with a unit "
-                "(default 0)",
-                false },
-            { "host-time-per-request", "TIME",
-                "the engine's CPU time per sequence in an iteration, with a unit (default 0)", false },
-            { "overlap-host", "",
-                "the engine prepares the next iteration while the GPU runs this one (vLLM V1 async scheduling; implied "
-                "by the overlap scheduler): only host time beyond the GPU's shows",
-                false },
-            { "slo-ttft", "TIME", "time-to-first-token limit for goodput, with a unit (e.g. 500ms)", false },
-            { "slo-itl", "TIME", "inter-token latency limit for goodput, with a unit (e.g. 50ms)", false },
-            { "backend", "NAME", "network backend of the collectives: analytical (default), congestion or ideal",
-                false },
-            { "json", "FILE", "write the summary as JSON (- for standard output)", false },
-            { "csv", "FILE",
-                "write one row per request of the simulated replica (the busiest, when replicas share the load "
-                "unevenly; a sweep: one row per load)",
-                false } }))),
+        "or a trace), a continuous-batching engine (vLLM V1's scheduler, or TensorRT-LLM's or SGLang's with --engine: "
+        "chunked prefill, paged KV cache, preemption by recomputation or swapping, or no-evict admission) batches "
+        "them, and every iteration is timed by the operator model. Prints TTFT, ITL and end-to-end latency (mean and "
+        "percentiles), throughput and goodput. A workspace's serving: section (the workbench's Serving tab set-up) "
+        "gives the options the command line leaves out.",
+        scenarioOptions(withOutputOptions(withWorkloadDrawOptions(withSpeculativeOptions(std::move(options))))),
         "[WORKSPACE]");
 }
 
@@ -211,15 +219,15 @@ serving::WorkloadSpec requestShapeOf(const Arguments& arguments, const config::R
     workload.outputTokens = boundedInteger(arguments, "output-tokens", std::max(1, run.decodeLength), 1, 10'000'000);
     workload.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
     workload.sharedPrefixTokens = boundedInteger(arguments, "shared-prefix", 0, 0, 10'000'000);
-    workload.promptTokensStddev = boundedNumber(arguments, "input-tokens-stddev", 0, 0.0, 1e7);
-    workload.outputTokensStddev = boundedNumber(arguments, "output-tokens-stddev", 0, 0.0, 1e7);
+    workload.promptTokensStddev = boundedNumber(arguments, "input-tokens-stddev", 0, 0.0, serving::kMaxTokensStddev);
+    workload.outputTokensStddev = boundedNumber(arguments, "output-tokens-stddev", 0, 0.0, serving::kMaxTokensStddev);
     if (arguments.value("trace") && (workload.promptTokensStddev > 0 || workload.outputTokensStddev > 0)) {
         throw UsageError("--input-tokens-stddev and --output-tokens-stddev: a trace gives every request's lengths");
     }
     if (arguments.value("burstiness") && !arguments.value("rate")) {
         throw UsageError("--burstiness: the gaps of open-loop arrivals; expected --rate with it");
     }
-    workload.burstiness = boundedNumber(arguments, "burstiness", 1, 0.01, 1000);
+    workload.burstiness = boundedNumber(arguments, "burstiness", 1, serving::kMinBurstiness, serving::kMaxBurstiness);
     // A shared prefix longer than the prompts' (mean) length is a slip, not a prefix (spread prompts are drawn again
     // below it; a trace's prompts vary, and each shares at most its own length).
     if (!arguments.value("trace") && workload.sharedPrefixTokens > workload.promptTokens) {
@@ -434,6 +442,9 @@ int serveDisaggregated(const Invocation& invocation, const Arguments& arguments,
     if (loads && splits) {
         throw UsageError("--pool-splits: one load at a time, not with a sweep of loads");
     }
+    if ((loads || splits) && arguments.value("iterations-csv")) {
+        throw UsageError("--iterations-csv: one load and one split at a time");
+    }
     const bool presets = arguments.value("model") && arguments.value("hardware") && arguments.value("run");
     const bool workspace = arguments.value("workspace") || !arguments.positional().empty();
     if (!presets && !workspace) {
@@ -492,6 +503,8 @@ int serveDisaggregated(const Invocation& invocation, const Arguments& arguments,
         report::writeJson(out, serving::servingJson(result.servingResult()));
     }) && writeOutput(arguments.value("csv"), invocation, "serve", [&](std::ostream& out) {
         serving::writeRequestCsv(out, result.trace);
+    }) && writeOutput(arguments.value("iterations-csv"), invocation, "serve", [&](std::ostream& out) {
+        serving::writeIterationCsv(out, result.trace);
     });
     return written ? Success : InputError;
 }
@@ -541,8 +554,8 @@ int serveCommand(const Invocation& invocation)
     }
     const config::Scenario scenario = loadScenario(arguments, loader);
     if (const auto loads = sweepLoads(arguments)) {
-        if (arguments.value("ramp") || arguments.value("warmup")) {
-            throw UsageError("--ramp and --warmup: one load at a time, not with a sweep of loads");
+        if (arguments.value("ramp") || arguments.value("warmup") || arguments.value("iterations-csv")) {
+            throw UsageError("--ramp, --warmup and --iterations-csv: one load at a time, not with a sweep of loads");
         }
         return serveSweep(invocation, arguments, scenario, *loads, options, slo, *backend);
     }
@@ -564,6 +577,8 @@ int serveCommand(const Invocation& invocation)
         report::writeJson(out, serving::servingJson(result));
     }) && writeOutput(arguments.value("csv"), invocation, "serve", [&](std::ostream& out) {
         serving::writeRequestCsv(out, result.trace);
+    }) && writeOutput(arguments.value("iterations-csv"), invocation, "serve", [&](std::ostream& out) {
+        serving::writeIterationCsv(out, result.trace);
     });
     if (!written) {
         return InputError;

@@ -574,7 +574,7 @@ void ReplicaEngine::iterate(const Listener& listener)
         const auto running = std::count_if(
             m_running.begin(), m_running.end(), [](const Sequence& sequence) { return !sequence.draining; });
         m_occupancy->push_back({ m_now, m_blocks.totalBlocks() - m_blocks.freeBlocks(), static_cast<int>(running),
-            static_cast<int>(m_waiting.size() + m_swapped.size()), batched });
+            static_cast<int>(m_waiting.size()), static_cast<int>(m_swapped.size()), batched, m_trace.preemptions });
     }
 }
 

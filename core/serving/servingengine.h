@@ -33,8 +33,10 @@ struct OccupancySample {
     double seconds = 0;
     std::int64_t usedBlocks = 0;
     int running = 0;
-    int waiting = 0; ///< waiting to start, or swapped out and waiting to resume
+    int waiting = 0; ///< waiting to start (a preempted request to be recomputed among them)
+    int swapped = 0; ///< swapped out to host memory, waiting to resume (Preemption::Swap)
     std::int64_t batchedTokens = 0; ///< tokens computed in the iteration that ended here
+    int preemptions = 0; ///< preemptions so far (the trace's count: a disaggregated trace's over every worker)
 };
 
 /// A whole serving simulation of one replica.

@@ -101,4 +101,15 @@ void writeRequestCsv(std::ostream& out, const ServingTrace& trace)
     }
 }
 
+void writeIterationCsv(std::ostream& out, const ServingTrace& trace)
+{
+    out << "end_s,kv_blocks_used,kv_blocks,running,waiting,swapped,batched_tokens,preemptions\n";
+    out.precision(9);
+    for (const OccupancySample& sample : trace.iterations) {
+        out << sample.seconds << ',' << sample.usedBlocks << ',' << trace.kvBlocks << ',' << sample.running << ','
+            << sample.waiting << ',' << sample.swapped << ',' << sample.batchedTokens << ',' << sample.preemptions
+            << '\n';
+    }
+}
+
 } // namespace rapid::serving

@@ -20,5 +20,9 @@ report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity
 
 /// One CSV row per request of the simulated replica: id, arrival, lengths, TTFT, ITL, end-to-end, preemptions.
 void writeRequestCsv(std::ostream& out, const ServingTrace& trace);
+/// One CSV row per engine iteration of the simulated replica (a disaggregated trace: decode worker 0's): when it
+/// ended, the KV-cache blocks in use and in all, the requests running, waiting and swapped out, the tokens it computed
+/// and the preemptions so far.
+void writeIterationCsv(std::ostream& out, const ServingTrace& trace);
 
 } // namespace rapid::serving

@@ -7,6 +7,7 @@
 #include "stepiterationcost.h"
 #include "swaplink.h"
 
+#include "config/units.h"
 #include "memory/memorymodel.h"
 #include "model/layeroperators.h"
 #include "parallel/shardingplan.h"
@@ -27,12 +28,14 @@ void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& 
     const auto fail = [](const std::string& what) { throw std::invalid_argument(what); };
     // Checked before anything is drawn: a deviation that is not a number, or a mean below the least length a draw
     // may take, would draw for ever.
-    if (!(workload.burstiness > 0 && workload.burstiness <= 1000) || workload.thinning < 1) {
-        fail("the arrivals' burstiness must be above 0 and at most 1000");
+    if (!(workload.burstiness >= kMinBurstiness && workload.burstiness <= kMaxBurstiness) || workload.thinning < 1) {
+        fail("the arrivals' burstiness must be from " + config::formatNumber(kMinBurstiness) + " to "
+            + config::formatNumber(kMaxBurstiness));
     }
-    if (!(workload.promptTokensStddev >= 0 && workload.promptTokensStddev <= 1e7)
-        || !(workload.outputTokensStddev >= 0 && workload.outputTokensStddev <= 1e7)) {
-        fail("the lengths' standard deviations must be from 0 to 1e7 tokens");
+    if (!(workload.promptTokensStddev >= 0 && workload.promptTokensStddev <= kMaxTokensStddev)
+        || !(workload.outputTokensStddev >= 0 && workload.outputTokensStddev <= kMaxTokensStddev)) {
+        fail("the lengths' standard deviations must be from 0 to "
+            + std::to_string(static_cast<long long>(kMaxTokensStddev)) + " tokens");
     }
     const bool spread = workload.promptTokensStddev > 0 || workload.outputTokensStddev > 0;
     if (spread && workload.arrival != ArrivalKind::Trace

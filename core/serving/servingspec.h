@@ -239,6 +239,13 @@ struct RequestSpec {
     int prefixId = -1; ///< requests of one id share the first WorkloadSpec::sharedPrefixTokens prompt tokens; -1: none
 };
 
+/// The ranges an input may give the workload's random draws: the arrivals' burstiness (gamma shape) and the lengths'
+/// standard deviations, in tokens (rapid serve's options, the Serving tab's fields and checkServingWorkload share
+/// them; the workspace reader mirrors them, config being below serving).
+constexpr double kMinBurstiness = 0.01;
+constexpr double kMaxBurstiness = 1000;
+constexpr double kMaxTokensStddev = 1e7;
+
 /// The workload: how many requests, how they arrive and how long they are.
 struct WorkloadSpec {
     ArrivalKind arrival = ArrivalKind::ClosedLoop;

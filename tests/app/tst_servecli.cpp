@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -74,6 +75,7 @@ private Q_SLOTS:
     void theSectionsWorkloadDrawsAreTheOptions();
     void unchunkedPromptsNeedRoomForWhatIsRecomputed();
     void swappedRequestsAreCopiedNotRecomputed();
+    void iterationsCsvTracesTheCacheAndPreemptions();
     void draftsKeptEveryTimeDivideTheInterTokenLatency();
     void inputErrorsNameTheirCause_data();
     void inputErrorsNameTheirCause();
@@ -651,6 +653,41 @@ void TstServeCli::swappedRequestsAreCopiedNotRecomputed()
     QVERIFY(!prefillFirst.out.contains(QLatin1String("preemption by swap")));
 }
 
+// The same cache of 200 blocks under swapping, one row per iteration: as many rows as the summary's iterations, the
+// blocks in use within the cache, requests swapped out while preempted ones wait, and the preemptions so far ending
+// at the summary's count (one replica).
+void TstServeCli::iterationsCsvTracesTheCacheAndPreemptions()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("iterations.csv"));
+    const Result served = runRapid(serve(
+        { QStringLiteral("--kv-blocks"), QStringLiteral("200"), QStringLiteral("--concurrency"), QStringLiteral("8"),
+            QStringLiteral("--input-tokens"), QStringLiteral("300"), QStringLiteral("--output-tokens"),
+            QStringLiteral("200"), QStringLiteral("--preemption"), QStringLiteral("swap"),
+            QStringLiteral("--iterations-csv"), path, QStringLiteral("--json"), QStringLiteral("-") }));
+    QVERIFY2(served.exitCode == 0, qPrintable(served.err));
+    const QJsonObject summary = parseJson(served.out.mid(served.out.indexOf(QLatin1Char('{'))));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.first(),
+        QStringLiteral("end_s,kv_blocks_used,kv_blocks,running,waiting,swapped,batched_tokens,preemptions"));
+    QCOMPARE(lines.size() - 1, summary.value(QStringLiteral("iterations_per_replica")).toInt());
+    int mostSwapped = 0;
+    double previousEnd = 0;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QStringList cells = lines[i].split(QLatin1Char(','));
+        QCOMPARE(cells.size(), 8);
+        QVERIFY(cells[0].toDouble() > previousEnd);
+        previousEnd = cells[0].toDouble();
+        QVERIFY(cells[1].toInt() >= 0 && cells[1].toInt() <= 200);
+        QCOMPARE(cells[2].toInt(), 200);
+        mostSwapped = std::max(mostSwapped, cells[5].toInt());
+    }
+    QVERIFY(mostSwapped > 0);
+    QCOMPARE(lines.last().split(QLatin1Char(',')).at(7).toInt(), summary.value(QStringLiteral("preemptions")).toInt());
+}
+
 void TstServeCli::draftsKeptEveryTimeDivideTheInterTokenLatency()
 {
     // Llama-3.1-8B over 8 H100s decoding one request: a step streams each GPU's 2 GB of weights and runs latency-bound
@@ -850,6 +887,9 @@ void TstServeCli::usageErrorsNameTheOption_data()
                                       << QStringLiteral("--preemption swap");
     QTest::addRow("negative_swap_space") << QStringList { QStringLiteral("--swap-space"), QStringLiteral("-1") }
                                          << QStringLiteral("--swap-space");
+    QTest::addRow("iterations_csv_in_a_sweep") << QStringList { QStringLiteral("--concurrency"), QStringLiteral("1,2"),
+        QStringLiteral("--iterations-csv"), QStringLiteral("i.csv") }
+                                               << QStringLiteral("--iterations-csv");
     QTest::addRow("tensorrt_engine_without_trtllm")
         << QStringList { QStringLiteral("--tensorrt-engine") } << QStringLiteral("--tensorrt-engine");
     QTest::addRow("unknown_backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("magic") }

@@ -367,6 +367,28 @@ private Q_SLOTS:
         QVERIFY(window->document()->servingSettings());
         QCOMPARE(window->document()->servingSettings()->preemption, std::string("swap"));
         QCOMPARE(window->document()->servingSettings()->swapSpaceGiB, 8.0);
+        // Under KV pressure (a quarter of the HBM: 1,525 blocks of 16 tokens beside the 16 GB of weights, where 32
+        // clients of 1,500 + 400 tokens need 3,808) requests are swapped out: the KV chart draws them and the
+        // preemptions so far, ending at the run's count.
+        test::typeSpin(panel->memoryShareSpin(), QStringLiteral("0.25"));
+        QVERIFY(serve(panel, QStringLiteral("32"), QStringLiteral("400"), QStringLiteral("64")));
+        const serving::ServingTrace& pressed = panel->curve()->results[0].trace;
+        QVERIFY(pressed.swapOuts > 0);
+        QCOMPARE(pressed.swapOuts, pressed.preemptions);
+        QCPGraph* preempted = nullptr;
+        QCPGraph* swapped = nullptr;
+        QCustomPlot* kv = panel->kvChart()->plot();
+        for (int i = 0; i < kv->graphCount(); ++i) {
+            preempted = kv->graph(i)->name() == QStringLiteral("preempted (total)") ? kv->graph(i) : preempted;
+            swapped = kv->graph(i)->name() == QStringLiteral("swapped out") ? kv->graph(i) : swapped;
+        }
+        QVERIFY(preempted && swapped);
+        QCOMPARE(preempted->data()->at(preempted->data()->size() - 1)->value, double(pressed.preemptions));
+        double mostSwapped = 0;
+        for (auto point = swapped->data()->constBegin(); point != swapped->data()->constEnd(); ++point) {
+            mostSwapped = std::max(mostSwapped, point->value);
+        }
+        QVERIFY(mostSwapped > 0);
 
         panel->engineCombo()->setFocus();
         QTest::keyClick(panel->engineCombo(), Qt::Key_Down);

@@ -12,6 +12,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace rapid::widgets {
@@ -364,17 +365,19 @@ void KvOccupancyChart::rebuild()
         return;
     }
     const serving::ServingTrace& trace = m_curve->results[static_cast<size_t>(m_point)].trace;
-    const QList<QColor> colours = style().categoryColors(3);
+    const QList<QColor> colours = style().categoryColors(5);
     const double width = style().lineWidthPx() * 1.2;
     QVector<double> time;
     QVector<double> used;
-    QVector<double> running;
-    QVector<double> waiting;
+    // Requests on the second axis: running, waiting, swapped out, and the preemptions so far.
+    std::array<QVector<double>, 4> requests;
     for (const serving::OccupancySample& sample : trace.iterations) {
         time.append(sample.seconds);
         used.append(trace.kvBlocks > 0 ? 100.0 * static_cast<double>(sample.usedBlocks) / trace.kvBlocks : 0);
-        running.append(sample.running);
-        waiting.append(sample.waiting);
+        requests[0].append(sample.running);
+        requests[1].append(sample.waiting);
+        requests[2].append(sample.swapped);
+        requests[3].append(sample.preemptions);
     }
     QCPGraph* occupancy = addLineGraph(plot(), tr("blocks in use"), QPen(colours[0], width));
     occupancy->setLineStyle(QCPGraph::lsStepLeft);
@@ -382,18 +385,21 @@ void KvOccupancyChart::rebuild()
     occupancy->setData(time, used, true);
     plot()->yAxis2->setVisible(true);
     plot()->yAxis2->setLabel(tr("Requests"));
-    QCPGraph* run = plot()->addGraph(plot()->xAxis, plot()->yAxis2);
-    run->setName(tr("running"));
-    run->setPen(QPen(colours[1], width * 0.8));
-    run->setLineStyle(QCPGraph::lsStepLeft);
-    run->setData(time, running, true);
-    QCPGraph* wait = plot()->addGraph(plot()->xAxis, plot()->yAxis2);
-    wait->setName(tr("waiting"));
-    wait->setPen(QPen(colours[2], width * 0.8, Qt::DashLine));
-    wait->setLineStyle(QCPGraph::lsStepLeft);
-    wait->setData(time, waiting, true);
-    const double most = std::max(
-        *std::max_element(running.begin(), running.end()), *std::max_element(waiting.begin(), waiting.end()));
+    const QString names[] = { tr("running"), tr("waiting"), tr("swapped out"), tr("preempted (total)") };
+    const Qt::PenStyle dashes[] = { Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DotLine };
+    double most = 0;
+    for (size_t i = 0; i < requests.size(); ++i) {
+        const double largest = requests[i].isEmpty() ? 0 : *std::max_element(requests[i].begin(), requests[i].end());
+        if (i >= 2 && largest == 0) {
+            continue; // no swap, no preemption: no line to read
+        }
+        QCPGraph* graph = plot()->addGraph(plot()->xAxis, plot()->yAxis2);
+        graph->setName(names[i]);
+        graph->setPen(QPen(colours[static_cast<int>(i) + 1], width * 0.8, dashes[i]));
+        graph->setLineStyle(QCPGraph::lsStepLeft);
+        graph->setData(time, requests[i], true);
+        most = std::max(most, largest);
+    }
     plot()->legend->setVisible(true);
     plot()->xAxis->setRange(0, time.isEmpty() ? 1 : time.back() * 1.02);
     plot()->yAxis->setRange(0, std::max(5.0, *std::max_element(used.begin(), used.end()) * 1.15));

@@ -89,7 +89,8 @@ protected:
 };
 
 /// The selected point's KV-cache blocks in use after each engine iteration, as a share of the replica's cache, with
-/// the requests running and waiting on a second axis.
+/// the requests running and waiting on a second axis, and, when there are any, those swapped out and the preemptions
+/// so far.
 class KvOccupancyChart : public ServingChart {
     Q_OBJECT
 public:

@@ -22,7 +22,7 @@ QDoubleSpinBox* spreadSpin(const QString& objectName, const QString& tip, QWidge
 {
     auto* spin = new QDoubleSpinBox(parent);
     spin->setObjectName(objectName);
-    spin->setRange(0, 1e7);
+    spin->setRange(0, serving::kMaxTokensStddev);
     // Whole tokens with no suffix, as genai-perf takes them, so that the field fits beside its label in the column.
     spin->setDecimals(0);
     spin->setPrefix(QStringLiteral("± "));
@@ -38,7 +38,7 @@ void ServingPanel::createWorkloadFields()
 {
     m_burstiness = new QDoubleSpinBox(this);
     m_burstiness->setObjectName(QStringLiteral("servingBurstiness"));
-    m_burstiness->setRange(0.01, 1000);
+    m_burstiness->setRange(serving::kMinBurstiness, serving::kMaxBurstiness);
     m_burstiness->setDecimals(2);
     m_burstiness->setValue(1);
     m_burstiness->setKeyboardTracking(false);

@@ -128,6 +128,9 @@ private Q_SLOTS:
         }
         QCOMPARE(trace.iterations[33].running, 1);
         QCOMPARE(trace.iterations[33].waiting, 1);
+        QCOMPARE(trace.iterations[33].swapped, 0); // recomputed: it waits to start again
+        QCOMPARE(trace.iterations[32].preemptions, 0);
+        QCOMPARE(trace.iterations[33].preemptions, 1);
         QCOMPARE(trace.iterations[33].usedBlocks, std::int64_t { 6 });
         QCOMPARE(trace.requests[1].preemptions, 1);
         QCOMPARE(trace.requests[0].preemptions, 0);

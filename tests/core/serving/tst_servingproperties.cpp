@@ -297,11 +297,17 @@ QString iterationViolation(const ServingTrace& trace, const EngineOptions& used,
             problem = QStringLiteral("%1 sequences running, max_num_seqs %2").arg(sample.running).arg(used.maxNumSeqs);
         } else if (sample.batchedTokens < 1 || sample.batchedTokens > tokenCap) {
             problem = QStringLiteral("%1 tokens in one iteration, cap %2").arg(sample.batchedTokens).arg(tokenCap);
-        } else if (clients > 0 && sample.running + sample.waiting > clients) {
-            problem = QStringLiteral("%1 running and %2 waiting with %3 clients per replica")
+        } else if (clients > 0 && sample.running + sample.waiting + sample.swapped > clients) {
+            problem = QStringLiteral("%1 running, %2 waiting and %3 swapped out with %4 clients per replica")
                           .arg(sample.running)
                           .arg(sample.waiting)
+                          .arg(sample.swapped)
                           .arg(clients);
+        } else if (sample.preemptions < (i > 0 ? trace.iterations[i - 1].preemptions : 0)
+            || sample.preemptions > trace.preemptions) {
+            problem = QStringLiteral("%1 preemptions so far, %2 in the whole run")
+                          .arg(sample.preemptions)
+                          .arg(trace.preemptions);
         }
         if (!problem.isEmpty()) {
             return QStringLiteral("iteration %1: ").arg(i) + problem;

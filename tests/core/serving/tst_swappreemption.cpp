@@ -66,8 +66,13 @@ private Q_SLOTS:
         QCOMPARE(trace.preemptions, 1);
         QCOMPARE(trace.swapOuts, 1);
         QCOMPARE(trace.requests[1].preemptions, 1);
+        QCOMPARE(trace.iterations[32].preemptions, 0);
+        QCOMPARE(trace.iterations[33].preemptions, 1);
         QCOMPARE(trace.iterations[33].running, 1);
-        QCOMPARE(trace.iterations[33].waiting, 1); // swapped out, waiting to resume
+        QCOMPARE(trace.iterations[33].waiting, 0);
+        QCOMPARE(trace.iterations[33].swapped, 1); // waiting to resume
+        QCOMPARE(trace.iterations[39].swapped, 1);
+        QCOMPARE(trace.iterations[40].swapped, 0);
         QCOMPARE(trace.iterations[33].usedBlocks, std::int64_t { 6 });
         QVERIFY(near(trace.iterations[33].seconds, 33e-3 + 2.28e-3, 1e-12));
         QCOMPARE(trace.iterations[40].running, 1);
