@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "swaplink.h"
 
+#include "config/units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -56,7 +58,9 @@ SwapLink swapLink(const config::Scenario& scenario, const EngineOptions& options
         : 0;
     if (link.hostBlocks < 1) {
         throw std::invalid_argument("the swap space holds no KV-cache block: a block takes "
-            + std::to_string(link.bytesPerBlock / 1048576.0) + " MiB per GPU");
+            + config::formatNumber(link.bytesPerBlock / 1048576.0) + " MiB per GPU, the swap space "
+            + config::formatNumber(options.swapSpaceBytes / 1048576.0)
+            + " MiB; a larger swap space (--swap-space, serving.swap_space_GiB)");
     }
     return link;
 }
