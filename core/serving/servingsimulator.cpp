@@ -22,9 +22,14 @@
 
 namespace rapid::serving {
 
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+} // namespace
+
 void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& workload, const EngineOptions& options)
 {
-    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     const auto fail = [](const std::string& what) { throw std::invalid_argument(what); };
     // Checked before anything is drawn: a deviation that is not a number, or a mean below the least length a draw
     // may take, would draw for ever.
@@ -145,8 +150,6 @@ const char* toString(CapacityPolicy policy)
 }
 
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 /// SGLang's server defaults (python/sglang/srt/server_args.py, v0.5, _handle_gpu_memory_settings and
 /// _handle_chunked_prefill_size): the memory it keeps outside weights and KV cache grows with the GPU's memory and the
