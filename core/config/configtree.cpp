@@ -138,7 +138,12 @@ void ConfigTree::takeDocument(const std::string& key, const YAML::Node& document
     bool found = false;
     for (auto it = document.begin(); it != document.end(); ++it) {
         const std::string name = isScalarNode(it->first) ? it->first.Scalar() : std::string();
-        if (name == key) {
+        if (found && key == "hardware" && (name == key || name == "gpu")) {
+            // Both roots: one of the two GPUs would be silently ignored.
+            m_sink.add(Origins { sourceName, {}, {} }.locate(name, it->first), name,
+                "a hardware document has one root key: \"hardware:\", or \"gpu:\" for one GPU without a network, "
+                "not both");
+        } else if (name == key) {
             body = it->second;
             found = true;
         } else if (key == "hardware" && name == "gpu") {

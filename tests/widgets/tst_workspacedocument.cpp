@@ -85,6 +85,7 @@ private Q_SLOTS:
     void typingMergesIntoOneUndoStep();
     void gpuFieldEditCopiesThePresetIn();
     void oneGpuHardwareShowsAndEditsItsGpuFields();
+    void oneGpuHardwareNamesItsPresetAndTakesAnother();
     void saveAndReloadGiveTheSameScenario();
     void staleEvaluationsAreDropped();
     void pinnedRunsAreSavedAndEvaluatedAgainOnOpening();
@@ -204,6 +205,45 @@ void TstWorkspaceDocument::oneGpuHardwareShowsAndEditsItsGpuFields()
     QCOMPARE(document.scenario()->hardware.cluster.totalGpus(), 1);
     document.undoStack()->undo();
     QCOMPARE(document.valueAt(QStringLiteral("hardware.gpu.sm_count")), QStringLiteral("132"));
+}
+
+void TstWorkspaceDocument::oneGpuHardwareNamesItsPresetAndTakesAnother()
+{
+    // The GPU preset picker of a one-GPU hardware once showed "custom" for an unedited preset, and choosing another
+    // appended a second root (`hardware: {gpu: ...}`) to the `gpu:` document: the forms kept showing the first GPU's
+    // specs while the results were the second's (found under Xvfb).
+    QTemporaryDir directory;
+    QVERIFY(directory.isValid());
+    const QString path = directory.filePath(QStringLiteral("one-gpu.rapid.yaml"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("name: One GPU\nmodel: llama-3.1-8b\nhardware: h100-sxm5-80gb\nrun: llama-3.1-8b-decode-1gpu\n");
+    file.close();
+    WorkspaceDocument document(config::PresetLibrary::standard());
+    QString error;
+    QVERIFY2(document.open(path, &error), qPrintable(error));
+    const QString gpu = QStringLiteral("hardware.gpu");
+    QCOMPARE(document.valueAt(gpu), QStringLiteral("h100-sxm5-80gb"));
+    QVERIFY(document.setValue(QStringLiteral("hardware.gpu.sm_count"), QStringLiteral("100")));
+    QCOMPARE(document.valueAt(gpu), std::nullopt); // edited: the specs are the workspace's ("custom")
+    document.undoStack()->undo();
+    QCOMPARE(document.valueAt(gpu), QStringLiteral("h100-sxm5-80gb"));
+
+    QVERIFY(document.setValue(gpu, QStringLiteral("a100-sxm4-80gb")));
+    const QString text = document.text(DocumentKind::Hardware);
+    QVERIFY2(text.contains(QLatin1String("\n  name: A100-SXM4-80GB\n")) && !text.contains(QLatin1String("hardware:")),
+        qPrintable(text));
+    QVERIFY2(document.diagnostics().empty(), qPrintable(diagnosticsText(document)));
+    QCOMPARE(document.valueAt(gpu), QStringLiteral("a100-sxm4-80gb"));
+    QCOMPARE(document.valueAt(QStringLiteral("hardware.gpu.sm_count")), QStringLiteral("108"));
+    QCOMPARE(document.scenario()->hardware.gpu.smCount, 108); // the A100's 108 SMs, in the forms and the results
+    QCOMPARE(document.scenario()->hardware.cluster.totalGpus(), 1);
+    QCOMPARE(document.undoStack()->count(), 1);
+    document.undoStack()->undo();
+    QCOMPARE(document.scenario()->hardware.gpu.smCount, 132);
+
+    QVERIFY(!document.setValue(gpu, QStringLiteral("no-such-gpu"), &error));
+    QVERIFY2(error.contains(QLatin1String("no-such-gpu")), qPrintable(error));
 }
 
 void TstWorkspaceDocument::saveAndReloadGiveTheSameScenario()

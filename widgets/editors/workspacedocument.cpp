@@ -47,6 +47,7 @@ private:
 namespace {
 
 const QString kGpuPrefix = QStringLiteral("hardware.gpu.");
+const QString kGpuReferenceKey = QStringLiteral("hardware.gpu");
 
 std::optional<std::string> readWholeFile(const std::string& path)
 {
@@ -222,6 +223,9 @@ QString WorkspaceDocument::text(DocumentKind kind) const
 
 std::optional<QString> WorkspaceDocument::valueAt(const QString& keyPath) const
 {
+    if (keyPath == kGpuReferenceKey && hardwareIsOneGpu()) {
+        return oneGpuPresetName();
+    }
     const std::string& text = documentText(documentOfKeyPath(keyPath)).text;
     if (const auto value = config::yamlScalarAt(text, textPath(keyPath))) {
         return QString::fromStdString(*value);
@@ -269,6 +273,23 @@ bool WorkspaceDocument::setValue(const QString& keyPath, const QString& valueYam
 {
     const DocumentKind kind = documentOfKeyPath(keyPath);
     const std::string oldText = documentText(kind).text;
+    if (keyPath == kGpuReferenceKey && hardwareIsOneGpu()) {
+        // One GPU and no network: the hardware is the GPU document itself, so choosing another preset replaces the
+        // text by that preset's (one undoable edit), as naming it as the workspace's hardware would.
+        QString name = valueYaml.trimmed(); // the picker's item text: a plain preset name
+        if (name.size() >= 2 && (name.front() == QLatin1Char('"') || name.front() == QLatin1Char('\''))) {
+            name = name.mid(1, name.size() - 2);
+        }
+        const auto preset = gpuPresetFileText(name.toStdString());
+        if (!preset) {
+            if (error) {
+                *error = tr("no GPU preset named %1").arg(valueYaml);
+            }
+            return false;
+        }
+        replaceText(kind, QString::fromStdString(*preset), tr("Set gpu = %1").arg(valueYaml));
+        return true;
+    }
     std::string base = oldText;
     std::string why;
     if (keyPath.startsWith(kGpuPrefix)) {
@@ -509,9 +530,7 @@ std::string WorkspaceDocument::textPath(const QString& keyPath) const
 {
     // A GPU preset named as the hardware (one GPU) keeps its own `gpu:` document as the hardware text (the
     // workspace writes it under `hardware:`): the fields' hardware.gpu.* keys are its gpu.* keys.
-    const std::string& hardware = m_documents.hardware.text;
-    if (keyPath.startsWith(kGpuPrefix)
-        && (config::yamlScalarAt(hardware, "gpu.name") || config::yamlScalarAt(hardware, "gpu.sm_count"))) {
+    if (keyPath.startsWith(kGpuPrefix) && hardwareIsOneGpu()) {
         return "gpu." + keyPath.mid(kGpuPrefix.size()).toStdString();
     }
     return keyPath.toStdString();
@@ -519,12 +538,30 @@ std::string WorkspaceDocument::textPath(const QString& keyPath) const
 
 std::optional<std::string> WorkspaceDocument::gpuPresetText() const
 {
-    const config::DocumentText& hardware = m_documents.hardware;
-    const auto reference = config::yamlScalarAt(hardware.text, "hardware.gpu");
-    if (!reference) {
-        return std::nullopt;
+    const auto reference = config::yamlScalarAt(m_documents.hardware.text, "hardware.gpu");
+    return reference ? gpuPresetFileText(*reference) : std::nullopt;
+}
+
+bool WorkspaceDocument::hardwareIsOneGpu() const
+{
+    const std::string& hardware = m_documents.hardware.text;
+    return config::yamlScalarAt(hardware, "gpu.name") || config::yamlScalarAt(hardware, "gpu.sm_count");
+}
+
+std::optional<QString> WorkspaceDocument::oneGpuPresetName() const
+{
+    for (const std::string& name : m_loader.library().names(config::PresetKind::Gpu)) {
+        const auto preset = gpuPresetFileText(name);
+        if (preset && *preset == m_documents.hardware.text) {
+            return QString::fromStdString(name);
+        }
     }
-    const auto path = m_loader.library().resolve(config::PresetKind::Gpu, *reference, hardware.baseDir);
+    return std::nullopt;
+}
+
+std::optional<std::string> WorkspaceDocument::gpuPresetFileText(const std::string& reference) const
+{
+    const auto path = m_loader.library().resolve(config::PresetKind::Gpu, reference, m_documents.hardware.baseDir);
     if (!path) {
         return std::nullopt;
     }

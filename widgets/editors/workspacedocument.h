@@ -150,6 +150,13 @@ private:
     config::DocumentText& documentText(DocumentKind kind);
     const config::DocumentText& documentText(DocumentKind kind) const;
     std::optional<std::string> gpuPresetText() const;
+    /// The text of the GPU preset @p reference names (cached by resolved path), or nothing.
+    std::optional<std::string> gpuPresetFileText(const std::string& reference) const;
+    /// Whether the hardware text is a GPU document (`gpu:` root: one GPU, no network), as when the workspace names a
+    /// GPU preset as its hardware.
+    bool hardwareIsOneGpu() const;
+    /// The GPU preset a one-GPU hardware text is an unedited copy of, or nothing (edited: "custom").
+    std::optional<QString> oneGpuPresetName() const;
     /// Where @p keyPath lives in its document's text (a one-GPU hardware document's gpu.* for hardware.gpu.*).
     std::string textPath(const QString& keyPath) const;
     void revalidate();

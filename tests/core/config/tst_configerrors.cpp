@@ -343,6 +343,11 @@ void TstConfigErrors::reportsFileLineColumnAndKey_data()
     QTest::addRow("fat_tree_too_small") << "hardware" << 14 << "        size: 16"
                                         << "hardware.yaml" << 18 << 23 << "hardware.cluster.network[1].switch_radix"
                                         << "holds at most 8 endpoints, not 16";
+    // A GPU document appended to a hardware document (the workbench once wrote one): either root alone is valid, both
+    // would ignore one GPU, so the second root is the error.
+    QTest::addRow("hardware_and_gpu_roots") << "hardware" << 18 << "        switch_radix: 8\ngpu:\n  name: Other"
+                                            << "hardware.yaml" << 19 << 1 << "gpu"
+                                            << "not both";
     // A model shape beyond 10^15 parameters: 2^24 wide with 8 + 4 heads of 2^21 is 3.4 x 10^15 in attention alone.
     QTest::addRow("model_too_large") << "model" << 4 << "  hidden_size: 16777216"
                                      << "model.yaml" << 4 << 16 << "model.hidden_size"
