@@ -268,10 +268,15 @@ void writeCollectiveText(std::ostream& out, const analysis::CollectiveWhatIf& wh
         out << "\n";
         out << "  completion time       " << config::formatQuantity(result.seconds, config::Dimension::Seconds) << "\n";
         out << "  algorithm             " << network::toString(result.algorithm) << "\n";
-        out << "  algorithm bandwidth   "
-            << config::formatQuantity(result.algorithmBandwidth, config::Dimension::BytesPerSecond) << "\n";
-        out << "  bus bandwidth         "
-            << config::formatQuantity(result.busBandwidth, config::Dimension::BytesPerSecond) << "\n";
+        if (result.seconds > 0) {
+            out << "  algorithm bandwidth   "
+                << config::formatQuantity(result.algorithmBandwidth, config::Dimension::BytesPerSecond) << "\n";
+            out << "  bus bandwidth         "
+                << config::formatQuantity(result.busBandwidth, config::Dimension::BytesPerSecond) << "\n";
+        } else {
+            // One GPU: nothing crosses a link, so no rate exists (bytes over no time).
+            out << "  bandwidth             - (nothing crosses a link)\n";
+        }
         if (!congestion) {
             out << "  bottleneck link       "
                 << (result.bottleneckLink.empty() ? std::string("-") : result.bottleneckLink) << "\n";

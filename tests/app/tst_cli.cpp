@@ -59,6 +59,7 @@ private Q_SLOTS:
     void collectiveOnAFailedLinkSaysWhatTheAnalyticalFigureLeavesOut();
     void collectiveMicrobenchmarkOfASubgroupHasATraceForEveryRank();
     void collectivePacketBackendMatchesTheClosedForm();
+    void collectiveOnOneGpuMovesNothingAndHasNoRate();
     void inferenceExportReplaysToTheRequestLatency();
     void sweepWritesEveryPointAndRanksTheFeasibleOnes();
     void runJsonFollowsTheDocumentedSchema();
@@ -86,6 +87,20 @@ void TstCli::modelInfoPrintsPublishedTotals()
     const Result result = runRapid({ QStringLiteral("model-info"), QStringLiteral("--model"), model });
     QCOMPARE(result.exitCode, 0);
     QVERIFY2(result.out.contains(expected), qPrintable(result.out));
+}
+
+void TstCli::collectiveOnOneGpuMovesNothingAndHasNoRate()
+{
+    // An all-reduce over one GPU sends nothing: 0 ns, and no bandwidth (it printed "0 B/s", a rate of bytes over no
+    // time).
+    const Result result
+        = runRapid({ QStringLiteral("collective"), QStringLiteral("--hardware"), QStringLiteral("a100-sxm4-80gb"),
+            QStringLiteral("--op"), QStringLiteral("allreduce"), QStringLiteral("--bytes"), QStringLiteral("64MiB") });
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.out.contains(QStringLiteral("completion time       0 ns")), qPrintable(result.out));
+    QVERIFY2(result.out.contains(QStringLiteral("bandwidth             - (nothing crosses a link)")),
+        qPrintable(result.out));
+    QVERIFY(!result.out.contains(QStringLiteral("B/s")));
 }
 
 void TstCli::validateGemmsWritesEveryRow()

@@ -183,6 +183,23 @@ private Q_SLOTS:
         QVERIFY(!anyLinkColoured(*window->topologyPanel()->scene()));
     }
 
+    void oneGpuMovesNothingAndShowsNoRate()
+    {
+        // A GPU preset as the hardware: one GPU, no links. Its all-reduce took 0 ns and showed "0 B/s" as its rate.
+        QVERIFY(write(QStringLiteral("one.rapid.yaml"),
+            QStringLiteral("name: One GPU\nmodel: llama-3.1-8b\nhardware: a100-sxm4-80gb\n"
+                           "run: llama-3.1-8b-decode-1gpu\n")));
+        auto window = rapid::test::openWindow(m_dir.filePath(QStringLiteral("one.rapid.yaml")));
+        QVERIFY(window);
+        CollectiveRunBox* box = collectiveBox(*window);
+        QVERIFY(choose(box->operationCombo(), QStringLiteral("all-reduce")));
+        typeInto(box->sizeEdit(), QStringLiteral("64 MiB"));
+        const CollectiveOutcome outcome = runToCompletion(box);
+        QCOMPARE(outcome.time.seconds, 0.0);
+        QCOMPARE(box->timeLabel()->text(), formatSeconds(0));
+        QCOMPARE(box->bandwidthLabel()->text(), QStringLiteral("— (nothing crosses a link)"));
+    }
+
     void congestionOnTheIdleRingMatchesWithinAMicrosecond()
     {
         auto window = openRing();

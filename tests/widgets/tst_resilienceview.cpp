@@ -113,6 +113,7 @@ private Q_SLOTS:
     }
 
     void listsAreCheckedAsTyped();
+    void oneGpuHasNoLinksToFailAndSaysSo();
     void oneLinkAtHealthHSlowsTheRingByOneOverH();
     void cancelStopsALongStudyAndTheWindowStaysResponsive();
     void criticalityGivesTheWorstLinkTheExtremeColour();
@@ -187,6 +188,23 @@ void TstResilienceView::listsAreCheckedAsTyped()
     window->document()->undoStack()->undo();
     QCOMPARE(classes->count(), 1);
     QVERIFY(run->isEnabled());
+}
+
+void TstResilienceView::oneGpuHasNoLinksToFailAndSaysSo()
+{
+    // A GPU preset as the hardware: no network, no link classes. The list asked to "check at least one class" where
+    // there was none to check.
+    QVERIFY(write(QStringLiteral("one.rapid.yaml"),
+        QStringLiteral(
+            "name: One GPU\nmodel: llama-3.1-8b\nhardware: a100-sxm4-80gb\nrun: llama-3.1-8b-decode-1gpu\n")));
+    auto window = openRing(QStringLiteral("one.rapid.yaml"));
+    QVERIFY(window);
+    FaultStudyPage* page = window->resiliencePanel()->faultStudy();
+    QCOMPARE(page->classList()->list()->count(), 0);
+    const QLabel* problem = page->classList()->findChild<QLabel*>(QStringLiteral("faultClassesProblem"));
+    QVERIFY(problem->isVisibleTo(page));
+    QCOMPARE(problem->text(), QStringLiteral("This hardware has no links to fail"));
+    QVERIFY(!page->controls()->runButton()->isEnabled());
 }
 
 void TstResilienceView::oneLinkAtHealthHSlowsTheRingByOneOverH()

@@ -103,7 +103,9 @@ void LinkClassList::setClasses(const std::vector<std::pair<std::string, int>>& c
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         item->setCheckState(unchecked.contains(className) ? Qt::Unchecked : Qt::Checked);
     }
-    m_problem->setText(problem.isEmpty() ? tr("Check at least one class") : problem);
+    // No classes at all (one GPU, no network): nothing to check, so say why rather than ask for a tick.
+    const QString missing = classes.empty() ? tr("This hardware has no links to fail") : tr("Check at least one class");
+    m_problem->setText(problem.isEmpty() ? missing : problem);
     m_problem->setVisible(!isValid());
     Q_EMIT validityChanged();
 }

@@ -199,6 +199,7 @@ QWidget* ServingPanel::buildInputs()
                               "genai-perf and NIM benchmark), or arrivals at a rate: Poisson, or as bursty as "
                               "Burstiness says"));
     m_loads->setObjectName(QStringLiteral("servingLoads"));
+    m_loads->setCursorPosition(0); // a narrow field shows the list from its first load
     m_loads->setToolTip(tr("The loads to serve at, separated by commas: whole clients, or requests per second"));
     m_loadsProblem->setObjectName(QStringLiteral("servingLoadsProblem"));
     m_loadsProblem->setWordWrap(true);

@@ -109,6 +109,7 @@ void ServingPanel::showSettings()
     m_loadKind->setCurrentIndex(wanted.load == config::ServingSettings::Load::Rate ? 1 : 0);
     if (m_loads->text().toStdString() != wanted.loads) {
         m_loads->setText(QString::fromStdString(wanted.loads));
+        m_loads->setCursorPosition(0); // a long list shows from its first load, not its last
     }
     m_prompt->setValue(wanted.inputTokens);
     m_output->setValue(wanted.outputTokens);

@@ -350,9 +350,12 @@ void CollectiveRunBox::showOutcome(const CollectiveOutcome& outcome)
     const network::CollectiveTime& time = outcome.time;
     m_time->setText(quantity(time.seconds, config::Dimension::Seconds));
     m_algorithm->setText(QString::fromUtf8(network::toString(time.algorithm)));
-    m_bandwidth->setText(tr("%1 algorithm\n%2 bus")
-                             .arg(quantity(time.algorithmBandwidth, config::Dimension::BytesPerSecond),
-                                 quantity(time.busBandwidth, config::Dimension::BytesPerSecond)));
+    // One GPU: nothing crosses a link, so no rate exists (bytes over no time).
+    m_bandwidth->setText(time.seconds > 0
+            ? tr("%1 algorithm\n%2 bus")
+                  .arg(quantity(time.algorithmBandwidth, config::Dimension::BytesPerSecond),
+                      quantity(time.busBandwidth, config::Dimension::BytesPerSecond))
+            : tr("— (nothing crosses a link)"));
     QStringList links;
     for (const LinkLoad& load : outcome.busiestLinks) {
         links.append(QStringLiteral("%1%  %2 %3")
