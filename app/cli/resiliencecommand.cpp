@@ -129,7 +129,11 @@ int criticality(const Arguments& arguments, const config::Scenario& scenario, co
     std::ostream& out = invocation.out;
     out << "criticality: each link alone at health " << config::formatNumber(spec.health) << ", "
         << sim::toString(spec.backend) << " backend, " << ranked.size() << " links\n";
-    out << "  rank  slowdown  class                 link\n";
+    if (ranked.empty()) {
+        out << "  the hardware has no links to fail (one GPU, no network)\n";
+    } else {
+        out << "  rank  slowdown  class                 link\n";
+    }
     for (std::size_t i = 0; i < ranked.size() && i < 20; ++i) {
         char line[64];
         std::snprintf(line, sizeof line, "  %4zu  %8s  ", i + 1,

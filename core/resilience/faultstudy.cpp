@@ -106,6 +106,9 @@ std::vector<FaultUnit> faultPool(const network::Topology& topology, const FaultS
     }
     std::sort(pool.begin(), pool.end());
     pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
+    if (classes.empty()) {
+        throw std::invalid_argument("the hardware has no links to fail (one GPU, no network)");
+    }
     if (static_cast<int>(pool.size()) < spec.faultyLinks) {
         throw std::invalid_argument(std::to_string(spec.faultyLinks) + " faulty links (or NIC sets) per trial, but the "
             + "classes hold " + std::to_string(pool.size()));

@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -60,6 +61,7 @@ private Q_SLOTS:
     void collectiveMicrobenchmarkOfASubgroupHasATraceForEveryRank();
     void collectivePacketBackendMatchesTheClosedForm();
     void collectiveOnOneGpuMovesNothingAndHasNoRate();
+    void resilienceOnOneGpuSaysThereIsNoLinkToFail();
     void inferenceExportReplaysToTheRequestLatency();
     void sweepWritesEveryPointAndRanksTheFeasibleOnes();
     void runJsonFollowsTheDocumentedSchema();
@@ -101,6 +103,26 @@ void TstCli::collectiveOnOneGpuMovesNothingAndHasNoRate()
     QVERIFY2(result.out.contains(QStringLiteral("bandwidth             - (nothing crosses a link)")),
         qPrintable(result.out));
     QVERIFY(!result.out.contains(QStringLiteral("B/s")));
+}
+
+void TstCli::resilienceOnOneGpuSaysThereIsNoLinkToFail()
+{
+    // A GPU preset as the hardware has no network: the fault study is an input error saying so (it said "the classes
+    // hold 0"), the criticality ranking says so instead of an empty table.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("one.rapid.yaml"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("name: one GPU\nmodel: llama-2-7b\nhardware: a100-sxm4-80gb\nrun: llama-2-7b-train-4xa100\n"
+               "overrides: [run.parallelism.dp=1, run.training.global_batch=8]\n");
+    file.close();
+    const Result study = runRapid({ QStringLiteral("resilience"), path });
+    QCOMPARE(study.exitCode, 1);
+    QVERIFY2(study.err.contains(QStringLiteral("the hardware has no links to fail")), qPrintable(study.err));
+    const Result ranking = runRapid({ QStringLiteral("resilience"), path, QStringLiteral("--criticality") });
+    QCOMPARE(ranking.exitCode, 0);
+    QVERIFY2(ranking.out.contains(QStringLiteral("the hardware has no links to fail")), qPrintable(ranking.out));
 }
 
 void TstCli::validateGemmsWritesEveryRow()

@@ -232,6 +232,17 @@ private Q_SLOTS:
         spec.health = 0.5;
         spec.faultyLinks = 1000;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, resilience::runFaultStudy(defaultWorkspace(), spec));
+        // One GPU (a GPU preset as the hardware): no network, so no link to fail, said as such.
+        config::Scenario oneGpu = test::projectLoader().loadScenario("llama-2-7b", "a100-sxm4-80gb",
+            "llama-2-7b-train-4xa100",
+            { "run.parallelism.dp=1", "run.parallelism.tp=1", "run.parallelism.pp=1", "run.training.global_batch=8" });
+        spec.faultyLinks = 1;
+        try {
+            resilience::runFaultStudy(oneGpu, spec);
+            QFAIL("a fault study on one GPU ran");
+        } catch (const std::invalid_argument& error) {
+            QVERIFY2(std::string(error.what()).find("no links to fail") != std::string::npos, error.what());
+        }
     }
 };
 
