@@ -8,22 +8,13 @@
 // BabelStream shares, the kernel and all-reduce models alone) it reproduces them. The check keeps the kernel-level
 // decode model honest whatever replaces that factor.
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
-
-namespace {
-
-/// The number after "key": in JSON text written by rapid (-1 when the key is missing).
-double jsonNumber(const QString& text, const QString& key)
-{
-    const qsizetype at = text.indexOf(QStringLiteral("\"") + key + QStringLiteral("\": "));
-    return at < 0 ? -1.0 : text.mid(at + key.size() + 4).section(QLatin1Char(','), 0, 0).trimmed().toDouble();
-}
-
-} // namespace
 
 class TstDecodePhysics : public QObject {
     Q_OBJECT
@@ -77,7 +68,7 @@ void TstDecodePhysics::a100KernelsAloneMatchGptFast()
     QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
     QFile file(json);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    const double itl = jsonNumber(QString::fromUtf8(file.readAll()), QStringLiteral("itl_s"));
+    const double itl = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("itl_s")).toDouble(-1);
     const double measured = 1.0 / tokensPerSecond;
     const double error = (itl - measured) / measured;
     // Within 8%: the rows run -4.1..+5.9% today (docs/calibration.md, efficiency.memory).

@@ -74,6 +74,18 @@ QString diagnosticsText(const WorkspaceDocument& document)
     return lines.join(QLatin1Char('\n'));
 }
 
+/// A workspace in @p directory naming the H100 GPU preset as its hardware (one GPU, no network); its path, or "".
+QString writeOneGpuWorkspace(const QTemporaryDir& directory)
+{
+    const QString path = directory.filePath(QStringLiteral("one-gpu.rapid.yaml"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        return {};
+    }
+    file.write("name: One GPU\nmodel: llama-3.1-8b\nhardware: h100-sxm5-80gb\nrun: llama-3.1-8b-decode-1gpu\n");
+    return path;
+}
+
 } // namespace
 
 class TstWorkspaceDocument : public QObject {
@@ -186,11 +198,8 @@ void TstWorkspaceDocument::oneGpuHardwareShowsAndEditsItsGpuFields()
     // H100 (found under Xvfb).
     QTemporaryDir directory;
     QVERIFY(directory.isValid());
-    const QString path = directory.filePath(QStringLiteral("one-gpu.rapid.yaml"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("name: One GPU\nmodel: llama-3.1-8b\nhardware: h100-sxm5-80gb\nrun: llama-3.1-8b-decode-1gpu\n");
-    file.close();
+    const QString path = writeOneGpuWorkspace(directory);
+    QVERIFY(!path.isEmpty());
     WorkspaceDocument document(config::PresetLibrary::standard());
     QString error;
     QVERIFY2(document.open(path, &error), qPrintable(error));
@@ -214,11 +223,8 @@ void TstWorkspaceDocument::oneGpuHardwareNamesItsPresetAndTakesAnother()
     // specs while the results were the second's (found under Xvfb).
     QTemporaryDir directory;
     QVERIFY(directory.isValid());
-    const QString path = directory.filePath(QStringLiteral("one-gpu.rapid.yaml"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("name: One GPU\nmodel: llama-3.1-8b\nhardware: h100-sxm5-80gb\nrun: llama-3.1-8b-decode-1gpu\n");
-    file.close();
+    const QString path = writeOneGpuWorkspace(directory);
+    QVERIFY(!path.isEmpty());
     WorkspaceDocument document(config::PresetLibrary::standard());
     QString error;
     QVERIFY2(document.open(path, &error), qPrintable(error));
