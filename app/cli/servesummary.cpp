@@ -30,6 +30,16 @@ void printKvCache(std::ostream& out, const serving::ServingResult& result)
     out << ")\n";
 }
 
+/// A measured figure of the summary: four significant digits, whole numbers from 1,000 up ("11.48", "0.284",
+/// "8714"). Values the user typed keep formatNumber's echo.
+std::string figureText(double value)
+{
+    char text[48];
+    const double magnitude = std::fabs(value);
+    std::snprintf(text, sizeof text, magnitude >= 1000 && magnitude < 1e15 ? "%.0f" : "%.4g", value);
+    return text;
+}
+
 } // namespace
 
 std::string msText(double seconds)
@@ -78,15 +88,14 @@ void printSummary(std::ostream& out, const serving::ServingResult& result, std::
             + std::to_string(pools->decodeWorkers) + " decode worker(s)"
                                        : std::to_string(s.replicas) + " replica(s)";
     out << "served     " << s.requests << " requests on " << servedOn << ", " << s.gpus << " GPUs in "
-        << config::formatNumber(s.durationSeconds) << " s; " << s.preemptions << " preemptions"
+        << figureText(s.durationSeconds) << " s; " << s.preemptions << " preemptions"
         << (result.options.preemption == serving::Preemption::Swap ? " (" + std::to_string(s.swapOuts)
-                       + " swapped out, " + config::formatNumber(s.swapSeconds * 1e3) + " ms of copies)"
+                       + " swapped out, " + figureText(s.swapSeconds * 1e3) + " ms of copies)"
                                                                    : std::string())
-        << ", " << (pools ? "the first decode worker's mean batch " : "mean batch ")
-        << config::formatNumber(s.meanBatchedTokens) << " tokens, peak KV occupancy "
-        << config::formatNumber(s.peakKvOccupancy * 100) << "%";
+        << ", " << (pools ? "the first decode worker's mean batch " : "mean batch ") << figureText(s.meanBatchedTokens)
+        << " tokens, peak KV occupancy " << figureText(s.peakKvOccupancy * 100) << "%";
     if (s.prefixCacheHitRate > 0) {
-        out << ", " << config::formatNumber(s.prefixCacheHitRate * 100) << "% of prompt tokens from the prefix cache";
+        out << ", " << figureText(s.prefixCacheHitRate * 100) << "% of prompt tokens from the prefix cache";
     }
     out << "\n";
     out << "latency    (ms)     mean      p50      p90      p99      max\n";
@@ -98,12 +107,11 @@ void printSummary(std::ostream& out, const serving::ServingResult& result, std::
             msText(stats->max).c_str());
         out << line;
     }
-    out << "throughput " << config::formatNumber(s.outputTokensPerSecond) << " output tokens/s ("
-        << config::formatNumber(s.outputTokensPerSecondPerGpu) << " per GPU, "
-        << config::formatNumber(s.outputTokensPerSecondPerUser) << " per user), "
-        << config::formatNumber(s.requestsPerSecond) << " requests/s\n";
-    out << "goodput    " << config::formatNumber(s.goodputRequestsPerSecond) << " requests/s meeting the SLOs ("
-        << config::formatNumber(s.sloAttainment * 100) << "% of requests)\n";
+    out << "throughput " << figureText(s.outputTokensPerSecond) << " output tokens/s ("
+        << figureText(s.outputTokensPerSecondPerGpu) << " per GPU, " << figureText(s.outputTokensPerSecondPerUser)
+        << " per user), " << figureText(s.requestsPerSecond) << " requests/s\n";
+    out << "goodput    " << figureText(s.goodputRequestsPerSecond) << " requests/s meeting the SLOs ("
+        << figureText(s.sloAttainment * 100) << "% of requests)\n";
 }
 
 /// The loads of a sweep: a comma-separated list given to --concurrency or --rate (nullopt: one load, no sweep).

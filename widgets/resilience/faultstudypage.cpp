@@ -12,7 +12,6 @@
 
 #include <QComboBox>
 #include <QFormLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QSpinBox>
@@ -40,23 +39,11 @@ std::vector<std::pair<std::string, int>> classesOf(const config::Scenario& scena
     return classes;
 }
 
-QTableWidget* createResultTable(const QStringList& headers, const QString& objectName, QWidget* parent)
-{
-    auto* table = new QTableWidget(0, static_cast<int>(headers.size()), parent);
-    table->setObjectName(objectName);
-    table->setHorizontalHeaderLabels(headers);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table->horizontalHeader()->setStretchLastSection(false); // stretched, the last column ran past the view at 1280x720
-    return table;
-}
-
 FaultStudyPage::FaultStudyPage(WorkspaceDocument* document, QWidget* parent)
-    : ResiliencePage(document, tr("Run study"), QStringLiteral("faultStudy"), parent)
+    : StudyRowsPage(document, tr("Run study"), QStringLiteral("faultStudy"),
+        { tr("k"), tr("health"), tr("connected"), tr("cut off"), tr("mean"), tr("p50"), tr("p90"), tr("p99"),
+            tr("max") },
+        QStringLiteral("faultStudyTable"), parent)
     , m_faultyLinks(new NumberListEdit(
           QStringLiteral("1, 2"), { 1, 1e6, true, true, true, 8 }, QStringLiteral("faultyLinks"), this))
     , m_health(new NumberListEdit(
@@ -66,9 +53,6 @@ FaultStudyPage::FaultStudyPage(WorkspaceDocument* document, QWidget* parent)
     , m_seed(new QSpinBox(this))
     , m_backend(createBackendCombo(QStringLiteral("faultBackend"), this))
     , m_chart(new SlowdownCdfChart(this))
-    , m_table(createResultTable({ tr("k"), tr("health"), tr("connected"), tr("cut off"), tr("mean"), tr("p50"),
-                                    tr("p90"), tr("p99"), tr("max") },
-          QStringLiteral("faultStudyTable"), this))
 {
     setObjectName(QStringLiteral("faultStudyPage"));
     m_trials->setObjectName(QStringLiteral("faultTrials"));
@@ -88,12 +72,11 @@ FaultStudyPage::FaultStudyPage(WorkspaceDocument* document, QWidget* parent)
     form()->addRow(tr("Seed"), m_seed);
     form()->addRow(tr("Backend"), m_backend);
 
-    layOutWithResults(m_chart, m_table);
+    layOutWithResults(m_chart, table());
 
     connect(m_faultyLinks, &NumberListEdit::validityChanged, this, &FaultStudyPage::updateValidity);
     connect(m_health, &NumberListEdit::validityChanged, this, &FaultStudyPage::updateValidity);
     connect(m_classes, &LinkClassList::validityChanged, this, &FaultStudyPage::updateValidity);
-    connect(runner(), &ResilienceRunner::studiesFinished, this, &FaultStudyPage::showRows);
     if (document->scenario()) {
         scenarioUpdated(*document->scenario());
     }
@@ -144,15 +127,13 @@ bool FaultStudyPage::run()
     return true;
 }
 
-void FaultStudyPage::showRows(const std::shared_ptr<const StudyRows>& rows)
+void FaultStudyPage::showStudy(const StudyRows& rows)
 {
-    m_rows = rows;
-    m_table->setRowCount(0);
     std::vector<SlowdownSeries> series;
     int cutOff = 0;
-    for (size_t i = 0; i < rows->specs.size(); ++i) {
-        const resilience::FaultStudySpec& spec = rows->specs[i];
-        const resilience::FaultStudyResult& result = rows->results[i];
+    for (size_t i = 0; i < rows.specs.size(); ++i) {
+        const resilience::FaultStudySpec& spec = rows.specs[i];
+        const resilience::FaultStudyResult& result = rows.results[i];
         const int connected = static_cast<int>(result.trials.size()) - result.disconnected;
         cutOff += result.disconnected;
         const QString h = QString::number(spec.health, 'g', 4);
@@ -170,42 +151,20 @@ void FaultStudyPage::showRows(const std::shared_ptr<const StudyRows>& rows)
             any ? slowdownText(result.p90Slowdown) : QStringLiteral("–"),
             any ? slowdownText(result.p99Slowdown) : QStringLiteral("–"),
             any ? slowdownText(result.maxSlowdown) : QStringLiteral("–") };
-        const int row = m_table->rowCount();
-        m_table->insertRow(row);
-        for (int column = 0; column < cells.size(); ++column) {
-            auto* item = new QTableWidgetItem(cells[column]);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            m_table->setItem(row, column, item);
-        }
+        appendResultRow(table(), cells);
     }
     m_chart->setSeries(std::move(series));
-    const double baseline = rows->results.empty() ? 0 : rows->results.front().baselineSeconds;
+    const double baseline = rows.results.empty() ? 0 : rows.results.front().baselineSeconds;
     showResult(tr("%1 rows; healthy step %2 s (%3 backend); %4 trials cut GPUs apart (not in the slowdowns).")
-                   .arg(rows->specs.size())
+                   .arg(rows.specs.size())
                    .arg(QString::number(baseline, 'g', 5))
-                   .arg(rows->specs.empty() ? QString() : QString::fromStdString(sim::toString(rows->specs[0].backend)))
+                   .arg(rows.specs.empty() ? QString() : QString::fromStdString(sim::toString(rows.specs[0].backend)))
                    .arg(cutOff));
 }
 
-void FaultStudyPage::clearResult()
+void FaultStudyPage::clearChart()
 {
-    m_rows.reset();
-    m_table->setRowCount(0);
     m_chart->setSeries({});
-}
-
-QJsonObject FaultStudyPage::resultJson() const
-{
-    return m_rows ? studyRowsToJson(*m_rows) : QJsonObject();
-}
-
-bool FaultStudyPage::restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& /*from*/)
-{
-    const std::shared_ptr<const StudyRows> rows = studyRowsFromJson(json);
-    if (rows) {
-        showRows(rows);
-    }
-    return rows != nullptr;
 }
 
 } // namespace rapid::widgets

@@ -1,25 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "resilience/resiliencepage.h"
-
-#include <memory>
+#include "resilience/studyrowspage.h"
 
 class QComboBox;
 class QSpinBox;
-class QTableWidget;
 
 namespace rapid::widgets {
 
 class LinkClassList;
 class NumberListEdit;
 class SlowdownCdfChart;
-struct StudyRows;
 
 /// The Resilience tab's fault study (`rapid resilience --faulty-links K --health H`): for every k and h, trials
 /// that each degrade k random links of the checked classes to health h; the slowdown CDFs per (k, h) and a table of
 /// the connected and cut-off trials, mean, p50, p90, p99 and max.
-class FaultStudyPage : public ResiliencePage {
+class FaultStudyPage : public StudyRowsPage {
     Q_OBJECT
 public:
     explicit FaultStudyPage(WorkspaceDocument* document, QWidget* parent = nullptr);
@@ -32,17 +28,13 @@ public:
     QSpinBox* seedSpin() const { return m_seed; }
     QComboBox* backendCombo() const { return m_backend; }
     SlowdownCdfChart* chart() const { return m_chart; }
-    QTableWidget* table() const { return m_table; }
-    const std::shared_ptr<const StudyRows>& rows() const { return m_rows; }
 
 protected:
-    void clearResult() override;
-    QJsonObject resultJson() const override;
-    bool restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& from) override;
+    void showStudy(const StudyRows& rows) override;
+    void clearChart() override;
     void scenarioUpdated(const config::Scenario& scenario) override;
 
 private:
-    void showRows(const std::shared_ptr<const StudyRows>& rows);
     void updateValidity();
 
     NumberListEdit* m_faultyLinks;
@@ -52,8 +44,6 @@ private:
     QSpinBox* m_seed;
     QComboBox* m_backend;
     SlowdownCdfChart* m_chart;
-    QTableWidget* m_table;
-    std::shared_ptr<const StudyRows> m_rows;
     std::string m_hardwareText; ///< the hardware whose classes are listed
 };
 
@@ -62,7 +52,5 @@ QString slowdownText(double slowdown);
 /// The classes of @p scenario's network with their link counts; none, and @p problem set, when the network cannot
 /// be built (a fault on a link it does not have: the loader checks the keys, the topology the links).
 std::vector<std::pair<std::string, int>> classesOf(const config::Scenario& scenario, QString* problem);
-/// A read-only table with @p headers, sized to its contents.
-QTableWidget* createResultTable(const QStringList& headers, const QString& objectName, QWidget* parent);
 
 } // namespace rapid::widgets

@@ -6,11 +6,11 @@
 #include "common/countspinbox.h"
 #include "common/figureformat.h"
 #include "editors/workspacedocument.h"
-#include "resilience/faultstudypage.h"
 #include "resilience/goodputfigures.h"
 #include "resilience/resiliencecharts.h"
 #include "resilience/resiliencerunner.h"
 #include "resilience/resultcodec.h"
+#include "resilience/studyrowspage.h"
 
 #include "resilience/failurerates.h"
 
@@ -163,13 +163,7 @@ void GoodputPage::showSimulatedRows(const GoodputFigures& f)
             QStringLiteral("%1–%2%").arg(QString::number(100 * study.p10EffectiveFraction, 'f', 2),
                 QString::number(100 * study.p90EffectiveFraction, 'f', 2)),
             QString::number(study.meanInterruptions, 'f', 1) };
-        const int row = m_table->rowCount();
-        m_table->insertRow(row);
-        for (int column = 0; column < cells.size(); ++column) {
-            auto* item = new QTableWidgetItem(cells[column]);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            m_table->setItem(row, column, item);
-        }
+        appendResultRow(m_table, cells);
     }
 }
 

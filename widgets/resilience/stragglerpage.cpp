@@ -21,7 +21,9 @@
 namespace rapid::widgets {
 
 StragglerPage::StragglerPage(WorkspaceDocument* document, QWidget* parent)
-    : ResiliencePage(document, tr("Run study"), QStringLiteral("straggler"), parent)
+    : StudyRowsPage(document, tr("Run study"), QStringLiteral("straggler"),
+        { tr("slow GPUs"), tr("slowdown"), tr("mean"), tr("p50"), tr("p99"), tr("max") },
+        QStringLiteral("stragglerTable"), parent)
     , m_shares(new NumberListEdit(
           QStringLiteral("0.02, 0.1"), { 0, 1, false, true, false, 6 }, QStringLiteral("slowShares"), this))
     , m_slowdowns(new NumberListEdit(
@@ -30,8 +32,6 @@ StragglerPage::StragglerPage(WorkspaceDocument* document, QWidget* parent)
     , m_seed(new QSpinBox(this))
     , m_backend(createBackendCombo(QStringLiteral("stragglerBackend"), this))
     , m_chart(new StragglerChart(this))
-    , m_table(createResultTable({ tr("slow GPUs"), tr("slowdown"), tr("mean"), tr("p50"), tr("p99"), tr("max") },
-          QStringLiteral("stragglerTable"), this))
 {
     setObjectName(QStringLiteral("stragglerPage"));
     m_trials->setObjectName(QStringLiteral("stragglerTrials"));
@@ -50,12 +50,11 @@ StragglerPage::StragglerPage(WorkspaceDocument* document, QWidget* parent)
     form()->addRow(tr("Seed"), m_seed);
     form()->addRow(tr("Backend"), m_backend);
 
-    layOutWithResults(m_chart, m_table);
+    layOutWithResults(m_chart, table());
 
     const auto validity = [this] { setInputsValid(m_shares->isValid() && m_slowdowns->isValid()); };
     connect(m_shares, &NumberListEdit::validityChanged, this, validity);
     connect(m_slowdowns, &NumberListEdit::validityChanged, this, validity);
-    connect(runner(), &ResilienceRunner::studiesFinished, this, &StragglerPage::showRows);
     validity();
 }
 
@@ -95,14 +94,12 @@ bool StragglerPage::run()
     return true;
 }
 
-void StragglerPage::showRows(const std::shared_ptr<const StudyRows>& rows)
+void StragglerPage::showStudy(const StudyRows& rows)
 {
-    m_rows = rows;
-    m_table->setRowCount(0);
     std::map<int, StragglerSeries> byCount; // ascending slow-GPU counts, each over ascending slowdowns
-    for (size_t i = 0; i < rows->specs.size(); ++i) {
-        const resilience::FaultStudySpec& spec = rows->specs[i];
-        const resilience::FaultStudyResult& result = rows->results[i];
+    for (size_t i = 0; i < rows.specs.size(); ++i) {
+        const resilience::FaultStudySpec& spec = rows.specs[i];
+        const resilience::FaultStudyResult& result = rows.results[i];
         StragglerSeries& series = byCount[spec.slowGpus];
         if (series.name.isEmpty()) {
             series.name = spec.slowGpus == 1 ? tr("1 slow GPU") : tr("%1 slow GPUs").arg(spec.slowGpus);
@@ -113,13 +110,7 @@ void StragglerPage::showRows(const std::shared_ptr<const StudyRows>& rows)
         const QStringList cells { QString::number(spec.slowGpus), QString::number(spec.slowdown, 'g', 4),
             slowdownText(result.meanSlowdown), slowdownText(result.p50Slowdown), slowdownText(result.p99Slowdown),
             slowdownText(result.maxSlowdown) };
-        const int row = m_table->rowCount();
-        m_table->insertRow(row);
-        for (int column = 0; column < cells.size(); ++column) {
-            auto* item = new QTableWidgetItem(cells[column]);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            m_table->setItem(row, column, item);
-        }
+        appendResultRow(table(), cells);
     }
     std::vector<StragglerSeries> series;
     for (auto& [count, curve] : byCount) {
@@ -127,29 +118,13 @@ void StragglerPage::showRows(const std::shared_ptr<const StudyRows>& rows)
     }
     m_chart->setSeries(std::move(series));
     showResult(tr("%1 rows of %2 trials; a step never stretches beyond S (the grey bound).")
-                   .arg(rows->specs.size())
-                   .arg(rows->specs.empty() ? 0 : rows->specs.front().trials));
+                   .arg(rows.specs.size())
+                   .arg(rows.specs.empty() ? 0 : rows.specs.front().trials));
 }
 
-void StragglerPage::clearResult()
+void StragglerPage::clearChart()
 {
-    m_rows.reset();
-    m_table->setRowCount(0);
     m_chart->setSeries({});
-}
-
-QJsonObject StragglerPage::resultJson() const
-{
-    return m_rows ? studyRowsToJson(*m_rows) : QJsonObject();
-}
-
-bool StragglerPage::restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& /*from*/)
-{
-    const std::shared_ptr<const StudyRows> rows = studyRowsFromJson(json);
-    if (rows) {
-        showRows(rows);
-    }
-    return rows != nullptr;
 }
 
 } // namespace rapid::widgets

@@ -1,24 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "resilience/resiliencepage.h"
-
-#include <memory>
+#include "resilience/studyrowspage.h"
 
 class QComboBox;
 class QSpinBox;
-class QTableWidget;
 
 namespace rapid::widgets {
 
 class NumberListEdit;
 class StragglerChart;
-struct StudyRows;
 
 /// The Resilience tab's straggler study (`rapid resilience --slow-gpus F --slowdown S`): for every share F of slow
 /// GPUs (round(F x GPUs), at least one) and slowdown S, trials that each make that many random GPUs S times slower;
 /// the step slowdown's p50 and p99 against S, one colour per share, and a table of every row.
-class StragglerPage : public ResiliencePage {
+class StragglerPage : public StudyRowsPage {
     Q_OBJECT
 public:
     explicit StragglerPage(WorkspaceDocument* document, QWidget* parent = nullptr);
@@ -29,24 +25,18 @@ public:
     QSpinBox* trialsSpin() const { return m_trials; }
     QComboBox* backendCombo() const { return m_backend; }
     StragglerChart* chart() const { return m_chart; }
-    QTableWidget* table() const { return m_table; }
 
 protected:
-    void clearResult() override;
-    QJsonObject resultJson() const override;
-    bool restoreResult(const QJsonObject& json, const std::optional<config::ResultDocuments>& from) override;
+    void showStudy(const StudyRows& rows) override;
+    void clearChart() override;
 
 private:
-    void showRows(const std::shared_ptr<const StudyRows>& rows);
-
     NumberListEdit* m_shares;
     NumberListEdit* m_slowdowns;
     QSpinBox* m_trials;
     QSpinBox* m_seed;
     QComboBox* m_backend;
     StragglerChart* m_chart;
-    QTableWidget* m_table;
-    std::shared_ptr<const StudyRows> m_rows; ///< the shown rows
 };
 
 } // namespace rapid::widgets
