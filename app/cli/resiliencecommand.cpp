@@ -84,20 +84,36 @@ std::string ratio(double value)
     return text;
 }
 
+/// The mean, p50, p90, p99 and max columns of a study row; "-" when every trial cut GPUs apart (no slowdown).
+std::string slowdownColumns(const resilience::FaultStudyResult& result)
+{
+    std::string text;
+    const bool anyConnected = result.disconnected < static_cast<int>(result.trials.size());
+    for (const double value :
+        { result.meanSlowdown, result.p50Slowdown, result.p90Slowdown, result.p99Slowdown, result.maxSlowdown }) {
+        text += anyConnected ? "  " + ratio(value) : std::string("       -");
+    }
+    return text;
+}
+
 report::Json studyJson(const resilience::FaultStudySpec& spec, const resilience::FaultStudyResult& result)
 {
     report::Json json = spec.slowGpus > 0
         ? report::Json { { "slow_gpus", spec.slowGpus }, { "slowdown_factor", spec.slowdown } }
         : report::Json { { "faulty_links", spec.faultyLinks }, { "health", spec.health } };
+    // Slowdowns summarise the connected trials: with none, there is no slowdown to state (null, not 0).
+    const bool anyConnected = result.disconnected < static_cast<int>(result.trials.size());
     json.update(report::Json { { "trials", result.trials.size() }, { "disconnected", result.disconnected },
         { "slowdown",
-            { { "mean", result.meanSlowdown }, { "p50", result.p50Slowdown }, { "p90", result.p90Slowdown },
-                { "p99", result.p99Slowdown }, { "max", result.maxSlowdown } } } });
+            anyConnected ? report::Json { { "mean", result.meanSlowdown }, { "p50", result.p50Slowdown },
+                { "p90", result.p90Slowdown }, { "p99", result.p99Slowdown }, { "max", result.maxSlowdown } }
+                         : report::Json() } });
     report::Json steps = report::Json::array();
     for (const resilience::FaultTrial& trial : result.trials) {
-        steps.push_back(spec.slowGpus > 0
-                ? report::Json { { "slow_gpus", trial.slowGpus }, { "step_time_s", trial.stepSeconds } }
-                : report::Json { { "links", trial.links }, { "step_time_s", trial.stepSeconds } });
+        // A trial whose links cut GPUs apart has no step time: null (the core marks it with 0 seconds).
+        const report::Json step = trial.disconnected ? report::Json() : report::Json(trial.stepSeconds);
+        steps.push_back(spec.slowGpus > 0 ? report::Json { { "slow_gpus", trial.slowGpus }, { "step_time_s", step } }
+                                          : report::Json { { "links", trial.links }, { "step_time_s", step } });
     }
     json["trial_results"] = std::move(steps);
     return json;
@@ -268,9 +284,7 @@ int resilienceCommand(const Invocation& invocation)
                 std::snprintf(line, sizeof line, "%4s  %6s  %9zu  %7d", row.first.c_str(), row.second.c_str(),
                     result.trials.size() - static_cast<std::size_t>(result.disconnected), result.disconnected);
             }
-            out << line << "  " << ratio(result.meanSlowdown) << "  " << ratio(result.p50Slowdown) << "  "
-                << ratio(result.p90Slowdown) << "  " << ratio(result.p99Slowdown) << "  " << ratio(result.maxSlowdown)
-                << "\n";
+            out << line << slowdownColumns(result) << "\n";
             studies.push_back(studyJson(row.spec, result));
             studies.back()["baseline_step_time_s"] = result.baselineSeconds;
         }

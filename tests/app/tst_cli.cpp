@@ -62,6 +62,7 @@ private Q_SLOTS:
     void collectivePacketBackendMatchesTheClosedForm();
     void collectiveOnOneGpuMovesNothingAndHasNoRate();
     void resilienceOnOneGpuSaysThereIsNoLinkToFail();
+    void resilienceRowWhoseTrialsAllCutGpusApartHasNoSlowdown();
     void inferenceExportReplaysToTheRequestLatency();
     void sweepWritesEveryPointAndRanksTheFeasibleOnes();
     void runJsonFollowsTheDocumentedSchema();
@@ -123,6 +124,37 @@ void TstCli::resilienceOnOneGpuSaysThereIsNoLinkToFail()
     const Result ranking = runRapid({ QStringLiteral("resilience"), path, QStringLiteral("--criticality") });
     QCOMPARE(ranking.exitCode, 0);
     QVERIFY2(ranking.out.contains(QStringLiteral("the hardware has no links to fail")), qPrintable(ranking.out));
+}
+
+void TstCli::resilienceRowWhoseTrialsAllCutGpusApartHasNoSlowdown()
+{
+    // A node's NICs failing together leave its 8 GPUs no path to the other 7 nodes (their data-parallel peers): every
+    // trial is cut off, so there is no slowdown to state. The table printed 0.0000 (a step 0 times as long) and the
+    // JSON 0 for every slowdown and step time.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString json = dir.filePath(QStringLiteral("study.json"));
+    const Result result = runRapid({ QStringLiteral("resilience"), QStringLiteral("--workspace"),
+        QStringLiteral("llama-3.1-70b-64xh100"), QStringLiteral("--class"), QStringLiteral("ib node NICs"),
+        QStringLiteral("--faulty-links"), QStringLiteral("1"), QStringLiteral("--health"), QStringLiteral("0"),
+        QStringLiteral("--trials"), QStringLiteral("2"), QStringLiteral("--backend"), QStringLiteral("analytical"),
+        QStringLiteral("--json"), json });
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.out.contains(
+                 QStringLiteral("   1       0          0        2       -       -       -       -       -\n")),
+        qPrintable(result.out));
+    QVERIFY(!result.out.contains(QStringLiteral("0.0000")));
+    QFile file(json);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject study
+        = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("studies")).toArray().at(0).toObject();
+    QCOMPARE(study.value(QStringLiteral("disconnected")).toInt(), 2);
+    QVERIFY(study.value(QStringLiteral("slowdown")).isNull());
+    const QJsonArray trials = study.value(QStringLiteral("trial_results")).toArray();
+    QCOMPARE(trials.size(), 2);
+    for (const QJsonValue& trial : trials) {
+        QVERIFY(trial.toObject().value(QStringLiteral("step_time_s")).isNull());
+    }
 }
 
 void TstCli::validateGemmsWritesEveryRow()

@@ -114,6 +114,7 @@ private Q_SLOTS:
 
     void listsAreCheckedAsTyped();
     void oneGpuHasNoLinksToFailAndSaysSo();
+    void nodeNicClassesStartUncheckedAsTheCliDrawsThem();
     void oneLinkAtHealthHSlowsTheRingByOneOverH();
     void cancelStopsALongStudyAndTheWindowStaysResponsive();
     void criticalityGivesTheWorstLinkTheExtremeColour();
@@ -205,6 +206,41 @@ void TstResilienceView::oneGpuHasNoLinksToFailAndSaysSo()
     QVERIFY(problem->isVisibleTo(page));
     QCOMPARE(problem->text(), QStringLiteral("This hardware has no links to fail"));
     QVERIFY(!page->controls()->runButton()->isEnabled());
+}
+
+void TstResilienceView::nodeNicClassesStartUncheckedAsTheCliDrawsThem()
+{
+    // A scale-out network has an opt-in class, a node's NICs failing together, which `rapid resilience` draws only
+    // when named. The list showed it checked while the study, handed "every class", left it out.
+    QVERIFY(write(QStringLiteral("superpod.rapid.yaml"),
+        QStringLiteral(
+            "name: Superpod\nmodel: llama-3.1-70b\nhardware: dgx-h100-superpod\nrun: llama-3.1-70b-train-64\n")));
+    auto window = openRing(QStringLiteral("superpod.rapid.yaml"));
+    QVERIFY(window);
+    FaultStudyPage* page = window->resiliencePanel()->faultStudy();
+    QListWidget* classes = page->classList()->list();
+    QCOMPARE(classes->count(), 4);
+    QStringList shown;
+    for (int row = 0; row < classes->count(); ++row) {
+        shown.append(classes->item(row)->text()
+            + (classes->item(row)->checkState() == Qt::Checked ? QStringLiteral(" [x]") : QStringLiteral(" [ ]")));
+    }
+    // 8 nodes of 8 GPUs: 64 GPU-switch and 64 GPU-leaf links; the NIC class's unit is a node's 8 NIC links.
+    QCOMPARE(shown,
+        (QStringList { QStringLiteral("nvlink GPU-switch · 64 links [x]"), QStringLiteral("ib GPU-leaf · 64 links [x]"),
+            QStringLiteral("ib leaf-spine · 256 links [x]"), QStringLiteral("ib node NICs · 8 × 8 links [ ]") }));
+    QVERIFY(!classes->item(3)->toolTip().isEmpty());
+    QVERIFY(page->classList()->checkedClasses().empty()); // the default: what the CLI draws without --class
+    classes->item(3)->setCheckState(Qt::Checked);
+    QCOMPARE(page->classList()->checkedClasses(),
+        (std::vector<std::string> { "nvlink GPU-switch", "ib GPU-leaf", "ib leaf-spine", "ib node NICs" }));
+    classes->item(2)->setCheckState(Qt::Unchecked);
+    QCOMPARE(page->classList()->checkedClasses(),
+        (std::vector<std::string> { "nvlink GPU-switch", "ib GPU-leaf", "ib node NICs" }));
+    // An edit of the hardware lists the classes again and keeps what was ticked.
+    QVERIFY(window->document()->setValue(QStringLiteral("hardware.name"), QStringLiteral("Edited SuperPOD")));
+    QCOMPARE(classes->item(3)->checkState(), Qt::Checked);
+    QCOMPARE(classes->item(2)->checkState(), Qt::Unchecked);
 }
 
 void TstResilienceView::oneLinkAtHealthHSlowsTheRingByOneOverH()

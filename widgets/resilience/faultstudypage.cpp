@@ -24,14 +24,15 @@ QString slowdownText(double slowdown)
     return QString::number(slowdown, 'f', 4);
 }
 
-std::vector<std::pair<std::string, int>> classesOf(const config::Scenario& scenario, QString* problem)
+std::vector<LinkClassEntry> classesOf(const config::Scenario& scenario, QString* problem)
 {
-    std::vector<std::pair<std::string, int>> classes;
+    std::vector<LinkClassEntry> classes;
     problem->clear();
     try {
         const network::Topology topology(scenario.hardware);
         for (const resilience::LinkClass& linkClass : resilience::linkClasses(topology)) {
-            classes.emplace_back(linkClass.name, static_cast<int>(linkClass.physicalLinks.size()));
+            classes.push_back({ linkClass.name, static_cast<int>(linkClass.physicalLinks.size()),
+                static_cast<int>(linkClass.unitCount()), linkClass.optIn });
         }
     } catch (const std::exception& error) {
         *problem = QString::fromUtf8(error.what());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "resilience/resiliencefields.h"
 #include "resilience/studyrowspage.h"
 
 class QComboBox;
@@ -51,6 +52,6 @@ private:
 QString slowdownText(double slowdown);
 /// The classes of @p scenario's network with their link counts; none, and @p problem set, when the network cannot
 /// be built (a fault on a link it does not have: the loader checks the keys, the topology the links).
-std::vector<std::pair<std::string, int>> classesOf(const config::Scenario& scenario, QString* problem);
+std::vector<LinkClassEntry> classesOf(const config::Scenario& scenario, QString* problem);
 
 } // namespace rapid::widgets

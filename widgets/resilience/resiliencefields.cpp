@@ -4,10 +4,13 @@
 #include "common/problemcolor.h"
 
 #include <QComboBox>
+#include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace rapid::widgets {
 
@@ -86,22 +89,34 @@ LinkClassList::LinkClassList(const QString& objectName, QWidget* parent)
     });
 }
 
-void LinkClassList::setClasses(const std::vector<std::pair<std::string, int>>& classes, const QString& problem)
+namespace {
+constexpr int kClassNameRole = Qt::UserRole;
+constexpr int kOptInRole = Qt::UserRole + 1;
+} // namespace
+
+void LinkClassList::setClasses(const std::vector<LinkClassEntry>& classes, const QString& problem)
 {
-    QStringList unchecked;
+    QHash<QString, Qt::CheckState> shownBefore;
     for (int row = 0; row < m_list->count(); ++row) {
-        if (m_list->item(row)->checkState() != Qt::Checked) {
-            unchecked.append(m_list->item(row)->data(Qt::UserRole).toString());
-        }
+        shownBefore.insert(m_list->item(row)->data(kClassNameRole).toString(), m_list->item(row)->checkState());
     }
     const QSignalBlocker blocker(m_list);
     m_list->clear();
-    for (const auto& [name, count] : classes) {
-        const QString className = QString::fromStdString(name);
-        auto* item = new QListWidgetItem(tr("%1 · %2 links").arg(className).arg(count), m_list);
-        item->setData(Qt::UserRole, className);
+    for (const LinkClassEntry& entry : classes) {
+        const QString className = QString::fromStdString(entry.name);
+        const QString text = entry.units == entry.links
+            ? tr("%1 · %2 links").arg(className).arg(entry.links)
+            : tr("%1 · %2 × %3 links").arg(className).arg(entry.units).arg(entry.links / std::max(1, entry.units));
+        auto* item = new QListWidgetItem(text, m_list);
+        item->setData(kClassNameRole, className);
+        item->setData(kOptInRole, entry.optIn);
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-        item->setCheckState(unchecked.contains(className) ? Qt::Unchecked : Qt::Checked);
+        if (entry.optIn) {
+            item->setToolTip(
+                tr("Each fault takes down all of one node's NIC links at once (an adapter or its cabling); "
+                   "drawn only when checked, as rapid resilience --class"));
+        }
+        item->setCheckState(shownBefore.value(className, entry.optIn ? Qt::Unchecked : Qt::Checked));
     }
     // No classes at all (one GPU, no network): nothing to check, so say why rather than ask for a tick.
     const QString missing = classes.empty() ? tr("This hardware has no links to fail") : tr("Check at least one class");
@@ -113,12 +128,16 @@ void LinkClassList::setClasses(const std::vector<std::pair<std::string, int>>& c
 std::vector<std::string> LinkClassList::checkedClasses() const
 {
     std::vector<std::string> names;
+    bool exactlyTheDefault = true;
     for (int row = 0; row < m_list->count(); ++row) {
-        if (m_list->item(row)->checkState() == Qt::Checked) {
-            names.push_back(m_list->item(row)->data(Qt::UserRole).toString().toStdString());
+        const QListWidgetItem* item = m_list->item(row);
+        const bool checked = item->checkState() == Qt::Checked;
+        exactlyTheDefault = exactlyTheDefault && checked != item->data(kOptInRole).toBool();
+        if (checked) {
+            names.push_back(item->data(kClassNameRole).toString().toStdString());
         }
     }
-    return static_cast<int>(names.size()) == m_list->count() ? std::vector<std::string>() : names;
+    return exactlyTheDefault ? std::vector<std::string>() : names;
 }
 
 bool LinkClassList::isValid() const

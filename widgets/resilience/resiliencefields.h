@@ -43,16 +43,27 @@ private:
     bool m_valid = true;
 };
 
-/// The network's link classes (resilience::linkClasses) as a checkable list, every class checked at first.
+/// A link class as the lists show it (resilience::LinkClass): its name, its units and links, and whether a study
+/// draws from it only when named (a node's NICs, which overlap the GPU-leaf links).
+struct LinkClassEntry {
+    std::string name;
+    int links = 0;
+    int units = 0; ///< what fails together: links, or nodes for a node NIC class
+    bool optIn = false;
+};
+
+/// The network's link classes (resilience::linkClasses) as a checkable list. At first the classes a study draws
+/// from by default are checked (every class but the opt-in node NIC classes), as `rapid resilience` without --class.
 class LinkClassList : public QWidget {
     Q_OBJECT
 public:
     explicit LinkClassList(const QString& objectName, QWidget* parent = nullptr);
 
-    /// Shows @p classes ("name (count links)" each); the classes checked before stay checked, new ones are checked.
-    /// @p problem (why the network has no classes to show) replaces the list's own message.
-    void setClasses(const std::vector<std::pair<std::string, int>>& classes, const QString& problem = {});
-    /// The checked class names; empty when every class is checked (resilience's "every class").
+    /// Shows @p classes ("name · count links" each); a class shown before keeps its check, a new one is checked
+    /// unless it is opt-in. @p problem (why the network has no classes to show) replaces the list's own message.
+    void setClasses(const std::vector<LinkClassEntry>& classes, const QString& problem = {});
+    /// The checked class names; empty when exactly the default classes are checked (resilience's "every class",
+    /// which leaves out the opt-in ones).
     std::vector<std::string> checkedClasses() const;
     /// Whether at least one class is checked.
     bool isValid() const;
