@@ -123,9 +123,12 @@ int gemmCommand(const Invocation& invocation)
     out << "  tile                  " << tile.ctaM << " x " << tile.ctaN << " x " << tile.ctaK << ", " << tile.stages
         << " stages, " << tile.threads << " threads, " << tile.registersPerThread << " registers/thread, "
         << formatBytes(tile.sharedBytes) << " shared\n";
-    out << "  CTAs                  " << estimate.ctaCount << "  (" << estimate.ctasPerSm << " per SM)\n";
-    out << "  waves                 " << estimate.waves << "  (" << estimate.fullWaves << " full, last "
-        << estimate.lastWaveFraction * 100 << "% full)\n";
+    out << "  CTAs                  " << estimate.ctaCount << "  (at most " << estimate.ctasPerSm
+        << " resident per SM)\n";
+    char waves[96];
+    std::snprintf(waves, sizeof waves, "%.3f  (%lld full, the last %.1f%% full)", estimate.waves,
+        static_cast<long long>(estimate.fullWaves), estimate.lastWaveFraction * 100);
+    out << "  waves                 " << waves << "\n";
     out << "  work                  " << formatFlops(estimate.flops) << "\n";
     out << "  bytes                 HBM " << formatBytes(estimate.hbmBytes) << ", L2 " << formatBytes(estimate.l2Bytes)
         << ", shared " << formatBytes(estimate.sharedBytes) << "\n";

@@ -167,8 +167,8 @@ struct GoodputFigures {
 void print(std::ostream& out, const config::Scenario& scenario, const GoodputFigures& f)
 {
     const resilience::FailureRecord& record = resilience::llama3Interruptions();
-    out << "scenario   " << scenario.name << ": " << f.gpus << " GPUs, step " << config::formatNumber(f.stepSeconds)
-        << " s (analytical backend)\n";
+    out << "scenario   " << scenario.name << ": " << f.gpus << " GPUs, step " << duration(f.stepSeconds)
+        << " (analytical backend)\n";
     out << "work       " << duration(f.run.workSeconds) << " failure-free\n";
     if (f.mtbfFromRecord) {
         out << "failures   one interruption every " << duration(f.run.mtbfSeconds) << " (the Llama 3 405B run's "
