@@ -13,9 +13,12 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QSpinBox>
 #include <QTableWidget>
+
+#include <algorithm>
 
 namespace rapid::widgets {
 
@@ -156,11 +159,30 @@ void FaultStudyPage::showStudy(const StudyRows& rows)
     }
     m_chart->setSeries(std::move(series));
     const double baseline = rows.results.empty() ? 0 : rows.results.front().baselineSeconds;
-    showResult(tr("%1 rows; healthy step %2 s (%3 backend); %4 trials cut GPUs apart (not in the slowdowns).")
+    showResult(tr("%1 rows of %2 trials; healthy step %3 s (%4 backend); %5 trials cut GPUs apart (not in the "
+                  "slowdowns).")
                    .arg(rows.specs.size())
+                   .arg(rows.specs.empty() ? 0 : rows.specs.front().trials)
                    .arg(QString::number(baseline, 'g', 5))
                    .arg(rows.specs.empty() ? QString() : QString::fromStdString(sim::toString(rows.specs[0].backend)))
                    .arg(cutOff));
+}
+
+void FaultStudyPage::showInputsOf(const StudyRows& rows)
+{
+    std::vector<double> faultyLinks;
+    std::vector<double> healths;
+    for (const resilience::FaultStudySpec& spec : rows.specs) {
+        faultyLinks.push_back(spec.faultyLinks);
+        healths.push_back(spec.health);
+    }
+    const resilience::FaultStudySpec& first = rows.specs.front();
+    m_faultyLinks->lineEdit()->setText(distinctValuesText(faultyLinks));
+    m_health->lineEdit()->setText(distinctValuesText(healths));
+    m_trials->setValue(first.trials);
+    m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(first.seed, 2147483647)));
+    chooseBackend(m_backend, first.backend);
+    m_classes->check(first.classes);
 }
 
 void FaultStudyPage::clearChart()

@@ -33,6 +33,7 @@ public:
 protected:
     void showStudy(const StudyRows& rows) override;
     void clearChart() override;
+    void showInputsOf(const StudyRows& rows) override;
     void scenarioUpdated(const config::Scenario& scenario) override;
 
 private:

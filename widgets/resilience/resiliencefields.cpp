@@ -140,6 +140,17 @@ std::vector<std::string> LinkClassList::checkedClasses() const
     return exactlyTheDefault ? std::vector<std::string>() : names;
 }
 
+void LinkClassList::check(const std::vector<std::string>& names)
+{
+    for (int row = 0; row < m_list->count(); ++row) {
+        QListWidgetItem* item = m_list->item(row);
+        const std::string name = item->data(kClassNameRole).toString().toStdString();
+        const bool checked = names.empty() ? !item->data(kOptInRole).toBool()
+                                           : std::find(names.begin(), names.end(), name) != names.end();
+        item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
 bool LinkClassList::isValid() const
 {
     for (int row = 0; row < m_list->count(); ++row) {

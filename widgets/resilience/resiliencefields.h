@@ -65,6 +65,8 @@ public:
     /// The checked class names; empty when exactly the default classes are checked (resilience's "every class",
     /// which leaves out the opt-in ones).
     std::vector<std::string> checkedClasses() const;
+    /// Checks exactly @p names (empty: the default classes), as checkedClasses would give them back.
+    void check(const std::vector<std::string>& names);
     /// Whether at least one class is checked.
     bool isValid() const;
     QListWidget* list() const { return m_list; }

@@ -10,6 +10,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QLineEdit>
 #include <QLocale>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -120,6 +121,19 @@ void StragglerPage::showStudy(const StudyRows& rows)
     showResult(tr("%1 rows of %2 trials; a step never stretches beyond S (the grey bound).")
                    .arg(rows.specs.size())
                    .arg(rows.specs.empty() ? 0 : rows.specs.front().trials));
+}
+
+void StragglerPage::showInputsOf(const StudyRows& rows)
+{
+    std::vector<double> slowdowns;
+    for (const resilience::FaultStudySpec& spec : rows.specs) {
+        slowdowns.push_back(spec.slowdown);
+    }
+    const resilience::FaultStudySpec& first = rows.specs.front();
+    m_slowdowns->lineEdit()->setText(distinctValuesText(slowdowns));
+    m_trials->setValue(first.trials);
+    m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(first.seed, 2147483647)));
+    chooseBackend(m_backend, first.backend);
 }
 
 void StragglerPage::clearChart()

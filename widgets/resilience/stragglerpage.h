@@ -29,6 +29,8 @@ public:
 protected:
     void showStudy(const StudyRows& rows) override;
     void clearChart() override;
+    /// The slowdowns, trials, seed and backend; the shares stay as typed (the rows keep only the GPU counts).
+    void showInputsOf(const StudyRows& rows) override;
 
 private:
     NumberListEdit* m_shares;

@@ -4,6 +4,7 @@
 #include "resilience/resiliencerunner.h"
 #include "resilience/resultcodec.h"
 
+#include <QComboBox>
 #include <QHeaderView>
 #include <QTableWidget>
 
@@ -39,6 +40,26 @@ void StudyRowsPage::showRows(const std::shared_ptr<const StudyRows>& rows)
     showStudy(*rows);
 }
 
+QString distinctValuesText(const std::vector<double>& values)
+{
+    QStringList texts;
+    for (const double value : values) {
+        const QString text = QString::number(value, 'g', 6);
+        if (!texts.contains(text)) {
+            texts.append(text);
+        }
+    }
+    return texts.join(QStringLiteral(", "));
+}
+
+void chooseBackend(QComboBox* combo, sim::NetworkBackend backend)
+{
+    const int index = combo->findData(static_cast<int>(backend));
+    if (index >= 0) {
+        combo->setCurrentIndex(index);
+    }
+}
+
 void appendResultRow(QTableWidget* table, const QStringList& cells)
 {
     const int row = table->rowCount();
@@ -66,6 +87,10 @@ bool StudyRowsPage::restoreResult(const QJsonObject& json, const std::optional<c
 {
     const std::shared_ptr<const StudyRows> rows = studyRowsFromJson(json);
     if (rows) {
+        // The inputs are not saved; shown as they were, the restored rows do not sit beside other numbers.
+        if (!rows->specs.empty()) {
+            showInputsOf(*rows);
+        }
         showRows(rows);
     }
     return rows != nullptr;

@@ -2,9 +2,11 @@
 #pragma once
 
 #include "resilience/resiliencepage.h"
+#include "sim/stepbackend.h"
 
 #include <memory>
 
+class QComboBox;
 class QTableWidget;
 
 namespace rapid::widgets {
@@ -27,6 +29,8 @@ protected:
     /// Draws @p rows in the chart and appends their table rows (the table is empty, the rows already on show).
     virtual void showStudy(const StudyRows& rows) = 0;
     virtual void clearChart() = 0;
+    /// Sets the page's inputs to those that produced @p rows (a result restored with the workspace).
+    virtual void showInputsOf(const StudyRows& rows) = 0;
 
     void clearResult() override;
     QJsonObject resultJson() const override;
@@ -38,6 +42,11 @@ private:
     QTableWidget* m_table;
     std::shared_ptr<const StudyRows> m_rows; ///< the rows on show
 };
+
+/// "1, 2, 4": @p values in the order met, each once (the lists a study's rows were drawn from).
+QString distinctValuesText(const std::vector<double>& values);
+/// Selects @p backend in a combo of createBackendCombo.
+void chooseBackend(QComboBox* combo, sim::NetworkBackend backend);
 
 /// A read-only table with @p headers, sized to its contents.
 QTableWidget* createResultTable(const QStringList& headers, const QString& objectName, QWidget* parent);
