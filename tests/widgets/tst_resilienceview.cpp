@@ -652,6 +652,7 @@ void TstResilienceView::resultsComeBackWithTheWorkspace()
     // The inputs that produced the restored rows come back with them (the defaults are 50 and 20 trials).
     QCOMPARE(reopened->resiliencePanel()->faultStudy()->trialsSpin()->value(), 3);
     QCOMPARE(reopened->resiliencePanel()->stragglers()->trialsSpin()->value(), 2);
+    QCOMPARE(reopened->resiliencePanel()->criticality()->backendCombo()->currentText(), QStringLiteral("analytical"));
     QCOMPARE(reopened->resiliencePanel()->criticality()->mapView()->scene()->linkItems().size(), 4);
     QCOMPARE(reopened->resiliencePanel()->goodput()->chart()->figures()->simulated.size(), size_t { 7 });
     QVERIFY(!reopened->document()->isDirty());

@@ -145,6 +145,9 @@ bool CriticalityPage::restoreResult(const QJsonObject& json, const std::optional
     }
     const std::shared_ptr<const CriticalityMap> map = criticalityFromJson(json, std::move(topology));
     if (map) {
+        // The inputs that produced the ranking, beside it (they are not saved on their own).
+        m_health->setValue(map->health);
+        chooseBackend(m_backend, map->backend);
         showMap(map);
     }
     return map != nullptr;

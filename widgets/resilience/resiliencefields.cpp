@@ -177,4 +177,12 @@ sim::NetworkBackend backendOf(const QComboBox* combo)
     return static_cast<sim::NetworkBackend>(combo->currentData().toInt());
 }
 
+void chooseBackend(QComboBox* combo, sim::NetworkBackend backend)
+{
+    const int index = combo->findData(static_cast<int>(backend));
+    if (index >= 0) {
+        combo->setCurrentIndex(index);
+    }
+}
+
 } // namespace rapid::widgets

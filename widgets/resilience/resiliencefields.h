@@ -83,5 +83,7 @@ private:
 /// analytical (faster).
 QComboBox* createBackendCombo(const QString& objectName, QWidget* parent);
 sim::NetworkBackend backendOf(const QComboBox* combo);
+/// Selects @p backend in a combo of createBackendCombo.
+void chooseBackend(QComboBox* combo, sim::NetworkBackend backend);
 
 } // namespace rapid::widgets

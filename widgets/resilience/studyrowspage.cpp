@@ -4,7 +4,6 @@
 #include "resilience/resiliencerunner.h"
 #include "resilience/resultcodec.h"
 
-#include <QComboBox>
 #include <QHeaderView>
 #include <QTableWidget>
 
@@ -50,14 +49,6 @@ QString distinctValuesText(const std::vector<double>& values)
         }
     }
     return texts.join(QStringLiteral(", "));
-}
-
-void chooseBackend(QComboBox* combo, sim::NetworkBackend backend)
-{
-    const int index = combo->findData(static_cast<int>(backend));
-    if (index >= 0) {
-        combo->setCurrentIndex(index);
-    }
 }
 
 void appendResultRow(QTableWidget* table, const QStringList& cells)

@@ -2,11 +2,9 @@
 #pragma once
 
 #include "resilience/resiliencepage.h"
-#include "sim/stepbackend.h"
 
 #include <memory>
 
-class QComboBox;
 class QTableWidget;
 
 namespace rapid::widgets {
@@ -45,8 +43,6 @@ private:
 
 /// "1, 2, 4": @p values in the order met, each once (the lists a study's rows were drawn from).
 QString distinctValuesText(const std::vector<double>& values);
-/// Selects @p backend in a combo of createBackendCombo.
-void chooseBackend(QComboBox* combo, sim::NetworkBackend backend);
 
 /// A read-only table with @p headers, sized to its contents.
 QTableWidget* createResultTable(const QStringList& headers, const QString& objectName, QWidget* parent);
