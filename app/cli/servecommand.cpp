@@ -6,6 +6,7 @@
 #include "serveoptions.h"
 #include "servesummary.h"
 #include "servingdefaults.h"
+#include "workloaddraws.h"
 
 #include "config/units.h"
 #include "serving/disaggregation.h"
@@ -29,27 +30,6 @@
 namespace rapid::cli {
 
 namespace {
-
-/// @p options followed by the workload's random parts: gamma gaps of open-loop arrivals and spread lengths.
-std::vector<Arguments::Option> withWorkloadDrawOptions(std::vector<Arguments::Option> options)
-{
-    const std::vector<Arguments::Option> draws {
-        { "burstiness", "K",
-            "with --rate: gamma-distributed gaps of shape K, mean 1/R (vLLM's benchmark --burstiness): 1 is Poisson "
-            "(default), below 1 burstier, above 1 more even; 0.01 to 1000",
-            false },
-        { "input-tokens-stddev", "N",
-            "prompt lengths drawn from a normal distribution of this standard deviation around --input-tokens, "
-            "rounded, drawn again below 1 or the shared prefix (genai-perf's --synthetic-input-tokens-stddev; default "
-            "0: all alike)",
-            false },
-        { "output-tokens-stddev", "N",
-            "output lengths drawn likewise around --output-tokens (genai-perf's --output-tokens-stddev; default 0)",
-            false },
-    };
-    options.insert(options.end(), draws.begin(), draws.end());
-    return options;
-}
 
 /// @p options followed by speculative decoding's (serveoptions.cpp, speculativeOf), last in the help.
 std::vector<Arguments::Option> withSpeculativeOptions(std::vector<Arguments::Option> options)
@@ -219,15 +199,7 @@ serving::WorkloadSpec requestShapeOf(const Arguments& arguments, const config::R
     workload.outputTokens = boundedInteger(arguments, "output-tokens", std::max(1, run.decodeLength), 1, 10'000'000);
     workload.seed = static_cast<std::uint64_t>(boundedInteger(arguments, "seed", 1, 0, INT64_MAX));
     workload.sharedPrefixTokens = boundedInteger(arguments, "shared-prefix", 0, 0, 10'000'000);
-    workload.promptTokensStddev = boundedNumber(arguments, "input-tokens-stddev", 0, 0.0, serving::kMaxTokensStddev);
-    workload.outputTokensStddev = boundedNumber(arguments, "output-tokens-stddev", 0, 0.0, serving::kMaxTokensStddev);
-    if (arguments.value("trace") && (workload.promptTokensStddev > 0 || workload.outputTokensStddev > 0)) {
-        throw UsageError("--input-tokens-stddev and --output-tokens-stddev: a trace gives every request's lengths");
-    }
-    if (arguments.value("burstiness") && !arguments.value("rate")) {
-        throw UsageError("--burstiness: the gaps of open-loop arrivals; expected --rate with it");
-    }
-    workload.burstiness = boundedNumber(arguments, "burstiness", 1, serving::kMinBurstiness, serving::kMaxBurstiness);
+    readWorkloadDraws(arguments, workload);
     // A shared prefix longer than the prompts' (mean) length is a slip, not a prefix (spread prompts are drawn again
     // below it; a trace's prompts vary, and each shares at most its own length).
     if (!arguments.value("trace") && workload.sharedPrefixTokens > workload.promptTokens) {

@@ -53,7 +53,8 @@ void printWorkloadDraws(std::ostream& out, const serving::WorkloadSpec& workload
 {
     const bool gamma = workload.burstiness != 1; // only open loops take a burstiness
     const bool spread = workload.promptTokensStddev > 0 || workload.outputTokensStddev > 0;
-    if (!gamma && !spread) {
+    const bool pooled = workload.promptPool > 0;
+    if (!gamma && !spread && !pooled) {
         return;
     }
     out << "workload   ";
@@ -65,6 +66,11 @@ void printWorkloadDraws(std::ostream& out, const serving::WorkloadSpec& workload
         out << (gamma ? "; " : "") << "lengths drawn from normal distributions: prompts " << workload.promptTokens
             << " +- " << config::formatNumber(workload.promptTokensStddev) << ", outputs " << workload.outputTokens
             << " +- " << config::formatNumber(workload.outputTokensStddev) << " tokens";
+    }
+    if (pooled) {
+        out << (gamma || spread ? "; " : "") << "prompts drawn from a pool of " << workload.promptPool
+            << (spread ? " (lengths drawn once per prompt)" : "")
+            << ", a prompt sent again served from the prefix cache";
     }
     out << " (seed " << workload.seed << ")\n";
 }

@@ -93,6 +93,9 @@ void applyWorkloadDrawDefaults(Arguments& arguments, const config::ServingSettin
     if (settings.outputTokensStddev > 0) {
         setNumberDefault(arguments, "output-tokens-stddev", settings.outputTokensStddev);
     }
+    if (settings.promptPool > 0 && !arguments.value("shared-prefix")) {
+        arguments.setDefault("prompt-pool", std::to_string(settings.promptPool));
+    }
 }
 
 } // namespace

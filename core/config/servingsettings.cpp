@@ -25,6 +25,7 @@ constexpr std::int64_t kMaxDraftLayers = 8; // rapid serve --draft-layers (servi
 constexpr double kMinBurstiness = 0.01; // rapid serve --burstiness
 constexpr double kMaxBurstiness = 1000;
 constexpr double kMaxTokensStddev = 1e7; // rapid serve --input-tokens-stddev, --output-tokens-stddev
+constexpr std::int64_t kMaxPromptPool = 1'000'000; // rapid serve --prompt-pool (serving::kMaxPromptPool)
 constexpr double kMaxSwapSpaceGiB = 65536; // rapid serve --swap-space (serving::kMaxSwapSpaceGiB)
 
 std::string number(double value)
@@ -87,6 +88,7 @@ std::optional<ServingSettings> readServingSettings(ReadContext& context, const Y
     settings.burstiness = reader.number("burstiness", 1.0, kMinBurstiness, kMaxBurstiness);
     settings.inputTokensStddev = reader.number("input_tokens_stddev", 0.0, 0.0, kMaxTokensStddev);
     settings.outputTokensStddev = reader.number("output_tokens_stddev", 0.0, 0.0, kMaxTokensStddev);
+    settings.promptPool = static_cast<int>(reader.integer("prompt_pool", 0, 0, kMaxPromptPool));
     settings.engine
         = reader.choice<std::string>("engine", wordChoices(kServingEngineWords), std::string(kServingEngineWords[0]));
     settings.ttftSloMilliseconds = reader.number("ttft_slo_ms", 0.0, 0.0, kMaxSloMilliseconds);
@@ -140,6 +142,7 @@ std::string composeServingSettings(const ServingSettings& settings)
     text += "  burstiness: " + number(settings.burstiness) + "\n";
     text += "  input_tokens_stddev: " + number(settings.inputTokensStddev) + "\n";
     text += "  output_tokens_stddev: " + number(settings.outputTokensStddev) + "\n";
+    text += "  prompt_pool: " + std::to_string(settings.promptPool) + "\n";
     text += "  engine: " + yamlDoubleQuoted(settings.engine) + "\n";
     text += "  ttft_slo_ms: " + number(settings.ttftSloMilliseconds) + "\n";
     text += "  itl_slo_ms: " + number(settings.itlSloMilliseconds) + "\n";

@@ -23,6 +23,9 @@ struct ServingSettings {
     /// (rapid serve --input-tokens-stddev, --output-tokens-stddev); 0: every request alike.
     double inputTokensStddev = 0;
     double outputTokensStddev = 0;
+    /// Distinct prompts the requests are drawn from (rapid serve --prompt-pool: a benchmark's dataset entries, served
+    /// from the prefix cache when sent again), 0 to 1,000,000; 0: every prompt distinct.
+    int promptPool = 0;
     std::string engine = "vllm"; ///< vllm, trtllm or sglang (rapid serve --engine)
     double ttftSloMilliseconds = 0; ///< 0: no TTFT limit
     double itlSloMilliseconds = 0; ///< 0: no ITL limit

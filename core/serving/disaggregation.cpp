@@ -63,8 +63,8 @@ public:
         , m_transfer(transfer)
     {
         for (int w = 0; w < prefill.workers; ++w) {
-            m_prefill.push_back({ std::make_unique<ReplicaEngine>(m_specs, workload.sharedPrefixTokens, prefill.options,
-                                      *prefill.cost, m_trace, ReplicaRole::PrefillOnly, nullptr),
+            m_prefill.push_back({ std::make_unique<ReplicaEngine>(m_specs, sharedPromptTokens(workload),
+                                      prefill.options, *prefill.cost, m_trace, ReplicaRole::PrefillOnly, nullptr),
                 {} });
         }
         for (int w = 0; w < decode.workers; ++w) {

@@ -14,15 +14,17 @@ namespace rapid::serving {
 
 namespace {
 
+/// The longest prompt or output any option accepts (rapid serve's token limits).
+constexpr std::int64_t kLongestLength = 10'000'000;
+
 /// A length drawn from the normal distribution around @p mean, rounded, and drawn again below @p least or above the
 /// largest length any option accepts (a draw so far out is a deviation far beyond any workload's).
 std::int64_t drawnLength(std::mt19937_64& random, std::int64_t mean, double stddev, std::int64_t least)
 {
-    constexpr double kLongest = 10'000'000;
     std::normal_distribution<double> length(static_cast<double>(mean), stddev);
     for (;;) {
         const double drawn = std::round(length(random));
-        if (drawn >= static_cast<double>(least) && drawn <= kLongest) {
+        if (drawn >= static_cast<double>(least) && drawn <= static_cast<double>(kLongestLength)) {
             return static_cast<std::int64_t>(drawn);
         }
     }
@@ -72,6 +74,24 @@ void drawArrivals(const WorkloadSpec& workload, std::vector<RequestSpec>& reques
     }
 }
 
+/// Each request takes one of the pool's prompts at random: its lengths, and its index as the prefix id. The prompts'
+/// lengths are drawn as requests' are, one draw per prompt.
+void drawFromPool(const WorkloadSpec& workload, std::vector<RequestSpec>& requests)
+{
+    std::vector<RequestSpec> prompts(
+        static_cast<size_t>(workload.promptPool), RequestSpec { 0, workload.promptTokens, workload.outputTokens, -1 });
+    drawLengths(workload, prompts);
+    // A stream of its own again (another odd constant), so that the pool changes neither arrivals nor lengths.
+    std::mt19937_64 random(workload.seed ^ 0xD1B54A32D192ED03ULL);
+    std::uniform_int_distribution<int> pick(0, workload.promptPool - 1);
+    for (RequestSpec& request : requests) {
+        const int prompt = pick(random);
+        request.promptTokens = prompts[static_cast<size_t>(prompt)].promptTokens;
+        request.outputTokens = prompts[static_cast<size_t>(prompt)].outputTokens;
+        request.prefixId = prompt;
+    }
+}
+
 } // namespace
 
 std::vector<RequestSpec> workloadRequests(const WorkloadSpec& workload)
@@ -81,11 +101,21 @@ std::vector<RequestSpec> workloadRequests(const WorkloadSpec& workload)
     }
     std::vector<RequestSpec> requests(static_cast<size_t>(std::max(0, workload.requests)),
         RequestSpec { 0, workload.promptTokens, workload.outputTokens, workload.sharedPrefixTokens > 0 ? 0 : -1 });
-    drawLengths(workload, requests);
+    if (workload.promptPool > 0) {
+        drawFromPool(workload, requests);
+    } else {
+        drawLengths(workload, requests);
+    }
     if (workload.arrival == ArrivalKind::Poisson) {
         drawArrivals(workload, requests);
     }
     return requests;
+}
+
+std::int64_t sharedPromptTokens(const WorkloadSpec& workload)
+{
+    return workload.promptPool > 0 && workload.arrival != ArrivalKind::Trace ? kLongestLength
+                                                                             : workload.sharedPrefixTokens;
 }
 
 namespace {
@@ -98,7 +128,7 @@ public:
         : m_workload(workload)
         , m_specs(workloadRequests(workload))
         , m_engine(
-              m_specs, workload.sharedPrefixTokens, options, cost, m_trace, ReplicaRole::Unified, &m_trace.iterations)
+              m_specs, sharedPromptTokens(workload), options, cost, m_trace, ReplicaRole::Unified, &m_trace.iterations)
     {
         m_trace.kvBlocks = m_engine.totalBlocks();
         m_trace.warmupRequests = std::clamp(workload.warmupRequests, 0, static_cast<int>(m_specs.size()));

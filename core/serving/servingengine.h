@@ -59,8 +59,13 @@ inline double clientStartSeconds(const WorkloadSpec& workload, int client)
 }
 
 /// The requests @p workload issues, in order: their lengths and prefix ids, and for open loops their arrival times
-/// (closed loops set them as clients send).
+/// (closed loops set them as clients send). With a prompt pool each request takes the lengths of a pooled prompt
+/// drawn at random (a stream of its own, so the pool keeps the arrival times) and that prompt's index as its prefix id.
 std::vector<RequestSpec> workloadRequests(const WorkloadSpec& workload);
+
+/// Prompt tokens the requests of one prefix id share: the workload's shared prefix, or with a prompt pool the whole
+/// prompt (the engine caches at most all but a prompt's last token, in whole blocks).
+std::int64_t sharedPromptTokens(const WorkloadSpec& workload);
 
 /// Simulates a continuous-batching engine (vLLM V1's scheduler) serving @p workload on one replica whose KV cache has
 /// @p options.kvBlocks blocks, each iteration timed by @p cost. Per iteration: running requests first, in order, each

@@ -42,6 +42,17 @@ void checkServingWorkload(const config::Scenario& scenario, const WorkloadSpec& 
         fail("the lengths' standard deviations must be from 0 to "
             + std::to_string(static_cast<long long>(kMaxTokensStddev)) + " tokens");
     }
+    if (workload.promptPool < 0 || workload.promptPool > kMaxPromptPool) {
+        fail("the prompt pool must hold from 0 (every prompt its own) to " + std::to_string(kMaxPromptPool)
+            + " prompts");
+    }
+    if (workload.promptPool > 0 && workload.arrival == ArrivalKind::Trace) {
+        fail("a prompt pool draws the prompts of clients or of arrivals at a rate; a trace names its shared prefixes "
+             "by prefix_id");
+    }
+    if (workload.promptPool > 0 && workload.sharedPrefixTokens > 0) {
+        fail("a prompt pool's requests share whole prompts; a shared prefix across the pool is not modelled with it");
+    }
     const bool spread = workload.promptTokensStddev > 0 || workload.outputTokensStddev > 0;
     if (spread && workload.arrival != ArrivalKind::Trace
         && (workload.promptTokens < std::max<std::int64_t>(1, workload.sharedPrefixTokens)

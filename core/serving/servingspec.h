@@ -245,6 +245,8 @@ struct RequestSpec {
 constexpr double kMinBurstiness = 0.01;
 constexpr double kMaxBurstiness = 1000;
 constexpr double kMaxTokensStddev = 1e7;
+/// The most distinct prompts a workload may draw its requests from (WorkloadSpec::promptPool).
+constexpr int kMaxPromptPool = 1'000'000;
 
 /// The workload: how many requests, how they arrive and how long they are.
 struct WorkloadSpec {
@@ -277,6 +279,12 @@ struct WorkloadSpec {
     /// Prompt tokens requests of one prefix id share (a system prompt): every request of a closed loop or Poisson
     /// workload, and the trace's requests with the same prefix_id. 0: no shared prefix.
     std::int64_t sharedPrefixTokens = 0;
+    /// Closed loop and open loop: the distinct prompts the requests are drawn from, each request one of them at random
+    /// (aiperf's and genai-perf's --num-dataset-entries, 100 there by default: a benchmark sends its entries again
+    /// until it has sent its requests). Requests of one prompt share all of it but its last token, which the prefix
+    /// cache serves once one of them has computed it and while its blocks stay cached; each prompt's input and output
+    /// lengths are drawn once (with the standard deviations above). 0: every request's prompt its own.
+    int promptPool = 0;
     std::vector<RequestSpec> trace; ///< the requests of a Trace workload, by arrival time
 };
 

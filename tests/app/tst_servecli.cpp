@@ -565,6 +565,28 @@ void TstServeCli::theSectionsWorkloadDrawsAreTheOptions()
     const Result refused = runRapid({ QStringLiteral("serve"), workspace });
     QCOMPARE(refused.exitCode, 1);
     QVERIFY2(refused.err.contains(QStringLiteral("serving.burstiness")), qPrintable(refused.err));
+
+    // The section's prompt pool is --prompt-pool: one prompt sent by 2 clients 20 times (10 requests each) is computed
+    // once, then served from the cache but for its last block (300 tokens: 288 cached, 18 whole blocks of 16 short of
+    // the last token; the first round's two requests both miss, as they arrive together): 18 x 288 of 20 x 300 =
+    // 86.4% of the prompt tokens.
+    QVERIFY(writeFile(workspace,
+        head
+            + "serving:\n  load: concurrency\n  loads: \"2\"\n  input_tokens: 300\n  output_tokens: 16\n"
+              "  requests: 20\n  prompt_pool: 1\n"));
+    const Result pooledSection
+        = runRapid({ QStringLiteral("serve"), workspace, QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(pooledSection.exitCode, 0);
+    const Result pooledOptions = runRapid(serve(
+        { QStringLiteral("--concurrency"), QStringLiteral("2"), QStringLiteral("--input-tokens"), QStringLiteral("300"),
+            QStringLiteral("--output-tokens"), QStringLiteral("16"), QStringLiteral("--requests"), QStringLiteral("20"),
+            QStringLiteral("--prompt-pool"), QStringLiteral("1"), QStringLiteral("--json"), QStringLiteral("-") }));
+    QCOMPARE(pooledOptions.exitCode, 0);
+    QVERIFY2(
+        pooledOptions.out.contains(QStringLiteral("prompts drawn from a pool of 1")), qPrintable(pooledOptions.out));
+    const QJsonObject pooled = parseJson(pooledOptions.out.mid(pooledOptions.out.indexOf(QLatin1Char('{'))));
+    QCOMPARE(parseJson(pooledSection.out.mid(pooledSection.out.indexOf(QLatin1Char('{')))), pooled);
+    QCOMPARE(pooled.value(QStringLiteral("prefix_cache_hit_rate")).toDouble(), 18.0 * 288 / (20 * 300));
 }
 
 // Without chunked prefill an iteration computes a prompt whole. A preempted request is recomputed whole too (its prompt
@@ -826,6 +848,14 @@ void TstServeCli::usageErrorsNameTheOption_data()
     QTest::addRow("prefix_beyond_prompt") << QStringList { QStringLiteral("--shared-prefix"), QStringLiteral("5000"),
         QStringLiteral("--input-tokens"), QStringLiteral("100") }
                                           << QStringLiteral("--shared-prefix");
+    QTest::addRow("pool_below_zero") << QStringList { QStringLiteral("--prompt-pool"), QStringLiteral("-1") }
+                                     << QStringLiteral("--prompt-pool");
+    QTest::addRow("pool_with_a_prefix") << QStringList { QStringLiteral("--prompt-pool"), QStringLiteral("10"),
+        QStringLiteral("--shared-prefix"), QStringLiteral("16") }
+                                        << QStringLiteral("--prompt-pool and --shared-prefix");
+    QTest::addRow("pool_of_a_trace") << QStringList { QStringLiteral("--prompt-pool"), QStringLiteral("10"),
+        QStringLiteral("--trace"), QStringLiteral("/nonexistent/trace.csv") }
+                                     << QStringLiteral("--prompt-pool: a trace");
     QTest::addRow("rate_not_a_number") << QStringList { QStringLiteral("--rate"), QStringLiteral("fast") }
                                        << QStringLiteral("--rate");
     QTest::addRow("huge_block") << QStringList { QStringLiteral("--block-size"), QStringLiteral("1e30") }

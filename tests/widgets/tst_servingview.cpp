@@ -340,6 +340,38 @@ private Q_SLOTS:
         QVERIFY(!panel->controls()->statusLabel()->text().contains(QStringLiteral("gamma")));
     }
 
+    void aPromptPoolIsServedFromTheCacheAndKept()
+    {
+        // Typed from the keyboard, a pool of 3 prompts is the workload served: the same draws, and so the same share
+        // of prompt tokens from the prefix cache, as the core given promptPool 3 (every prompt's first request
+        // computes it, the others find all but its last block cached). The field reads "all distinct" at 0, the
+        // status says how the prompts were drawn, and the pool is kept with the workspace.
+        auto window = open();
+        QVERIFY(window);
+        ServingPanel* panel = window->servingPanel();
+        QCOMPARE(panel->promptPoolSpin()->text(), QStringLiteral("all distinct"));
+        test::typeSpin(panel->promptPoolSpin(), QStringLiteral("3"));
+        QCOMPARE(panel->promptPoolSpin()->value(), 3);
+        QVERIFY(serve(panel, QStringLiteral("2"), QStringLiteral("8"), QStringLiteral("12")));
+        const serving::ServingResult& served = panel->curve()->results[0];
+        serving::WorkloadSpec workload;
+        workload.concurrency = 2;
+        workload.requests = 12;
+        workload.promptTokens = window->document()->scenario()->run.promptLength;
+        workload.outputTokens = 8;
+        workload.promptPool = 3;
+        const serving::ServingResult direct
+            = serving::simulateServing(*window->document()->scenario(), workload, serving::EngineOptions {});
+        QVERIFY(served.summary.prefixCacheHitRate > 0);
+        QCOMPARE(served.summary.prefixCacheHitRate, direct.summary.prefixCacheHitRate);
+        QCOMPARE(served.trace.cachedPromptTokens, direct.trace.cachedPromptTokens);
+        const QString status = panel->controls()->statusLabel()->text();
+        QVERIFY2(status.contains(QStringLiteral("Prompts drawn from a pool of 3, served from the prefix cache")),
+            qPrintable(status));
+        QVERIFY(window->document()->servingSettings());
+        QCOMPARE(window->document()->servingSettings()->promptPool, 3);
+    }
+
     void preemptionBySwapIsVllmsAndServed()
     {
         // Swapping is vLLM's: chosen from the keyboard it is served with the typed swap space and the H100 preset's

@@ -238,6 +238,7 @@ QWidget* ServingPanel::buildInputs()
     form->addRow(tr("Prompt spread"), m_promptSpread);
     form->addRow(tr("Output"), m_output);
     form->addRow(tr("Output spread"), m_outputSpread);
+    form->addRow(tr("Prompt pool"), m_promptPool);
     form->addRow(tr("Requests"), m_requests);
     form->addRow(tr("Engine"), m_engine);
     form->addRow(tr("Admission"), m_capacityPolicy);

@@ -57,6 +57,7 @@ public:
     QDoubleSpinBox* burstinessSpin() const { return m_burstiness; }
     QDoubleSpinBox* promptSpreadSpin() const { return m_promptSpread; }
     QDoubleSpinBox* outputSpreadSpin() const { return m_outputSpread; }
+    QSpinBox* promptPoolSpin() const { return m_promptPool; }
     QComboBox* engineCombo() const { return m_engine; }
     QComboBox* capacityPolicyCombo() const { return m_capacityPolicy; }
     QDoubleSpinBox* ttftSloSpin() const { return m_ttftSlo; }
@@ -168,6 +169,7 @@ private:
     QDoubleSpinBox* m_burstiness = nullptr; ///< the gamma shape of a rate's arrival gaps; 1: Poisson
     QDoubleSpinBox* m_promptSpread = nullptr; ///< standard deviations of the lengths, tokens; 0: all alike
     QDoubleSpinBox* m_outputSpread = nullptr;
+    QSpinBox* m_promptPool = nullptr; ///< distinct prompts the requests are drawn from; 0: every prompt its own
     QComboBox* m_engine;
     QComboBox* m_capacityPolicy; ///< items in the order of config::kCapacityPolicyWords
     QDoubleSpinBox* m_ttftSlo;

@@ -47,6 +47,7 @@ config::ServingSettings ServingPanel::settings() const
     settings.burstiness = m_burstiness->value();
     settings.inputTokensStddev = m_promptSpread->value();
     settings.outputTokensStddev = m_outputSpread->value();
+    settings.promptPool = m_promptPool->value();
     // The combos offer the engines and the policies in the order of their word lists.
     settings.engine = wordAt(config::kServingEngineWords, m_engine->currentIndex());
     settings.capacityPolicy = wordAt(config::kCapacityPolicyWords, m_capacityPolicy->currentIndex());
@@ -94,18 +95,18 @@ void ServingPanel::showSettings()
     if (settings() == wanted) {
         return;
     }
-    const QSignalBlocker blockers[]
-        = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt), QSignalBlocker(m_output),
-              QSignalBlocker(m_requests), QSignalBlocker(m_burstiness), QSignalBlocker(m_promptSpread),
-              QSignalBlocker(m_outputSpread), QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo),
-              QSignalBlocker(m_itlSlo), QSignalBlocker(m_prefillWorkers), QSignalBlocker(m_decodeWorkers),
-              QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp), QSignalBlocker(m_hostTime),
-              QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost), QSignalBlocker(m_capacityPolicy),
-              QSignalBlocker(m_maxNumSeqs), QSignalBlocker(m_maxBatchedTokens), QSignalBlocker(m_chunkedPrefill),
-              QSignalBlocker(m_blockSize), QSignalBlocker(m_maxPrefillTokens), QSignalBlocker(m_memoryShare),
-              QSignalBlocker(m_batching), QSignalBlocker(m_overlapScheduler), QSignalBlocker(m_preemption),
-              QSignalBlocker(m_swapSpace), QSignalBlocker(m_draftTokens), QSignalBlocker(m_acceptance),
-              QSignalBlocker(m_acceptanceKind), QSignalBlocker(m_draft), QSignalBlocker(m_draftLayers) };
+    const QSignalBlocker blockers[] = { QSignalBlocker(m_loadKind), QSignalBlocker(m_loads), QSignalBlocker(m_prompt),
+        QSignalBlocker(m_output), QSignalBlocker(m_requests), QSignalBlocker(m_burstiness),
+        QSignalBlocker(m_promptSpread), QSignalBlocker(m_outputSpread), QSignalBlocker(m_promptPool),
+        QSignalBlocker(m_engine), QSignalBlocker(m_ttftSlo), QSignalBlocker(m_itlSlo), QSignalBlocker(m_prefillWorkers),
+        QSignalBlocker(m_decodeWorkers), QSignalBlocker(m_prefillTp), QSignalBlocker(m_decodeTp),
+        QSignalBlocker(m_hostTime), QSignalBlocker(m_hostPerRequest), QSignalBlocker(m_overlapHost),
+        QSignalBlocker(m_capacityPolicy), QSignalBlocker(m_maxNumSeqs), QSignalBlocker(m_maxBatchedTokens),
+        QSignalBlocker(m_chunkedPrefill), QSignalBlocker(m_blockSize), QSignalBlocker(m_maxPrefillTokens),
+        QSignalBlocker(m_memoryShare), QSignalBlocker(m_batching), QSignalBlocker(m_overlapScheduler),
+        QSignalBlocker(m_preemption), QSignalBlocker(m_swapSpace), QSignalBlocker(m_draftTokens),
+        QSignalBlocker(m_acceptance), QSignalBlocker(m_acceptanceKind), QSignalBlocker(m_draft),
+        QSignalBlocker(m_draftLayers) };
     m_loadKind->setCurrentIndex(wanted.load == config::ServingSettings::Load::Rate ? 1 : 0);
     if (m_loads->text().toStdString() != wanted.loads) {
         m_loads->setText(QString::fromStdString(wanted.loads));
@@ -117,6 +118,7 @@ void ServingPanel::showSettings()
     m_burstiness->setValue(wanted.burstiness);
     m_promptSpread->setValue(wanted.inputTokensStddev);
     m_outputSpread->setValue(wanted.outputTokensStddev);
+    m_promptPool->setValue(wanted.promptPool);
     m_engine->setCurrentIndex(indexOf(config::kServingEngineWords, wanted.engine));
     m_capacityPolicy->setCurrentIndex(indexOf(config::kCapacityPolicyWords, wanted.capacityPolicy));
     m_ttftSlo->setValue(wanted.ttftSloMilliseconds);
@@ -153,8 +155,9 @@ void ServingPanel::connectSettings()
              m_draft, m_acceptanceKind }) {
         connect(combo, &QComboBox::currentIndexChanged, this, &ServingPanel::storeSettings);
     }
-    for (QSpinBox* spin : { m_prompt, m_output, m_requests, m_prefillWorkers, m_decodeWorkers, m_prefillTp, m_decodeTp,
-             m_maxNumSeqs, m_maxBatchedTokens, m_blockSize, m_maxPrefillTokens, m_draftTokens, m_draftLayers }) {
+    for (QSpinBox* spin :
+        { m_prompt, m_output, m_requests, m_promptPool, m_prefillWorkers, m_decodeWorkers, m_prefillTp, m_decodeTp,
+            m_maxNumSeqs, m_maxBatchedTokens, m_blockSize, m_maxPrefillTokens, m_draftTokens, m_draftLayers }) {
         connect(spin, &QSpinBox::valueChanged, this, &ServingPanel::storeSettings);
     }
     for (QCheckBox* check : { m_overlapHost, m_chunkedPrefill }) {

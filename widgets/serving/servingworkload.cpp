@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Serving tab's random workload: gamma-distributed arrival gaps at a rate (rapid serve --burstiness; greyed out
 // for a closed loop, whose clients send when their last request ends) and prompt and output lengths drawn from normal
-// distributions around the Prompt and Output fields (--input-tokens-stddev, --output-tokens-stddev).
+// distributions around the Prompt and Output fields (--input-tokens-stddev, --output-tokens-stddev), and the pool of
+// distinct prompts the requests are drawn from (--prompt-pool).
 #include "serving/servingpanel.h"
 
 #include "serving/servingrunner.h"
@@ -10,6 +11,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QSpinBox>
 
 #include <cmath>
 
@@ -52,6 +54,16 @@ void ServingPanel::createWorkloadFields()
         this);
     m_outputSpread = spreadSpin(QStringLiteral("servingOutputSpread"),
         tr("Output lengths drawn likewise around Output (genai-perf's --output-tokens-stddev; none: all alike)"), this);
+    m_promptPool = new QSpinBox(this);
+    m_promptPool->setObjectName(QStringLiteral("servingPromptPool"));
+    m_promptPool->setRange(0, serving::kMaxPromptPool);
+    m_promptPool->setSpecialValueText(tr("all distinct"));
+    m_promptPool->setKeyboardTracking(false);
+    m_promptPool->setToolTip(
+        tr("Each request sends one of this many distinct prompts, drawn at random, as benchmark tools replay their "
+           "dataset entries (aiperf's and genai-perf's --num-dataset-entries, 100 by default there): a prompt sent "
+           "before is served from the prefix cache while it stays cached, so TTFT and the prefill work drop. Each "
+           "prompt's lengths are drawn once. All distinct: no prompt is sent twice"));
 }
 
 void ServingPanel::updateWorkloadFields()
@@ -65,6 +77,7 @@ void ServingPanel::applyWorkload(serving::WorkloadSpec& workload) const
     workload.burstiness = m_loadKind->currentIndex() == 1 ? m_burstiness->value() : 1;
     workload.promptTokensStddev = m_promptSpread->value();
     workload.outputTokensStddev = m_outputSpread->value();
+    workload.promptPool = m_promptPool->value();
 }
 
 QString ServingPanel::workloadSummary(const ServingCurve& curve)
@@ -82,6 +95,10 @@ QString ServingPanel::workloadSummary(const ServingCurve& curve)
                     .arg(drawn.promptTokensStddev, 0, 'g', 6)
                     .arg(drawn.outputTokens)
                     .arg(drawn.outputTokensStddev, 0, 'g', 6);
+    }
+    if (drawn.promptPool > 0) {
+        text += tr(" Prompts drawn from a pool of %1, served from the prefix cache when sent again.")
+                    .arg(drawn.promptPool);
     }
     return text;
 }

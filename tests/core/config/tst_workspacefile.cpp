@@ -442,6 +442,7 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     serving.burstiness = 0.25;
     serving.inputTokensStddev = 300.5;
     serving.outputTokensStddev = 40;
+    serving.promptPool = 100;
     serving.engine = "sglang";
     serving.ttftSloMilliseconds = 250.5;
     serving.itlSloMilliseconds = 0.1;
@@ -471,7 +472,7 @@ void TstWorkspaceFile::servingSettingsRoundTrip()
     QVERIFY2(
         text.find("serving:\n  load: rate\n  loads: \"0.5, 2,8 # as typed\"\n") != std::string::npos, text.c_str());
     QVERIFY(text.find("  requests: 400\n  burstiness: 0.25\n  input_tokens_stddev: 300.5\n  output_tokens_stddev: 40\n"
-                      "  engine: \"sglang\"\n  ttft_slo_ms: 250.5\n  itl_slo_ms: 0.1\n")
+                      "  prompt_pool: 100\n  engine: \"sglang\"\n  ttft_slo_ms: 250.5\n  itl_slo_ms: 0.1\n")
         != std::string::npos);
     QVERIFY(text.find("  host_time_ms: 2.5\n  host_time_per_request_ms: 0.125\n  overlap_host: true\n"
                       "  capacity_policy: \"guaranteed-no-evict\"\n  preemption: \"swap\"\n  swap_space_GiB: 16.5\n")
@@ -588,6 +589,8 @@ void TstWorkspaceFile::damagedServingIsReportedByPlace_data()
                                      << QStringLiteral("serving.output_tokens_stddev") << 6 << QStringLiteral("-3");
     QTest::addRow("spread_too_wide") << QStringLiteral("  input_tokens_stddev: 1e9\n")
                                      << QStringLiteral("serving.input_tokens_stddev") << 6 << QStringLiteral("1e9");
+    QTest::addRow("pool_too_large") << QStringLiteral("  prompt_pool: 2000000\n")
+                                    << QStringLiteral("serving.prompt_pool") << 6 << QStringLiteral("2000000");
     QTest::addRow("unknown_draft") << QStringLiteral("  draft: medusa\n") << QStringLiteral("serving.draft") << 6
                                    << QStringLiteral("expected one of head or ngram, got \"medusa\"");
     QTest::addRow("no_draft_layer") << QStringLiteral("  draft_layers: 0\n") << QStringLiteral("serving.draft_layers")

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 using namespace rapid;
 using serving::EngineOptions;
@@ -331,6 +332,39 @@ private Q_SLOTS:
         whole.sharedPrefixTokens = 512;
         const auto allShared = serving::simulateServing(whole, withBlocks(1000), cost);
         QVERIFY(near(allShared.requests[1].ttft(), 2e-3 + 16 * 1e-5, 1e-12));
+    }
+
+    void aPromptPoolServesPromptsSentAgainFromTheCache()
+    {
+        // a = 2 ms, b = 10 us, one client, five requests of 1,000 + 10 tokens drawn from a pool of one prompt: the
+        // first computes it (TTFT a + 1000 b = 12 ms); each later one finds all but its last block cached, 992 tokens
+        // (62 whole blocks of 16 short of the last token), and prefills 8: a + 8 b = 2.08 ms. 4 x 992 of the 5,000
+        // prompt tokens come from the cache.
+        AffineCost cost(2e-3, 1e-5);
+        WorkloadSpec workload = closedLoop(1, 5, 1000, 10);
+        workload.promptPool = 1;
+        const auto trace = serving::simulateServing(workload, withBlocks(1000), cost);
+        QVERIFY(near(trace.requests[0].ttft(), 12e-3, 1e-12));
+        for (size_t i = 1; i < trace.requests.size(); ++i) {
+            QVERIFY2(near(trace.requests[i].ttft(), 2.08e-3, 1e-12), qPrintable(QString::number(i)));
+        }
+        QCOMPARE(trace.cachedPromptTokens, std::int64_t(4 * 992));
+        QCOMPARE(serving::summarise(trace, 1, 1, {}).prefixCacheHitRate, 4 * 992 / 5000.0);
+
+        // A pool of 3 over 12 requests: each prompt's first request misses and every later one hits (the cache has
+        // room for all three), so the cached tokens are (12 - distinct prompts drawn) x 992, the draws being the
+        // workload's own.
+        workload.requests = 12;
+        workload.promptPool = 3;
+        std::set<int> drawn;
+        for (const serving::RequestSpec& request : serving::workloadRequests(workload)) {
+            drawn.insert(request.prefixId);
+        }
+        const auto three = serving::simulateServing(workload, withBlocks(1000), cost);
+        QCOMPARE(three.cachedPromptTokens, std::int64_t(12 - static_cast<int>(drawn.size())) * 992);
+        EngineOptions off = withBlocks(1000);
+        off.prefixCaching = false;
+        QCOMPARE(serving::simulateServing(workload, off, cost).cachedPromptTokens, std::int64_t(0));
     }
 
     void aRequestAloneGivesUpItsCachedPrefixRatherThanWaitForEver()

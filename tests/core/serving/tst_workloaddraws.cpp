@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The random parts of a serving workload against closed forms: gamma-distributed gaps (vLLM's benchmark
 // --burstiness), their thinning over data-parallel replicas, and normally distributed lengths (genai-perf's
-// --synthetic-input-tokens-stddev and --output-tokens-stddev). Sample statistics over 40,000 draws are held to about
-// four standard errors of the value derived by hand.
+// --synthetic-input-tokens-stddev and --output-tokens-stddev), and a pool of distinct prompts (--num-dataset-entries).
+// Sample statistics over 40,000 draws are held to about four standard errors of the value derived by hand.
 #include "serving/replicashares.h"
 #include "serving/servingengine.h"
 
@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <random>
+#include <set>
 #include <vector>
 
 using namespace rapid;
@@ -159,6 +160,53 @@ private Q_SLOTS:
             someDiffer = someDiffer || b[i].promptTokens != 100;
         }
         QVERIFY(someDiffer);
+    }
+
+    void aPromptPoolDealsItsPromptsUniformlyAndKeepsTheirLengths()
+    {
+        // 40,000 requests over 8 pooled prompts: each prompt is drawn with probability 1/8, so its count is binomial
+        // (mean 5,000, standard deviation sqrt(40,000 x 1/8 x 7/8) = 66.1; within 4 of those: 265). Requests of one
+        // prompt have that prompt's lengths (drawn once per prompt), and the pool leaves the arrival times alone.
+        WorkloadSpec alone = openLoop(5, 0.7);
+        alone.promptTokens = 1000;
+        alone.outputTokens = 50;
+        alone.promptTokensStddev = 100;
+        alone.outputTokensStddev = 10;
+        WorkloadSpec pooled = alone;
+        pooled.promptPool = 8;
+        const std::vector<RequestSpec> a = serving::workloadRequests(alone);
+        const std::vector<RequestSpec> b = serving::workloadRequests(pooled);
+        QCOMPARE(b.size(), size_t(kDraws));
+        std::vector<int> counts(8, 0);
+        std::vector<std::pair<std::int64_t, std::int64_t>> lengths(8, { -1, -1 });
+        for (size_t i = 0; i < b.size(); ++i) {
+            QCOMPARE(b[i].arrivalSeconds, a[i].arrivalSeconds);
+            QVERIFY(b[i].prefixId >= 0 && b[i].prefixId < 8);
+            const auto prompt = static_cast<size_t>(b[i].prefixId);
+            ++counts[prompt];
+            if (lengths[prompt].first < 0) {
+                lengths[prompt] = { b[i].promptTokens, b[i].outputTokens };
+            }
+            QCOMPARE(b[i].promptTokens, lengths[prompt].first);
+            QCOMPARE(b[i].outputTokens, lengths[prompt].second);
+        }
+        std::set<std::int64_t> distinctPrompts;
+        for (size_t prompt = 0; prompt < counts.size(); ++prompt) {
+            QVERIFY2(std::abs(counts[prompt] - 5000) <= 265, qPrintable(QString::number(counts[prompt])));
+            distinctPrompts.insert(lengths[prompt].first);
+        }
+        QVERIFY(distinctPrompts.size() > 1); // the lengths were drawn per prompt, not all alike
+        // Without spread every pooled prompt has the mean lengths, and a pool of one is one prompt sent again.
+        pooled.promptTokensStddev = 0;
+        pooled.outputTokensStddev = 0;
+        pooled.promptPool = 1;
+        for (const RequestSpec& request : serving::workloadRequests(pooled)) {
+            QCOMPARE(request.prefixId, 0);
+            QCOMPARE(request.promptTokens, std::int64_t(1000));
+            QCOMPARE(request.outputTokens, std::int64_t(50));
+        }
+        QCOMPARE(serving::sharedPromptTokens(pooled), std::int64_t(10'000'000));
+        QCOMPARE(serving::sharedPromptTokens(alone), std::int64_t(0));
     }
 };
 
