@@ -170,10 +170,14 @@ bool ReplicaEngine::evictCachedPrefix(int keep)
         return false;
     }
     m_blocks.release(evicted->blocks);
-    // A waiting request took its cached tokens when it was first considered; they are gone now.
+    // A waiting request took its cached tokens when it was first considered; they are gone now. That includes a
+    // preempted one (outputs generated, blocks freed): left with the evicted tokens counted as computed, it would
+    // later hand the cache blocks it never held and push the blocks in use beyond the cache (found by
+    // tst_servingproperties with prompt pools, whose many prefixes are evicted often). A decode worker's request
+    // keeps the KV cache it received (transferredTokens).
     for (Sequence& waiting : m_waiting) {
         if (m_specs[static_cast<size_t>(waiting.id)].prefixId == evicted->prefixId && waiting.heldBlocks == 0
-            && waiting.transferredTokens == 0 && waiting.generated == 0) {
+            && waiting.transferredTokens == 0) {
             waiting.kvTokens = 0;
         }
     }

@@ -79,7 +79,8 @@ struct Draw {
              << (workload.arrival == ArrivalKind::ClosedLoop ? "clients " + std::to_string(workload.concurrency)
                                                              : "rate " + std::to_string(workload.ratePerSecond))
              << ", " << workload.requests << " requests of " << workload.promptTokens << " + " << workload.outputTokens
-             << " tokens, shared prefix " << workload.sharedPrefixTokens;
+             << " tokens, shared prefix " << workload.sharedPrefixTokens << ", prompt pool " << workload.promptPool
+             << " (prompt spread " << workload.promptTokensStddev << ")";
         return text.str();
     }
 };
@@ -133,6 +134,11 @@ public:
             pick(random, std::vector<std::int64_t> { 16, 200, 1000, 2048, 8192 }), model.maxContext / 2);
         workload.outputTokens = pick(random, std::vector<std::int64_t> { 1, 2, 16, 128, 512 });
         workload.sharedPrefixTokens = std::bernoulli_distribution(0.3)(random) ? workload.promptTokens / 2 : 0;
+        // Or a pool of distinct prompts sent again (a benchmark's dataset entries), with spread lengths at times.
+        if (workload.sharedPrefixTokens == 0 && std::bernoulli_distribution(0.3)(random)) {
+            workload.promptPool = pick(random, std::vector<int> { 1, 3, 100 });
+            workload.promptTokensStddev = std::bernoulli_distribution(0.5)(random) ? workload.promptTokens / 4.0 : 0;
+        }
         workload.warmupRequests = 0;
 
         EngineOptions& options = result.options;
@@ -324,7 +330,9 @@ QString requestViolation(const config::Scenario& prefill, const config::Scenario
     const double active = activeLayerParameters(prefill.model);
     const double minItl = active * config::bytesPerElement(decode.run.precision.weights)
         / (decode.run.parallelism.tp * decode.hardware.gpu.hbmBandwidth) / (draw.options.speculative.draftTokens + 1);
-    const double cachedAtMost = draw.options.prefixCaching ? static_cast<double>(draw.workload.sharedPrefixTokens) : 0;
+    // A shared prefix at most, or a pooled prompt's all but its last token.
+    const bool pooled = draw.workload.promptPool > 0 && draw.workload.arrival != ArrivalKind::Trace;
+    const double sharedAtMost = static_cast<double>(draw.workload.sharedPrefixTokens);
     const double tp = prefill.run.parallelism.tp;
     const double pp = prefill.run.parallelism.pp;
     const double peak = prefill.hardware.gpu.tensorPeak(prefill.run.precision.compute);
@@ -344,7 +352,9 @@ QString requestViolation(const config::Scenario& prefill, const config::Scenario
                 .arg(request.firstTokenSeconds)
                 .arg(request.finishSeconds);
         }
-        const double computed = std::max(1.0, static_cast<double>(request.promptTokens) - cachedAtMost);
+        const double prompt = static_cast<double>(request.promptTokens);
+        const double cachedAtMost = !draw.options.prefixCaching ? 0 : pooled ? prompt - 1 : sharedAtMost;
+        const double computed = std::max(1.0, prompt - cachedAtMost);
         const double minTtft = 2 * active * computed / (tp * pp * peak);
         if (request.ttft() < minTtft * (1 - kRounding)) {
             return QStringLiteral("request %1: TTFT %2 s is below the %3 s its %4 computed prompt tokens need at peak")
