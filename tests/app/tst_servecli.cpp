@@ -76,6 +76,7 @@ private Q_SLOTS:
     void unchunkedPromptsNeedRoomForWhatIsRecomputed();
     void swappedRequestsAreCopiedNotRecomputed();
     void iterationsCsvTracesTheCacheAndPreemptions();
+    void pooledPromptsEvictedWhilePreemptedStayWithinTheCache();
     void draftsKeptEveryTimeDivideTheInterTokenLatency();
     void inputErrorsNameTheirCause_data();
     void inputErrorsNameTheirCause();
@@ -673,6 +674,39 @@ void TstServeCli::swappedRequestsAreCopiedNotRecomputed()
     QVERIFY2(prefillFirst.exitCode == 0, qPrintable(prefillFirst.err));
     QCOMPARE(summaryOf(prefillFirst).value(QStringLiteral("swap_outs")).toInt(), 0);
     QVERIFY(!prefillFirst.out.contains(QLatin1String("preemption by swap")));
+}
+
+// Many pooled prompts evicted from the prefix cache while preempted requests wait (TensorRT-LLM at max-utilization,
+// 64 clients of Llama-3.3-70B on one GB200): every iteration keeps its blocks in use within the cache. A preempted
+// request once kept its evicted prefix counted as computed and later handed the cache blocks it never held: 10,314 of
+// 9,779 blocks in use at seed 10.
+void TstServeCli::pooledPromptsEvictedWhilePreemptedStayWithinTheCache()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("iterations.csv"));
+    const Result served = runRapid({ QStringLiteral("serve"), QStringLiteral("--model"),
+        QStringLiteral("llama-3.3-70b"), QStringLiteral("--hardware"), QStringLiteral("gb200"), QStringLiteral("--run"),
+        QStringLiteral("llama-serve-a100"), QStringLiteral("--engine"), QStringLiteral("trtllm"),
+        QStringLiteral("--capacity-policy"), QStringLiteral("max-utilization"), QStringLiteral("--batching"),
+        QStringLiteral("mixed"), QStringLiteral("--max-num-seqs"), QStringLiteral("64"),
+        QStringLiteral("--max-num-batched-tokens"), QStringLiteral("2048"), QStringLiteral("--block-size"),
+        QStringLiteral("16"), QStringLiteral("--concurrency"), QStringLiteral("64"), QStringLiteral("--requests"),
+        QStringLiteral("36"), QStringLiteral("--input-tokens"), QStringLiteral("8192"),
+        QStringLiteral("--output-tokens"), QStringLiteral("512"), QStringLiteral("--prompt-pool"),
+        QStringLiteral("100"), QStringLiteral("--input-tokens-stddev"), QStringLiteral("2048"),
+        QStringLiteral("--seed"), QStringLiteral("10"), QStringLiteral("--iterations-csv"), path });
+    QVERIFY2(served.exitCode == 0, qPrintable(served.err));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY(lines.size() > 100);
+    int preemptions = 0;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const QStringList fields = lines[i].split(QLatin1Char(','));
+        QVERIFY2(fields[1].toLongLong() <= fields[2].toLongLong(), qPrintable(lines[i]));
+        preemptions = fields[7].toInt();
+    }
+    QVERIFY(preemptions > 0); // the regime the bound is about
 }
 
 // The same cache of 200 blocks under swapping, one row per iteration: as many rows as the summary's iterations, the

@@ -4,6 +4,7 @@
 #include "editors/editsettingscommand.h"
 #include "editors/edittextcommand.h"
 #include "editors/gpupresetinliner.h"
+#include "editors/keepfigurestylecommand.h"
 #include "editors/runsession.h"
 #include "editors/setvaluecommand.h"
 
@@ -12,53 +13,18 @@
 #include "parallel/placement.h"
 
 #include <QCryptographicHash>
+#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace rapid::widgets {
 
 namespace {
 
-/// Keeping a figure style with the workspace: undo puts the previous one (or none) back.
-class KeepFigureStyleCommand : public QUndoCommand {
-public:
-    KeepFigureStyleCommand(config::WorkspaceDocuments& documents, std::optional<config::FigureStyle> newStyle)
-        : QUndoCommand(QObject::tr("Keep figure style"))
-        , m_documents(documents)
-        , m_old(documents.figureStyle)
-        , m_new(std::move(newStyle))
-    {
-    }
-    void undo() override { m_documents.figureStyle = m_old; }
-    void redo() override { m_documents.figureStyle = m_new; }
-
-private:
-    config::WorkspaceDocuments& m_documents;
-    std::optional<config::FigureStyle> m_old;
-    std::optional<config::FigureStyle> m_new;
-};
-
-} // namespace
-
-namespace {
-
 const QString kGpuPrefix = QStringLiteral("hardware.gpu.");
 const QString kGpuReferenceKey = QStringLiteral("hardware.gpu");
-
-std::optional<std::string> readWholeFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return std::nullopt;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
 
 QString firstMessage(const config::ConfigError& error)
 {
@@ -569,10 +535,12 @@ std::optional<std::string> WorkspaceDocument::gpuPresetFileText(const std::strin
     if (const auto cached = m_presetTextCache.constFind(key); cached != m_presetTextCache.constEnd()) {
         return *cached;
     }
-    auto text = readWholeFile(*path);
-    if (text) {
-        m_presetTextCache.insert(key, *text);
+    QFile file(key);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return std::nullopt;
     }
+    std::string text = file.readAll().toStdString();
+    m_presetTextCache.insert(key, text);
     return text;
 }
 

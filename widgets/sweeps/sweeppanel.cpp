@@ -112,31 +112,7 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     , m_showNotFitting(new QCheckBox(tr("Show configurations that do not fit"), this))
     , m_copied(new QLabel(this))
 {
-    setObjectName(QStringLiteral("sweepPanel"));
-    m_pointCount->setObjectName(QStringLiteral("sweepPointCount"));
-    m_run->setObjectName(QStringLiteral("sweepRunButton"));
-    m_run->setToolTip(tr("Evaluate every combination of the axes on the workspace as it is now, in the background "
-                         "(analytical backend, every core)"));
-    m_cancel->setObjectName(QStringLiteral("sweepCancelButton"));
-    m_progress->setObjectName(QStringLiteral("sweepProgress"));
-    m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(260);
-    m_status->setObjectName(QStringLiteral("sweepStatus"));
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_copy->setObjectName(QStringLiteral("sweepCopyButton"));
-    m_copy->setToolTip(tr("Copy the selected point's overrides as --set arguments (for rapid run or rapid sweep)"));
-    m_exportCsv->setObjectName(QStringLiteral("sweepExportCsvButton"));
-    m_exportCsv->setToolTip(tr("Write every point with the columns of `rapid sweep --csv`"));
-    m_showNotFitting->setObjectName(QStringLiteral("sweepShowNotFitting"));
-    m_showNotFitting->setChecked(m_chart->showsNotFitting());
-    m_copied->setObjectName(QStringLiteral("sweepCopied"));
-    m_copy->setEnabled(false);
-    m_apply->setObjectName(QStringLiteral("sweepApplyButton"));
-    m_apply->setToolTip(tr("Set the selected point's values in the workspace (one undoable edit)"));
-    m_apply->setEnabled(false);
-    m_exportCsv->setEnabled(false);
-
+    describeFields();
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SweepTableModel::SortRole);
     m_table->setObjectName(QStringLiteral("sweepTable"));
@@ -198,6 +174,46 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     layout->addWidget(m_status);
     layout->addWidget(splitter, 1);
 
+    connectSignals();
+
+    showRunning(false);
+    m_chart->setResult(nullptr, false);
+    updateHardware();
+    updatePointCount();
+}
+
+/// Object names, tooltips and first states of the panel's buttons and labels.
+void SweepPanel::describeFields()
+{
+    setObjectName(QStringLiteral("sweepPanel"));
+    m_pointCount->setObjectName(QStringLiteral("sweepPointCount"));
+    m_run->setObjectName(QStringLiteral("sweepRunButton"));
+    m_run->setToolTip(tr("Evaluate every combination of the axes on the workspace as it is now, in the background "
+                         "(analytical backend, every core)"));
+    m_cancel->setObjectName(QStringLiteral("sweepCancelButton"));
+    m_progress->setObjectName(QStringLiteral("sweepProgress"));
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(260);
+    m_status->setObjectName(QStringLiteral("sweepStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_copy->setObjectName(QStringLiteral("sweepCopyButton"));
+    m_copy->setToolTip(tr("Copy the selected point's overrides as --set arguments (for rapid run or rapid sweep)"));
+    m_exportCsv->setObjectName(QStringLiteral("sweepExportCsvButton"));
+    m_exportCsv->setToolTip(tr("Write every point with the columns of `rapid sweep --csv`"));
+    m_showNotFitting->setObjectName(QStringLiteral("sweepShowNotFitting"));
+    m_showNotFitting->setChecked(m_chart->showsNotFitting());
+    m_copied->setObjectName(QStringLiteral("sweepCopied"));
+    m_copy->setEnabled(false);
+    m_apply->setObjectName(QStringLiteral("sweepApplyButton"));
+    m_apply->setToolTip(tr("Set the selected point's values in the workspace (one undoable edit)"));
+    m_apply->setEnabled(false);
+    m_exportCsv->setEnabled(false);
+}
+
+/// The axes' edits, the buttons, the table's selection, the job's progress and outcome, and the document's changes.
+void SweepPanel::connectSignals()
+{
     connect(m_axes, &SweepAxesEditor::axesChanged, this, &SweepPanel::updatePointCount);
     // The axes are part of the workspace: the user's edits are undoable edits of it, saved and autosaved with it.
     connect(m_axes, &SweepAxesEditor::edited, this, [this] { m_document->setSweepSettings(m_axes->settings()); });
@@ -238,11 +254,6 @@ SweepPanel::SweepPanel(WorkspaceDocument* document, QWidget* parent)
     connect(m_document, &WorkspaceDocument::documentChanged, this, &SweepPanel::updateStatus);
     connect(m_document, &WorkspaceDocument::diagnosticsChanged, this, &SweepPanel::updateHardware);
     connect(m_document, &WorkspaceDocument::scenarioChanged, this, &SweepPanel::updateHardware);
-
-    showRunning(false);
-    m_chart->setResult(nullptr, false);
-    updateHardware();
-    updatePointCount();
 }
 
 void SweepPanel::showSweepSettings()

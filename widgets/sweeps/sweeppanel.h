@@ -78,6 +78,8 @@ Q_SIGNALS:
     void resultShown();
 
 private:
+    void describeFields();
+    void connectSignals();
     /// Shows the workspace's sweep set-up (the defaults when it has none) unless the editor shows it already.
     void showSweepSettings();
     void updatePointCount();

@@ -424,7 +424,15 @@ void TimelineCanvas::paintEvent(QPaintEvent* /*event*/)
     painter.drawLine(QPoint(kLabelWidth, kAxisHeight), QPoint(kLabelWidth, area.bottom()));
     painter.restore();
 
-    // The axis: labels left-aligned at their tick, like trace viewers do, clipped to the plot's width.
+    paintAxis(painter, ticks, separator);
+}
+
+/// The axis: labels left-aligned at their tick, like trace viewers do, clipped to the plot's width.
+void TimelineCanvas::paintAxis(QPainter& painter, const std::vector<TimelineTick>& ticks, const QColor& separator)
+{
+    const QPalette& colours = palette();
+    const QRect area = viewport()->rect();
+    const QRect plot = plotRect();
     painter.fillRect(QRect(0, 0, area.width(), kAxisHeight), colours.color(QPalette::Window));
     painter.setFont(font());
     painter.setPen(colours.color(QPalette::WindowText));

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "timeline/timelineaxis.h"
 #include "timeline/timelinerows.h"
 
 #include <QAbstractScrollArea>
+#include <QColor>
 #include <QString>
 
 #include <vector>
+
+class QPainter;
 
 namespace rapid::widgets {
 
@@ -90,6 +94,7 @@ protected:
     bool viewportEvent(QEvent* event) override;
 
 private:
+    void paintAxis(QPainter& painter, const std::vector<TimelineTick>& ticks, const QColor& separator);
     void rowsChangedInternally();
     void updateScrollRange();
     void setHovered(int event, const QPoint& globalPos);

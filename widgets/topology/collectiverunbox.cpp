@@ -93,6 +93,51 @@ CollectiveRunBox::CollectiveRunBox(WorkspaceDocument* document, QWidget* parent)
     , m_bandwidth(new QLabel(m_result))
     , m_links(new QLabel(m_result))
 {
+    describeFields();
+
+    auto* packetLayout = new QVBoxLayout(m_packetRow);
+    packetLayout->setContentsMargins(0, 0, 0, 0);
+    packetLayout->addWidget(m_packetSize);
+    packetLayout->addWidget(m_packetProblem);
+    auto* sizeColumn = new QVBoxLayout;
+    sizeColumn->addWidget(m_size);
+    sizeColumn->addWidget(m_sizeProblem);
+    auto* form = new QFormLayout;
+    form->setContentsMargins(0, 0, 0, 0);
+    form->addRow(tr("Operation"), m_operation);
+    form->addRow(tr("Size"), sizeColumn);
+    form->addRow(tr("Group"), m_group);
+    form->addRow(tr("Backend"), m_backend);
+    form->addRow(tr("Packet"), m_packetRow);
+    auto* buttons = new QHBoxLayout;
+    buttons->setContentsMargins(0, 0, 0, 0);
+    buttons->addWidget(m_run, 1);
+    buttons->addWidget(m_cancel);
+    auto* resultForm = new QFormLayout(m_result);
+    resultForm->setContentsMargins(0, 0, 0, 0);
+    resultForm->addRow(tr("Time"), m_time);
+    resultForm->addRow(tr("Algorithm"), m_algorithm);
+    resultForm->addRow(tr("Bandwidth"), m_bandwidth);
+    resultForm->addRow(tr("Busiest"), m_links);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(m_result);
+    m_result->hide();
+    showRunning(false);
+
+    connectSignals(form);
+    form->setRowVisible(m_packetRow, false);
+    updateGroups();
+    validate();
+}
+
+/// Object names, choices, tooltips and fonts of the box's fields.
+void CollectiveRunBox::describeFields()
+{
     setObjectName(QStringLiteral("collectiveRunBox"));
     m_operation->setObjectName(QStringLiteral("collectiveOperation"));
     const std::pair<network::CollectiveKind, QString> operations[] = {
@@ -143,41 +188,11 @@ CollectiveRunBox::CollectiveRunBox(WorkspaceDocument* document, QWidget* parent)
     QFont bold = m_time->font();
     bold.setBold(true);
     m_time->setFont(bold);
+}
 
-    auto* packetLayout = new QVBoxLayout(m_packetRow);
-    packetLayout->setContentsMargins(0, 0, 0, 0);
-    packetLayout->addWidget(m_packetSize);
-    packetLayout->addWidget(m_packetProblem);
-    auto* sizeColumn = new QVBoxLayout;
-    sizeColumn->addWidget(m_size);
-    sizeColumn->addWidget(m_sizeProblem);
-    auto* form = new QFormLayout;
-    form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("Operation"), m_operation);
-    form->addRow(tr("Size"), sizeColumn);
-    form->addRow(tr("Group"), m_group);
-    form->addRow(tr("Backend"), m_backend);
-    form->addRow(tr("Packet"), m_packetRow);
-    auto* buttons = new QHBoxLayout;
-    buttons->setContentsMargins(0, 0, 0, 0);
-    buttons->addWidget(m_run, 1);
-    buttons->addWidget(m_cancel);
-    auto* resultForm = new QFormLayout(m_result);
-    resultForm->setContentsMargins(0, 0, 0, 0);
-    resultForm->addRow(tr("Time"), m_time);
-    resultForm->addRow(tr("Algorithm"), m_algorithm);
-    resultForm->addRow(tr("Bandwidth"), m_bandwidth);
-    resultForm->addRow(tr("Busiest"), m_links);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(form);
-    layout->addLayout(buttons);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_status);
-    layout->addWidget(m_result);
-    m_result->hide();
-    showRunning(false);
-
+/// Edits in the box and in the document, and the runner's outcome.
+void CollectiveRunBox::connectSignals(QFormLayout* form)
+{
     // Edited in the box.
     connect(m_size, &QLineEdit::textChanged, this, &CollectiveRunBox::validate);
     connect(m_packetSize, &QLineEdit::textChanged, this, &CollectiveRunBox::validate);
@@ -217,10 +232,6 @@ CollectiveRunBox::CollectiveRunBox(WorkspaceDocument* document, QWidget* parent)
         }
         validate();
     });
-
-    form->setRowVisible(m_packetRow, false);
-    updateGroups();
-    validate();
 }
 
 void CollectiveRunBox::updateGroups()

@@ -9,6 +9,7 @@
 #include <vector>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -56,6 +57,8 @@ Q_SIGNALS:
     void utilisationCleared();
 
 private:
+    void describeFields();
+    void connectSignals(QFormLayout* form);
     // Changed in the document.
     void updateGroups();
     void forget();

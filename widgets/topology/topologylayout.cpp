@@ -220,6 +220,33 @@ private:
         return d == 0 && rows.size() == 1 && rows[0].size() == 1 && n == layout(d).endpoints && n >= kHubMinGpus;
     }
 
+    /// A torus's or mesh's @p n members: rows of shape[0], shape[1] rows per layer, layers side by side.
+    void arrangeGrid(const network::DimensionLayout& dimension, int n, double gap, double rowGap, LevelShape& result,
+        double& width, double& height) const
+    {
+        const int columns = dimension.shape[0];
+        const int rows = dimension.shape[1];
+        const int perLayer = columns * rows;
+        const int layers = (n + perLayer - 1) / perLayer;
+        const int rowsDrawn = layers > 1 ? rows : (n + columns - 1) / columns;
+        // Room for the wrap-around links' bows: x (and z) wraps above the rows, y wraps left, z links below.
+        const double top = isTorus(dimension.kind) && (columns > 2 || layers > 2) ? result.rowPitch / 2 : 0;
+        const double left = isTorus(dimension.kind) && rows > 2 && rowsDrawn == rows ? result.colPitch / 2 : 0;
+        const double bottom = layers > 1 ? result.rowPitch / 2 : 0;
+        const double layerPitch = columns * result.colPitch - gap + kLayerGap;
+        for (int i = 0; i < n; ++i) {
+            const int x = i % columns;
+            const int y = i / columns % rows;
+            const int z = i / perLayer;
+            result.subOrigins.emplace_back(left + z * layerPitch + x * result.colPitch, top + y * result.rowPitch);
+        }
+        width = left + (layers - 1) * layerPitch + std::min(n, columns) * result.colPitch - gap;
+        height = top + rowsDrawn * result.rowPitch - rowGap + bottom;
+        for (int z = 0; layers > 1 && z < layers; ++z) {
+            result.subLabels.emplace_back(QPointF(left + z * layerPitch, height - bottom / 3), tr("z = %1").arg(z));
+        }
+    }
+
     LevelShape shapeOf(int level) const
     {
         const int d = level - 1;
@@ -264,32 +291,9 @@ private:
             height = extent.height();
             break;
         }
-        case Arrangement::Grid: {
-            const int columns = dimension.shape[0];
-            const int rows = dimension.shape[1];
-            const int perLayer = columns * rows;
-            const int layers = (n + perLayer - 1) / perLayer;
-            const int rowsDrawn = layers > 1 ? rows : (n + columns - 1) / columns;
-            const bool torus = isTorus(dimension.kind);
-            // Room for the wrap-around links' bows: x wraps above the rows (and z wraps), y wraps left of the
-            // columns, z links below.
-            const double top = torus && (columns > 2 || layers > 2) ? result.rowPitch / 2 : 0;
-            const double left = torus && rows > 2 && rowsDrawn == rows ? result.colPitch / 2 : 0;
-            const double bottom = layers > 1 ? result.rowPitch / 2 : 0;
-            const double layerPitch = columns * result.colPitch - gap + kLayerGap;
-            for (int i = 0; i < n; ++i) {
-                const int x = i % columns;
-                const int y = i / columns % rows;
-                const int z = i / perLayer;
-                result.subOrigins.emplace_back(left + z * layerPitch + x * result.colPitch, top + y * result.rowPitch);
-            }
-            width = left + (layers - 1) * layerPitch + std::min(n, columns) * result.colPitch - gap;
-            height = top + rowsDrawn * result.rowPitch - rowGap + bottom;
-            for (int z = 0; layers > 1 && z < layers; ++z) {
-                result.subLabels.emplace_back(QPointF(left + z * layerPitch, height - bottom / 3), tr("z = %1").arg(z));
-            }
+        case Arrangement::Grid:
+            arrangeGrid(dimension, n, gap, rowGap, result, width, height);
             break;
-        }
         }
 
         const long long innerDrawn = drawnInner(d);

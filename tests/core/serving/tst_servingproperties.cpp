@@ -134,10 +134,13 @@ public:
             pick(random, std::vector<std::int64_t> { 16, 200, 1000, 2048, 8192 }), model.maxContext / 2);
         workload.outputTokens = pick(random, std::vector<std::int64_t> { 1, 2, 16, 128, 512 });
         workload.sharedPrefixTokens = std::bernoulli_distribution(0.3)(random) ? workload.promptTokens / 2 : 0;
-        // Or a pool of distinct prompts sent again (a benchmark's dataset entries), with spread lengths at times.
-        if (workload.sharedPrefixTokens == 0 && std::bernoulli_distribution(0.3)(random)) {
-            workload.promptPool = pick(random, std::vector<int> { 1, 3, 100 });
-            workload.promptTokensStddev = std::bernoulli_distribution(0.5)(random) ? workload.promptTokens / 4.0 : 0;
+        // Or a pool of distinct prompts sent again (a benchmark's dataset entries), with spread lengths at times:
+        // drawn from a stream of the draw's own seed, so the draws of the other set-ups stay what they were.
+        std::mt19937 poolRandom(static_cast<std::uint32_t>(workload.seed));
+        if (workload.sharedPrefixTokens == 0 && std::bernoulli_distribution(0.3)(poolRandom)) {
+            workload.promptPool = pick(poolRandom, std::vector<int> { 1, 3, 100 });
+            workload.promptTokensStddev
+                = std::bernoulli_distribution(0.5)(poolRandom) ? workload.promptTokens / 4.0 : 0;
         }
         workload.warmupRequests = 0;
 
@@ -413,6 +416,7 @@ private Q_SLOTS:
         int preempting = 0;
         int cached = 0;
         int swapping = 0;
+        int pooled = 0;
         while (valid < RAPID_SERVING_PROPERTY_CASES && attempts < 20 * RAPID_SERVING_PROPERTY_CASES) {
             ++attempts;
             const Draw draw = drawer.draw(random);
@@ -433,6 +437,7 @@ private Q_SLOTS:
             ++valid;
             preempting += result.summary.preemptions > 0;
             cached += result.summary.prefixCacheHitRate > 0;
+            pooled += draw.workload.promptPool > 0;
             const int clients = draw.workload.arrival == ArrivalKind::ClosedLoop
                 ? draw.workload.concurrency / result.summary.replicas
                 : 0;
@@ -457,11 +462,12 @@ private Q_SLOTS:
         QCOMPARE(valid, RAPID_SERVING_PROPERTY_CASES);
         // The draw reaches the regimes the bounds are about: KV pressure and prefix hits.
         // Swapping draws preempt rarely (3 of 2,000): the sanitizer build's first 100 draws need not reach one.
-        QVERIFY2(preempting > 0 && cached > 0 && (swapping > 0 || valid < 1000),
-            qPrintable(QStringLiteral("%1 draws preempted, %2 swapped, %3 hit the prefix cache")
+        QVERIFY2(preempting > 0 && cached > 0 && pooled > 0 && (swapping > 0 || valid < 1000),
+            qPrintable(QStringLiteral("%1 draws preempted, %2 swapped, %3 hit the prefix cache, %4 drew prompt pools")
                            .arg(preempting)
                            .arg(swapping)
-                           .arg(cached)));
+                           .arg(cached)
+                           .arg(pooled)));
         qInfo("%d valid set-ups of %d drawn, %d preempting, %d swapping, %d with prefix-cache hits", valid, attempts,
             preempting, swapping, cached);
     }
