@@ -7,6 +7,7 @@
 
 #include "compute/operatortimer.h"
 #include "config/configloader.h"
+#include "model/hostdispatch.h"
 #include "model/layeroperators.h"
 #include "parallel/shardingplan.h"
 
@@ -89,6 +90,21 @@ config::RunSpec runForPhase(const config::RunSpec& run, const std::string& phase
         shaped.seqLength = run.promptLength;
     }
     return shaped;
+}
+
+/// The phases' total GPU times, and the framework's host-side dispatch per pass where one is derived.
+void printTotals(std::ostream& out, const std::map<model::Phase, double>& totals, const model::LayerHostDispatch& host,
+    config::Framework framework)
+{
+    for (const auto& [layerPhase, seconds] : totals) {
+        out << "  total " << padRight(model::toString(layerPhase), 10) << padLeft(fixed(seconds * 1e6, 1), 11)
+            << " us\n";
+    }
+    if (host.forwardSeconds > 0 || host.backwardSeconds > 0) {
+        out << "  host dispatch " << padLeft(fixed(host.forwardSeconds * 1e6, 1), 11) << " us forward, "
+            << fixed(host.backwardSeconds * 1e6, 1) << " us backward: the " << config::toString(framework)
+            << " runtime's calls per pass; the GPU waits for them where they take longer than its work\n";
+    }
 }
 
 } // namespace
@@ -178,10 +194,9 @@ int layerCommand(const Invocation& invocation)
             << padLeft(fixed(row.time.seconds * 1e6, 1), 11) << "  " << compute::toString(row.time.bound) << "\n";
     }
     out << "\n";
-    for (const auto& [layerPhase, seconds] : totals) {
-        out << "  total " << padRight(model::toString(layerPhase), 10) << padLeft(fixed(seconds * 1e6, 1), 11)
-            << " us\n";
-    }
+    const model::LayerHostDispatch host
+        = phase == "training" ? model::layerHostDispatch(run, moeLayer) : model::LayerHostDispatch {};
+    printTotals(out, totals, host, run.framework);
     const compute::GemmCache& cache = timer.cache();
     out << "  (" << cache.size() << " distinct GEMM shapes, " << cache.hits() << " cache hits)\n";
 
@@ -205,7 +220,9 @@ int layerCommand(const Invocation& invocation)
         }
         report::writeJson(*json,
             { { "model", model.name }, { "gpu", scenario.hardware.gpu.name }, { "phase", phase },
-                { "moe_layer", moeLayer }, { "operators", operators }, { "totals_seconds", totalSeconds } });
+                { "moe_layer", moeLayer }, { "operators", operators }, { "totals_seconds", totalSeconds },
+                { "host_dispatch_seconds",
+                    { { "forward", host.forwardSeconds }, { "backward", host.backwardSeconds } } } });
     }
     return Success;
 }

@@ -36,6 +36,11 @@ bool isCommunication(TimeClass timeClass)
     }
 }
 
+bool isGpuWork(TimeClass timeClass)
+{
+    return !isCommunication(timeClass) && timeClass != TimeClass::HostDispatch;
+}
+
 const char* toString(TimeClass timeClass)
 {
     switch (timeClass) {
@@ -67,6 +72,8 @@ const char* toString(TimeClass timeClass)
         return "dp_comm";
     case TimeClass::Optimizer:
         return "optimizer";
+    case TimeClass::HostDispatch:
+        return "host_dispatch";
     }
     return "?";
 }

@@ -34,12 +34,18 @@ enum class TimeClass {
     PipelineParallel,
     DataParallel,
     Optimizer,
+    /// Time the GPU waits for its host to issue the work (model/hostdispatch.h): what a pass's host-side dispatch
+    /// exceeds of the GPU's own time. Neither communication nor GPU work.
+    HostDispatch,
 };
-constexpr int kTimeClassCount = 14;
+constexpr int kTimeClassCount = 15;
 const char* toString(TimeClass timeClass);
 /// Whether @p timeClass is time spent communicating (tensor, context, expert, pipeline and data parallel) rather than
 /// computing (operator classes and the optimizer).
 bool isCommunication(TimeClass timeClass);
+/// Whether @p timeClass is time the GPU computes (the operator classes and the optimizer): neither communication nor
+/// waiting for the host. A slower GPU stretches these; energy counts them as busy.
+bool isGpuWork(TimeClass timeClass);
 using TimeBreakdown = std::array<double, kTimeClassCount>; ///< seconds per TimeClass
 
 /// Streams of one GPU. Nodes of one stream run one after another in the order they were added.

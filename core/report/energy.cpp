@@ -9,7 +9,7 @@ double computeBusySeconds(const graph::TimeBreakdown& parts)
 {
     double busy = 0;
     for (int i = 0; i < graph::kTimeClassCount; ++i) {
-        if (!graph::isCommunication(static_cast<graph::TimeClass>(i))) {
+        if (graph::isGpuWork(static_cast<graph::TimeClass>(i))) {
             busy += parts[static_cast<size_t>(i)];
         }
     }

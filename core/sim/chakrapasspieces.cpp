@@ -62,6 +62,7 @@ struct ChakraPassSplitter::Block {
     double contextExposed = 0;
     std::vector<PlannedCollective> expert;
     double expertExposed = 0;
+    double hostWait = 0; ///< the GPU waiting for its host's dispatch (graph::TimeClass::HostDispatch)
 
     void append(const Block& other)
     {
@@ -74,6 +75,7 @@ struct ChakraPassSplitter::Block {
         contextExposed += other.contextExposed;
         expert.insert(expert.end(), other.expert.begin(), other.expert.end());
         expertExposed += other.expertExposed;
+        hostWait += other.hostWait;
     }
 };
 
@@ -178,6 +180,7 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
         addAll(block.expert, *collectives.expertAllToAll, collectives.expertAllToAllsPerPass);
         block.expertExposed = part(graph::TimeClass::ExpertParallel);
     }
+    block.hostWait = part(graph::TimeClass::HostDispatch);
     return block;
 }
 
@@ -302,6 +305,10 @@ void ChakraPassSplitter::appendBlock(
     for (size_t i = 0; i < block.expert.size(); ++i) {
         add(collectivePiece(block.label + " expert all-to-all " + (i % 2 == 0 ? "dispatch" : "combine"),
             block.expert[i], block.expertExposed / static_cast<double>(block.expert.size())));
+    }
+    // What the framework's host takes beyond the block's GPU work (model/hostdispatch.h): the GPU idles that long.
+    if (block.hostWait > 0) {
+        add({ block.label + " waiting for the host's dispatch", block.hostWait, ChakraNodeType::Compute, {}, {} });
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "config/diagnostic.h"
 #include "memory/memorymodel.h"
+#include "model/hostdispatch.h"
 #include "model/layeroperators.h"
 #include "model/modelstats.h"
 #include "network/linkload.h"
@@ -196,6 +197,11 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
         at(pass->forward, TimeClass::ExpertParallel) += layer.expertAllToAllsPerPass * allToAll;
         at(pass->backward, TimeClass::ExpertParallel) += layer.expertAllToAllsPerPass * allToAll;
     }
+    // The GPU runs what its host has issued: a pass lasts at least the framework's host-side dispatch of it, and the
+    // GPU waits for the rest (model/hostdispatch.h).
+    const model::LayerHostDispatch host = model::layerHostDispatch(run, moe);
+    at(pass->forward, TimeClass::HostDispatch) += std::max(0.0, host.forwardSeconds - sum(pass->forward));
+    at(pass->backward, TimeClass::HostDispatch) += std::max(0.0, host.backwardSeconds - sum(pass->backward));
     cached = std::move(pass);
     return *cached;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Stragglers in inference: the requests of a data-parallel replica with slow GPUs (StepModel::inference).
 #include "stepmodel.h"
+#include "stepparts_p.h"
 
 #include <numeric>
 
@@ -34,11 +35,7 @@ void StepModel::applyStragglers(report::InferenceResult& result, int steps) cons
         return weighted / layers;
     };
     auto scaled = [](TimeBreakdown parts, double factor) {
-        for (int i = 0; i < graph::kTimeClassCount; ++i) {
-            if (!graph::isCommunication(static_cast<TimeClass>(i))) {
-                parts[static_cast<size_t>(i)] *= factor;
-            }
-        }
+        detail::slowGpuWork(parts, factor);
         return parts;
     };
     const double healthyE2e = result.e2eSeconds;

@@ -46,20 +46,30 @@ double collectiveSmShare(const config::GpuSpec& gpu)
     return std::min(0.5, static_cast<double>(network::kCollectiveCtas) / std::max(1, gpu.smCount));
 }
 
+void slowGpuWork(TimeBreakdown& parts, double factor)
+{
+    const double hostBound = sum(parts); // the host's dispatch time where a host-dispatch wait is charged
+    double others = 0;
+    for (int i = 0; i < graph::kTimeClassCount; ++i) {
+        const auto timeClass = static_cast<TimeClass>(i);
+        double& seconds = parts[static_cast<size_t>(i)];
+        if (graph::isGpuWork(timeClass)) {
+            seconds *= factor;
+        }
+        others += timeClass == TimeClass::HostDispatch ? 0.0 : seconds;
+    }
+    // The host issues as fast as before: the GPU waits for it only as far as the slower GPU's work falls short of it.
+    double& wait = at(parts, TimeClass::HostDispatch);
+    wait = wait > 0 ? std::max(0.0, hostBound - others) : 0.0;
+}
+
 std::vector<graph::StageCost> withComputeSlowdown(
     std::vector<graph::StageCost> stages, const std::vector<double>& slowdowns)
 {
-    auto scale = [](TimeBreakdown& parts, double factor) {
-        for (int i = 0; i < graph::kTimeClassCount; ++i) {
-            if (!graph::isCommunication(static_cast<TimeClass>(i))) {
-                parts[static_cast<size_t>(i)] *= factor;
-            }
-        }
-    };
     for (size_t stage = 0; stage < stages.size() && stage < slowdowns.size(); ++stage) {
         for (graph::ChunkCost& chunk : stages[stage].chunks) {
-            scale(chunk.forward, slowdowns[stage]);
-            scale(chunk.backward, slowdowns[stage]);
+            slowGpuWork(chunk.forward, slowdowns[stage]);
+            slowGpuWork(chunk.backward, slowdowns[stage]);
         }
         stages[stage].optimizerSeconds *= slowdowns[stage];
     }

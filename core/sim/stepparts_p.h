@@ -32,6 +32,10 @@ double exposed(double communication, double hideable);
 /// preset with very few SMs still computes).
 double collectiveSmShare(const config::GpuSpec& gpu);
 
+/// @p parts with its GPU work (graph::isGpuWork) taking @p factor times as long; a host-dispatch wait shrinks by what
+/// the slower GPU work now covers of the host's dispatch time (the communication keeps its time).
+void slowGpuWork(graph::TimeBreakdown& parts, double factor);
+
 /// @p stages with every compute class and the optimizer of stage s taking @p slowdowns[s] times as long (the
 /// communication classes keep their time: a slow GPU's peers wait for its compute, not for the network).
 std::vector<graph::StageCost> withComputeSlowdown(

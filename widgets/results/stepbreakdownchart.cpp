@@ -13,9 +13,9 @@ namespace {
 
 using graph::TimeClass;
 
-// Display order: compute, exposed communication, the bubble, the optimizer. Colours are given to the segments a
-// result draws, in this order (colourDrawnSeries), so no two drawn segments share one. The bubble is a pseudo-class
-// stored outside the TimeBreakdown; kBubble marks it.
+// Display order: compute, the host-dispatch wait, exposed communication, the bubble, the optimizer. Colours are given
+// to the segments a result draws, in this order (colourDrawnSeries), so no two drawn segments share one. The bubble is
+// a pseudo-class stored outside the TimeBreakdown; kBubble marks it.
 constexpr int kBubble = -1;
 constexpr std::array<int, graph::kTimeClassCount + 1> kSegments = {
     static_cast<int>(TimeClass::Attention),
@@ -26,6 +26,7 @@ constexpr std::array<int, graph::kTimeClassCount + 1> kSegments = {
     static_cast<int>(TimeClass::LmHead),
     static_cast<int>(TimeClass::Loss),
     static_cast<int>(TimeClass::Other),
+    static_cast<int>(TimeClass::HostDispatch),
     static_cast<int>(TimeClass::TensorParallel),
     static_cast<int>(TimeClass::ContextParallel),
     static_cast<int>(TimeClass::ExpertParallel),
@@ -54,6 +55,8 @@ QString segmentName(int timeClass)
         return StepBreakdownChart::tr("Loss");
     case static_cast<int>(TimeClass::Other):
         return StepBreakdownChart::tr("Other compute");
+    case static_cast<int>(TimeClass::HostDispatch):
+        return StepBreakdownChart::tr("Host dispatch");
     case static_cast<int>(TimeClass::TensorParallel):
         return StepBreakdownChart::tr("TP comm.");
     case static_cast<int>(TimeClass::ContextParallel):

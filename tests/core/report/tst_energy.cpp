@@ -61,6 +61,8 @@ void TstEnergy::busySecondsExcludeCommunication()
     parts[static_cast<size_t>(graph::TimeClass::DataParallel)] = 4;
     parts[static_cast<size_t>(graph::TimeClass::PipelineParallel)] = 5;
     parts[static_cast<size_t>(graph::TimeClass::Optimizer)] = 0.5;
+    // Waiting for the host to issue work draws no more than idle power either.
+    parts[static_cast<size_t>(graph::TimeClass::HostDispatch)] = 6;
     QCOMPARE(report::computeBusySeconds(parts), 3.5);
 }
 

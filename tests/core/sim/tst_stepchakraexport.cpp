@@ -29,6 +29,7 @@ private Q_SLOTS:
     void replayEqualsTheStepWithEveryCollectiveOnTheNetwork();
     void inferenceReplayEqualsTheRequest_data();
     void inferenceReplayEqualsTheRequest();
+    void aLayerWaitingForItsHostWritesTheWait();
 };
 
 namespace {
@@ -163,6 +164,11 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_dat
         { "tp2_cp2_dp2", "llama-2-7b",
             { "run.parallelism.tp=2", "run.parallelism.cp=2", "run.parallelism.dp=2", "run.training.seq_length=4096",
                 "run.training.global_batch=4" },
+            true },
+        // nanotron's small layers wait for its host's dispatch (model/hostdispatch.h): the wait is a node too.
+        { "tp8_nanotron_host_bound", "llama-2-7b",
+            { "run.framework=nanotron", "run.parallelism.tp=8", "run.parallelism.dp=1", "run.parallelism.sp=true",
+                "run.training.seq_length=256", "run.training.global_batch=2" },
             true },
         { "moe_ep8", "mixtral-8x7b",
             { "run.parallelism.tp=1", "run.parallelism.dp=8", "run.parallelism.ep=8", "run.training.seq_length=1024",
@@ -327,6 +333,36 @@ void TstStepChakraExport::unwritablePlaceThrows()
     const std::string file = test::writeFile(dir, "not-a-directory", "x");
     sim::StepModel model(scenario());
     QVERIFY_THROWS_EXCEPTION(std::exception, sim::writeStepChakraTraces(file, model, sim::ChakraDetail::Chunk));
+}
+
+void TstStepChakraExport::aLayerWaitingForItsHostWritesTheWait()
+{
+    // nanotron's small layers (Llama-2-7B, 256 tokens per micro-batch at tp 8) wait for its host's dispatch: each
+    // layer pass's trace ends in a compute node of that wait, its own time, not spread over the kernels. Two
+    // micro-batches x (forward + backward) x 32 layers on rank 0, adding up to the layer waits of the breakdown.
+    const config::Scenario scenario
+        = test::projectLoader().loadScenario("llama-2-7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+            { "run.framework=nanotron", "run.parallelism.tp=8", "run.parallelism.dp=1", "run.parallelism.sp=true",
+                "run.training.seq_length=256", "run.training.global_batch=2" });
+    sim::StepModel stepModel(scenario);
+    const sim::LayerTimes& pass = stepModel.layerTimes(0, false);
+    const auto wait = static_cast<size_t>(graph::TimeClass::HostDispatch);
+    QVERIFY(pass.forward[wait] > 0 && pass.backward[wait] > 0);
+    QTemporaryDir dir;
+    sim::writeStepChakraTraces(dir.path().toStdString(), stepModel, sim::ChakraDetail::Layer);
+    const auto traces = graph::readChakraDirectory(dir.path().toStdString());
+    int waits = 0;
+    double micros = 0;
+    for (const graph::ChakraNode& node : traces.front().nodes) {
+        if (node.name.ends_with("waiting for the host's dispatch")) {
+            ++waits;
+            micros += static_cast<double>(node.durationMicros);
+        }
+    }
+    QCOMPARE(waits, 2 * 2 * 32);
+    const double expected = 2 * 32 * (pass.forward[wait] + pass.backward[wait]) * 1e6;
+    QVERIFY2(std::fabs(micros - expected) <= waits,
+        qPrintable(QStringLiteral("%1 us, expected %2").arg(micros).arg(expected)));
 }
 
 QTEST_GUILESS_MAIN(TstStepChakraExport)

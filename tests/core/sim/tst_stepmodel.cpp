@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The analytical step model: the collectives each parallel axis implies (bytes and groups derived by hand), linear
 // scaling with gradient accumulation at pp = 1, and the bounded error of sampling decode steps.
+#include "model/hostdispatch.h"
 #include "model/layeroperators.h"
 #include "model/modelstats.h"
 #include "network/router.h"
@@ -85,6 +86,8 @@ private Q_SLOTS:
     void aStragglerSlowsTheRequestsOfItsReplica();
     void decodeSamplingErrorIsBounded();
     void idealNetworkRemovesExactlyTheCommunication();
+    void aHostBoundLayerWaitsForItsHost();
+    void aSlowGpuCatchesUpWithItsHost();
 };
 
 void TstStepModel::mfuIsMeasuredAgainstTheFastestRateTheStepUses()
@@ -567,6 +570,84 @@ void TstStepModel::idealNetworkRemovesExactlyTheCommunication()
         std::fabs(ideal.stepTimeSeconds - (analytical.stepTimeSeconds - tensor)) < 1e-12 * analytical.stepTimeSeconds);
     QCOMPARE(ideal.breakdown.parts[static_cast<size_t>(graph::TimeClass::TensorParallel)], 0.0);
     QVERIFY(ideal.mfu > analytical.mfu && ideal.mfu <= 1);
+}
+
+namespace {
+
+/// A small nanotron layer on 8 A100s (tp 8, one micro-batch of 256 tokens, every collective free): microseconds of
+/// GPU work per pass against its host's ~1 ms of calls (model/hostdispatch.h).
+std::vector<std::string> smallLayer(const std::string& framework, int microBatch)
+{
+    return { "run.framework=" + framework, "run.parallelism.tp=8", "run.parallelism.dp=1",
+        "run.training.global_batch=" + std::to_string(microBatch),
+        "run.training.micro_batch=" + std::to_string(microBatch), "model.num_layers=2", "model.hidden_size=512",
+        "model.num_heads=8", "model.num_kv_heads=8", "model.head_dim=64", "model.ffn_size=1376",
+        "run.training.seq_length=256" };
+}
+
+double gpuWork(const graph::TimeBreakdown& parts)
+{
+    double seconds = 0;
+    for (int i = 0; i < graph::kTimeClassCount; ++i) {
+        seconds += graph::isGpuWork(static_cast<graph::TimeClass>(i)) ? parts[static_cast<size_t>(i)] : 0.0;
+    }
+    return seconds;
+}
+
+double total(const graph::TimeBreakdown& parts)
+{
+    return std::accumulate(parts.begin(), parts.end(), 0.0);
+}
+
+const auto kFree = [](const network::CollectiveRequest&) { return 0.0; };
+
+} // namespace
+
+void TstStepModel::aHostBoundLayerWaitsForItsHost()
+{
+    // The GPU cannot run a kernel its host has not issued: nanotron's small layer lasts exactly its host's dispatch
+    // (908 us forward, 1,155 us backward at tp 8, tst_hostdispatch), and the wait is that less the GPU's own work.
+    const config::Scenario small = llama7bOn8(smallLayer("nanotron", 1));
+    const model::LayerHostDispatch host = model::layerHostDispatch(small.run, false);
+    sim::StepModel model(small, kFree);
+    const sim::LayerTimes& pass = model.layerTimes(0, false);
+    const auto wait = static_cast<size_t>(graph::TimeClass::HostDispatch);
+    QVERIFY2(gpuWork(pass.forward) < host.forwardSeconds / 4, qPrintable(QString::number(gpuWork(pass.forward))));
+    QVERIFY(std::fabs(total(pass.forward) - host.forwardSeconds) < 1e-15);
+    QVERIFY(std::fabs(total(pass.backward) - host.backwardSeconds) < 1e-15);
+    QVERIFY(std::fabs(pass.forward[wait] - (host.forwardSeconds - gpuWork(pass.forward))) < 1e-15);
+    // Megatron's host-side work is not derived: the same layer is its GPU work alone.
+    sim::StepModel megatron(llama7bOn8(smallLayer("megatron", 1)), kFree);
+    QCOMPARE(megatron.layerTimes(0, false).forward[wait], 0.0);
+    // Wide enough (Llama-2-7B's own layer, 16 x 2,048 tokens), the GPU's work outlasts the host's and nothing waits.
+    sim::StepModel wide(llama7bOn8({ "run.framework=nanotron", "run.parallelism.tp=8", "run.parallelism.dp=1",
+                            "run.training.global_batch=16", "run.training.micro_batch=16" }),
+        kFree);
+    QVERIFY(gpuWork(wide.layerTimes(0, false).forward) > host.forwardSeconds);
+    QCOMPARE(wide.layerTimes(0, false).forward[wait], 0.0);
+    QCOMPARE(wide.layerTimes(0, false).backward[wait], 0.0);
+}
+
+void TstStepModel::aSlowGpuCatchesUpWithItsHost()
+{
+    // One micro-batch, pp 1, every collective free: the step is the chunk's forward, its backward and the optimizer.
+    // A GPU s times slower stretches the GPU work; each pass takes the longer of its host's dispatch (the healthy
+    // pass, where it waited) and the slower work: max(H, s G) with G the pass's GPU work; the optimizer takes s times.
+    const config::Scenario healthy = llama7bOn8(smallLayer("nanotron", 1));
+    const std::vector<graph::StageCost> stages = sim::StepModel(healthy, kFree).trainingStageCosts();
+    QCOMPARE(stages.size(), size_t(1));
+    const graph::ChunkCost& chunk = stages[0].chunks[0];
+    const auto wait = static_cast<size_t>(graph::TimeClass::HostDispatch);
+    QVERIFY(chunk.forward[wait] > 0 && chunk.backward[wait] > 0);
+    for (double s : { 1.5, 4.0, 100.0 }) {
+        std::vector<std::string> overrides = smallLayer("nanotron", 1);
+        overrides.push_back("hardware.stragglers=[{gpu: 3, slowdown: " + std::to_string(s) + "}]");
+        const double step = sim::StepModel(llama7bOn8(overrides), kFree).training(false).stepTimeSeconds;
+        const double expected = std::max(total(chunk.forward), s * gpuWork(chunk.forward))
+            + std::max(total(chunk.backward), s * gpuWork(chunk.backward)) + s * stages[0].optimizerSeconds;
+        QVERIFY2(std::fabs(step / expected - 1) < 1e-9,
+            qPrintable(QStringLiteral("slowdown %1: step %2 s, expected %3 s").arg(s).arg(step).arg(expected)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TstStepModel)
