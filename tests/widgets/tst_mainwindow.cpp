@@ -106,6 +106,7 @@ private Q_SLOTS:
     void init();
     void formEditWritesYamlAndUndoes();
     void overriddenFieldsShowTheValueInUse();
+    void fieldsUnderAnOverriddenMappingShowWhatItGivesThem();
     void saveThenReloadInNewWindow();
     void clickingAPlaceholderFieldAndTypingSetsIt();
     void invalidTpShowsInlineErrorAndDiagnostic();
@@ -195,6 +196,41 @@ void TstMainWindow::overriddenFieldsShowTheValueInUse()
     QVERIFY(batch && batch->isEnabled());
     QVERIFY(
         !window->findChild<QLabel*>(QStringLiteral("fieldOverride:run.inference.batch"))->isVisibleTo(window.get()));
+}
+
+void TstMainWindow::fieldsUnderAnOverriddenMappingShowWhatItGivesThem()
+{
+    // An override of a whole mapping replaces it (the loader's rule): each field under it shows what the new mapping
+    // gives it, or its default where the mapping leaves it out, and none offers an edit that would change nothing.
+    QTemporaryDir directory;
+    const QString path = directory.filePath(QStringLiteral("mapping.rapid.yaml"));
+    QVERIFY(writeFile(path,
+        QStringLiteral("name: mapping\nmodel: llama-2-7b\nhardware: hgx-a100-8gpu\nrun: {mode: inference, "
+                       "inference: {batch: 1, prompt_length: 8, decode_length: 8}, parallelism: {tp: 1, pp: 2}}\n"
+                       "overrides:\n  - \"run.parallelism={tp: 4, dp: 2}\"\n")));
+    auto window = openWindow(path);
+    QVERIFY(window);
+    QVERIFY(window->document()->scenario());
+    QCOMPARE(window->document()->scenario()->run.parallelism.tp, 4);
+    QCOMPARE(window->document()->scenario()->run.parallelism.pp, 1);
+    QSpinBox* tp = spinBox(*window, QStringLiteral("run.parallelism.tp"));
+    QVERIFY(tp);
+    QCOMPARE(tp->value(), 4);
+    QVERIFY(!tp->isEnabled());
+    auto* note = window->findChild<QLabel*>(QStringLiteral("fieldOverride:run.parallelism.tp"));
+    QVERIFY(note && note->isVisibleTo(window.get()));
+    QCOMPARE(note->text(), QStringLiteral("Overridden by the workspace: 4"));
+    QVERIFY(note->toolTip().startsWith(QStringLiteral("run.parallelism={tp: 4, dp: 2} in the workspace file's")));
+    // pp is left out of the new mapping: its default (1), not the run document's 2.
+    QSpinBox* pp = spinBox(*window, QStringLiteral("run.parallelism.pp"));
+    QVERIFY(pp && !pp->isEnabled());
+    QCOMPARE(pp->value(), pp->minimum()); // one below the schema's minimum: "default: 1"
+    QVERIFY(window->findChild<QLabel*>(QStringLiteral("fieldOverride:run.parallelism.pp"))
+                ->text()
+                .contains(QStringLiteral("the default")));
+    // Outside the mapping nothing changes.
+    QSpinBox* batch = spinBox(*window, QStringLiteral("run.inference.batch"));
+    QVERIFY(batch && batch->isEnabled());
 }
 
 void TstMainWindow::clickingAPlaceholderFieldAndTypingSetsIt()

@@ -211,9 +211,10 @@ void ConfigForm::showValues()
 {
     const QScopedValueRollback<bool> guard(m_updating, true);
     for (auto it = m_editors.cbegin(); it != m_editors.cend(); ++it) {
-        const std::optional<QString> overridden = m_document->overrideAt(it.key());
-        it.value()->setOverride(overridden ? it.key() + QLatin1Char('=') + *overridden : QString());
-        it.value()->showValue(overridden ? overridden : m_document->valueAt(it.key()));
+        const std::optional<WorkspaceDocument::FieldOverride> overridden = m_document->overrideAt(it.key());
+        it.value()->setOverride(
+            overridden ? overridden->assignment : QString(), overridden ? overridden->value : std::nullopt);
+        it.value()->showValue(overridden ? overridden->value : m_document->valueAt(it.key()));
     }
 }
 

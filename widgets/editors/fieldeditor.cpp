@@ -64,7 +64,7 @@ FieldEditor::FieldEditor(FieldSpec spec, QWidget* parent)
     updateProblemColour();
 }
 
-void FieldEditor::setOverride(const QString& assignment)
+void FieldEditor::setOverride(const QString& assignment, const std::optional<QString>& value)
 {
     if (assignment == m_override) {
         return;
@@ -72,8 +72,8 @@ void FieldEditor::setOverride(const QString& assignment)
     m_override = assignment;
     m_editor->setEnabled(assignment.isEmpty());
     // The value alone: a key path does not wrap, and a narrow column would clip it (the tooltip has the assignment).
-    const qsizetype equals = assignment.indexOf(QLatin1Char('='));
-    m_overrideLabel->setText(tr("Overridden by the workspace: %1").arg(assignment.mid(equals + 1)));
+    m_overrideLabel->setText(value ? tr("Overridden by the workspace: %1").arg(*value)
+                                   : tr("Overridden by the workspace: the default (a mapping above it is replaced)"));
     m_overrideLabel->setToolTip(tr("%1 in the workspace file's overrides: list wins over this document's value; edit "
                                    "or remove it in the file to change it.")
                                     .arg(assignment));

@@ -28,10 +28,11 @@ public:
     const FieldSpec& spec() const { return m_spec; }
     /// Shows the value written in the document; std::nullopt when the key is absent (the default is shown).
     void showValue(const std::optional<QString>& value);
-    /// The workspace's override of this key (its `key=value` assignment), or empty for none. An overridden field shows
-    /// the override's value (what the scenario uses), cannot be edited (an edit of the document would change
-    /// nothing) and says so underneath.
-    void setOverride(const QString& assignment);
+    /// The workspace's override that sets this key (its `key=value` assignment, or a mapping's above the key), or
+    /// empty for none, and the @p value it gives the key (none: the key's default, left out of a replaced mapping).
+    /// An overridden field shows that value (what the scenario uses), cannot be edited (an edit of the document would
+    /// change nothing) and says so underneath.
+    void setOverride(const QString& assignment, const std::optional<QString>& value);
     bool isOverridden() const { return !m_override.isEmpty(); }
     /// The problems of this field, one per line; empty clears the red frame.
     void setProblem(const QString& message);

@@ -207,22 +207,6 @@ std::optional<QString> WorkspaceDocument::valueAt(const QString& keyPath) const
     return std::nullopt;
 }
 
-std::optional<QString> WorkspaceDocument::overrideAt(const QString& keyPath) const
-{
-    for (auto it = m_documents.overrides.rbegin(); it != m_documents.overrides.rend(); ++it) {
-        const size_t equals = it->find('=');
-        if (equals == std::string::npos) {
-            continue;
-        }
-        // The key exactly as the loader reads it (it takes no spaces around the key).
-        const QString assigned = QString::fromStdString(it->substr(0, equals));
-        if (assigned == keyPath) {
-            return QString::fromStdString(it->substr(equals + 1)).trimmed();
-        }
-    }
-    return std::nullopt;
-}
-
 QString WorkspaceDocument::valueSource(const QString& keyPath) const
 {
     if (keyPath.startsWith(kGpuPrefix)) {

@@ -58,8 +58,16 @@ public:
 
     /// The scalar at @p keyPath as written, looking through a GPU given by preset name ("hardware.gpu.sm_count").
     std::optional<QString> valueAt(const QString& keyPath) const;
-    /// The value the workspace's overrides give @p keyPath (the last assignment of exactly that key), or none.
-    std::optional<QString> overrideAt(const QString& keyPath) const;
+    /// How the workspace's overrides set one key: `assignment` is the override line that does (the key's own, or a
+    /// mapping's above it, which the loader replaces whole), `value` what the key takes from it: its text, or none
+    /// when the replacing mapping does not list the key (it falls back to its default).
+    struct FieldOverride {
+        QString assignment;
+        std::optional<QString> value;
+    };
+    /// The last of the workspace's overrides that sets @p keyPath (run.parallelism.tp=8, or run.parallelism={tp: 8}),
+    /// or none.
+    std::optional<FieldOverride> overrideAt(const QString& keyPath) const;
     /// Where the value at @p keyPath comes from, as the comments of the text holding it say: the comment above it in
     /// its document, or, for a GPU given by preset name, the preset's (its header's source as the fallback).
     /// config::presetValueSource; empty when nothing says.
