@@ -135,6 +135,12 @@ void printScenario(std::ostream& out, const config::Scenario& scenario, const pa
             axis.stride, dims.c_str(), joinRanks(axis.firstGroup).c_str());
         out << line;
     }
+    if (placement.shardDegree > 0 && placement.shardReplicaGroup(0).size() > 1) {
+        // Hybrid sharding: the shard group and the shard's replicas are slices of the dp (x cp) ranks.
+        out << "  dp_shard " << placement.shardDegree << ": rank 0 shards with "
+            << joinRanks(placement.weightShardGroup(0)) << " and all-reduces its shard with "
+            << joinRanks(placement.shardReplicaGroup(0)) << "\n";
+    }
 }
 
 /// The memory verdict and the peak by category.

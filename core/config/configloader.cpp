@@ -263,6 +263,27 @@ void checkExpertParallelism(const ModelSpec& model, const ParallelismSpec& paral
     }
 }
 
+/// Hybrid sharding: dp_shard ranks hold one copy of the ZeRO/FSDP shards; it divides dp and needs sharding.
+template <typename Report> void checkShardGroup(const ParallelismSpec& parallel, const Report& report)
+{
+    if (parallel.dpShard == 0) {
+        return;
+    }
+    if (parallel.dpShard > parallel.dp || parallel.dp % parallel.dpShard != 0) {
+        report("run.parallelism.dp_shard",
+            "dp_shard (" + std::to_string(parallel.dpShard) + ") must divide dp (" + std::to_string(parallel.dp)
+                + "): the data-parallel ranks split into dp / dp_shard replicas of one shard group");
+    } else if (parallel.zeroStage == 0 && parallel.dpShard != parallel.dp) {
+        report("run.parallelism.dp_shard",
+            "dp_shard groups the ranks a ZeRO/FSDP shard spans; without sharding (zero_stage 0) every rank holds "
+            "everything; expected zero_stage 1-3 or fsdp: true, or dp_shard 0");
+    } else if (parallel.dpShard == 1 && parallel.cp == 1 && parallel.dp > 1) {
+        report("run.parallelism.dp_shard",
+            "dp_shard 1 shards over one rank: every rank holds everything and all-reduces its gradients, which is "
+            "plain data parallelism; expected zero_stage: 0 without dp_shard, or dp_shard of 2 or more");
+    }
+}
+
 /// A fused loss is Megatron's option or PyTorch's compiled loss, the fp32 upcast a PyTorch loop's; the other
 /// frameworks' losses are what their code runs.
 template <typename Report> void checkLossOptions(const RunSpec& run, const Report& report)
@@ -372,6 +393,7 @@ std::vector<Diagnostic> checkScenario(
                             + hardware.cluster.dimensions.back().name + "].size=N)"));
     }
     checkExpertParallelism(model, parallel, report);
+    checkShardGroup(parallel, report);
     const int chunks = parallel.pp * parallel.virtualStages;
     if (model.numLayers > 0 && chunks > model.numLayers) {
         report("run.parallelism.pp",

@@ -137,6 +137,7 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
         }
         spec.zeroStage = 3;
     }
+    spec.dpShard = static_cast<int>(parallelism.integer("dp_shard"));
     spec.tpCommOverlap = parallelism.boolean("tp_comm_overlap");
     spec.dpOverlap = parallelism.boolean("dp_overlap");
     readMapping(context, parallelism, spec);

@@ -69,12 +69,19 @@ struct ParallelismSpec {
     /// --moe-expert-capacity-factor). 0: dropless.
     double expertCapacityFactor = 0.0;
     int zeroStage = 0; ///< 0..3
+    /// The data-parallel ranks one ZeRO/FSDP shard group spans; the shards are replicated over the dp / dpShard
+    /// groups (hybrid sharding: torchtitan's data_parallel_shard_degree with dp_replicate = dp / dpShard, PyTorch
+    /// FSDP's HYBRID_SHARD, Megatron-Core's --num-distributed-optimizer-instances = dp / dpShard). Context-parallel
+    /// ranks always join the shard group. 0: every data-parallel rank (no replication).
+    int dpShard = 0;
     ShardingStrategy sharding = ShardingStrategy::Zero;
     bool tpCommOverlap = false; ///< overlap TP collectives with GEMMs (Megatron tp-comm-overlap)
     bool dpOverlap = true; ///< overlap DP gradient reduction with backward (bucketed)
     /// Which network dimension(s) each axis uses ("tp" -> {"nvlink"}); empty = default placement.
     std::map<std::string, std::vector<std::string>> mapping;
 
+    /// The data-parallel ranks of one shard group (dpShard, or dp when not given).
+    int shardDegree() const { return dpShard > 0 ? dpShard : dp; }
     /// tp*pp*dp*cp, saturating at INT64_MAX (the run reader refuses more than kMaxGpus).
     std::int64_t gpuCount() const;
     /// The busiest expert-parallel rank's routed tokens over the balanced share: the imbalance, capped by the

@@ -85,6 +85,8 @@ void addParallelism(std::vector<Key>& keys)
     keys.push_back(integer("parallelism.zero_stage", 0, 3, value("0"),
         "ZeRO: 1 shards optimizer states, 2 also gradients, 3 also parameters"));
     keys.push_back(boolean("parallelism.fsdp", value("false"), "PyTorch FSDP: shards like ZeRO-3"));
+    keys.push_back(integer("parallelism.dp_shard", 0, kMaxDegree, value("0"),
+        "data-parallel ranks per ZeRO/FSDP shard group, replicated over dp / dp_shard groups (HSDP); 0 = dp"));
     keys.push_back(boolean("parallelism.tp_comm_overlap", value("false"), "overlap TP collectives with GEMMs"));
     keys.push_back(boolean("parallelism.dp_overlap", value("true"),
         "reduce gradients in buckets under the backward (the framework's bucket size); with megatron also gather "

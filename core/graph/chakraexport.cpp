@@ -22,6 +22,17 @@ std::int64_t bytesOf(const ChakraExportOptions& options, NodeId id)
     return options.commBytes ? static_cast<std::int64_t>(options.commBytes(id)) : 0;
 }
 
+// A collective node: its type, size and, when the export names one, its process group.
+void markCollective(ChakraNode& out, ChakraCollective type, std::int64_t bytes, const std::string& group)
+{
+    out.type = ChakraNodeType::Collective;
+    out.attributes.push_back(ChakraAttribute::int64("comm_type", static_cast<std::int64_t>(type)));
+    out.attributes.push_back(ChakraAttribute::int64("comm_size", bytes));
+    if (!group.empty()) {
+        out.attributes.push_back(ChakraAttribute::text("pg_name", group));
+    }
+}
+
 } // namespace
 
 std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const ChakraExportOptions& options)
@@ -120,15 +131,13 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
         }
         case NodeKind::DataParallel:
         case NodeKind::ParameterGather:
-            out.type = ChakraNodeType::Collective;
-            out.attributes.push_back(ChakraAttribute::int64("comm_type",
-                static_cast<std::int64_t>(node.kind == NodeKind::DataParallel ? options.dataParallelCollective
-                                                                              : ChakraCollective::AllGather)));
-            out.attributes.push_back(ChakraAttribute::int64("comm_size", bytesOf(options, id)));
-            if (const std::string group = options.dataParallelGroup ? options.dataParallelGroup(node.rank) : "";
-                !group.empty()) {
-                out.attributes.push_back(ChakraAttribute::text("pg_name", group));
-            }
+            markCollective(out,
+                node.kind == NodeKind::DataParallel ? options.dataParallelCollective : ChakraCollective::AllGather,
+                bytesOf(options, id), options.dataParallelGroup ? options.dataParallelGroup(node.rank) : "");
+            break;
+        case NodeKind::ReplicaReduction:
+            markCollective(out, ChakraCollective::AllReduce, bytesOf(options, id),
+                options.replicaReductionGroup ? options.replicaReductionGroup(node.rank) : "");
             break;
         }
         trace.nodes.push_back(std::move(out));

@@ -26,6 +26,8 @@ struct ChakraExportOptions {
     /// pg_name of the data-parallel collectives of a representative rank (a comm-group id, decimal, > 0). Unset or
     /// empty writes none, which ASTRA-sim reads as "all ranks": then every rank must issue the same collectives.
     std::function<std::string(int rank)> dataParallelGroup;
+    /// pg_name of the ReplicaReduction all-reduces (hybrid sharding's shard replicas), as dataParallelGroup.
+    std::function<std::string(int rank)> replicaReductionGroup;
     std::string version = "0.0.4"; ///< GlobalMetadata.version
     /// Node names; unset: ExecutionGraph::describe().
     std::function<std::string(NodeId)> nodeName;
@@ -37,7 +39,8 @@ struct ChakraExportOptions {
 /// - a PipelineSend consumed on another rank -> COMM_SEND_NODE there (comm_dst, comm_tag, comm_size) and a
 ///   COMM_RECV_NODE on the consumer's rank (comm_src, same tag and size) on which the consumers depend; a send
 ///   consumed only on its own rank stays a COMP_NODE;
-/// - DataParallel -> COMM_COLL_NODE with options.dataParallelCollective, ParameterGather -> ALL_GATHER;
+/// - DataParallel -> COMM_COLL_NODE with options.dataParallelCollective, ParameterGather -> ALL_GATHER,
+///   ReplicaReduction -> ALL_REDUCE (pg_name from options.replicaReductionGroup);
 /// - every node gets is_cpu_op = false; all oneof values explicit; integer attributes as int64/int32 per the note.
 /// Ids: a graph node keeps its NodeId on its rank; the RECV for send s has id nodes().size() + s; the tag is s.
 /// Graph dependencies become data_deps; the order of a stream becomes ctrl_deps on the previous node of the stream.

@@ -18,6 +18,8 @@ const char* toString(NodeKind kind)
         return "optimizer";
     case NodeKind::ParameterGather:
         return "parameter gather";
+    case NodeKind::ReplicaReduction:
+        return "shard replica reduction";
     }
     return "?";
 }

@@ -15,6 +15,9 @@ enum class NodeKind {
     DataParallel, ///< gradient reduction (all-reduce or reduce-scatter) across data-parallel replicas
     Optimizer, ///< optimizer update of the local parameters
     ParameterGather, ///< ZeRO/FSDP all-gather of parameters
+    /// Hybrid sharding: a reduced gradient shard all-reduced over its replicas in the other shard groups, after the
+    /// DataParallel reduce-scatter it follows.
+    ReplicaReduction,
 };
 const char* toString(NodeKind kind);
 

@@ -44,6 +44,24 @@ NodeId addDataParallelNode(ExecutionGraph& graph, NodeKind kind, int stage, int 
     return graph.add(std::move(node));
 }
 
+/// Element @p index of @p values, 0 past its end.
+double valueAt(const std::vector<double>& values, size_t index)
+{
+    return index < values.size() ? values[index] : 0.0;
+}
+
+/// Hybrid sharding's all-reduce of the shard @p reduction left, right after it on the same stream; returns the node
+/// the next reduction or the optimizer waits for (@p reduction itself when there is none).
+NodeId addReplicaReduction(ExecutionGraph& graph, int stage, int chunk, NodeId reduction, double seconds, double bytes)
+{
+    if (seconds <= 0) {
+        return reduction;
+    }
+    const NodeId replica = addDataParallelNode(graph, NodeKind::ReplicaReduction, stage, chunk, seconds, bytes);
+    graph.addDependency(replica, reduction);
+    return replica;
+}
+
 /// After a stage's last backward: its gradient reductions (per chunk, in the order chunks finish; each after its
 /// chunk's last backward when they overlap, else after the last compute; overlapped and bucketed, all but the last
 /// bucket from the compute node before that backward), the optimizer step once they have all finished, then the
@@ -61,19 +79,17 @@ void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPl
         std::vector<NodeId> reductions;
         // Chunks finish their backward in reverse order; reduce in that order.
         for (int chunk = virtualStages - 1; chunk >= 0; --chunk) {
-            const double seconds = static_cast<size_t>(chunk) < cost.dataParallelSeconds.size()
-                ? cost.dataParallelSeconds[static_cast<size_t>(chunk)]
-                : 0.0;
+            const auto c = static_cast<size_t>(chunk);
+            const auto s = static_cast<size_t>(stage);
+            const double seconds = valueAt(cost.dataParallelSeconds, c);
             if (seconds <= 0) {
                 continue;
             }
-            const auto c = static_cast<size_t>(chunk);
-            const auto s = static_cast<size_t>(stage);
-            const double bytes = c < cost.dataParallelBytes.size() ? cost.dataParallelBytes[c] : 0.0;
-            const double lastBucket
-                = c < cost.dataParallelLastBucketSeconds.size() ? cost.dataParallelLastBucketSeconds[c] : 0.0;
+            const double bytes = valueAt(cost.dataParallelBytes, c);
+            const double lastBucket = valueAt(cost.dataParallelLastBucketSeconds, c);
             const NodeId reduceId = addDataParallelNode(graph, NodeKind::DataParallel, stage, chunk, seconds, bytes);
-            reductions.push_back(reduceId);
+            reductions.push_back(addReplicaReduction(graph, stage, chunk, reduceId,
+                valueAt(cost.replicaReductionSeconds, c), valueAt(cost.replicaReductionBytes, c)));
             if (!plan.overlapGradientReduction) {
                 graph.addDependency(reduceId, lastCompute);
             } else if (lastBucket <= 0 || ends.beforeLast[s][c] < 0) {
@@ -85,7 +101,9 @@ void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPl
                     graph, NodeKind::DataParallel, stage, chunk, lastBucket, cost.dataParallelLastBucketBytes[c]);
                 graph.addDependency(lastId, lastBackwardOfChunk[s][c]);
                 graph.addDependency(lastId, reduceId);
-                reductions.push_back(lastId);
+                reductions.push_back(
+                    addReplicaReduction(graph, stage, chunk, lastId, valueAt(cost.replicaReductionLastBucketSeconds, c),
+                        valueAt(cost.replicaReductionLastBucketBytes, c)));
             }
         }
         Node optimizer;

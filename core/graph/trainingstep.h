@@ -29,6 +29,12 @@ struct StageCost {
     /// zeros: the whole reduction waits for the last backward).
     std::vector<double> dataParallelLastBucketSeconds;
     std::vector<double> dataParallelLastBucketBytes;
+    /// Hybrid sharding: each reduction's shard then all-reduced over its replicas, per chunk, in the same two parts
+    /// (a ReplicaReduction node after each DataParallel node); empty or zeros without.
+    std::vector<double> replicaReductionSeconds;
+    std::vector<double> replicaReductionBytes;
+    std::vector<double> replicaReductionLastBucketSeconds;
+    std::vector<double> replicaReductionLastBucketBytes;
     double optimizerSeconds = 0;
     double parameterGatherSeconds = 0; ///< ZeRO-1/2 all-gather of updated parameters after the step
     /// Overlapped ZeRO-1/2 gather: the part the next step's forward hides, bucket by bucket (in a one-step graph it

@@ -287,7 +287,7 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
     const config::PrecisionSpec& precision = run.precision;
     const double weightBytes = config::bytesPerElement(precision.weights);
     const double activationBytes = config::bytesPerElement(precision.activations);
-    const double dp = plan.weightReplicas;
+    const double shards = plan.shardGroup;
     const double sp = plan.layer.sequenceSplit ? plan.layer.tensor : 1;
     const double tokens = localSequence(run, plan.layer) * run.microBatch;
     auto at = [](std::array<double, kMemoryCategoryCount>& b, MemoryCategory c) -> double& {
@@ -362,7 +362,7 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
         // Optimizer phase: activations are freed; ZeRO-1/2 gathers the updated parameters through flat buffers.
         double optimizerTransient = 0;
         if (plan.gathersAfterOptimizer()) {
-            optimizerTransient = params * (profile.zeroGatherBytesPerParameter + weightBytes / dp);
+            optimizerTransient = params * (profile.zeroGatherBytesPerParameter + weightBytes / shards);
         }
         memory.optimizerPeakBytes = staticBytes + optimizerTransient;
         memory.breakdown = computeBreakdown;

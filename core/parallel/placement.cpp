@@ -54,6 +54,7 @@ Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec
     Placement placement;
     placement.ranks = parallel.gpuCount();
     placement.expertDegree = std::max(1, parallel.ep);
+    placement.shardDegree = parallel.dpShard;
     int stride = 1;
     for (const Layout& axis : axes) {
         AxisPlacement result;
@@ -172,6 +173,53 @@ std::vector<int> Placement::weightReplicaGroup(int rank) const
     }
     std::sort(group.begin(), group.end());
     return group;
+}
+
+namespace {
+
+/// The members of @p dataParallel (one dp group) in the same slice of @p slice consecutive members as @p rank
+/// (@p sameSlice), or at the same position in every slice.
+std::vector<int> sliceMembers(const std::vector<int>& dataParallel, int rank, size_t slice, bool sameSlice)
+{
+    const size_t position
+        = static_cast<size_t>(std::find(dataParallel.begin(), dataParallel.end(), rank) - dataParallel.begin());
+    std::vector<int> members;
+    for (size_t i = 0; i < dataParallel.size(); ++i) {
+        if (sameSlice ? i / slice == position / slice : i % slice == position % slice) {
+            members.push_back(dataParallel[i]);
+        }
+    }
+    return members;
+}
+
+} // namespace
+
+std::vector<int> Placement::weightShardGroup(int rank) const
+{
+    const std::vector<int> ownDataParallel = groupOf(Axis::Dp, rank);
+    if (shardDegree <= 0 || static_cast<size_t>(shardDegree) >= ownDataParallel.size()) {
+        return weightReplicaGroup(rank);
+    }
+    std::vector<int> group;
+    const int position = coordinate(Axis::Dp, rank);
+    for (int member : groupOf(Axis::Cp, rank)) {
+        // The cp peer's own dp group, at the same dp coordinate: its slice.
+        const std::vector<int> dataParallel = groupOf(Axis::Dp, member);
+        const int peer = dataParallel[static_cast<size_t>(position)];
+        const std::vector<int> slice = sliceMembers(dataParallel, peer, static_cast<size_t>(shardDegree), true);
+        group.insert(group.end(), slice.begin(), slice.end());
+    }
+    std::sort(group.begin(), group.end());
+    return group;
+}
+
+std::vector<int> Placement::shardReplicaGroup(int rank) const
+{
+    const std::vector<int> dataParallel = groupOf(Axis::Dp, rank);
+    if (shardDegree <= 0 || static_cast<size_t>(shardDegree) >= dataParallel.size()) {
+        return { rank };
+    }
+    return sliceMembers(dataParallel, rank, static_cast<size_t>(shardDegree), false);
 }
 
 std::vector<int> Placement::replicaOffsets(const std::vector<int>& gpus, bool pointToPoint, int totalGpus) const

@@ -29,6 +29,9 @@ struct Placement {
     std::vector<AxisPlacement> axes; ///< innermost first: tp, cp, dp, pp in some order
     int ranks = 0;
     int expertDegree = 1; ///< ep: expert-parallel groups are consecutive slices of ep members of a dp group
+    /// Hybrid sharding: a ZeRO/FSDP shard group holds consecutive slices of this many members of a dp group (with
+    /// their cp peers); 0 = the whole dp group (RunSpec::ParallelismSpec::dpShard).
+    int shardDegree = 0;
 
     bool operator==(const Placement&) const = default;
 
@@ -44,6 +47,14 @@ struct Placement {
     /// The ranks holding the same weights as @p rank, ascending: its dp group and those of its cp peers (gradient
     /// reductions and ZeRO/FSDP shards span them; ShardingPlan::weightReplicas).
     std::vector<int> weightReplicaGroup(int rank) const;
+    /// The ranks one ZeRO/FSDP shard group spans with @p rank, ascending: the slice of shardDegree consecutive members
+    /// of its dp group that holds it, with its cp peers' slices (torchtitan's dp_shard_cp mesh; dp_replicate outer).
+    /// The whole weightReplicaGroup without hybrid sharding.
+    std::vector<int> weightShardGroup(int rank) const;
+    /// The ranks holding the same shard as @p rank in the other shard groups (same cp coordinate, same position in
+    /// their slice), ascending: hybrid sharding all-reduces the reduce-scattered gradients over them. { rank } alone
+    /// without hybrid sharding.
+    std::vector<int> shardReplicaGroup(int rank) const;
     /// @p rank's coordinate along @p axis (0 for an absent axis).
     int coordinate(Axis axis, int rank) const;
     /// Which group of @p axis holds @p rank: groups numbered densely 0..ranks/degree-1 in order of their lowest rank.

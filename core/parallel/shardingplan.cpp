@@ -166,6 +166,7 @@ ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec&
     plan.schedule = parallel.schedule;
     plan.dataParallel = parallel.dp;
     plan.weightReplicas = parallel.dp * std::max(1, parallel.cp);
+    plan.shardGroup = std::max(1, parallel.shardDegree()) * std::max(1, parallel.cp);
     plan.zeroStage = parallel.zeroStage;
     plan.microBatches = std::max(1, run.microBatchesPerStep());
     plan.overlapGradientReduction = parallel.dpOverlap;

@@ -47,6 +47,9 @@ struct ShardingPlan {
     /// reduces gradients and shards its distributed optimizer over the data-parallel group with context parallelism,
     /// parallel_state.get_data_parallel_group(with_context_parallel=True); torchtitan's FSDP mesh is dp_shard_cp).
     int weightReplicas = 1;
+    /// Ranks one ZeRO/FSDP shard group spans: dp_shard x cp (weightReplicas unless hybrid sharding replicates the
+    /// shards over weightReplicas / shardGroup groups).
+    int shardGroup = 1;
     int zeroStage = 0; ///< 0-3; FSDP is 3
     int microBatches = 1; ///< per pipeline per step
     /// Gradients are reduced in buckets while the chunk's last backward still runs (Megatron --overlap-grad-reduce,
@@ -64,13 +67,16 @@ struct ShardingPlan {
 
     /// Data-parallel shards of the weights (ZeRO-3/FSDP), the gradients (ZeRO >= 2) and the optimizer states and
     /// master weights (ZeRO >= 1); 1 when not sharded.
-    double weightShards() const { return zeroStage >= 3 ? weightReplicas : 1; }
-    double gradientShards() const { return zeroStage >= 2 ? weightReplicas : 1; }
-    double optimizerShards() const { return zeroStage >= 1 ? weightReplicas : 1; }
+    double weightShards() const { return zeroStage >= 3 ? shardGroup : 1; }
+    double gradientShards() const { return zeroStage >= 2 ? shardGroup : 1; }
+    double optimizerShards() const { return zeroStage >= 1 ? shardGroup : 1; }
+    /// Copies of each ZeRO/FSDP shard (hybrid sharding: the groups the reduce-scattered gradients are all-reduced
+    /// over); 1 without.
+    int shardReplicas() const { return zeroStage >= 1 ? weightReplicas / std::max(1, shardGroup) : 1; }
     /// ZeRO-3/FSDP gather each layer's parameters before use.
     bool gathersLayerParameters() const { return zeroStage >= 3; }
     /// ZeRO-1/2 gather the updated parameter shards after the optimizer step.
-    bool gathersAfterOptimizer() const { return (zeroStage == 1 || zeroStage == 2) && weightReplicas > 1; }
+    bool gathersAfterOptimizer() const { return (zeroStage == 1 || zeroStage == 2) && shardGroup > 1; }
     /// Gradients are reduce-scattered (ZeRO >= 1: each rank updates its shard) rather than all-reduced.
     bool reduceScattersGradients() const { return zeroStage >= 1; }
     /// Every weight replica holds the whole gradient and all-reduces it (no ZeRO, dp x cp > 1).

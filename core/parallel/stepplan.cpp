@@ -121,24 +121,32 @@ StagePlan stagePlan(
     plan.stage = stage;
     plan.representativeRank = placement.representativeRank(stage);
     plan.layer = layerCollectives(scenario, placement, sizes, plan.representativeRank);
-    // Gradients and ZeRO shards span every rank with the same weights (dp x cp).
+    // Gradients are summed over every rank with the same weights (dp x cp); ZeRO shards span the shard group (all of
+    // them, or dp_shard x cp under hybrid sharding, whose reduced shards are then all-reduced over their replicas).
     const std::vector<int> dpGroup = placement.weightReplicaGroup(plan.representativeRank);
-    const int replicas = static_cast<int>(dpGroup.size());
+    const std::vector<int> shardGroup = zero >= 1 ? placement.weightShardGroup(plan.representativeRank) : dpGroup;
+    const std::vector<int> shardReplicas = placement.shardReplicaGroup(plan.representativeRank);
+    const int shards = static_cast<int>(shardGroup.size());
     for (size_t chunk = 0; chunk < share.chunks.size(); ++chunk) {
         ChunkPlan chunkPlan;
         chunkPlan.layers = share.chunks[chunk];
         chunkPlan.parameters = share.chunkParameters[chunk];
         chunkPlan.holdsEmbedding = share.first && chunk == 0;
         chunkPlan.holdsHead = share.last && chunk + 1 == share.chunks.size();
-        if (zero >= 3 && replicas > 1) {
+        if (zero >= 3 && shards > 1) {
             const double ends = (chunkPlan.holdsEmbedding ? share.embeddingParameters : 0.0)
                 + (chunkPlan.holdsHead ? share.headParameters : 0.0);
             const double bytes = gatheredParameterBytes(
                 model, run, chunkPlan.parameters - ends, static_cast<int>(chunkPlan.layers.size()), ends);
-            chunkPlan.parameterGather = planned(Axis::Dp, CollectiveKind::AllGather, bytes, dpGroup);
+            chunkPlan.parameterGather = planned(Axis::Dp, CollectiveKind::AllGather, bytes, shardGroup);
         }
         const CollectiveKind reduction = zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
-        chunkPlan.gradientReduction = planned(Axis::Dp, reduction, chunkPlan.parameters * sizes.gradientBytes, dpGroup);
+        const double gradientBytes = chunkPlan.parameters * sizes.gradientBytes;
+        chunkPlan.gradientReduction = planned(Axis::Dp, reduction, gradientBytes, shardGroup);
+        if (zero >= 1 && shardReplicas.size() > 1) {
+            chunkPlan.replicaReduction
+                = planned(Axis::Dp, CollectiveKind::AllReduce, gradientBytes / shards, shardReplicas);
+        }
         plan.parameters += chunkPlan.parameters;
         plan.chunks.push_back(std::move(chunkPlan));
     }
@@ -150,10 +158,10 @@ StagePlan stagePlan(
         plan.sendForward = planned(Axis::Pp, CollectiveKind::SendRecv, bytes, { rank, next });
         plan.sendBackward = planned(Axis::Pp, CollectiveKind::SendRecv, bytes, { rank, previous });
     }
-    plan.optimizerParameters = zero >= 1 ? plan.parameters / replicas : plan.parameters;
-    if ((zero == 1 || zero == 2) && replicas > 1) {
+    plan.optimizerParameters = zero >= 1 ? plan.parameters / shards : plan.parameters;
+    if ((zero == 1 || zero == 2) && shards > 1) {
         plan.parameterGather
-            = planned(Axis::Dp, CollectiveKind::AllGather, plan.parameters * sizes.weightBytes, dpGroup);
+            = planned(Axis::Dp, CollectiveKind::AllGather, plan.parameters * sizes.weightBytes, shardGroup);
     }
     return plan;
 }
@@ -259,7 +267,7 @@ StepPlan planStep(const config::Scenario& scenario)
             stagePlan.stage = share.stage;
             stagePlan.representativeRank = plan.placement.representativeRank(share.stage);
             for (const std::vector<int>& layers : share.chunks) {
-                stagePlan.chunks.push_back({ layers, false, false, 0.0, {}, std::nullopt });
+                stagePlan.chunks.push_back({ layers, false, false, 0.0, {}, std::nullopt, std::nullopt });
             }
             plan.stages.push_back(std::move(stagePlan));
         }

@@ -63,7 +63,12 @@ struct ChunkPlan {
     /// Gradient reduction after the chunk's last backward: all-reduce, or reduce-scatter when ZeRO shards the
     /// gradients or the optimizer states (dp).
     PlannedCollective gradientReduction;
-    /// ZeRO-3/FSDP: the chunk's parameters gathered before its forward and again before its backward (dp).
+    /// Hybrid sharding: the reduce-scattered gradient shard then all-reduced over the shard's replicas in the other
+    /// shard groups (PyTorch FSDP2's HSDP reduce, Megatron-Core's inter-instance all-reduce), bucket by bucket after
+    /// gradientReduction's.
+    std::optional<PlannedCollective> replicaReduction;
+    /// ZeRO-3/FSDP: the chunk's parameters gathered before its forward and again before its backward (the shard
+    /// group).
     std::optional<PlannedCollective> parameterGather;
 };
 

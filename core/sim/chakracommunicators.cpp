@@ -24,12 +24,16 @@ ChakraCommunicators::ChakraCommunicators(const parallel::Placement& placement)
     : m_placement(placement)
 {
     for (const parallel::Axis axis : kGroupAxes) {
-        if (members(axis, 0).size() < 2) {
+        m_placeholders.push_back(groupPlaceholder(axis));
+    }
+    m_placeholders.emplace_back(kShardReplicaPlaceholder);
+    for (const std::string& placeholder : m_placeholders) {
+        if (members(placeholder, 0).size() < 2) {
             continue;
         }
         for (int rank = 0; rank < placement.ranks; ++rank) {
-            std::vector<int> group = members(axis, rank);
-            const auto [it, added] = m_ids.emplace(std::make_pair(axis, group), 0);
+            std::vector<int> group = members(placeholder, rank);
+            const auto [it, added] = m_ids.emplace(std::make_pair(placeholder, group), 0);
             if (added) {
                 it->second = static_cast<int>(m_ids.size());
                 m_groups[std::to_string(it->second)] = std::move(group);
@@ -38,15 +42,24 @@ ChakraCommunicators::ChakraCommunicators(const parallel::Placement& placement)
     }
 }
 
-std::vector<int> ChakraCommunicators::members(parallel::Axis axis, int rank) const
+std::vector<int> ChakraCommunicators::members(const std::string& placeholder, int rank) const
 {
-    // The data-parallel communicator is the one gradient reductions and ZeRO gathers use: dp x cp.
-    return axis == parallel::Axis::Dp ? m_placement.weightReplicaGroup(rank) : m_placement.groupOf(axis, rank);
+    if (placeholder == kShardReplicaPlaceholder) {
+        return m_placement.shardReplicaGroup(rank);
+    }
+    for (const parallel::Axis axis : kGroupAxes) {
+        if (placeholder == groupPlaceholder(axis)) {
+            // The data-parallel communicator is the one gradient reductions and ZeRO gathers use: the shard group
+            // (dp x cp, or dp_shard x cp under hybrid sharding).
+            return axis == parallel::Axis::Dp ? m_placement.weightShardGroup(rank) : m_placement.groupOf(axis, rank);
+        }
+    }
+    return { rank };
 }
 
-std::string ChakraCommunicators::groupOf(parallel::Axis axis, int rank) const
+std::string ChakraCommunicators::groupOf(const std::string& placeholder, int rank) const
 {
-    const auto found = m_ids.find({ axis, members(axis, rank) });
+    const auto found = m_ids.find({ placeholder, members(placeholder, rank) });
     return found == m_ids.end() ? std::string() : std::to_string(found->second);
 }
 
@@ -65,14 +78,7 @@ graph::ChakraRankMapping ChakraCommunicators::mappingOf(int rank) const
         }
         return m_placement.representativeRank(peer) + (rank - representative);
     };
-    mapping.group = [this, rank](const std::string& placeholder) {
-        for (const parallel::Axis axis : kGroupAxes) {
-            if (placeholder == groupPlaceholder(axis)) {
-                return groupOf(axis, rank);
-            }
-        }
-        return std::string();
-    };
+    mapping.group = [this, rank](const std::string& placeholder) { return groupOf(placeholder, rank); };
     return mapping;
 }
 

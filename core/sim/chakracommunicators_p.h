@@ -13,8 +13,10 @@
 namespace rapid::sim::detail {
 
 /// The communicators of an exported step and how a stage's representative trace becomes each rank's: groups numbered
-/// from 1, the data-parallel ones first (in order of their first rank), then tensor-, context- and expert-parallel
-/// ones; axes of degree 1 have none. Representative traces name a collective's group by its axis ("dp", "tp", ...).
+/// from 1, the data-parallel ones first (in order of their first rank; the ZeRO/FSDP shard groups, which are the
+/// weight replicas unless hybrid sharding splits them), then tensor-, context- and expert-parallel ones, then hybrid
+/// sharding's shard replicas; communicators of one rank have none. Representative traces name a collective's group
+/// by its axis ("dp", "tp", ...) or kShardReplicaPlaceholder.
 class ChakraCommunicators {
 public:
     explicit ChakraCommunicators(const parallel::Placement& placement);
@@ -26,12 +28,13 @@ public:
     graph::ChakraRankMapping mappingOf(int rank) const;
 
 private:
-    /// The members of @p rank's group along @p axis.
-    std::vector<int> members(parallel::Axis axis, int rank) const;
-    std::string groupOf(parallel::Axis axis, int rank) const;
+    /// The members of @p rank's communicator named @p placeholder.
+    std::vector<int> members(const std::string& placeholder, int rank) const;
+    std::string groupOf(const std::string& placeholder, int rank) const;
 
     const parallel::Placement& m_placement;
-    std::map<std::pair<parallel::Axis, std::vector<int>>, int> m_ids;
+    std::vector<std::string> m_placeholders; ///< the communicators' names, in numbering order
+    std::map<std::pair<std::string, std::vector<int>>, int> m_ids;
     graph::ChakraCommGroups m_groups;
 };
 

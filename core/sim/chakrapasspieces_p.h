@@ -13,6 +13,9 @@ namespace rapid::sim::detail {
 /// instantiated ("dp", "tp", "cp", "ep").
 std::string groupPlaceholder(parallel::Axis axis);
 
+/// The placeholder group of hybrid sharding's shard-replica all-reduces (ChakraCommunicators maps it to a rank's).
+inline constexpr const char* kShardReplicaPlaceholder = "dp_replica";
+
 /// Tags of the context-parallel ring's sends start here (pipeline sends use graph node ids, far below).
 inline constexpr std::int32_t kContextTagBase = 1 << 30;
 

@@ -36,6 +36,8 @@ void CongestionStepBackend::buildRequests(const parallel::StepPlan& plan)
         }
         for (const parallel::ChunkPlan& chunk : stage.chunks) {
             requests.dataParallel.push_back(plan.withReplicas(chunk.gradientReduction));
+            requests.replicaReduction.push_back(
+                chunk.replicaReduction ? plan.withReplicas(*chunk.replicaReduction) : network::CollectiveRequest {});
             if (chunk.parameterGather) {
                 requests.chunkGather.push_back(plan.withReplicas(*chunk.parameterGather));
             }
@@ -69,10 +71,13 @@ const network::CollectiveRequest* CongestionStepBackend::collectiveOfNode(
         result = node.backward ? &stage.sendBackward : &stage.sendForward;
         break;
     case graph::NodeKind::DataParallel:
-        if (node.chunk >= 0 && static_cast<size_t>(node.chunk) < stage.dataParallel.size()) {
-            result = &stage.dataParallel[static_cast<size_t>(node.chunk)];
+    case graph::NodeKind::ReplicaReduction: {
+        const auto& perChunk = node.kind == graph::NodeKind::DataParallel ? stage.dataParallel : stage.replicaReduction;
+        if (node.chunk >= 0 && static_cast<size_t>(node.chunk) < perChunk.size()) {
+            result = &perChunk[static_cast<size_t>(node.chunk)];
         }
         break;
+    }
     case graph::NodeKind::ParameterGather:
         result = &stage.parameterGather;
         break;

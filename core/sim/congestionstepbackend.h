@@ -48,6 +48,7 @@ private:
         network::CollectiveRequest sendForward;
         network::CollectiveRequest sendBackward;
         std::vector<network::CollectiveRequest> dataParallel; ///< per chunk
+        std::vector<network::CollectiveRequest> replicaReduction; ///< per chunk (hybrid sharding; else empty requests)
         network::CollectiveRequest parameterGather;
         std::vector<network::CollectiveRequest> chunkGather; ///< ZeRO-3/FSDP: per chunk, before each pass
         std::vector<network::CollectiveRequest> tensorPair;

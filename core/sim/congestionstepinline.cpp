@@ -71,8 +71,10 @@ std::vector<char> CongestionStepBackend::backgroundLinks()
     for (const StageRequests& requests : m_stages) {
         markBackground(requests.sendForward);
         markBackground(requests.sendBackward);
-        for (const network::CollectiveRequest& reduction : requests.dataParallel) {
-            markBackground(reduction);
+        for (const auto* reductions : { &requests.dataParallel, &requests.replicaReduction }) {
+            for (const network::CollectiveRequest& reduction : *reductions) {
+                markBackground(reduction);
+            }
         }
         markBackground(requests.parameterGather);
     }

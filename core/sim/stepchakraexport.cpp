@@ -126,8 +126,9 @@ graph::ChakraExportOptions stepChakraOptions(const parallel::StepPlan& plan, con
 {
     graph::ChakraExportOptions options;
     // Chakra's all-gather comm_size is the per-rank shard (ASTRA-sim, `rapid chakra simulate`); the graph's gather
-    // nodes carry the gathered bytes the network moves, so they are divided by the group they span (dp x cp).
-    const auto dpGroup = static_cast<double>(std::max(1, plan.sharding.weightReplicas));
+    // nodes carry the gathered bytes the network moves, so they are divided by the group they span (the shard group:
+    // dp x cp, or dp_shard x cp under hybrid sharding).
+    const auto dpGroup = static_cast<double>(std::max(1, plan.sharding.shardGroup));
     options.commBytes = [&graph, dpGroup](graph::NodeId id) {
         const graph::Node& node = graph.node(id);
         const double bytes = node.kind == graph::NodeKind::ParameterGather ? node.bytes / dpGroup : node.bytes;
@@ -164,6 +165,7 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     }
     graph::ChakraExportOptions options = stepChakraOptions(stepModel.plan(), graph);
     options.dataParallelGroup = [](int) { return detail::groupPlaceholder(parallel::Axis::Dp); };
+    options.replicaReductionGroup = [](int) { return std::string(detail::kShardReplicaPlaceholder); };
     const bool reduceScatters = stepModel.plan().sharding.reduceScattersGradients();
     options.nodeName = [&](graph::NodeId id) {
         const graph::Node& node = graph.node(id);
@@ -197,6 +199,8 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
             return name + "optimizer step";
         case graph::NodeKind::ParameterGather:
             return name + "parameter all-gather";
+        case graph::NodeKind::ReplicaReduction:
+            return name + "gradient shard all-reduce over its replicas of " + layers;
         }
         return name + graph.describe(id);
     };

@@ -211,8 +211,11 @@ ChunkGatherCost StepModel::chargeUnitGathers(const parallel::ChunkPlan& chunk, s
 {
     const double unitShare = 1.0 / static_cast<double>(chunk.layers.size());
     const double unitGather = collective(part(*chunk.parameterGather, unitShare));
-    const double unitReduction
-        = m_plan.sharding.overlapGradientReduction ? collective(part(chunk.gradientReduction, unitShare)) : 0.0;
+    // Under hybrid sharding a unit's reduce-scattered shard is then all-reduced over its replicas.
+    const double unitReduction = m_plan.sharding.overlapGradientReduction
+        ? collective(part(chunk.gradientReduction, unitShare))
+            + collectiveOrZero(part(chunk.replicaReduction, unitShare))
+        : 0.0;
     // The gathers and reductions hold SMs beside the units' compute (shardedunits.h): the exposure is
     // the waits for the gathers or, where larger, the slower compute; `contention` is what it adds.
     const double smShare = collectiveSmShare(m_scenario.hardware.gpu);
@@ -313,6 +316,13 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
             cost.dataParallelBytes.push_back(bytes * (split ? 1 - bucket : 1.0));
             cost.dataParallelLastBucketSeconds.push_back(split ? collective(part(chunk.gradientReduction, bucket)) : 0);
             cost.dataParallelLastBucketBytes.push_back(split ? bytes * bucket : 0);
+            const double replicaBytes = chunk.replicaReduction ? chunk.replicaReduction->bytes : 0.0;
+            cost.replicaReductionSeconds.push_back(
+                collectiveOrZero(part(chunk.replicaReduction, split ? 1 - bucket : 1)));
+            cost.replicaReductionBytes.push_back(replicaBytes * (split ? 1 - bucket : 1.0));
+            cost.replicaReductionLastBucketSeconds.push_back(
+                split ? collectiveOrZero(part(chunk.replicaReduction, bucket)) : 0);
+            cost.replicaReductionLastBucketBytes.push_back(split ? replicaBytes * bucket : 0);
         }
         if (stage.sendForward) {
             cost.sendActivationSeconds = collective(*stage.sendForward);

@@ -82,6 +82,14 @@ parallel::PlannedCollective part(parallel::PlannedCollective collective, double 
     return collective;
 }
 
+std::optional<parallel::PlannedCollective> part(std::optional<parallel::PlannedCollective> collective, double share)
+{
+    if (collective) {
+        collective->bytes *= share;
+    }
+    return collective;
+}
+
 std::pair<std::vector<model::Operator>, std::vector<model::Operator>> splitByPhase(
     const std::vector<model::Operator>& ops)
 {

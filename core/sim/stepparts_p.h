@@ -9,6 +9,7 @@
 #include "model/operator.h"
 #include "parallel/stepplan.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,7 @@ std::vector<graph::StageCost> withComputeSlowdown(
 
 /// @p collective with @p share of its bytes (one bucket, or all buckets but one).
 parallel::PlannedCollective part(parallel::PlannedCollective collective, double share);
+std::optional<parallel::PlannedCollective> part(std::optional<parallel::PlannedCollective> collective, double share);
 
 /// The forward and backward operators of @p ops, apart.
 std::pair<std::vector<model::Operator>, std::vector<model::Operator>> splitByPhase(

@@ -204,6 +204,7 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "parallelism.ep_imbalance", tr("Expert imbalance"), parallelism),
         field(run, "parallelism.ep_capacity_factor", tr("Capacity factor"), parallelism),
         field(run, "parallelism.zero_stage", tr("ZeRO stage"), parallelism),
+        field(run, "parallelism.dp_shard", tr("Shard group (dp_shard)"), parallelism),
     };
 }
 

@@ -18,6 +18,7 @@ TimelineCategory timelineCategory(const report::TimelineEvent& event)
     case graph::NodeKind::PipelineSend:
         return event.backward ? TimelineCategory::SendBackward : TimelineCategory::SendForward;
     case graph::NodeKind::DataParallel:
+    case graph::NodeKind::ReplicaReduction:
         return TimelineCategory::Reduction;
     case graph::NodeKind::ParameterGather:
         return TimelineCategory::Gather;
@@ -89,6 +90,9 @@ QString timelineBarLabel(const report::TimelineEvent& event, bool chunk)
         break;
     case graph::NodeKind::DataParallel:
         label = QStringLiteral("DP");
+        break;
+    case graph::NodeKind::ReplicaReduction:
+        label = QStringLiteral("AR");
         break;
     case graph::NodeKind::ParameterGather:
         label = QStringLiteral("AG");

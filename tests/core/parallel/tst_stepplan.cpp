@@ -32,6 +32,8 @@ private Q_SLOTS:
     void zero3GathersEveryChunk();
     void fp8AllGatherMovesLinearWeightsInOneByte();
     void contextParallelRanksShareTheirGradients();
+    void hybridShardingAllReducesTheShardOverItsReplicas();
+    void hybridShardingRefusesGroupsItCannotForm();
     void deepEpSendsOneCopyPerGpuAndNode();
 };
 
@@ -131,6 +133,76 @@ void TstStepPlan::contextParallelRanksShareTheirGradients()
     // The ZeRO-1 gather of the updated parameters spans the same ranks.
     QVERIFY(plan.stages[0].parameterGather);
     QCOMPARE(plan.stages[0].parameterGather->group.size(), size_t(8));
+}
+
+void TstStepPlan::hybridShardingAllReducesTheShardOverItsReplicas()
+{
+    // FSDP on dp 8 with shard groups of 2 (HSDP; tp 1, so dp has stride 1): rank 0 shards with {0, 1}, and holds the
+    // same shard as ranks 2, 4 and 6. Each pass gathers the whole model's bf16 parameters (2 P bytes) inside {0, 1};
+    // the backward reduce-scatters the fp32 gradients (4 B each here) inside {0, 1}, then all-reduces its half over
+    // {0, 2, 4, 6}; the optimizer updates P / 2 parameters and a rank holds half of every sharded state.
+    const config::Scenario hsdp = llama7bOn8({ "run.parallelism.dp=8", "run.parallelism.fsdp=true",
+        "run.parallelism.dp_shard=2", "run.training.global_batch=8" });
+    const parallel::StepPlan plan = parallel::planStep(hsdp);
+    QCOMPARE(plan.placement.weightShardGroup(0), (std::vector<int> { 0, 1 }));
+    QCOMPARE(plan.placement.shardReplicaGroup(0), (std::vector<int> { 0, 2, 4, 6 }));
+    QCOMPARE(plan.placement.weightShardGroup(5), (std::vector<int> { 4, 5 }));
+    QCOMPARE(plan.placement.shardReplicaGroup(5), (std::vector<int> { 1, 3, 5, 7 }));
+    const parallel::StagePlan& stage = plan.stages.at(0);
+    const double parameters = stage.chunks[0].parameters;
+    const double gradientBytes = config::bytesPerElement(hsdp.run.precision.gradients);
+    QCOMPARE(stage.chunks[0].parameterGather->group, (std::vector<int> { 0, 1 }));
+    QCOMPARE(stage.chunks[0].gradientReduction.kind, CollectiveKind::ReduceScatter);
+    QCOMPARE(stage.chunks[0].gradientReduction.group, (std::vector<int> { 0, 1 }));
+    QCOMPARE(stage.chunks[0].gradientReduction.bytes, parameters * gradientBytes);
+    QVERIFY(stage.chunks[0].replicaReduction);
+    QCOMPARE(stage.chunks[0].replicaReduction->kind, CollectiveKind::AllReduce);
+    QCOMPARE(stage.chunks[0].replicaReduction->group, (std::vector<int> { 0, 2, 4, 6 }));
+    QCOMPARE(stage.chunks[0].replicaReduction->bytes, parameters * gradientBytes / 2);
+    // The other shard replicas of stage 0 ({1, 3, 5, 7}) are one rank further.
+    QCOMPARE(plan.withReplicas(*stage.chunks[0].replicaReduction).replicaOffsets, std::vector<int> { 1 });
+    QCOMPARE(stage.optimizerParameters, parameters / 2);
+    QCOMPARE(plan.sharding.weightShards(), 2.0);
+    QCOMPARE(plan.sharding.shardReplicas(), 4);
+    // Memory: the fp32 master weights (FSDP's sharded parameters) are sharded over 2 ranks, not 8.
+    const memory::MemoryEstimate hybrid = memory::estimateMemory(hsdp.model, hsdp.hardware.gpu, hsdp.run);
+    const memory::MemoryEstimate full = memory::estimateMemory(hsdp.model, hsdp.hardware.gpu,
+        llama7bOn8({ "run.parallelism.dp=8", "run.parallelism.fsdp=true", "run.training.global_batch=8" }).run);
+    const auto weights = static_cast<size_t>(memory::MemoryCategory::MasterWeights);
+    QVERIFY(std::fabs(hybrid.stages[0].breakdown[weights] / (4 * full.stages[0].breakdown[weights]) - 1) < 1e-6);
+
+    // Context parallelism joins the shard group (torchtitan's dp_shard_cp): cp 2 (stride 1) x dp 4 (stride 2) with
+    // ZeRO-1 in shard groups of dp_shard 2: rank 0's dp slice {0, 2} and its cp peer 1's {1, 3} shard together; the
+    // shard's replica is rank 4. The reduced shard is a quarter of the gradients.
+    const parallel::StepPlan withCp = parallel::planStep(llama7bOn8({ "run.parallelism.cp=2", "run.parallelism.dp=4",
+        "run.parallelism.zero_stage=1", "run.parallelism.dp_shard=2", "run.training.global_batch=4" }));
+    const parallel::ChunkPlan& chunk = withCp.stages[0].chunks[0];
+    QCOMPARE(chunk.gradientReduction.group, (std::vector<int> { 0, 1, 2, 3 }));
+    QCOMPARE(chunk.replicaReduction->group, (std::vector<int> { 0, 4 }));
+    QCOMPARE(chunk.replicaReduction->bytes, chunk.gradientReduction.bytes / 4);
+    QCOMPARE(withCp.stages[0].parameterGather->group, (std::vector<int> { 0, 1, 2, 3 }));
+    QCOMPARE(withCp.stages[0].optimizerParameters, withCp.stages[0].parameters / 4);
+    // dp_shard = dp is plain FSDP: no replica reduction.
+    const parallel::StepPlan whole = parallel::planStep(llama7bOn8({ "run.parallelism.dp=8",
+        "run.parallelism.fsdp=true", "run.parallelism.dp_shard=8", "run.training.global_batch=8" }));
+    QVERIFY(!whole.stages[0].chunks[0].replicaReduction);
+    QCOMPARE(whole.stages[0].chunks[0].gradientReduction.group.size(), size_t(8));
+}
+
+void TstStepPlan::hybridShardingRefusesGroupsItCannotForm()
+{
+    // A shard group that does not divide dp, one without sharding, and one of a single rank (plain data parallelism)
+    // are errors naming the key.
+    for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>> {
+             { "run.parallelism.dp=8", "run.parallelism.fsdp=true", "run.parallelism.dp_shard=3" },
+             { "run.parallelism.dp=8", "run.parallelism.fsdp=true", "run.parallelism.dp_shard=16" },
+             { "run.parallelism.dp=8", "run.parallelism.zero_stage=0", "run.parallelism.dp_shard=2" },
+             { "run.parallelism.dp=8", "run.parallelism.fsdp=true", "run.parallelism.dp_shard=1" } }) {
+        std::vector<std::string> overrides = bad;
+        overrides.emplace_back("run.training.global_batch=8");
+        const auto diagnostics = test::expectConfigError([&] { llama7bOn8(overrides); });
+        QVERIFY2(!diagnostics.empty() && diagnostics.front().keyPath == "run.parallelism.dp_shard", bad.back().c_str());
+    }
 }
 
 void TstStepPlan::tensorParallelLayerCollectives()

@@ -190,8 +190,25 @@ private:
              << ", dp: " << dp << ", cp: " << cp << ", ep: " << ep << skew.str()
              << ", ep_dispatcher: " << pick(random, std::vector<std::string> { "alltoall", "deepep" })
              << ", zero_stage: " << zeroStage
-             << ", tp_comm_overlap: " << (std::bernoulli_distribution(0.3)(random) ? "true" : "false") << "}\n";
+             << ", tp_comm_overlap: " << (std::bernoulli_distribution(0.3)(random) ? "true" : "false")
+             << hybridShardingYaml(random, dp, cp, zeroStage) << "}\n";
         return yaml.str();
+    }
+
+    /// Sharded runs over dp > 1 shard in smaller groups (HSDP) a third of the time: any proper divisor of dp (1 only
+    /// with cp > 1, whose ranks join the shard group; one rank alone is plain data parallelism).
+    static std::string hybridShardingYaml(std::mt19937& random, int dp, int cp, int zeroStage)
+    {
+        if (zeroStage == 0 || dp < 2 || !std::bernoulli_distribution(1.0 / 3)(random)) {
+            return "";
+        }
+        std::vector<int> degrees;
+        for (const int degree : divisorsOf(dp, dp / 2)) {
+            if (degree > 1 || cp > 1) {
+                degrees.push_back(degree);
+            }
+        }
+        return degrees.empty() ? "" : ", dp_shard: " + std::to_string(pick(random, degrees));
     }
 
     /// Fused attention four times in five, with any kernel (FlashAttention-3 off Hopper is refused by the loader).

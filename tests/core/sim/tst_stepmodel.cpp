@@ -77,6 +77,7 @@ private Q_SLOTS:
     void unitGathersSlowTheComputeBesideThem();
     void fsdpGathersLayerByLayer();
     void gradientBucketsHideBehindTheLastBackward();
+    void hybridShardingReducesThenAllReducesTheShard();
     void prefetchedGathersRunOneUnitAhead();
     void megatronParameterGatherWaitsInTheFirstForward();
     void faultsOutsideGpuZerosGroupsCountToo();
@@ -428,6 +429,43 @@ void TstStepModel::gradientBucketsHideBehindTheLastBackward()
                                .arg(saved)));
         }
     }
+}
+
+void TstStepModel::hybridShardingReducesThenAllReducesTheShard()
+{
+    // ZeRO-1 on dp 8 in shard groups of 2 (Megatron-Core with 4 distributed-optimizer instances), gradients not
+    // overlapped: after the backward the chunk's G gradient bytes are reduce-scattered inside the shard group of 2
+    // (c1 = G / r1) and the half each rank holds is then all-reduced over its 4 replicas (c2 = G / 2 / r2), one after
+    // the other; every other collective is free. The step is longer than with free collectives by exactly c1 + c2,
+    // all of it data-parallel time.
+    const double r1 = 2e11;
+    const double r2 = 5e10;
+    auto step = [](bool charged, double rate1, double rate2) {
+        sim::StepModel model(
+            llama7bOn8({ "run.framework=megatron", "run.parallelism.dp=8", "run.parallelism.zero_stage=1",
+                "run.parallelism.dp_shard=2", "run.parallelism.dp_overlap=false", "run.training.global_batch=8" }),
+            [charged, rate1, rate2](const network::CollectiveRequest& request) {
+                if (!charged) {
+                    return 0.0;
+                }
+                if (request.kind == CollectiveKind::ReduceScatter && request.gpus.size() == 2) {
+                    return request.bytes / rate1;
+                }
+                return request.kind == CollectiveKind::AllReduce && request.gpus.size() == 4 ? request.bytes / rate2
+                                                                                             : 0.0;
+            });
+        return std::make_pair(model.training(false), model.plan().stages[0].chunks[0].gradientReduction.bytes);
+    };
+    const auto [charged, gradientBytes] = step(true, r1, r2);
+    const auto [free, unused] = step(false, r1, r2);
+    const double expected = gradientBytes / r1 + gradientBytes / 2 / r2;
+    QVERIFY(gradientBytes > 1e9); // fp32 gradients of ~6.7 B parameters
+    QVERIFY2(std::fabs((charged.stepTimeSeconds - free.stepTimeSeconds) / expected - 1) < 1e-9,
+        qPrintable(QStringLiteral("%1 s longer, expected %2 s")
+                       .arg(charged.stepTimeSeconds - free.stepTimeSeconds)
+                       .arg(expected)));
+    const double dataParallel = charged.breakdown.parts[static_cast<size_t>(graph::TimeClass::DataParallel)];
+    QVERIFY2(std::fabs(dataParallel / expected - 1) < 1e-9, qPrintable(QString::number(dataParallel)));
 }
 
 void TstStepModel::faultsOutsideGpuZerosGroupsCountToo()
