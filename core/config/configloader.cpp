@@ -7,6 +7,7 @@
 
 #include "configtree_p.h"
 #include "documentreaders_p.h"
+#include "parallelismchecks_p.h"
 #include "yamlnode_p.h"
 
 #include <algorithm>
@@ -233,57 +234,6 @@ template <typename Report> void checkTransformerEngine(const RunSpec& run, const
     }
 }
 
-/// Expert parallelism: ep divides the experts and dp*tp; imbalance and capacity need it.
-template <typename Report>
-void checkExpertParallelism(const ModelSpec& model, const ParallelismSpec& parallel, const Report& report)
-{
-    if (model.moe) {
-        if (model.moe->numExperts % parallel.ep != 0) {
-            report("run.parallelism.ep",
-                "ep (" + std::to_string(parallel.ep) + ") must divide num_experts ("
-                    + std::to_string(model.moe->numExperts) + ")");
-        }
-        if ((static_cast<std::int64_t>(parallel.dp) * parallel.tp) % parallel.ep != 0) {
-            report("run.parallelism.ep",
-                "ep (" + std::to_string(parallel.ep) + ") must divide dp*tp ("
-                    + std::to_string(static_cast<std::int64_t>(parallel.dp) * parallel.tp) + ")");
-        }
-    } else if (parallel.ep != 1) {
-        report("run.parallelism.ep", "ep applies only to mixture-of-experts models; this model is dense");
-    }
-    // Imbalance and capacity describe how routed tokens spread over expert-parallel ranks.
-    if ((parallel.expertImbalance != 1.0 || parallel.expertCapacityFactor != 0.0) && (!model.moe || parallel.ep < 2)) {
-        report(parallel.expertImbalance != 1.0 ? "run.parallelism.ep_imbalance" : "run.parallelism.ep_capacity_factor",
-            "ep_imbalance and ep_capacity_factor describe routed tokens over expert-parallel ranks; expected ep > 1 "
-            "with a mixture-of-experts model, or their defaults (1 and 0)");
-    } else if (parallel.expertImbalance > parallel.ep) {
-        report("run.parallelism.ep_imbalance",
-            "ep_imbalance " + std::to_string(parallel.expertImbalance) + " exceeds ep (" + std::to_string(parallel.ep)
-                + "): a rank cannot receive more than every rank's routed tokens");
-    }
-}
-
-/// Hybrid sharding: dp_shard ranks hold one copy of the ZeRO/FSDP shards; it divides dp and needs sharding.
-template <typename Report> void checkShardGroup(const ParallelismSpec& parallel, const Report& report)
-{
-    if (parallel.dpShard == 0) {
-        return;
-    }
-    if (parallel.dpShard > parallel.dp || parallel.dp % parallel.dpShard != 0) {
-        report("run.parallelism.dp_shard",
-            "dp_shard (" + std::to_string(parallel.dpShard) + ") must divide dp (" + std::to_string(parallel.dp)
-                + "): the data-parallel ranks split into dp / dp_shard replicas of one shard group");
-    } else if (parallel.zeroStage == 0 && parallel.dpShard != parallel.dp) {
-        report("run.parallelism.dp_shard",
-            "dp_shard groups the ranks a ZeRO/FSDP shard spans; without sharding (zero_stage 0) every rank holds "
-            "everything; expected zero_stage 1-3 or fsdp: true, or dp_shard 0");
-    } else if (parallel.dpShard == 1 && parallel.cp == 1 && parallel.dp > 1) {
-        report("run.parallelism.dp_shard",
-            "dp_shard 1 shards over one rank: every rank holds everything and all-reduces its gradients, which is "
-            "plain data parallelism; expected zero_stage: 0 without dp_shard, or dp_shard of 2 or more");
-    }
-}
-
 /// A fused loss is Megatron's option or PyTorch's compiled loss, the fp32 upcast a PyTorch loop's; the other
 /// frameworks' losses are what their code runs.
 template <typename Report> void checkLossOptions(const RunSpec& run, const Report& report)
@@ -392,8 +342,9 @@ std::vector<Diagnostic> checkScenario(
                         : "; change the degrees or resize the network (e.g. --set hardware.cluster.network["
                             + hardware.cluster.dimensions.back().name + "].size=N)"));
     }
-    checkExpertParallelism(model, parallel, report);
-    checkShardGroup(parallel, report);
+    detail::checkExpertParallelism(model, parallel, report);
+    detail::checkShardGroup(parallel, report);
+    detail::checkContextComm(model, run, parallel, report);
     const int chunks = parallel.pp * parallel.virtualStages;
     if (model.numLayers > 0 && chunks > model.numLayers) {
         report("run.parallelism.pp",

@@ -35,6 +35,11 @@ const char* toString(ExpertDispatcher value)
     return detail::enumWord(value);
 }
 
+const char* toString(ContextComm value)
+{
+    return detail::enumWord(value);
+}
+
 int RunSpec::microBatchesPerStep() const
 {
     if (gradAccumSteps > 0) {
@@ -124,6 +129,7 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
     spec.cp = static_cast<int>(parallelism.integer("cp"));
     spec.ep = static_cast<int>(parallelism.integer("ep"));
     spec.expertDispatcher = parallelism.choice<ExpertDispatcher>("ep_dispatcher");
+    spec.contextComm = parallelism.choice<ContextComm>("cp_comm");
     spec.expertImbalance = parallelism.number("ep_imbalance");
     spec.expertCapacityFactor = parallelism.number("ep_capacity_factor");
     const bool zeroGiven = parallelism.has("zero_stage");

@@ -22,6 +22,13 @@ enum class ShardingStrategy { Zero, Fsdp }; ///< FSDP behaves like ZeRO-3 with p
 /// (NCCL all-to-all, Megatron's alltoall dispatcher). DeepEp: DeepSeek's DeepEP internode kernels send a token once
 /// to each destination node over RDMA and fan it out to that node's experts over NVLink.
 enum class ExpertDispatcher { AllToAll, DeepEp };
+/// How context-parallel ranks exchange what attention needs from the others' sequence chunks (Megatron-Core's
+/// --cp-comm-type). P2p: a ring passes K/V chunks on, each step hidden behind the previous step's attention (also
+/// PyTorch's ring attention). AllGather: K and V all-gathered before the attention (and again in the backward, whose
+/// dK/dV are reduce-scattered), none of it hidden (Transformer Engine's AttnFuncWithCPAndKVAllGather). AllToAll:
+/// DeepSpeed-Ulysses: all-to-alls turn the sequence split into a head split before the attention core and back after
+/// it, so the core runs over the whole sequence with heads / cp heads.
+enum class ContextComm { P2p, AllGather, AllToAll };
 /// The training or serving framework; selects documented memory conventions (core/memory/frameworkprofile.h).
 enum class Framework { Megatron, Nanotron, DeepSpeed, PytorchFsdp, Vllm };
 
@@ -30,6 +37,7 @@ const char* toString(PipelineSchedule value);
 const char* toString(Recompute value);
 const char* toString(Fp8Scaling value);
 const char* toString(ExpertDispatcher value);
+const char* toString(ContextComm value);
 const char* toString(Framework value);
 
 /// Precision of each tensor family; `compute` selects the tensor-core rate used for GEMMs.
@@ -63,6 +71,7 @@ struct ParallelismSpec {
     int cp = 1;
     int ep = 1;
     ExpertDispatcher expertDispatcher = ExpertDispatcher::AllToAll;
+    ContextComm contextComm = ContextComm::P2p;
     /// Routed tokens of the busiest expert-parallel rank over the average (1: balanced, a benchmark's balanced gate).
     double expertImbalance = 1.0;
     /// An expert's token capacity as a multiple of its average share; tokens beyond it are dropped (Megatron's

@@ -71,6 +71,9 @@ void addParallelism(std::vector<Key>& keys)
         "layers of each of the pp*virtual_stages stages; sums to num_layers"));
     keys.push_back(integer("parallelism.dp", 1, kMaxDegree, value("1"), "data-parallel replicas"));
     keys.push_back(integer("parallelism.cp", 1, kMaxDegree, value("1"), "context-parallel degree; divides seq_length"));
+    keys.push_back(choice<ContextComm>("parallelism.cp_comm", value("p2p"),
+        "how context-parallel ranks exchange K/V (Megatron --cp-comm-type): p2p ring hidden behind attention; "
+        "all_gather of K/V before attention; a2a (Ulysses) all-to-alls to a head split, heads divisible by tp*cp"));
     keys.push_back(
         integer("parallelism.ep", 1, kMaxDegree, value("1"), "expert-parallel degree; divides num_experts and dp*tp"));
     keys.push_back(choice<ExpertDispatcher>("parallelism.ep_dispatcher", value("alltoall"),

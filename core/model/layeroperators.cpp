@@ -256,9 +256,9 @@ private:
     {
         AttentionDims dims;
         dims.batch = m_shape.batch;
-        dims.heads = heads;
-        dims.kvHeads = kvHeads;
-        dims.queryLength = m_shape.queries;
+        dims.heads = std::max<std::int64_t>(1, heads / m_shape.headSplit);
+        dims.kvHeads = std::max<std::int64_t>(1, kvHeads / m_shape.headSplit);
+        dims.queryLength = m_shape.attentionQueries;
         dims.keyLength = m_shape.keys;
         dims.headDimQk = dqk;
         dims.headDimV = dv;

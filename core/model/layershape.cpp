@@ -60,6 +60,10 @@ Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workl
         shape.queries = ceilDiv(sequence, sharding.context);
         shape.keys = sequence;
     }
+    const bool ulysses
+        = !shape.decode && sharding.context > 1 && run.parallelism.contextComm == config::ContextComm::AllToAll;
+    shape.attentionQueries = ulysses ? sequence : shape.queries;
+    shape.headSplit = ulysses ? sharding.context : 1;
     shape.tokens = shape.batch * shape.queries;
     shape.normTokens = sharding.sequenceSplit ? ceilDiv(shape.tokens, sharding.tensor) : shape.tokens;
     return shape;

@@ -35,6 +35,10 @@ struct Shape {
     std::int64_t tp = 1;
     std::int64_t ep = 1;
     std::int64_t cp = 1;
+    /// The attention core's queries per sequence and the share of a tensor-parallel rank's heads it runs: queries and
+    /// 1, except under Ulysses (cp_comm a2a), whose all-to-alls give the core the whole sequence and heads / cp.
+    std::int64_t attentionQueries = 0;
+    std::int64_t headSplit = 1;
     /// Training under PyTorch's context parallelism (torchtitan): the ring's merges and copies (ringattention.h).
     bool pytorchRing = false;
     bool causal = true;

@@ -57,6 +57,40 @@ int nodesSpanned(const std::vector<int>& group, const config::ClusterSpec& clust
     return static_cast<int>(nodes.size());
 }
 
+/// The context-parallel exchange of one layer (LayerCollectives): K and V of this rank's tokens (its kv heads of the
+/// tensor-parallel split) around a ring, all-gathered, or with Q and the output through Ulysses's all-to-alls.
+void planContextCollectives(const config::ModelSpec& model, const config::ParallelismSpec& parallel,
+    const TrainingSizes& sizes, const std::vector<int>& group, LayerCollectives& layer)
+{
+    const double kvHeads = std::max(1.0, static_cast<double>(model.numKvHeads) / parallel.tp);
+    const double headBytes = sizes.tokens * model.headDim * sizes.activationBytes; // one head of this rank's tokens
+    const double kvBytes = 2 * kvHeads * headBytes;
+    const auto cp = static_cast<double>(parallel.cp);
+    switch (parallel.contextComm) {
+    case config::ContextComm::P2p:
+        layer.contextStep = planned(Axis::Cp, CollectiveKind::SendRecv, kvBytes, { group[0], group[1] });
+        layer.contextStepsForward = parallel.cp - 1;
+        layer.contextStepsBackward = 2 * (parallel.cp - 1);
+        break;
+    case config::ContextComm::AllGather: {
+        // The gathered K and V (an all-gather's bytes are its output), and their gradients' reduce-scatter input.
+        const PlannedCollective gather = planned(Axis::Cp, CollectiveKind::AllGather, kvBytes * cp, group);
+        layer.contextForward = { gather };
+        layer.contextBackward = { gather, planned(Axis::Cp, CollectiveKind::ReduceScatter, kvBytes * cp, group) };
+        break;
+    }
+    case config::ContextComm::AllToAll: {
+        // An all-to-all's bytes are what one rank sends in total: its tokens of Q, K and V, then of the output.
+        const double queryBytes = std::max(1.0, static_cast<double>(model.numHeads) / parallel.tp) * headBytes;
+        const PlannedCollective inputs = planned(Axis::Cp, CollectiveKind::AllToAll, queryBytes + kvBytes, group);
+        const PlannedCollective output = planned(Axis::Cp, CollectiveKind::AllToAll, queryBytes, group);
+        layer.contextForward = { inputs, output };
+        layer.contextBackward = { output, inputs };
+        break;
+    }
+    }
+}
+
 LayerCollectives layerCollectives(
     const config::Scenario& scenario, const Placement& placement, const TrainingSizes& sizes, int rank)
 {
@@ -82,12 +116,7 @@ LayerCollectives layerCollectives(
         }
     }
     if (parallel.cp > 1) {
-        const std::vector<int> group = placement.groupOf(Axis::Cp, rank);
-        const double kvHeads = std::max(1.0, static_cast<double>(model.numKvHeads) / parallel.tp);
-        const double kvBytes = 2 * sizes.tokens * kvHeads * model.headDim * sizes.activationBytes;
-        layer.contextStep = planned(Axis::Cp, CollectiveKind::SendRecv, kvBytes, { group[0], group[1] });
-        layer.contextStepsForward = parallel.cp - 1;
-        layer.contextStepsBackward = 2 * (parallel.cp - 1);
+        planContextCollectives(model, parallel, sizes, placement.groupOf(Axis::Cp, rank), layer);
     }
     if (model.moe && parallel.ep > 1) {
         // The all-to-all ends when the busiest rank has received its share: expertLoad times the balanced one.

@@ -31,7 +31,8 @@ struct PlannedCollective {
 ///   before and a reduce-scatter after it (same volume): `tensorPair` is that pair, issued twice per pass and twice
 ///   more in the backward under full recomputation;
 /// - cp: a ring passes each rank's K/V chunk around the group, cp - 1 steps forward and 2(cp - 1) backward (dK, dV
-///   return), each step one send of `contextStep`;
+///   return), each step one send of `contextStep` (cp_comm p2p); or the pass waits for `contextForward` /
+///   `contextBackward` (all_gather, a2a);
 /// - ep: MoE layers dispatch and combine the routed tokens with two all-to-alls per pass.
 struct LayerCollectives {
     std::vector<PlannedCollective> tensorPair;
@@ -50,6 +51,13 @@ struct LayerCollectives {
     std::optional<PlannedCollective> contextStep;
     int contextStepsForward = 0;
     int contextStepsBackward = 0;
+    /// cp_comm all_gather and a2a: the context-parallel collectives a layer's forward and backward wait for, in issue
+    /// order (none hides behind compute). all_gather: K and V all-gathered before the attention, again in the
+    /// backward, then dK and dV reduce-scattered (Transformer Engine's AttnFuncWithCPAndKVAllGather). a2a
+    /// (DeepSpeed-Ulysses, Megatron-Core's a2a): Q, K and V to the head split before the attention core, its output
+    /// back after it; the backward the same for dO, then dQ, dK and dV.
+    std::vector<PlannedCollective> contextForward;
+    std::vector<PlannedCollective> contextBackward;
     std::optional<PlannedCollective> expertAllToAll; ///< MoE layers only
     int expertAllToAllsPerPass = 0;
 };

@@ -60,6 +60,7 @@ struct ChakraPassSplitter::Block {
     std::optional<PlannedCollective> contextStep;
     int contextSteps = 0;
     double contextExposed = 0;
+    std::vector<PlannedCollective> context; ///< cp_comm all_gather, a2a: what the pass waits for
     std::vector<PlannedCollective> expert;
     double expertExposed = 0;
     double hostWait = 0; ///< the GPU waiting for its host's dispatch (graph::TimeClass::HostDispatch)
@@ -73,6 +74,7 @@ struct ChakraPassSplitter::Block {
         contextStep = contextStep ? contextStep : other.contextStep;
         contextSteps += other.contextSteps;
         contextExposed += other.contextExposed;
+        context.insert(context.end(), other.context.begin(), other.context.end());
         expert.insert(expert.end(), other.expert.begin(), other.expert.end());
         expertExposed += other.expertExposed;
         hostWait += other.hostWait;
@@ -174,6 +176,12 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
     if (collectives.contextStep && collectives.contextStep->onNetwork()) {
         block.contextStep = collectives.contextStep;
         block.contextSteps = backward ? collectives.contextStepsBackward : collectives.contextStepsForward;
+        block.contextExposed = part(graph::TimeClass::ContextParallel);
+    }
+    for (const PlannedCollective& wait : backward ? collectives.contextBackward : collectives.contextForward) {
+        addAll(block.context, wait, 1);
+    }
+    if (!block.context.empty()) {
         block.contextExposed = part(graph::TimeClass::ContextParallel);
     }
     if (moe && collectives.expertAllToAll) {
@@ -295,8 +303,14 @@ void ChakraPassSplitter::appendBlock(
         }
     }
     flush();
-    // Blocking collectives after the compute they follow (Megatron: tensor all-reduces close the attention and MLP
-    // blocks; the expert all-to-alls dispatch and combine the routed tokens).
+    // Blocking collectives after the compute they follow (Megatron: the context-parallel all-gathers or Ulysses
+    // all-to-alls around the attention core, tensor all-reduces close the attention and MLP blocks; the expert
+    // all-to-alls dispatch and combine the routed tokens).
+    for (size_t i = 0; i < block.context.size(); ++i) {
+        add(collectivePiece(block.label + " context-parallel " + network::toString(block.context[i].kind) + " "
+                + std::to_string(i + 1) + "/" + std::to_string(block.context.size()),
+            block.context[i], block.contextExposed / static_cast<double>(block.context.size())));
+    }
     if (!gemmWindow) {
         for (size_t i = 0; i < block.tensor.size(); ++i) {
             add(tensorPiece(i, block.tensorExposed / static_cast<double>(block.tensor.size())));

@@ -51,6 +51,12 @@ void CongestionStepBackend::buildRequests(const parallel::StepPlan& plan)
         if (stage.layer.contextStep) {
             requests.contextStep = plan.withReplicas(*stage.layer.contextStep);
         }
+        for (const parallel::PlannedCollective& wait : stage.layer.contextForward) {
+            requests.contextForward.push_back(plan.withReplicas(wait));
+        }
+        for (const parallel::PlannedCollective& wait : stage.layer.contextBackward) {
+            requests.contextBackward.push_back(plan.withReplicas(wait));
+        }
         if (stage.layer.expertAllToAll) {
             requests.expertAllToAll = plan.withReplicas(*stage.layer.expertAllToAll);
         }

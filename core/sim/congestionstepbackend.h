@@ -53,6 +53,8 @@ private:
         std::vector<network::CollectiveRequest> chunkGather; ///< ZeRO-3/FSDP: per chunk, before each pass
         std::vector<network::CollectiveRequest> tensorPair;
         network::CollectiveRequest contextStep;
+        std::vector<network::CollectiveRequest> contextForward; ///< cp_comm all_gather, a2a (LayerCollectives)
+        std::vector<network::CollectiveRequest> contextBackward;
         network::CollectiveRequest expertAllToAll;
         std::array<bool, kInlineKinds> onNetwork {};
     };

@@ -112,6 +112,14 @@ std::vector<CongestionStepBackend::InlineUnit> CongestionStepBackend::inlineUnit
             InlineUnit unit { stage, InlineContext, {} };
             addLoads(requests.contextStep, microBatches * layers * perLayer, unit.bytes);
             units.push_back(std::move(unit));
+        } else if (!requests.contextForward.empty()) {
+            InlineUnit unit { stage, InlineContext, {} };
+            for (const auto* waits : { &requests.contextForward, &requests.contextBackward }) {
+                for (const network::CollectiveRequest& wait : *waits) {
+                    addLoads(wait, microBatches * layers, unit.bytes);
+                }
+            }
+            units.push_back(std::move(unit));
         }
         if (layer.expertAllToAll && moeLayers > 0 && onNetwork(requests.expertAllToAll)) {
             InlineUnit unit { stage, InlineExpert, {} };
@@ -221,6 +229,7 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                 // Megatron's order: [recomputed forward's collectives,] then per block (attention, MLP) one all-reduce
                 // (or all-gather before and reduce-scatter after it with SP); the MoE all-to-alls sit in the MLP block.
                 std::vector<const network::CollectiveRequest*> tensorCollectives;
+                std::vector<const network::CollectiveRequest*> contextCollectives;
                 if (tensor) {
                     compute -= parts[static_cast<size_t>(TimeClass::TensorParallel)];
                     const int pairs
@@ -235,7 +244,14 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                         }
                     }
                 }
-                if (context) {
+                if (context && !stagePlan.layer.contextStep) {
+                    // cp_comm all_gather, a2a: collectives the pass waits for (below), first in its attention block.
+                    compute -= parts[static_cast<size_t>(TimeClass::ContextParallel)];
+                    for (const network::CollectiveRequest& wait :
+                        backward ? requests.contextBackward : requests.contextForward) {
+                        contextCollectives.push_back(&wait);
+                    }
+                } else if (context) {
                     compute -= parts[static_cast<size_t>(TimeClass::ContextParallel)];
                     const double attention = backward ? pass.backwardAttention : pass.forwardAttention;
                     compute -= attention;
@@ -260,10 +276,12 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                     layerBlocks.push_back({ gemm, tensorCollectives, true });
                     tensorCollectives = std::move(unfused);
                 }
-                std::vector<const network::CollectiveRequest*> blocking = tensorCollectives;
+                std::vector<const network::CollectiveRequest*> blocking = contextCollectives;
+                blocking.insert(blocking.end(), tensorCollectives.begin(), tensorCollectives.end());
                 if (expert && moe) {
                     compute -= parts[static_cast<size_t>(TimeClass::ExpertParallel)];
-                    const auto middle = blocking.begin() + static_cast<long>(blocking.size() / 2);
+                    const auto middle = blocking.begin()
+                        + static_cast<long>(contextCollectives.size() + tensorCollectives.size() / 2);
                     blocking.insert(middle, 2, &requests.expertAllToAll);
                 }
                 compute = std::max(0.0, compute);

@@ -23,31 +23,6 @@ using graph::TimeBreakdown;
 using graph::TimeClass;
 using parallel::PlannedCollective;
 
-graph::TimeClass timeClassOf(model::OperatorClass opClass)
-{
-    switch (opClass) {
-    case model::OperatorClass::Attention:
-        return TimeClass::Attention;
-    case model::OperatorClass::Mlp:
-        return TimeClass::Mlp;
-    case model::OperatorClass::Moe:
-        return TimeClass::Moe;
-    case model::OperatorClass::Norm:
-        return TimeClass::Norm;
-    case model::OperatorClass::Embedding:
-        return TimeClass::Embedding;
-    case model::OperatorClass::LmHead:
-        return TimeClass::LmHead;
-    case model::OperatorClass::Loss:
-        return TimeClass::Loss;
-    case model::OperatorClass::Optimizer:
-        return TimeClass::Optimizer;
-    case model::OperatorClass::Other:
-        break;
-    }
-    return TimeClass::Other;
-}
-
 using detail::add;
 using detail::at;
 using detail::collectiveSmShare;
@@ -190,6 +165,13 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
             += exposed(layer.contextStepsForward * step, pass->forwardAttention);
         at(pass->backward, TimeClass::ContextParallel)
             += exposed(layer.contextStepsBackward * step, pass->backwardAttention);
+    }
+    // cp_comm all_gather and a2a: the pass waits for its context-parallel collectives.
+    for (const PlannedCollective& wait : layer.contextForward) {
+        at(pass->forward, TimeClass::ContextParallel) += collective(wait);
+    }
+    for (const PlannedCollective& wait : layer.contextBackward) {
+        at(pass->backward, TimeClass::ContextParallel) += collective(wait);
     }
     // Expert parallelism: dispatch and combine all-to-alls of the routed tokens, in MoE layers.
     if (moe && layer.expertAllToAll) {

@@ -200,6 +200,7 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "parallelism.virtual_stages", tr("Virtual stages"), parallelism),
         field(run, "parallelism.dp", tr("Data (dp)"), parallelism),
         field(run, "parallelism.cp", tr("Context (cp)"), parallelism),
+        field(run, "parallelism.cp_comm", tr("Context exchange"), parallelism),
         field(run, "parallelism.ep", tr("Expert (ep)"), parallelism),
         field(run, "parallelism.ep_imbalance", tr("Expert imbalance"), parallelism),
         field(run, "parallelism.ep_capacity_factor", tr("Capacity factor"), parallelism),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The step plan: the collectives each parallel axis implies, with bytes, groups and counts derived by hand.
 #include "memory/memorymodel.h"
+#include "model/layeroperators.h"
 #include "model/modelstats.h"
 #include "network/analyticalnetwork.h"
 #include "parallel/expertdispatch.h"
@@ -10,6 +11,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace rapid;
@@ -34,6 +36,7 @@ private Q_SLOTS:
     void contextParallelRanksShareTheirGradients();
     void hybridShardingAllReducesTheShardOverItsReplicas();
     void hybridShardingRefusesGroupsItCannotForm();
+    void contextParallelVariantsMoveTheirBytes();
     void deepEpSendsOneCopyPerGpuAndNode();
 };
 
@@ -202,6 +205,79 @@ void TstStepPlan::hybridShardingRefusesGroupsItCannotForm()
         overrides.emplace_back("run.training.global_batch=8");
         const auto diagnostics = test::expectConfigError([&] { llama7bOn8(overrides); });
         QVERIFY2(!diagnostics.empty() && diagnostics.front().keyPath == "run.parallelism.dp_shard", bad.back().c_str());
+    }
+}
+
+void TstStepPlan::contextParallelVariantsMoveTheirBytes()
+{
+    // Llama-2-7B (32 heads of 128, MHA), sequence 2048, micro-batch 1, tp 2 x cp 2 x dp 2 (Megatron): a rank holds
+    // 1,024 tokens and 16 heads; one head of its tokens is 1,024 x 128 x 2 B = 262,144 B, its K and V 2 x 16 x 262,144
+    // = 8,388,608 B.
+    auto layerOf = [](const std::string& comm) {
+        return parallel::planStep(
+            llama7bOn8({ "run.framework=megatron", "run.parallelism.tp=2", "run.parallelism.cp=2",
+                "run.parallelism.dp=2", "run.parallelism.cp_comm=" + comm, "run.training.global_batch=2" }))
+            .stages[0]
+            .layer;
+    };
+    // p2p: one ring step of K/V forward, two backward (K/V again and dK/dV), hidden behind the attention.
+    const parallel::LayerCollectives ring = layerOf("p2p");
+    QCOMPARE(ring.contextStep->bytes, 8388608.0);
+    QCOMPARE(ring.contextStepsForward, 1);
+    QCOMPARE(ring.contextStepsBackward, 2);
+    QVERIFY(ring.contextForward.empty() && ring.contextBackward.empty());
+    // all_gather: K and V of both ranks gathered (16 MiB out) before the attention, again in the backward, whose dK
+    // and dV (16 MiB in) are reduce-scattered.
+    const parallel::LayerCollectives gather = layerOf("all_gather");
+    QVERIFY(!gather.contextStep);
+    QCOMPARE(gather.contextForward.size(), size_t(1));
+    QCOMPARE(gather.contextForward[0].kind, CollectiveKind::AllGather);
+    QCOMPARE(gather.contextForward[0].bytes, 16777216.0);
+    QCOMPARE(gather.contextForward[0].group.size(), size_t(2));
+    QCOMPARE(gather.contextBackward.size(), size_t(2));
+    QCOMPARE(gather.contextBackward[1].kind, CollectiveKind::ReduceScatter);
+    QCOMPARE(gather.contextBackward[1].bytes, 16777216.0);
+    // a2a (Ulysses): Q, K and V of the rank's tokens (16 + 32 heads: 12,582,912 B) to the head split, the output
+    // (16 heads: 4,194,304 B) back; the backward sends dO, then dQ, dK and dV.
+    const parallel::LayerCollectives ulysses = layerOf("a2a");
+    QCOMPARE(ulysses.contextForward.size(), size_t(2));
+    QCOMPARE(ulysses.contextForward[0].kind, CollectiveKind::AllToAll);
+    QCOMPARE(ulysses.contextForward[0].bytes, 12582912.0);
+    QCOMPARE(ulysses.contextForward[1].bytes, 4194304.0);
+    QCOMPARE(ulysses.contextBackward[0].bytes, 4194304.0);
+    QCOMPARE(ulysses.contextBackward[1].bytes, 12582912.0);
+
+    // Ulysses's attention core runs the whole sequence with half the rank's heads: 8 heads over 2,048 queries, the
+    // same causal work as the ring's 16 heads over the rank's 1,024 queries against 2,048 keys.
+    const config::Scenario scenario = llama7bOn8({ "run.framework=megatron", "run.parallelism.tp=2",
+        "run.parallelism.cp=2", "run.parallelism.dp=2", "run.parallelism.cp_comm=a2a", "run.training.global_batch=2" });
+    const parallel::StepPlan plan = parallel::planStep(scenario);
+    const auto ops = model::trainingForward(scenario.model, scenario.run, plan.sharding.layer, false);
+    const auto core
+        = std::find_if(ops.begin(), ops.end(), [](const model::Operator& op) { return op.name == "attention.core"; });
+    QVERIFY(core != ops.end());
+    QCOMPARE(core->attention.heads, std::int64_t(8));
+    QCOMPARE(core->attention.queryLength, std::int64_t(2048));
+    QCOMPARE(core->attention.keyLength, std::int64_t(2048));
+    const config::Scenario ringScenario = llama7bOn8({ "run.framework=megatron", "run.parallelism.tp=2",
+        "run.parallelism.cp=2", "run.parallelism.dp=2", "run.training.global_batch=2" });
+    const auto ringOps = model::trainingForward(
+        ringScenario.model, ringScenario.run, parallel::planStep(ringScenario).sharding.layer, false);
+    const auto ringCore = std::find_if(
+        ringOps.begin(), ringOps.end(), [](const model::Operator& op) { return op.name == "attention.core"; });
+    QCOMPARE(core->flops, ringCore->flops);
+
+    // Variants the framework does not run, and heads Ulysses cannot split, are errors naming cp_comm.
+    for (const std::vector<std::string>& bad :
+        std::vector<std::vector<std::string>> { { "run.framework=pytorch-fsdp", "run.parallelism.cp_comm=a2a" },
+            { "run.framework=deepspeed", "run.parallelism.cp_comm=all_gather" },
+            { "run.framework=megatron", "run.parallelism.cp_comm=a2a", "run.parallelism.tp=2", "run.parallelism.cp=4",
+                "run.parallelism.dp=1", "model.num_kv_heads=4" } }) {
+        std::vector<std::string> overrides
+            = { "run.parallelism.cp=2", "run.parallelism.dp=4", "run.training.global_batch=4" };
+        overrides.insert(overrides.end(), bad.begin(), bad.end());
+        const auto diagnostics = test::expectConfigError([&] { llama7bOn8(overrides); });
+        QVERIFY2(!diagnostics.empty() && diagnostics.front().keyPath == "run.parallelism.cp_comm", bad.back().c_str());
     }
 }
 
