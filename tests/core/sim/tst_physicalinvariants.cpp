@@ -191,8 +191,28 @@ private:
              << ", ep_dispatcher: " << pick(random, std::vector<std::string> { "alltoall", "deepep" })
              << ", zero_stage: " << zeroStage
              << ", tp_comm_overlap: " << (std::bernoulli_distribution(0.3)(random) ? "true" : "false")
-             << hybridShardingYaml(random, dp, cp, zeroStage) << "}\n";
+             << hybridShardingYaml(random, dp, cp, zeroStage) << contextCommYaml(random, model, framework, tp, cp)
+             << "}\n";
         return yaml.str();
+    }
+
+    /// Context parallelism by the exchanges the framework has (Megatron: ring, K/V all-gather, Ulysses; DeepSpeed:
+    /// ring, Ulysses), Ulysses only where each tensor-parallel rank's query and K/V heads split over cp.
+    static std::string contextCommYaml(
+        std::mt19937& random, const config::ModelSpec& model, const std::string& framework, int tp, int cp)
+    {
+        if (cp < 2 || (framework != "megatron" && framework != "deepspeed")) {
+            return "";
+        }
+        std::vector<std::string> choices { "p2p" };
+        if (framework == "megatron") {
+            choices.emplace_back("all_gather");
+        }
+        const int kvHeads = std::max(1, model.numKvHeads / tp);
+        if ((model.numHeads / tp) % cp == 0 && kvHeads % cp == 0) {
+            choices.emplace_back("a2a");
+        }
+        return ", cp_comm: " + pick(random, choices);
     }
 
     /// Sharded runs over dp > 1 shard in smaller groups (HSDP) a third of the time: any proper divisor of dp (1 only
