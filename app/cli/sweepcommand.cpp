@@ -48,25 +48,34 @@ std::string shortName(const std::string& key)
     return key.substr(key.rfind('.') == std::string::npos ? 0 : key.rfind('.') + 1);
 }
 
-/// Up to @p limit of @p rows as a table: one column per axis, then the figures; "*" marks the Pareto front.
+/// Up to @p limit of @p rows as a table: one column per axis (as wide as its name, 8 or its longest value shown), then
+/// the figures; "*" marks the Pareto front.
 void printRows(std::ostream& out, const sweep::SweepSpace& space, const std::vector<sweep::SweepRow>& rows, int limit)
 {
     const bool inference = rows.front().inference;
+    const size_t shown = std::min(rows.size(), static_cast<size_t>(std::max(0, limit)));
+    std::vector<size_t> widths;
+    for (size_t axis = 0; axis < space.axes().size(); ++axis) {
+        size_t width = std::max<size_t>(shortName(space.axes()[axis].name).size(), 8);
+        for (size_t i = 0; i < shown; ++i) {
+            width = std::max(width, sweep::valueLabel(space, rows[i], axis).size());
+        }
+        widths.push_back(width);
+    }
     std::string header = "  ";
-    for (const sweep::SweepAxis& axis : space.axes()) {
-        std::string name = shortName(axis.name);
-        name.resize(std::max<size_t>(name.size(), 8), ' ');
+    for (size_t axis = 0; axis < space.axes().size(); ++axis) {
+        std::string name = shortName(space.axes()[axis].name);
+        name.resize(widths[axis], ' ');
         header += name + " ";
     }
     out << header << (inference ? "      TTFT s      ITL ms     e2e s" : "      step s     MFU %")
         << "   tok/s/GPU  mem GiB\n";
-    for (size_t i = 0; i < rows.size() && static_cast<int>(i) < limit; ++i) {
+    for (size_t i = 0; i < shown; ++i) {
         const sweep::SweepRow& row = rows[i];
         std::string line = row.pareto ? "* " : "  ";
         for (size_t axis = 0; axis < space.axes().size(); ++axis) {
-            const std::string name = shortName(space.axes()[axis].name);
             std::string value = sweep::valueLabel(space, row, axis);
-            value.resize(std::max<size_t>(std::max<size_t>(name.size(), 8), value.size()), ' ');
+            value.resize(widths[axis], ' ');
             line += value + " ";
         }
         char numbers[160];
