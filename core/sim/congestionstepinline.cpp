@@ -244,15 +244,16 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                         }
                     }
                 }
+                if (context) {
+                    compute -= parts[static_cast<size_t>(TimeClass::ContextParallel)];
+                }
                 if (context && !stagePlan.layer.contextStep) {
                     // cp_comm all_gather, a2a: collectives the pass waits for (below), first in its attention block.
-                    compute -= parts[static_cast<size_t>(TimeClass::ContextParallel)];
                     for (const network::CollectiveRequest& wait :
                         backward ? requests.contextBackward : requests.contextForward) {
                         contextCollectives.push_back(&wait);
                     }
                 } else if (context) {
-                    compute -= parts[static_cast<size_t>(TimeClass::ContextParallel)];
                     const double attention = backward ? pass.backwardAttention : pass.forwardAttention;
                     compute -= attention;
                     const int steps
