@@ -30,6 +30,9 @@ void addParallelism(
     addIfChanged(words, "dp", reference.dp, other.dp);
     addIfChanged(words, "cp", reference.cp, other.cp);
     addIfChanged(words, "ep", reference.ep, other.ep);
+    if (reference.etp != other.etp) {
+        words.push_back(other.etp > 0 ? "etp" + std::to_string(other.etp) : "etp=tp"); // 0: etp follows tp
+    }
     addIfChanged(words, "vpp", reference.virtualStages, other.virtualStages);
     if (reference.sequenceParallel != other.sequenceParallel) {
         words.emplace_back(other.sequenceParallel ? "sp" : "no sp");

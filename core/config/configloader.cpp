@@ -342,7 +342,7 @@ std::vector<Diagnostic> checkScenario(
                         : "; change the degrees or resize the network (e.g. --set hardware.cluster.network["
                             + hardware.cluster.dimensions.back().name + "].size=N)"));
     }
-    detail::checkExpertParallelism(model, parallel, report);
+    detail::checkExpertParallelism(model, run, report);
     detail::checkShardGroup(parallel, report);
     detail::checkContextComm(model, run, parallel, report);
     const int chunks = parallel.pp * parallel.virtualStages;

@@ -11,23 +11,62 @@
 
 namespace rapid::config::detail {
 
-/// Expert parallelism: ep divides the experts and dp*tp; imbalance and capacity need it.
-template <typename Report>
-void checkExpertParallelism(const ModelSpec& model, const ParallelismSpec& parallel, const Report& report)
+/// Where a run's expert layers sit (ep, etp): ep divides the experts; with etp = tp (the default) the ep ranks are
+/// members of a dp group; with etp 1 the experts are folded over the stage's tp x cp x dp ranks (Megatron-Core's
+/// expert mesh), taking each rank's own sequence-parallel tokens in training, or lying inside one tensor-parallel group
+/// that shares its tokens in inference (vLLM's and SGLang's expert parallelism over the tp ranks).
+template <typename Report> void checkExpertPlacement(const ModelSpec& model, const RunSpec& run, const Report& report)
 {
+    const ParallelismSpec& parallel = run.parallelism;
+    const std::string ep = std::to_string(parallel.ep);
+    if (model.moe->numExperts % parallel.ep != 0) {
+        report("run.parallelism.ep",
+            "ep (" + ep + ") must divide num_experts (" + std::to_string(model.moe->numExperts) + ")");
+    }
+    if (parallel.etp > 0 && parallel.etp != 1 && parallel.etp != parallel.tp) {
+        report("run.parallelism.etp",
+            "etp (" + std::to_string(parallel.etp)
+                + ") splits each routed expert's FFN: expected 1 (whole experts "
+                  "folded over the tensor-parallel ranks) or tp ("
+                + std::to_string(parallel.tp) + ")");
+        return;
+    }
+    const bool folded = parallel.expertTensorDegree() < parallel.tp;
+    const std::int64_t stageRanks = static_cast<std::int64_t>(parallel.tp) * parallel.cp * parallel.dp;
+    if (!folded && parallel.dp % parallel.ep != 0) {
+        report("run.parallelism.ep",
+            "ep (" + ep + ") must divide dp (" + std::to_string(parallel.dp)
+                + "): with etp = tp the experts spread over data-parallel ranks"
+                + (parallel.tp > 1 && parallel.tp % parallel.ep == 0
+                        ? "; etp: 1 spreads whole experts over the tensor-parallel ranks instead"
+                        : ""));
+    } else if (folded && stageRanks % parallel.ep != 0) {
+        report("run.parallelism.ep",
+            "ep (" + ep + ") must divide tp*cp*dp (" + std::to_string(stageRanks)
+                + "): with etp 1 the experts are folded over a pipeline stage's ranks");
+    } else if (folded && run.mode == RunMode::Training && !parallel.sequenceParallel) {
+        report("run.parallelism.etp",
+            "etp 1 below tp (" + std::to_string(parallel.tp)
+                + ") routes each rank's own sequence-parallel tokens: expected sequence_parallel: true (Megatron-Core "
+                  "requires it for expert with tensor parallelism)");
+    } else if (folded && run.mode != RunMode::Training && parallel.tp % parallel.ep != 0) {
+        report("run.parallelism.ep",
+            "ep (" + ep
+                + ") with etp 1 spreads whole experts over the tensor-parallel ranks, which share their tokens: "
+                  "expected a divisor of tp ("
+                + std::to_string(parallel.tp) + ")");
+    }
+}
+
+/// Expert parallelism: where the experts sit (checkExpertPlacement); imbalance and capacity need ep > 1.
+template <typename Report> void checkExpertParallelism(const ModelSpec& model, const RunSpec& run, const Report& report)
+{
+    const ParallelismSpec& parallel = run.parallelism;
     if (model.moe) {
-        if (model.moe->numExperts % parallel.ep != 0) {
-            report("run.parallelism.ep",
-                "ep (" + std::to_string(parallel.ep) + ") must divide num_experts ("
-                    + std::to_string(model.moe->numExperts) + ")");
-        }
-        if ((static_cast<std::int64_t>(parallel.dp) * parallel.tp) % parallel.ep != 0) {
-            report("run.parallelism.ep",
-                "ep (" + std::to_string(parallel.ep) + ") must divide dp*tp ("
-                    + std::to_string(static_cast<std::int64_t>(parallel.dp) * parallel.tp) + ")");
-        }
-    } else if (parallel.ep != 1) {
-        report("run.parallelism.ep", "ep applies only to mixture-of-experts models; this model is dense");
+        checkExpertPlacement(model, run, report);
+    } else if (parallel.ep != 1 || parallel.etp > 0) {
+        report(parallel.ep != 1 ? "run.parallelism.ep" : "run.parallelism.etp",
+            "ep and etp apply only to mixture-of-experts models; this model is dense");
     }
     // Imbalance and capacity describe how routed tokens spread over expert-parallel ranks.
     if ((parallel.expertImbalance != 1.0 || parallel.expertCapacityFactor != 0.0) && (!model.moe || parallel.ep < 2)) {

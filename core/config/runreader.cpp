@@ -128,6 +128,7 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
     spec.dp = static_cast<int>(parallelism.integer("dp"));
     spec.cp = static_cast<int>(parallelism.integer("cp"));
     spec.ep = static_cast<int>(parallelism.integer("ep"));
+    spec.etp = static_cast<int>(parallelism.integer("etp", 0)); // 0 = tp
     spec.expertDispatcher = parallelism.choice<ExpertDispatcher>("ep_dispatcher");
     spec.contextComm = parallelism.choice<ContextComm>("cp_comm");
     spec.expertImbalance = parallelism.number("ep_imbalance");

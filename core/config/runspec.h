@@ -59,7 +59,7 @@ struct PrecisionSpec {
 };
 
 /// Degrees of each parallel axis; their product (tp*pp*dp*cp) is the number of GPUs used.
-/// ep shards experts over a subset of dp*tp ranks and does not multiply the GPU count.
+/// ep (with etp) shards experts over the tp*cp*dp ranks of a pipeline stage and does not multiply the GPU count.
 struct ParallelismSpec {
     int tp = 1;
     bool sequenceParallel = false;
@@ -70,6 +70,10 @@ struct ParallelismSpec {
     int dp = 1;
     int cp = 1;
     int ep = 1;
+    /// Expert tensor parallelism: each routed expert's FFN is split over etp ranks (Megatron-Core's
+    /// --expert-tensor-parallel-size). 0: tp (experts split like the dense MLP); 1: whole experts, the expert layers
+    /// folded over the attention's tp, cp and dp ranks (MoE parallel folding; vLLM's and SGLang's expert parallelism).
+    int etp = 0;
     ExpertDispatcher expertDispatcher = ExpertDispatcher::AllToAll;
     ContextComm contextComm = ContextComm::P2p;
     /// Routed tokens of the busiest expert-parallel rank over the average (1: balanced, a benchmark's balanced gate).
@@ -91,6 +95,8 @@ struct ParallelismSpec {
 
     /// The data-parallel ranks of one shard group (dpShard, or dp when not given).
     int shardDegree() const { return dpShard > 0 ? dpShard : dp; }
+    /// The ranks one routed expert's FFN is split over (etp, or tp when not given).
+    int expertTensorDegree() const { return etp > 0 ? etp : tp; }
     /// tp*pp*dp*cp, saturating at INT64_MAX (the run reader refuses more than kMaxGpus).
     std::int64_t gpuCount() const;
     /// The busiest expert-parallel rank's routed tokens over the balanced share: the imbalance, capped by the

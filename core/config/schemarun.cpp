@@ -74,8 +74,12 @@ void addParallelism(std::vector<Key>& keys)
     keys.push_back(choice<ContextComm>("parallelism.cp_comm", value("p2p"),
         "how context-parallel ranks exchange K/V (Megatron --cp-comm-type): p2p ring hidden behind attention; "
         "all_gather of K/V before attention; a2a (Ulysses) all-to-alls to a head split, heads divisible by tp*cp"));
-    keys.push_back(
-        integer("parallelism.ep", 1, kMaxDegree, value("1"), "expert-parallel degree; divides num_experts and dp*tp"));
+    keys.push_back(integer("parallelism.ep", 1, kMaxDegree, value("1"),
+        "expert-parallel degree; divides num_experts, and dp (etp = tp) or tp*cp*dp (etp 1)"));
+    keys.push_back(integer("parallelism.etp", 1, kMaxDegree, derived("tp"),
+        "expert tensor parallelism (Megatron-Core --expert-tensor-parallel-size): ranks each routed expert's FFN is "
+        "split over; tp (experts split like the MLP, ep over dp ranks) or 1 (whole experts folded over the tp, cp and "
+        "dp ranks: needs sequence_parallel in training; vLLM/SGLang expert parallelism in inference)"));
     keys.push_back(choice<ExpertDispatcher>("parallelism.ep_dispatcher", value("alltoall"),
         "how routed tokens cross nodes: alltoall sends one copy per token and expert; deepep (DeepEP's internode "
         "kernels) one copy per token and destination node, fanned out over NVLink there"));

@@ -36,6 +36,9 @@ struct Shape {
     double tp; ///< divisor inside the tensor-parallel region
     double sp; ///< divisor outside it (tp with sequence parallelism, else 1)
     double expertLoad; ///< the busiest expert-parallel rank's routed tokens over the balanced share
+    double etp; ///< divisor of a routed expert's FFN width (expert tensor parallelism)
+    double expertRows; ///< tokens whose routed copies this GPU's experts take, balanced: s b with etp = tp
+    double expertInputSplit; ///< divisor of the experts' saved inputs (sp with etp = tp; folded: whole rows, 1)
 };
 
 Shape shapeOf(const ModelSpec& model, const RunSpec& run, const model::LayerSharding& sharding)
@@ -48,6 +51,9 @@ Shape shapeOf(const ModelSpec& model, const RunSpec& run, const model::LayerShar
     shape.tp = sharding.tensor;
     shape.sp = sharding.sequenceSplit ? sharding.tensor : 1;
     shape.expertLoad = run.parallelism.expertLoad();
+    shape.etp = sharding.expertTensor;
+    shape.expertRows = model::expertBlockTokens(sharding, shape.s * shape.b) / sharding.expert;
+    shape.expertInputSplit = sharding.expertTensor == sharding.tensor ? shape.sp : 1;
     return shape;
 }
 
@@ -100,28 +106,29 @@ void mlpTensors(const ModelSpec& model, const RunSpec& run, const Shape& x, bool
 {
     const double tokens = x.s * x.b;
     out.push_back({ "MLP norm input", tokens * x.h * x.e / x.sp });
-    auto mlp = [&](const std::string& prefix, double routedTokens, double ffn) {
-        out.push_back({ prefix + "up-projection input", routedTokens * x.h * x.e / x.sp });
+    auto mlp = [&](const std::string& prefix, double routedTokens, double ffn, double inputSplit, double ffnSplit) {
+        out.push_back({ prefix + "up-projection input", routedTokens * x.h * x.e / inputSplit });
         if (model.ffnGated) {
             // Gate and up outputs feed the gated activation; its output is the down-projection input.
-            out.push_back({ prefix + "gate and up outputs", routedTokens * 2 * ffn * x.e / x.tp });
+            out.push_back({ prefix + "gate and up outputs", routedTokens * 2 * ffn * x.e / ffnSplit });
             if (profile.gatedMlpSavedTensors > 3) {
-                out.push_back({ prefix + "activated gate", routedTokens * ffn * x.e / x.tp });
+                out.push_back({ prefix + "activated gate", routedTokens * ffn * x.e / ffnSplit });
             }
         } else {
-            out.push_back({ prefix + "activation input", routedTokens * ffn * x.e / x.tp });
+            out.push_back({ prefix + "activation input", routedTokens * ffn * x.e / ffnSplit });
         }
-        out.push_back({ prefix + "down-projection input", routedTokens * ffn * x.e / x.tp });
+        out.push_back({ prefix + "down-projection input", routedTokens * ffn * x.e / ffnSplit });
     };
     if (moeLayer && model.moe) {
         const config::MoeSpec& moe = *model.moe;
         out.push_back({ "router logits (fp32)", tokens * moe.numExperts * 4 / x.sp });
-        mlp("experts: ", tokens * moe.topK * x.expertLoad, static_cast<double>(moe.expertFfnSize));
+        mlp("experts: ", x.expertRows * moe.topK * x.expertLoad, static_cast<double>(moe.expertFfnSize),
+            x.expertInputSplit, x.etp);
         if (moe.sharedExperts > 0) {
-            mlp("shared experts: ", tokens, static_cast<double>(moe.expertFfnSize) * moe.sharedExperts);
+            mlp("shared experts: ", tokens, static_cast<double>(moe.expertFfnSize) * moe.sharedExperts, x.sp, x.tp);
         }
     } else {
-        mlp("", tokens, static_cast<double>(model.ffnSize));
+        mlp("", tokens, static_cast<double>(model.ffnSize), x.sp, x.tp);
     }
     if (run.dropout) {
         out.push_back({ "MLP residual dropout mask", tokens * x.h * 1 / x.sp });
@@ -150,14 +157,16 @@ void opSacTensors(const ModelSpec& model, const Shape& x, bool moeLayer, const F
         { "wv output", tokens * kvDim / x.tp }, { "wo output (partial sum)", tokens * x.h } };
     double mlpTokens = tokens;
     double ffn = static_cast<double>(model.ffnSize);
+    double ffnSplit = x.tp;
     if (moeLayer && model.moe) {
-        mlpTokens = tokens * model.moe->topK * x.expertLoad;
+        mlpTokens = x.expertRows * model.moe->topK * x.expertLoad;
         ffn = static_cast<double>(model.moe->expertFfnSize);
+        ffnSplit = x.etp;
     }
     if (model.ffnGated) {
-        linears.push_back({ "w1 (gate) output", mlpTokens * ffn / x.tp });
+        linears.push_back({ "w1 (gate) output", mlpTokens * ffn / ffnSplit });
     }
-    linears.push_back({ "w3 (up) output", mlpTokens * ffn / x.tp });
+    linears.push_back({ "w3 (up) output", mlpTokens * ffn / ffnSplit });
     linears.push_back({ "w2 (down) output (partial sum)", mlpTokens * x.h });
     const bool backwardReadsDownOutput = moeLayer && model.moe;
     out.push_back({ "layer input (checkpoint)", tokens * x.h * x.e / x.sp });
@@ -199,10 +208,11 @@ double backwardTransientPerLayer(const ModelSpec& model, const RunSpec& run, con
     // and of its full-sequence input; under full recomputation the layer's activations are rebuilt first.
     const Shape x = shapeOf(model, run, sharding);
     const double tokens = x.s * x.b;
-    const double ffn = moeLayer && model.moe
-        ? static_cast<double>(model.moe->expertFfnSize) * (model.moe->topK * x.expertLoad + model.moe->sharedExperts)
-        : static_cast<double>(model.ffnSize);
-    double transient = tokens * ((model.ffnGated ? 3 : 2) * ffn / x.tp + 2 * x.h) * x.e;
+    // FFN-wide elements per GPU: routed rows over the expert-tensor split, shared experts' over the tensor split.
+    const double ffnElements = moeLayer && model.moe ? static_cast<double>(model.moe->expertFfnSize)
+            * (x.expertRows * model.moe->topK * x.expertLoad / x.etp + tokens * model.moe->sharedExperts / x.tp)
+                                                     : tokens * static_cast<double>(model.ffnSize) / x.tp;
+    double transient = ((model.ffnGated ? 3 : 2) * ffnElements + 2 * tokens * x.h) * x.e;
     if (run.mode == config::RunMode::Training
         && (run.recompute == Recompute::Full || run.recompute == Recompute::OpSac)) {
         RunSpec rebuilt = run;

@@ -19,6 +19,8 @@ namespace rapid::model {
 using config::ModelSpec;
 using config::RunSpec;
 using detail::ceilDiv;
+using detail::ExpertRows;
+using detail::expertRows;
 using detail::kLayerNormFlops;
 using detail::kRmsNormFlops;
 using detail::makeShape;
@@ -404,11 +406,11 @@ private:
     /// Gate/up projection, activation and down projection of @p ffn intermediate width on @p rows tokens per
     /// @p batch (experts).
     void mlp(const std::string& prefix, OperatorClass opClass, std::int64_t ffn, std::int64_t rows = 0,
-        std::int64_t batch = 1)
+        std::int64_t batch = 1, std::int64_t ffnShards = 0)
     {
         const std::int64_t h = m_model.hiddenSize;
         const std::int64_t m = rows > 0 ? rows : m_shape.tokens;
-        const std::int64_t f = shard(ffn);
+        const std::int64_t f = ceilDiv(ffn, ffnShards > 0 ? ffnShards : m_shape.tp);
         const bool gated = m_model.ffnGated;
         if (gated && m_shape.separateProjections && batch == 1) {
             projections(prefix + "gate_up_input_grad_sum", opClass, m, h,
@@ -442,32 +444,25 @@ private:
         softmax.backwardFlops = 2 * softmax.op.flops;
 
         const double hidden = static_cast<double>(h);
-        const double routed = tokens() * moe.topK; // rows this GPU's experts process (balanced routing)
+        // The tokens this GPU routes: its tensor-parallel group's (gathered with etp = tp), its own sequence-parallel
+        // share when the experts are folded over the ranks (etp < tp), as Megatron-Core's dispatcher takes them.
+        const double own = m_shape.etp < m_shape.tp ? normTokens() : tokens();
+        const double routed = own * moe.topK;
         // Dispatch gathers each token once per chosen expert; the combine weights the expert outputs back per token.
-        elementwise(
-            "moe.permute", OperatorClass::Moe, routed * hidden, routed * hidden, (routed + tokens()) * hidden, 0);
-        // Each GPU receives its share of all ep ranks' routed rows, T topK when balanced. With fewer rows than local
-        // experts (decode) only as many experts as rows run, and only their weights are read.
-        const std::int64_t localExperts = ceilDiv(moe.numExperts, m_shape.ep);
-        // Under imbalance the busiest rank receives expertLoad times that (the step waits for it).
-        const std::int64_t balancedRows
-            = ceilDiv(m_shape.tokens * m_shape.ep * moe.topK * localExperts, moe.numExperts);
-        const auto rowsOnGpu
-            = static_cast<std::int64_t>(std::ceil(static_cast<double>(balancedRows) * m_shape.expertLoad));
-        const std::int64_t activeExperts = std::min(localExperts, rowsOnGpu);
-        const std::int64_t rowsPerExpert = ceilDiv(rowsOnGpu, activeExperts);
+        elementwise("moe.permute", OperatorClass::Moe, routed * hidden, routed * hidden, (routed + own) * hidden, 0);
+        const ExpertRows experts = expertRows(m_shape, moe);
         const std::size_t first = m_entries.size();
-        mlp("moe.expert_", OperatorClass::Moe, moe.expertFfnSize, rowsPerExpert, activeExperts);
+        mlp("moe.expert_", OperatorClass::Moe, moe.expertFfnSize, experts.rowsPerExpert, experts.active, m_shape.etp);
         // The GPU holds all its local experts whether or not they run.
         for (std::size_t i = first; i < m_entries.size(); ++i) {
             if (m_entries[i].op.kind == OperatorKind::Gemm) {
                 const GemmDims& g = m_entries[i].op.gemm;
                 m_entries[i].weights
-                    = static_cast<double>(g.k) * static_cast<double>(g.n) * static_cast<double>(localExperts);
+                    = static_cast<double>(g.k) * static_cast<double>(g.n) * static_cast<double>(experts.local);
             }
         }
-        elementwise("moe.unpermute", OperatorClass::Moe, routed * hidden, tokens() * hidden,
-            (routed + tokens()) * hidden, 2 * routed * hidden);
+        elementwise("moe.unpermute", OperatorClass::Moe, routed * hidden, own * hidden, (routed + own) * hidden,
+            2 * routed * hidden);
         if (moe.sharedExperts > 0) {
             mlp("moe.shared_expert_", OperatorClass::Moe, moe.expertFfnSize * moe.sharedExperts);
         }

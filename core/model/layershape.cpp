@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "layershape_p.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -8,12 +10,15 @@ namespace rapid::model::detail {
 
 Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workload workload, std::int64_t kvLength)
 {
-    if (sharding.tensor < 1 || sharding.context < 1 || sharding.expert < 1) {
-        throw std::invalid_argument("tensor, context and expert shard counts must be at least 1");
+    if (sharding.tensor < 1 || sharding.context < 1 || sharding.expert < 1 || sharding.expertTensor < 1
+        || sharding.tensor % sharding.expertTensor != 0) {
+        throw std::invalid_argument(
+            "tensor, context, expert and expert-tensor shard counts must be at least 1, the last dividing the first");
     }
     Shape shape;
     shape.tp = sharding.tensor;
     shape.ep = sharding.expert;
+    shape.etp = sharding.expertTensor;
     shape.cp = sharding.context;
     shape.pytorchRing
         = workload == Workload::Training && run.framework == config::Framework::PytorchFsdp && sharding.context > 1;
@@ -66,7 +71,29 @@ Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workl
     shape.headSplit = ulysses ? sharding.context : 1;
     shape.tokens = shape.batch * shape.queries;
     shape.normTokens = sharding.sequenceSplit ? ceilDiv(shape.tokens, sharding.tensor) : shape.tokens;
+    shape.expertBlockTokens
+        = static_cast<std::int64_t>(std::ceil(expertBlockTokens(sharding, static_cast<double>(shape.tokens))));
     return shape;
+}
+
+ExpertRows expertRows(const Shape& shape, const config::MoeSpec& moe)
+{
+    // Each GPU runs its local experts on their share of the expert block's routed rows (T topK when balanced and
+    // etp = tp; T topK / ep when ep whole experts share the tokens of one tensor-parallel group).
+    ExpertRows rows;
+    rows.local = ceilDiv(moe.numExperts, shape.ep);
+    const std::int64_t balancedRows = ceilDiv(shape.expertBlockTokens * moe.topK * rows.local, moe.numExperts);
+    // Under imbalance the busiest rank receives expertLoad times that (the step waits for it).
+    const auto onGpu = static_cast<std::int64_t>(std::ceil(static_cast<double>(balancedRows) * shape.expertLoad));
+    // A balanced gate sends each token to topK distinct experts drawn uniformly, so a local expert receives none of
+    // the block's tokens with probability (1 - topK / experts)^tokens: with few tokens (decode) fewer experts than rows
+    // run, and only their weights are read, until the tokens cover them all (the expected count, rounded up).
+    const double missed = std::pow(1.0 - static_cast<double>(moe.topK) / static_cast<double>(moe.numExperts),
+        static_cast<double>(shape.expertBlockTokens));
+    const auto covered = static_cast<std::int64_t>(std::ceil(static_cast<double>(rows.local) * (1.0 - missed) - 1e-9));
+    rows.active = std::max<std::int64_t>(1, std::min({ rows.local, onGpu, covered }));
+    rows.rowsPerExpert = ceilDiv(onGpu, rows.active);
+    return rows;
 }
 
 } // namespace rapid::model::detail

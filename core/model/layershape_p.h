@@ -34,7 +34,10 @@ struct Shape {
     std::int64_t normTokens = 0; ///< tokens of the sequence-parallel region
     std::int64_t tp = 1;
     std::int64_t ep = 1;
+    std::int64_t etp = 1; ///< ranks each routed expert's FFN is split over
     std::int64_t cp = 1;
+    /// Distinct tokens held by one expert block (model::expertBlockTokens).
+    std::int64_t expertBlockTokens = 0;
     /// The attention core's queries per sequence and the share of a tensor-parallel rank's heads it runs: queries and
     /// 1, except under Ulysses (cp_comm a2a), whose all-to-alls give the core the whole sequence and heads / cp.
     std::int64_t attentionQueries = 0;
@@ -70,5 +73,15 @@ struct Shape {
 /// The shape of @p workload under @p run and @p sharding (decode attends to @p kvLength keys). Throws
 /// std::invalid_argument for shard counts, batches or lengths below one.
 Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workload workload, std::int64_t kvLength);
+
+/// The routed expert work of one GPU in a MoE layer.
+struct ExpertRows {
+    std::int64_t local = 0; ///< experts the GPU holds
+    std::int64_t active = 0; ///< of them, those that receive tokens (run, and have their weights read)
+    std::int64_t rowsPerExpert = 0; ///< rows each active expert runs on the busiest rank
+};
+
+/// The GPU's local experts, those its block's tokens reach, and their rows (layershape.cpp says how).
+ExpertRows expertRows(const Shape& shape, const config::MoeSpec& moe);
 
 } // namespace rapid::model::detail

@@ -54,6 +54,7 @@ Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec
     Placement placement;
     placement.ranks = parallel.gpuCount();
     placement.expertDegree = std::max(1, parallel.ep);
+    placement.foldedExpertTensorDegree = parallel.etp > 0 && parallel.etp < parallel.tp ? parallel.etp : 0;
     placement.shardDegree = parallel.dpShard;
     int stride = 1;
     for (const Layout& axis : axes) {
@@ -122,8 +123,40 @@ int Placement::coordinate(Axis axis, int rank) const
     return placed ? (rank / placed->stride) % placed->degree : 0;
 }
 
+std::vector<int> Placement::foldedExpertGroup(int rank) const
+{
+    // The stage's ranks in Megatron's order (tp innermost, then cp, then dp), as Megatron-Core numbers both meshes.
+    const int tp = degree(Axis::Tp);
+    const int cp = degree(Axis::Cp);
+    const auto stageIndex = [&](int r) {
+        return coordinate(Axis::Tp, r) + tp * (coordinate(Axis::Cp, r) + cp * coordinate(Axis::Dp, r));
+    };
+    const auto rankOf = [&](int index) {
+        const auto strideOf = [&](Axis a) {
+            const AxisPlacement* placed = find(a);
+            return placed ? placed->stride : 0;
+        };
+        const int pipeline = find(Axis::Pp) ? coordinate(Axis::Pp, rank) * strideOf(Axis::Pp) : 0;
+        return pipeline + (index % tp) * strideOf(Axis::Tp) + (index / tp % cp) * strideOf(Axis::Cp)
+            + (index / tp / cp) * strideOf(Axis::Dp);
+    };
+    const int etp = foldedExpertTensorDegree;
+    const int block = etp * expertDegree;
+    const int index = stageIndex(rank);
+    const int first = index / block * block + index % etp;
+    std::vector<int> group;
+    for (int member = 0; member < expertDegree && first + member * etp < tp * cp * degree(Axis::Dp); ++member) {
+        group.push_back(rankOf(first + member * etp));
+    }
+    std::sort(group.begin(), group.end());
+    return group;
+}
+
 std::vector<int> Placement::groupOf(Axis axis, int rank) const
 {
+    if (axis == Axis::Ep && foldedExpertTensorDegree > 0) {
+        return foldedExpertGroup(rank);
+    }
     if (axis == Axis::Ep) {
         // Experts are spread over ep consecutive members of the data-parallel group (never more than it has).
         const std::vector<int> dataParallel = groupOf(Axis::Dp, rank);

@@ -29,6 +29,10 @@ struct Placement {
     std::vector<AxisPlacement> axes; ///< innermost first: tp, cp, dp, pp in some order
     int ranks = 0;
     int expertDegree = 1; ///< ep: expert-parallel groups are consecutive slices of ep members of a dp group
+    /// etp below tp: the expert layers are folded over the stage's ranks instead (Megatron-Core's expert mesh, etp
+    /// innermost, then ep, over the ranks in tp, cp, dp order): an ep group takes every etp-th of etp x ep
+    /// consecutive ranks. 0: etp = tp.
+    int foldedExpertTensorDegree = 0;
     /// Hybrid sharding: a ZeRO/FSDP shard group holds consecutive slices of this many members of a dp group (with
     /// their cp peers); 0 = the whole dp group (RunSpec::ParallelismSpec::dpShard).
     int shardDegree = 0;
@@ -41,7 +45,8 @@ struct Placement {
     int degree(Axis axis) const;
 
     /// The ranks of @p rank's group along @p axis, ascending: the ranks that differ from it in that coordinate only.
-    /// Ep: the slice of ep consecutive members of @p rank's dp group that holds it. An absent axis gives { rank }.
+    /// Ep: the slice of ep consecutive members of @p rank's dp group that holds it, or under folding
+    /// (foldedExpertTensorDegree) its ep group of the expert mesh. An absent axis gives { rank }.
     /// This is the only group-of-rank arithmetic of the project: everything else asks here.
     std::vector<int> groupOf(Axis axis, int rank) const;
     /// The ranks holding the same weights as @p rank, ascending: its dp group and those of its cp peers (gradient
@@ -55,6 +60,8 @@ struct Placement {
     /// their slice), ascending: hybrid sharding all-reduces the reduce-scattered gradients over them. { rank } alone
     /// without hybrid sharding.
     std::vector<int> shardReplicaGroup(int rank) const;
+    /// Under folding, the ep group of the expert mesh that holds @p rank (groupOf(Axis::Ep) asks here).
+    std::vector<int> foldedExpertGroup(int rank) const;
     /// @p rank's coordinate along @p axis (0 for an absent axis).
     int coordinate(Axis axis, int rank) const;
     /// Which group of @p axis holds @p rank: groups numbered densely 0..ranks/degree-1 in order of their lowest rank.

@@ -29,7 +29,7 @@ std::vector<int> layersOfChunks(const config::ModelSpec& model, const config::Ru
 }
 
 /// One GPU's parameters of a layer: attention and MLP matrices and biases split over the tensor shards, routed
-/// experts over tensor x expert shards, norms and the router replicated.
+/// experts over expert-tensor x expert shards, shared experts over the tensor shards, norms and the router replicated.
 double layerParametersPerGpu(const config::ModelSpec& model, const model::LayerSharding& sharding, bool moeLayer)
 {
     const model::ParameterCounts counts = model::countParameters(model);
@@ -39,8 +39,8 @@ double layerParametersPerGpu(const config::ModelSpec& model, const model::LayerS
     if (moeLayer && model.moe) {
         const config::MoeSpec& moe = *model.moe;
         const double expert = (model.ffnGated ? 3.0 : 2.0) * model.hiddenSize * moe.expertFfnSize;
-        params += moe.numExperts * expert / (tp * sharding.expert) + moe.sharedExperts * expert / tp
-            + static_cast<double>(model.hiddenSize) * moe.numExperts;
+        params += moe.numExperts * expert / (static_cast<double>(sharding.expertTensor) * sharding.expert)
+            + moe.sharedExperts * expert / tp + static_cast<double>(model.hiddenSize) * moe.numExperts;
     } else {
         params += layer.mlp / tp;
     }
@@ -115,7 +115,13 @@ std::vector<PipelineStep> ShardingPlan::steps(int stage) const
 model::LayerSharding layerSharding(const config::RunSpec& run)
 {
     const config::ParallelismSpec& parallel = run.parallelism;
-    return { parallel.tp, parallel.cp, parallel.ep, parallel.sequenceParallel };
+    model::LayerSharding sharding;
+    sharding.tensor = parallel.tp;
+    sharding.context = parallel.cp;
+    sharding.expert = parallel.ep;
+    sharding.expertTensor = parallel.expertTensorDegree();
+    sharding.sequenceSplit = parallel.sequenceParallel;
+    return sharding;
 }
 
 double gatheredParameterBytes(const config::ModelSpec& model, const config::RunSpec& run, double layerParameters,

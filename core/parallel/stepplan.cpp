@@ -114,14 +114,22 @@ LayerCollectives layerCollectives(
         if (parallel.tpCommOverlap && parallel.sequenceParallel && run.framework == config::Framework::PytorchFsdp) {
             layer.tensorUnfusedBackward = 1 + (model.ffnGated ? 1 : 0);
         }
+        // Folded experts (etp < tp, sequence parallel) take their tokens from the all-to-all: the MLP block's pair
+        // remains only for shared experts (Megatron-Core's SharedExpertMLP gathers and reduce-scatters over tp).
+        layer.moeWithoutMlpPair = model.moe && parallel.sequenceParallel && parallel.expertTensorDegree() < parallel.tp
+            && model.moe->sharedExperts == 0;
     }
     if (parallel.cp > 1) {
         planContextCollectives(model, parallel, sizes, placement.groupOf(Axis::Cp, rank), layer);
     }
     if (model.moe && parallel.ep > 1) {
-        // The all-to-all ends when the busiest rank has received its share: expertLoad times the balanced one.
+        // The all-to-all ends when the busiest rank has received its share: expertLoad times the balanced one. Each
+        // rank sends its tensor-parallel group's tokens (etp = tp), or its own sequence-parallel share when the
+        // experts are folded over the ranks (etp < tp; Megatron-Core's dispatcher after its router).
+        const double ownTokens
+            = parallel.expertTensorDegree() < parallel.tp ? sizes.tokens / parallel.tp : sizes.tokens;
         const double routed
-            = sizes.tokens * model.moe->topK * model.hiddenSize * sizes.activationBytes * parallel.expertLoad();
+            = ownTokens * model.moe->topK * model.hiddenSize * sizes.activationBytes * parallel.expertLoad();
         layer.expertAllToAll = planned(Axis::Ep, CollectiveKind::AllToAll, routed, placement.groupOf(Axis::Ep, rank));
         if (parallel.expertDispatcher == config::ExpertDispatcher::DeepEp) {
             // One copy per destination GPU; beyond the node, one per destination node.

@@ -6,6 +6,7 @@
 #include "parallel/placement.h"
 #include "parallel/shardingplan.h"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct LayerCollectives {
     /// micro_pipeline_tp.py, _find_producer_matmul), and the input gradient of a block whose input feeds several
     /// linears (torchtitan's wq, wk, wv; w1, w3 of a gated MLP) is their sum.
     int tensorUnfusedBackward = 0;
+    /// Expert tensor parallelism 1 under sequence parallelism (Megatron-Core's --expert-tensor-parallel-size 1): a
+    /// MoE layer's routed experts take their tokens from the all-to-all, not from a tensor-parallel all-gather, so the
+    /// layer runs the tensor-parallel collectives of its attention block only (shared experts keep the MLP's pair).
+    bool moeWithoutMlpPair = false;
     std::optional<PlannedCollective> contextStep;
     int contextStepsForward = 0;
     int contextStepsBackward = 0;
@@ -60,6 +65,22 @@ struct LayerCollectives {
     std::vector<PlannedCollective> contextBackward;
     std::optional<PlannedCollective> expertAllToAll; ///< MoE layers only
     int expertAllToAllsPerPass = 0;
+
+    /// The tensor-parallel pairs a layer's forward or backward runs: every block's, or its attention block's alone in
+    /// a MoE layer without the MLP's pair (each count covers the attention and MLP blocks equally).
+    int pairsForward(bool moe) const { return moe && moeWithoutMlpPair ? tensorPairsForward / 2 : tensorPairsForward; }
+    int pairsBackward(bool moe) const
+    {
+        return moe && moeWithoutMlpPair ? tensorPairsBackward / 2 : tensorPairsBackward;
+    }
+    int firstsBackward(bool moe) const
+    {
+        return moe && moeWithoutMlpPair ? tensorFirstsBackward / 2 : tensorFirstsBackward;
+    }
+    int unfusedBackward(bool moe) const
+    {
+        return moe && moeWithoutMlpPair ? std::min(1, tensorUnfusedBackward) : tensorUnfusedBackward;
+    }
 };
 
 /// One model chunk of a stage (one virtual stage; the whole stage unless interleaved).

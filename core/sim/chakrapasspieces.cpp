@@ -163,13 +163,13 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
     const graph::TimeBreakdown& exposed
         = backward ? m_stepModel.layerTimes(stage, moe).backward : m_stepModel.layerTimes(stage, moe).forward;
     const auto part = [&](graph::TimeClass timeClass) { return exposed[static_cast<size_t>(timeClass)]; };
-    for (int pair = 0; pair < (backward ? collectives.tensorPairsBackward : collectives.tensorPairsForward); ++pair) {
+    for (int pair = 0; pair < (backward ? collectives.pairsBackward(moe) : collectives.pairsForward(moe)); ++pair) {
         for (const PlannedCollective& collective : collectives.tensorPair) {
             addAll(block.tensor, collective, 1);
         }
     }
     if (backward && !collectives.tensorPair.empty()) {
-        addAll(block.tensor, collectives.tensorPair.front(), collectives.tensorFirstsBackward);
+        addAll(block.tensor, collectives.tensorPair.front(), collectives.firstsBackward(moe));
     }
     block.tensorBesideGemms = plan.sharding.overlapTensorCollectives;
     block.tensorExposed = part(graph::TimeClass::TensorParallel);

@@ -99,12 +99,16 @@ std::vector<CongestionStepBackend::InlineUnit> CongestionStepBackend::inlineUnit
         }
         const parallel::LayerCollectives& layer = stagePlan.layer;
         if (!requests.tensorPair.empty()) {
-            const double perLayer = layer.tensorPairsForward + layer.tensorPairsBackward;
+            // Pairs of the dense and the MoE layers (whose MLP block may have none: LayerCollectives::pairsForward).
+            const double pairs = (layers - moeLayers) * (layer.pairsForward(false) + layer.pairsBackward(false))
+                + moeLayers * (layer.pairsForward(true) + layer.pairsBackward(true));
+            const double firsts
+                = (layers - moeLayers) * layer.firstsBackward(false) + moeLayers * layer.firstsBackward(true);
             InlineUnit unit { stage, InlineTensor, {} };
             for (const network::CollectiveRequest& part : requests.tensorPair) {
-                addLoads(part, microBatches * layers * perLayer, unit.bytes);
+                addLoads(part, microBatches * pairs, unit.bytes);
             }
-            addLoads(requests.tensorPair.front(), microBatches * layers * layer.tensorFirstsBackward, unit.bytes);
+            addLoads(requests.tensorPair.front(), microBatches * firsts, unit.bytes);
             units.push_back(std::move(unit));
         }
         if (layer.contextStep) {
@@ -232,10 +236,9 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                 std::vector<const network::CollectiveRequest*> contextCollectives;
                 if (tensor) {
                     compute -= parts[static_cast<size_t>(TimeClass::TensorParallel)];
-                    const int pairs
-                        = backward ? stagePlan.layer.tensorPairsBackward : stagePlan.layer.tensorPairsForward;
+                    const int pairs = backward ? stagePlan.layer.pairsBackward(moe) : stagePlan.layer.pairsForward(moe);
                     // op-SAC's recomputed collectives first, as the recompute runs before the gradients.
-                    for (int i = 0; backward && i < stagePlan.layer.tensorFirstsBackward; ++i) {
+                    for (int i = 0; backward && i < stagePlan.layer.firstsBackward(moe); ++i) {
                         tensorCollectives.push_back(&requests.tensorPair.front());
                     }
                     for (int i = 0; i < pairs; ++i) {
@@ -266,7 +269,7 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                     compute -= gemm;
                     // The reduce-scatters async TP cannot fuse stay blocking (LayerCollectives::tensorUnfusedBackward).
                     std::vector<const network::CollectiveRequest*> unfused;
-                    for (int i = 0; backward && i < stagePlan.layer.tensorUnfusedBackward; ++i) {
+                    for (int i = 0; backward && i < stagePlan.layer.unfusedBackward(moe); ++i) {
                         const auto found = std::find(
                             tensorCollectives.begin(), tensorCollectives.end(), &requests.tensorPair.back());
                         if (found != tensorCollectives.end()) {
@@ -281,8 +284,9 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                 blocking.insert(blocking.end(), tensorCollectives.begin(), tensorCollectives.end());
                 if (expert && moe) {
                     compute -= parts[static_cast<size_t>(TimeClass::ExpertParallel)];
-                    const auto middle = blocking.begin()
-                        + static_cast<long>(contextCollectives.size() + tensorCollectives.size() / 2);
+                    // After the attention block's tensor collectives (all of them when the MLP block has none).
+                    const size_t attention = tensorCollectives.size() / (stagePlan.layer.moeWithoutMlpPair ? 1 : 2);
+                    const auto middle = blocking.begin() + static_cast<long>(contextCollectives.size() + attention);
                     blocking.insert(middle, 2, &requests.expertAllToAll);
                 }
                 compute = std::max(0.0, compute);

@@ -136,10 +136,10 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
         const double setup = reduceScatters
             ? fusedAllGatherSetupSeconds(m_timer, layer.tensorPair.front().bytes / static_cast<double>(tp))
             : 0.0;
-        at(pass->forward, TimeClass::TensorParallel) += layer.tensorPairsForward * (sum + setup);
+        at(pass->forward, TimeClass::TensorParallel) += layer.pairsForward(moe) * (sum + setup);
         at(pass->backward, TimeClass::TensorParallel)
-            += std::max(0, layer.tensorPairsBackward - layer.tensorUnfusedBackward) * sum
-            + (layer.tensorPairsBackward + layer.tensorFirstsBackward) * setup;
+            += std::max(0, layer.pairsBackward(moe) - layer.unfusedBackward(moe)) * sum
+            + (layer.pairsBackward(moe) + layer.firstsBackward(moe)) * setup;
     }
     if (!layer.tensorPair.empty()) {
         double pair = 0;
@@ -148,12 +148,12 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
             parts.push_back(collective(part));
             pair += parts.back();
         }
-        const double forward = layer.tensorPairsForward * pair;
-        const double backward = layer.tensorPairsBackward * pair + layer.tensorFirstsBackward * parts.front();
+        const double forward = layer.pairsForward(moe) * pair;
+        const double backward = layer.pairsBackward(moe) * pair + layer.firstsBackward(moe) * parts.front();
         // With tp_comm_overlap the collectives run under the layer's GEMMs (at most their length), but for those
         // the overlap cannot fuse.
         const bool overlap = m_plan.sharding.overlapTensorCollectives;
-        const double unfused = layer.tensorUnfusedBackward * parts.back();
+        const double unfused = layer.unfusedBackward(moe) * parts.back();
         at(pass->forward, TimeClass::TensorParallel) += overlap ? exposed(forward, pass->forwardGemm) : forward;
         at(pass->backward, TimeClass::TensorParallel)
             += overlap ? unfused + exposed(backward - unfused, pass->backwardGemm) : backward;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -54,6 +55,9 @@ std::string modelPreset(const std::string& path)
     }
     if (path == "Qwen/Qwen3-32B") {
         return "qwen3-32b";
+    }
+    if (path == "Qwen/Qwen3-235B-A22B-FP8") {
+        return "qwen3-235b-a22b"; // its 128 x 128 block-scaled FP8 weights: fp8_block rows
     }
     return {};
 }
@@ -142,6 +146,27 @@ bool isDeepSeekV3(const std::string& path)
     return path == "deepseek-ai/DeepSeek-R1" || path == "deepseek-ai/DeepSeek-V3";
 }
 
+/// The run.parallelism overrides of a row's expert split: none for a dense model (its moe_ columns mean nothing) or
+/// experts split like the MLP (moe_tp = tp, moe_ep 1); ep = tp with whole experts (etp 1) for moe_tp 1 x moe_ep = tp;
+/// no value for any other split.
+std::optional<std::vector<std::string>> expertSplitOf(const CsvTable& table, size_t row)
+{
+    if (modelPreset(table.cell(row, "model_path")) != "qwen3-235b-a22b") {
+        return std::vector<std::string> {};
+    }
+    const auto tp = table.number(row, "tp_size");
+    const auto moeTp = table.number(row, "moe_tp_size");
+    const auto moeEp = table.number(row, "moe_ep_size");
+    if (tp && moeTp && moeEp && *moeTp == *tp && *moeEp == 1) {
+        return std::vector<std::string> {};
+    }
+    if (tp && moeTp && moeEp && *moeTp == 1 && *moeEp == *tp) {
+        return std::vector<std::string> { "run.parallelism.ep=" + std::to_string(std::lround(*moeEp)),
+            "run.parallelism.etp=1" };
+    }
+    return std::nullopt;
+}
+
 /// Why a row is left out, or "" when it is used. The rule is fixed and the same for every row.
 std::string skipReason(const CsvTable& table, size_t row)
 {
@@ -153,7 +178,7 @@ std::string skipReason(const CsvTable& table, size_t row)
                "tried on its tensor-parallel FP8 rows, TPOT off by 48% (docs/calibration.md)";
     }
     if (modelPreset(table.cell(row, "model_path")).empty()) {
-        return "no model preset (MoE models: MiniMax, Kimi, gpt-oss, Qwen3 MoE, Qwen3.5, GLM; NVFP4 checkpoints)";
+        return "no model preset (MoE models: MiniMax, Kimi, gpt-oss, Qwen3.5, GLM; NVFP4 checkpoints)";
     }
     if (hardwareOf(table.cell(row, "system"), 1).first.empty()) {
         return "no GPU or cluster preset (B300, GB300)";
@@ -171,6 +196,10 @@ std::string skipReason(const CsvTable& table, size_t row)
     if (table.cell(row, "mode") != "agg") {
         return "disaggregated deployment of a dense model (rapid serve --prefill-workers/--decode-workers serves "
                "such pools; this mapping takes aggregated rows only)";
+    }
+    if (!expertSplitOf(table, row)) {
+        return "MoE experts split other than over the worker's tp ranks (moe_tp x moe_ep differs from tp, or moe_tp "
+               "between 1 and tp): attention data parallelism is not recorded";
     }
     if (provenance(table.cell(row, "silicon_data_source"), "silicon_concurrency").empty()) {
         return "no silicon_concurrency in its provenance";
@@ -192,9 +221,10 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
 {
     Dataset dataset { ttft ? "aiconfigurator-ttft" : "aiconfigurator-tpot", "aiconfigurator/silicon_sample.csv",
         std::string(
-            "NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B and Qwen3-32B served by vLLM, TensorRT-LLM and "
-            "SGLang on H100/H200/B200/GB200 (bf16, fp8 per-tensor or 128-block, nvfp4), one worker per row under a "
-            "closed loop: mean ")
+            "NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B, Qwen3-32B and Qwen3-235B-A22B (experts split "
+            "over tp, or whole over tp ranks: ep = tp, etp 1) served by vLLM, TensorRT-LLM and SGLang on "
+            "H100/H200/B200/GB200 (bf16, fp8 per-tensor or 128-block, nvfp4), one worker per row under a closed "
+            "loop: mean ")
             + (ttft ? "time to first token" : "time per output token") + " (rapid serve)",
         ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 20.0 : 10.0, {}, {}, {} };
     const CsvTable table = CsvTable::read(sharedDir + "/validation/" + dataset.file);
@@ -217,7 +247,10 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
         const bool fp8 = table.cell(row, "precision") == "fp8";
         const bool nvfp4 = table.cell(row, "gemm_quant_mode") == "nvfp4";
         // fp8_block: DeepSeek-V3's fine-grained FP8 (1 x 128 activation tiles, 128 x 128 weight blocks).
-        const bool fp8Block = table.cell(row, "gemm_quant_mode") == "fp8_block";
+        // Qwen/Qwen3-235B-A22B-FP8 is such a checkpoint whatever the row's column says ("fine-grained fp8 quantization
+        // with block size of 128", its model card; quantization_config weight_block_size [128, 128]).
+        const bool fp8Block = table.cell(row, "gemm_quant_mode") == "fp8_block"
+            || table.cell(row, "model_path") == "Qwen/Qwen3-235B-A22B-FP8";
         // Per-tensor FP8 activation scales are static where the checkpoint was quantised by NVIDIA's Model Optimizer,
         // which calibrates an input_scale for every linear: NVIDIA's own FP8 checkpoints (model_path nvidia/...), and
         // every TensorRT-LLM row (its FP8 recipe is ModelOpt's; the PyTorch backend loads pre-quantised checkpoints).
@@ -251,6 +284,8 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
                     + std::string(fp8Block ? "block128"
                             : staticScales ? "static"
                                            : "tensorwise") });
+        const std::vector<std::string> experts = *expertSplitOf(table, row);
+        c.overrides.insert(c.overrides.end(), experts.begin(), experts.end());
         c.concurrency = concurrency;
         c.requestsPerClient = kRequestsPerClient;
         c.engine = benchmarkEngine(table, row, concurrency);

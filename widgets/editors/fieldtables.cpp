@@ -202,6 +202,7 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "parallelism.cp", tr("Context (cp)"), parallelism),
         field(run, "parallelism.cp_comm", tr("Context exchange"), parallelism),
         field(run, "parallelism.ep", tr("Expert (ep)"), parallelism),
+        field(run, "parallelism.etp", tr("Expert tensor (etp)"), parallelism),
         field(run, "parallelism.ep_imbalance", tr("Expert imbalance"), parallelism),
         field(run, "parallelism.ep_capacity_factor", tr("Capacity factor"), parallelism),
         field(run, "parallelism.zero_stage", tr("ZeRO stage"), parallelism),

@@ -93,6 +93,7 @@ private Q_SLOTS:
     void causalAttentionFlops();
     void decodeAttentsToTheCache();
     void moeExpertsPerGpu();
+    void foldedExpertsRunWholeExperts();
     void mlaExplicitAndAbsorbedPaths();
     void lmHeadAndOptimizer();
     void fp8CastBytesByHand();
@@ -461,6 +462,47 @@ void TstLayerOperators::moeExpertsPerGpu()
     QCOMPARE(find(decode, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 1, 4096, 28672, 4 }));
     QVERIFY_THROWS_EXCEPTION(
         std::invalid_argument, model::trainingForward(tinyLlama(), run, parallel::layerSharding(run), true));
+}
+
+void TstLayerOperators::foldedExpertsRunWholeExperts()
+{
+    const config::ModelSpec model = test::projectLoader().loadModel("mixtral-8x7b");
+    // Training, tp 4 with sequence parallelism, ep 4, etp 1: each rank holds 4096 / 4 = 1,024 tokens of its own; the
+    // block of 4 ranks holds 4,096, routed top-2 to 8 experts: each expert receives 4096 x 2 / 8 = 1,024 rows, and a
+    // rank runs its 2 whole experts (FFN 14,336; gate and up 28,672) on them. etp = tp runs 4,096 rows per expert at a
+    // quarter of the width: the same FLOPs.
+    config::RunSpec run = trainingRun(1, 4096, 4, true);
+    run.parallelism.ep = 4;
+    run.parallelism.etp = 1;
+    const auto folded = model::trainingForward(model, run, parallel::layerSharding(run), true);
+    QCOMPARE(find(folded, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 1024, 4096, 28672, 2 }));
+    QCOMPARE(find(folded, "moe.expert_down_projection")->gemm, (model::GemmDims { 1024, 14336, 4096, 2 }));
+    run.parallelism.etp = 0;
+    const auto split = model::trainingForward(model, run, parallel::layerSharding(run), true);
+    QCOMPARE(find(split, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 4096, 4096, 7168, 2 }));
+    QCOMPARE(find(folded, "moe.expert_gate_up_projection")->flops, find(split, "moe.expert_gate_up_projection")->flops);
+    // The folded rank permutes its own 1,024 tokens, a quarter of what the gathered tensor-parallel group permutes.
+    QCOMPARE(find(folded, "moe.permute")->bytes * 4, find(split, "moe.permute")->bytes);
+    // Parameters: 2 whole experts 2 x 3 x 4096 x 14336 = 352,321,536, the router 32,768, attention
+    // (4096 x 6144 + 4096 x 4096) / 4 = 10,485,760, norms 8,192: 362,848,256.
+    run.parallelism.etp = 1;
+    QCOMPARE(model::localLayerParameters(model, run, parallel::layerSharding(run), true), 362848256.0);
+
+    // vLLM's expert parallelism over tp 8 (no sequence parallelism: every rank holds the batch's tokens): a prefill
+    // of 2 x 1,000 tokens sends 2000 x 2 / 8 = 500 rows to each expert, one whole expert per GPU.
+    config::RunSpec serve;
+    serve.mode = config::RunMode::Inference;
+    serve.batch = 2;
+    serve.promptLength = 1000;
+    serve.parallelism.tp = 8;
+    serve.parallelism.ep = 8;
+    serve.parallelism.etp = 1;
+    const auto prefill = model::prefillLayer(model, serve, parallel::layerSharding(serve), true);
+    QCOMPARE(find(prefill, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 500, 4096, 28672, 1 }));
+    // Decode of 2 sequences: 4 routed rows over 8 experts, half a row per GPU on average; the busiest GPU's expert
+    // runs one row with its whole weights.
+    const auto decode = model::decodeLayer(model, serve, parallel::layerSharding(serve), true, 100);
+    QCOMPARE(find(decode, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 1, 4096, 28672, 1 }));
 }
 
 void TstLayerOperators::mlaExplicitAndAbsorbedPaths()

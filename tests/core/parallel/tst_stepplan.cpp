@@ -35,6 +35,8 @@ private Q_SLOTS:
     void fp8AllGatherMovesLinearWeightsInOneByte();
     void contextParallelRanksShareTheirGradients();
     void hybridShardingAllReducesTheShardOverItsReplicas();
+    void foldedExpertsSendTheirOwnTokens();
+    void expertPlacementErrorsNameTheKey();
     void hybridShardingRefusesGroupsItCannotForm();
     void contextParallelVariantsMoveTheirBytes();
     void deepEpSendsOneCopyPerGpuAndNode();
@@ -190,6 +192,62 @@ void TstStepPlan::hybridShardingAllReducesTheShardOverItsReplicas()
         "run.parallelism.fsdp=true", "run.parallelism.dp_shard=8", "run.training.global_batch=8" }));
     QVERIFY(!whole.stages[0].chunks[0].replicaReduction);
     QCOMPARE(whole.stages[0].chunks[0].gradientReduction.group.size(), size_t(8));
+}
+
+void TstStepPlan::foldedExpertsSendTheirOwnTokens()
+{
+    // Mixtral (8 experts, top-2, hidden 4096) on 16 H100s as tp 4 (sequence parallel) x dp 4, micro-batch 1 of 4,096
+    // tokens. With etp 1 and ep 4 the experts are folded over the ranks in tp, cp, dp order: rank 5's ep group is the
+    // block of 4 consecutive ranks {4, 5, 6, 7} (its tensor-parallel group), and each rank dispatches its own
+    // sequence-parallel share: 4096 / 4 x 2 x 4096 x 2 B = 16,777,216 B. The MoE layers keep the attention block's
+    // all-gather / reduce-scatter pair only (no shared experts): forward 1 pair, backward 1.
+    const auto mixtral = [](const std::string& parallelism) {
+        return test::projectLoader().loadScenario("mixtral-8x7b", "dgx-h100-superpod", "llama-2-7b-train-4xa100",
+            { "hardware.cluster.network[ib].size=2", "run.framework=megatron", "run.training.seq_length=4096",
+                "run.training.micro_batch=1", "run.training.global_batch=4", "run.parallelism=" + parallelism });
+    };
+    const parallel::StepPlan folded = parallel::planStep(mixtral("{tp: 4, sp: true, dp: 4, ep: 4, etp: 1}"));
+    const parallel::LayerCollectives& layer = folded.stages[0].layer;
+    QCOMPARE(folded.placement.groupOf(parallel::Axis::Ep, 5), (std::vector<int> { 4, 5, 6, 7 }));
+    QCOMPARE(layer.expertAllToAll->group, (std::vector<int> { 0, 1, 2, 3 }));
+    QCOMPARE(layer.expertAllToAll->bytes, 16777216.0);
+    QCOMPARE(layer.pairsForward(false), 2);
+    QCOMPARE(layer.pairsForward(true), 1);
+    QCOMPARE(layer.pairsBackward(true), 1);
+    // ep 8 takes two tensor-parallel groups ({8..15} for rank 9); ep 2 a block of 2 consecutive ranks ({4, 5}).
+    QCOMPARE(
+        parallel::planStep(mixtral("{tp: 4, sp: true, dp: 4, ep: 8, etp: 1}")).placement.groupOf(parallel::Axis::Ep, 9),
+        (std::vector<int> { 8, 9, 10, 11, 12, 13, 14, 15 }));
+    QCOMPARE(
+        parallel::planStep(mixtral("{tp: 4, sp: true, dp: 4, ep: 2, etp: 1}")).placement.groupOf(parallel::Axis::Ep, 5),
+        (std::vector<int> { 4, 5 }));
+    // etp = tp (the default): ep spans members of the dp group (stride tp), each rank sends its tensor-parallel
+    // group's 4,096 tokens (4096 x 2 x 4096 x 2 B = 67,108,864 B) and MoE layers keep both pairs.
+    const parallel::StepPlan split = parallel::planStep(mixtral("{tp: 4, sp: true, dp: 4, ep: 4}"));
+    QCOMPARE(split.stages[0].layer.expertAllToAll->group, (std::vector<int> { 0, 4, 8, 12 }));
+    QCOMPARE(split.stages[0].layer.expertAllToAll->bytes, 67108864.0);
+    QCOMPARE(split.stages[0].layer.pairsForward(true), 2);
+}
+
+void TstStepPlan::expertPlacementErrorsNameTheKey()
+{
+    // etp between 1 and tp; etp 1 in training without sequence parallelism; ep beyond dp with etp = tp (Mixtral's
+    // 8 experts over tp 8 and dp 1 cannot sit on dp ranks); etp on a dense model.
+    for (const auto& [parallelism, key] : std::vector<std::pair<std::string, std::string>> {
+             { "{tp: 4, sp: true, dp: 2, ep: 2, etp: 2}", "run.parallelism.etp" },
+             { "{tp: 4, dp: 2, ep: 4, etp: 1}", "run.parallelism.etp" },
+             { "{tp: 8, sp: true, dp: 1, ep: 8}", "run.parallelism.ep" } }) {
+        const auto diagnostics = test::expectConfigError([&] {
+            test::projectLoader().loadScenario("mixtral-8x7b", "hgx-h100-8gpu", "llama-2-7b-train-4xa100",
+                { "run.framework=megatron", "run.training.global_batch=8", "run.parallelism=" + parallelism });
+        });
+        QVERIFY2(!diagnostics.empty() && diagnostics.front().keyPath == key, parallelism.c_str());
+    }
+    const auto dense = test::expectConfigError([] {
+        test::projectLoader().loadScenario(
+            "llama-3.1-8b", "hgx-h100-8gpu", "automodel-fsdp2-train", { "run.parallelism.etp=1" });
+    });
+    QVERIFY(!dense.empty() && dense.front().keyPath == "run.parallelism.etp");
 }
 
 void TstStepPlan::hybridShardingRefusesGroupsItCannotForm()

@@ -170,6 +170,9 @@ private:
                  << (std::bernoulli_distribution(0.5)(random) ? std::uniform_real_distribution<double>(1.0, 1.5)(random)
                                                               : 0.0);
         }
+        const bool sequenceParallel = tp > 1 && std::bernoulli_distribution(0.5)(random);
+        // Whole experts folded over the tp, cp and dp ranks (etp 1) half the time it is allowed: sequence parallel.
+        const bool foldExperts = ep > 1 && sequenceParallel && std::bernoulli_distribution(0.5)(random);
         std::ostringstream yaml;
         yaml << "run:\n  mode: training\n  framework: " << framework << "\n"
              << "  transformer_engine: " << (transformerEngine ? "true" : "false") << "\n"
@@ -182,12 +185,11 @@ private:
              << "  torch_compile: " << (std::bernoulli_distribution(0.5)(random) ? "true" : "false") << "\n"
              << flashAttentionYaml(random)
              << precisionYaml(random, hardware, true, framework == "pytorch-fsdp" && zeroStage == 3)
-             << "  parallelism: {tp: " << tp
-             << ", sp: " << (tp > 1 && std::bernoulli_distribution(0.5)(random) ? "true" : "false") << ", pp: " << pp
+             << "  parallelism: {tp: " << tp << ", sp: " << (sequenceParallel ? "true" : "false") << ", pp: " << pp
              << ", schedule: "
              << (interleave ? "interleaved, virtual_stages: 2"
                             : pick(random, std::vector<std::string> { "1f1b", "gpipe" }))
-             << ", dp: " << dp << ", cp: " << cp << ", ep: " << ep << skew.str()
+             << ", dp: " << dp << ", cp: " << cp << ", ep: " << ep << skew.str() << (foldExperts ? ", etp: 1" : "")
              << ", ep_dispatcher: " << pick(random, std::vector<std::string> { "alltoall", "deepep" })
              << ", zero_stage: " << zeroStage
              << ", tp_comm_overlap: " << (std::bernoulli_distribution(0.3)(random) ? "true" : "false")
@@ -257,7 +259,12 @@ private:
              << "  flash_attention: true\n  attention_kernel: "
              << pick(random, std::vector<std::string> { "auto", "fa2", "fa3", "cudnn" }) << "\n"
              << precisionYaml(random, hardware, false) << "  parallelism: {tp: " << tp << ", pp: " << pp
-             << ", dp: " << dp << "}\n";
+             << ", dp: " << dp;
+        // Expert parallelism over the tensor-parallel ranks (vLLM's and SGLang's): whole experts, ep dividing tp.
+        if (model.moe && tp > 1 && std::bernoulli_distribution(0.5)(random)) {
+            yaml << ", etp: 1, ep: " << pick(random, divisorsOf(tp, tp));
+        }
+        yaml << "}\n";
         return yaml.str();
     }
 

@@ -197,6 +197,12 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_dat
             { "run.parallelism.tp=1", "run.parallelism.dp=8", "run.parallelism.ep=8", "run.training.seq_length=1024",
                 "run.training.global_batch=8" },
             true },
+        // Whole experts folded over tp 4 x dp 2 (etp 1): MoE layers run the attention block's tensor pair only.
+        { "moe_tp4_sp_ep8_etp1", "mixtral-8x7b",
+            { "run.framework=megatron", "run.parallelism.tp=4", "run.parallelism.sp=true", "run.parallelism.dp=2",
+                "run.parallelism.ep=8", "run.parallelism.etp=1", "run.training.seq_length=1024",
+                "run.training.global_batch=2" },
+            true },
     };
     const char* const details[] = { "chunk", "layer", "operator" };
     for (const Scenario& scenario : scenarios) {
@@ -278,9 +284,9 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork()
         }
         const std::vector<std::vector<int>> chunks = stepModel.chunkLayersOfStage(node.rank);
         for (const int index : chunks[static_cast<size_t>(node.chunk)]) {
-            count += context + tensor * (node.backward ? layer.tensorPairsBackward : layer.tensorPairsForward);
-            if (parallel::isMoeLayer(scenario.model, index) && layer.expertAllToAll
-                && layer.expertAllToAll->onNetwork()) {
+            const bool moe = parallel::isMoeLayer(scenario.model, index);
+            count += context + tensor * (node.backward ? layer.pairsBackward(moe) : layer.pairsForward(moe));
+            if (moe && layer.expertAllToAll && layer.expertAllToAll->onNetwork()) {
                 count += layer.expertAllToAllsPerPass;
             }
         }
