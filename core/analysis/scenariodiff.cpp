@@ -33,6 +33,10 @@ void addParallelism(
     if (reference.etp != other.etp) {
         words.push_back(other.etp > 0 ? "etp" + std::to_string(other.etp) : "etp=tp"); // 0: etp follows tp
     }
+    if (reference.contextComm != other.contextComm || reference.cpA2a != other.cpA2a) {
+        words.push_back(std::string("cp_comm ") + config::toString(other.contextComm)
+            + (other.cpA2a > 0 ? " " + std::to_string(other.cpA2a) : std::string()));
+    }
     addIfChanged(words, "vpp", reference.virtualStages, other.virtualStages);
     if (reference.sequenceParallel != other.sequenceParallel) {
         words.emplace_back(other.sequenceParallel ? "sp" : "no sp");

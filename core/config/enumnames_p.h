@@ -52,7 +52,7 @@ RAPID_ENUM_WORDS(Recompute, { "none", Recompute::None }, { "selective", Recomput
     { "full", Recompute::Full }, { "op-sac", Recompute::OpSac })
 RAPID_ENUM_WORDS(ExpertDispatcher, { "alltoall", ExpertDispatcher::AllToAll }, { "deepep", ExpertDispatcher::DeepEp })
 RAPID_ENUM_WORDS(ContextComm, { "p2p", ContextComm::P2p }, { "all_gather", ContextComm::AllGather },
-    { "a2a", ContextComm::AllToAll })
+    { "a2a", ContextComm::AllToAll }, { "a2a+p2p", ContextComm::AllToAllP2p })
 RAPID_ENUM_WORDS(Fp8Scaling, { "tensorwise", Fp8Scaling::Tensorwise }, { "rowwise", Fp8Scaling::Rowwise },
     { "blockwise", Fp8Scaling::Blockwise }, { "delayed", Fp8Scaling::Delayed }, { "block128", Fp8Scaling::Block128 },
     { "static", Fp8Scaling::Static })

@@ -97,15 +97,33 @@ void checkContextComm(const ModelSpec& model, const RunSpec& run, const Parallel
         report("run.parallelism.cp_comm",
             std::string("cp_comm a2a (Ulysses) is Megatron-Core's and DeepSpeed's; ") + toString(run.framework)
                 + " passes K/V around a ring: expected cp_comm: p2p");
-    } else if (comm == ContextComm::AllToAll && parallel.cp > 1 && parallel.tp > 0) {
+    } else if (comm == ContextComm::AllToAllP2p && run.framework != Framework::Megatron) {
+        report("run.parallelism.cp_comm",
+            std::string("cp_comm a2a+p2p (hierarchical context parallelism) is Megatron-Core's; ")
+                + toString(run.framework) + " passes K/V around a ring: expected cp_comm: p2p");
+    } else if (comm != ContextComm::AllToAllP2p && parallel.cpA2a != 0) {
+        report("run.parallelism.cp_a2a",
+            std::string("cp_a2a sizes the all-to-all groups of cp_comm a2a+p2p, but cp_comm is ") + toString(comm)
+                + ": expected cp_comm: a2a+p2p, or no cp_a2a");
+    } else if (comm == ContextComm::AllToAllP2p && parallel.cp > 1
+        && (parallel.cpA2a == 0 || parallel.cpA2a >= parallel.cp || parallel.cp % parallel.cpA2a != 0)) {
+        report("run.parallelism.cp_a2a",
+            (parallel.cpA2a == 0 ? std::string("cp_comm a2a+p2p needs cp_a2a")
+                                 : "cp_a2a " + std::to_string(parallel.cpA2a) + " does not split cp "
+                        + std::to_string(parallel.cp) + " into all-to-all groups and a ring")
+                + ": expected a divisor of cp between 2 and cp / 2, the cp ranks of one all-to-all group (cp_a2a = cp "
+                  "is cp_comm: a2a)");
+    } else if (parallel.contextAllToAllDegree() > 1 && parallel.cp > 1 && parallel.tp > 0) {
+        const int degree = parallel.contextAllToAllDegree();
+        const char* key = comm == ContextComm::AllToAll ? "cp" : "cp_a2a";
         const int heads = model.numHeads / parallel.tp;
         const int kvHeads = std::max(1, model.numKvHeads / parallel.tp);
-        if (heads % parallel.cp != 0 || kvHeads % parallel.cp != 0) {
-            report("run.parallelism.cp_comm",
-                "cp_comm a2a splits each tensor-parallel rank's attention heads over cp: " + std::to_string(heads)
-                    + " query and " + std::to_string(kvHeads) + " K/V heads per rank at tp "
-                    + std::to_string(parallel.tp) + " do not divide by cp " + std::to_string(parallel.cp)
-                    + "; expected a cp that divides both, or cp_comm: p2p or all_gather");
+        if (heads % degree != 0 || kvHeads % degree != 0) {
+            report(comm == ContextComm::AllToAll ? "run.parallelism.cp_comm" : "run.parallelism.cp_a2a",
+                std::string("cp_comm ") + toString(comm) + " splits each tensor-parallel rank's attention heads over "
+                    + key + ": " + std::to_string(heads) + " query and " + std::to_string(kvHeads)
+                    + " K/V heads per rank at tp " + std::to_string(parallel.tp) + " do not divide by " + key + " "
+                    + std::to_string(degree) + "; expected " + key + " dividing both, or cp_comm: p2p or all_gather");
         }
     }
 }

@@ -131,6 +131,7 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
     spec.etp = static_cast<int>(parallelism.integer("etp", 0)); // 0 = tp
     spec.expertDispatcher = parallelism.choice<ExpertDispatcher>("ep_dispatcher");
     spec.contextComm = parallelism.choice<ContextComm>("cp_comm");
+    spec.cpA2a = static_cast<int>(parallelism.integer("cp_a2a", 0)); // 0 = not given
     spec.expertImbalance = parallelism.number("ep_imbalance");
     spec.expertCapacityFactor = parallelism.number("ep_capacity_factor");
     const bool zeroGiven = parallelism.has("zero_stage");

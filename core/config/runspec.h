@@ -27,8 +27,10 @@ enum class ExpertDispatcher { AllToAll, DeepEp };
 /// PyTorch's ring attention). AllGather: K and V all-gathered before the attention (and again in the backward, whose
 /// dK/dV are reduce-scattered), none of it hidden (Transformer Engine's AttnFuncWithCPAndKVAllGather). AllToAll:
 /// DeepSpeed-Ulysses: all-to-alls turn the sequence split into a head split before the attention core and back after
-/// it, so the core runs over the whole sequence with heads / cp heads.
-enum class ContextComm { P2p, AllGather, AllToAll };
+/// it, so the core runs over the whole sequence with heads / cp heads. AllToAllP2p: hierarchical (Megatron-Core's
+/// a2a+p2p with --hierarchical-context-parallel-sizes; "USP", Fang and Zhao, arXiv:2405.07719): Ulysses all-to-alls
+/// inside groups of cpA2a consecutive cp ranks, then a K/V ring over the cp / cpA2a groups.
+enum class ContextComm { P2p, AllGather, AllToAll, AllToAllP2p };
 /// The training or serving framework; selects documented memory conventions (core/memory/frameworkprofile.h).
 enum class Framework { Megatron, Nanotron, DeepSpeed, PytorchFsdp, Vllm };
 
@@ -76,6 +78,8 @@ struct ParallelismSpec {
     int etp = 0;
     ExpertDispatcher expertDispatcher = ExpertDispatcher::AllToAll;
     ContextComm contextComm = ContextComm::P2p;
+    /// cp_comm a2a+p2p: the consecutive cp ranks of one Ulysses all-to-all group (0 when the exchange is another).
+    int cpA2a = 0;
     /// Routed tokens of the busiest expert-parallel rank over the average (1: balanced, a benchmark's balanced gate).
     double expertImbalance = 1.0;
     /// An expert's token capacity as a multiple of its average share; tokens beyond it are dropped (Megatron's
@@ -95,6 +99,18 @@ struct ParallelismSpec {
 
     /// The data-parallel ranks of one shard group (dpShard, or dp when not given).
     int shardDegree() const { return dpShard > 0 ? dpShard : dp; }
+    /// The cp ranks a context-parallel all-to-all spans (cp under a2a, cpA2a under a2a+p2p, else 1) and the ranks of
+    /// the K/V ring (cp under p2p, cp / cpA2a under a2a+p2p, else 1).
+    int contextAllToAllDegree() const
+    {
+        return contextComm == ContextComm::AllToAll ? cp : contextComm == ContextComm::AllToAllP2p ? cpA2a : 1;
+    }
+    int contextRingDegree() const
+    {
+        return contextComm == ContextComm::P2p                     ? cp
+            : contextComm == ContextComm::AllToAllP2p && cpA2a > 0 ? cp / cpA2a
+                                                                   : 1;
+    }
     /// The ranks one routed expert's FFN is split over (etp, or tp when not given).
     int expertTensorDegree() const { return etp > 0 ? etp : tp; }
     /// tp*pp*dp*cp, saturating at INT64_MAX (the run reader refuses more than kMaxGpus).

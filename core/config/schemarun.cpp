@@ -73,7 +73,12 @@ void addParallelism(std::vector<Key>& keys)
     keys.push_back(integer("parallelism.cp", 1, kMaxDegree, value("1"), "context-parallel degree; divides seq_length"));
     keys.push_back(choice<ContextComm>("parallelism.cp_comm", value("p2p"),
         "how context-parallel ranks exchange K/V (Megatron --cp-comm-type): p2p ring hidden behind attention; "
-        "all_gather of K/V before attention; a2a (Ulysses) all-to-alls to a head split, heads divisible by tp*cp"));
+        "all_gather of K/V before attention; a2a (Ulysses) all-to-alls to a head split, heads divisible by tp*cp; "
+        "a2a+p2p "
+        "Ulysses inside groups of cp_a2a ranks and a ring over the groups"));
+    keys.push_back(integer("parallelism.cp_a2a", 2, kMaxDegree, optional(),
+        "cp_comm a2a+p2p only: consecutive cp ranks of one all-to-all group (Megatron "
+        "--hierarchical-context-parallel-sizes cp_a2a cp/cp_a2a); divides cp, heads divisible by tp*cp_a2a"));
     keys.push_back(integer("parallelism.ep", 1, kMaxDegree, value("1"),
         "expert-parallel degree; divides num_experts, and dp (etp = tp) or tp*cp*dp (etp 1)"));
     keys.push_back(integer("parallelism.etp", 1, kMaxDegree, derived("tp"),

@@ -65,10 +65,15 @@ Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workl
         shape.queries = ceilDiv(sequence, sharding.context);
         shape.keys = sequence;
     }
-    const bool ulysses
-        = !shape.decode && sharding.context > 1 && run.parallelism.contextComm == config::ContextComm::AllToAll;
-    shape.attentionQueries = ulysses ? sequence : shape.queries;
-    shape.headSplit = ulysses ? sharding.context : 1;
+    // Ulysses's all-to-alls hand each rank the tokens of its all-to-all group (the whole sequence under a2a, the
+    // group's cp_a2a shards under a2a+p2p, whose ring then runs over the groups) and that share of its heads.
+    const config::ContextComm comm = run.parallelism.contextComm;
+    const std::int64_t allToAll = shape.decode || sharding.context < 2 ? 1
+        : comm == config::ContextComm::AllToAll                        ? sharding.context
+        : comm == config::ContextComm::AllToAllP2p                     ? std::max(1, run.parallelism.cpA2a)
+                                                                       : 1;
+    shape.attentionQueries = std::min(sequence, shape.queries * allToAll);
+    shape.headSplit = allToAll;
     shape.tokens = shape.batch * shape.queries;
     shape.normTokens = sharding.sequenceSplit ? ceilDiv(shape.tokens, sharding.tensor) : shape.tokens;
     shape.expertBlockTokens

@@ -39,7 +39,8 @@ struct Shape {
     /// Distinct tokens held by one expert block (model::expertBlockTokens).
     std::int64_t expertBlockTokens = 0;
     /// The attention core's queries per sequence and the share of a tensor-parallel rank's heads it runs: queries and
-    /// 1, except under Ulysses (cp_comm a2a), whose all-to-alls give the core the whole sequence and heads / cp.
+    /// 1, except under Ulysses (cp_comm a2a), whose all-to-alls give the core the whole sequence and heads / cp, or
+    /// a2a+p2p, whose give it the queries of cp_a2a ranks and heads / cp_a2a.
     std::int64_t attentionQueries = 0;
     std::int64_t headSplit = 1;
     /// Training under PyTorch's context parallelism (torchtitan): the ring's merges and copies (ringattention.h).

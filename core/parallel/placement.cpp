@@ -56,6 +56,8 @@ Placement placeRanks(const config::HardwareSpec& hardware, const config::RunSpec
     placement.expertDegree = std::max(1, parallel.ep);
     placement.foldedExpertTensorDegree = parallel.etp > 0 && parallel.etp < parallel.tp ? parallel.etp : 0;
     placement.shardDegree = parallel.dpShard;
+    placement.contextAllToAllDegree
+        = parallel.contextComm == config::ContextComm::AllToAllP2p && parallel.cp > 1 ? parallel.cpA2a : 0;
     int stride = 1;
     for (const Layout& axis : axes) {
         AxisPlacement result;
@@ -244,6 +246,24 @@ std::vector<int> Placement::weightShardGroup(int rank) const
     }
     std::sort(group.begin(), group.end());
     return group;
+}
+
+std::vector<int> Placement::contextAllToAllGroup(int rank) const
+{
+    const std::vector<int> context = groupOf(Axis::Cp, rank);
+    if (contextAllToAllDegree <= 0 || static_cast<size_t>(contextAllToAllDegree) >= context.size()) {
+        return context;
+    }
+    return sliceMembers(context, rank, static_cast<size_t>(contextAllToAllDegree), true);
+}
+
+std::vector<int> Placement::contextRingGroup(int rank) const
+{
+    const std::vector<int> context = groupOf(Axis::Cp, rank);
+    if (contextAllToAllDegree <= 0 || static_cast<size_t>(contextAllToAllDegree) >= context.size()) {
+        return context;
+    }
+    return sliceMembers(context, rank, static_cast<size_t>(contextAllToAllDegree), false);
 }
 
 std::vector<int> Placement::shardReplicaGroup(int rank) const

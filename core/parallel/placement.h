@@ -36,6 +36,9 @@ struct Placement {
     /// Hybrid sharding: a ZeRO/FSDP shard group holds consecutive slices of this many members of a dp group (with
     /// their cp peers); 0 = the whole dp group (RunSpec::ParallelismSpec::dpShard).
     int shardDegree = 0;
+    /// cp_comm a2a+p2p: Ulysses all-to-all groups are slices of this many consecutive members of a cp group, and the
+    /// K/V ring runs over the members at the same position of every slice; 0 = one group (a2a) or one ring (p2p).
+    int contextAllToAllDegree = 0;
 
     bool operator==(const Placement&) const = default;
 
@@ -60,6 +63,12 @@ struct Placement {
     /// their slice), ascending: hybrid sharding all-reduces the reduce-scattered gradients over them. { rank } alone
     /// without hybrid sharding.
     std::vector<int> shardReplicaGroup(int rank) const;
+    /// The ranks of @p rank's context-parallel all-to-all, ascending: its slice of contextAllToAllDegree consecutive
+    /// cp members, or the whole cp group.
+    std::vector<int> contextAllToAllGroup(int rank) const;
+    /// The ranks of @p rank's K/V ring in ring order: the cp members at its position in every slice of
+    /// contextAllToAllDegree, or the whole cp group.
+    std::vector<int> contextRingGroup(int rank) const;
     /// Under folding, the ep group of the expert mesh that holds @p rank (groupOf(Axis::Ep) asks here).
     std::vector<int> foldedExpertGroup(int rank) const;
     /// @p rank's coordinate along @p axis (0 for an absent axis).

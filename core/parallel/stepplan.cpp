@@ -58,36 +58,42 @@ int nodesSpanned(const std::vector<int>& group, const config::ClusterSpec& clust
 }
 
 /// The context-parallel exchange of one layer (LayerCollectives): K and V of this rank's tokens (its kv heads of the
-/// tensor-parallel split) around a ring, all-gathered, or with Q and the output through Ulysses's all-to-alls.
+/// tensor-parallel split) around a ring, all-gathered, or with Q and the output through Ulysses's all-to-alls; under
+/// a2a+p2p the all-to-alls span a slice of the cp group and the ring the members at the same place of every slice.
 void planContextCollectives(const config::ModelSpec& model, const config::ParallelismSpec& parallel,
-    const TrainingSizes& sizes, const std::vector<int>& group, LayerCollectives& layer)
+    const TrainingSizes& sizes, const Placement& placement, int rank, LayerCollectives& layer)
 {
     const double kvHeads = std::max(1.0, static_cast<double>(model.numKvHeads) / parallel.tp);
     const double headBytes = sizes.tokens * model.headDim * sizes.activationBytes; // one head of this rank's tokens
     const double kvBytes = 2 * kvHeads * headBytes;
     const auto cp = static_cast<double>(parallel.cp);
-    switch (parallel.contextComm) {
-    case config::ContextComm::P2p:
-        layer.contextStep = planned(Axis::Cp, CollectiveKind::SendRecv, kvBytes, { group[0], group[1] });
-        layer.contextStepsForward = parallel.cp - 1;
-        layer.contextStepsBackward = 2 * (parallel.cp - 1);
-        break;
-    case config::ContextComm::AllGather: {
+    if (parallel.contextAllToAllDegree() > 1) {
+        // An all-to-all's bytes are what one rank sends in total: its tokens of Q, K and V, then of the output.
+        const double queryBytes = std::max(1.0, static_cast<double>(model.numHeads) / parallel.tp) * headBytes;
+        PlannedCollective inputs
+            = planned(Axis::Cp, CollectiveKind::AllToAll, queryBytes + kvBytes, placement.contextAllToAllGroup(rank));
+        inputs.subgroup = parallel.contextComm == config::ContextComm::AllToAllP2p;
+        PlannedCollective output = inputs;
+        output.bytes = queryBytes;
+        layer.contextForward = { inputs, output };
+        layer.contextBackward = { output, inputs };
+    }
+    if (parallel.contextRingDegree() > 1) {
+        // Each step passes on what this rank holds after any all-to-all: cp_a2a ranks' tokens of 1 / cp_a2a of its
+        // K/V heads, as many bytes as its own tokens of all of them.
+        const std::vector<int> ring = placement.contextRingGroup(rank);
+        const auto at = static_cast<size_t>(std::find(ring.begin(), ring.end(), rank) - ring.begin());
+        layer.contextStep
+            = planned(Axis::Cp, CollectiveKind::SendRecv, kvBytes, { rank, ring[(at + 1) % ring.size()] });
+        layer.contextStepsForward = parallel.contextRingDegree() - 1;
+        layer.contextStepsBackward = 2 * (parallel.contextRingDegree() - 1);
+    }
+    if (parallel.contextComm == config::ContextComm::AllGather) {
         // The gathered K and V (an all-gather's bytes are its output), and their gradients' reduce-scatter input.
+        const std::vector<int> group = placement.groupOf(Axis::Cp, rank);
         const PlannedCollective gather = planned(Axis::Cp, CollectiveKind::AllGather, kvBytes * cp, group);
         layer.contextForward = { gather };
         layer.contextBackward = { gather, planned(Axis::Cp, CollectiveKind::ReduceScatter, kvBytes * cp, group) };
-        break;
-    }
-    case config::ContextComm::AllToAll: {
-        // An all-to-all's bytes are what one rank sends in total: its tokens of Q, K and V, then of the output.
-        const double queryBytes = std::max(1.0, static_cast<double>(model.numHeads) / parallel.tp) * headBytes;
-        const PlannedCollective inputs = planned(Axis::Cp, CollectiveKind::AllToAll, queryBytes + kvBytes, group);
-        const PlannedCollective output = planned(Axis::Cp, CollectiveKind::AllToAll, queryBytes, group);
-        layer.contextForward = { inputs, output };
-        layer.contextBackward = { output, inputs };
-        break;
-    }
     }
 }
 
@@ -120,7 +126,7 @@ LayerCollectives layerCollectives(
             && model.moe->sharedExperts == 0;
     }
     if (parallel.cp > 1) {
-        planContextCollectives(model, parallel, sizes, placement.groupOf(Axis::Cp, rank), layer);
+        planContextCollectives(model, parallel, sizes, placement, rank, layer);
     }
     if (model.moe && parallel.ep > 1) {
         // The all-to-all ends when the busiest rank has received its share: expertLoad times the balanced one. Each

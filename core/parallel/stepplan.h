@@ -21,6 +21,8 @@ struct PlannedCollective {
     double bytes = 0;
     std::vector<int> group;
     double outerAxisShare = 1.0; ///< see network::CollectiveRequest::outerAxisShare
+    /// A slice of the axis's group (cp_comm a2a+p2p's all-to-all groups): Chakra names its own communicator.
+    bool subgroup = false;
 
     /// Whether it moves anything: two or more members and bytes to move.
     bool onNetwork() const { return group.size() >= 2 && bytes > 0; }

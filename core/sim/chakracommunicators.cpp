@@ -27,6 +27,7 @@ ChakraCommunicators::ChakraCommunicators(const parallel::Placement& placement)
         m_placeholders.push_back(groupPlaceholder(axis));
     }
     m_placeholders.emplace_back(kShardReplicaPlaceholder);
+    m_placeholders.emplace_back(kContextAllToAllPlaceholder);
     for (const std::string& placeholder : m_placeholders) {
         if (members(placeholder, 0).size() < 2) {
             continue;
@@ -46,6 +47,10 @@ std::vector<int> ChakraCommunicators::members(const std::string& placeholder, in
 {
     if (placeholder == kShardReplicaPlaceholder) {
         return m_placement.shardReplicaGroup(rank);
+    }
+    if (placeholder == kContextAllToAllPlaceholder) {
+        return m_placement.contextAllToAllDegree > 0 ? m_placement.contextAllToAllGroup(rank)
+                                                     : std::vector<int> { rank };
     }
     for (const parallel::Axis axis : kGroupAxes) {
         if (placeholder == groupPlaceholder(axis)) {
@@ -70,8 +75,8 @@ graph::ChakraRankMapping ChakraCommunicators::mappingOf(int rank) const
     mapping.peer = [this, rank, representative](const graph::ChakraNode& node, int peer) {
         const std::optional<std::int64_t> tag = node.integerAttribute("comm_tag");
         if (tag && *tag >= kContextTagBase) {
-            const std::vector<int> ring = m_placement.groupOf(parallel::Axis::Cp, representative);
-            const std::vector<int> own = m_placement.groupOf(parallel::Axis::Cp, rank);
+            const std::vector<int> ring = m_placement.contextRingGroup(representative);
+            const std::vector<int> own = m_placement.contextRingGroup(rank);
             const auto size = static_cast<std::ptrdiff_t>(own.size());
             const std::ptrdiff_t step = indexIn(ring, peer) - indexIn(ring, representative);
             return own[static_cast<size_t>(((indexIn(own, rank) + step) % size + size) % size)];

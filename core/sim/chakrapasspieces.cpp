@@ -31,7 +31,8 @@ ChakraNodePiece collectivePiece(const std::string& name, const PlannedCollective
     piece.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
         ChakraAttribute::int64("comm_type", static_cast<std::int64_t>(graph::chakraCollectiveOf(collective.kind))),
         ChakraAttribute::int64("comm_size", std::llround(bytes)),
-        ChakraAttribute::text("pg_name", groupPlaceholder(collective.axis)) };
+        ChakraAttribute::text(
+            "pg_name", collective.subgroup ? kContextAllToAllPlaceholder : groupPlaceholder(collective.axis)) };
     return piece;
 }
 
@@ -59,7 +60,8 @@ struct ChakraPassSplitter::Block {
     double tensorExposed = 0;
     std::optional<PlannedCollective> contextStep;
     int contextSteps = 0;
-    double contextExposed = 0;
+    double contextRingExposed = 0; ///< of the ring steps (LayerTimes::forwardContextRing)
+    double contextWaitExposed = 0; ///< of `context`
     std::vector<PlannedCollective> context; ///< cp_comm all_gather, a2a: what the pass waits for
     std::vector<PlannedCollective> expert;
     double expertExposed = 0;
@@ -73,7 +75,8 @@ struct ChakraPassSplitter::Block {
         tensorExposed += other.tensorExposed;
         contextStep = contextStep ? contextStep : other.contextStep;
         contextSteps += other.contextSteps;
-        contextExposed += other.contextExposed;
+        contextRingExposed += other.contextRingExposed;
+        contextWaitExposed += other.contextWaitExposed;
         context.insert(context.end(), other.context.begin(), other.context.end());
         expert.insert(expert.end(), other.expert.begin(), other.expert.end());
         expertExposed += other.expertExposed;
@@ -91,7 +94,7 @@ ChakraPassSplitter::ChakraPassSplitter(StepModel& stepModel, const graph::Execut
     const parallel::Placement& placement = stepModel.placement();
     for (int stage = 0; stage < graph.ranks(); ++stage) {
         m_layers.push_back(stepModel.chunkLayersOfStage(stage));
-        const std::vector<int> ring = placement.groupOf(parallel::Axis::Cp, placement.representativeRank(stage));
+        const std::vector<int> ring = placement.contextRingGroup(placement.representativeRank(stage));
         const auto at = std::find(ring.begin(), ring.end(), placement.representativeRank(stage)) - ring.begin();
         const auto size = static_cast<std::ptrdiff_t>(ring.size());
         m_contextNext.push_back(ring[static_cast<size_t>((at + 1) % size)]);
@@ -160,8 +163,8 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
     block.ops = timed(backward ? model::trainingBackward(scenario.model, scenario.run, plan.sharding.layer, moe)
                                : model::trainingForward(scenario.model, scenario.run, plan.sharding.layer, moe));
     const parallel::LayerCollectives& collectives = plan.stages[static_cast<size_t>(stage)].layer;
-    const graph::TimeBreakdown& exposed
-        = backward ? m_stepModel.layerTimes(stage, moe).backward : m_stepModel.layerTimes(stage, moe).forward;
+    const LayerTimes& times = m_stepModel.layerTimes(stage, moe);
+    const graph::TimeBreakdown& exposed = backward ? times.backward : times.forward;
     const auto part = [&](graph::TimeClass timeClass) { return exposed[static_cast<size_t>(timeClass)]; };
     for (int pair = 0; pair < (backward ? collectives.pairsBackward(moe) : collectives.pairsForward(moe)); ++pair) {
         for (const PlannedCollective& collective : collectives.tensorPair) {
@@ -173,16 +176,17 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
     }
     block.tensorBesideGemms = plan.sharding.overlapTensorCollectives;
     block.tensorExposed = part(graph::TimeClass::TensorParallel);
+    const double ringExposed = backward ? times.backwardContextRing : times.forwardContextRing;
     if (collectives.contextStep && collectives.contextStep->onNetwork()) {
         block.contextStep = collectives.contextStep;
         block.contextSteps = backward ? collectives.contextStepsBackward : collectives.contextStepsForward;
-        block.contextExposed = part(graph::TimeClass::ContextParallel);
+        block.contextRingExposed = ringExposed;
     }
     for (const PlannedCollective& wait : backward ? collectives.contextBackward : collectives.contextForward) {
         addAll(block.context, wait, 1);
     }
     if (!block.context.empty()) {
-        block.contextExposed = part(graph::TimeClass::ContextParallel);
+        block.contextWaitExposed = std::max(0.0, part(graph::TimeClass::ContextParallel) - ringExposed);
     }
     if (moe && collectives.expertAllToAll) {
         addAll(block.expert, *collectives.expertAllToAll, collectives.expertAllToAllsPerPass);
@@ -252,7 +256,7 @@ void ChakraPassSplitter::appendBlock(
                 send.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
                     ChakraAttribute::int32("comm_dst", m_contextNext[static_cast<size_t>(stage)]),
                     ChakraAttribute::int32("comm_tag", tag), ChakraAttribute::int64("comm_size", bytes) };
-                ChakraNodePiece receive { name + " receive", i + 1 == block.contextSteps ? block.contextExposed : 0,
+                ChakraNodePiece receive { name + " receive", i + 1 == block.contextSteps ? block.contextRingExposed : 0,
                     ChakraNodeType::Recv, {}, chain };
                 receive.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
                     ChakraAttribute::int32("comm_src", m_contextPrevious[static_cast<size_t>(stage)]),
@@ -309,7 +313,7 @@ void ChakraPassSplitter::appendBlock(
     for (size_t i = 0; i < block.context.size(); ++i) {
         add(collectivePiece(block.label + " context-parallel " + network::toString(block.context[i].kind) + " "
                 + std::to_string(i + 1) + "/" + std::to_string(block.context.size()),
-            block.context[i], block.contextExposed / static_cast<double>(block.context.size())));
+            block.context[i], block.contextWaitExposed / static_cast<double>(block.context.size())));
     }
     if (!gemmWindow) {
         for (size_t i = 0; i < block.tensor.size(); ++i) {

@@ -15,6 +15,8 @@ std::string groupPlaceholder(parallel::Axis axis);
 
 /// The placeholder group of hybrid sharding's shard-replica all-reduces (ChakraCommunicators maps it to a rank's).
 inline constexpr const char* kShardReplicaPlaceholder = "dp_replica";
+/// The communicator of cp_comm a2a+p2p's all-to-alls (Placement::contextAllToAllGroup).
+inline constexpr const char* kContextAllToAllPlaceholder = "cp_a2a";
 
 /// Tags of the context-parallel ring's sends start here (pipeline sends use graph node ids, far below).
 inline constexpr std::int32_t kContextTagBase = 1 << 30;

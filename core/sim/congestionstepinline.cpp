@@ -111,13 +111,13 @@ std::vector<CongestionStepBackend::InlineUnit> CongestionStepBackend::inlineUnit
             addLoads(requests.tensorPair.front(), microBatches * firsts, unit.bytes);
             units.push_back(std::move(unit));
         }
-        if (layer.contextStep) {
-            const double perLayer = layer.contextStepsForward + layer.contextStepsBackward;
+        if (layer.contextStep || !requests.contextForward.empty()) {
+            // The ring's steps and the collectives waited for (a2a+p2p has both).
             InlineUnit unit { stage, InlineContext, {} };
-            addLoads(requests.contextStep, microBatches * layers * perLayer, unit.bytes);
-            units.push_back(std::move(unit));
-        } else if (!requests.contextForward.empty()) {
-            InlineUnit unit { stage, InlineContext, {} };
+            if (layer.contextStep) {
+                const double perLayer = layer.contextStepsForward + layer.contextStepsBackward;
+                addLoads(requests.contextStep, microBatches * layers * perLayer, unit.bytes);
+            }
             for (const auto* waits : { &requests.contextForward, &requests.contextBackward }) {
                 for (const network::CollectiveRequest& wait : *waits) {
                     addLoads(wait, microBatches * layers, unit.bytes);
@@ -249,14 +249,14 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                 }
                 if (context) {
                     compute -= parts[static_cast<size_t>(TimeClass::ContextParallel)];
-                }
-                if (context && !stagePlan.layer.contextStep) {
-                    // cp_comm all_gather, a2a: collectives the pass waits for (below), first in its attention block.
+                    // cp_comm all_gather, a2a, a2a+p2p: collectives the pass waits for (below), first in its
+                    // attention block.
                     for (const network::CollectiveRequest& wait :
                         backward ? requests.contextBackward : requests.contextForward) {
                         contextCollectives.push_back(&wait);
                     }
-                } else if (context) {
+                }
+                if (context && stagePlan.layer.contextStep) {
                     const double attention = backward ? pass.backwardAttention : pass.forwardAttention;
                     compute -= attention;
                     const int steps

@@ -30,6 +30,10 @@ struct LayerTimes {
     double backwardGemm = 0;
     double forwardAttention = 0; ///< attention core time a CP ring exchange can hide behind
     double backwardAttention = 0;
+    /// The part of the ContextParallel time that is the ring steps the attention core did not hide; the rest is the
+    /// collectives the pass waits for (a2a+p2p has both).
+    double forwardContextRing = 0;
+    double backwardContextRing = 0;
 };
 
 /// ZeRO-3/FSDP gathers of one chunk, per pass (forward, backward), in closed form: `exposed` is the seconds the pass

@@ -161,12 +161,12 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
     // Context parallelism: the K/V ring steps hide behind the attention core as far as it lasts.
     if (layer.contextStep) {
         const double step = collective(*layer.contextStep);
-        at(pass->forward, TimeClass::ContextParallel)
-            += exposed(layer.contextStepsForward * step, pass->forwardAttention);
-        at(pass->backward, TimeClass::ContextParallel)
-            += exposed(layer.contextStepsBackward * step, pass->backwardAttention);
+        pass->forwardContextRing = exposed(layer.contextStepsForward * step, pass->forwardAttention);
+        pass->backwardContextRing = exposed(layer.contextStepsBackward * step, pass->backwardAttention);
+        at(pass->forward, TimeClass::ContextParallel) += pass->forwardContextRing;
+        at(pass->backward, TimeClass::ContextParallel) += pass->backwardContextRing;
     }
-    // cp_comm all_gather and a2a: the pass waits for its context-parallel collectives.
+    // cp_comm all_gather, a2a and a2a+p2p: the pass waits for its context-parallel collectives.
     for (const PlannedCollective& wait : layer.contextForward) {
         at(pass->forward, TimeClass::ContextParallel) += collective(wait);
     }

@@ -64,6 +64,9 @@ row "tp 2, cp 2 all_gather, dp 2" llama-2-7b --set run.framework=megatron --set 
     --set run.parallelism.dp=2 --set run.parallelism.cp_comm=all_gather --set run.training.global_batch=4
 row "tp 2, cp 2 a2a (Ulysses), dp 2" llama-2-7b --set run.framework=megatron --set run.parallelism.tp=2 --set run.parallelism.cp=2 \
     --set run.parallelism.dp=2 --set run.parallelism.cp_comm=a2a --set run.training.global_batch=4
+row "cp 4 a2a+p2p (cp_a2a 2), dp 2, 4k" llama-2-7b --set run.framework=megatron --set run.parallelism.tp=1 \
+    --set run.parallelism.cp=4 --set run.parallelism.dp=2 --set run.parallelism.cp_comm=a2a+p2p \
+    --set run.parallelism.cp_a2a=2 --set run.training.seq_length=4096 --set run.training.global_batch=4
 row "tp 2, cp 2, dp 2, 4k" llama-2-7b --set run.framework=megatron --set run.parallelism.tp=2 --set run.parallelism.cp=2 --set run.parallelism.dp=2 \
     --set run.training.seq_length=4096 --set run.training.global_batch=4
 row "Mixtral, ep 8, dp 8" mixtral-8x7b --set run.framework=megatron --set run.parallelism.tp=1 --set run.parallelism.dp=8 --set run.parallelism.ep=8 \

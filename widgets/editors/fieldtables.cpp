@@ -201,6 +201,7 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "parallelism.dp", tr("Data (dp)"), parallelism),
         field(run, "parallelism.cp", tr("Context (cp)"), parallelism),
         field(run, "parallelism.cp_comm", tr("Context exchange"), parallelism),
+        field(run, "parallelism.cp_a2a", tr("All-to-all group (cp_a2a)"), parallelism),
         field(run, "parallelism.ep", tr("Expert (ep)"), parallelism),
         field(run, "parallelism.etp", tr("Expert tensor (etp)"), parallelism),
         field(run, "parallelism.ep_imbalance", tr("Expert imbalance"), parallelism),

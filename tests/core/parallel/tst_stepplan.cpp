@@ -39,6 +39,7 @@ private Q_SLOTS:
     void expertPlacementErrorsNameTheKey();
     void hybridShardingRefusesGroupsItCannotForm();
     void contextParallelVariantsMoveTheirBytes();
+    void hierarchicalContextParallelismSplitsBothExchanges();
     void deepEpSendsOneCopyPerGpuAndNode();
 };
 
@@ -337,6 +338,73 @@ void TstStepPlan::contextParallelVariantsMoveTheirBytes()
         const auto diagnostics = test::expectConfigError([&] { llama7bOn8(overrides); });
         QVERIFY2(!diagnostics.empty() && diagnostics.front().keyPath == "run.parallelism.cp_comm", bad.back().c_str());
     }
+}
+
+void TstStepPlan::hierarchicalContextParallelismSplitsBothExchanges()
+{
+    // Llama-2-7B (32 heads of 128, MHA), sequence 2048, micro-batch 1, tp 1 x cp 4 x dp 2 (Megatron), cp_comm
+    // a2a+p2p with cp_a2a 2: rank 0's cp group is 0,1,2,3; its all-to-all group the first slice 0,1 and its ring the
+    // first rank of each slice, 0,2. A rank holds 512 tokens; one head of them is 512 x 128 x 2 B = 131,072 B.
+    const std::vector<std::string> overrides
+        = { "run.framework=megatron", "run.parallelism.tp=1", "run.parallelism.cp=4", "run.parallelism.dp=2",
+              "run.parallelism.cp_comm=a2a+p2p", "run.parallelism.cp_a2a=2", "run.training.global_batch=2" };
+    const config::Scenario scenario = llama7bOn8(overrides);
+    const parallel::StepPlan plan = parallel::planStep(scenario);
+    const parallel::LayerCollectives& layer = plan.stages[0].layer;
+    // The all-to-alls: Q, K and V of all 32 heads (96 x 131,072 = 12,582,912 B) out, the output (32 heads:
+    // 4,194,304 B) back, within the slice and marked as a subgroup of the cp group.
+    QCOMPARE(layer.contextForward.size(), size_t(2));
+    QCOMPARE(layer.contextForward[0].kind, CollectiveKind::AllToAll);
+    QCOMPARE(layer.contextForward[0].group, (std::vector<int> { 0, 1 }));
+    QVERIFY(layer.contextForward[0].subgroup);
+    QCOMPARE(layer.contextForward[0].bytes, 12582912.0);
+    QCOMPARE(layer.contextForward[1].bytes, 4194304.0);
+    QCOMPARE(layer.contextBackward.size(), size_t(2));
+    QCOMPARE(layer.contextBackward[0].bytes, 4194304.0);
+    QCOMPARE(layer.contextBackward[1].bytes, 12582912.0);
+    // The ring of 2 then passes the slice's 1,024 tokens of 16 K and 16 V heads (8,388,608 B, as many as the rank's
+    // own 512 tokens of all 64) once forward and twice backward, to rank 2.
+    QVERIFY(layer.contextStep);
+    QCOMPARE(layer.contextStep->kind, CollectiveKind::SendRecv);
+    QCOMPARE(layer.contextStep->group, (std::vector<int> { 0, 2 }));
+    QCOMPARE(layer.contextStep->bytes, 8388608.0);
+    QCOMPARE(layer.contextStepsForward, 1);
+    QCOMPARE(layer.contextStepsBackward, 2);
+    // The groups of the other ranks: slices 2,3 and rings of the second members 1,3.
+    QCOMPARE(plan.placement.contextAllToAllGroup(3), (std::vector<int> { 2, 3 }));
+    QCOMPARE(plan.placement.contextRingGroup(3), (std::vector<int> { 1, 3 }));
+    QCOMPARE(plan.placement.contextAllToAllGroup(5), (std::vector<int> { 4, 5 }));
+    QCOMPARE(plan.placement.contextRingGroup(5), (std::vector<int> { 5, 7 }));
+
+    // The attention core runs the slice's 1,024 queries with 16 heads against the whole 2,048 keys: the causal work
+    // of the plain ring's 32 heads over its 512 queries.
+    auto coreOf = [](const config::Scenario& of) {
+        const auto ops = model::trainingForward(of.model, of.run, parallel::planStep(of).sharding.layer, false);
+        return *std::find_if(
+            ops.begin(), ops.end(), [](const model::Operator& op) { return op.name == "attention.core"; });
+    };
+    const model::Operator core = coreOf(scenario);
+    QCOMPARE(core.attention.heads, std::int64_t(16));
+    QCOMPARE(core.attention.queryLength, std::int64_t(1024));
+    QCOMPARE(core.attention.keyLength, std::int64_t(2048));
+    const model::Operator ringCore = coreOf(llama7bOn8({ "run.framework=megatron", "run.parallelism.tp=1",
+        "run.parallelism.cp=4", "run.parallelism.dp=2", "run.training.global_batch=2" }));
+    QCOMPARE(core.flops, ringCore.flops);
+
+    // cp_a2a missing, not a proper divisor of cp, given to another cp_comm, or not dividing the heads per rank: errors
+    // naming cp_a2a.
+    for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>> { { "run.parallelism.cp_a2a=4" },
+             { "run.parallelism.cp_a2a=3" }, { "run.parallelism.cp_comm=p2p" }, { "model.num_kv_heads=1" } }) {
+        std::vector<std::string> edited = overrides;
+        edited.insert(edited.end(), bad.begin(), bad.end());
+        const auto diagnostics = test::expectConfigError([&] { llama7bOn8(edited); });
+        QVERIFY2(!diagnostics.empty() && diagnostics.front().keyPath == "run.parallelism.cp_a2a", bad.back().c_str());
+    }
+    const auto missing = test::expectConfigError([&] {
+        llama7bOn8({ "run.framework=megatron", "run.parallelism.tp=1", "run.parallelism.cp=4", "run.parallelism.dp=2",
+            "run.parallelism.cp_comm=a2a+p2p", "run.training.global_batch=2" });
+    });
+    QVERIFY(!missing.empty() && missing.front().keyPath == "run.parallelism.cp_a2a");
 }
 
 void TstStepPlan::tensorParallelLayerCollectives()

@@ -198,8 +198,9 @@ private:
         return yaml.str();
     }
 
-    /// Context parallelism by the exchanges the framework has (Megatron: ring, K/V all-gather, Ulysses; DeepSpeed:
-    /// ring, Ulysses), Ulysses only where each tensor-parallel rank's query and K/V heads split over cp.
+    /// Context parallelism by the exchanges the framework has (Megatron: ring, K/V all-gather, Ulysses, both
+    /// hierarchically; DeepSpeed: ring, Ulysses), Ulysses only where each tensor-parallel rank's query and K/V heads
+    /// split over its all-to-all group.
     static std::string contextCommYaml(
         std::mt19937& random, const config::ModelSpec& model, const std::string& framework, int tp, int cp)
     {
@@ -213,6 +214,16 @@ private:
         const int kvHeads = std::max(1, model.numKvHeads / tp);
         if ((model.numHeads / tp) % cp == 0 && kvHeads % cp == 0) {
             choices.emplace_back("a2a");
+        }
+        // Hierarchical: all-to-alls over a proper divisor of cp that splits the heads, a ring over the rest.
+        std::vector<int> slices;
+        for (int a2a = 2; framework == "megatron" && a2a < cp; ++a2a) {
+            if (cp % a2a == 0 && (model.numHeads / tp) % a2a == 0 && kvHeads % a2a == 0) {
+                slices.push_back(a2a);
+            }
+        }
+        if (!slices.empty()) {
+            choices.emplace_back("a2a+p2p, cp_a2a: " + std::to_string(pick(random, slices)));
         }
         return ", cp_comm: " + pick(random, choices);
     }

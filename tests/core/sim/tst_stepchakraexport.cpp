@@ -184,6 +184,12 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_dat
             { "run.parallelism.tp=2", "run.parallelism.cp=2", "run.parallelism.dp=2", "run.parallelism.cp_comm=a2a",
                 "run.training.global_batch=4" },
             true, false },
+        // Hierarchical (a2a+p2p): all-to-alls in slices of two (their own cp_a2a communicator), a ring of two over
+        // them.
+        { "cp4_a2ap2p_dp2", "llama-2-7b",
+            { "run.parallelism.tp=1", "run.parallelism.cp=4", "run.parallelism.dp=2", "run.parallelism.cp_comm=a2a+p2p",
+                "run.parallelism.cp_a2a=2", "run.training.seq_length=4096", "run.training.global_batch=4" },
+            true },
         { "tp2_cp2_dp2", "llama-2-7b",
             { "run.parallelism.tp=2", "run.parallelism.cp=2", "run.parallelism.dp=2", "run.training.seq_length=4096",
                 "run.training.global_batch=4" },
@@ -278,7 +284,7 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork()
         for (const parallel::PlannedCollective& part : layer.tensorPair) {
             tensor += part.onNetwork() ? 1 : 0;
         }
-        int context = 0; // cp_comm all_gather, a2a
+        int context = 0; // cp_comm all_gather, a2a, a2a+p2p's all-to-alls
         for (const parallel::PlannedCollective& wait : node.backward ? layer.contextBackward : layer.contextForward) {
             context += wait.onNetwork() ? 1 : 0;
         }

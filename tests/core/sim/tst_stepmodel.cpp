@@ -92,6 +92,7 @@ private Q_SLOTS:
     void gradientBucketsHideBehindTheLastBackward();
     void hybridShardingReducesThenAllReducesTheShard();
     void ulyssesAllToAllsAreWaitedFor();
+    void hierarchicalContextParallelismWaitsForItsSliceOnly();
     void prefetchedGathersRunOneUnitAhead();
     void megatronParameterGatherWaitsInTheFirstForward();
     void faultsOutsideGpuZerosGroupsCountToo();
@@ -497,6 +498,41 @@ void TstStepModel::ulyssesAllToAllsAreWaitedFor()
     const report::TrainingResult free = step(false);
     const double expected = 32 * 2 * 16777216.0 / rate;
     QVERIFY(chargesExactly(charged, free, expected, graph::TimeClass::ContextParallel));
+}
+
+void TstStepModel::hierarchicalContextParallelismWaitsForItsSliceOnly()
+{
+    // Llama-2-7B, tp 1 x cp 4 x dp 2 with cp_comm a2a+p2p and cp_a2a 2, one micro-batch of 2,048 tokens: a rank's
+    // 512 tokens of 32 heads (131,072 B per head) send Q, K, V (96 heads: 12 MiB) and the output (4 MiB) through
+    // all-to-alls of two ranks, forward and backward, none hidden: 32 x 2 x 16 MiB / r of context-parallel time when
+    // only the all-to-alls cost r B/s. Every request of that kind names the two ranks of a slice.
+    const double rate = 1e10;
+    auto step = [rate](bool chargeAllToAll, double ringStepSeconds) {
+        auto groups = std::make_shared<std::vector<std::vector<int>>>();
+        sim::StepModel model(llama7bOn8({ "run.framework=megatron", "run.parallelism.tp=1", "run.parallelism.cp=4",
+                                 "run.parallelism.dp=2", "run.parallelism.cp_comm=a2a+p2p", "run.parallelism.cp_a2a=2",
+                                 "run.training.global_batch=2" }),
+            [=](const network::CollectiveRequest& request) {
+                if (request.kind == CollectiveKind::AllToAll) {
+                    groups->push_back(request.gpus);
+                    return chargeAllToAll ? request.bytes / rate : 0.0;
+                }
+                return request.kind == CollectiveKind::SendRecv ? ringStepSeconds : 0.0;
+            });
+        return std::make_pair(model.training(false), *groups);
+    };
+    const auto [charged, groups] = step(true, 0.0);
+    const auto [free, unused] = step(false, 0.0);
+    QVERIFY(chargesExactly(charged, free, 32 * 2 * 16777216.0 / rate, graph::TimeClass::ContextParallel));
+    QVERIFY(!groups.empty());
+    for (const std::vector<int>& group : groups) {
+        QCOMPARE(group.size(), size_t(2));
+    }
+    // The ring of two takes 1 step per layer forward and 2 backward, hidden only behind that layer's attention: at
+    // 1 s a step the 32 x 3 steps cost at least 96 s less the whole free step.
+    const auto [slowRing, ignored] = step(false, 1.0);
+    QVERIFY(slowRing.stepTimeSeconds - free.stepTimeSeconds >= 96.0 - free.stepTimeSeconds);
+    QVERIFY(slowRing.stepTimeSeconds - free.stepTimeSeconds <= 96.0 + 1e-9);
 }
 
 void TstStepModel::faultsOutsideGpuZerosGroupsCountToo()
