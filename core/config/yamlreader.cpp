@@ -94,9 +94,10 @@ std::optional<double> parseNumber(const std::string& text)
 
 SourceLocation Origins::locate(const std::string& keyPath, const YAML::Node& node) const
 {
-    for (const auto& [path, location] : overrides) {
-        if (startsWithPath(keyPath, path)) {
-            return location;
+    // The last override that wrote the key (or a mapping above it) set the value in effect: later ones replace earlier.
+    for (auto it = overrides.rbegin(); it != overrides.rend(); ++it) {
+        if (startsWithPath(keyPath, it->first)) {
+            return it->second;
         }
     }
     SourceLocation location;

@@ -25,7 +25,7 @@ struct Origins {
     std::string defaultSource;
     /// Subtrees substituted from other files (a GPU preset under hardware.gpu), longest prefix wins.
     std::vector<std::pair<std::string, std::string>> subtreeSources;
-    /// Keys replaced by an override; errors below them point at the override text.
+    /// Keys replaced by an override, in order; errors below them point at the last override that wrote them.
     std::vector<std::pair<std::string, SourceLocation>> overrides;
 
     SourceLocation locate(const std::string& keyPath, const YAML::Node& node) const;

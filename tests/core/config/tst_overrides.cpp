@@ -15,6 +15,7 @@ private Q_SLOTS:
     void aGpuPresetByNameReplacesTheGpu();
     void badOverridesNameTheOverride_data();
     void badOverridesNameTheOverride();
+    void anErrorNamesTheLastOverrideOfItsKey();
 };
 
 void TstOverrides::overridesScalarsAndListItems()
@@ -96,6 +97,22 @@ void TstOverrides::badOverridesNameTheOverride()
     QCOMPARE(first.location.line, 1);
     QCOMPARE(QString::fromStdString(first.keyPath), expectedKey);
     QVERIFY2(QString::fromStdString(first.message).contains(expectedText), first.message.c_str());
+}
+
+void TstOverrides::anErrorNamesTheLastOverrideOfItsKey()
+{
+    // Later overrides replace earlier ones, so the value in error came from the last override that wrote the key or a
+    // mapping above it: a bad tp given after a good one, a bad GPU key after the GPU preset it reaches into.
+    const std::vector<std::vector<std::string>> cases = {
+        { "run.parallelism.tp=2", "run.parallelism.tp=four" },
+        { "hardware.gpu=h100-sxm5-80gb", "hardware.gpu.hbm.bandwidth_GBps=fast" },
+    };
+    for (const std::vector<std::string>& overrides : cases) {
+        const auto diagnostics
+            = test::expectConfigError([&] { test::projectLoader().loadWorkspace("llama-3.1-70b-64xh100", overrides); });
+        QVERIFY(!diagnostics.empty());
+        QCOMPARE(diagnostics.front().location.source, "--set " + overrides.back());
+    }
 }
 
 QTEST_GUILESS_MAIN(TstOverrides)
