@@ -123,8 +123,8 @@ Dataset nanotronDataset(const std::string& sharedDir)
         "measured before the benchmark's pipeline-engine fix (after_pp_fix False): broken data" });
     dataset.skipped.push_back({ std::to_string(multiNode) + " completed runs",
         "on 2-64 nodes: the network between the nodes is described only by each run's own collective "
-        "measurements, whose bus bandwidth falls as 1 / nodes; tried with them as the network, the model is a median "
-        "49% too fast (tensor parallelism 1: +7%; tests/tools/nanotron-multinode-trial.py, docs/calibration.md)" });
+        "measurements, whose bus bandwidth falls as 1 / nodes (what they give as the network: "
+        "tests/tools/nanotron-multinode-trial.py; docs/calibration.md, \"Misses\")" });
     return dataset;
 }
 

@@ -15,6 +15,7 @@ usage: tests/tools/nanotron-multinode-trial.py [RAPID_BINARY] [SHARED_DIR]
        (defaults: build/ci/app/rapid and ../shared)
 """
 import csv
+import os
 import re
 import statistics
 import subprocess
@@ -67,7 +68,12 @@ def overrides(match, nodes, rail_gbps):
 
 
 def main():
-    with open(f"{SHARED}/validation/memory/hf_nanotron_h100_bench.csv", newline="") as f:
+    csv_path = f"{SHARED}/validation/memory/hf_nanotron_h100_bench.csv"
+    for path, what in ((RAPID, "the rapid binary"), (csv_path, "the nanotron benchmark file")):
+        if not os.path.isfile(path):
+            sys.exit(f"nanotron-multinode-trial: {what} not found at {path}\n"
+                     "usage: tests/tools/nanotron-multinode-trial.py [RAPID_BINARY] [SHARED_DIR]")
+    with open(csv_path, newline="") as f:
         rows = [r for r in csv.DictReader(f)
                 if r["status"] == "Success" and r["after_pp_fix"] == "True" and r["nodes"] != "1.0"]
     per_unit = {n: bus_bandwidth_per_unit_link(n) for n in sorted({int(float(r["nodes"])) for r in rows})}
