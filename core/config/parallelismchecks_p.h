@@ -12,26 +12,28 @@
 namespace rapid::config::detail {
 
 /// Where a run's expert layers sit (ep, etp): ep divides the experts; with etp = tp (the default) the ep ranks are
-/// members of a dp group; with etp 1 the experts are folded over the stage's tp x cp x dp ranks (Megatron-Core's
-/// expert mesh), taking each rank's own sequence-parallel tokens in training, or lying inside one tensor-parallel group
-/// that shares its tokens in inference (vLLM's and SGLang's expert parallelism over the tp ranks).
+/// members of a dp group; with etp a divisor of tp below it the experts are folded over the stage's tp x cp x dp ranks
+/// (Megatron-Core's expert mesh, etp innermost, then ep), taking each rank's own sequence-parallel tokens in training,
+/// or lying inside one tensor-parallel group that shares its tokens in inference (vLLM's and SGLang's expert
+/// parallelism over the tp ranks with etp 1; TensorRT-LLM's moe_tp_size x moe_ep_size = tp).
 template <typename Report> void checkExpertPlacement(const ModelSpec& model, const RunSpec& run, const Report& report)
 {
     const ParallelismSpec& parallel = run.parallelism;
     const std::string ep = std::to_string(parallel.ep);
+    const std::string tp = std::to_string(parallel.tp);
     if (model.moe->numExperts % parallel.ep != 0) {
         report("run.parallelism.ep",
             "ep (" + ep + ") must divide num_experts (" + std::to_string(model.moe->numExperts) + ")");
     }
-    if (parallel.etp > 0 && parallel.etp != 1 && parallel.etp != parallel.tp) {
+    const int etp = parallel.expertTensorDegree();
+    if (parallel.tp % etp != 0) {
         report("run.parallelism.etp",
-            "etp (" + std::to_string(parallel.etp)
-                + ") splits each routed expert's FFN: expected 1 (whole experts "
-                  "folded over the tensor-parallel ranks) or tp ("
-                + std::to_string(parallel.tp) + ")");
+            "etp (" + std::to_string(etp) + ") splits each routed expert's FFN over ranks of a tensor-parallel group: "
+                + "expected a divisor of tp (" + tp + ")");
         return;
     }
-    const bool folded = parallel.expertTensorDegree() < parallel.tp;
+    const bool folded = etp < parallel.tp;
+    const std::string block = etp > 1 ? "ep x etp (" + std::to_string(parallel.ep * etp) + ")" : "ep (" + ep + ")";
     const std::int64_t stageRanks = static_cast<std::int64_t>(parallel.tp) * parallel.cp * parallel.dp;
     if (!folded && parallel.dp % parallel.ep != 0) {
         report("run.parallelism.ep",
@@ -40,21 +42,19 @@ template <typename Report> void checkExpertPlacement(const ModelSpec& model, con
                 + (parallel.tp > 1 && parallel.tp % parallel.ep == 0
                         ? "; etp: 1 spreads whole experts over the tensor-parallel ranks instead"
                         : ""));
-    } else if (folded && stageRanks % parallel.ep != 0) {
+    } else if (folded && stageRanks % (static_cast<std::int64_t>(parallel.ep) * etp) != 0) {
         report("run.parallelism.ep",
-            "ep (" + ep + ") must divide tp*cp*dp (" + std::to_string(stageRanks)
-                + "): with etp 1 the experts are folded over a pipeline stage's ranks");
+            block + " must divide tp*cp*dp (" + std::to_string(stageRanks)
+                + "): with etp below tp the experts are folded over a pipeline stage's ranks");
     } else if (folded && run.mode == RunMode::Training && !parallel.sequenceParallel) {
         report("run.parallelism.etp",
-            "etp 1 below tp (" + std::to_string(parallel.tp)
+            "etp " + std::to_string(etp) + " below tp (" + tp
                 + ") routes each rank's own sequence-parallel tokens: expected sequence_parallel: true (Megatron-Core "
                   "requires it for expert with tensor parallelism)");
-    } else if (folded && run.mode != RunMode::Training && parallel.tp % parallel.ep != 0) {
+    } else if (folded && run.mode != RunMode::Training && parallel.tp % (parallel.ep * etp) != 0) {
         report("run.parallelism.ep",
-            "ep (" + ep
-                + ") with etp 1 spreads whole experts over the tensor-parallel ranks, which share their tokens: "
-                  "expected a divisor of tp ("
-                + std::to_string(parallel.tp) + ")");
+            block + " with etp below tp spreads the experts over the tensor-parallel ranks, which share their tokens: "
+                + "expected a divisor of tp (" + tp + ")");
     }
 }
 

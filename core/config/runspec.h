@@ -73,8 +73,9 @@ struct ParallelismSpec {
     int cp = 1;
     int ep = 1;
     /// Expert tensor parallelism: each routed expert's FFN is split over etp ranks (Megatron-Core's
-    /// --expert-tensor-parallel-size). 0: tp (experts split like the dense MLP); 1: whole experts, the expert layers
-    /// folded over the attention's tp, cp and dp ranks (MoE parallel folding; vLLM's and SGLang's expert parallelism).
+    /// --expert-tensor-parallel-size). 0: tp (experts split like the dense MLP); a divisor of tp below it: the expert
+    /// layers folded over the attention's tp, cp and dp ranks (MoE parallel folding; etp 1, whole experts, is vLLM's
+    /// and SGLang's expert parallelism).
     int etp = 0;
     ExpertDispatcher expertDispatcher = ExpertDispatcher::AllToAll;
     ContextComm contextComm = ContextComm::P2p;

@@ -80,11 +80,12 @@ void addParallelism(std::vector<Key>& keys)
         "cp_comm a2a+p2p only: consecutive cp ranks of one all-to-all group (Megatron "
         "--hierarchical-context-parallel-sizes cp_a2a cp/cp_a2a); divides cp, heads divisible by tp*cp_a2a"));
     keys.push_back(integer("parallelism.ep", 1, kMaxDegree, value("1"),
-        "expert-parallel degree; divides num_experts, and dp (etp = tp) or tp*cp*dp (etp 1)"));
+        "expert-parallel degree; divides num_experts, and dp (etp = tp) or tp*cp*dp / etp (etp below tp)"));
     keys.push_back(integer("parallelism.etp", 1, kMaxDegree, derived("tp"),
         "expert tensor parallelism (Megatron-Core --expert-tensor-parallel-size): ranks each routed expert's FFN is "
-        "split over; tp (experts split like the MLP, ep over dp ranks) or 1 (whole experts folded over the tp, cp and "
-        "dp ranks: needs sequence_parallel in training; vLLM/SGLang expert parallelism in inference)"));
+        "split over, a divisor of tp; tp (experts split like the MLP, ep over dp ranks) or below it (experts folded "
+        "over the tp, cp and dp ranks, etp innermost: needs sequence_parallel in training, the routed tokens "
+        "all-gathered over the etp ranks; etp 1 is vLLM/SGLang expert parallelism in inference)"));
     keys.push_back(choice<ExpertDispatcher>("parallelism.ep_dispatcher", value("alltoall"),
         "how routed tokens cross nodes: alltoall sends one copy per token and expert; deepep (DeepEP's internode "
         "kernels) one copy per token and destination node, fanned out over NVLink there"));

@@ -445,7 +445,8 @@ private:
 
         const double hidden = static_cast<double>(h);
         // The tokens this GPU routes: its tensor-parallel group's (gathered with etp = tp), its own sequence-parallel
-        // share when the experts are folded over the ranks (etp < tp), as Megatron-Core's dispatcher takes them.
+        // share when the experts are folded over the ranks (etp < tp), as Megatron-Core's dispatcher takes them
+        // (with etp > 1 it then gathers the etp ranks' routed rows: expertRows counts them).
         const double own = m_shape.etp < m_shape.tp ? normTokens() : tokens();
         const double routed = own * moe.topK;
         // Dispatch gathers each token once per chosen expert; the combine weights the expert outputs back per token.

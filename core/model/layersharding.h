@@ -12,7 +12,7 @@ struct LayerSharding {
     int tensor = 1; ///< heads, FFN columns, expert FFN width and vocabulary are split this many ways (Megatron TP)
     int context = 1; ///< each sequence's queries are split this many ways (context parallelism)
     int expert = 1; ///< routed experts are split this many ways (expert parallelism)
-    /// Each routed expert's FFN is split this many ways (expert tensor parallelism; tensor or 1).
+    /// Each routed expert's FFN is split this many ways (expert tensor parallelism; a divisor of tensor).
     int expertTensor = 1;
     /// Norms, residual adds and dropout run on tokens / tensor (Megatron sequence parallelism) instead of all tokens.
     bool sequenceSplit = false;

@@ -125,33 +125,64 @@ int Placement::coordinate(Axis axis, int rank) const
     return placed ? (rank / placed->stride) % placed->degree : 0;
 }
 
-std::vector<int> Placement::foldedExpertGroup(int rank) const
-{
-    // The stage's ranks in Megatron's order (tp innermost, then cp, then dp), as Megatron-Core numbers both meshes.
-    const int tp = degree(Axis::Tp);
-    const int cp = degree(Axis::Cp);
-    const auto stageIndex = [&](int r) {
-        return coordinate(Axis::Tp, r) + tp * (coordinate(Axis::Cp, r) + cp * coordinate(Axis::Dp, r));
-    };
-    const auto rankOf = [&](int index) {
+namespace {
+
+/// The stage's ranks in Megatron's order (tp innermost, then cp, then dp), as Megatron-Core numbers both the attention
+/// and the expert meshes: a rank's index there, and back.
+struct StageOrder {
+    const Placement& placement;
+    int rank; ///< any rank of the stage
+
+    int tp() const { return placement.degree(Axis::Tp); }
+    int cp() const { return placement.degree(Axis::Cp); }
+    int size() const { return tp() * cp() * placement.degree(Axis::Dp); }
+    int indexOf(int r) const
+    {
+        return placement.coordinate(Axis::Tp, r)
+            + tp() * (placement.coordinate(Axis::Cp, r) + cp() * placement.coordinate(Axis::Dp, r));
+    }
+    int rankOf(int index) const
+    {
         const auto strideOf = [&](Axis a) {
-            const AxisPlacement* placed = find(a);
+            const AxisPlacement* placed = placement.find(a);
             return placed ? placed->stride : 0;
         };
-        const int pipeline = find(Axis::Pp) ? coordinate(Axis::Pp, rank) * strideOf(Axis::Pp) : 0;
-        return pipeline + (index % tp) * strideOf(Axis::Tp) + (index / tp % cp) * strideOf(Axis::Cp)
-            + (index / tp / cp) * strideOf(Axis::Dp);
-    };
+        const int pipeline = placement.coordinate(Axis::Pp, rank) * strideOf(Axis::Pp);
+        return pipeline + (index % tp()) * strideOf(Axis::Tp) + (index / tp() % cp()) * strideOf(Axis::Cp)
+            + (index / tp() / cp()) * strideOf(Axis::Dp);
+    }
+    /// The ranks at @p count indices from @p first, @p stride apart (within the stage), ascending.
+    std::vector<int> ranks(int first, int count, int stride) const
+    {
+        std::vector<int> group;
+        for (int member = 0; member < count && first + member * stride < size(); ++member) {
+            group.push_back(rankOf(first + member * stride));
+        }
+        std::sort(group.begin(), group.end());
+        return group;
+    }
+};
+
+} // namespace
+
+std::vector<int> Placement::foldedExpertGroup(int rank) const
+{
+    // The expert mesh: etp innermost, then ep; an ep group takes every etp-th rank of a block of etp x ep.
+    const StageOrder order { *this, rank };
     const int etp = foldedExpertTensorDegree;
     const int block = etp * expertDegree;
-    const int index = stageIndex(rank);
-    const int first = index / block * block + index % etp;
-    std::vector<int> group;
-    for (int member = 0; member < expertDegree && first + member * etp < tp * cp * degree(Axis::Dp); ++member) {
-        group.push_back(rankOf(first + member * etp));
+    const int index = order.indexOf(rank);
+    return order.ranks(index / block * block + index % etp, expertDegree, etp);
+}
+
+std::vector<int> Placement::expertTensorGroup(int rank) const
+{
+    if (foldedExpertTensorDegree < 2) {
+        return { rank };
     }
-    std::sort(group.begin(), group.end());
-    return group;
+    const StageOrder order { *this, rank };
+    const int etp = foldedExpertTensorDegree;
+    return order.ranks(order.indexOf(rank) / etp * etp, etp, 1);
 }
 
 std::vector<int> Placement::groupOf(Axis axis, int rank) const

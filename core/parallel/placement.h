@@ -71,6 +71,9 @@ struct Placement {
     std::vector<int> contextRingGroup(int rank) const;
     /// Under folding, the ep group of the expert mesh that holds @p rank (groupOf(Axis::Ep) asks here).
     std::vector<int> foldedExpertGroup(int rank) const;
+    /// Under folding, the expert tensor-parallel group of @p rank: the foldedExpertTensorDegree consecutive ranks of
+    /// the expert mesh that hold it, a slice of its tp group (etp divides tp). { rank } without folding.
+    std::vector<int> expertTensorGroup(int rank) const;
     /// @p rank's coordinate along @p axis (0 for an absent axis).
     int coordinate(Axis axis, int rank) const;
     /// Which group of @p axis holds @p rank: groups numbered densely 0..ranks/degree-1 in order of their lowest rank.

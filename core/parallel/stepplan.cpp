@@ -72,7 +72,9 @@ void planContextCollectives(const config::ModelSpec& model, const config::Parall
         const double queryBytes = std::max(1.0, static_cast<double>(model.numHeads) / parallel.tp) * headBytes;
         PlannedCollective inputs
             = planned(Axis::Cp, CollectiveKind::AllToAll, queryBytes + kvBytes, placement.contextAllToAllGroup(rank));
-        inputs.subgroup = parallel.contextComm == config::ContextComm::AllToAllP2p;
+        if (parallel.contextComm == config::ContextComm::AllToAllP2p) {
+            inputs.subgroup = PlannedCollective::Subgroup::ContextAllToAll;
+        }
         PlannedCollective output = inputs;
         output.bytes = queryBytes;
         layer.contextForward = { inputs, output };
@@ -148,6 +150,20 @@ LayerCollectives layerCollectives(
             dispatch.outerAxisShare = std::min(1.0, perNode / perGpu);
         }
         layer.expertAllToAllsPerPass = 2;
+    }
+    const int etp = parallel.expertTensorDegree();
+    if (model.moe && etp > 1 && etp < parallel.tp) {
+        // The dispatcher all-gathers what the all-to-all delivered (each rank's own sequence-parallel tokens' routed
+        // copies, expertLoad times the balanced share on the busiest rank) over the etp group, and reduce-scatters
+        // the experts' partial sums back: an all-gather's bytes are its output, a reduce-scatter's its input.
+        const double received = sizes.tokens / parallel.tp * model.moe->topK * model.hiddenSize * sizes.activationBytes
+            * parallel.expertLoad();
+        const std::vector<int> group = placement.expertTensorGroup(rank);
+        for (const CollectiveKind kind : { CollectiveKind::AllGather, CollectiveKind::ReduceScatter }) {
+            PlannedCollective part = planned(Axis::Tp, kind, received * etp, group);
+            part.subgroup = PlannedCollective::Subgroup::ExpertTensor;
+            layer.expertTensorPair.push_back(std::move(part));
+        }
     }
     return layer;
 }

@@ -21,8 +21,10 @@ struct PlannedCollective {
     double bytes = 0;
     std::vector<int> group;
     double outerAxisShare = 1.0; ///< see network::CollectiveRequest::outerAxisShare
-    /// A slice of the axis's group (cp_comm a2a+p2p's all-to-all groups): Chakra names its own communicator.
-    bool subgroup = false;
+    /// Whether the group is a slice of the axis's group, for which Chakra names a communicator of its own: cp_comm
+    /// a2a+p2p's all-to-all groups (of cp), expert tensor parallelism's groups (of tp).
+    enum class Subgroup { None, ContextAllToAll, ExpertTensor };
+    Subgroup subgroup = Subgroup::None;
 
     /// Whether it moves anything: two or more members and bytes to move.
     bool onNetwork() const { return group.size() >= 2 && bytes > 0; }
@@ -36,7 +38,9 @@ struct PlannedCollective {
 /// - cp: a ring passes each rank's K/V chunk around the group, cp - 1 steps forward and 2(cp - 1) backward (dK, dV
 ///   return), each step one send of `contextStep` (cp_comm p2p); or the pass waits for `contextForward` /
 ///   `contextBackward` (all_gather, a2a);
-/// - ep: MoE layers dispatch and combine the routed tokens with two all-to-alls per pass.
+/// - ep: MoE layers dispatch and combine the routed tokens with two all-to-alls per pass; with expert tensor
+///   parallelism between 1 and tp the routed tokens are all-gathered over the etp group between them and the
+///   experts' outputs reduce-scattered back.
 struct LayerCollectives {
     std::vector<PlannedCollective> tensorPair;
     int tensorPairsForward = 0;
@@ -67,6 +71,11 @@ struct LayerCollectives {
     std::vector<PlannedCollective> contextBackward;
     std::optional<PlannedCollective> expertAllToAll; ///< MoE layers only
     int expertAllToAllsPerPass = 0;
+    /// Folded experts split over 1 < etp < tp ranks (Megatron-Core's --expert-tensor-parallel-size, MoE parallel
+    /// folding): the dispatcher all-gathers the received routed tokens over the etp group after the dispatch
+    /// all-to-all, and reduce-scatters the experts' partial outputs before the combine; in the backward the
+    /// gradients take the same pair the other way. One pair per pass of a MoE layer; empty otherwise.
+    std::vector<PlannedCollective> expertTensorPair;
 
     /// The tensor-parallel pairs a layer's forward or backward runs: every block's, or its attention block's alone in
     /// a MoE layer without the MLP's pair (each count covers the attention and MLP blocks equally).

@@ -28,6 +28,7 @@ ChakraCommunicators::ChakraCommunicators(const parallel::Placement& placement)
     }
     m_placeholders.emplace_back(kShardReplicaPlaceholder);
     m_placeholders.emplace_back(kContextAllToAllPlaceholder);
+    m_placeholders.emplace_back(kExpertTensorPlaceholder);
     for (const std::string& placeholder : m_placeholders) {
         if (members(placeholder, 0).size() < 2) {
             continue;
@@ -51,6 +52,9 @@ std::vector<int> ChakraCommunicators::members(const std::string& placeholder, in
     if (placeholder == kContextAllToAllPlaceholder) {
         return m_placement.contextAllToAllDegree > 0 ? m_placement.contextAllToAllGroup(rank)
                                                      : std::vector<int> { rank };
+    }
+    if (placeholder == kExpertTensorPlaceholder) {
+        return m_placement.expertTensorGroup(rank);
     }
     for (const parallel::Axis axis : kGroupAxes) {
         if (placeholder == groupPlaceholder(axis)) {

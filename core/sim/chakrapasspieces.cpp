@@ -19,6 +19,20 @@ using parallel::PlannedCollective;
 
 namespace {
 
+/// The placeholder communicator a representative trace names for @p collective.
+std::string communicatorPlaceholder(const PlannedCollective& collective)
+{
+    switch (collective.subgroup) {
+    case PlannedCollective::Subgroup::ContextAllToAll:
+        return kContextAllToAllPlaceholder;
+    case PlannedCollective::Subgroup::ExpertTensor:
+        return kExpertTensorPlaceholder;
+    case PlannedCollective::Subgroup::None:
+        break;
+    }
+    return groupPlaceholder(collective.axis);
+}
+
 /// A COMM_COLL_NODE piece. comm_size follows ASTRA-sim: an all-gather's is the per-rank shard, the others' the
 /// per-rank buffer (network::CollectiveRequest's bytes).
 ChakraNodePiece collectivePiece(const std::string& name, const PlannedCollective& collective, double seconds)
@@ -31,8 +45,7 @@ ChakraNodePiece collectivePiece(const std::string& name, const PlannedCollective
     piece.attributes = { ChakraAttribute::boolean("is_cpu_op", false),
         ChakraAttribute::int64("comm_type", static_cast<std::int64_t>(graph::chakraCollectiveOf(collective.kind))),
         ChakraAttribute::int64("comm_size", std::llround(bytes)),
-        ChakraAttribute::text(
-            "pg_name", collective.subgroup ? kContextAllToAllPlaceholder : groupPlaceholder(collective.axis)) };
+        ChakraAttribute::text("pg_name", communicatorPlaceholder(collective)) };
     return piece;
 }
 
@@ -188,8 +201,18 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
     if (!block.context.empty()) {
         block.contextWaitExposed = std::max(0.0, part(graph::TimeClass::ContextParallel) - ringExposed);
     }
-    if (moe && collectives.expertAllToAll) {
-        addAll(block.expert, *collectives.expertAllToAll, collectives.expertAllToAllsPerPass);
+    if (moe) {
+        // Dispatch, the expert-tensor pair around the experts, combine.
+        const int allToAlls = collectives.expertAllToAll ? collectives.expertAllToAllsPerPass : 0;
+        if (allToAlls > 0) {
+            addAll(block.expert, *collectives.expertAllToAll, allToAlls / 2);
+        }
+        for (const PlannedCollective& pairPart : collectives.expertTensorPair) {
+            addAll(block.expert, pairPart, 1);
+        }
+        if (allToAlls > 0) {
+            addAll(block.expert, *collectives.expertAllToAll, allToAlls - allToAlls / 2);
+        }
         block.expertExposed = part(graph::TimeClass::ExpertParallel);
     }
     block.hostWait = part(graph::TimeClass::HostDispatch);
@@ -320,9 +343,13 @@ void ChakraPassSplitter::appendBlock(
             add(tensorPiece(i, block.tensorExposed / static_cast<double>(block.tensor.size())));
         }
     }
-    for (size_t i = 0; i < block.expert.size(); ++i) {
-        add(collectivePiece(block.label + " expert all-to-all " + (i % 2 == 0 ? "dispatch" : "combine"),
-            block.expert[i], block.expertExposed / static_cast<double>(block.expert.size())));
+    int allToAlls = 0;
+    for (const PlannedCollective& expert : block.expert) {
+        const std::string name = expert.kind == network::CollectiveKind::AllToAll
+            ? std::string(" expert all-to-all ") + (allToAlls++ % 2 == 0 ? "dispatch" : "combine")
+            : " expert-tensor " + std::string(network::toString(expert.kind));
+        add(collectivePiece(
+            block.label + name, expert, block.expertExposed / static_cast<double>(block.expert.size())));
     }
     // What the framework's host takes beyond the block's GPU work (model/hostdispatch.h): the GPU idles that long.
     if (block.hostWait > 0) {

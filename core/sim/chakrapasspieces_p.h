@@ -17,6 +17,8 @@ std::string groupPlaceholder(parallel::Axis axis);
 inline constexpr const char* kShardReplicaPlaceholder = "dp_replica";
 /// The communicator of cp_comm a2a+p2p's all-to-alls (Placement::contextAllToAllGroup).
 inline constexpr const char* kContextAllToAllPlaceholder = "cp_a2a";
+/// The communicator of expert tensor parallelism's all-gathers and reduce-scatters (Placement::expertTensorGroup).
+inline constexpr const char* kExpertTensorPlaceholder = "etp";
 
 /// Tags of the context-parallel ring's sends start here (pipeline sends use graph node ids, far below).
 inline constexpr std::int32_t kContextTagBase = 1 << 30;
@@ -24,11 +26,12 @@ inline constexpr std::int32_t kContextTagBase = 1 << 30;
 /// Splits a training step's chunk passes into the pieces a trace simulator needs (graph::splitComputeNodes): the
 /// pass's compute, as one node per pass (Chunk), per layer (Layer) or per operator (Operator), and every collective
 /// the step plan puts inside its layers as a communication node: tensor-parallel all-reduces (or all-gather and
-/// reduce-scatter pairs with sequence parallelism) and expert all-to-alls after the compute they follow, which they
-/// block; the context-parallel ring's send/receive steps beside the attention core they hide behind, and tensor
-/// collectives beside the GEMMs under tp_comm_overlap. Each communication piece carries the exposed time the step
-/// model charged for it, so the compute pieces keep exactly the pass's compute. Inference steps (prefill, decode)
-/// become their stage's layers, each followed by its two tensor-parallel all-reduces.
+/// reduce-scatter pairs with sequence parallelism) and expert all-to-alls (with the expert-tensor all-gather and
+/// reduce-scatter between them) after the compute they follow, which they block; the context-parallel ring's
+/// send/receive steps beside the attention core they hide behind, and tensor collectives beside the GEMMs under
+/// tp_comm_overlap. Each communication piece carries the exposed time the step model charged for it, so the compute
+/// pieces keep exactly the pass's compute. Inference steps (prefill, decode) become their stage's layers, each followed
+/// by its two tensor-parallel all-reduces.
 class ChakraPassSplitter {
 public:
     ChakraPassSplitter(StepModel& stepModel, const graph::ExecutionGraph& graph, ChakraDetail detail);

@@ -60,6 +60,9 @@ void CongestionStepBackend::buildRequests(const parallel::StepPlan& plan)
         if (stage.layer.expertAllToAll) {
             requests.expertAllToAll = plan.withReplicas(*stage.layer.expertAllToAll);
         }
+        for (const parallel::PlannedCollective& part : stage.layer.expertTensorPair) {
+            requests.expertTensorPair.push_back(plan.withReplicas(part));
+        }
     }
 }
 

@@ -56,6 +56,7 @@ private:
         std::vector<network::CollectiveRequest> contextForward; ///< cp_comm all_gather, a2a (LayerCollectives)
         std::vector<network::CollectiveRequest> contextBackward;
         network::CollectiveRequest expertAllToAll;
+        std::vector<network::CollectiveRequest> expertTensorPair; ///< LayerCollectives::expertTensorPair
         std::array<bool, kInlineKinds> onNetwork {};
     };
 

@@ -32,6 +32,28 @@ bool onNetwork(const network::CollectiveRequest& request)
     return request.gpus.size() >= 2 && request.bytes > 0;
 }
 
+/// A MoE layer's blocking expert collectives in issue order: the dispatch all-to-all, the expert-tensor all-gather and
+/// reduce-scatter around the experts, the combine all-to-all (those that move anything; an all-to-all the plan does not
+/// have is an empty request).
+std::vector<const network::CollectiveRequest*> expertCollectives(
+    const network::CollectiveRequest& allToAll, const std::vector<network::CollectiveRequest>& expertTensorPair)
+{
+    const bool dispatch = onNetwork(allToAll);
+    std::vector<const network::CollectiveRequest*> experts;
+    if (dispatch) {
+        experts.push_back(&allToAll);
+    }
+    for (const network::CollectiveRequest& part : expertTensorPair) {
+        if (onNetwork(part)) {
+            experts.push_back(&part);
+        }
+    }
+    if (dispatch) {
+        experts.push_back(&allToAll);
+    }
+    return experts;
+}
+
 double sum(const TimeBreakdown& parts)
 {
     return std::accumulate(parts.begin(), parts.end(), 0.0);
@@ -125,10 +147,18 @@ std::vector<CongestionStepBackend::InlineUnit> CongestionStepBackend::inlineUnit
             }
             units.push_back(std::move(unit));
         }
-        if (layer.expertAllToAll && moeLayers > 0 && onNetwork(requests.expertAllToAll)) {
+        const bool expertTensor = std::any_of(requests.expertTensorPair.begin(), requests.expertTensorPair.end(),
+            [&](const network::CollectiveRequest& part) { return onNetwork(part); });
+        if (moeLayers > 0 && ((layer.expertAllToAll && onNetwork(requests.expertAllToAll)) || expertTensor)) {
+            // Per MoE layer and pass, the dispatch and combine all-to-alls and the expert-tensor pair between them.
             InlineUnit unit { stage, InlineExpert, {} };
-            addLoads(
-                requests.expertAllToAll, microBatches * moeLayers * 2.0 * layer.expertAllToAllsPerPass, unit.bytes);
+            if (layer.expertAllToAll) {
+                addLoads(
+                    requests.expertAllToAll, microBatches * moeLayers * 2.0 * layer.expertAllToAllsPerPass, unit.bytes);
+            }
+            for (const network::CollectiveRequest& part : requests.expertTensorPair) {
+                addLoads(part, microBatches * moeLayers * 2.0, unit.bytes);
+            }
             units.push_back(std::move(unit));
         }
         if (!requests.chunkGather.empty()) {
@@ -287,7 +317,8 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                     // After the attention block's tensor collectives (all of them when the MLP block has none).
                     const size_t attention = tensorCollectives.size() / (stagePlan.layer.moeWithoutMlpPair ? 1 : 2);
                     const auto middle = blocking.begin() + static_cast<long>(contextCollectives.size() + attention);
-                    blocking.insert(middle, 2, &requests.expertAllToAll);
+                    const auto experts = expertCollectives(requests.expertAllToAll, requests.expertTensorPair);
+                    blocking.insert(middle, experts.begin(), experts.end());
                 }
                 compute = std::max(0.0, compute);
                 if (blocking.empty()) {

@@ -179,6 +179,12 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
         at(pass->forward, TimeClass::ExpertParallel) += layer.expertAllToAllsPerPass * allToAll;
         at(pass->backward, TimeClass::ExpertParallel) += layer.expertAllToAllsPerPass * allToAll;
     }
+    // Expert tensor parallelism inside the folded expert mesh: the routed tokens' all-gather and reduce-scatter.
+    for (size_t i = 0; moe && i < layer.expertTensorPair.size(); ++i) {
+        const double seconds = collective(layer.expertTensorPair[i]);
+        at(pass->forward, TimeClass::ExpertParallel) += seconds;
+        at(pass->backward, TimeClass::ExpertParallel) += seconds;
+    }
     // The GPU runs what its host has issued: a pass lasts at least the framework's host-side dispatch of it, and the
     // GPU waits for the rest (model/hostdispatch.h).
     const model::LayerHostDispatch host = model::layerHostDispatch(run, moe);

@@ -147,8 +147,9 @@ bool isDeepSeekV3(const std::string& path)
 }
 
 /// The run.parallelism overrides of a row's expert split: none for a dense model (its moe_ columns mean nothing) or
-/// experts split like the MLP (moe_tp = tp, moe_ep 1); ep = tp with whole experts (etp 1) for moe_tp 1 x moe_ep = tp;
-/// no value for any other split.
+/// experts split like the MLP (moe_tp = tp, moe_ep 1); ep = moe_ep and etp = moe_tp when moe_tp x moe_ep = tp with
+/// moe_tp below tp (the experts spread over the worker's tp ranks, whole at moe_tp 1); no value for any other split
+/// (moe_tp x moe_ep beyond tp: the experts span attention data-parallel ranks, which the file does not record).
 std::optional<std::vector<std::string>> expertSplitOf(const CsvTable& table, size_t row)
 {
     if (modelPreset(table.cell(row, "model_path")) != "qwen3-235b-a22b") {
@@ -160,9 +161,9 @@ std::optional<std::vector<std::string>> expertSplitOf(const CsvTable& table, siz
     if (tp && moeTp && moeEp && *moeTp == *tp && *moeEp == 1) {
         return std::vector<std::string> {};
     }
-    if (tp && moeTp && moeEp && *moeTp == 1 && *moeEp == *tp) {
+    if (tp && moeTp && moeEp && *moeTp >= 1 && *moeTp < *tp && *moeTp * *moeEp == *tp) {
         return std::vector<std::string> { "run.parallelism.ep=" + std::to_string(std::lround(*moeEp)),
-            "run.parallelism.etp=1" };
+            "run.parallelism.etp=" + std::to_string(std::lround(*moeTp)) };
     }
     return std::nullopt;
 }
@@ -198,8 +199,8 @@ std::string skipReason(const CsvTable& table, size_t row)
                "such pools; this mapping takes aggregated rows only)";
     }
     if (!expertSplitOf(table, row)) {
-        return "MoE experts split other than over the worker's tp ranks (moe_tp x moe_ep differs from tp, or moe_tp "
-               "between 1 and tp): attention data parallelism is not recorded";
+        return "MoE experts split beyond the worker's tp ranks (moe_tp x moe_ep differs from tp): attention data "
+               "parallelism is not recorded";
     }
     if (provenance(table.cell(row, "silicon_data_source"), "silicon_concurrency").empty()) {
         return "no silicon_concurrency in its provenance";
@@ -222,7 +223,7 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
     Dataset dataset { ttft ? "aiconfigurator-ttft" : "aiconfigurator-tpot", "aiconfigurator/silicon_sample.csv",
         std::string(
             "NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B, Qwen3-32B and Qwen3-235B-A22B (experts split "
-            "over tp, or whole over tp ranks: ep = tp, etp 1) served by vLLM, TensorRT-LLM and SGLang on "
+            "over tp, or spread over the tp ranks: ep x etp = tp) served by vLLM, TensorRT-LLM and SGLang on "
             "H100/H200/B200/GB200 (bf16, fp8 per-tensor or 128-block, nvfp4), one worker per row under a closed "
             "loop: mean ")
             + (ttft ? "time to first token" : "time per output token") + " (rapid serve)",

@@ -71,6 +71,9 @@ row "tp 2, cp 2, dp 2, 4k" llama-2-7b --set run.framework=megatron --set run.par
     --set run.training.seq_length=4096 --set run.training.global_batch=4
 row "Mixtral, ep 8, dp 8" mixtral-8x7b --set run.framework=megatron --set run.parallelism.tp=1 --set run.parallelism.dp=8 --set run.parallelism.ep=8 \
     --set run.training.seq_length=1024 --set run.training.global_batch=8
+row "Mixtral, tp 4, sp, ep 4, etp 2, dp 2" mixtral-8x7b --set run.framework=megatron --set run.parallelism.tp=4 \
+    --set run.parallelism.sp=true --set run.parallelism.dp=2 --set run.parallelism.ep=4 --set run.parallelism.etp=2 \
+    --set run.training.seq_length=1024 --set run.training.global_batch=8
 RUN=llama-3.3-70b-serve-8xa100 TIME=e2e_s row "inference tp 8, 200 + 32 tokens" llama-3.3-70b \
     --set run.parallelism.tp=8 --set run.parallelism.pp=1 --set 'run.parallelism.mapping={}' \
     --set run.inference.decode_length=32

@@ -61,6 +61,7 @@ double perLayer(int tp, bool sp, config::Recompute recompute)
 class TstActivationMemory : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void expertsKeepTheRowsTheirEtpGroupGathered();
     void korthikantiForms_data();
     void korthikantiForms();
     void fullRecomputeKeepsOnlyTheLayerInput();
@@ -140,6 +141,36 @@ void TstActivationMemory::opSacKeepsEveryOtherLinear()
         model, run, parallel::layerSharding(run), false, memory::frameworkProfile(run));
     QCOMPARE(compiled.tensors.size(), size_t(6));
     QCOMPARE(compiled.total(), 454033408.0);
+}
+
+void TstActivationMemory::expertsKeepTheRowsTheirEtpGroupGathered()
+{
+    // Mixtral (hidden 4096, expert FFN 14,336, top-2 of 8), one sequence of 4,096 tokens on tp 4 with sequence
+    // parallelism, bf16. Folded experts save the rows they ran on: with etp 1 (ep 4) a rank's own 1,024 tokens' 2
+    // copies, 2,048 rows; with etp 2 (ep 2) the 2 x 2,048 rows its etp group gathered. Up-projection input: rows x 4096
+    // x 2 B = 16 MiB and 32 MiB; gate and up outputs: rows x 2 x 14,336 / etp x 2 B = 112 MiB both times.
+    const config::ModelSpec model = test::projectLoader().loadModel("mixtral-8x7b");
+    config::RunSpec run = gptRun(4, true, config::Recompute::None);
+    run.seqLength = 4096;
+    run.microBatch = 1;
+    run.flashAttention = true;
+    run.dropout = false;
+    const auto bytesOf = [&](int ep, int etp, const std::string& name) {
+        run.parallelism.ep = ep;
+        run.parallelism.etp = etp;
+        const memory::SavedActivations saved = memory::savedActivationsPerLayer(
+            model, run, parallel::layerSharding(run), true, memory::frameworkProfile(run));
+        for (const memory::SavedTensor& tensor : saved.tensors) {
+            if (tensor.name == name) {
+                return tensor.bytes;
+            }
+        }
+        return -1.0;
+    };
+    QCOMPARE(bytesOf(4, 1, "experts: up-projection input"), 16777216.0);
+    QCOMPARE(bytesOf(2, 2, "experts: up-projection input"), 33554432.0);
+    QCOMPARE(bytesOf(4, 1, "experts: gate and up outputs"), 117440512.0);
+    QCOMPARE(bytesOf(2, 2, "experts: gate and up outputs"), 117440512.0);
 }
 
 QTEST_GUILESS_MAIN(TstActivationMemory)

@@ -487,6 +487,16 @@ void TstLayerOperators::foldedExpertsRunWholeExperts()
     // (4096 x 6144 + 4096 x 4096) / 4 = 10,485,760, norms 8,192: 362,848,256.
     run.parallelism.etp = 1;
     QCOMPARE(model::localLayerParameters(model, run, parallel::layerSharding(run), true), 362848256.0);
+    // ep 2 x etp 2: the block of 4 ranks again holds 4,096 tokens, whose 8,192 routed rows go to 8 experts; a rank
+    // holds 4 of them split 2 ways and runs each on the 1,024 rows its etp group gathered, at half the width (gate and
+    // up 14,336): the same FLOPs once more, and the same 1,024 tokens permuted as with etp 1.
+    run.parallelism.ep = 2;
+    run.parallelism.etp = 2;
+    const auto halves = model::trainingForward(model, run, parallel::layerSharding(run), true);
+    QCOMPARE(find(halves, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 1024, 4096, 14336, 4 }));
+    QCOMPARE(find(halves, "moe.expert_down_projection")->gemm, (model::GemmDims { 1024, 7168, 4096, 4 }));
+    QCOMPARE(find(halves, "moe.expert_gate_up_projection")->flops, find(split, "moe.expert_gate_up_projection")->flops);
+    QCOMPARE(find(halves, "moe.permute")->bytes, find(folded, "moe.permute")->bytes);
 
     // vLLM's expert parallelism over tp 8 (no sequence parallelism: every rank holds the batch's tokens): a prefill
     // of 2 x 1,000 tokens sends 2000 x 2 / 8 = 500 rows to each expert, one whole expert per GPU.
@@ -503,6 +513,12 @@ void TstLayerOperators::foldedExpertsRunWholeExperts()
     // runs one row with its whole weights.
     const auto decode = model::decodeLayer(model, serve, parallel::layerSharding(serve), true, 100);
     QCOMPARE(find(decode, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 1, 4096, 28672, 1 }));
+    // TensorRT-LLM's moe_tp 2 x moe_ep 4 on tp 8: each GPU holds 2 experts split 2 ways; the prefill's 4,000 routed
+    // rows give each expert 500, run at half the width.
+    serve.parallelism.ep = 4;
+    serve.parallelism.etp = 2;
+    const auto split2 = model::prefillLayer(model, serve, parallel::layerSharding(serve), true);
+    QCOMPARE(find(split2, "moe.expert_gate_up_projection")->gemm, (model::GemmDims { 500, 4096, 14336, 2 }));
 }
 
 void TstLayerOperators::mlaExplicitAndAbsorbedPaths()

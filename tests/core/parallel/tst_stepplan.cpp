@@ -22,6 +22,14 @@ namespace {
 
 using test::llama7bOn8;
 
+/// Mixtral-8x7B on 16 H100s (2 nodes), Megatron, one micro-batch of 4,096 tokens, with @p parallelism.
+config::Scenario mixtralOn16(const std::string& parallelism)
+{
+    return test::projectLoader().loadScenario("mixtral-8x7b", "dgx-h100-superpod", "llama-2-7b-train-4xa100",
+        { "hardware.cluster.network[ib].size=2", "run.framework=megatron", "run.training.seq_length=4096",
+            "run.training.micro_batch=1", "run.training.global_batch=4", "run.parallelism=" + parallelism });
+}
+
 } // namespace
 
 class TstStepPlan : public QObject {
@@ -36,6 +44,7 @@ private Q_SLOTS:
     void contextParallelRanksShareTheirGradients();
     void hybridShardingAllReducesTheShardOverItsReplicas();
     void foldedExpertsSendTheirOwnTokens();
+    void expertTensorParallelismGathersTheRoutedTokens();
     void expertPlacementErrorsNameTheKey();
     void hybridShardingRefusesGroupsItCannotForm();
     void contextParallelVariantsMoveTheirBytes();
@@ -202,12 +211,7 @@ void TstStepPlan::foldedExpertsSendTheirOwnTokens()
     // block of 4 consecutive ranks {4, 5, 6, 7} (its tensor-parallel group), and each rank dispatches its own
     // sequence-parallel share: 4096 / 4 x 2 x 4096 x 2 B = 16,777,216 B. The MoE layers keep the attention block's
     // all-gather / reduce-scatter pair only (no shared experts): forward 1 pair, backward 1.
-    const auto mixtral = [](const std::string& parallelism) {
-        return test::projectLoader().loadScenario("mixtral-8x7b", "dgx-h100-superpod", "llama-2-7b-train-4xa100",
-            { "hardware.cluster.network[ib].size=2", "run.framework=megatron", "run.training.seq_length=4096",
-                "run.training.micro_batch=1", "run.training.global_batch=4", "run.parallelism=" + parallelism });
-    };
-    const parallel::StepPlan folded = parallel::planStep(mixtral("{tp: 4, sp: true, dp: 4, ep: 4, etp: 1}"));
+    const parallel::StepPlan folded = parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 4, etp: 1}"));
     const parallel::LayerCollectives& layer = folded.stages[0].layer;
     QCOMPARE(folded.placement.groupOf(parallel::Axis::Ep, 5), (std::vector<int> { 4, 5, 6, 7 }));
     QCOMPARE(layer.expertAllToAll->group, (std::vector<int> { 0, 1, 2, 3 }));
@@ -216,27 +220,66 @@ void TstStepPlan::foldedExpertsSendTheirOwnTokens()
     QCOMPARE(layer.pairsForward(true), 1);
     QCOMPARE(layer.pairsBackward(true), 1);
     // ep 8 takes two tensor-parallel groups ({8..15} for rank 9); ep 2 a block of 2 consecutive ranks ({4, 5}).
-    QCOMPARE(
-        parallel::planStep(mixtral("{tp: 4, sp: true, dp: 4, ep: 8, etp: 1}")).placement.groupOf(parallel::Axis::Ep, 9),
+    QCOMPARE(parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 8, etp: 1}"))
+                 .placement.groupOf(parallel::Axis::Ep, 9),
         (std::vector<int> { 8, 9, 10, 11, 12, 13, 14, 15 }));
-    QCOMPARE(
-        parallel::planStep(mixtral("{tp: 4, sp: true, dp: 4, ep: 2, etp: 1}")).placement.groupOf(parallel::Axis::Ep, 5),
+    QCOMPARE(parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 2, etp: 1}"))
+                 .placement.groupOf(parallel::Axis::Ep, 5),
         (std::vector<int> { 4, 5 }));
     // etp = tp (the default): ep spans members of the dp group (stride tp), each rank sends its tensor-parallel
     // group's 4,096 tokens (4096 x 2 x 4096 x 2 B = 67,108,864 B) and MoE layers keep both pairs.
-    const parallel::StepPlan split = parallel::planStep(mixtral("{tp: 4, sp: true, dp: 4, ep: 4}"));
+    const parallel::StepPlan split = parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 4}"));
     QCOMPARE(split.stages[0].layer.expertAllToAll->group, (std::vector<int> { 0, 4, 8, 12 }));
     QCOMPARE(split.stages[0].layer.expertAllToAll->bytes, 67108864.0);
     QCOMPARE(split.stages[0].layer.pairsForward(true), 2);
 }
 
+void TstStepPlan::expertTensorParallelismGathersTheRoutedTokens()
+{
+    // Mixtral (8 experts, top-2, hidden 4096) on 16 H100s as tp 4 (sequence parallel) x dp 4, micro-batch 1 of 4,096
+    // tokens, ep 2 and etp 2: the expert mesh numbers the ranks tp, cp, dp order with etp innermost, then ep. Rank 5
+    // (stage index 5) has the etp group of indices 4-5 and the ep group of every 2nd rank in the block of 4 from 4
+    // that holds it: {5, 7}. Rank 0: etp {0, 1}, ep {0, 2}. Each rank dispatches its own 1,024 tokens' 2 routed copies
+    // (1024 x 2 x 4096 x 2 B = 16,777,216 B), receives as many, and the all-gather over 2 ranks yields twice that
+    // (33,554,432 B: an all-gather's bytes are its output), which the reduce-scatter takes back as its input.
+    const parallel::StepPlan plan = parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 2, etp: 2}"));
+    QCOMPARE(plan.placement.expertTensorGroup(5), (std::vector<int> { 4, 5 }));
+    QCOMPARE(plan.placement.groupOf(parallel::Axis::Ep, 5), (std::vector<int> { 5, 7 }));
+    const parallel::LayerCollectives& layer = plan.stages[0].layer;
+    QCOMPARE(layer.expertAllToAll->group, (std::vector<int> { 0, 2 }));
+    QCOMPARE(layer.expertAllToAll->bytes, 16777216.0);
+    QCOMPARE(layer.expertTensorPair.size(), size_t(2));
+    QCOMPARE(layer.expertTensorPair[0].kind, network::CollectiveKind::AllGather);
+    QCOMPARE(layer.expertTensorPair[1].kind, network::CollectiveKind::ReduceScatter);
+    for (const parallel::PlannedCollective& part : layer.expertTensorPair) {
+        QCOMPARE(part.group, (std::vector<int> { 0, 1 }));
+        QCOMPARE(part.bytes, 33554432.0);
+        QVERIFY(part.subgroup == parallel::PlannedCollective::Subgroup::ExpertTensor);
+    }
+    // The routed experts take their tokens from the dispatch: MoE layers keep the attention block's pair only.
+    QCOMPARE(layer.pairsForward(true), 1);
+    // ep 4 x etp 2 fills blocks of 8: rank 9's ep group is every 2nd index from 9 ({9, 11, 13, 15}), its etp {8, 9}.
+    const parallel::StepPlan wide = parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 4, etp: 2}"));
+    QCOMPARE(wide.placement.groupOf(parallel::Axis::Ep, 9), (std::vector<int> { 9, 11, 13, 15 }));
+    QCOMPARE(wide.placement.expertTensorGroup(9), (std::vector<int> { 8, 9 }));
+    // etp 1 and etp = tp have no expert-tensor pair (the former has no split, the latter gathers over tp).
+    QVERIFY(parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 4, etp: 1}"))
+                .stages[0]
+                .layer.expertTensorPair.empty());
+    QVERIFY(
+        parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 4}")).stages[0].layer.expertTensorPair.empty());
+}
+
 void TstStepPlan::expertPlacementErrorsNameTheKey()
 {
-    // etp between 1 and tp; etp 1 in training without sequence parallelism; ep beyond dp with etp = tp (Mixtral's
-    // 8 experts over tp 8 and dp 1 cannot sit on dp ranks); etp on a dense model.
+    // etp that does not divide tp; etp below tp in training without sequence parallelism; ep x etp beyond the
+    // stage's ranks (8 x 2 over tp 4 x dp 2); ep beyond dp with etp = tp (Mixtral's 8 experts over tp 8 and dp 1
+    // cannot sit on dp ranks); etp on a dense model.
     for (const auto& [parallelism, key] : std::vector<std::pair<std::string, std::string>> {
-             { "{tp: 4, sp: true, dp: 2, ep: 2, etp: 2}", "run.parallelism.etp" },
+             { "{tp: 4, sp: true, dp: 2, ep: 2, etp: 3}", "run.parallelism.etp" },
              { "{tp: 4, dp: 2, ep: 4, etp: 1}", "run.parallelism.etp" },
+             { "{tp: 4, dp: 2, ep: 2, etp: 2}", "run.parallelism.etp" },
+             { "{tp: 4, sp: true, dp: 2, ep: 8, etp: 2}", "run.parallelism.ep" },
              { "{tp: 8, sp: true, dp: 1, ep: 8}", "run.parallelism.ep" } }) {
         const auto diagnostics = test::expectConfigError([&] {
             test::projectLoader().loadScenario("mixtral-8x7b", "hgx-h100-8gpu", "llama-2-7b-train-4xa100",

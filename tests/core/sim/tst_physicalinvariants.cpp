@@ -171,8 +171,10 @@ private:
                                                               : 0.0);
         }
         const bool sequenceParallel = tp > 1 && std::bernoulli_distribution(0.5)(random);
-        // Whole experts folded over the tp, cp and dp ranks (etp 1) half the time it is allowed: sequence parallel.
+        // Experts folded over the tp, cp and dp ranks (etp a divisor of tp below it) half the time it is allowed:
+        // sequence parallel.
         const bool foldExperts = ep > 1 && sequenceParallel && std::bernoulli_distribution(0.5)(random);
+        const int etp = foldExperts ? pick(random, divisorsOf(tp, tp / 2)) : 0;
         std::ostringstream yaml;
         yaml << "run:\n  mode: training\n  framework: " << framework << "\n"
              << "  transformer_engine: " << (transformerEngine ? "true" : "false") << "\n"
@@ -189,7 +191,8 @@ private:
              << ", schedule: "
              << (interleave ? "interleaved, virtual_stages: 2"
                             : pick(random, std::vector<std::string> { "1f1b", "gpipe" }))
-             << ", dp: " << dp << ", cp: " << cp << ", ep: " << ep << skew.str() << (foldExperts ? ", etp: 1" : "")
+             << ", dp: " << dp << ", cp: " << cp << ", ep: " << ep << skew.str()
+             << (foldExperts ? ", etp: " + std::to_string(etp) : std::string())
              << ", ep_dispatcher: " << pick(random, std::vector<std::string> { "alltoall", "deepep" })
              << ", zero_stage: " << zeroStage
              << ", tp_comm_overlap: " << (std::bernoulli_distribution(0.3)(random) ? "true" : "false")
@@ -271,9 +274,11 @@ private:
              << pick(random, std::vector<std::string> { "auto", "fa2", "fa3", "cudnn" }) << "\n"
              << precisionYaml(random, hardware, false) << "  parallelism: {tp: " << tp << ", pp: " << pp
              << ", dp: " << dp;
-        // Expert parallelism over the tensor-parallel ranks (vLLM's and SGLang's): whole experts, ep dividing tp.
+        // Expert parallelism over the tensor-parallel ranks: whole experts (vLLM's and SGLang's, etp 1) or split
+        // over etp ranks (TensorRT-LLM's moe_tp_size), ep x etp dividing tp.
         if (model.moe && tp > 1 && std::bernoulli_distribution(0.5)(random)) {
-            yaml << ", etp: 1, ep: " << pick(random, divisorsOf(tp, tp));
+            const int etp = pick(random, divisorsOf(tp, tp / 2));
+            yaml << ", etp: " << etp << ", ep: " << pick(random, divisorsOf(tp / etp, tp / etp));
         }
         yaml << "}\n";
         return yaml.str();

@@ -209,6 +209,13 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_dat
                 "run.parallelism.ep=8", "run.parallelism.etp=1", "run.training.seq_length=1024",
                 "run.training.global_batch=2" },
             true },
+        // Experts split over 2 ranks of each tensor-parallel group (etp 2): the routed tokens' all-gather and
+        // reduce-scatter sit between the dispatch and the combine, on the etp communicator.
+        { "moe_tp4_sp_ep4_etp2", "mixtral-8x7b",
+            { "run.framework=megatron", "run.parallelism.tp=4", "run.parallelism.sp=true", "run.parallelism.dp=2",
+                "run.parallelism.ep=4", "run.parallelism.etp=2", "run.training.seq_length=1024",
+                "run.training.global_batch=2" },
+            true },
     };
     const char* const details[] = { "chunk", "layer", "operator" };
     for (const Scenario& scenario : scenarios) {
@@ -267,6 +274,7 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork()
     const parallel::StepPlan& plan = stepModel.plan();
     const graph::ExecutionGraph executionGraph = sim::stepExecutionGraph(stepModel);
     std::vector<int> expected(static_cast<size_t>(executionGraph.ranks()), 0);
+    const std::vector<parallel::PlannedCollective> noCollectives;
     for (const graph::Node& node : executionGraph.nodes()) {
         int& count = expected[static_cast<size_t>(node.rank)];
         if (node.kind == graph::NodeKind::DataParallel || node.kind == graph::NodeKind::ParameterGather
@@ -294,6 +302,9 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork()
             count += context + tensor * (node.backward ? layer.pairsBackward(moe) : layer.pairsForward(moe));
             if (moe && layer.expertAllToAll && layer.expertAllToAll->onNetwork()) {
                 count += layer.expertAllToAllsPerPass;
+            }
+            for (const parallel::PlannedCollective& part : moe ? layer.expertTensorPair : noCollectives) {
+                count += part.onNetwork() ? 1 : 0; // expert tensor parallelism's all-gather and reduce-scatter
             }
         }
     }

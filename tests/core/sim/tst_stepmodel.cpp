@@ -93,6 +93,7 @@ private Q_SLOTS:
     void hybridShardingReducesThenAllReducesTheShard();
     void ulyssesAllToAllsAreWaitedFor();
     void hierarchicalContextParallelismWaitsForItsSliceOnly();
+    void expertTensorParallelismWaitsForItsGatherAndScatter();
     void prefetchedGathersRunOneUnitAhead();
     void megatronParameterGatherWaitsInTheFirstForward();
     void faultsOutsideGpuZerosGroupsCountToo();
@@ -498,6 +499,30 @@ void TstStepModel::ulyssesAllToAllsAreWaitedFor()
     const report::TrainingResult free = step(false);
     const double expected = 32 * 2 * 16777216.0 / rate;
     QVERIFY(chargesExactly(charged, free, expected, graph::TimeClass::ContextParallel));
+}
+
+void TstStepModel::expertTensorParallelismWaitsForItsGatherAndScatter()
+{
+    // Mixtral-8x7B (32 MoE layers, top-2 of 8 experts, hidden 4096) on 8 A100s as tp 4 (sequence parallel) x dp 2
+    // with ep 2 and etp 2, one micro-batch of 4,096 tokens per replica. A rank routes its own 1,024 tokens' 2 copies
+    // (16 MiB in bf16) and receives as many; the experts' all-gather over its 2 etp ranks yields 32 MiB, and their
+    // reduce-scatter takes 32 MiB back, in each layer's forward and backward, with nothing to hide behind. Charging
+    // only the collectives of the etp group {0, 1} at r B/s lengthens the step by 32 x 2 x 2 x 32 MiB / r exactly,
+    // all of it expert-parallel time.
+    const double rate = 1e10;
+    auto step = [rate](bool charged) {
+        sim::StepModel model(
+            test::projectLoader().loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+                { "run.framework=megatron", "run.parallelism.tp=4", "run.parallelism.sp=true", "run.parallelism.dp=2",
+                    "run.parallelism.ep=2", "run.parallelism.etp=2", "run.training.seq_length=4096",
+                    "run.training.micro_batch=1", "run.training.global_batch=2" }),
+            [charged, rate](const network::CollectiveRequest& request) {
+                return charged && request.gpus == std::vector<int> { 0, 1 } ? request.bytes / rate : 0.0;
+            });
+        return model.training(false);
+    };
+    const double expected = 32 * 2 * 2 * 33554432.0 / rate;
+    QVERIFY(chargesExactly(step(true), step(false), expected, graph::TimeClass::ExpertParallel));
 }
 
 void TstStepModel::hierarchicalContextParallelismWaitsForItsSliceOnly()
