@@ -147,17 +147,12 @@ std::vector<CongestionStepBackend::InlineUnit> CongestionStepBackend::inlineUnit
             }
             units.push_back(std::move(unit));
         }
-        const bool expertTensor = std::any_of(requests.expertTensorPair.begin(), requests.expertTensorPair.end(),
-            [&](const network::CollectiveRequest& part) { return onNetwork(part); });
-        if (moeLayers > 0 && ((layer.expertAllToAll && onNetwork(requests.expertAllToAll)) || expertTensor)) {
-            // Per MoE layer and pass, the dispatch and combine all-to-alls and the expert-tensor pair between them.
+        const auto experts = expertCollectives(requests.expertAllToAll, requests.expertTensorPair);
+        if (moeLayers > 0 && !experts.empty()) {
+            // Each of a MoE layer's expert collectives, once per forward and backward pass.
             InlineUnit unit { stage, InlineExpert, {} };
-            if (layer.expertAllToAll) {
-                addLoads(
-                    requests.expertAllToAll, microBatches * moeLayers * 2.0 * layer.expertAllToAllsPerPass, unit.bytes);
-            }
-            for (const network::CollectiveRequest& part : requests.expertTensorPair) {
-                addLoads(part, microBatches * moeLayers * 2.0, unit.bytes);
+            for (const network::CollectiveRequest* collective : experts) {
+                addLoads(*collective, microBatches * moeLayers * 2.0, unit.bytes);
             }
             units.push_back(std::move(unit));
         }

@@ -180,8 +180,8 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
         at(pass->backward, TimeClass::ExpertParallel) += layer.expertAllToAllsPerPass * allToAll;
     }
     // Expert tensor parallelism inside the folded expert mesh: the routed tokens' all-gather and reduce-scatter.
-    for (size_t i = 0; moe && i < layer.expertTensorPair.size(); ++i) {
-        const double seconds = collective(layer.expertTensorPair[i]);
+    for (const PlannedCollective& part : layer.expertTensorPair) {
+        const double seconds = moe ? collective(part) : 0.0;
         at(pass->forward, TimeClass::ExpertParallel) += seconds;
         at(pass->backward, TimeClass::ExpertParallel) += seconds;
     }
