@@ -143,9 +143,11 @@ int layerCommand(const Invocation& invocation)
         ops = model::trainingForward(model, run, sharding.layer, moeLayer);
         const auto backward = model::trainingBackward(model, run, sharding.layer, moeLayer);
         ops.insert(ops.end(), backward.begin(), backward.end());
-        // ZeRO stage 1 and above shard the optimizer state over the data-parallel ranks.
-        ops.push_back(
-            model::optimizerUpdate(sharding.layerParameters[moeLayer ? 1 : 0] / sharding.optimizerShards(), run));
+        // ZeRO stage 1 and above shard the optimizer state over the data-parallel ranks (routed experts over the
+        // expert-data-parallel ones).
+        ops.push_back(model::optimizerUpdate(sharding.parametersPerShard(sharding.layerParameters[moeLayer ? 1 : 0],
+                                                 moeLayer ? sharding.moeLayerExpertParameters : 0.0, 1),
+            run));
     } else if (phase == "prefill") {
         ops = model::prefillLayer(model, run, sharding.layer, moeLayer);
     } else if (phase == "decode") {

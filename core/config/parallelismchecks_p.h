@@ -146,6 +146,19 @@ template <typename Report> void checkShardGroup(const ParallelismSpec& parallel,
         report("run.parallelism.dp_shard",
             "dp_shard 1 shards over one rank: every rank holds everything and all-reduces its gradients, which is "
             "plain data parallelism; expected zero_stage: 0 without dp_shard, or dp_shard of 2 or more");
+    } else if (parallel.ep > 1 || parallel.expertTensorDegree() < parallel.tp) {
+        // The routed experts' shard group is the part of the expert-data-parallel group inside one shard group
+        // (torchtitan's and AutoModel's expert FSDP mesh borrows ep from dp_shard x cp): whole expert blocks only.
+        const bool folded = parallel.expertTensorDegree() < parallel.tp;
+        const std::int64_t shardRanks
+            = static_cast<std::int64_t>(folded ? parallel.tp * parallel.cp : 1) * parallel.dpShard;
+        const std::int64_t block = static_cast<std::int64_t>(folded ? parallel.expertTensorDegree() : 1) * parallel.ep;
+        if (shardRanks % block != 0) {
+            report("run.parallelism.dp_shard",
+                "dp_shard (" + std::to_string(parallel.dpShard) + ") must hold whole expert-parallel groups: expected "
+                    + (folded ? "tp*cp*dp_shard a multiple of ep x etp (" : "a multiple of ep (")
+                    + std::to_string(block) + ")");
+        }
     }
 }
 

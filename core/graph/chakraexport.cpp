@@ -130,11 +130,13 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
             break;
         }
         case NodeKind::DataParallel:
-        case NodeKind::ParameterGather:
+        case NodeKind::ParameterGather: {
+            const auto& group = node.expertGroup ? options.expertDataParallelGroup : options.dataParallelGroup;
             markCollective(out,
                 node.kind == NodeKind::DataParallel ? options.dataParallelCollective : ChakraCollective::AllGather,
-                bytesOf(options, id), options.dataParallelGroup ? options.dataParallelGroup(node.rank) : "");
+                bytesOf(options, id), group ? group(node.rank) : "");
             break;
+        }
         case NodeKind::ReplicaReduction:
             markCollective(out, ChakraCollective::AllReduce, bytesOf(options, id),
                 options.replicaReductionGroup ? options.replicaReductionGroup(node.rank) : "");

@@ -28,6 +28,9 @@ struct ChakraExportOptions {
     std::function<std::string(int rank)> dataParallelGroup;
     /// pg_name of the ReplicaReduction all-reduces (hybrid sharding's shard replicas), as dataParallelGroup.
     std::function<std::string(int rank)> replicaReductionGroup;
+    /// pg_name of the routed experts' DataParallel and ParameterGather nodes (Node::expertGroup), as
+    /// dataParallelGroup.
+    std::function<std::string(int rank)> expertDataParallelGroup;
     std::string version = "0.0.4"; ///< GlobalMetadata.version
     /// Node names; unset: ExecutionGraph::describe().
     std::function<std::string(NodeId)> nodeName;

@@ -76,6 +76,9 @@ struct Node {
     int microBatch = -1;
     int chunk = -1;
     bool backward = false;
+    /// A DataParallel or ParameterGather node of the routed experts, over their own expert-data-parallel group
+    /// (parallel::ChunkPlan::expertGradientReduction) rather than the dp group.
+    bool expertGroup = false;
     /// Dependencies to add with the node. ExecutionGraph::add moves them into its edge list, so they are empty in
     /// nodes(); read them back with ExecutionGraph::dependencies or dependencyLists.
     std::vector<NodeId> dependencies;

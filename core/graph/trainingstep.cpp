@@ -30,10 +30,12 @@ struct ChunkBackwardEnds {
     std::vector<std::vector<NodeId>> beforeLast;
 };
 
-/// A data-parallel communication node of @p stage.
-NodeId addDataParallelNode(ExecutionGraph& graph, NodeKind kind, int stage, int chunk, double seconds, double bytes)
+/// A data-parallel communication node of @p stage (of the routed experts' group when @p expertGroup).
+NodeId addDataParallelNode(
+    ExecutionGraph& graph, NodeKind kind, int stage, int chunk, double seconds, double bytes, bool expertGroup = false)
 {
     Node node;
+    node.expertGroup = expertGroup;
     node.kind = kind;
     node.rank = stage;
     node.stream = Stream::DataParallelComm;
@@ -82,21 +84,29 @@ void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPl
             const auto c = static_cast<size_t>(chunk);
             const auto s = static_cast<size_t>(stage);
             const double seconds = valueAt(cost.dataParallelSeconds, c);
-            if (seconds <= 0) {
-                continue;
-            }
-            const double bytes = valueAt(cost.dataParallelBytes, c);
+            const double expertSeconds = valueAt(cost.expertDataParallelSeconds, c);
             const double lastBucket = valueAt(cost.dataParallelLastBucketSeconds, c);
-            const NodeId reduceId = addDataParallelNode(graph, NodeKind::DataParallel, stage, chunk, seconds, bytes);
-            reductions.push_back(addReplicaReduction(graph, stage, chunk, reduceId,
-                valueAt(cost.replicaReductionSeconds, c), valueAt(cost.replicaReductionBytes, c)));
-            if (!plan.overlapGradientReduction) {
-                graph.addDependency(reduceId, lastCompute);
-            } else if (lastBucket <= 0 || ends.beforeLast[s][c] < 0) {
-                graph.addDependency(reduceId, lastBackwardOfChunk[s][c]);
-            } else {
-                // Buckets leave while the last backward runs; the last one only after it.
-                graph.addDependency(reduceId, ends.beforeLast[s][c]);
+            const bool bucketed = plan.overlapGradientReduction && lastBucket > 0 && ends.beforeLast[s][c] >= 0;
+            // Overlapped, buckets leave while the last backward runs (the last one only after it); else after the
+            // stage's last compute.
+            const NodeId start = !plan.overlapGradientReduction ? lastCompute
+                : bucketed                                      ? ends.beforeLast[s][c]
+                                                                : lastBackwardOfChunk[s][c];
+            NodeId reduceId = -1;
+            if (seconds > 0) {
+                reduceId = addDataParallelNode(
+                    graph, NodeKind::DataParallel, stage, chunk, seconds, valueAt(cost.dataParallelBytes, c));
+                graph.addDependency(reduceId, start);
+                reductions.push_back(addReplicaReduction(graph, stage, chunk, reduceId,
+                    valueAt(cost.replicaReductionSeconds, c), valueAt(cost.replicaReductionBytes, c)));
+            }
+            if (expertSeconds > 0) {
+                const NodeId expertId = addDataParallelNode(graph, NodeKind::DataParallel, stage, chunk, expertSeconds,
+                    valueAt(cost.expertDataParallelBytes, c), true);
+                graph.addDependency(expertId, start);
+                reductions.push_back(expertId);
+            }
+            if (bucketed && reduceId >= 0) {
                 const NodeId lastId = addDataParallelNode(
                     graph, NodeKind::DataParallel, stage, chunk, lastBucket, cost.dataParallelLastBucketBytes[c]);
                 graph.addDependency(lastId, lastBackwardOfChunk[s][c]);
@@ -119,6 +129,11 @@ void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPl
         if (cost.parameterGatherSeconds > 0) {
             const NodeId gather = addDataParallelNode(
                 graph, NodeKind::ParameterGather, stage, -1, cost.parameterGatherSeconds, cost.parameterGatherBytes);
+            graph.addDependency(gather, optimizerId);
+        }
+        if (cost.expertParameterGatherSeconds > 0) {
+            const NodeId gather = addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1,
+                cost.expertParameterGatherSeconds, cost.expertParameterGatherBytes, true);
             graph.addDependency(gather, optimizerId);
         }
     }
@@ -198,6 +213,10 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
             // Overlapped ZeRO-1/2 gather: the buckets the forward does not wait for run beside it.
             addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1, cost.parameterGatherHiddenSeconds,
                 cost.parameterGatherHiddenBytes);
+        }
+        if (cost.expertParameterGatherHiddenSeconds > 0) {
+            addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1, cost.expertParameterGatherHiddenSeconds,
+                cost.expertParameterGatherHiddenBytes, true);
         }
         NodeId previousCompute = -1;
         for (const parallel::PipelineStep& step : plan.steps(stage)) {

@@ -35,12 +35,22 @@ struct StageCost {
     std::vector<double> replicaReductionBytes;
     std::vector<double> replicaReductionLastBucketSeconds;
     std::vector<double> replicaReductionLastBucketBytes;
+    /// The routed experts' gradient reduction over their expert-data-parallel group, per chunk (empty or zeros when
+    /// they are reduced with the rest): one node on the data-parallel stream after the chunk's other reduction, from
+    /// the same compute node on.
+    std::vector<double> expertDataParallelSeconds;
+    std::vector<double> expertDataParallelBytes;
     double optimizerSeconds = 0;
     double parameterGatherSeconds = 0; ///< ZeRO-1/2 all-gather of updated parameters after the step
     /// Overlapped ZeRO-1/2 gather: the part the next step's forward hides, bucket by bucket (in a one-step graph it
     /// runs beside this step's forward); parameterGatherSeconds is then the first bucket, which the forward waits for.
     double parameterGatherHiddenSeconds = 0;
     double parameterGatherHiddenBytes = 0;
+    /// The routed experts' part of the ZeRO-1/2 gather, over their shard group (after the rest's, same split).
+    double expertParameterGatherSeconds = 0;
+    double expertParameterGatherBytes = 0;
+    double expertParameterGatherHiddenSeconds = 0;
+    double expertParameterGatherHiddenBytes = 0;
     // What the communication nodes move per rank, for trace export (bytes).
     double sendBytes = 0; ///< one pipeline message (activations or input gradients)
     std::vector<double> dataParallelBytes; ///< gradient buffer reduced per chunk

@@ -77,12 +77,6 @@ FrameworkProfile frameworkProfile(const config::RunSpec& run)
     case config::Framework::PytorchFsdp:
         profile.weightPrecisionGradientTransient = true;
         profile.ddpBucketWithoutZero = framework == config::Framework::PytorchFsdp;
-        // torchtitan under pipeline parallelism: fully_shard(..., reshard_after_forward=False) "to avoid
-        // per-microbatch all-gathers" (parallelize_llama.py, apply_fsdp), and torch.distributed.pipelining's stage
-        // turns off resharding after backward and gradient sync for every micro-batch but the last
-        // (stage.py, backward_maybe_with_nosync); FSDP2 then accumulates the unsharded gradients in its reduce dtype
-        // (_fsdp_param.py, to_accumulated_grad_if_needed).
-        profile.pipelineKeepsStageGathered = framework == config::Framework::PytorchFsdp;
         // FSDP2's FSDPParam keeps the sharded parameter in its original dtype and casts it to param_dtype into the
         // all-gather input (_fsdp_param.py, init_dtype_attrs / all_gather_inputs): no low-precision shard persists.
         profile.shardedParametersAreMaster = framework == config::Framework::PytorchFsdp;

@@ -30,10 +30,6 @@ struct FrameworkProfile {
     /// Parameter-sized buffers of the ZeRO-1/2 all-gather after the optimizer step, in bytes per local parameter
     /// (plus 1/dp of that for the flattened input shard).
     double zeroGatherBytesPerParameter = 0;
-    /// With ZeRO-3/FSDP and pipeline parallelism, the stage's parameters stay gathered from the first micro-batch's
-    /// forward to the last one's backward, and its gradients accumulate unsharded in the gradient precision until
-    /// the last micro-batch reduce-scatters them (instead of one gathered unit at a time).
-    bool pipelineKeepsStageGathered = false;
     /// FSDP2 under a mixed-precision policy keeps each sharded parameter in its original (optimizer) precision and
     /// casts it to the compute precision only for the all-gather: the master copy is the only sharded weight.
     bool shardedParametersAreMaster = false;

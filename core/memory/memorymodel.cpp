@@ -117,8 +117,12 @@ MemoryEstimate estimateInference(const ModelSpec& model, const config::GpuSpec& 
 /// What one GPU of a stage holds from the first step to the last: weights, gradients, master weights and optimizer
 /// states (each sharded over dp by the ZeRO stage that shards it), and the communication buffers.
 std::array<double, kMemoryCategoryCount> staticMemory(const ModelSpec& model, const RunSpec& run,
-    const parallel::ShardingPlan& plan, const FrameworkProfile& profile, double params, double tokens)
+    const parallel::ShardingPlan& plan, const FrameworkProfile& profile, const parallel::StageShare& share,
+    double tokens)
 {
+    const double params = share.parameters;
+    // What one rank keeps of the stage's parameters once ZeRO stage @p zero shards them (experts apart).
+    const auto kept = [&](int zero) { return plan.parametersPerShard(params, share.expertParameters, zero); };
     const config::PrecisionSpec& precision = run.precision;
     const double weightBytes = config::bytesPerElement(precision.weights);
     const double gradientBytes = config::bytesPerElement(precision.gradients);
@@ -126,15 +130,15 @@ std::array<double, kMemoryCategoryCount> staticMemory(const ModelSpec& model, co
     const double activationBytes = config::bytesPerElement(precision.activations);
     std::array<double, kMemoryCategoryCount> base {};
     auto at = [&base](MemoryCategory c) -> double& { return base[static_cast<size_t>(c)]; };
-    at(MemoryCategory::Weights) = params * weightBytes / plan.weightShards();
-    at(MemoryCategory::Gradients) = params * gradientBytes / plan.gradientShards();
+    at(MemoryCategory::Weights) = kept(3) * weightBytes;
+    at(MemoryCategory::Gradients) = kept(2) * gradientBytes;
     if (precision.masterWeights && optimizerBytes > weightBytes) {
-        at(MemoryCategory::MasterWeights) = params * optimizerBytes / plan.optimizerShards();
+        at(MemoryCategory::MasterWeights) = kept(1) * optimizerBytes;
         if (profile.shardedParametersAreMaster && plan.gathersLayerParameters()) {
             at(MemoryCategory::Weights) = 0; // the gathered copies are GatheredParameters
         }
     }
-    at(MemoryCategory::OptimizerStates) = 2 * params * optimizerBytes / plan.optimizerShards();
+    at(MemoryCategory::OptimizerStates) = 2 * kept(1) * optimizerBytes;
     double buffers = 0;
     if (profile.ddpBucketWithoutZero && plan.allReducesFullGradients()) {
         buffers += params * weightBytes;
@@ -269,8 +273,7 @@ std::vector<double> gradientTransients(
     if (!profile.weightPrecisionGradientTransient) {
         return result;
     }
-    const bool perUnit
-        = plan.gathersLayerParameters() && !(profile.pipelineKeepsStageGathered && run.parallelism.pp > 1);
+    const bool perUnit = plan.gathersLayerParameters() && !plan.keepsStageGathered;
     for (size_t chunk = 0; chunk < result.size(); ++chunk) {
         result[chunk] = perUnit
             ? chunks.largestUnitParameters * (weightBytes + config::bytesPerElement(run.precision.gradients))
@@ -287,7 +290,6 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
     const config::PrecisionSpec& precision = run.precision;
     const double weightBytes = config::bytesPerElement(precision.weights);
     const double activationBytes = config::bytesPerElement(precision.activations);
-    const double shards = plan.shardGroup;
     const double sp = plan.layer.sequenceSplit ? plan.layer.tensor : 1;
     const double tokens = localSequence(run, plan.layer) * run.microBatch;
     auto at = [](std::array<double, kMemoryCategoryCount>& b, MemoryCategory c) -> double& {
@@ -312,13 +314,13 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
         const int stage = share.stage;
         // Static memory: held from the first step to the last.
         const double params = share.parameters;
-        std::array<double, kMemoryCategoryCount> base = staticMemory(model, run, plan, profile, params, tokens);
+        std::array<double, kMemoryCategoryCount> base = staticMemory(model, run, plan, profile, share, tokens);
         const ChunkFigures chunks = chunkFigures(share, layerFigures);
         const std::vector<double>& chunkActivations = chunks.activations;
         const std::vector<double>& chunkParams = chunks.parameters;
         const double largestLayerParams = chunks.largestLayerParameters;
         const double layerBackwardTransient = chunks.layerBackwardTransient;
-        if (plan.gathersLayerParameters() && profile.pipelineKeepsStageGathered && run.parallelism.pp > 1) {
+        if (plan.keepsStageGathered) {
             // The whole stage stays gathered through the step; its gradients accumulate unsharded.
             const double ends = share.embeddingParameters + share.headParameters;
             at(base, MemoryCategory::GatheredParameters)
@@ -362,7 +364,8 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
         // Optimizer phase: activations are freed; ZeRO-1/2 gathers the updated parameters through flat buffers.
         double optimizerTransient = 0;
         if (plan.gathersAfterOptimizer()) {
-            optimizerTransient = params * (profile.zeroGatherBytesPerParameter + weightBytes / shards);
+            optimizerTransient = params * profile.zeroGatherBytesPerParameter
+                + plan.parametersPerShard(params, share.expertParameters, 1) * weightBytes;
         }
         memory.optimizerPeakBytes = staticBytes + optimizerTransient;
         memory.breakdown = computeBreakdown;

@@ -279,6 +279,38 @@ std::vector<int> Placement::weightShardGroup(int rank) const
     return group;
 }
 
+std::vector<int> Placement::expertReplicaGroup(int rank) const
+{
+    if (foldedExpertTensorDegree > 0) {
+        // The expert mesh numbers the stage etp innermost, then ep, then expert-dp: the same etp and ep coordinates.
+        const StageOrder order { *this, rank };
+        const int block = foldedExpertTensorDegree * expertDegree;
+        return order.ranks(order.indexOf(rank) % block, order.size() / block, block);
+    }
+    std::vector<int> group;
+    const auto position = static_cast<size_t>(coordinate(Axis::Dp, rank));
+    for (int member : groupOf(Axis::Cp, rank)) {
+        // The cp peer's own dp group: its members at the same place in every ep slice hold the same experts.
+        const std::vector<int> dataParallel = groupOf(Axis::Dp, member);
+        const size_t slice = std::min(static_cast<size_t>(std::max(1, expertDegree)), dataParallel.size());
+        const std::vector<int> same = sliceMembers(dataParallel, dataParallel[position], slice, false);
+        group.insert(group.end(), same.begin(), same.end());
+    }
+    std::sort(group.begin(), group.end());
+    return group;
+}
+
+std::vector<int> Placement::expertShardGroup(int rank) const
+{
+    std::vector<int> group = expertReplicaGroup(rank);
+    if (shardDegree <= 0 || shardDegree >= degree(Axis::Dp)) {
+        return group;
+    }
+    const int slice = coordinate(Axis::Dp, rank) / shardDegree;
+    std::erase_if(group, [&](int member) { return coordinate(Axis::Dp, member) / shardDegree != slice; });
+    return group;
+}
+
 std::vector<int> Placement::contextAllToAllGroup(int rank) const
 {
     const std::vector<int> context = groupOf(Axis::Cp, rank);

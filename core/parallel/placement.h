@@ -63,6 +63,15 @@ struct Placement {
     /// their slice), ascending: hybrid sharding all-reduces the reduce-scattered gradients over them. { rank } alone
     /// without hybrid sharding.
     std::vector<int> shardReplicaGroup(int rank) const;
+    /// The ranks of @p rank's pipeline stage holding the same routed-expert shard, ascending (Megatron-Core's
+    /// expert-data-parallel group): the same etp and ep coordinates of the expert mesh under folding, else the
+    /// members of its and its cp peers' dp groups at the same place in their ep slices. Routed experts' gradients are
+    /// summed over it. weightReplicaGroup when ep = 1 and etp = tp.
+    std::vector<int> expertReplicaGroup(int rank) const;
+    /// Of expertReplicaGroup, the members in @p rank's ZeRO/FSDP shard group (its dp slice of shardDegree under
+    /// hybrid sharding, which holds whole expert blocks: the loader's check): what the experts' shards span. Their
+    /// replicas in the other shard groups are shardReplicaGroup's.
+    std::vector<int> expertShardGroup(int rank) const;
     /// The ranks of @p rank's context-parallel all-to-all, ascending: its slice of contextAllToAllDegree consecutive
     /// cp members, or the whole cp group.
     std::vector<int> contextAllToAllGroup(int rank) const;

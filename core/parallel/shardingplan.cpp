@@ -28,6 +28,17 @@ std::vector<int> layersOfChunks(const config::ModelSpec& model, const config::Ru
     return layersPerChunk(model.numLayers, parallel.pp, virtualStages, parallel.layersPerStage);
 }
 
+/// One GPU's parameters of a MoE layer's routed experts: split over expert-tensor x expert shards.
+double routedExpertParametersPerGpu(const config::ModelSpec& model, const model::LayerSharding& sharding)
+{
+    if (!model.moe) {
+        return 0.0;
+    }
+    const config::MoeSpec& moe = *model.moe;
+    const double expert = (model.ffnGated ? 3.0 : 2.0) * model.hiddenSize * moe.expertFfnSize;
+    return moe.numExperts * expert / (static_cast<double>(sharding.expertTensor) * sharding.expert);
+}
+
 /// One GPU's parameters of a layer: attention and MLP matrices and biases split over the tensor shards, routed
 /// experts over expert-tensor x expert shards, shared experts over the tensor shards, norms and the router replicated.
 double layerParametersPerGpu(const config::ModelSpec& model, const model::LayerSharding& sharding, bool moeLayer)
@@ -39,8 +50,8 @@ double layerParametersPerGpu(const config::ModelSpec& model, const model::LayerS
     if (moeLayer && model.moe) {
         const config::MoeSpec& moe = *model.moe;
         const double expert = (model.ffnGated ? 3.0 : 2.0) * model.hiddenSize * moe.expertFfnSize;
-        params += moe.numExperts * expert / (static_cast<double>(sharding.expertTensor) * sharding.expert)
-            + moe.sharedExperts * expert / tp + static_cast<double>(model.hiddenSize) * moe.numExperts;
+        params += routedExpertParametersPerGpu(model, sharding) + moe.sharedExperts * expert / tp
+            + static_cast<double>(model.hiddenSize) * moe.numExperts;
     } else {
         params += layer.mlp / tp;
     }
@@ -63,10 +74,12 @@ StageShare stageShare(
         std::vector<int> layers(static_cast<size_t>(perChunk[static_cast<size_t>(chunk)]));
         std::iota(layers.begin(), layers.end(), start);
         double parameters = 0;
+        double expertParameters = 0;
         for (int layer : layers) {
             const bool moe = isMoeLayerIndex(model, layer);
             share.anyMoeLayer = share.anyMoeLayer || moe;
             parameters += plan.layerParameters[moe ? 1 : 0];
+            expertParameters += moe ? plan.moeLayerExpertParameters : 0.0;
         }
         if (share.first && v == 0) {
             parameters += ends.embedding;
@@ -77,6 +90,8 @@ StageShare stageShare(
         share.chunks.push_back(std::move(layers));
         share.chunkParameters.push_back(parameters);
         share.parameters += parameters;
+        share.chunkExpertParameters.push_back(expertParameters);
+        share.expertParameters += expertParameters;
     }
     return share;
 }
@@ -173,6 +188,11 @@ ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec&
     plan.dataParallel = parallel.dp;
     plan.weightReplicas = parallel.dp * std::max(1, parallel.cp);
     plan.shardGroup = std::max(1, parallel.shardDegree()) * std::max(1, parallel.cp);
+    // The expert mesh folds tp x cp x dp into etp x ep x expert-dp (Megatron-Core's RankGenerator for experts); a
+    // shard group holds whole blocks of etp x ep ranks (the loader's check under hybrid sharding).
+    const int expertBlock = parallel.expertTensorDegree() * std::max(1, parallel.ep);
+    plan.expertWeightReplicas = std::max(1, parallel.tp * plan.weightReplicas / expertBlock);
+    plan.expertShardGroup = std::max(1, parallel.tp * plan.shardGroup / expertBlock);
     plan.zeroStage = parallel.zeroStage;
     plan.microBatches = std::max(1, run.microBatchesPerStep());
     plan.overlapGradientReduction = parallel.dpOverlap;
@@ -180,10 +200,16 @@ ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec&
         = gradientBucketParameters(run.framework, parallel.dp, config::bytesPerElement(run.precision.gradients));
     // Only Megatron-Core's distributed optimizer gathers the updated parameters under the next forward; DeepSpeed
     // and nanotron gather them right after the step.
-    plan.overlapParameterGather = parallel.dpOverlap && run.framework == config::Framework::Megatron;
+    plan.keepsStageGathered
+        = parallel.zeroStage >= 3 && plan.stages > 1 && run.framework == config::Framework::PytorchFsdp;
+    // The gather a step's first forward waits for unit by unit (rather than all of it up front): Megatron-Core's
+    // --overlap-param-gather, and FSDP2's prefetch of the next unit when the stage stays gathered.
+    plan.overlapParameterGather
+        = parallel.dpOverlap && (run.framework == config::Framework::Megatron || plan.keepsStageGathered);
     plan.overlapTensorCollectives = parallel.tpCommOverlap;
     plan.layerParameters = { layerParametersPerGpu(model, plan.layer, false),
         model.moe ? layerParametersPerGpu(model, plan.layer, true) : 0.0 };
+    plan.moeLayerExpertParameters = routedExpertParametersPerGpu(model, plan.layer);
     const std::vector<int> perChunk = layersOfChunks(model, run, plan.virtualStages);
     for (int stage = 0; stage < plan.stages; ++stage) {
         plan.stageShares.push_back(stageShare(model, plan, perChunk, stage));

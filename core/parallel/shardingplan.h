@@ -26,6 +26,10 @@ struct StageShare {
     /// parameters of LM head against 218 M per layer).
     double embeddingParameters = 0;
     double headParameters = 0;
+    /// Of chunkParameters and parameters, the routed experts' (MoE layers; ep- and etp-sharded): their gradients are
+    /// summed and their ZeRO/FSDP shards spread over the expert-data-parallel group instead (ShardingPlan).
+    std::vector<double> chunkExpertParameters;
+    double expertParameters = 0;
     bool anyMoeLayer = false;
 
     int layerCount() const;
@@ -50,6 +54,12 @@ struct ShardingPlan {
     /// Ranks one ZeRO/FSDP shard group spans: dp_shard x cp (weightReplicas unless hybrid sharding replicates the
     /// shards over weightReplicas / shardGroup groups).
     int shardGroup = 1;
+    /// The routed experts' counterparts (Megatron-Core's expert-data-parallel group, torchtitan's and AutoModel's
+    /// expert FSDP mesh, DeepSpeed-MoE's expert data parallelism): the ranks of a stage holding the same expert
+    /// shard, tp x cp x dp / (etp x ep), and of them the ones one ZeRO/FSDP shard group spans,
+    /// tp x shardGroup / (etp x ep). Equal to weightReplicas and shardGroup without expert parallelism.
+    int expertWeightReplicas = 1;
+    int expertShardGroup = 1;
     int zeroStage = 0; ///< 0-3; FSDP is 3
     int microBatches = 1; ///< per pipeline per step
     /// Gradients are reduced in buckets while the chunk's last backward still runs (Megatron --overlap-grad-reduce,
@@ -61,8 +71,17 @@ struct ShardingPlan {
     /// (Megatron-Core
     /// --overlap-param-gather with the distributed optimizer) rather than after the optimizer step.
     bool overlapParameterGather = false;
+    /// ZeRO-3/FSDP under pipeline parallelism in PyTorch FSDP2 (torchtitan, AutoModel): the stage's parameters are
+    /// gathered once per step, unit by unit ahead of its first forward, and stay gathered to the last micro-batch's
+    /// backward, whose reduce-scatter is the step's only one. torchtitan's apply_fsdp sets reshard_after_forward False
+    /// under pipeline parallelism "to avoid per-microbatch all-gathers" (parallelize_llama.py), and
+    /// torch.distributed.pipelining's stage turns off resharding after backward and gradient sync for every
+    /// micro-batch but the last (stage.py, backward_maybe_with_nosync); FSDP2 then accumulates the unsharded gradients
+    /// in its reduce dtype (_fsdp_param.py, to_accumulated_grad_if_needed).
+    bool keepsStageGathered = false;
     bool overlapTensorCollectives = false; ///< TP collectives overlap the GEMMs (Megatron tp-comm-overlap)
     std::array<double, 2> layerParameters {}; ///< one GPU's parameters of a dense and of a MoE layer
+    double moeLayerExpertParameters = 0; ///< of a MoE layer's, its routed experts'
     std::vector<StageShare> stageShares;
 
     /// Data-parallel shards of the weights (ZeRO-3/FSDP), the gradients (ZeRO >= 2) and the optimizer states and
@@ -70,6 +89,16 @@ struct ShardingPlan {
     double weightShards() const { return zeroStage >= 3 ? shardGroup : 1; }
     double gradientShards() const { return zeroStage >= 2 ? shardGroup : 1; }
     double optimizerShards() const { return zeroStage >= 1 ? shardGroup : 1; }
+    /// What one rank keeps of @p parameters (@p expertParameters of them routed experts) when ZeRO stage
+    /// @p fromZeroStage or above shards them: the experts over expertShardGroup, the rest over shardGroup; all of them
+    /// below that stage (weights: 3, gradients: 2, optimizer states: 1).
+    double parametersPerShard(double parameters, double expertParameters, int fromZeroStage) const
+    {
+        if (zeroStage < fromZeroStage) {
+            return parameters;
+        }
+        return (parameters - expertParameters) / shardGroup + expertParameters / expertShardGroup;
+    }
     /// Copies of each ZeRO/FSDP shard (hybrid sharding: the groups the reduce-scattered gradients are all-reduced
     /// over); 1 without.
     int shardReplicas() const { return zeroStage >= 1 ? weightReplicas / std::max(1, shardGroup) : 1; }

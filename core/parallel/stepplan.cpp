@@ -168,8 +168,42 @@ LayerCollectives layerCollectives(
     return layer;
 }
 
-StagePlan stagePlan(
-    const config::Scenario& scenario, const Placement& placement, const TrainingSizes& sizes, const StageShare& share)
+/// A collective of the routed experts' gradients or parameters over their expert-data-parallel @p group.
+PlannedCollective expertData(CollectiveKind kind, double bytes, std::vector<int> group)
+{
+    PlannedCollective collective = planned(Axis::Dp, kind, bytes, std::move(group));
+    collective.subgroup = PlannedCollective::Subgroup::ExpertData;
+    return collective;
+}
+
+/// The gathers of a stage's parameters once per step, ahead of its first forward (StagePlan::parameterGather):
+/// ZeRO-1/2's of the updated shards in the weight precision, or FSDP2's of the whole stage under pipeline parallelism
+/// (ShardingPlan::keepsStageGathered) as ZeRO-3 gathers; the routed experts' over their own group when apart.
+void addStageGathers(const config::Scenario& scenario, const ShardingPlan& sharding, const TrainingSizes& sizes,
+    const StageShare& share, const std::vector<int>& shardGroup, double apart, const std::vector<int>& expertGroup,
+    StagePlan& plan)
+{
+    const int zero = sharding.zeroStage;
+    double bytes = (plan.parameters - apart) * sizes.weightBytes;
+    double expertBytes = apart * sizes.weightBytes;
+    if (sharding.keepsStageGathered) {
+        const double ends = share.embeddingParameters + share.headParameters;
+        bytes = gatheredParameterBytes(
+            scenario.model, scenario.run, plan.parameters - apart - ends, share.layerCount(), ends);
+        expertBytes = gatheredParameterBytes(scenario.model, scenario.run, apart, 0, 0);
+    } else if (zero != 1 && zero != 2) {
+        return;
+    }
+    if (shardGroup.size() > 1) {
+        plan.parameterGather = planned(Axis::Dp, CollectiveKind::AllGather, bytes, shardGroup);
+    }
+    if (apart > 0 && expertGroup.size() > 1) {
+        plan.expertParameterGather = expertData(CollectiveKind::AllGather, expertBytes, expertGroup);
+    }
+}
+
+StagePlan stagePlan(const config::Scenario& scenario, const ShardingPlan& sharding, const Placement& placement,
+    const TrainingSizes& sizes, const StageShare& share)
 {
     const int stage = share.stage;
     const config::ModelSpec& model = scenario.model;
@@ -186,27 +220,47 @@ StagePlan stagePlan(
     const std::vector<int> shardGroup = zero >= 1 ? placement.weightShardGroup(plan.representativeRank) : dpGroup;
     const std::vector<int> shardReplicas = placement.shardReplicaGroup(plan.representativeRank);
     const int shards = static_cast<int>(shardGroup.size());
+    // Routed experts are summed and sharded over the ranks holding the same expert shard (ep > 1 or etp < tp).
+    // (Dense stages have none: no group to form.)
+    const std::vector<int> expertGroup = share.expertParameters <= 0 ? shardGroup
+        : zero >= 1 ? placement.expertShardGroup(plan.representativeRank)
+                    : placement.expertReplicaGroup(plan.representativeRank);
+    const bool expertsApart = share.expertParameters > 0 && expertGroup != shardGroup;
+    const int expertShards = static_cast<int>(expertGroup.size());
+    const CollectiveKind reduction = zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
     for (size_t chunk = 0; chunk < share.chunks.size(); ++chunk) {
         ChunkPlan chunkPlan;
         chunkPlan.layers = share.chunks[chunk];
         chunkPlan.parameters = share.chunkParameters[chunk];
+        chunkPlan.expertParameters = share.chunkExpertParameters[chunk];
         chunkPlan.holdsEmbedding = share.first && chunk == 0;
         chunkPlan.holdsHead = share.last && chunk + 1 == share.chunks.size();
-        if (zero >= 3 && shards > 1) {
+        const double apart = expertsApart ? chunkPlan.expertParameters : 0.0; // reduced and gathered on their own
+        // Under FSDP2 with pipeline parallelism the stage is gathered once per step instead (addStageGathers).
+        const bool perPass = zero >= 3 && !sharding.keepsStageGathered;
+        if (perPass && shards > 1) {
             const double ends = (chunkPlan.holdsEmbedding ? share.embeddingParameters : 0.0)
                 + (chunkPlan.holdsHead ? share.headParameters : 0.0);
             const double bytes = gatheredParameterBytes(
-                model, run, chunkPlan.parameters - ends, static_cast<int>(chunkPlan.layers.size()), ends);
+                model, run, chunkPlan.parameters - apart - ends, static_cast<int>(chunkPlan.layers.size()), ends);
             chunkPlan.parameterGather = planned(Axis::Dp, CollectiveKind::AllGather, bytes, shardGroup);
         }
-        const CollectiveKind reduction = zero >= 1 ? CollectiveKind::ReduceScatter : CollectiveKind::AllReduce;
-        const double gradientBytes = chunkPlan.parameters * sizes.gradientBytes;
+        const double gradientBytes = (chunkPlan.parameters - apart) * sizes.gradientBytes;
         chunkPlan.gradientReduction = planned(Axis::Dp, reduction, gradientBytes, shardGroup);
+        if (apart > 0) {
+            chunkPlan.expertGradientReduction = expertData(reduction, apart * sizes.gradientBytes, expertGroup);
+            if (perPass) {
+                chunkPlan.expertParameterGather = expertData(
+                    CollectiveKind::AllGather, gatheredParameterBytes(model, run, apart, 0, 0), expertGroup);
+            }
+        }
         if (zero >= 1 && shardReplicas.size() > 1) {
-            chunkPlan.replicaReduction
-                = planned(Axis::Dp, CollectiveKind::AllReduce, gradientBytes / shards, shardReplicas);
+            // The experts' shards have the same replicas (a shard group holds whole expert blocks).
+            chunkPlan.replicaReduction = planned(Axis::Dp, CollectiveKind::AllReduce,
+                gradientBytes / shards + apart * sizes.gradientBytes / expertShards, shardReplicas);
         }
         plan.parameters += chunkPlan.parameters;
+        plan.expertParameters += chunkPlan.expertParameters;
         plan.chunks.push_back(std::move(chunkPlan));
     }
     if (parallel.pp > 1) {
@@ -217,11 +271,9 @@ StagePlan stagePlan(
         plan.sendForward = planned(Axis::Pp, CollectiveKind::SendRecv, bytes, { rank, next });
         plan.sendBackward = planned(Axis::Pp, CollectiveKind::SendRecv, bytes, { rank, previous });
     }
-    plan.optimizerParameters = zero >= 1 ? plan.parameters / shards : plan.parameters;
-    if ((zero == 1 || zero == 2) && shards > 1) {
-        plan.parameterGather
-            = planned(Axis::Dp, CollectiveKind::AllGather, plan.parameters * sizes.weightBytes, shardGroup);
-    }
+    const double apart = expertsApart ? plan.expertParameters : 0.0;
+    plan.optimizerParameters = zero >= 1 ? (plan.parameters - apart) / shards + apart / expertShards : plan.parameters;
+    addStageGathers(scenario, sharding, sizes, share, shardGroup, apart, expertGroup, plan);
     return plan;
 }
 
@@ -317,7 +369,7 @@ StepPlan planStep(const config::Scenario& scenario)
     if (run.mode == config::RunMode::Training) {
         const TrainingSizes sizes = trainingSizes(scenario.model, run);
         for (const StageShare& share : plan.sharding.stageShares) {
-            plan.stages.push_back(stagePlan(scenario, plan.placement, sizes, share));
+            plan.stages.push_back(stagePlan(scenario, plan.sharding, plan.placement, sizes, share));
         }
     } else {
         // Inference: the stages' layers (what a request's Chakra traces are split by); its collectives are per pass.
@@ -326,7 +378,8 @@ StepPlan planStep(const config::Scenario& scenario)
             stagePlan.stage = share.stage;
             stagePlan.representativeRank = plan.placement.representativeRank(share.stage);
             for (const std::vector<int>& layers : share.chunks) {
-                stagePlan.chunks.push_back({ layers, false, false, 0.0, {}, std::nullopt, std::nullopt });
+                ChunkPlan& chunk = stagePlan.chunks.emplace_back();
+                chunk.layers = layers;
             }
             plan.stages.push_back(std::move(stagePlan));
         }

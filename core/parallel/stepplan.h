@@ -21,9 +21,10 @@ struct PlannedCollective {
     double bytes = 0;
     std::vector<int> group;
     double outerAxisShare = 1.0; ///< see network::CollectiveRequest::outerAxisShare
-    /// Whether the group is a slice of the axis's group, for which Chakra names a communicator of its own: cp_comm
-    /// a2a+p2p's all-to-all groups (of cp), expert tensor parallelism's groups (of tp).
-    enum class Subgroup { None, ContextAllToAll, ExpertTensor };
+    /// Whether the group is another than the axis's, for which Chakra names a communicator of its own: cp_comm
+    /// a2a+p2p's all-to-all groups (of cp), expert tensor parallelism's groups (of tp), the routed experts'
+    /// data-parallel groups (Placement::expertShardGroup).
+    enum class Subgroup { None, ContextAllToAll, ExpertTensor, ExpertData };
     Subgroup subgroup = Subgroup::None;
 
     /// Whether it moves anything: two or more members and bytes to move.
@@ -100,16 +101,25 @@ struct ChunkPlan {
     bool holdsEmbedding = false; ///< the model's first chunk
     bool holdsHead = false; ///< the model's last chunk (final norm, LM head, loss)
     double parameters = 0; ///< parameters one rank holds for this chunk (tp-sharded; before ZeRO sharding)
+    double expertParameters = 0; ///< of them, the routed experts' (ep- and etp-sharded)
     /// Gradient reduction after the chunk's last backward: all-reduce, or reduce-scatter when ZeRO shards the
-    /// gradients or the optimizer states (dp).
+    /// gradients or the optimizer states (dp). Of every parameter, or of all but the routed experts' when those are
+    /// reduced apart (below).
     PlannedCollective gradientReduction;
     /// Hybrid sharding: the reduce-scattered gradient shard then all-reduced over the shard's replicas in the other
     /// shard groups (PyTorch FSDP2's HSDP reduce, Megatron-Core's inter-instance all-reduce), bucket by bucket after
-    /// gradientReduction's.
+    /// gradientReduction's. The routed experts' shard (same replicas) included.
     std::optional<PlannedCollective> replicaReduction;
     /// ZeRO-3/FSDP: the chunk's parameters gathered before its forward and again before its backward (the shard
-    /// group).
+    /// group); all but the routed experts' when those are gathered apart.
     std::optional<PlannedCollective> parameterGather;
+    /// Routed experts whose gradients are summed over other ranks than the rest's (ep > 1 or etp < tp): their reduction
+    /// over the expert-data-parallel group (Placement::expertReplicaGroup, or its shard group under ZeRO) and their
+    /// ZeRO-3/FSDP gather over the expert shard group (Megatron-Core's separate expert gradient buffers, torchtitan's
+    /// and AutoModel's expert FSDP mesh). Absent otherwise; present but off the network when the group is one rank (ep
+    /// = dp x cp: nothing to sum).
+    std::optional<PlannedCollective> expertGradientReduction;
+    std::optional<PlannedCollective> expertParameterGather;
 };
 
 /// What one pipeline stage runs, with every collective its parallel axes imply.
@@ -124,8 +134,13 @@ struct StagePlan {
     /// state split over tp (Megatron's scatter/gather optimisation); empty at pp = 1.
     std::optional<PlannedCollective> sendForward;
     std::optional<PlannedCollective> sendBackward;
-    /// ZeRO-1/2: the updated parameter shards gathered after the optimizer step (dp).
+    /// ZeRO-1/2: the updated parameter shards gathered after the optimizer step (dp); FSDP2 under pipeline parallelism
+    /// (ShardingPlan::keepsStageGathered): the stage's parameters gathered once per step ahead of its first forward,
+    /// the chunks then gathering nothing per pass. The routed experts' over their shard group when they are reduced
+    /// apart (ChunkPlan::expertGradientReduction).
     std::optional<PlannedCollective> parameterGather;
+    std::optional<PlannedCollective> expertParameterGather;
+    double expertParameters = 0; ///< over the chunks
 };
 
 /// Inference: the collectives of one request batch's pass over @p tokens tokens (the prompts of the batch in

@@ -29,8 +29,13 @@ ChakraCommunicators::ChakraCommunicators(const parallel::Placement& placement)
     m_placeholders.emplace_back(kShardReplicaPlaceholder);
     m_placeholders.emplace_back(kContextAllToAllPlaceholder);
     m_placeholders.emplace_back(kExpertTensorPlaceholder);
+    m_placeholders.emplace_back(kExpertDataPlaceholder);
     for (const std::string& placeholder : m_placeholders) {
         if (members(placeholder, 0).size() < 2) {
+            continue;
+        }
+        // The experts' data-parallel groups are the dp ones unless ep > 1 or etp < tp: no second name for them.
+        if (placeholder == kExpertDataPlaceholder && members(placeholder, 0) == placement.weightShardGroup(0)) {
             continue;
         }
         for (int rank = 0; rank < placement.ranks; ++rank) {
@@ -55,6 +60,9 @@ std::vector<int> ChakraCommunicators::members(const std::string& placeholder, in
     }
     if (placeholder == kExpertTensorPlaceholder) {
         return m_placement.expertTensorGroup(rank);
+    }
+    if (placeholder == kExpertDataPlaceholder) {
+        return m_placement.expertShardGroup(rank);
     }
     for (const parallel::Axis axis : kGroupAxes) {
         if (placeholder == groupPlaceholder(axis)) {

@@ -15,9 +15,10 @@ namespace rapid::sim::detail {
 /// The communicators of an exported step and how a stage's representative trace becomes each rank's: groups numbered
 /// from 1, the data-parallel ones first (in order of their first rank; the ZeRO/FSDP shard groups, which are the
 /// weight replicas unless hybrid sharding splits them), then tensor-, context- and expert-parallel ones, then hybrid
-/// sharding's shard replicas, then cp_comm a2a+p2p's all-to-all slices, then expert tensor parallelism's groups;
-/// communicators of one rank have none. Representative traces name a collective's group by its axis ("dp", "tp",
-/// ...), kShardReplicaPlaceholder, kContextAllToAllPlaceholder or kExpertTensorPlaceholder.
+/// sharding's shard replicas, then cp_comm a2a+p2p's all-to-all slices, then expert tensor parallelism's groups, then
+/// the routed experts' data-parallel groups (where they differ from the dp ones); communicators of one rank have none.
+/// Representative traces name a collective's group by its axis ("dp", "tp", ...), kShardReplicaPlaceholder,
+/// kContextAllToAllPlaceholder, kExpertTensorPlaceholder or kExpertDataPlaceholder.
 class ChakraCommunicators {
 public:
     explicit ChakraCommunicators(const parallel::Placement& placement);

@@ -27,6 +27,8 @@ std::string communicatorPlaceholder(const PlannedCollective& collective)
         return kContextAllToAllPlaceholder;
     case PlannedCollective::Subgroup::ExpertTensor:
         return kExpertTensorPlaceholder;
+    case PlannedCollective::Subgroup::ExpertData:
+        return kExpertDataPlaceholder;
     case PlannedCollective::Subgroup::None:
         break;
     }
@@ -384,7 +386,14 @@ std::vector<ChakraNodePiece> ChakraPassSplitter::operator()(const graph::ChakraN
     }
     const parallel::ChunkPlan& chunkPlan
         = m_stepModel.plan().stages[static_cast<size_t>(pass.rank)].chunks[static_cast<size_t>(pass.chunk)];
-    const bool gatherBeside = chunkPlan.parameterGather && chunkPlan.parameterGather->onNetwork();
+    // The gathers beside the pass, one after the other: the rest's and the routed experts' (over their own group).
+    std::vector<const PlannedCollective*> gathers;
+    for (const auto* gather : { &chunkPlan.parameterGather, &chunkPlan.expertParameterGather }) {
+        if (*gather && (*gather)->onNetwork()) {
+            gathers.push_back(&**gather);
+        }
+    }
+    const bool gatherBeside = !gathers.empty();
     std::vector<Block> layerBlocks;
     const auto addLayer = [&](int layer) {
         layerBlocks.push_back(layerBlock(pass.rank, layer, pass.backward, prefix + "layer " + std::to_string(layer)));
@@ -416,12 +425,24 @@ std::vector<ChakraNodePiece> ChakraPassSplitter::operator()(const graph::ChakraN
     }
     std::vector<ChakraNodePiece> pieces;
     if (gatherBeside) {
-        // Its exposure less the slower compute beside it, which the layers' pieces take (slowUnitsBesideGathers).
-        ChakraNodePiece gather
-            = collectivePiece(prefix + "parameter all-gather (beside the pass)", *chunkPlan.parameterGather,
-                m_graph.parts(id)[static_cast<size_t>(graph::TimeClass::DataParallel)] - gatherContention(pass));
-        gather.after = { -1 };
-        pieces.push_back(std::move(gather));
+        // Their exposure less the slower compute beside them, which the layers' pieces take (slowUnitsBesideGathers),
+        // shared by their closed-form times.
+        const double exposure
+            = m_graph.parts(id)[static_cast<size_t>(graph::TimeClass::DataParallel)] - gatherContention(pass);
+        double whole = 0;
+        for (const PlannedCollective* gather : gathers) {
+            whole += m_stepModel.collectiveSeconds(*gather);
+        }
+        for (const PlannedCollective* gather : gathers) {
+            const bool experts = gather->subgroup == PlannedCollective::Subgroup::ExpertData;
+            const double share = whole > 0 ? m_stepModel.collectiveSeconds(*gather) / whole : 0.0;
+            ChakraNodePiece piece
+                = collectivePiece(prefix + (experts ? "routed experts' parameter all-gather" : "parameter all-gather")
+                        + " (beside the pass)",
+                    *gather, exposure * share);
+            piece.after = { pieces.empty() ? -1 : static_cast<int>(pieces.size()) - 1 };
+            pieces.push_back(std::move(piece));
+        }
     }
     std::vector<int> frontier = { -1 };
     for (const Block& block : blocks) {

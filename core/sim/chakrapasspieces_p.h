@@ -19,6 +19,9 @@ inline constexpr const char* kShardReplicaPlaceholder = "dp_replica";
 inline constexpr const char* kContextAllToAllPlaceholder = "cp_a2a";
 /// The communicator of expert tensor parallelism's all-gathers and reduce-scatters (Placement::expertTensorGroup).
 inline constexpr const char* kExpertTensorPlaceholder = "etp";
+/// The communicator of the routed experts' gradient reductions and parameter gathers when they span other ranks than
+/// the rest's (Placement::expertShardGroup; parallel::ChunkPlan::expertGradientReduction).
+inline constexpr const char* kExpertDataPlaceholder = "edp";
 
 /// Tags of the context-parallel ring's sends start here (pipeline sends use graph node ids, far below).
 inline constexpr std::int32_t kContextTagBase = 1 << 30;

@@ -38,12 +38,22 @@ void CongestionStepBackend::buildRequests(const parallel::StepPlan& plan)
             requests.dataParallel.push_back(plan.withReplicas(chunk.gradientReduction));
             requests.replicaReduction.push_back(
                 chunk.replicaReduction ? plan.withReplicas(*chunk.replicaReduction) : network::CollectiveRequest {});
-            if (chunk.parameterGather) {
-                requests.chunkGather.push_back(plan.withReplicas(*chunk.parameterGather));
+            requests.expertDataParallel.push_back(chunk.expertGradientReduction
+                    ? plan.withReplicas(*chunk.expertGradientReduction)
+                    : network::CollectiveRequest {});
+            if (chunk.parameterGather || chunk.expertParameterGather) {
+                requests.chunkGather.push_back(
+                    chunk.parameterGather ? plan.withReplicas(*chunk.parameterGather) : network::CollectiveRequest {});
+                requests.expertChunkGather.push_back(chunk.expertParameterGather
+                        ? plan.withReplicas(*chunk.expertParameterGather)
+                        : network::CollectiveRequest {});
             }
         }
         if (stage.parameterGather) {
             requests.parameterGather = plan.withReplicas(*stage.parameterGather);
+        }
+        if (stage.expertParameterGather) {
+            requests.expertParameterGather = plan.withReplicas(*stage.expertParameterGather);
         }
         for (const parallel::PlannedCollective& part : stage.layer.tensorPair) {
             requests.tensorPair.push_back(plan.withReplicas(part));
@@ -81,14 +91,16 @@ const network::CollectiveRequest* CongestionStepBackend::collectiveOfNode(
         break;
     case graph::NodeKind::DataParallel:
     case graph::NodeKind::ReplicaReduction: {
-        const auto& perChunk = node.kind == graph::NodeKind::DataParallel ? stage.dataParallel : stage.replicaReduction;
+        const auto& perChunk = node.kind == graph::NodeKind::ReplicaReduction ? stage.replicaReduction
+            : node.expertGroup                                                ? stage.expertDataParallel
+                                                                              : stage.dataParallel;
         if (node.chunk >= 0 && static_cast<size_t>(node.chunk) < perChunk.size()) {
             result = &perChunk[static_cast<size_t>(node.chunk)];
         }
         break;
     }
     case graph::NodeKind::ParameterGather:
-        result = &stage.parameterGather;
+        result = node.expertGroup ? &stage.expertParameterGather : &stage.parameterGather;
         break;
     default:
         break;

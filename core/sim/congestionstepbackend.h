@@ -49,8 +49,15 @@ private:
         network::CollectiveRequest sendBackward;
         std::vector<network::CollectiveRequest> dataParallel; ///< per chunk
         std::vector<network::CollectiveRequest> replicaReduction; ///< per chunk (hybrid sharding; else empty requests)
+        /// The routed experts' reduction per chunk over their own group (ChunkPlan::expertGradientReduction; else
+        /// empty requests).
+        std::vector<network::CollectiveRequest> expertDataParallel;
         network::CollectiveRequest parameterGather;
-        std::vector<network::CollectiveRequest> chunkGather; ///< ZeRO-3/FSDP: per chunk, before each pass
+        network::CollectiveRequest expertParameterGather; ///< StagePlan::expertParameterGather
+        /// ZeRO-3/FSDP: per chunk, before each pass, the rest's gather and the routed experts' (empty requests where a
+        /// chunk has none of one kind).
+        std::vector<network::CollectiveRequest> chunkGather;
+        std::vector<network::CollectiveRequest> expertChunkGather;
         std::vector<network::CollectiveRequest> tensorPair;
         network::CollectiveRequest contextStep;
         std::vector<network::CollectiveRequest> contextForward; ///< cp_comm all_gather, a2a (LayerCollectives)

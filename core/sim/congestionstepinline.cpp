@@ -93,12 +93,14 @@ std::vector<char> CongestionStepBackend::backgroundLinks()
     for (const StageRequests& requests : m_stages) {
         markBackground(requests.sendForward);
         markBackground(requests.sendBackward);
-        for (const auto* reductions : { &requests.dataParallel, &requests.replicaReduction }) {
+        for (const auto* reductions :
+            { &requests.dataParallel, &requests.replicaReduction, &requests.expertDataParallel }) {
             for (const network::CollectiveRequest& reduction : *reductions) {
                 markBackground(reduction);
             }
         }
         markBackground(requests.parameterGather);
+        markBackground(requests.expertParameterGather);
     }
     return background;
 }
@@ -158,9 +160,11 @@ std::vector<CongestionStepBackend::InlineUnit> CongestionStepBackend::inlineUnit
         }
         if (!requests.chunkGather.empty()) {
             InlineUnit unit { stage, InlineGather, {} };
-            for (const network::CollectiveRequest& gather : requests.chunkGather) {
-                if (onNetwork(gather)) {
-                    addLoads(gather, microBatches * 2.0, unit.bytes);
+            for (const auto* gathers : { &requests.chunkGather, &requests.expertChunkGather }) {
+                for (const network::CollectiveRequest& gather : *gathers) {
+                    if (onNetwork(gather)) {
+                        addLoads(gather, microBatches * 2.0, unit.bytes);
+                    }
                 }
             }
             units.push_back(std::move(unit));
@@ -228,6 +232,24 @@ std::vector<double> CongestionStepBackend::planInlineCollectives(const TrainingS
     }
     return folded;
 }
+
+namespace {
+
+/// A chunk's ZeRO-3/FSDP gathers (the rest's and the routed experts') beside its pass, one after the other. Returns
+/// the closed-form waits the simulated gathers replace; the compute their SMs slowed stays compute.
+double placeGathersBeside(InlineProgram& program, const ChunkGatherCost& cost, bool backward,
+    std::initializer_list<const network::CollectiveRequest*> gathers)
+{
+    program.leadSeconds = cost.lead[backward ? 1 : 0];
+    for (const network::CollectiveRequest* gather : gathers) {
+        if (onNetwork(*gather)) {
+            program.alongside.push_back(gather);
+        }
+    }
+    return cost.exposed[backward ? 1 : 0] - cost.contention[backward ? 1 : 0];
+}
+
+} // namespace
 
 void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, int stage)
 {
@@ -328,12 +350,10 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
             program.alongside.clear();
             program.leadSeconds = 0;
             if (gather && static_cast<size_t>(chunk) < requests.chunkGather.size()) {
-                const ChunkGatherCost& gatherCost
-                    = input.chunkGather[static_cast<size_t>(stage)][static_cast<size_t>(chunk)];
-                // The simulated gather replaces the closed-form waits; the compute its SMs slowed stays compute.
-                rest -= gatherCost.exposed[backward ? 1 : 0] - gatherCost.contention[backward ? 1 : 0];
-                program.leadSeconds = gatherCost.lead[backward ? 1 : 0];
-                program.alongside.push_back(&requests.chunkGather[static_cast<size_t>(chunk)]);
+                rest -= placeGathersBeside(program,
+                    input.chunkGather[static_cast<size_t>(stage)][static_cast<size_t>(chunk)], backward,
+                    { &requests.chunkGather[static_cast<size_t>(chunk)],
+                        &requests.expertChunkGather[static_cast<size_t>(chunk)] });
             }
             rest = std::max(0.0, rest);
             const bool lastChunk = stage == stages - 1 && chunk == virtualStages - 1;

@@ -128,10 +128,13 @@ graph::ChakraExportOptions stepChakraOptions(const parallel::StepPlan& plan, con
     // Chakra's all-gather comm_size is the per-rank shard (ASTRA-sim, `rapid chakra simulate`); the graph's gather
     // nodes carry the gathered bytes the network moves, so they are divided by the group they span (the shard group:
     // dp x cp, or dp_shard x cp under hybrid sharding).
+    // The routed experts' gathers span their own shard group.
     const auto dpGroup = static_cast<double>(std::max(1, plan.sharding.shardGroup));
-    options.commBytes = [&graph, dpGroup](graph::NodeId id) {
+    const auto expertGroup = static_cast<double>(std::max(1, plan.sharding.expertShardGroup));
+    options.commBytes = [&graph, dpGroup, expertGroup](graph::NodeId id) {
         const graph::Node& node = graph.node(id);
-        const double bytes = node.kind == graph::NodeKind::ParameterGather ? node.bytes / dpGroup : node.bytes;
+        const double shards = node.expertGroup ? expertGroup : dpGroup;
+        const double bytes = node.kind == graph::NodeKind::ParameterGather ? node.bytes / shards : node.bytes;
         return static_cast<std::uint64_t>(std::llround(bytes));
     };
     options.dataParallelCollective = plan.sharding.reduceScattersGradients() ? graph::ChakraCollective::ReduceScatter
@@ -166,6 +169,7 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     graph::ChakraExportOptions options = stepChakraOptions(stepModel.plan(), graph);
     options.dataParallelGroup = [](int) { return detail::groupPlaceholder(parallel::Axis::Dp); };
     options.replicaReductionGroup = [](int) { return std::string(detail::kShardReplicaPlaceholder); };
+    options.expertDataParallelGroup = [](int) { return std::string(detail::kExpertDataPlaceholder); };
     const bool reduceScatters = stepModel.plan().sharding.reduceScattersGradients();
     options.nodeName = [&](graph::NodeId id) {
         const graph::Node& node = graph.node(id);
@@ -194,11 +198,12 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
         case graph::NodeKind::PipelineSend:
             return name + (node.backward ? "send input gradients" : "send activations") + microBatch + " of " + layers;
         case graph::NodeKind::DataParallel:
-            return name + "gradient " + (reduceScatters ? "reduce-scatter" : "all-reduce") + " of " + layers;
+            return name + (node.expertGroup ? "routed experts' gradient " : "gradient ")
+                + (reduceScatters ? "reduce-scatter" : "all-reduce") + " of " + layers;
         case graph::NodeKind::Optimizer:
             return name + "optimizer step";
         case graph::NodeKind::ParameterGather:
-            return name + "parameter all-gather";
+            return name + (node.expertGroup ? "routed experts' parameter all-gather" : "parameter all-gather");
         case graph::NodeKind::ReplicaReduction:
             return name + "gradient shard all-reduce over its replicas of " + layers;
         }

@@ -198,10 +198,13 @@ ChunkGatherCost StepModel::chargeUnitGathers(const parallel::ChunkPlan& chunk, s
     std::span<const double> unitBackward, graph::ChunkCost& chunkCost)
 {
     const double unitShare = 1.0 / static_cast<double>(chunk.layers.size());
-    const double unitGather = collective(part(*chunk.parameterGather, unitShare));
+    // A unit's routed experts, when sharded apart, are gathered and reduced over their own group after the rest.
+    const double unitGather = collectiveOrZero(part(chunk.parameterGather, unitShare))
+        + collectiveOrZero(part(chunk.expertParameterGather, unitShare));
     // Under hybrid sharding a unit's reduce-scattered shard is then all-reduced over its replicas.
     const double unitReduction = m_plan.sharding.overlapGradientReduction
         ? collective(part(chunk.gradientReduction, unitShare))
+            + collectiveOrZero(part(chunk.expertGradientReduction, unitShare))
             + collectiveOrZero(part(chunk.replicaReduction, unitShare))
         : 0.0;
     // The gathers and reductions hold SMs beside the units' compute (shardedunits.h): the exposure is
@@ -217,7 +220,7 @@ ChunkGatherCost StepModel::chargeUnitGathers(const parallel::ChunkPlan& chunk, s
     // The congestion backend simulates the chunk's gather beside the whole pass, with the reductions and
     // every other flow on the links: it replaces the waits a whole-chunk overlap explains and keeps what
     // unit granularity adds (contention-free, closed form) on top; the slower compute stays compute.
-    const double gather = collective(*chunk.parameterGather);
+    const double gather = collectiveOrZero(chunk.parameterGather) + collectiveOrZero(chunk.expertParameterGather);
     const std::array<double, 2> hideable
         = { sum(chunkCost.forward) - exposedGather[0], sum(chunkCost.backward) - exposedGather[1] };
     const std::array<double, 2> granularity = { std::max(0.0, waits[0] - exposed(gather, hideable[0])),
@@ -254,7 +257,8 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
         // Each chunk's forward in the order it runs, by parameter unit (embedding, layers, head): what a ZeRO-1/2
         // gather of the updated parameters has to stay ahead of in the next step's first forward.
         std::vector<std::vector<ForwardUnit>> chunkUnits;
-        const bool gatherUnits = stage.parameterGather && m_plan.sharding.overlapParameterGather;
+        const bool gatherUnits
+            = (stage.parameterGather || stage.expertParameterGather) && m_plan.sharding.overlapParameterGather;
         for (const parallel::ChunkPlan& chunk : stage.chunks) {
             graph::ChunkCost chunkCost;
             std::vector<double> unitForward;
@@ -269,9 +273,10 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
                 add(chunkCost.forward, pass.forward);
                 add(chunkCost.backward, pass.backward);
                 if (gatherUnits) {
-                    units.push_back({ sum(pass.forward), m_plan.sharding.layerParameters[moe ? 1 : 0] });
+                    units.push_back({ sum(pass.forward), m_plan.sharding.layerParameters[moe ? 1 : 0],
+                        moe ? m_plan.sharding.moeLayerExpertParameters : 0.0 });
                 }
-                if (chunk.parameterGather) {
+                if (chunk.parameterGather || chunk.expertParameterGather) {
                     unitForward.push_back(sum(pass.forward));
                     unitBackward.push_back(sum(pass.backward));
                 }
@@ -291,13 +296,17 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
             // ZeRO-3/FSDP gather the chunk's parameters layer by layer in each pass, the next layer's under the
             // current one's compute (shardedunits.h); in backward each layer's gradients leave under the next
             // layer's compute on the same links when the reduction overlaps.
-            if (chunk.parameterGather && !chunk.layers.empty()) {
+            if ((chunk.parameterGather || chunk.expertParameterGather) && !chunk.layers.empty()) {
                 stageGathers.push_back(chargeUnitGathers(chunk, unitForward, unitBackward, chunkCost));
             }
             cost.chunks.push_back(chunkCost);
             // Overlapped, the chunk's gradients leave bucket by bucket while its last backward runs; only the last
             // bucket waits for its end (the training-step graph places the two parts).
-            const double bucket = m_plan.sharding.overlapGradientReduction ? lastBucketShare(chunk.parameters) : 1.0;
+            // FSDP2 under pipeline parallelism reduce-scatters a stage's gradients only after its last backward has
+            // finished: torch.distributed.pipelining runs FSDP's post-backward by hand then (stage.py,
+            // backward_maybe_with_nosync), so no bucket leaves under that backward.
+            const bool bucketed = m_plan.sharding.overlapGradientReduction && !m_plan.sharding.keepsStageGathered;
+            const double bucket = bucketed ? lastBucketShare(chunk.parameters) : 1.0;
             const double bytes = chunk.gradientReduction.onNetwork() ? chunk.gradientReduction.bytes : 0.0;
             const bool split = bucket < 1 && bytes > 0;
             cost.dataParallelSeconds.push_back(collective(part(chunk.gradientReduction, split ? 1 - bucket : 1.0)));
@@ -311,6 +320,9 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
             cost.replicaReductionLastBucketSeconds.push_back(
                 split ? collectiveOrZero(part(chunk.replicaReduction, bucket)) : 0);
             cost.replicaReductionLastBucketBytes.push_back(split ? replicaBytes * bucket : 0);
+            const bool expertsApart = chunk.expertGradientReduction && chunk.expertGradientReduction->onNetwork();
+            cost.expertDataParallelSeconds.push_back(expertsApart ? collective(*chunk.expertGradientReduction) : 0.0);
+            cost.expertDataParallelBytes.push_back(expertsApart ? chunk.expertGradientReduction->bytes : 0.0);
         }
         if (stage.sendForward) {
             cost.sendActivationSeconds = collective(*stage.sendForward);
@@ -318,7 +330,7 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
             cost.sendBytes = stage.sendForward->bytes;
         }
         cost.optimizerSeconds = m_timer.time(model::optimizerUpdate(stage.optimizerParameters, run)).seconds;
-        if (stage.parameterGather) {
+        if (stage.parameterGather || stage.expertParameterGather) {
             placeParameterGather(stage, chunkUnits, cost);
         }
         stages.push_back(cost);

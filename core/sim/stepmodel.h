@@ -87,9 +87,12 @@ private:
     struct ForwardUnit {
         double seconds = 0;
         double parameters = 0;
+        double expertParameters = 0; ///< of them, routed experts'
     };
     /// How long an overlapped ZeRO-1/2 gather of @p stage's updated parameters delays the next step's first forward
     /// (Megatron's --overlap-param-gather; sim/shardedunits.h, prefetchedGatherDelay).
+    /// The ZeRO-1/2 gather of one forward unit's updated parameters (the experts' over their own group).
+    double unitGather(const parallel::StagePlan& stage, const ForwardUnit& unit);
     double firstForwardGatherDelay(
         const parallel::StagePlan& stage, const std::vector<std::vector<ForwardUnit>>& chunkUnits, int pipelineStages);
     /// The ZeRO-1/2 gather of @p stage's updated parameters: what the next step waits for, and what runs beside it.

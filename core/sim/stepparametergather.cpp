@@ -17,17 +17,40 @@ void StepModel::placeParameterGather(
     // Not overlapped, the gather runs between the optimizer and the next step. Overlapped, it runs one unit
     // ahead of the next step's first forward, which waits where the gathers fall behind; the rest of the
     // gather is hidden under that forward.
-    const double whole = collective(*stage.parameterGather);
+    // The routed experts' part, when gathered apart, follows the rest's over its own group and is exposed alike.
+    const double dense = collectiveOrZero(stage.parameterGather);
+    const double experts = collectiveOrZero(stage.expertParameterGather);
+    const double whole = dense + experts;
     const double wait = m_plan.sharding.overlapParameterGather
         ? firstForwardGatherDelay(stage, chunkUnits, m_plan.sharding.stages)
         : whole;
     const double exposedShare = whole > 0 ? std::min(1.0, wait / whole) : 1.0;
-    cost.parameterGatherSeconds = wait;
-    cost.parameterGatherBytes = stage.parameterGather->bytes * exposedShare;
-    if (exposedShare < 1) {
-        cost.parameterGatherHiddenSeconds = whole - wait;
-        cost.parameterGatherHiddenBytes = stage.parameterGather->bytes * (1 - exposedShare);
+    const double denseBytes = stage.parameterGather ? stage.parameterGather->bytes : 0.0;
+    cost.parameterGatherSeconds = dense * exposedShare;
+    cost.parameterGatherBytes = denseBytes * exposedShare;
+    cost.parameterGatherHiddenSeconds = dense * (1 - exposedShare);
+    cost.parameterGatherHiddenBytes = denseBytes * (1 - exposedShare);
+    if (stage.expertParameterGather) {
+        cost.expertParameterGatherSeconds = experts * exposedShare;
+        cost.expertParameterGatherBytes = stage.expertParameterGather->bytes * exposedShare;
+        cost.expertParameterGatherHiddenSeconds = experts * (1 - exposedShare);
+        cost.expertParameterGatherHiddenBytes = stage.expertParameterGather->bytes * (1 - exposedShare);
     }
+}
+
+double StepModel::unitGather(const parallel::StagePlan& stage, const ForwardUnit& unit)
+{
+    // The routed experts' share travels in the experts' own gather when there is one.
+    const double expertsApart = stage.expertParameterGather ? stage.expertParameters : 0.0;
+    const double unitExperts = stage.expertParameterGather ? unit.expertParameters : 0.0;
+    const double rest = stage.parameters - expertsApart;
+    double seconds = unit.parameters - unitExperts > 0 && rest > 0
+        ? collectiveOrZero(part(stage.parameterGather, (unit.parameters - unitExperts) / rest))
+        : 0.0;
+    if (unitExperts > 0 && expertsApart > 0) {
+        seconds += collective(part(*stage.expertParameterGather, unitExperts / expertsApart));
+    }
+    return seconds;
 }
 
 double StepModel::firstForwardGatherDelay(
@@ -50,9 +73,7 @@ double StepModel::firstForwardGatherDelay(
         for (const ForwardUnit& unit : units) {
             if (unit.parameters != lastParameters) {
                 lastParameters = unit.parameters;
-                lastGather = unit.parameters > 0 && stage.parameters > 0
-                    ? collective(part(*stage.parameterGather, unit.parameters / stage.parameters))
-                    : 0.0;
+                lastGather = unitGather(stage, unit);
             }
             compute.push_back(unit.seconds);
             gathers.push_back(lastGather);

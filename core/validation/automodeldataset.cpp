@@ -70,6 +70,13 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 /// - loss: MaskedCrossEntropy, eager. The expert-parallel benchmark YAMLs (*_te_deepep.yaml: Qwen3-30B-A3B,
 ///   DeepSeek-V3, Kimi K2, read at the snapshot) set `fp32_upcast: false`, so their loss works on the bf16 logits;
 ///   the Llama 3 70B YAML keeps the default fp32 upcast.
+/// - MoE models' precision: AutoModel's own MoE classes (Qwen3-MoE, DeepSeek-V3, Kimi K2) build their parameters in
+///   MoEConfig.dtype, bfloat16 by default (nemo_automodel/components/moe/config.py), and the benchmark YAMLs set no
+///   other; FSDP2 keeps a parameter in the dtype it was built in, and torch.optim.Adam keeps its moments in the
+///   parameter's dtype, so these rows hold no fp32 master copy and bf16 optimizer states (master_weights false,
+///   optimizer bf16; gradients still reduce in fp32, MixedPrecisionPolicy's reduce_dtype). Routed experts whose
+///   expert-parallel group takes every rank of their expert mesh (ep_shard 1) are left out of FSDP
+///   (moe/parallelizer.py, apply_fsdp: `ignored_params`): nothing gathers or reduces them.
 /// - measured: the step time in seconds (forward, backward and optimizer step of one global batch).
 Dataset automodelDataset(const std::string& sharedDir)
 {
@@ -127,6 +134,10 @@ Dataset automodelDataset(const std::string& sharedDir)
                     + ", schedule: " + (vp > 1 ? "interleaved" : "1f1b") + ", virtual_stages: " + std::to_string(vp)
                     + ", cp: " + std::to_string(cp) + ", ep: " + std::to_string(ep)
                     + ", ep_dispatcher: " + (deepEp ? "deepep" : "alltoall") + ", mapping: {tp: nvlink}}" });
+        if (ep > 1) {
+            c.overrides.insert(
+                c.overrides.end(), { "run.precision.master_weights=false", "run.precision.optimizer=bf16" });
+        }
         if (model == "deepseek-v3") {
             // The benchmark's fake balanced gate spreads every token's experts over all of them: DeepSeek-V3's
             // group-limited routing (at most 4 of its 8 groups per token) does not apply.

@@ -50,6 +50,7 @@ private Q_SLOTS:
     void contextParallelVariantsMoveTheirBytes();
     void hierarchicalContextParallelismSplitsBothExchanges();
     void deepEpSendsOneCopyPerGpuAndNode();
+    void routedExpertsReduceOverTheirOwnReplicas();
 };
 
 void TstStepPlan::deepEpSendsOneCopyPerGpuAndNode()
@@ -280,7 +281,9 @@ void TstStepPlan::expertPlacementErrorsNameTheKey()
              { "{tp: 4, dp: 2, ep: 4, etp: 1}", "run.parallelism.etp" },
              { "{tp: 4, dp: 2, ep: 2, etp: 2}", "run.parallelism.etp" },
              { "{tp: 4, sp: true, dp: 2, ep: 8, etp: 2}", "run.parallelism.ep" },
-             { "{tp: 8, sp: true, dp: 1, ep: 8}", "run.parallelism.ep" } }) {
+             { "{tp: 8, sp: true, dp: 1, ep: 8}", "run.parallelism.ep" },
+             // Hybrid sharding whose shard group (dp_shard 2) cannot hold an expert-parallel group of 4.
+             { "{tp: 1, dp: 8, ep: 4, zero_stage: 1, dp_shard: 2}", "run.parallelism.dp_shard" } }) {
         const auto diagnostics = test::expectConfigError([&] {
             test::projectLoader().loadScenario("mixtral-8x7b", "hgx-h100-8gpu", "llama-2-7b-train-4xa100",
                 { "run.framework=megatron", "run.training.global_batch=8", "run.parallelism=" + parallelism });
@@ -577,6 +580,81 @@ void TstStepPlan::fp8AllGatherMovesLinearWeightsInOneByte()
                 "run.training.global_batch=8", "run.precision.compute=fp8", "run.precision.fp8_all_gather=true" });
     const parallel::StepPlan plan = parallel::planStep(scenario);
     QCOMPARE(plan.stages.at(0).chunks.at(0).parameterGather->bytes, 7000825856.0);
+}
+
+void TstStepPlan::routedExpertsReduceOverTheirOwnReplicas()
+{
+    // Mixtral-8x7B (32 MoE layers, 8 experts of 3 x 4096 x 14336 = 176,160,768 parameters, gated) on 16 H100s as
+    // tp 4 (stride 1) x dp 4 (stride 4), ZeRO-1. With ep 2 (etp = tp) a rank holds 8 / 2 experts at 1/4 of their
+    // width: 176,160,768 routed-expert parameters per layer, E = 32 x that = 5,637,144,576 per stage. Experts sit on
+    // pairs of consecutive dp members ({0, 4}, {8, 12} for rank 0's tp coordinate): rank 0's expert shard is also on
+    // rank 8 (dp coordinate 2), so the experts' fp32 gradients (4 E bytes) are reduce-scattered over {0, 8} and the
+    // other P - E parameters' over the dp group {0, 4, 8, 12}; the optimizer updates (P - E) / 4 + E / 2 parameters
+    // and gathers E / 2 of the updated experts over {0, 8} (Megatron-Core's expert-data-parallel group).
+    const double expertsPerLayer = 8.0 / 2 * 3 * 4096 * 14336 / 4;
+    const double experts = 32 * expertsPerLayer;
+    const parallel::StepPlan plan = parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 2, zero_stage: 1}"));
+    const parallel::StagePlan& stage = plan.stages.at(0);
+    const parallel::ChunkPlan& chunk = stage.chunks.at(0);
+    QCOMPARE(plan.placement.expertReplicaGroup(0), (std::vector<int> { 0, 8 }));
+    QCOMPARE(plan.placement.expertReplicaGroup(7), (std::vector<int> { 7, 15 }));
+    QCOMPARE(chunk.expertParameters, experts);
+    QVERIFY(chunk.expertGradientReduction);
+    QCOMPARE(chunk.expertGradientReduction->kind, CollectiveKind::ReduceScatter);
+    QCOMPARE(chunk.expertGradientReduction->group, (std::vector<int> { 0, 8 }));
+    QCOMPARE(chunk.expertGradientReduction->bytes, 4 * experts);
+    QCOMPARE(chunk.gradientReduction.group, (std::vector<int> { 0, 4, 8, 12 }));
+    QCOMPARE(chunk.gradientReduction.bytes, 4 * (chunk.parameters - experts));
+    QCOMPARE(stage.optimizerParameters, (chunk.parameters - experts) / 4 + experts / 2);
+    QVERIFY(stage.expertParameterGather);
+    QCOMPARE(stage.expertParameterGather->group, (std::vector<int> { 0, 8 }));
+    QCOMPARE(stage.parameterGather->bytes + stage.expertParameterGather->bytes,
+        chunk.parameters * 2.0); // bf16 weights
+    QCOMPARE(plan.sharding.expertShardGroup, 2);
+    QCOMPARE(plan.sharding.expertWeightReplicas, 2);
+
+    // ep = dp: every rank of a tensor-parallel coordinate holds other experts, so nothing sums them (a group of one)
+    // and ZeRO cannot shard them further: the optimizer keeps all E' = 32 x 8 / 4 x 176,160,768 / 4 of them.
+    const parallel::StepPlan whole = parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 4, zero_stage: 1}"));
+    const double ownExperts = 32 * 8.0 / 4 * 3 * 4096 * 14336 / 4;
+    const parallel::StagePlan& wholeStage = whole.stages.at(0);
+    QVERIFY(wholeStage.chunks[0].expertGradientReduction);
+    QVERIFY(!wholeStage.chunks[0].expertGradientReduction->onNetwork());
+    QVERIFY(!wholeStage.expertParameterGather);
+    QCOMPARE(wholeStage.optimizerParameters, (wholeStage.parameters - ownExperts) / 4 + ownExperts);
+    // Memory: the optimizer's two fp32 moments of that many parameters.
+    const config::Scenario wholeScenario = mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 4, zero_stage: 1}");
+    const memory::MemoryEstimate memory
+        = memory::estimateMemory(wholeScenario.model, wholeScenario.hardware.gpu, wholeScenario.run);
+    QVERIFY(std::fabs(memory.stages[0].breakdown[static_cast<size_t>(memory::MemoryCategory::OptimizerStates)]
+                    / (2 * 4 * wholeStage.optimizerParameters)
+                - 1)
+        < 1e-12);
+
+    // Folded with etp 1 and ep 4 over tp 4: the expert mesh's ep groups are the tp groups, so a rank's experts are
+    // on the same dp members as its other weights: reduced with them, nothing apart.
+    const parallel::StepPlan sameGroup
+        = parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 4, etp: 1, zero_stage: 1}"));
+    QVERIFY(!sameGroup.stages[0].chunks[0].expertGradientReduction);
+    QCOMPARE(sameGroup.stages[0].chunks[0].gradientReduction.bytes, 4 * sameGroup.stages[0].chunks[0].parameters);
+    // Folded with etp 1 and ep 2: blocks of 2 consecutive indices, so the same expert shard is on every 2nd rank.
+    const parallel::StepPlan everyOther
+        = parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 2, etp: 1, zero_stage: 1}"));
+    QCOMPARE(everyOther.stages[0].chunks[0].expertGradientReduction->group,
+        (std::vector<int> { 0, 2, 4, 6, 8, 10, 12, 14 }));
+
+    // FSDP in shard groups of dp_shard 2 with ep 2: rank 0's dp slice {0, 4} holds both expert shards once, so its
+    // experts are sharded over { 0 } alone (nothing to gather or reduce-scatter), and the shard's replica (rank 8,
+    // shardReplicaGroup) all-reduces (P - E) / 2 + E gradients.
+    const parallel::StepPlan hybrid
+        = parallel::planStep(mixtralOn16("{tp: 4, sp: true, dp: 4, ep: 2, zero_stage: 3, dp_shard: 2}"));
+    const parallel::ChunkPlan& hybridChunk = hybrid.stages.at(0).chunks.at(0);
+    QCOMPARE(hybrid.placement.expertShardGroup(0), (std::vector<int> { 0 }));
+    QVERIFY(!hybridChunk.expertParameterGather->onNetwork());
+    QVERIFY(!hybridChunk.expertGradientReduction->onNetwork());
+    QCOMPARE(hybridChunk.parameterGather->group, (std::vector<int> { 0, 4 }));
+    QCOMPARE(hybridChunk.replicaReduction->group, (std::vector<int> { 0, 8 }));
+    QCOMPARE(hybridChunk.replicaReduction->bytes, 4 * ((hybridChunk.parameters - experts) / 2 + experts));
 }
 
 QTEST_GUILESS_MAIN(TstStepPlan)

@@ -25,6 +25,7 @@ private Q_SLOTS:
     void unwritablePlaceThrows();
     void aFileThatCannotBeWrittenTakesBackTheOthers();
     void zeroGathersCarryTheShardAndReplayToTheStep();
+    void routedExpertsReduceOnTheirOwnCommunicator();
     void replayEqualsTheStepWithEveryCollectiveOnTheNetwork_data();
     void replayEqualsTheStepWithEveryCollectiveOnTheNetwork();
     void inferenceReplayEqualsTheRequest_data();
@@ -123,6 +124,48 @@ void TstStepChakraExport::zeroGathersCarryTheShardAndReplayToTheStep()
         qPrintable(QStringLiteral("replay %1 s, step %2 s").arg(replay.makespan).arg(step)));
 }
 
+void TstStepChakraExport::routedExpertsReduceOnTheirOwnCommunicator()
+{
+    // Mixtral-8x7B on 8 A100s, dp 8 with ep 4 and ZeRO-1: rank 0 holds experts 0 and 1 (2 x 3 x 4096 x 14336
+    // parameters in each of 32 layers, E = 11,274,289,152), as does rank 4 alone. Its trace reduce-scatters their fp32
+    // gradients (4 E bytes per rank) on a communicator of { 0, 4 } and gathers its bf16 half of them (E bytes) there
+    // after the step; the other parameters' collectives stay on the dp communicator of all 8 ranks.
+    const config::Scenario scenario
+        = test::projectLoader().loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+            { "run.framework=megatron", "run.parallelism.tp=1", "run.parallelism.dp=8", "run.parallelism.ep=4",
+                "run.parallelism.zero_stage=1", "run.training.seq_length=1024", "run.training.global_batch=8" });
+    sim::StepModel model(scenario);
+    QTemporaryDir dir;
+    sim::writeStepChakraTraces(dir.path().toStdString(), model, sim::ChakraDetail::Chunk);
+    const auto traces = graph::readChakraDirectory(dir.path().toStdString());
+    const graph::ChakraCommGroups groups
+        = graph::readChakraCommGroups(std::filesystem::path(dir.path().toStdString()) / "comm_groups.json");
+    std::string expertGroup;
+    std::string denseGroup;
+    for (const auto& [id, members] : groups) {
+        expertGroup = members == std::vector<int> { 0, 4 } ? id : expertGroup;
+        denseGroup = members == std::vector<int> { 0, 1, 2, 3, 4, 5, 6, 7 } ? id : denseGroup;
+    }
+    QVERIFY(!expertGroup.empty() && !denseGroup.empty());
+    const double experts = 32.0 * 2 * 3 * 4096 * 14336;
+    std::int64_t reduced = 0;
+    std::int64_t gathered = 0;
+    const graph::ChakraTrace& rank0
+        = *std::find_if(traces.begin(), traces.end(), [](const graph::ChakraTrace& trace) { return trace.rank == 0; });
+    for (const graph::ChakraNode& node : rank0.nodes) {
+        const graph::ChakraAttribute* group = node.attribute("pg_name");
+        if (node.type != graph::ChakraNodeType::Collective || !group || group->string() != expertGroup) {
+            continue;
+        }
+        const auto type = node.integerAttribute("comm_type");
+        const std::int64_t size = node.integerAttribute("comm_size").value_or(0);
+        (type == static_cast<std::int64_t>(graph::ChakraCollective::ReduceScatter) ? reduced : gathered) += size;
+    }
+    // Integer bytes per node: an overlapped gather's two parts may each round.
+    QVERIFY2(std::fabs(static_cast<double>(reduced) - 4 * experts) <= 2, qPrintable(QString::number(reduced)));
+    QVERIFY2(std::fabs(static_cast<double>(gathered) - experts) <= 2, qPrintable(QString::number(gathered)));
+}
+
 void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_data()
 {
     QTest::addColumn<QString>("model");
@@ -211,6 +254,16 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_dat
             true },
         // Experts split over 2 ranks of each tensor-parallel group (etp 2): the routed tokens' all-gather and
         // reduce-scatter sit between the dispatch and the combine, on the etp communicator.
+        // Experts on 2 of the 8 dp ranks' slices (ep 4): ZeRO-1 reduce-scatters and gathers them over their own
+        // expert-data-parallel communicator ({0, 4}, ...); FSDP gathers them beside every pass after the rest.
+        { "moe_ep4_zero1", "mixtral-8x7b",
+            { "run.parallelism.tp=1", "run.parallelism.dp=8", "run.parallelism.ep=4", "run.parallelism.zero_stage=1",
+                "run.training.seq_length=1024", "run.training.global_batch=8" },
+            true },
+        { "moe_ep4_fsdp", "mixtral-8x7b",
+            { "run.framework=pytorch-fsdp", "run.parallelism.tp=1", "run.parallelism.dp=8", "run.parallelism.ep=4",
+                "run.parallelism.fsdp=true", "run.training.seq_length=1024", "run.training.global_batch=8" },
+            true },
         { "moe_tp4_sp_ep4_etp2", "mixtral-8x7b",
             { "run.framework=megatron", "run.parallelism.tp=4", "run.parallelism.sp=true", "run.parallelism.dp=2",
                 "run.parallelism.ep=4", "run.parallelism.etp=2", "run.training.seq_length=1024",
@@ -286,8 +339,10 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork()
         }
         const parallel::StagePlan& stagePlan = plan.stages[static_cast<size_t>(node.rank)];
         const parallel::LayerCollectives& layer = stagePlan.layer;
-        const auto& gather = stagePlan.chunks[static_cast<size_t>(node.chunk)].parameterGather;
-        count += gather && gather->onNetwork() ? 1 : 0; // ZeRO-3/FSDP: the chunk's parameters, every pass
+        const parallel::ChunkPlan& chunkPlan = stagePlan.chunks[static_cast<size_t>(node.chunk)];
+        for (const auto* gather : { &chunkPlan.parameterGather, &chunkPlan.expertParameterGather }) {
+            count += *gather && (*gather)->onNetwork() ? 1 : 0; // ZeRO-3/FSDP: the chunk's parameters, every pass
+        }
         int tensor = 0;
         for (const parallel::PlannedCollective& part : layer.tensorPair) {
             tensor += part.onNetwork() ? 1 : 0;

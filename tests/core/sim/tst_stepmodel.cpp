@@ -94,6 +94,8 @@ private Q_SLOTS:
     void ulyssesAllToAllsAreWaitedFor();
     void hierarchicalContextParallelismWaitsForItsSliceOnly();
     void expertTensorParallelismWaitsForItsGatherAndScatter();
+    void routedExpertGradientsReduceOverTheirOwnGroup();
+    void fsdpUnderPipelineGathersOnceAndReducesAfterTheLastBackward();
     void prefetchedGathersRunOneUnitAhead();
     void megatronParameterGatherWaitsInTheFirstForward();
     void faultsOutsideGpuZerosGroupsCountToo();
@@ -523,6 +525,68 @@ void TstStepModel::expertTensorParallelismWaitsForItsGatherAndScatter()
     };
     const double expected = 32 * 2 * 2 * 33554432.0 / rate;
     QVERIFY(chargesExactly(step(true), step(false), expected, graph::TimeClass::ExpertParallel));
+}
+
+void TstStepModel::routedExpertGradientsReduceOverTheirOwnGroup()
+{
+    // Mixtral-8x7B on 8 A100s as dp 8 with ep 4 and ZeRO-1, gradients reduced after the backward (no overlap): a rank
+    // holds 2 of the 8 experts whole, E = 32 x 2 x 3 x 4096 x 14336 = 11,274,289,152 parameters, and shares them with
+    // rank 4 alone (the same place in the other ep slice). Charging reduce-scatters over {0, 4} at r1 and over all 8
+    // ranks at r2 lengthens the step by 4 E / r1 + 4 (P - E) / r2 exactly (fp32 gradients), all data-parallel time:
+    // the experts' gradients do not travel over the dense group.
+    const double r1 = 2e10;
+    const double r2 = 1e11;
+    auto step = [&](bool charged) {
+        sim::StepModel model(
+            test::projectLoader().loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+                { "run.framework=megatron", "run.parallelism.tp=1", "run.parallelism.dp=8", "run.parallelism.ep=4",
+                    "run.parallelism.zero_stage=1", "run.parallelism.dp_overlap=false", "run.training.seq_length=4096",
+                    "run.training.micro_batch=1", "run.training.global_batch=8" }),
+            [charged, r1, r2](const network::CollectiveRequest& request) {
+                if (!charged || request.kind != CollectiveKind::ReduceScatter) {
+                    return 0.0;
+                }
+                if (request.gpus == std::vector<int> { 0, 4 }) {
+                    return request.bytes / r1;
+                }
+                return request.gpus.size() == 8 ? request.bytes / r2 : 0.0;
+            });
+        return std::make_pair(model.training(false), model.plan().stages[0].parameters);
+    };
+    const double experts = 32.0 * 2 * 3 * 4096 * 14336;
+    const auto [charged, parameters] = step(true);
+    const double expected = 4 * experts / r1 + 4 * (parameters - experts) / r2;
+    QVERIFY(chargesExactly(charged, step(false).first, expected, graph::TimeClass::DataParallel));
+}
+
+void TstStepModel::fsdpUnderPipelineGathersOnceAndReducesAfterTheLastBackward()
+{
+    // Llama-2-7B under PyTorch FSDP2 on pp 2 x dp 4 (dp innermost: stage 0 is ranks 0-3), 8 micro-batches: the stage's
+    // parameters are gathered once per step (not per pass), and its fp32 gradients reduce-scattered once, after the
+    // last backward, with no bucket leaving under it (torch.distributed.pipelining's manual post-backward). Stage 0
+    // runs the pipeline's last backward, so charging only its reduce-scatter at r B/s lengthens the step by exactly
+    // G / r, G its gradient bytes (4 B for each of its parameters). (The breakdown describes the last stage, which
+    // waits for stage 0 in the bubble.)
+    const double rate = 2e10;
+    auto step = [rate](bool charged) {
+        sim::StepModel model(llama7bOn8({ "run.framework=pytorch-fsdp", "run.parallelism.pp=2", "run.parallelism.dp=4",
+                                 "run.parallelism.fsdp=true", "run.training.global_batch=32" }),
+            [charged, rate](const network::CollectiveRequest& request) {
+                return charged && request.kind == CollectiveKind::ReduceScatter
+                        && request.gpus == std::vector<int> { 0, 1, 2, 3 }
+                    ? request.bytes / rate
+                    : 0.0;
+            });
+        return std::make_pair(model.training(false), model.plan());
+    };
+    const auto [charged, plan] = step(true);
+    const parallel::StagePlan& first = plan.stages.at(0);
+    QVERIFY(!first.chunks.at(0).parameterGather); // nothing per pass
+    QVERIFY(first.parameterGather);
+    QCOMPARE(first.parameterGather->bytes, first.parameters * 2); // bf16, once
+    QCOMPARE(first.chunks[0].gradientReduction.bytes, first.parameters * 4);
+    const double longer = charged.stepTimeSeconds - step(false).first.stepTimeSeconds;
+    QVERIFY2(std::fabs(longer / (first.parameters * 4 / rate) - 1) < 1e-9, qPrintable(QString::number(longer)));
 }
 
 void TstStepModel::hierarchicalContextParallelismWaitsForItsSliceOnly()
