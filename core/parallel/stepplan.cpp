@@ -272,7 +272,8 @@ StagePlan stagePlan(const config::Scenario& scenario, const ShardingPlan& shardi
         plan.sendBackward = planned(Axis::Pp, CollectiveKind::SendRecv, bytes, { rank, previous });
     }
     const double apart = expertsApart ? plan.expertParameters : 0.0;
-    plan.optimizerParameters = zero >= 1 ? (plan.parameters - apart) / shards + apart / expertShards : plan.parameters;
+    // The memory model's split of the same shards (the plan's group sizes are these groups').
+    plan.optimizerParameters = sharding.parametersPerShard(plan.parameters, plan.expertParameters, 1);
     addStageGathers(scenario, sharding, sizes, share, shardGroup, apart, expertGroup, plan);
     return plan;
 }
