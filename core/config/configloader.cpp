@@ -351,10 +351,11 @@ std::vector<Diagnostic> checkScenario(
             "pp*virtual_stages = " + std::to_string(chunks) + " exceeds the model's " + std::to_string(model.numLayers)
                 + " layers");
     }
+    const int perSchedule = run.microBatchesPerStep() / std::max(1, run.pipelineFlushes);
     if (run.mode == RunMode::Training && parallel.schedule == PipelineSchedule::Interleaved
-        && run.microBatchesPerStep() % parallel.pp != 0) {
+        && perSchedule % parallel.pp != 0) {
         report("run.parallelism.schedule",
-            "the interleaved schedule needs the micro-batches per step (" + std::to_string(run.microBatchesPerStep())
+            "the interleaved schedule needs the micro-batches of each pipeline schedule (" + std::to_string(perSchedule)
                 + ") to be a multiple of pp (" + std::to_string(parallel.pp) + ")");
     }
     if (!parallel.layersPerStage.empty()) {

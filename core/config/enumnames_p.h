@@ -51,6 +51,8 @@ RAPID_ENUM_WORDS(PipelineSchedule, { "gpipe", PipelineSchedule::Gpipe }, { "1f1b
 RAPID_ENUM_WORDS(Recompute, { "none", Recompute::None }, { "selective", Recompute::Selective },
     { "full", Recompute::Full }, { "op-sac", Recompute::OpSac })
 RAPID_ENUM_WORDS(ExpertDispatcher, { "alltoall", ExpertDispatcher::AllToAll }, { "deepep", ExpertDispatcher::DeepEp })
+RAPID_ENUM_WORDS(ExpertRoutingPattern, { "spread", ExpertRoutingPattern::Spread },
+    { "consecutive", ExpertRoutingPattern::Consecutive })
 RAPID_ENUM_WORDS(ContextComm, { "p2p", ContextComm::P2p }, { "all_gather", ContextComm::AllGather },
     { "a2a", ContextComm::AllToAll }, { "a2a+p2p", ContextComm::AllToAllP2p })
 RAPID_ENUM_WORDS(Fp8Scaling, { "tensorwise", Fp8Scaling::Tensorwise }, { "rowwise", Fp8Scaling::Rowwise },

@@ -35,6 +35,11 @@ const char* toString(ExpertDispatcher value)
     return detail::enumWord(value);
 }
 
+const char* toString(ExpertRoutingPattern value)
+{
+    return detail::enumWord(value);
+}
+
 const char* toString(ContextComm value)
 {
     return detail::enumWord(value);
@@ -130,6 +135,7 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
     spec.ep = static_cast<int>(parallelism.integer("ep"));
     spec.etp = static_cast<int>(parallelism.integer("etp", 0)); // 0 = tp
     spec.expertDispatcher = parallelism.choice<ExpertDispatcher>("ep_dispatcher");
+    spec.expertRouting = parallelism.choice<ExpertRoutingPattern>("ep_routing");
     spec.contextComm = parallelism.choice<ContextComm>("cp_comm");
     spec.cpA2a = static_cast<int>(parallelism.integer("cp_a2a", 0)); // 0 = not given
     spec.expertImbalance = parallelism.number("ep_imbalance");
@@ -196,6 +202,7 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
         spec.microBatch = static_cast<int>(training.integer("micro_batch"));
         spec.seqLength = static_cast<int>(training.integer("seq_length"));
         spec.gradAccumSteps = static_cast<int>(training.integer("grad_accum_steps", 0)); // 0 = derived
+        spec.pipelineFlushes = static_cast<int>(training.integer("pipeline_flushes"));
         spec.recompute = training.choice<Recompute>("recompute");
         spec.dropout = training.boolean("dropout");
         training.finish();
@@ -228,6 +235,11 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
             context.error(training.childPath("grad_accum_steps"), training.raw("grad_accum_steps"),
                 "grad_accum_steps (" + std::to_string(spec.gradAccumSteps)
                     + ") disagrees with global_batch / (micro_batch*dp) = "
+                    + std::to_string(spec.globalBatch / perStep));
+        } else if (perStep > 0 && (spec.globalBatch / perStep) % spec.pipelineFlushes != 0) {
+            context.error(training.childPath("pipeline_flushes"), training.raw("pipeline_flushes"),
+                "pipeline_flushes (" + std::to_string(spec.pipelineFlushes)
+                    + ") must divide the micro-batches per step, global_batch / (micro_batch*dp) = "
                     + std::to_string(spec.globalBatch / perStep));
         }
     }

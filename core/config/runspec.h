@@ -22,6 +22,11 @@ enum class ShardingStrategy { Zero, Fsdp }; ///< FSDP behaves like ZeRO-3 with p
 /// (NCCL all-to-all, Megatron's alltoall dispatcher). DeepEp: DeepSeek's DeepEP internode kernels send a token once
 /// to each destination node over RDMA and fan it out to that node's experts over NVLink.
 enum class ExpertDispatcher { AllToAll, DeepEp };
+/// Which experts a token's router picks, as far as the network sees it. Spread: its top-k drawn evenly from all experts
+/// (a trained router's balanced state; Megatron-Core's --moe-router-force-load-balancing draws random logits).
+/// Consecutive: token t takes the k experts t k .. t k + k - 1 (mod E), so its experts sit on one or two neighbouring
+/// GPUs (NeMo AutoModel's FakeBalancedGate with its default noise 0, nemo_automodel/components/moe/layers.py).
+enum class ExpertRoutingPattern { Spread, Consecutive };
 /// How context-parallel ranks exchange what attention needs from the others' sequence chunks (Megatron-Core's
 /// --cp-comm-type). P2p: a ring passes K/V chunks on, each step hidden behind the previous step's attention (also
 /// PyTorch's ring attention). AllGather: K and V all-gathered before the attention (and again in the backward, whose
@@ -39,6 +44,7 @@ const char* toString(PipelineSchedule value);
 const char* toString(Recompute value);
 const char* toString(Fp8Scaling value);
 const char* toString(ExpertDispatcher value);
+const char* toString(ExpertRoutingPattern value);
 const char* toString(ContextComm value);
 const char* toString(Framework value);
 
@@ -78,6 +84,8 @@ struct ParallelismSpec {
     /// and SGLang's expert parallelism).
     int etp = 0;
     ExpertDispatcher expertDispatcher = ExpertDispatcher::AllToAll;
+    /// Where a token's experts lie (what DeepEP's per-destination copies depend on).
+    ExpertRoutingPattern expertRouting = ExpertRoutingPattern::Spread;
     ContextComm contextComm = ContextComm::P2p;
     /// cp_comm a2a+p2p: the consecutive cp ranks of one Ulysses all-to-all group (0 when the exchange is another).
     int cpA2a = 0;
@@ -135,6 +143,11 @@ struct RunSpec {
     int microBatch = 1; ///< sequences per micro-batch per data-parallel rank
     int seqLength = 0;
     int gradAccumSteps = 0; ///< 0 = derived: globalBatch / (microBatch * dp)
+    /// The pipeline schedules a step runs its micro-batches in, one after another, each filling and draining the
+    /// pipeline (gradient accumulation over separate schedule calls: NeMo AutoModel calls its pipeline schedule's
+    /// step() once per accumulation batch of local_batch_size sequences). 1: one schedule of every micro-batch
+    /// (Megatron, torchtitan). Divides the micro-batches per step.
+    int pipelineFlushes = 1;
     Recompute recompute = Recompute::None;
     bool dropout = false; ///< dropout layers active (GPT-era Megatron runs); adds their masks to activations
     // Inference.

@@ -18,6 +18,10 @@ void addTrainingAndInference(std::vector<Key>& keys)
     keys.push_back(integer("training.seq_length", 1, kMaxTokens, required(), "tokens per sequence"));
     keys.push_back(integer("training.grad_accum_steps", 1, kMaxTokens, derived("global_batch / (micro_batch * dp)"),
         "micro-batches per step; when given, must equal the derived value"));
+    keys.push_back(integer("training.pipeline_flushes", 1, kMaxTokens, value("1"),
+        "pipeline schedules per step, run one after another, each filling and draining the pipeline with its share "
+        "of the micro-batches (NeMo AutoModel: one per gradient-accumulation batch); divides the micro-batches per "
+        "step"));
     keys.push_back(choice<Recompute>("training.recompute", value("none"),
         "activation recomputation: selective = Megatron's (attention core), op-sac = torchtitan's per-op SAC "
         "(every other bf16 linear and the attention output kept; torchao float8 linears all rerun), full = each "
@@ -89,6 +93,10 @@ void addParallelism(std::vector<Key>& keys)
     keys.push_back(choice<ExpertDispatcher>("parallelism.ep_dispatcher", value("alltoall"),
         "how routed tokens cross nodes: alltoall sends one copy per token and expert; deepep (DeepEP's internode "
         "kernels) one copy per token and destination node, fanned out over NVLink there"));
+    keys.push_back(choice<ExpertRoutingPattern>("parallelism.ep_routing", value("spread"),
+        "where a token's top-k experts lie, for deepep's copies per destination: spread (drawn evenly from all "
+        "experts, a trained router) or consecutive (token t takes experts t*k .. t*k+k-1 mod E: NeMo AutoModel's "
+        "FakeBalancedGate)"));
     keys.push_back(number("parallelism.ep_imbalance", 1.0, 64.0, value("1"),
         "routed tokens of the busiest expert-parallel rank over the average; 1 = balanced (a benchmark's balanced "
         "gate); its expert GEMMs, all-to-all and expert activations scale with it"));

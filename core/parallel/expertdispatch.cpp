@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <set>
 
 namespace rapid::parallel {
 
@@ -53,12 +55,33 @@ double noneOnDestination(const ExpertRouting& r, int destinations)
     return missAll(r.experts, perDestination, r.topK);
 }
 
+/// Consecutive routing: the mean number of destinations a block of k consecutive experts covers, over the block
+/// starts t k mod E (the multiples of gcd(k, E)); destinations hold E/d consecutive experts each.
+double consecutiveBlockDestinations(const ExpertRouting& r, int destinations)
+{
+    const int perDestination = r.experts / destinations;
+    const int step = std::gcd(r.topK, r.experts);
+    double covered = 0;
+    int starts = 0;
+    for (int start = 0; start < r.experts; start += step, ++starts) {
+        std::set<int> holders;
+        for (int j = 0; j < r.topK; ++j) {
+            holders.insert(((start + j) % r.experts) / perDestination);
+        }
+        covered += static_cast<double>(holders.size());
+    }
+    return covered / starts;
+}
+
 } // namespace
 
 double deepEpShare(const ExpertRouting& routing, int destinations)
 {
     if (destinations <= 1 || routing.topK <= 0 || routing.experts < destinations || routing.topK > routing.experts) {
         return 1.0;
+    }
+    if (routing.consecutive && routing.experts % destinations == 0) {
+        return std::clamp(consecutiveBlockDestinations(routing, destinations) / routing.topK, 1e-9, 1.0);
     }
     const double remoteDestinations = (destinations - 1) * (1.0 - noneOnDestination(routing, destinations));
     const double remoteCopies = routing.topK * static_cast<double>(destinations - 1) / destinations;

@@ -124,7 +124,22 @@ int StageShare::layerCount() const
 
 std::vector<PipelineStep> ShardingPlan::steps(int stage) const
 {
-    return pipelineSteps(schedule, stages, stage, microBatches, virtualStages);
+    if (pipelineFlushes <= 1) {
+        return pipelineSteps(schedule, stages, stage, microBatches, virtualStages);
+    }
+    // One schedule after another, each over its own micro-batches: a stage starts the next when it has run its part
+    // of the previous one, so every schedule fills and drains the pipeline.
+    const int perSchedule = microBatches / pipelineFlushes;
+    const std::vector<PipelineStep> one = pipelineSteps(schedule, stages, stage, perSchedule, virtualStages);
+    std::vector<PipelineStep> all;
+    all.reserve(one.size() * static_cast<size_t>(pipelineFlushes));
+    for (int flush = 0; flush < pipelineFlushes; ++flush) {
+        for (PipelineStep step : one) {
+            step.microBatch += flush * perSchedule;
+            all.push_back(step);
+        }
+    }
+    return all;
 }
 
 model::LayerSharding layerSharding(const config::RunSpec& run)
@@ -195,6 +210,8 @@ ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec&
     plan.expertShardGroup = std::max(1, parallel.tp * plan.shardGroup / expertBlock);
     plan.zeroStage = parallel.zeroStage;
     plan.microBatches = std::max(1, run.microBatchesPerStep());
+    plan.pipelineFlushes
+        = plan.microBatches % std::max(1, run.pipelineFlushes) == 0 ? std::max(1, run.pipelineFlushes) : 1;
     plan.overlapGradientReduction = parallel.dpOverlap;
     plan.gradientBucketParameters
         = gradientBucketParameters(run.framework, parallel.dp, config::bytesPerElement(run.precision.gradients));

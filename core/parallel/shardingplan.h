@@ -62,6 +62,7 @@ struct ShardingPlan {
     int expertShardGroup = 1;
     int zeroStage = 0; ///< 0-3; FSDP is 3
     int microBatches = 1; ///< per pipeline per step
+    int pipelineFlushes = 1; ///< schedules the micro-batches run in, one after another (RunSpec::pipelineFlushes)
     /// Gradients are reduced in buckets while the chunk's last backward still runs (Megatron --overlap-grad-reduce,
     /// PyTorch DDP); otherwise after the stage's last backward.
     bool overlapGradientReduction = true;

@@ -143,7 +143,7 @@ LayerCollectives layerCollectives(
             // One copy per destination GPU; beyond the node, one per destination node.
             PlannedCollective& dispatch = *layer.expertAllToAll;
             const ExpertRouting routing { model.moe->numExperts, model.moe->topK, model.moe->expertGroups,
-                model.moe->groupsPerToken };
+                model.moe->groupsPerToken, parallel.expertRouting == config::ExpertRoutingPattern::Consecutive };
             const double perGpu = deepEpShare(routing, static_cast<int>(dispatch.group.size()));
             const double perNode = deepEpShare(routing, nodesSpanned(dispatch.group, scenario.hardware.cluster));
             dispatch.bytes *= perGpu;
@@ -151,6 +151,7 @@ LayerCollectives layerCollectives(
         }
         layer.expertAllToAllsPerPass = 2;
     }
+    layer.expertPassesBackward = run.recompute == config::Recompute::Full ? 2 : 1;
     const int etp = parallel.expertTensorDegree();
     if (model.moe && etp > 1 && etp < parallel.tp) {
         // The dispatcher all-gathers what the all-to-all delivered (each rank's own sequence-parallel tokens' routed

@@ -72,6 +72,11 @@ struct LayerCollectives {
     std::vector<PlannedCollective> contextBackward;
     std::optional<PlannedCollective> expertAllToAll; ///< MoE layers only
     int expertAllToAllsPerPass = 0;
+    /// How often a MoE layer's backward runs its expert collectives (the all-to-alls and the expert-tensor pair): once
+    /// for the gradients, twice under full recomputation, whose re-run forward dispatches and combines again
+    /// (Megatron-Core's recompute of the whole layer; NeMo AutoModel's checkpoint_wrapper around every block, whose
+    /// HybridEP/DeepEP dispatcher resets its cached state for that re-run: moe/megatron/token_dispatcher.py).
+    int expertPassesBackward = 1;
     /// Folded experts split over 1 < etp < tp ranks (Megatron-Core's --expert-tensor-parallel-size, MoE parallel
     /// folding): the dispatcher all-gathers the received routed tokens over the etp group after the dispatch
     /// all-to-all, and reduce-scatters the experts' partial outputs before the combine; in the backward the

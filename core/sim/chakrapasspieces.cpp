@@ -204,16 +204,19 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
         block.contextWaitExposed = std::max(0.0, part(graph::TimeClass::ContextParallel) - ringExposed);
     }
     if (moe) {
-        // Dispatch, the expert-tensor pair around the experts, combine.
+        // Dispatch, the expert-tensor pair around the experts, combine; in the backward as often as it runs them
+        // (again for the recomputed forward under full recomputation).
         const int allToAlls = collectives.expertAllToAll ? collectives.expertAllToAllsPerPass : 0;
-        if (allToAlls > 0) {
-            addAll(block.expert, *collectives.expertAllToAll, allToAlls / 2);
-        }
-        for (const PlannedCollective& pairPart : collectives.expertTensorPair) {
-            addAll(block.expert, pairPart, 1);
-        }
-        if (allToAlls > 0) {
-            addAll(block.expert, *collectives.expertAllToAll, allToAlls - allToAlls / 2);
+        for (int run = 0; run < (backward ? collectives.expertPassesBackward : 1); ++run) {
+            if (allToAlls > 0) {
+                addAll(block.expert, *collectives.expertAllToAll, allToAlls / 2);
+            }
+            for (const PlannedCollective& pairPart : collectives.expertTensorPair) {
+                addAll(block.expert, pairPart, 1);
+            }
+            if (allToAlls > 0) {
+                addAll(block.expert, *collectives.expertAllToAll, allToAlls - allToAlls / 2);
+            }
         }
         block.expertExposed = part(graph::TimeClass::ExpertParallel);
     }

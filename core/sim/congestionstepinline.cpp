@@ -34,22 +34,24 @@ bool onNetwork(const network::CollectiveRequest& request)
 
 /// A MoE layer's blocking expert collectives in issue order: the dispatch all-to-all, the expert-tensor all-gather and
 /// reduce-scatter around the experts, the combine all-to-all (those that move anything; an all-to-all the plan does not
-/// have is an empty request).
-std::vector<const network::CollectiveRequest*> expertCollectives(
-    const network::CollectiveRequest& allToAll, const std::vector<network::CollectiveRequest>& expertTensorPair)
+/// have is an empty request); @p runs times over (a backward under full recomputation re-runs the forward's first).
+std::vector<const network::CollectiveRequest*> expertCollectives(const network::CollectiveRequest& allToAll,
+    const std::vector<network::CollectiveRequest>& expertTensorPair, int runs = 1)
 {
     const bool dispatch = onNetwork(allToAll);
     std::vector<const network::CollectiveRequest*> experts;
-    if (dispatch) {
-        experts.push_back(&allToAll);
-    }
-    for (const network::CollectiveRequest& part : expertTensorPair) {
-        if (onNetwork(part)) {
-            experts.push_back(&part);
+    for (int run = 0; run < runs; ++run) {
+        if (dispatch) {
+            experts.push_back(&allToAll);
         }
-    }
-    if (dispatch) {
-        experts.push_back(&allToAll);
+        for (const network::CollectiveRequest& part : expertTensorPair) {
+            if (onNetwork(part)) {
+                experts.push_back(&part);
+            }
+        }
+        if (dispatch) {
+            experts.push_back(&allToAll);
+        }
     }
     return experts;
 }
@@ -151,10 +153,12 @@ std::vector<CongestionStepBackend::InlineUnit> CongestionStepBackend::inlineUnit
         }
         const auto experts = expertCollectives(requests.expertAllToAll, requests.expertTensorPair);
         if (moeLayers > 0 && !experts.empty()) {
-            // Each of a MoE layer's expert collectives, once per forward and backward pass.
+            // Each of a MoE layer's expert collectives, once per forward pass and expertPassesBackward times per
+            // backward.
             InlineUnit unit { stage, InlineExpert, {} };
+            const double passes = 1.0 + layer.expertPassesBackward;
             for (const network::CollectiveRequest* collective : experts) {
-                addLoads(*collective, microBatches * moeLayers * 2.0, unit.bytes);
+                addLoads(*collective, microBatches * moeLayers * passes, unit.bytes);
             }
             units.push_back(std::move(unit));
         }
@@ -334,7 +338,8 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                     // After the attention block's tensor collectives (all of them when the MLP block has none).
                     const size_t attention = tensorCollectives.size() / (stagePlan.layer.moeWithoutMlpPair ? 1 : 2);
                     const auto middle = blocking.begin() + static_cast<long>(contextCollectives.size() + attention);
-                    const auto experts = expertCollectives(requests.expertAllToAll, requests.expertTensorPair);
+                    const auto experts = expertCollectives(requests.expertAllToAll, requests.expertTensorPair,
+                        backward ? stagePlan.layer.expertPassesBackward : 1);
                     blocking.insert(middle, experts.begin(), experts.end());
                 }
                 compute = std::max(0.0, compute);

@@ -177,13 +177,14 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
     if (moe && layer.expertAllToAll) {
         const double allToAll = collective(*layer.expertAllToAll);
         at(pass->forward, TimeClass::ExpertParallel) += layer.expertAllToAllsPerPass * allToAll;
-        at(pass->backward, TimeClass::ExpertParallel) += layer.expertAllToAllsPerPass * allToAll;
+        at(pass->backward, TimeClass::ExpertParallel)
+            += layer.expertPassesBackward * layer.expertAllToAllsPerPass * allToAll;
     }
     // Expert tensor parallelism inside the folded expert mesh: the routed tokens' all-gather and reduce-scatter.
     for (const PlannedCollective& part : layer.expertTensorPair) {
         const double seconds = moe ? collective(part) : 0.0;
         at(pass->forward, TimeClass::ExpertParallel) += seconds;
-        at(pass->backward, TimeClass::ExpertParallel) += seconds;
+        at(pass->backward, TimeClass::ExpertParallel) += layer.expertPassesBackward * seconds;
     }
     // The GPU runs what its host has issued: a pass lasts at least the framework's host-side dispatch of it, and the
     // GPU waits for the rest (model/hostdispatch.h).

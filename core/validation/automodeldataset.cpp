@@ -63,10 +63,15 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 ///   _config): true is full recomputation (AutoModel's `activation_checkpointing: true` wraps every block), false or
 ///   not set is none. The table itself does not state it (a doubt the README records).
 /// - pipeline: vp > 1 is the interleaved schedule with vp chunks per rank. The table's gradient-accumulation steps
-///   of a pipelined row (ga > 1) run separate pipeline schedules of lbs / mbs micro-batches each; this mapping runs
-///   all gbs / (mbs x dp) micro-batches through one schedule, which pays the pipeline bubble once instead of ga times.
+///   of a pipelined row (ga > 1) run separate pipeline schedules of lbs / mbs micro-batches each
+///   (run.training.pipeline_flushes = ga): the recipe's _run_train_optim_step calls schedule.step() once per
+///   accumulation batch (recipes/llm/train_ft.py), and its MoE models keep their parameters gathered and their
+///   gradients unreduced until the last one (moe/fsdp_mixin.py, patched_backward_maybe_with_nosync).
 /// - MoE dispatch: DeepEP (parallelism.ep_dispatcher deepep) where the kernel options name it, else NCCL all-to-all;
-///   routing as the benchmark's fake balanced gate, every expert equally likely (no group limit).
+///   routing as the benchmark's fake balanced gate (`fake_balanced_gate: true`): FakeBalancedGate gives token t the
+///   experts t k .. t k + k - 1 mod E with equal weights (noise 0, its default, from 2025-09 to 2026-08;
+///   nemo_automodel/components/moe/layers.py), so each token's experts sit on one or two neighbouring GPUs of one
+///   node (parallelism.ep_routing consecutive) and every expert gets the same tokens (ep_imbalance 1).
 /// - loss: MaskedCrossEntropy, eager. The expert-parallel benchmark YAMLs (*_te_deepep.yaml: Qwen3-30B-A3B,
 ///   DeepSeek-V3, Kimi K2, read at the snapshot) set `fp32_upcast: false`, so their loss works on the bf16 logits;
 ///   the Llama 3 70B YAML keeps the default fp32 upcast.
@@ -109,6 +114,7 @@ Dataset automodelDataset(const std::string& sharedDir)
             continue;
         }
         const bool checkpointing = table.cell(row, "activation_checkpointing_in_current_config") == "true";
+        const int accumulation = degree(table, row, "ga");
         const bool deepEp = table.cell(row, "kernel_optimizations").find("DeepEP") != std::string::npos;
         ValidationCase c;
         c.label = id + " " + label + " " + std::to_string(gpus) + " GPUs tp" + std::to_string(tp) + " pp"
@@ -126,14 +132,15 @@ Dataset automodelDataset(const std::string& sharedDir)
                 "run.training.micro_batch=" + table.cell(row, "mbs"),
                 "run.training.global_batch=" + table.cell(row, "gbs"),
                 "run.training.recompute=" + std::string(checkpointing ? "full" : "none"),
+                "run.training.pipeline_flushes=" + std::to_string(pp > 1 ? accumulation : 1),
                 "run.loss_fp32_upcast="
                     + std::string(
                         table.cell(row, "benchmark_config_path").ends_with("_te_deepep.yaml") ? "false" : "true"),
                 "run.parallelism={fsdp: true, dp: " + std::to_string(dp) + ", tp: " + std::to_string(tp)
                     + ", sp: " + (tp > 1 ? "true" : "false") + ", pp: " + std::to_string(pp)
                     + ", schedule: " + (vp > 1 ? "interleaved" : "1f1b") + ", virtual_stages: " + std::to_string(vp)
-                    + ", cp: " + std::to_string(cp) + ", ep: " + std::to_string(ep)
-                    + ", ep_dispatcher: " + (deepEp ? "deepep" : "alltoall") + ", mapping: {tp: nvlink}}" });
+                    + ", cp: " + std::to_string(cp) + ", ep: " + std::to_string(ep) + ", ep_dispatcher: "
+                    + (deepEp ? "deepep" : "alltoall") + ", ep_routing: consecutive, mapping: {tp: nvlink}}" });
         if (ep > 1) {
             c.overrides.insert(
                 c.overrides.end(), { "run.precision.master_weights=false", "run.precision.optimizer=bf16" });

@@ -50,6 +50,7 @@ private Q_SLOTS:
     void contextParallelVariantsMoveTheirBytes();
     void hierarchicalContextParallelismSplitsBothExchanges();
     void deepEpSendsOneCopyPerGpuAndNode();
+    void consecutiveRoutingReachesOneOrTwoGpus();
     void routedExpertsReduceOverTheirOwnReplicas();
 };
 
@@ -128,6 +129,56 @@ void TstStepPlan::deepEpSendsOneCopyPerGpuAndNode()
             { "run.parallelism={fsdp: true, dp: 8, ep: 4, ep_imbalance: 5}" });
     });
     QVERIFY(!tooSkewed.empty() && tooSkewed.front().keyPath == "run.parallelism.ep_imbalance");
+}
+
+void TstStepPlan::consecutiveRoutingReachesOneOrTwoGpus()
+{
+    // AutoModel's FakeBalancedGate gives token t the experts 8t .. 8t + 7 (mod E). DeepSeek-V3 (256 experts) on 64
+    // GPUs of 4: the block starts at a multiple of 8, so it covers exactly 2 GPUs: 2 / 8 = 0.25 of the per-expert
+    // copies; on 8 nodes of 32 experts it never leaves one node: 1 / 8.
+    QCOMPARE(parallel::deepEpShare({ 256, 8, 1, 1, true }, 64), 0.25);
+    QCOMPARE(parallel::deepEpShare({ 256, 8, 1, 1, true }, 8), 0.125);
+    // The groups play no part: the gate ignores them.
+    QCOMPARE(parallel::deepEpShare({ 256, 8, 8, 4, true }, 64), 0.25);
+    // Qwen3-30B-A3B (128 experts, top 8) on 8 GPUs of 16: one GPU per token, 1/8.
+    QCOMPARE(parallel::deepEpShare({ 128, 8, 1, 1, true }, 8), 0.125);
+    // Kimi K2 (384 experts, top 8) on 32 GPUs of 12: starts 0, 8, 16 (mod 24) cover 1, 2 and 1 GPUs (0-7; 8-11 and
+    // 12-15; 16-23): 4/3 GPUs, a share of 1/6; its 4 nodes of 96 experts are never straddled: 1/8.
+    QVERIFY(std::abs(parallel::deepEpShare({ 384, 8, 1, 1, true }, 32) - 1.0 / 6) < 1e-12);
+    QCOMPARE(parallel::deepEpShare({ 384, 8, 1, 1, true }, 4), 0.125);
+    // Top 3 of 12 experts on 4 GPUs of 3: starts 0, 3, 6, 9 each fill one GPU: 1/3. On 8 GPUs (12 does not divide
+    // by 8) the spread formula stands.
+    QVERIFY(std::abs(parallel::deepEpShare({ 12, 3, 1, 1, true }, 4) - 1.0 / 3) < 1e-12);
+    QCOMPARE(parallel::deepEpShare({ 12, 3, 1, 1, true }, 8), parallel::deepEpShare({ 12, 3, 1, 1 }, 8));
+
+    // In a plan: DeepSeek-V3 on 8 DGX-H100 nodes, ep 64, DeepEP, consecutive routing. Each rank sends its 4096 tokens
+    // x 8 experts x 7168 x 2 B = 469,762,048 B per-expert bytes x 0.25 = 117,440,512 B; of it the InfiniBand phase
+    // carries (1/8) / (1/4) = one half.
+    const auto load = [](const std::string& routing, const std::string& recompute) {
+        return parallel::planStep(
+            test::projectLoader().loadScenario("deepseek-v3", "dgx-h100-superpod", "automodel-fsdp2-train",
+                { "hardware.cluster.network[ib].size=8", "run.training.seq_length=4096", "run.training.global_batch=64",
+                    "run.training.recompute=" + recompute, "model.moe.groups_per_token=8",
+                    "run.parallelism={fsdp: true, dp: 64, ep: 64, ep_dispatcher: deepep, ep_routing: " + routing
+                        + ", mapping: {tp: nvlink}}" }));
+    };
+    const parallel::StepPlan consecutive = load("consecutive", "none");
+    const parallel::PlannedCollective& dispatch = *consecutive.stages[0].layer.expertAllToAll;
+    QCOMPARE(dispatch.bytes, 117440512.0);
+    QCOMPARE(dispatch.outerAxisShare, 0.5);
+    QCOMPARE(consecutive.stages[0].layer.expertPassesBackward, 1);
+    // Spread routing over the same GPUs: prod_{i<8} (252 - i) / (256 - i) of a GPU's tokens miss it, share
+    // 63 (1 - p) / (8 x 63/64) with p = 0.8798..., as deepEpSendsOneCopyPerGpuAndNode derives.
+    const parallel::StepPlan spread = load("spread", "none");
+    QCOMPARE(spread.stages[0].layer.expertAllToAll->bytes, 469762048.0 * parallel::deepEpShare({ 256, 8, 8, 8 }, 64));
+    // Full recomputation runs the layer's expert collectives in its backward twice: the re-run forward's as well.
+    QCOMPARE(load("consecutive", "full").stages[0].layer.expertPassesBackward, 2);
+    // An unknown pattern names its key.
+    const auto diagnostics = test::expectConfigError([] {
+        test::projectLoader().loadScenario(
+            "mixtral-8x7b", "hgx-h100-8gpu", "automodel-fsdp2-train", { "run.parallelism.ep_routing=roundrobin" });
+    });
+    QVERIFY(!diagnostics.empty() && diagnostics.front().keyPath == "run.parallelism.ep_routing");
 }
 
 void TstStepPlan::contextParallelRanksShareTheirGradients()

@@ -269,6 +269,18 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_dat
                 "run.parallelism.ep=4", "run.parallelism.etp=2", "run.training.seq_length=1024",
                 "run.training.global_batch=2" },
             true },
+        // Full recomputation: each MoE layer's backward dispatches, runs the etp pair and combines twice.
+        { "moe_tp4_sp_ep4_etp2_full_recompute", "mixtral-8x7b",
+            { "run.framework=megatron", "run.parallelism.tp=4", "run.parallelism.sp=true", "run.parallelism.dp=2",
+                "run.parallelism.ep=4", "run.parallelism.etp=2", "run.training.seq_length=1024",
+                "run.training.global_batch=2", "run.training.recompute=full" },
+            true },
+        // Two pipeline schedules per step (NeMo AutoModel's accumulation batches), each filling and draining.
+        { "pp2_interleaved_two_flushes", "llama-2-7b",
+            { "run.parallelism.tp=1", "run.parallelism.pp=2", "run.parallelism.dp=4",
+                "run.parallelism.schedule=interleaved", "run.parallelism.virtual_stages=2",
+                "run.training.seq_length=1024", "run.training.global_batch=16", "run.training.pipeline_flushes=2" },
+            true },
     };
     const char* const details[] = { "chunk", "layer", "operator" };
     for (const Scenario& scenario : scenarios) {
@@ -355,11 +367,13 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork()
         for (const int index : chunks[static_cast<size_t>(node.chunk)]) {
             const bool moe = parallel::isMoeLayer(scenario.model, index);
             count += context + tensor * (node.backward ? layer.pairsBackward(moe) : layer.pairsForward(moe));
+            // A backward under full recomputation runs the expert collectives twice (its re-run forward's too).
+            const int expertRuns = node.backward ? layer.expertPassesBackward : 1;
             if (moe && layer.expertAllToAll && layer.expertAllToAll->onNetwork()) {
-                count += layer.expertAllToAllsPerPass;
+                count += expertRuns * layer.expertAllToAllsPerPass;
             }
             for (const parallel::PlannedCollective& part : moe ? layer.expertTensorPair : noCollectives) {
-                count += part.onNetwork() ? 1 : 0; // expert tensor parallelism's all-gather and reduce-scatter
+                count += expertRuns * (part.onNetwork() ? 1 : 0); // expert tensor parallelism's pair
             }
         }
     }

@@ -101,6 +101,8 @@ private Q_SLOTS:
     void faultsOutsideGpuZerosGroupsCountToo();
     void aStragglerStretchesItsReplicasCompute();
     void accumulationScalesLinearlyAtPpOne();
+    void eachPipelineFlushAddsOneWholeSchedule();
+    void fullRecomputationRunsTheExpertCollectivesAgain();
     void theResultNamesTheGroupAFaultSlows();
     void aStragglerSlowsTheRequestsOfItsReplica();
     void decodeSamplingErrorIsBounded();
@@ -738,6 +740,63 @@ void TstStepModel::accumulationScalesLinearlyAtPpOne()
     const double t4 = step(4);
     QVERIFY(t2 > t1);
     QVERIFY(std::fabs((t4 - t2) / (2 * (t2 - t1)) - 1) < 1e-9);
+}
+
+void TstStepModel::eachPipelineFlushAddsOneWholeSchedule()
+{
+    // pp 2 (1F1B), 4 micro-batches per schedule, on an infinitely fast network: a step of f schedules runs them one
+    // after another, the next starting on stage 0 when it has finished the last (stage 0 drains last in 1F1B), so
+    // each further schedule of 4 micro-batches adds the same makespan: T(3) - T(2) = T(2) - T(1). One schedule of all
+    // 8 micro-batches fills and drains the pipeline once and is shorter than two of 4.
+    auto step = [](int globalBatch, int flushes) {
+        sim::StepModel model(llama7bOn8({ "hardware.cluster.network[0].size=2", "hardware.cluster.gpus_per_node=2",
+                                 "run.parallelism.tp=1", "run.parallelism.pp=2", "run.parallelism.dp=1",
+                                 "run.training.global_batch=" + std::to_string(globalBatch),
+                                 "run.training.pipeline_flushes=" + std::to_string(flushes) }),
+            [](const network::CollectiveRequest&) { return 0.0; });
+        return model.training(false).stepTimeSeconds;
+    };
+    const double t1 = step(4, 1);
+    const double t2 = step(8, 2);
+    const double t3 = step(12, 3);
+    QVERIFY(std::fabs((t3 - t2) / (t2 - t1) - 1) < 1e-9);
+    QVERIFY(step(8, 1) < t2);
+    // A flush count that does not divide the micro-batches is a located error.
+    const auto diagnostics = test::expectConfigError([] {
+        llama7bOn8({ "run.training.global_batch=8", "run.training.pipeline_flushes=3" });
+    });
+    QVERIFY(!diagnostics.empty() && diagnostics.front().keyPath == "run.training.pipeline_flushes");
+}
+
+void TstStepModel::fullRecomputationRunsTheExpertCollectivesAgain()
+{
+    // The set-up of expertTensorParallelismWaitsForItsGatherAndScatter (Mixtral-8x7B, tp 4 sp x dp 2, ep 2, etp 2)
+    // under full recomputation: each layer's backward re-runs the forward, its dispatch, etp pair and combine
+    // included, before its own. Charging only the etp group {0, 1} at r B/s lengthens the step by
+    // 32 layers x 3 runs (forward, recomputed forward, backward) x 2 collectives x 32 MiB / r; charging only the
+    // all-to-alls of the 16 MiB a rank routes, by 32 x (2 + 2 x 2) x 16 MiB / r (4 x without recomputation).
+    const double rate = 1e10;
+    auto step = [rate](const std::string& recompute, int charged) {
+        sim::StepModel model(
+            test::projectLoader().loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+                { "run.framework=megatron", "run.parallelism.tp=4", "run.parallelism.sp=true", "run.parallelism.dp=2",
+                    "run.parallelism.ep=2", "run.parallelism.etp=2", "run.training.seq_length=4096",
+                    "run.training.micro_batch=1", "run.training.global_batch=2",
+                    "run.training.recompute=" + recompute }),
+            [charged, rate](const network::CollectiveRequest& request) {
+                const bool etp = charged == 1 && request.gpus == std::vector<int> { 0, 1 };
+                const bool allToAll = charged == 2 && request.kind == CollectiveKind::AllToAll;
+                return etp || allToAll ? request.bytes / rate : 0.0;
+            });
+        return model.training(false);
+    };
+    const double mib = 1048576.0;
+    QVERIFY(chargesExactly(
+        step("full", 1), step("full", 0), 32 * 3 * 2 * 32 * mib / rate, graph::TimeClass::ExpertParallel));
+    QVERIFY(
+        chargesExactly(step("full", 2), step("full", 0), 32 * 6 * 16 * mib / rate, graph::TimeClass::ExpertParallel));
+    QVERIFY(
+        chargesExactly(step("none", 2), step("none", 0), 32 * 4 * 16 * mib / rate, graph::TimeClass::ExpertParallel));
 }
 
 void TstStepModel::decodeSamplingErrorIsBounded()
