@@ -112,9 +112,12 @@ bool lossCompiled(const CsvTable& table, size_t row)
 ///   dp = the FSDP shard degree (dp_replicate is 1 in every row).
 /// - tp with sequence parallelism (torchtitan's TP plan always shards norms over the sequence); async TP as
 ///   parallelism.tp_comm_overlap (torchtitan's micro-pipelined TP overlaps the collectives with the GEMMs).
-/// - pp: micro-batches = the number of pipeline stages (torchtitan's default at 9dec370a), 1F1B or interleaved with
-///   2 stages per rank (the fewest interleaving allows; the file does not state it), so micro_batch =
-///   local_batch_size / (pp x stages per rank).
+/// - pp: micro-batches = the pipeline degree and, interleaved, 2 stages per rank: torchtitan's defaults at 9dec370a
+///   (parallelisms/pipelining_utils.py: build_pipeline_schedule sets n_microbatches to pipeline_parallel_degree when
+///   pipeline_parallel_microbatches is not given; generate_split_points cuts 2 stages per rank for a multi-stage
+///   schedule when no split points are given), so micro_batch = local_batch_size / pp. Its split puts the remainder
+///   layers on the middle stages, the model's even split on the first ones (one layer moves between the first and a
+///   middle stage of Llama 3.1 405B).
 /// - float8 and mxfp8 rows: GEMMs at run.precision.compute fp8 (attention stays at bf16, as torchao converts only
 ///   nn.Linear); precision.fp8_scaling from the recipe: rowwise, blockwise for MXFP8, tensorwise otherwise (the only
 ///   torchao recipe in 2024, and the stated one of the 2025 rows); precision.fp8_all_gather where the recipe cell names
@@ -186,7 +189,7 @@ Dataset torchtitanDataset(const std::string& sharedDir, TorchtitanView view)
         const std::string scaling = precision.starts_with("mxfp8") ? "blockwise"
             : recipe.starts_with("rowwise")                        ? "rowwise"
                                                                    : "tensorwise";
-        const int microBatches = pp > 1 ? pp * stagesPerRank : 1;
+        const int microBatches = pp;
         if (localBatch % microBatches != 0) {
             throw std::runtime_error("torchtitan dataset: row " + id + ": local batch not divisible by micro-batches");
         }
