@@ -48,8 +48,8 @@ std::vector<Operator> embeddingOperators(
     return ops;
 }
 
-std::vector<Operator> lmHeadOperators(
-    const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, Workload workload)
+std::vector<Operator> lmHeadOperators(const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding,
+    Workload workload, const GradientSum& gradientSum)
 {
     const Shape shape = makeShape(run, sharding, workload, 1);
     const bool training = workload == Workload::Training;
@@ -129,8 +129,8 @@ std::vector<Operator> lmHeadOperators(
     dw.name += ".dw";
     dw.gemm = { h, rows, vocab, 1 };
     ops.push_back(dw);
-    if (auto accumulation
-        = fp32GradientAccumulation(run, static_cast<double>(h) * static_cast<double>(vocab), OperatorClass::LmHead)) {
+    if (auto accumulation = gradientAccumulation(
+            run, static_cast<double>(h) * static_cast<double>(vocab), 0.0, gradientSum, OperatorClass::LmHead)) {
         ops.push_back(*accumulation);
     }
     norm.name += ".backward";

@@ -3,21 +3,58 @@
 
 namespace rapid::model {
 
-std::optional<Operator> fp32GradientAccumulation(const config::RunSpec& run, double parameters, OperatorClass opClass)
+namespace {
+
+Operator accumulationPass(const char* what, OperatorClass opClass)
 {
-    if (run.framework != config::Framework::Nanotron || run.precision.gradients != config::Precision::Fp32
-        || parameters <= 0) {
-        return std::nullopt;
-    }
     Operator op;
-    op.name = opClass == OperatorClass::LmHead ? "lm_head.fp32_grad_accumulation" : "layer.fp32_grad_accumulation";
+    op.name = std::string(opClass == OperatorClass::LmHead ? "lm_head." : "layer.") + what;
     op.kind = OperatorKind::Elementwise;
     op.opClass = opClass;
     op.phase = Phase::Backward;
     op.precision = config::Precision::Fp32;
-    const double gradientBytes = config::bytesPerElement(run.precision.compute);
-    op.bytes = parameters * (gradientBytes + 2 * config::bytesPerElement(config::Precision::Fp32));
-    op.flops = parameters;
+    return op;
+}
+
+/// Bytes per parameter over a step of @p passes > 1 backward passes (gradientaccumulation.h).
+double unshardedSumBytes(int passes, double gradientBytes, double reduceBytes)
+{
+    const double later = passes - 1;
+    if (gradientBytes == reduceBytes) {
+        return later * 3 * gradientBytes;
+    }
+    return gradientBytes + reduceBytes + later * (gradientBytes + 2 * reduceBytes);
+}
+
+} // namespace
+
+std::optional<Operator> gradientAccumulation(const config::RunSpec& run, double parameters, double expertParameters,
+    const GradientSum& sum, OperatorClass opClass)
+{
+    if (parameters <= 0) {
+        return std::nullopt;
+    }
+    if (run.framework == config::Framework::Nanotron && run.precision.gradients == config::Precision::Fp32) {
+        Operator op = accumulationPass("fp32_grad_accumulation", opClass);
+        const double gradientBytes = config::bytesPerElement(run.precision.compute);
+        op.bytes = parameters * (gradientBytes + 2 * config::bytesPerElement(config::Precision::Fp32));
+        op.flops = parameters;
+        return op;
+    }
+    const int passes = sum.passes;
+    const double outside = sum.expertsOutsideFsdp ? expertParameters : 0.0;
+    const bool fsdpSums = sum.unshardedUntilLast && parameters > outside;
+    if (run.framework != config::Framework::PytorchFsdp || passes <= 1 || (!fsdpSums && outside <= 0)) {
+        return std::nullopt;
+    }
+    const double gradientBytes = config::bytesPerElement(run.precision.weights);
+    const double reduceBytes = config::bytesPerElement(run.precision.gradients);
+    Operator op = accumulationPass("unsharded_grad_accumulation", opClass);
+    const double fsdpParameters = fsdpSums ? parameters - outside : 0.0;
+    op.bytes = (fsdpParameters * unshardedSumBytes(passes, gradientBytes, reduceBytes)
+                   + outside * unshardedSumBytes(passes, gradientBytes, gradientBytes))
+        / passes;
+    op.flops = (fsdpParameters + outside) * (passes - 1) / passes; // one add per parameter and later pass
     return op;
 }
 

@@ -56,6 +56,7 @@ struct Entry {
     double backwardFlops = 0;
     int backwardKernels = 1;
     double weights = 0; ///< parameters on this GPU
+    bool routedExpert = false; ///< a routed expert's GEMM (its weights are the GPU's local experts')
 
     /// Eager PyTorch's kernel chain for this block over @p elements elements (the flops stay the block's own).
     void runEager(const EagerKernels& kernels, double elements)
@@ -460,6 +461,7 @@ private:
                 const GemmDims& g = m_entries[i].op.gemm;
                 m_entries[i].weights
                     = static_cast<double>(g.k) * static_cast<double>(g.n) * static_cast<double>(experts.local);
+                m_entries[i].routedExpert = true;
             }
         }
         elementwise("moe.unpermute", OperatorClass::Moe, routed * hidden, own * hidden, (routed + own) * hidden,
@@ -533,8 +535,8 @@ std::vector<Operator> trainingForward(
     return forwardOf(layerEntries(model, run, sharding, moeLayer, Workload::Training), Phase::Forward);
 }
 
-std::vector<Operator> trainingBackward(
-    const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, bool moeLayer)
+std::vector<Operator> trainingBackward(const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding,
+    bool moeLayer, const GradientSum& gradientSum)
 {
     const std::vector<Entry> entries = layerEntries(model, run, sharding, moeLayer, Workload::Training);
     std::vector<Operator> ops;
@@ -554,10 +556,13 @@ std::vector<Operator> trainingBackward(
     }
     appendBackward(entries, ops);
     double weights = 0;
+    double expertWeights = 0;
     for (const Entry& entry : entries) {
         weights += entry.weights;
+        expertWeights += entry.routedExpert ? entry.weights : 0.0;
     }
-    if (auto accumulation = fp32GradientAccumulation(run, weights, entries.front().op.opClass)) {
+    if (auto accumulation
+        = gradientAccumulation(run, weights, expertWeights, gradientSum, entries.front().op.opClass)) {
         ops.push_back(*accumulation);
     }
     return ops;

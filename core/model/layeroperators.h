@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "gradientaccumulation.h"
 #include "layersharding.h"
 #include "operator.h"
 
@@ -67,9 +68,10 @@ std::vector<Operator> trainingForward(
 /// separate linears: for Llama wk, wo and w3, named attention.k_projection, attention.output_projection and
 /// mlp.up_projection), then the gradients (phase Backward) in reverse order: each
 /// GEMM as its dX and dW GEMMs, attention backward (FlashAttention recomputing its scores, naive attention reading the
-/// stored ones), and the backward of every norm and element-wise operator.
-std::vector<Operator> trainingBackward(
-    const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, bool moeLayer);
+/// stored ones), and the backward of every norm and element-wise operator; last, the pass summing the layer's
+/// gradients over the step's micro-batches where @p gradientSum or the framework runs one (gradientaccumulation.h).
+std::vector<Operator> trainingBackward(const config::ModelSpec& model, const config::RunSpec& run,
+    const LayerSharding& sharding, bool moeLayer, const GradientSum& gradientSum = {});
 
 /// One layer of inference prefill at run.promptLength for run.batch sequences (phase Forward), including the write of
 /// the prompt's keys and values into the KV cache at run.precision.kvCache.
@@ -91,9 +93,10 @@ std::vector<Operator> embeddingOperators(
 
 /// The last pipeline stage's head: final norm, LM head GEMM over the vocabulary shard (n = vocab / tp) and, for
 /// Training, the vocabulary-parallel cross-entropy followed by the backward of all three. Inference computes logits of
-/// the last token of each sequence only (m = batch) and no loss.
-std::vector<Operator> lmHeadOperators(
-    const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, Workload workload);
+/// the last token of each sequence only (m = batch) and no loss; in training, the pass summing the head's gradients
+/// over the step's micro-batches where @p gradientSum or the framework runs one (gradientaccumulation.h).
+std::vector<Operator> lmHeadOperators(const config::ModelSpec& model, const config::RunSpec& run,
+    const LayerSharding& sharding, Workload workload, const GradientSum& gradientSum = {});
 
 /// Parameters of one layer held by one GPU: the weights of its local GEMM shards (experts: E / ep of them, each
 /// divided by tp; replicated projections whole) plus its norm weights. Biases are ignored (< 0.01% of a layer).

@@ -3,6 +3,7 @@
 
 #include "config/modelspec.h"
 #include "config/runspec.h"
+#include "model/gradientaccumulation.h"
 #include "model/layersharding.h"
 #include "parallel/pipelineschedule.h"
 
@@ -113,6 +114,13 @@ struct ShardingPlan {
     bool allReducesFullGradients() const { return zeroStage == 0 && weightReplicas > 1; }
     /// Forward and backward passes of @p stage in schedule order.
     std::vector<PipelineStep> steps(int stage) const;
+    /// PyTorch FSDP leaves the routed experts out when their expert shard group is one rank (NeMo AutoModel's
+    /// apply_fsdp, moe/parallelizer.py: ignored_params): their gradients are plain autograd sums.
+    bool expertsOutsideFsdp = false;
+    /// How the gradients are summed over the step's micro-batches outside their GEMMs: with the stage kept gathered
+    /// (PyTorch FSDP2 under pipeline parallelism) every micro-batch's backward but the last runs without gradient
+    /// sync, so the unsharded gradients of all of them are summed; experts outside FSDP are summed by autograd.
+    model::GradientSum gradientSum() const { return { microBatches, keepsStageGathered, expertsOutsideFsdp }; }
 };
 
 /// The one interpretation of the run's parallel degrees for a transformer layer.

@@ -175,7 +175,8 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
     const bool moe = parallel::isMoeLayer(scenario.model, layer);
     Block block;
     block.label = label;
-    block.ops = timed(backward ? model::trainingBackward(scenario.model, scenario.run, plan.sharding.layer, moe)
+    block.ops = timed(backward ? model::trainingBackward(
+                          scenario.model, scenario.run, plan.sharding.layer, moe, plan.sharding.gradientSum())
                                : model::trainingForward(scenario.model, scenario.run, plan.sharding.layer, moe));
     const parallel::LayerCollectives& collectives = plan.stages[static_cast<size_t>(stage)].layer;
     const LayerTimes& times = m_stepModel.layerTimes(stage, moe);
@@ -227,10 +228,11 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
 ChakraPassSplitter::Block ChakraPassSplitter::endBlock(bool embedding, bool backward, const std::string& label)
 {
     const config::Scenario& scenario = m_stepModel.scenario();
-    const model::LayerSharding& sharding = m_stepModel.plan().sharding.layer;
+    const parallel::ShardingPlan& plan = m_stepModel.plan().sharding;
     const std::vector<model::Operator> all = embedding
-        ? model::embeddingOperators(scenario.model, scenario.run, sharding, model::Workload::Training)
-        : model::lmHeadOperators(scenario.model, scenario.run, sharding, model::Workload::Training);
+        ? model::embeddingOperators(scenario.model, scenario.run, plan.layer, model::Workload::Training)
+        : model::lmHeadOperators(
+            scenario.model, scenario.run, plan.layer, model::Workload::Training, plan.gradientSum());
     std::vector<model::Operator> selected;
     for (const model::Operator& op : all) {
         if ((op.phase == model::Phase::Forward) != backward) {

@@ -108,7 +108,8 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
     const config::RunSpec& run = m_scenario.run;
     auto pass = std::make_unique<LayerTimes>();
     const auto forwardOps = model::trainingForward(model, run, m_plan.sharding.layer, moe);
-    const auto backwardOps = model::trainingBackward(model, run, m_plan.sharding.layer, moe);
+    const auto backwardOps
+        = model::trainingBackward(model, run, m_plan.sharding.layer, moe, m_plan.sharding.gradientSum());
     pass->forward = timeOperators(forwardOps, &pass->forwardGemm, &pass->forwardAttention);
     pass->backward = timeOperators(backwardOps, &pass->backwardGemm, &pass->backwardAttention);
 
@@ -233,12 +234,11 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
 {
     const config::ModelSpec& model = m_scenario.model;
     const config::RunSpec& run = m_scenario.run;
-    // Ends of the model: embedding (first chunk of stage 0) and final norm + LM head + loss (last chunk of the last
-    // stage), split into their forward and backward operators.
+    // Ends: the embedding (stage 0's first chunk) and norm, LM head, loss (the last stage's last chunk), by phase.
     const auto embedding
         = splitByPhase(model::embeddingOperators(model, run, m_plan.sharding.layer, model::Workload::Training));
-    const auto head
-        = splitByPhase(model::lmHeadOperators(model, run, m_plan.sharding.layer, model::Workload::Training));
+    const auto head = splitByPhase(model::lmHeadOperators(
+        model, run, m_plan.sharding.layer, model::Workload::Training, m_plan.sharding.gradientSum()));
     const std::pair<TimeBreakdown, TimeBreakdown> embeddingTimes
         = { timeOperators(embedding.first, nullptr, nullptr), timeOperators(embedding.second, nullptr, nullptr) };
     const std::pair<TimeBreakdown, TimeBreakdown> headTimes

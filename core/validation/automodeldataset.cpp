@@ -12,6 +12,10 @@ namespace rapid::validation {
 namespace {
 
 constexpr const char* kSource = "automodel dataset";
+/// The day FSDP2Config's default MixedPrecisionPolicy began reducing gradients in float32 (NVIDIA-NeMo/Automodel
+/// 6ec67a855, "fix: switch default reduce_dtype to float32", 2026-05-14); before it, bfloat16. ISO dates compare as
+/// strings.
+constexpr const char* kFp32ReduceDefaultDate = "2026-05-14";
 
 /// The model preset of a row by its label, or the reason there is none.
 std::string modelPreset(const std::string& label, const std::string& workload, std::string& reason)
@@ -82,6 +86,10 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 ///   optimizer bf16; gradients still reduce in fp32, MixedPrecisionPolicy's reduce_dtype). Routed experts whose
 ///   expert-parallel group takes every rank of their expert mesh (ep_shard 1) are left out of FSDP
 ///   (moe/parallelizer.py, apply_fsdp: `ignored_params`): nothing gathers or reduces them.
+/// - gradient reduction dtype of the dense rows: AutoModel's generic FSDP2 path takes FSDP2Config's default
+///   MixedPrecisionPolicy, which reduced in bfloat16 until 2026-05-14 (kFp32ReduceDefaultDate) and in float32 since;
+///   a dense row first published before that day reduces in bf16 (precision.gradients bf16). Its MoE models' own
+///   apply_fsdp defaults to float32 throughout (moe/parallelizer.py at 89e3a9fd, 2025-10-06).
 /// - measured: the step time in seconds (forward, backward and optimizer step of one global batch).
 Dataset automodelDataset(const std::string& sharedDir)
 {
@@ -144,6 +152,8 @@ Dataset automodelDataset(const std::string& sharedDir)
         if (ep > 1) {
             c.overrides.insert(
                 c.overrides.end(), { "run.precision.master_weights=false", "run.precision.optimizer=bf16" });
+        } else if (table.cell(row, "first_seen_date") < kFp32ReduceDefaultDate) {
+            c.overrides.emplace_back("run.precision.gradients=bf16");
         }
         if (model == "deepseek-v3") {
             // The benchmark's fake balanced gate spreads every token's experts over all of them: DeepSeek-V3's

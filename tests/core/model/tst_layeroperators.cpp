@@ -104,6 +104,7 @@ private Q_SLOTS:
     void eagerPytorchRunsKernelChains();
     void pytorchModelsRunSeparateLinears();
     void nanotronRunsItsLossAsOpsAndAccumulatesInFp32();
+    void fsdpSumsUnshardedGradientsOverTheStepsPasses();
     void slidingWindowLayersAttendToTheirWindow();
     void pytorchContextParallelismMergesInFp32();
     void rejectsBadInput();
@@ -946,6 +947,61 @@ void TstLayerOperators::nanotronRunsItsLossAsOpsAndAccumulatesInFp32()
     run.precision.gradients = config::Precision::Bf16;
     QVERIFY(!find(
         model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false), "layer.fp32_grad_accumulation"));
+}
+
+void TstLayerOperators::fsdpSumsUnshardedGradientsOverTheStepsPasses()
+{
+    // PyTorch FSDP2 without gradient sync over m = 4 passes, bf16 parameters (g = 2 B), fp32 reduce dtype (r = 4 B):
+    // the first pass casts (g + r = 6 B per parameter), the three later ones add (g + 2 r = 10 B): 36 B per parameter
+    // and step, 9 B per pass. tinyLlama's layer: 15,206,400 parameters (GEMMs and two RMSNorm weights) x 9 =
+    // 136,857,600 B; its head 1,024 x 32,000 = 32,768,000 x 9 = 294,912,000 B.
+    config::RunSpec run = trainingRun(1, 512, 1);
+    run.framework = config::Framework::PytorchFsdp;
+    run.precision.weights = config::Precision::Bf16;
+    run.precision.gradients = config::Precision::Fp32;
+    const model::GradientSum deferred { 4, true, false };
+    const auto layer = model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false, deferred);
+    QCOMPARE(find(layer, "layer.unsharded_grad_accumulation")->bytes, 136857600.0);
+    QCOMPARE(find(layer, "layer.unsharded_grad_accumulation")->phase, model::Phase::Backward);
+    const auto head
+        = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training, deferred);
+    QCOMPARE(find(head, "lm_head.unsharded_grad_accumulation")->bytes, 294912000.0);
+    // Reduced in bf16 there is no separate sum: autograd adds in place from the second pass on, 3 x 3 x 2 = 18 B per
+    // parameter and step, 4.5 B per pass: 68,428,800 B.
+    run.precision.gradients = config::Precision::Bf16;
+    QCOMPARE(find(model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false, deferred),
+                 "layer.unsharded_grad_accumulation")
+                 ->bytes,
+        68428800.0);
+    // One pass, gradients reduced as they come, or another framework: nothing.
+    for (const auto& [framework, sum] :
+        { std::pair(config::Framework::PytorchFsdp, model::GradientSum { 1, true, false }),
+            std::pair(config::Framework::PytorchFsdp, model::GradientSum { 4, false, false }),
+            std::pair(config::Framework::Megatron, deferred) }) {
+        run.framework = framework;
+        QVERIFY(!find(model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false, sum),
+            "layer.unsharded_grad_accumulation"));
+    }
+    // Mixtral 8x7B at tp 2, ep 4: the GPU's 2 routed experts hold 2 x 3 x 4,096 x 7,168 = 176,160,768 parameters; the
+    // rest of the layer q and o 2 x 4,096 x 4,096 / 2, k and v 2 x 4,096 x 1,024 / 2, the router 4,096 x 8 and two
+    // norms of 4,096: 21,012,480. With the experts outside FSDP (autograd's bf16 sums, 18 B per step) and fp32 FSDP
+    // sums for the rest (36 B): (21,012,480 x 36 + 176,160,768 x 18) / 4 = 981,835,776 B per pass; with gradients
+    // reduced as they come, only the experts' sums: 176,160,768 x 18 / 4 = 792,723,456 B.
+    const config::ModelSpec mixtral = test::projectLoader().loadModel("mixtral-8x7b");
+    run = trainingRun(1, 4096, 2);
+    run.parallelism.ep = 4;
+    run.framework = config::Framework::PytorchFsdp;
+    run.precision.weights = config::Precision::Bf16;
+    run.precision.gradients = config::Precision::Fp32;
+    const model::LayerSharding sharding = parallel::layerSharding(run);
+    QCOMPARE(find(model::trainingBackward(mixtral, run, sharding, true, { 4, true, true }),
+                 "layer.unsharded_grad_accumulation")
+                 ->bytes,
+        981835776.0);
+    QCOMPARE(find(model::trainingBackward(mixtral, run, sharding, true, { 4, false, true }),
+                 "layer.unsharded_grad_accumulation")
+                 ->bytes,
+        792723456.0);
 }
 
 void TstLayerOperators::slidingWindowLayersAttendToTheirWindow()

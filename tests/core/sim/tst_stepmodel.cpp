@@ -589,6 +589,12 @@ void TstStepModel::fsdpUnderPipelineGathersOnceAndReducesAfterTheLastBackward()
     QCOMPARE(first.chunks[0].gradientReduction.bytes, first.parameters * 4);
     const double longer = charged.stepTimeSeconds - step(false).first.stepTimeSeconds;
     QVERIFY2(std::fabs(longer / (first.parameters * 4 / rate) - 1) < 1e-9, qPrintable(QString::number(longer)));
+    // The 8 micro-batches' unsharded gradients are summed before that one reduction (no expert to leave out of FSDP);
+    // at pp 1 each pass's gradients are reduce-scattered as they come and nothing is summed unsharded.
+    QCOMPARE(plan.sharding.gradientSum(), (model::GradientSum { 8, true, false }));
+    const config::Scenario flat = llama7bOn8({ "run.framework=pytorch-fsdp", "run.parallelism.dp=8",
+        "run.parallelism.fsdp=true", "run.training.global_batch=32" });
+    QCOMPARE(parallel::planSharding(flat.model, flat.run).gradientSum(), (model::GradientSum { 4, false, false }));
 }
 
 void TstStepModel::hierarchicalContextParallelismWaitsForItsSliceOnly()

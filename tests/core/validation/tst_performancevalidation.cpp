@@ -127,11 +127,14 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // spread routing would), its checkpoint_wrapper re-runs each MoE block's dispatch and combine in the backward,
     // and a pipelined row runs one schedule per accumulation batch; the MoE rows are now 4-24% too fast. Held at 13.2%.
     // torchtitan's interleaved 405B row with its default 8 micro-batches (not 16): torchtitan 14.00%, held at 15.0%.
-    static const std::map<QString, double> kCeilings = { { QStringLiteral("uci-llama2"), 38.8 },
-        { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 }, { QStringLiteral("nim-served-ttft"), 22.7 },
-        { QStringLiteral("torchtitan"), 15.0 }, { QStringLiteral("nanotron"), 21.7 },
-        { QStringLiteral("automodel"), 13.2 }, { QStringLiteral("torchtitan-power-limited"), 119.4 },
-        { QStringLiteral("aiconfigurator-ttft"), 38.4 }, { QStringLiteral("aiconfigurator-tpot"), 14.3 } };
+    // With FSDP2's sums of unsharded gradients over a pipelined step's micro-batches and of the experts outside FSDP
+    // (model/gradientaccumulation.h), and the bf16 gradient reduction of AutoModel's dense row of April 2026
+    // (2026-12-04): automodel 10.55% meets its bar again; torchtitan 13.85%, held at 14.9%.
+    static const std::map<QString, double> kCeilings
+        = { { QStringLiteral("uci-llama2"), 38.8 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
+              { QStringLiteral("nim-served-ttft"), 22.7 }, { QStringLiteral("torchtitan"), 14.9 },
+              { QStringLiteral("nanotron"), 21.7 }, { QStringLiteral("torchtitan-power-limited"), 119.4 },
+              { QStringLiteral("aiconfigurator-ttft"), 38.4 }, { QStringLiteral("aiconfigurator-tpot"), 14.3 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
         // Printed, not a bar (its set-up is unknown): only held at its ceiling so that it cannot get worse unseen.
@@ -225,6 +228,10 @@ void TstPerformanceValidation::pipelinedRowsRunTheirFrameworksSchedules()
     QVERIFY(has(automodel, "run.training.pipeline_flushes=4"));
     QVERIFY(has(automodel, "run.training.global_batch=8192"));
     QVERIFY(has(automodel, "ep_routing: consecutive"));
+    QVERIFY(!has(automodel, "run.precision.gradients=bf16")); // the MoE parallelizer's own fp32 reduce
+    // AutoModel's dense Llama 3 70B row, first published 2026-04-10, ran FSDP2Config's default of then: gradients
+    // reduced in bf16 (fp32 from 2026-05-14).
+    QVERIFY(has(overridesOf(validation::automodelDataset(shared), "AM-PT-10 "), "run.precision.gradients=bf16"));
 }
 
 QTEST_GUILESS_MAIN(TstPerformanceValidation)
