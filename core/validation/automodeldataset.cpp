@@ -70,7 +70,9 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 ///   of a pipelined row (ga > 1) run separate pipeline schedules of lbs / mbs micro-batches each
 ///   (run.training.pipeline_flushes = ga): the recipe's _run_train_optim_step calls schedule.step() once per
 ///   accumulation batch (recipes/llm/train_ft.py), and its MoE models keep their parameters gathered and their
-///   gradients unreduced until the last one (moe/fsdp_mixin.py, patched_backward_maybe_with_nosync).
+///   gradients unreduced until the last one (moe/fsdp_mixin.py, patched_backward_maybe_with_nosync, since
+///   2025-10-08). The MoE rows of 2025-10-06 predate that patch: torch.distributed.pipelining's stock stage reduced
+///   and resharded after each schedule, which the step model does not charge yet (docs/calibration.md).
 /// - MoE dispatch: DeepEP (parallelism.ep_dispatcher deepep) where the kernel options name it, else NCCL all-to-all;
 ///   routing as the benchmark's fake balanced gate (`fake_balanced_gate: true`): FakeBalancedGate gives token t the
 ///   experts t k .. t k + k - 1 mod E with equal weights (noise 0, its default, from 2025-09 to 2026-08;
