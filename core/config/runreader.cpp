@@ -203,6 +203,7 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
         spec.seqLength = static_cast<int>(training.integer("seq_length"));
         spec.gradAccumSteps = static_cast<int>(training.integer("grad_accum_steps", 0)); // 0 = derived
         spec.pipelineFlushes = static_cast<int>(training.integer("pipeline_flushes"));
+        spec.reshardEachFlush = training.boolean("reshard_each_flush");
         spec.recompute = training.choice<Recompute>("recompute");
         spec.dropout = training.boolean("dropout");
         training.finish();

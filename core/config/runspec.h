@@ -148,6 +148,11 @@ struct RunSpec {
     /// step() once per accumulation batch of local_batch_size sequences). 1: one schedule of every micro-batch
     /// (Megatron, torchtitan). Divides the micro-batches per step.
     int pipelineFlushes = 1;
+    /// PyTorch FSDP2 under pipeline parallelism with several schedules per step: each schedule reduce-scatters the
+    /// stage's gradients and reshards its parameters after its last backward, so the next schedule gathers them again
+    /// (torch.distributed.pipelining's stage, backward_maybe_with_nosync). False: both wait for the step's last
+    /// schedule (NeMo AutoModel's patched backward for its MoE models since 2c236e081, 2025-10-08).
+    bool reshardEachFlush = true;
     Recompute recompute = Recompute::None;
     bool dropout = false; ///< dropout layers active (GPT-era Megatron runs); adds their masks to activations
     // Inference.

@@ -22,6 +22,11 @@ void addTrainingAndInference(std::vector<Key>& keys)
         "pipeline schedules per step, run one after another, each filling and draining the pipeline with its share "
         "of the micro-batches (NeMo AutoModel: one per gradient-accumulation batch); divides the micro-batches per "
         "step"));
+    keys.push_back(boolean("training.reshard_each_flush", value("true"),
+        "pytorch-fsdp under pipeline parallelism with pipeline_flushes > 1: each schedule reduce-scatters the stage's "
+        "gradients and reshards its parameters after its last backward, and the next gathers them again "
+        "(torch.distributed.pipelining's stage); false: once per step, after the last schedule (NeMo AutoModel's MoE "
+        "models since 2025-10-08)"));
     keys.push_back(choice<Recompute>("training.recompute", value("none"),
         "activation recomputation: selective = Megatron's (attention core), op-sac = torchtitan's per-op SAC "
         "(every other bf16 linear and the attention output kept; torchao float8 linears all rerun), full = each "

@@ -30,11 +30,13 @@ struct ChunkBackwardEnds {
     std::vector<std::vector<NodeId>> beforeLast;
 };
 
-/// A data-parallel communication node of @p stage (of the routed experts' group when @p expertGroup).
-NodeId addDataParallelNode(
-    ExecutionGraph& graph, NodeKind kind, int stage, int chunk, double seconds, double bytes, bool expertGroup = false)
+/// A data-parallel communication node of @p stage (of the routed experts' group when @p expertGroup); a gather that
+/// releases a pipeline schedule's first forward is labelled with that micro-batch (@p microBatch).
+NodeId addDataParallelNode(ExecutionGraph& graph, NodeKind kind, int stage, int chunk, double seconds, double bytes,
+    bool expertGroup = false, int microBatch = -1)
 {
     Node node;
+    node.microBatch = microBatch;
     node.expertGroup = expertGroup;
     node.kind = kind;
     node.rank = stage;
@@ -64,58 +66,95 @@ NodeId addReplicaReduction(ExecutionGraph& graph, int stage, int chunk, NodeId r
     return replica;
 }
 
-/// After a stage's last backward: its gradient reductions (per chunk, in the order chunks finish; each after its
-/// chunk's last backward when they overlap, else after the last compute; overlapped and bucketed, all but the last
-/// bucket from the compute node before that backward), the optimizer step once they have all finished, then the
-/// ZeRO-1/2 parameter gather.
+/// A stage's gradient reductions after its chunks' last backwards (@p lastBackward, per chunk; @p beforeLast the
+/// compute node before each), in the order chunks finish (reverse): each after its chunk's last backward when they
+/// overlap, else after @p lastCompute; overlapped and bucketed, all but the last bucket from the compute node before
+/// that backward. Returns what the optimizer waits for.
+std::vector<NodeId> addChunkReductions(ExecutionGraph& graph, const parallel::ShardingPlan& plan, const StageCost& cost,
+    int stage, const std::vector<NodeId>& lastBackward, const std::vector<NodeId>& beforeLast, NodeId lastCompute)
+{
+    std::vector<NodeId> reductions;
+    for (int chunk = static_cast<int>(lastBackward.size()) - 1; chunk >= 0; --chunk) {
+        const auto c = static_cast<size_t>(chunk);
+        const double seconds = valueAt(cost.dataParallelSeconds, c);
+        const double expertSeconds = valueAt(cost.expertDataParallelSeconds, c);
+        const double lastBucket = valueAt(cost.dataParallelLastBucketSeconds, c);
+        const bool bucketed = plan.overlapGradientReduction && lastBucket > 0 && beforeLast[c] >= 0;
+        // Overlapped, buckets leave while the last backward runs (the last one only after it); else after the
+        // stage's last compute.
+        const NodeId start = !plan.overlapGradientReduction ? lastCompute : bucketed ? beforeLast[c] : lastBackward[c];
+        NodeId reduceId = -1;
+        if (seconds > 0) {
+            reduceId = addDataParallelNode(
+                graph, NodeKind::DataParallel, stage, chunk, seconds, valueAt(cost.dataParallelBytes, c));
+            graph.addDependency(reduceId, start);
+            reductions.push_back(addReplicaReduction(graph, stage, chunk, reduceId,
+                valueAt(cost.replicaReductionSeconds, c), valueAt(cost.replicaReductionBytes, c)));
+        }
+        if (expertSeconds > 0) {
+            const NodeId expertId = addDataParallelNode(graph, NodeKind::DataParallel, stage, chunk, expertSeconds,
+                valueAt(cost.expertDataParallelBytes, c), true);
+            graph.addDependency(expertId, start);
+            reductions.push_back(expertId);
+        }
+        if (bucketed && reduceId >= 0) {
+            const NodeId lastId = addDataParallelNode(
+                graph, NodeKind::DataParallel, stage, chunk, lastBucket, cost.dataParallelLastBucketBytes[c]);
+            graph.addDependency(lastId, lastBackward[c]);
+            graph.addDependency(lastId, reduceId);
+            reductions.push_back(addReplicaReduction(graph, stage, chunk, lastId,
+                valueAt(cost.replicaReductionLastBucketSeconds, c), valueAt(cost.replicaReductionLastBucketBytes, c)));
+        }
+    }
+    return reductions;
+}
+
+/// The exposed part of a stage's parameter gather (the rest's, then the routed experts'), after @p after when given;
+/// returns the nodes a forward waiting for it depends on (micro-batch @p releases, or -1: the next step's).
+std::vector<NodeId> addExposedGathers(
+    ExecutionGraph& graph, const StageCost& cost, int stage, NodeId after, int releases = -1)
+{
+    std::vector<NodeId> gathers;
+    if (cost.parameterGatherSeconds > 0) {
+        gathers.push_back(addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1, cost.parameterGatherSeconds,
+            cost.parameterGatherBytes, false, releases));
+    }
+    if (cost.expertParameterGatherSeconds > 0) {
+        gathers.push_back(addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1,
+            cost.expertParameterGatherSeconds, cost.expertParameterGatherBytes, true, releases));
+    }
+    if (after >= 0) {
+        for (NodeId gather : gathers) {
+            graph.addDependency(gather, after);
+        }
+    }
+    return gathers;
+}
+
+/// The part of a stage's parameter gather that runs beside the forward rather than ahead of it.
+void addHiddenGathers(ExecutionGraph& graph, const StageCost& cost, int stage)
+{
+    if (cost.parameterGatherHiddenSeconds > 0) {
+        addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1, cost.parameterGatherHiddenSeconds,
+            cost.parameterGatherHiddenBytes);
+    }
+    if (cost.expertParameterGatherHiddenSeconds > 0) {
+        addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1, cost.expertParameterGatherHiddenSeconds,
+            cost.expertParameterGatherHiddenBytes, true);
+    }
+}
+
+/// After a stage's last backward: its gradient reductions (addChunkReductions), the optimizer step once they have all
+/// finished, then the ZeRO-1/2 parameter gather (or the exposed part of the next step's).
 void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPlan& plan,
     const std::vector<StageCost>& stages, const ChunkBackwardEnds& ends)
 {
-    const std::vector<std::vector<NodeId>>& lastBackwardOfChunk = ends.last;
-    const int pp = plan.stages;
-    const int virtualStages = static_cast<int>(lastBackwardOfChunk.front().size());
-    for (int stage = 0; stage < pp; ++stage) {
-        const StageCost& cost = stages[static_cast<size_t>(stage)];
-        const auto& computeOrder = graph.streamOrder(stage, Stream::Compute);
-        const NodeId lastCompute = computeOrder.back();
-        std::vector<NodeId> reductions;
-        // Chunks finish their backward in reverse order; reduce in that order.
-        for (int chunk = virtualStages - 1; chunk >= 0; --chunk) {
-            const auto c = static_cast<size_t>(chunk);
-            const auto s = static_cast<size_t>(stage);
-            const double seconds = valueAt(cost.dataParallelSeconds, c);
-            const double expertSeconds = valueAt(cost.expertDataParallelSeconds, c);
-            const double lastBucket = valueAt(cost.dataParallelLastBucketSeconds, c);
-            const bool bucketed = plan.overlapGradientReduction && lastBucket > 0 && ends.beforeLast[s][c] >= 0;
-            // Overlapped, buckets leave while the last backward runs (the last one only after it); else after the
-            // stage's last compute.
-            const NodeId start = !plan.overlapGradientReduction ? lastCompute
-                : bucketed                                      ? ends.beforeLast[s][c]
-                                                                : lastBackwardOfChunk[s][c];
-            NodeId reduceId = -1;
-            if (seconds > 0) {
-                reduceId = addDataParallelNode(
-                    graph, NodeKind::DataParallel, stage, chunk, seconds, valueAt(cost.dataParallelBytes, c));
-                graph.addDependency(reduceId, start);
-                reductions.push_back(addReplicaReduction(graph, stage, chunk, reduceId,
-                    valueAt(cost.replicaReductionSeconds, c), valueAt(cost.replicaReductionBytes, c)));
-            }
-            if (expertSeconds > 0) {
-                const NodeId expertId = addDataParallelNode(graph, NodeKind::DataParallel, stage, chunk, expertSeconds,
-                    valueAt(cost.expertDataParallelBytes, c), true);
-                graph.addDependency(expertId, start);
-                reductions.push_back(expertId);
-            }
-            if (bucketed && reduceId >= 0) {
-                const NodeId lastId = addDataParallelNode(
-                    graph, NodeKind::DataParallel, stage, chunk, lastBucket, cost.dataParallelLastBucketBytes[c]);
-                graph.addDependency(lastId, lastBackwardOfChunk[s][c]);
-                graph.addDependency(lastId, reduceId);
-                reductions.push_back(
-                    addReplicaReduction(graph, stage, chunk, lastId, valueAt(cost.replicaReductionLastBucketSeconds, c),
-                        valueAt(cost.replicaReductionLastBucketBytes, c)));
-            }
-        }
+    for (int stage = 0; stage < plan.stages; ++stage) {
+        const auto s = static_cast<size_t>(stage);
+        const StageCost& cost = stages[s];
+        const NodeId lastCompute = graph.streamOrder(stage, Stream::Compute).back();
+        const std::vector<NodeId> reductions
+            = addChunkReductions(graph, plan, cost, stage, ends.last[s], ends.beforeLast[s], lastCompute);
         Node optimizer;
         optimizer.kind = NodeKind::Optimizer;
         optimizer.rank = stage;
@@ -126,17 +165,25 @@ void addReductionsAndOptimizer(ExecutionGraph& graph, const parallel::ShardingPl
         for (NodeId reduction : reductions) {
             graph.addDependency(optimizerId, reduction);
         }
-        if (cost.parameterGatherSeconds > 0) {
-            const NodeId gather = addDataParallelNode(
-                graph, NodeKind::ParameterGather, stage, -1, cost.parameterGatherSeconds, cost.parameterGatherBytes);
-            graph.addDependency(gather, optimizerId);
-        }
-        if (cost.expertParameterGatherSeconds > 0) {
-            const NodeId gather = addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1,
-                cost.expertParameterGatherSeconds, cost.expertParameterGatherBytes, true);
-            graph.addDependency(gather, optimizerId);
-        }
+        addExposedGathers(graph, cost, stage, optimizerId);
     }
+}
+
+/// Between two pipeline schedules of a step that reshards after each (ShardingPlan::gathersEachFlush): the ending
+/// schedule's reductions, issued after each chunk's last backward in it, then the stage's gather for the next
+/// schedule, whose first forward (@p firstForward) waits for its exposed part; the rest runs beside that forward.
+/// torch.distributed.pipelining's stage runs FSDP's post-backward (reduce-scatter, reshard) after the schedule's last
+/// backward, and the next schedule's pre-forward hooks gather again; one data-parallel stream carries them in that
+/// order (both share the stage's network links).
+void addScheduleBoundary(ExecutionGraph& graph, const parallel::ShardingPlan& plan, const StageCost& cost, int stage,
+    const std::vector<NodeId>& lastBackward, NodeId lastCompute, NodeId firstForward)
+{
+    const std::vector<NodeId> none(lastBackward.size(), -1);
+    addChunkReductions(graph, plan, cost, stage, lastBackward, none, lastCompute);
+    for (NodeId gather : addExposedGathers(graph, cost, stage, lastCompute, graph.node(firstForward).microBatch)) {
+        graph.addDependency(firstForward, gather);
+    }
+    addHiddenGathers(graph, cost, stage);
 }
 
 /// The breakdowns once per (stage, chunk, pass) and per kind of communication node, shared by the nodes.
@@ -181,6 +228,7 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
     const int virtualStages = plan.virtualStages;
     const int microBatches = plan.microBatches;
     const int modelChunks = pp * virtualStages;
+    const int perSchedule = microBatches / std::max(1, plan.pipelineFlushes);
     ExecutionGraph graph(pp);
 
     // Compute nodes per stage in schedule order, each followed on the pipeline stream by the send it produces, so
@@ -209,18 +257,15 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
         const StageCostIds& ids = costIds[static_cast<size_t>(stage)];
         ends.last[static_cast<size_t>(stage)].assign(static_cast<size_t>(virtualStages), -1);
         ends.beforeLast[static_cast<size_t>(stage)].assign(static_cast<size_t>(virtualStages), -1);
-        if (cost.parameterGatherHiddenSeconds > 0) {
-            // Overlapped ZeRO-1/2 gather: the buckets the forward does not wait for run beside it.
-            addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1, cost.parameterGatherHiddenSeconds,
-                cost.parameterGatherHiddenBytes);
-        }
-        if (cost.expertParameterGatherHiddenSeconds > 0) {
-            addDataParallelNode(graph, NodeKind::ParameterGather, stage, -1, cost.expertParameterGatherHiddenSeconds,
-                cost.expertParameterGatherHiddenBytes, true);
-        }
+        // Overlapped gather: the units the forward does not wait for run beside it.
+        addHiddenGathers(graph, cost, stage);
         NodeId previousCompute = -1;
+        // Resharding after each schedule: the last backward of each chunk in the current one.
+        std::vector<NodeId> scheduleLastBackward(plan.gathersEachFlush ? static_cast<size_t>(virtualStages) : 0, -1);
+        int schedule = 0;
         for (const parallel::PipelineStep& step : plan.steps(stage)) {
             const bool backward = step.pass == parallel::Pass::Backward;
+            const bool scheduleStarts = plan.gathersEachFlush && step.microBatch / perSchedule != schedule;
             const size_t chunk = static_cast<size_t>(step.chunk);
             Node node;
             node.kind = NodeKind::Compute;
@@ -233,9 +278,16 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
             node.backward = backward;
             const NodeId id = graph.add(std::move(node));
             compute[slot(stage, step.microBatch, step.chunk, backward)] = id;
+            if (scheduleStarts) {
+                addScheduleBoundary(graph, plan, cost, stage, scheduleLastBackward, previousCompute, id);
+                schedule = step.microBatch / perSchedule;
+            }
             if (backward) {
                 ends.last[static_cast<size_t>(stage)][chunk] = id;
                 ends.beforeLast[static_cast<size_t>(stage)][chunk] = previousCompute;
+                if (plan.gathersEachFlush) {
+                    scheduleLastBackward[chunk] = id;
+                }
             }
             previousCompute = id;
             const int k = step.chunk * pp + stage;

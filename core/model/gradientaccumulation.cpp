@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gradientaccumulation.h"
 
+#include <algorithm>
+
 namespace rapid::model {
 
 namespace {
@@ -42,8 +44,10 @@ std::optional<Operator> gradientAccumulation(const config::RunSpec& run, double 
         return op;
     }
     const int passes = sum.passes;
+    const int syncs = std::max(1, sum.syncs);
+    const int passesPerSync = passes / syncs;
     const double outside = sum.expertsOutsideFsdp ? expertParameters : 0.0;
-    const bool fsdpSums = sum.unshardedUntilLast && parameters > outside;
+    const bool fsdpSums = sum.unshardedUntilLast && parameters > outside && passesPerSync > 1;
     if (run.framework != config::Framework::PytorchFsdp || passes <= 1 || (!fsdpSums && outside <= 0)) {
         return std::nullopt;
     }
@@ -51,10 +55,12 @@ std::optional<Operator> gradientAccumulation(const config::RunSpec& run, double 
     const double reduceBytes = config::bytesPerElement(run.precision.gradients);
     Operator op = accumulationPass("unsharded_grad_accumulation", opClass);
     const double fsdpParameters = fsdpSums ? parameters - outside : 0.0;
-    op.bytes = (fsdpParameters * unshardedSumBytes(passes, gradientBytes, reduceBytes)
+    // Autograd's sums of parameters outside FSDP run over the whole step: .grad is only cleared by the optimizer.
+    op.bytes = (fsdpParameters * syncs * unshardedSumBytes(passesPerSync, gradientBytes, reduceBytes)
                    + outside * unshardedSumBytes(passes, gradientBytes, gradientBytes))
         / passes;
-    op.flops = (fsdpParameters + outside) * (passes - 1) / passes; // one add per parameter and later pass
+    // One add per parameter and later pass of its sum.
+    op.flops = (fsdpParameters * (passes - syncs) + outside * (passes - 1)) / passes;
     return op;
 }
 

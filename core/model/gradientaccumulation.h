@@ -21,6 +21,9 @@ struct GradientSum {
     /// expert shard group is one rank): autograd sums their gradients in place, in their own dtype, whatever FSDP
     /// does with the rest.
     bool expertsOutsideFsdp = false;
+    /// Reductions of the FSDP gradients per step: with several (one per pipeline schedule when each schedule reshards,
+    /// parallel::ShardingPlan::gathersEachFlush), the unsharded sums restart after each, over passes / syncs passes.
+    int syncs = 1;
     bool operator==(const GradientSum&) const = default;
 };
 
@@ -38,6 +41,7 @@ struct GradientSum {
 ///   autograd adds in place from the second pass on (3 g).
 /// - PyTorch parameters outside FSDP (@p sum.expertsOutsideFsdp): autograd's AccumulateGrad adds each later pass's
 ///   gradient into .grad in place (3 g).
+///   With @p sum.syncs > 1 reductions per step the FSDP sums restart after each: syncs periods of m / syncs passes.
 /// The pass is charged as its mean over the m passes of the step.
 /// The operator is named for @p opClass (a layer's or the LM head's).
 std::optional<Operator> gradientAccumulation(const config::RunSpec& run, double parameters, double expertParameters,

@@ -219,6 +219,7 @@ ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec&
     // and nanotron gather them right after the step.
     plan.keepsStageGathered
         = parallel.zeroStage >= 3 && plan.stages > 1 && run.framework == config::Framework::PytorchFsdp;
+    plan.gathersEachFlush = plan.keepsStageGathered && plan.pipelineFlushes > 1 && run.reshardEachFlush;
     plan.expertsOutsideFsdp = model.moe && parallel.zeroStage >= 3 && plan.expertShardGroup == 1
         && run.framework == config::Framework::PytorchFsdp;
     // The gather a step's first forward waits for unit by unit (rather than all of it up front): Megatron-Core's

@@ -81,6 +81,12 @@ struct ShardingPlan {
     /// micro-batch but the last (stage.py, backward_maybe_with_nosync); FSDP2 then accumulates the unsharded gradients
     /// in its reduce dtype (_fsdp_param.py, to_accumulated_grad_if_needed).
     bool keepsStageGathered = false;
+    /// With the stage kept gathered and several schedules per step (RunSpec::reshardEachFlush): every schedule's last
+    /// backward reduce-scatters the stage's gradients and reshards it, and the next schedule gathers it again.
+    bool gathersEachFlush = false;
+    /// PyTorch FSDP leaves the routed experts out when their expert shard group is one rank (NeMo AutoModel's
+    /// apply_fsdp, moe/parallelizer.py: ignored_params): their gradients are plain autograd sums.
+    bool expertsOutsideFsdp = false;
     bool overlapTensorCollectives = false; ///< TP collectives overlap the GEMMs (Megatron tp-comm-overlap)
     std::array<double, 2> layerParameters {}; ///< one GPU's parameters of a dense and of a MoE layer
     double moeLayerExpertParameters = 0; ///< of a MoE layer's, its routed experts'
@@ -114,13 +120,13 @@ struct ShardingPlan {
     bool allReducesFullGradients() const { return zeroStage == 0 && weightReplicas > 1; }
     /// Forward and backward passes of @p stage in schedule order.
     std::vector<PipelineStep> steps(int stage) const;
-    /// PyTorch FSDP leaves the routed experts out when their expert shard group is one rank (NeMo AutoModel's
-    /// apply_fsdp, moe/parallelizer.py: ignored_params): their gradients are plain autograd sums.
-    bool expertsOutsideFsdp = false;
     /// How the gradients are summed over the step's micro-batches outside their GEMMs: with the stage kept gathered
     /// (PyTorch FSDP2 under pipeline parallelism) every micro-batch's backward but the last runs without gradient
     /// sync, so the unsharded gradients of all of them are summed; experts outside FSDP are summed by autograd.
-    model::GradientSum gradientSum() const { return { microBatches, keepsStageGathered, expertsOutsideFsdp }; }
+    model::GradientSum gradientSum() const
+    {
+        return { microBatches, keepsStageGathered, expertsOutsideFsdp, gathersEachFlush ? pipelineFlushes : 1 };
+    }
 };
 
 /// The one interpretation of the run's parallel degrees for a transformer layer.

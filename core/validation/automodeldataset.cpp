@@ -16,6 +16,9 @@ constexpr const char* kSource = "automodel dataset";
 /// 6ec67a855, "fix: switch default reduce_dtype to float32", 2026-05-14); before it, bfloat16. ISO dates compare as
 /// strings.
 constexpr const char* kFp32ReduceDefaultDate = "2026-05-14";
+/// The day AutoModel's MoE models began deferring FSDP's reduce-scatter and reshard over a step's pipeline schedules
+/// to the last (2c236e081, "feat: Add fsdp optimizations for custom MoE models", 2025-10-08).
+constexpr const char* kMoeDeferredSyncDate = "2025-10-08";
 
 /// The model preset of a row by its label, or the reason there is none.
 std::string modelPreset(const std::string& label, const std::string& workload, std::string& reason)
@@ -69,10 +72,11 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 /// - pipeline: vp > 1 is the interleaved schedule with vp chunks per rank. The table's gradient-accumulation steps
 ///   of a pipelined row (ga > 1) run separate pipeline schedules of lbs / mbs micro-batches each
 ///   (run.training.pipeline_flushes = ga): the recipe's _run_train_optim_step calls schedule.step() once per
-///   accumulation batch (recipes/llm/train_ft.py), and its MoE models keep their parameters gathered and their
-///   gradients unreduced until the last one (moe/fsdp_mixin.py, patched_backward_maybe_with_nosync, since
-///   2025-10-08). The MoE rows of 2025-10-06 predate that patch: torch.distributed.pipelining's stock stage reduced
-///   and resharded after each schedule, which the step model does not charge yet (docs/calibration.md).
+///   accumulation batch (recipes/llm/train_ft.py). torch.distributed.pipelining's stock stage reduce-scatters and
+///   reshards the stage after each schedule's last backward (run.training.reshard_each_flush, the default); AutoModel's
+///   MoE models keep their parameters gathered and their gradients unreduced until the last schedule since 2025-10-08
+///   (moe/fsdp_mixin.py, patched_backward_maybe_with_nosync; kMoeDeferredSyncDate): a MoE row first published on or
+///   after that day sets reshard_each_flush false. The MoE rows of 2025-10-06 predate the patch.
 /// - MoE dispatch: DeepEP (parallelism.ep_dispatcher deepep) where the kernel options name it, else NCCL all-to-all;
 ///   routing as the benchmark's fake balanced gate (`fake_balanced_gate: true`): FakeBalancedGate gives token t the
 ///   experts t k .. t k + k - 1 mod E with equal weights (noise 0, its default, from 2025-09 to 2026-08;
@@ -154,6 +158,9 @@ Dataset automodelDataset(const std::string& sharedDir)
         if (ep > 1) {
             c.overrides.insert(
                 c.overrides.end(), { "run.precision.master_weights=false", "run.precision.optimizer=bf16" });
+            if (table.cell(row, "first_seen_date") >= kMoeDeferredSyncDate) {
+                c.overrides.emplace_back("run.training.reshard_each_flush=false");
+            }
         } else if (table.cell(row, "first_seen_date") < kFp32ReduceDefaultDate) {
             c.overrides.emplace_back("run.precision.gradients=bf16");
         }

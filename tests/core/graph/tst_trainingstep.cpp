@@ -46,6 +46,7 @@ private Q_SLOTS:
     void pipelineBubbleClosedForms();
     void singleStageRunsEveryMicroBatch();
     void gradientReductionHidesBehindBackward();
+    void eachScheduleReducesAndGathersAgain();
     void incompleteGraphNamesStuckNodes();
 };
 
@@ -121,6 +122,42 @@ void TstTrainingStep::gradientReductionHidesBehindBackward()
     // Without overlap both reductions wait for the last backward: 2 s exposed.
     run.overlapGradientReduction = false;
     QCOMPARE(sim::executeGraph(graph::buildTrainingStep(run, costs)).makespan, 29.0);
+}
+
+void TstTrainingStep::eachScheduleReducesAndGathersAgain()
+{
+    // One stage, 4 micro-batches in 2 schedules (f 1 s, b 2 s), the stage kept gathered (FSDP2 under pipelining):
+    // reduction 1.5 s after a schedule's last backward, a gather whose exposed part (0.5 s) the forward waits for and
+    // whose rest (2 s) runs beside it, no optimizer time.
+    // Once per step: the 12 s of compute, then the reduction (13.5 s) and the exposed gather of the next step: 14 s.
+    parallel::ShardingPlan run = pipelineRun(1, 4, config::PipelineSchedule::OneFOneB);
+    run.pipelineFlushes = 2;
+    run.keepsStageGathered = true;
+    std::vector<graph::StageCost> costs = uniformCosts(1, 1, 1.0, 2.0);
+    costs[0].dataParallelSeconds = { 1.5 };
+    costs[0].dataParallelBytes = { 1.0 };
+    costs[0].parameterGatherSeconds = 0.5;
+    costs[0].parameterGatherHiddenSeconds = 2.0;
+    const graph::ExecutionGraph once = graph::buildTrainingStep(run, costs);
+    QCOMPARE(sim::executeGraph(once).makespan, 14.0);
+    // Each schedule: the first ends at 6 s; its reduction runs to 7.5 s, the next gather's exposed part to 8 s, when
+    // the second schedule's first forward starts; it computes to 14 s, reduces to 15.5 s, gathers the next step's
+    // exposed part to 16 s. The hidden part (8-10 s) runs beside the forward.
+    run.gathersEachFlush = true;
+    const graph::ExecutionGraph each = graph::buildTrainingStep(run, costs);
+    const sim::Schedule schedule = sim::executeGraph(each);
+    QCOMPARE(schedule.makespan, 16.0);
+    int reductions = 0;
+    int gathers = 0;
+    for (const graph::Node& node : each.nodes()) {
+        reductions += node.kind == graph::NodeKind::DataParallel ? 1 : 0;
+        gathers += node.kind == graph::NodeKind::ParameterGather ? 1 : 0;
+    }
+    QCOMPARE(reductions, 2);
+    QCOMPARE(gathers, 4); // exposed and hidden parts, at the step's start and at the second schedule's
+    const report::StepBreakdown breakdown
+        = report::breakdownOfStage(each, schedule.start, schedule.finish, schedule.makespan, 0);
+    QCOMPARE(breakdown.parts[size_t(TimeClass::DataParallel)], 4.0); // 2 x (1.5 + 0.5) exposed
 }
 
 void TstTrainingStep::incompleteGraphNamesStuckNodes()

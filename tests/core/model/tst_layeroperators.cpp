@@ -973,6 +973,17 @@ void TstLayerOperators::fsdpSumsUnshardedGradientsOverTheStepsPasses()
                  "layer.unsharded_grad_accumulation")
                  ->bytes,
         68428800.0);
+    // Two pipeline schedules per step, each reducing after its last backward (syncs 2): the sums restart, two periods
+    // of 2 passes at 6 + 10 B: 32 B per parameter and step, 8 B per pass, 15,206,400 x 8 = 121,651,200 B. One
+    // schedule per pass (syncs 4) sums nothing.
+    run.precision.gradients = config::Precision::Fp32;
+    QCOMPARE(find(model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false, { 4, true, false, 2 }),
+                 "layer.unsharded_grad_accumulation")
+                 ->bytes,
+        121651200.0);
+    QVERIFY(!find(model::trainingBackward(tinyLlama(), run, model::LayerSharding {}, false, { 4, true, false, 4 }),
+        "layer.unsharded_grad_accumulation"));
+    run.precision.gradients = config::Precision::Bf16;
     // One pass, gradients reduced as they come, or another framework: nothing.
     for (const auto& [framework, sum] :
         { std::pair(config::Framework::PytorchFsdp, model::GradientSum { 1, true, false }),
@@ -1002,6 +1013,12 @@ void TstLayerOperators::fsdpSumsUnshardedGradientsOverTheStepsPasses()
                  "layer.unsharded_grad_accumulation")
                  ->bytes,
         792723456.0);
+    // Two syncs: the FSDP sums restart (32 B per step), autograd's sums of the experts run over the whole step (18 B):
+    // (21,012,480 x 32 + 176,160,768 x 18) / 4 = 960,823,296 B.
+    QCOMPARE(find(model::trainingBackward(mixtral, run, sharding, true, { 4, true, true, 2 }),
+                 "layer.unsharded_grad_accumulation")
+                 ->bytes,
+        960823296.0);
 }
 
 void TstLayerOperators::slidingWindowLayersAttendToTheirWindow()

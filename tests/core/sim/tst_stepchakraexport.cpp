@@ -281,6 +281,13 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_dat
                 "run.parallelism.schedule=interleaved", "run.parallelism.virtual_stages=2",
                 "run.training.seq_length=1024", "run.training.global_batch=16", "run.training.pipeline_flushes=2" },
             true },
+        // FSDP2 under pipelining with two schedules: each reduce-scatters the stage and reshards it, and the second
+        // gathers it again before its first forward.
+        { "fsdp_pp2_two_flushes_reshard", "llama-2-7b",
+            { "run.framework=pytorch-fsdp", "run.parallelism.fsdp=true", "run.parallelism.tp=1", "run.parallelism.pp=2",
+                "run.parallelism.dp=4", "run.training.seq_length=1024", "run.training.global_batch=16",
+                "run.training.pipeline_flushes=2" },
+            true },
     };
     const char* const details[] = { "chunk", "layer", "operator" };
     for (const Scenario& scenario : scenarios) {

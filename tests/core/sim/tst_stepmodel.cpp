@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The analytical step model: the collectives each parallel axis implies (bytes and groups derived by hand), linear
 // scaling with gradient accumulation at pp = 1, and the bounded error of sampling decode steps.
+#include "graph/trainingstep.h"
 #include "model/hostdispatch.h"
 #include "model/layeroperators.h"
 #include "model/modelstats.h"
@@ -595,6 +596,29 @@ void TstStepModel::fsdpUnderPipelineGathersOnceAndReducesAfterTheLastBackward()
     const config::Scenario flat = llama7bOn8({ "run.framework=pytorch-fsdp", "run.parallelism.dp=8",
         "run.parallelism.fsdp=true", "run.training.global_batch=32" });
     QCOMPARE(parallel::planSharding(flat.model, flat.run).gradientSum(), (model::GradientSum { 4, false, false }));
+    // Two schedules of 4 (pipeline_flushes 2): torch.distributed.pipelining reduces and reshards after each, so the
+    // sums restart (two syncs) and the plan gathers each schedule; deferred to the last (reshard_each_flush false,
+    // AutoModel's MoE models since 2025-10-08), one sync per step as above.
+    const config::Scenario twoSchedules
+        = llama7bOn8({ "run.framework=pytorch-fsdp", "run.parallelism.pp=2", "run.parallelism.dp=4",
+            "run.parallelism.fsdp=true", "run.training.global_batch=32", "run.training.pipeline_flushes=2" });
+    const parallel::ShardingPlan each = parallel::planSharding(twoSchedules.model, twoSchedules.run);
+    QVERIFY(each.gathersEachFlush);
+    QCOMPARE(each.gradientSum(), (model::GradientSum { 8, true, false, 2 }));
+    config::RunSpec deferred = twoSchedules.run;
+    deferred.reshardEachFlush = false;
+    const parallel::ShardingPlan once = parallel::planSharding(twoSchedules.model, deferred);
+    QVERIFY(!once.gathersEachFlush);
+    QCOMPARE(once.gradientSum(), (model::GradientSum { 8, true, false, 1 }));
+    // The step graph holds one reduction per stage and schedule.
+    sim::StepModel model(twoSchedules);
+    model.training(false);
+    int reductions = 0;
+    const graph::ExecutionGraph graph = graph::buildTrainingStep(model.plan().sharding, model.trainingStageCosts());
+    for (const graph::Node& node : graph.nodes()) {
+        reductions += node.kind == graph::NodeKind::DataParallel ? 1 : 0;
+    }
+    QCOMPARE(reductions, 2 * 2);
 }
 
 void TstStepModel::hierarchicalContextParallelismWaitsForItsSliceOnly()
