@@ -73,6 +73,14 @@ void addTraining(std::vector<std::string>& words, const config::RunSpec& referen
     if (reference.lossFp32Upcast != other.lossFp32Upcast) {
         words.emplace_back(other.lossFp32Upcast ? "fp32 loss" : "bf16 loss");
     }
+    if (reference.ligerKernel != other.ligerKernel) {
+        words.emplace_back(other.ligerKernel ? "Liger" : "no Liger");
+    }
+    if (reference.loraRank != other.loraRank || reference.loraTargets != other.loraTargets) {
+        words.push_back(other.loraRank > 0 ? "LoRA r" + std::to_string(other.loraRank)
+                    + (other.loraTargets == config::LoraTargets::AllLinear ? " +head" : "")
+                                           : std::string("full fine-tuning"));
+    }
 }
 
 /// The shape of a model edited under its own name (a layer count typed into the form): the words a reader looks for.

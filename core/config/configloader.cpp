@@ -224,6 +224,11 @@ template <typename Report> void checkAttentionKernel(const GpuSpec& gpu, const R
 /// Transformer Engine modules are a choice inside PyTorch FSDP training only.
 template <typename Report> void checkTransformerEngine(const RunSpec& run, const Report& report)
 {
+    if (run.ligerKernel && run.framework != Framework::PytorchFsdp) {
+        report("run.liger_kernel",
+            std::string("liger_kernel patches Hugging Face model code inside PyTorch FSDP training; the framework is ")
+                + toString(run.framework) + "; expected liger_kernel: false or framework: pytorch-fsdp");
+    }
     if (run.transformerEngine && run.framework != Framework::PytorchFsdp) {
         report("run.transformer_engine",
             std::string("transformer_engine selects Transformer Engine modules inside PyTorch FSDP training; the "
@@ -259,6 +264,20 @@ template <typename Report> void checkLossOptions(const RunSpec& run, const Repor
             std::string("loss_fp32_upcast describes a PyTorch training loop's loss; the framework is ")
                 + toString(run.framework) + " (its loss always works on fp32 logits); expected loss_fp32_upcast: true "
                 + "or framework: pytorch-fsdp");
+    }
+}
+
+/// LoRA adapters as modelled: on the dense linears of a training step (model/loraadapters.h). AutoModel and PEFT adapt
+/// MoE experts with grouped adapters of their own, which are not modelled.
+template <typename Report> void checkLora(const ModelSpec& model, const RunSpec& run, const Report& report)
+{
+    if (run.loraRank > 0 && model.moe) {
+        report("run.training.lora_rank",
+            "LoRA is modelled for dense models; " + model.name
+                + " has MoE layers, whose grouped expert adapters are not modelled; expected lora_rank: 0");
+    }
+    if (run.loraRank == 0 && run.loraDropout > 0) {
+        report("run.training.lora_dropout", "lora_dropout applies to LoRA adapters; expected lora_rank above 0");
     }
 }
 
@@ -408,6 +427,7 @@ std::vector<Diagnostic> checkScenario(
     checkTransformerEngine(run, report);
     checkLossOptions(run, report);
     checkNvfp4(run, report);
+    checkLora(model, run, report);
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {
             const auto& dims = hardware.cluster.dimensions;

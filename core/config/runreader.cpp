@@ -20,6 +20,11 @@ const char* toString(Framework value)
     return detail::enumWord(value);
 }
 
+const char* toString(LoraTargets value)
+{
+    return detail::enumWord(value);
+}
+
 const char* toString(Recompute value)
 {
     return detail::enumWord(value);
@@ -206,6 +211,9 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
         spec.reshardEachFlush = training.boolean("reshard_each_flush");
         spec.recompute = training.choice<Recompute>("recompute");
         spec.dropout = training.boolean("dropout");
+        spec.loraRank = static_cast<int>(training.integer("lora_rank"));
+        spec.loraTargets = training.choice<LoraTargets>("lora_targets");
+        spec.loraDropout = training.number("lora_dropout");
         training.finish();
     }
     MapReader inference = reader.mapRequiredIf("inference", spec.mode == RunMode::Inference);
@@ -220,6 +228,7 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
     spec.attentionKernel = reader.choice<AttentionKernel>("attention_kernel");
     spec.torchCompile = reader.boolean("torch_compile");
     spec.transformerEngine = reader.boolean("transformer_engine");
+    spec.ligerKernel = reader.boolean("liger_kernel");
     spec.crossEntropyFusion = reader.boolean("cross_entropy_fusion");
     spec.lossFp32Upcast = reader.boolean("loss_fp32_upcast");
     readPrecision(reader, spec.precision);

@@ -38,6 +38,10 @@ enum class ExpertRoutingPattern { Spread, Consecutive };
 enum class ContextComm { P2p, AllGather, AllToAll, AllToAllP2p };
 /// The training or serving framework; selects documented memory conventions (core/memory/frameworkprofile.h).
 enum class Framework { Megatron, Nanotron, DeepSpeed, PytorchFsdp, Vllm };
+/// Which linear layers a LoRA adapter wraps. Projections: every linear of the transformer layers (Hugging Face PEFT's
+/// "all-linear", NeMo AutoModel's default target_modules '*_proj'). AllLinear: those and the LM head (AutoModel's
+/// match_all_linear, which matches every nn.Linear of the model).
+enum class LoraTargets { Projections, AllLinear };
 
 const char* toString(RunMode value);
 const char* toString(PipelineSchedule value);
@@ -47,6 +51,7 @@ const char* toString(ExpertDispatcher value);
 const char* toString(ExpertRoutingPattern value);
 const char* toString(ContextComm value);
 const char* toString(Framework value);
+const char* toString(LoraTargets value);
 
 /// Precision of each tensor family; `compute` selects the tensor-core rate used for GEMMs.
 struct PrecisionSpec {
@@ -155,6 +160,12 @@ struct RunSpec {
     bool reshardEachFlush = true;
     Recompute recompute = Recompute::None;
     bool dropout = false; ///< dropout layers active (GPT-era Megatron runs); adds their masks to activations
+    /// LoRA fine-tuning (Hu et al. 2021, arXiv:2106.09685): the base weights are frozen and each targeted linear
+    /// y = x W gains y += dropout(x A s B) with A [in x rank], B [rank x out] trainable (model/loraadapters.h). 0:
+    /// every weight trains.
+    int loraRank = 0;
+    LoraTargets loraTargets = LoraTargets::Projections;
+    double loraDropout = 0.0; ///< dropout probability on the adapter's output (PEFT's lora_dropout, position post)
     // Inference.
     int batch = 1; ///< concurrent requests
     int promptLength = 0;
@@ -172,6 +183,10 @@ struct RunSpec {
     /// on Hopper and Blackwell, as Megatron). Rotary embeddings and the gated activation stay as the framework writes
     /// them (eager unless torch_compile).
     bool transformerEngine = false;
+    /// pytorch-fsdp: Hugging Face's model code patched by Liger-Kernel (liger_kernel.transformers, applied by NeMo
+    /// AutoModel's _patch_liger_kernel to every Hugging Face model unless use_liger_kernel is false): RMSNorm, the
+    /// rotary embedding and SwiGLU each one Triton kernel forward and one backward; residual adds stay eager.
+    bool ligerKernel = false;
     /// The loss as one fused kernel: Megatron-Core's --cross-entropy-loss-fusion, or a compiled loss under
     /// pytorch-fsdp. Off (the default), Megatron and nanotron run the vocabulary-parallel cross-entropy as separate
     /// PyTorch ops on fp32 logits and eager PyTorch runs log_softmax and nll_loss on them (model/eagerkernels.h).

@@ -33,6 +33,15 @@ void addTrainingAndInference(std::vector<Key>& keys)
         "layer's input only"));
     keys.push_back(
         boolean("training.dropout", value("false"), "dropout layers active: their masks add to activation memory"));
+    keys.push_back(integer("training.lora_rank", 0, 1 << 16, value("0"),
+        "LoRA fine-tuning: the adapters' rank; the base weights are frozen (no weight gradients, reductions or "
+        "optimizer states) and each targeted linear gains x A [in x rank] B [rank x out]; 0 = every weight trains"));
+    keys.push_back(choice<LoraTargets>("training.lora_targets", value("projections"),
+        "with lora_rank: the linears adapted: projections = every linear of the transformer layers (PEFT's "
+        "all-linear, AutoModel's '*_proj'), all_linear = those and the LM head (AutoModel's match_all_linear)"));
+    keys.push_back(number("training.lora_dropout", 0.0, 0.99, value("0"),
+        "with lora_rank: dropout probability on each adapter's output (PEFT's lora_dropout); above 0 adds the dropout "
+        "kernel, its backward and its one-byte mask per output element"));
     keys.push_back(mapping("inference", derived("required when mode is inference"), "the served batch"));
     keys.push_back(integer("inference.batch", 1, 1 << 24, value("1"), "concurrent requests"));
     keys.push_back(integer("inference.prompt_length", 1, kMaxTokens, required(), "prompt tokens per request"));
@@ -142,6 +151,9 @@ std::vector<Key> runKeys()
     keys.push_back(boolean("transformer_engine", value("false"),
         "pytorch-fsdp: blocks built from Transformer Engine modules (NeMo AutoModel's TE option): fused RMSNorm "
         "kernels and cuDNN attention on Hopper and Blackwell; false = PyTorch modules"));
+    keys.push_back(boolean("liger_kernel", value("false"),
+        "pytorch-fsdp: Hugging Face model code patched by Liger-Kernel (NeMo AutoModel's default for Hugging Face "
+        "models): RMSNorm, rotary embedding and SwiGLU as one Triton kernel each; the rest stays eager"));
     keys.push_back(boolean("cross_entropy_fusion", value("false"),
         "the loss as one fused kernel: Megatron-Core's --cross-entropy-loss-fusion, or under pytorch-fsdp a compiled "
         "loss (torchtitan compiles it with its blocks since April 2025), which keeps only the bf16 logits for its "

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "activationmemory.h"
 
+#include "model/layeroperators.h"
+#include "model/loraadapters.h"
+
 #include <algorithm>
 
 namespace rapid::memory {
@@ -194,10 +197,14 @@ SavedActivations savedActivationsPerLayer(const ModelSpec& model, const RunSpec&
     }
     if (run.mode == config::RunMode::Training && run.recompute == Recompute::OpSac) {
         opSacTensors(model, x, moeLayer, profile, saved.tensors);
-        return saved;
+    } else {
+        attentionTensors(model, run, x, profile, saved.tensors);
+        mlpTensors(model, run, x, moeLayer, profile, saved.tensors);
     }
-    attentionTensors(model, run, x, profile, saved.tensors);
-    mlpTensors(model, run, x, moeLayer, profile, saved.tensors);
+    if (run.mode == config::RunMode::Training && run.loraRank > 0) {
+        saved.tensors.push_back({ "LoRA adapters (lora_B inputs, dropout masks)",
+            model::loraSavedBytes(model::trainingForward(model, run, sharding, moeLayer), run, x.e) });
+    }
     return saved;
 }
 

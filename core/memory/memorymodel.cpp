@@ -121,8 +121,12 @@ std::array<double, kMemoryCategoryCount> staticMemory(const ModelSpec& model, co
     double tokens)
 {
     const double params = share.parameters;
-    // What one rank keeps of the stage's parameters once ZeRO stage @p zero shards them (experts apart).
+    // What one rank keeps of the stage's parameters once ZeRO stage @p zero shards them (experts apart); of the
+    // trainable ones for gradients, master weights and optimizer states (all of them but under LoRA).
     const auto kept = [&](int zero) { return plan.parametersPerShard(params, share.expertParameters, zero); };
+    const auto keptTrainable = [&](int zero) {
+        return plan.parametersPerShard(share.trainableParameters, plan.lora ? 0.0 : share.expertParameters, zero);
+    };
     const config::PrecisionSpec& precision = run.precision;
     const double weightBytes = config::bytesPerElement(precision.weights);
     const double gradientBytes = config::bytesPerElement(precision.gradients);
@@ -131,17 +135,19 @@ std::array<double, kMemoryCategoryCount> staticMemory(const ModelSpec& model, co
     std::array<double, kMemoryCategoryCount> base {};
     auto at = [&base](MemoryCategory c) -> double& { return base[static_cast<size_t>(c)]; };
     at(MemoryCategory::Weights) = kept(3) * weightBytes;
-    at(MemoryCategory::Gradients) = kept(2) * gradientBytes;
+    at(MemoryCategory::Gradients) = keptTrainable(2) * gradientBytes;
     if (precision.masterWeights && optimizerBytes > weightBytes) {
-        at(MemoryCategory::MasterWeights) = kept(1) * optimizerBytes;
+        at(MemoryCategory::MasterWeights) = keptTrainable(1) * optimizerBytes;
         if (profile.shardedParametersAreMaster && plan.gathersLayerParameters()) {
-            at(MemoryCategory::Weights) = 0; // the gathered copies are GatheredParameters
+            // The trainable shards are the master copies and the gathered ones GatheredParameters; frozen
+            // parameters (LoRA's base) have no master copy, so their shards stay in the weight precision.
+            at(MemoryCategory::Weights) = (kept(3) - keptTrainable(3)) * weightBytes;
         }
     }
-    at(MemoryCategory::OptimizerStates) = 2 * kept(1) * optimizerBytes;
+    at(MemoryCategory::OptimizerStates) = 2 * keptTrainable(1) * optimizerBytes;
     double buffers = 0;
     if (profile.ddpBucketWithoutZero && plan.allReducesFullGradients()) {
-        buffers += params * weightBytes;
+        buffers += share.trainableParameters * weightBytes;
     }
     if (plan.layer.tensor > 1) {
         buffers += profile.tpGatherBuffers * tokens * model.hiddenSize * activationBytes;
@@ -234,6 +240,7 @@ struct LayerFigures {
 struct ChunkFigures {
     std::vector<double> activations;
     std::vector<double> parameters;
+    std::vector<double> trainableParameters; ///< of parameters, those that train (ShardingPlan::lora)
     double largestLayerParameters = 0;
     double largestUnitParameters = 0;
     double layerBackwardTransient = 0;
@@ -254,6 +261,7 @@ ChunkFigures chunkFigures(const parallel::StageShare& share, const LayerFiguresO
         result.activations.push_back(bytes);
     }
     result.parameters = share.chunkParameters; // embedding and LM head in the model's first and last chunks
+    result.trainableParameters = share.chunkTrainableParameters;
     result.largestUnitParameters
         = std::max({ result.largestLayerParameters, share.embeddingParameters, share.headParameters });
     return result;
@@ -275,6 +283,10 @@ std::vector<double> gradientTransients(
     }
     const bool perUnit = plan.gathersLayerParameters() && !plan.keepsStageGathered;
     for (size_t chunk = 0; chunk < result.size(); ++chunk) {
+        if (plan.lora) { // the adapters' gradients only: a few MB
+            result[chunk] = chunks.trainableParameters[chunk] * weightBytes;
+            continue;
+        }
         result[chunk] = perUnit
             ? chunks.largestUnitParameters * (weightBytes + config::bytesPerElement(run.precision.gradients))
             : chunks.parameters[chunk] * weightBytes;
@@ -325,7 +337,8 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
             const double ends = share.embeddingParameters + share.headParameters;
             at(base, MemoryCategory::GatheredParameters)
                 = parallel::gatheredParameterBytes(model, run, params - ends, share.layerCount(), ends);
-            at(base, MemoryCategory::Gradients) = params * config::bytesPerElement(run.precision.gradients);
+            at(base, MemoryCategory::Gradients)
+                = share.trainableParameters * config::bytesPerElement(run.precision.gradients);
         } else if (plan.gathersLayerParameters()) {
             // The unit being computed and the next one (prefetch) are gathered in full; the embedding or the LM head
             // can be the largest unit, next to a layer.

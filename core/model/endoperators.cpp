@@ -4,7 +4,9 @@
 
 #include "eagerkernels.h"
 #include "gradientaccumulation.h"
+#include "layerentry_p.h"
 #include "layershape_p.h"
+#include "loraentries_p.h"
 
 namespace rapid::model {
 
@@ -37,7 +39,8 @@ std::vector<Operator> embeddingOperators(
     op.bytes = elements * ((learned ? 2 : 1) * shape.weight + shape.act);
     op.flops = learned ? elements : 0;
     std::vector<Operator> ops { op };
-    if (workload == Workload::Training) {
+    // Under LoRA the table is frozen, and nothing before it needs a gradient.
+    if (workload == Workload::Training && run.loraRank <= 0) {
         // Scatter-add of the output gradient into the table's gradient rows (read-modify-write).
         op.name += ".backward";
         op.phase = Phase::Backward;
@@ -85,10 +88,22 @@ std::vector<Operator> lmHeadOperators(const ModelSpec& model, const RunSpec& run
     head.gemm = { rows, h, vocab, 1 };
     head.flops = 2.0 * static_cast<double>(rows) * static_cast<double>(h) * static_cast<double>(vocab);
 
-    std::vector<Operator> ops { norm, head };
     if (!training) {
-        return ops;
+        return { norm, head };
     }
+    // The head as an entry: its backward is dX and dW, or dX alone when LoRA freezes it; with lora_targets all_linear
+    // an adapter runs beside it (loraadapters.h).
+    detail::Entry headEntry;
+    headEntry.op = head;
+    headEntry.weights = static_cast<double>(h) * static_cast<double>(vocab);
+    headEntry.frozen = run.loraRank > 0;
+    std::vector<detail::Entry> headEntries { headEntry };
+    if (run.loraRank > 0 && run.loraTargets == config::LoraTargets::AllLinear) {
+        headEntries = detail::loraEntries(headEntry, run, shape);
+        headEntries.insert(headEntries.begin() + 1, headEntry);
+    }
+    std::vector<Operator> ops = detail::forwardOf(headEntries, Phase::Forward);
+    ops.insert(ops.begin(), norm);
     // Vocabulary-parallel cross-entropy: one pass for the row maxima, one for the sums of exponentials; the loss per
     // token is written in fp32. Its backward reads the logits once more and writes their gradient. Unless the loss is
     // fused (Megatron's loss fusion, a compiled loss under PyTorch), Megatron and nanotron run it as a chain of
@@ -119,18 +134,9 @@ std::vector<Operator> lmHeadOperators(const ModelSpec& model, const RunSpec& run
     loss.kernels = unfused ? chain.backwardKernels : 1;
     loss.flops = kCrossEntropyBackwardFlops * logits;
     ops.push_back(loss);
-    Operator dx = head;
-    dx.phase = Phase::Backward;
-    dx.name += ".dx";
-    dx.gemm = { rows, vocab, h, 1 };
-    ops.push_back(dx);
-    Operator dw = head;
-    dw.phase = Phase::Backward;
-    dw.name += ".dw";
-    dw.gemm = { h, rows, vocab, 1 };
-    ops.push_back(dw);
-    if (auto accumulation = gradientAccumulation(
-            run, static_cast<double>(h) * static_cast<double>(vocab), 0.0, gradientSum, OperatorClass::LmHead)) {
+    detail::appendBackward(headEntries, ops);
+    if (auto accumulation
+        = gradientAccumulation(run, detail::trainableWeights(headEntries), 0.0, gradientSum, OperatorClass::LmHead)) {
         ops.push_back(*accumulation);
     }
     norm.name += ".backward";

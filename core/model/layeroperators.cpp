@@ -5,7 +5,9 @@
 #include "eagerkernels.h"
 #include "fp8quantization.h"
 #include "gradientaccumulation.h"
+#include "layerentry_p.h"
 #include "layershape_p.h"
+#include "loraentries_p.h"
 #include "opsacrecompute_p.h"
 #include "ringattention.h"
 
@@ -18,9 +20,12 @@ namespace rapid::model {
 
 using config::ModelSpec;
 using config::RunSpec;
+using detail::appendBackward;
 using detail::ceilDiv;
+using detail::Entry;
 using detail::ExpertRows;
 using detail::expertRows;
+using detail::forwardOf;
 using detail::kLayerNormFlops;
 using detail::kRmsNormFlops;
 using detail::makeShape;
@@ -46,27 +51,6 @@ double activationFlops(config::Activation activation)
     }
     return 1;
 }
-
-/// A forward operator with what its backward costs and the parameters it holds.
-struct Entry {
-    Operator op;
-    bool hasForward = true; ///< false: a backward-only kernel (the sum of an input's gradients)
-    bool hasBackward = true;
-    double backwardBytes = 0;
-    double backwardFlops = 0;
-    int backwardKernels = 1;
-    double weights = 0; ///< parameters on this GPU
-    bool routedExpert = false; ///< a routed expert's GEMM (its weights are the GPU's local experts')
-
-    /// Eager PyTorch's kernel chain for this block over @p elements elements (the flops stay the block's own).
-    void runEager(const EagerKernels& kernels, double elements)
-    {
-        op.kernels = kernels.forwardKernels;
-        op.bytes = kernels.forwardBytes * elements;
-        backwardKernels = kernels.backwardKernels;
-        backwardBytes = kernels.backwardBytes * elements;
-    }
-};
 
 /// Builds one layer's forward entries; the public functions derive backward and recompute lists from them.
 class LayerBuilder {
@@ -250,7 +234,7 @@ private:
         }
         elementwise("attention.rotary_embedding", OperatorClass::Attention, rotatedElements, rotatedElements,
             2 * rotatedElements, kRotaryFlops * rotatedElements);
-        if (m_shape.eager) {
+        if (m_shape.eagerRotary) {
             m_entries.back().runEager(eagerRotary(m_shape.act), rotatedElements);
         }
     }
@@ -482,49 +466,13 @@ private:
 std::vector<Entry> layerEntries(const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding,
     bool moeLayer, Workload workload, std::int64_t kvLength = 0)
 {
-    LayerBuilder builder(model, makeShape(run, sharding, workload, kvLength), workload, run.dropout);
-    return builder.build(moeLayer);
-}
-
-std::vector<Operator> forwardOf(const std::vector<Entry>& entries, Phase phase)
-{
-    std::vector<Operator> ops;
-    ops.reserve(entries.size());
-    for (const Entry& entry : entries) {
-        if (entry.hasForward) {
-            ops.push_back(entry.op);
-            ops.back().phase = phase;
-        }
+    const Shape shape = makeShape(run, sharding, workload, kvLength);
+    LayerBuilder builder(model, shape, workload, run.dropout);
+    std::vector<Entry> entries = builder.build(moeLayer);
+    if (workload == Workload::Training) {
+        detail::addLoraAdapters(entries, run, shape);
     }
-    return ops;
-}
-
-/// Appends the backward of @p entries (reverse order) to @p ops.
-void appendBackward(const std::vector<Entry>& entries, std::vector<Operator>& ops)
-{
-    for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-        if (!it->hasBackward) {
-            continue;
-        }
-        Operator op = it->op;
-        op.phase = Phase::Backward;
-        if (op.kind == OperatorKind::Gemm) {
-            const GemmDims y = op.gemm;
-            Operator dx = op;
-            dx.name += ".dx";
-            dx.gemm = { y.m, y.n, y.k, y.batch };
-            ops.push_back(dx);
-            op.name += ".dw";
-            op.gemm = { y.k, y.m, y.n, y.batch };
-            ops.push_back(op);
-            continue;
-        }
-        op.name += ".backward";
-        op.bytes = it->backwardBytes;
-        op.flops = it->backwardFlops;
-        op.kernels = it->backwardKernels;
-        ops.push_back(op);
-    }
+    return entries;
 }
 
 } // namespace
@@ -555,11 +503,10 @@ std::vector<Operator> trainingBackward(const ModelSpec& model, const RunSpec& ru
                 config::bytesPerElement(run.precision.activations)));
     }
     appendBackward(entries, ops);
-    double weights = 0;
+    const double weights = detail::trainableWeights(entries);
     double expertWeights = 0;
     for (const Entry& entry : entries) {
-        weights += entry.weights;
-        expertWeights += entry.routedExpert ? entry.weights : 0.0;
+        expertWeights += entry.routedExpert && !entry.frozen ? entry.weights : 0.0;
     }
     if (auto accumulation
         = gradientAccumulation(run, weights, expertWeights, gradientSum, entries.front().op.opClass)) {
@@ -578,6 +525,15 @@ std::vector<Operator> decodeLayer(
     const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, bool moeLayer, std::int64_t kvLength)
 {
     return forwardOf(layerEntries(model, run, sharding, moeLayer, Workload::Decode, kvLength), Phase::Forward);
+}
+
+double localLayerTrainableParameters(
+    const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, bool moeLayer)
+{
+    if (run.mode != config::RunMode::Training) {
+        return 0;
+    }
+    return detail::trainableWeights(layerEntries(model, run, sharding, moeLayer, Workload::Training));
 }
 
 double localLayerParameters(const ModelSpec& model, const RunSpec& run, const LayerSharding& sharding, bool moeLayer)

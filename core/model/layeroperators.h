@@ -103,6 +103,11 @@ std::vector<Operator> lmHeadOperators(const config::ModelSpec& model, const conf
 double localLayerParameters(
     const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, bool moeLayer);
 
+/// Of localLayerParameters, those that train: all of them, or under LoRA (run.loraRank > 0) the adapters' only
+/// (loraadapters.h); 0 outside training.
+double localLayerTrainableParameters(
+    const config::ModelSpec& model, const config::RunSpec& run, const LayerSharding& sharding, bool moeLayer);
+
 /// Bytes one parameter costs in an Adam step: with master weights it reads the optimizer-precision master weight and
 /// both moments and the gradient, writes master and moments back and writes the working weight (6 o + g + w);
 /// without, it reads and writes the weight and both moments and reads the gradient (2 w + 4 o + g).

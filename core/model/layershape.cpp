@@ -26,8 +26,9 @@ Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workl
     shape.splitKv = run.splitKv;
     shape.splitCombineKernel = !run.decodeSplitsReducedInKernel;
     shape.eager = run.framework == config::Framework::PytorchFsdp && !run.torchCompile;
-    shape.eagerNorms = shape.eager && !run.transformerEngine;
-    shape.eagerActivation = shape.eager || run.framework == config::Framework::Nanotron;
+    shape.eagerNorms = shape.eager && !run.transformerEngine && !run.ligerKernel;
+    shape.eagerRotary = shape.eager && !run.ligerKernel;
+    shape.eagerActivation = (shape.eager && !run.ligerKernel) || run.framework == config::Framework::Nanotron;
     shape.torchaoFloat8 = torchaoLinears(run);
     shape.separateProjections = run.framework == config::Framework::PytorchFsdp;
     shape.fusedAllReduceNorm = run.fusedAllReduceNorm && workload != Workload::Training && sharding.tensor > 1;

@@ -51,7 +51,8 @@ struct Shape {
     bool splitKv = true; ///< decode attention may split the keys over the SMs (RunSpec::splitKv)
     bool splitCombineKernel = true; ///< ... and reduces the splits in a kernel of its own
     bool eager = false; ///< element-wise blocks as eager PyTorch's kernel chains (eagerkernels.h)
-    bool eagerNorms = false; ///< the norms too (not with Transformer Engine's fused RMSNorm)
+    bool eagerNorms = false; ///< the norms too (not with Transformer Engine's or Liger-Kernel's fused RMSNorm)
+    bool eagerRotary = false; ///< the rotary embedding too (not with Liger-Kernel's fused RoPE)
     /// The gated MLP's activation as eager PyTorch's two kernels: eager torchtitan, and nanotron, whose norms (Triton)
     /// and rotary embedding (flash-attn) are fused but whose GLUActivation is `act(gate) * up` (models/llama.py)
     bool eagerActivation = false;

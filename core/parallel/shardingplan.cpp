@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parallel/shardingplan.h"
 
+#include "model/layeroperators.h"
+#include "model/loraadapters.h"
 #include "model/modelstats.h"
 
 #include <algorithm>
@@ -81,12 +83,20 @@ StageShare stageShare(
             parameters += plan.layerParameters[moe ? 1 : 0];
             expertParameters += moe ? plan.moeLayerExpertParameters : 0.0;
         }
+        double trainable = static_cast<double>(layers.size()) * plan.loraLayerParameters;
+        parameters += trainable;
         if (share.first && v == 0) {
             parameters += ends.embedding;
         }
         if (share.last && v == plan.virtualStages - 1) {
-            parameters += ends.head;
+            parameters += ends.head + plan.loraHeadParameters;
+            trainable += plan.loraHeadParameters;
         }
+        if (!plan.lora) {
+            trainable = parameters;
+        }
+        share.chunkTrainableParameters.push_back(trainable);
+        share.trainableParameters += trainable;
         share.chunks.push_back(std::move(layers));
         share.chunkParameters.push_back(parameters);
         share.parameters += parameters;
@@ -230,6 +240,14 @@ ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec&
     plan.layerParameters = { layerParametersPerGpu(model, plan.layer, false),
         model.moe ? layerParametersPerGpu(model, plan.layer, true) : 0.0 };
     plan.moeLayerExpertParameters = routedExpertParametersPerGpu(model, plan.layer);
+    plan.lora = run.mode == config::RunMode::Training && run.loraRank > 0;
+    if (plan.lora) {
+        plan.loraLayerParameters = model::localLayerTrainableParameters(model, run, plan.layer, false);
+        const auto vocab = (model.vocabSize + plan.layer.tensor - 1) / plan.layer.tensor;
+        plan.loraHeadParameters = run.loraTargets == config::LoraTargets::AllLinear
+            ? model::loraAdapterParameters(model.hiddenSize, vocab, run.loraRank)
+            : 0.0;
+    }
     const std::vector<int> perChunk = layersOfChunks(model, run, plan.virtualStages);
     for (int stage = 0; stage < plan.stages; ++stage) {
         plan.stageShares.push_back(stageShare(model, plan, perChunk, stage));

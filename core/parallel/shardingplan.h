@@ -32,6 +32,10 @@ struct StageShare {
     std::vector<double> chunkExpertParameters;
     double expertParameters = 0;
     bool anyMoeLayer = false;
+    /// Of chunkParameters and parameters, those that train: all of them, or under LoRA the adapters only (the rest
+    /// frozen: no gradient, reduction, master copy or optimizer state).
+    std::vector<double> chunkTrainableParameters;
+    double trainableParameters = 0;
 
     int layerCount() const;
 };
@@ -89,6 +93,11 @@ struct ShardingPlan {
     bool expertsOutsideFsdp = false;
     bool overlapTensorCollectives = false; ///< TP collectives overlap the GEMMs (Megatron tp-comm-overlap)
     std::array<double, 2> layerParameters {}; ///< one GPU's parameters of a dense and of a MoE layer
+    /// LoRA fine-tuning (RunSpec::loraRank; dense models only): one GPU's adapter parameters per layer and on the LM
+    /// head (lora_targets all_linear), added to the stored parameters and the only ones that train.
+    bool lora = false;
+    double loraLayerParameters = 0;
+    double loraHeadParameters = 0;
     double moeLayerExpertParameters = 0; ///< of a MoE layer's, its routed experts'
     std::vector<StageShare> stageShares;
 

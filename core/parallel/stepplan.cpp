@@ -233,6 +233,7 @@ StagePlan stagePlan(const config::Scenario& scenario, const ShardingPlan& shardi
         ChunkPlan chunkPlan;
         chunkPlan.layers = share.chunks[chunk];
         chunkPlan.parameters = share.chunkParameters[chunk];
+        chunkPlan.trainableParameters = share.chunkTrainableParameters[chunk];
         chunkPlan.expertParameters = share.chunkExpertParameters[chunk];
         chunkPlan.holdsEmbedding = share.first && chunk == 0;
         chunkPlan.holdsHead = share.last && chunk + 1 == share.chunks.size();
@@ -246,7 +247,7 @@ StagePlan stagePlan(const config::Scenario& scenario, const ShardingPlan& shardi
                 model, run, chunkPlan.parameters - apart - ends, static_cast<int>(chunkPlan.layers.size()), ends);
             chunkPlan.parameterGather = planned(Axis::Dp, CollectiveKind::AllGather, bytes, shardGroup);
         }
-        const double gradientBytes = (chunkPlan.parameters - apart) * sizes.gradientBytes;
+        const double gradientBytes = (chunkPlan.trainableParameters - apart) * sizes.gradientBytes;
         chunkPlan.gradientReduction = planned(Axis::Dp, reduction, gradientBytes, shardGroup);
         if (apart > 0) {
             chunkPlan.expertGradientReduction = expertData(reduction, apart * sizes.gradientBytes, expertGroup);
@@ -274,7 +275,8 @@ StagePlan stagePlan(const config::Scenario& scenario, const ShardingPlan& shardi
     }
     const double apart = expertsApart ? plan.expertParameters : 0.0;
     // The memory model's split of the same shards (the plan's group sizes are these groups').
-    plan.optimizerParameters = sharding.parametersPerShard(plan.parameters, plan.expertParameters, 1);
+    plan.optimizerParameters = sharding.lora ? sharding.parametersPerShard(share.trainableParameters, 0.0, 1)
+                                             : sharding.parametersPerShard(plan.parameters, plan.expertParameters, 1);
     addStageGathers(scenario, sharding, sizes, share, shardGroup, apart, expertGroup, plan);
     return plan;
 }

@@ -106,6 +106,7 @@ struct ChunkPlan {
     bool holdsEmbedding = false; ///< the model's first chunk
     bool holdsHead = false; ///< the model's last chunk (final norm, LM head, loss)
     double parameters = 0; ///< parameters one rank holds for this chunk (tp-sharded; before ZeRO sharding)
+    double trainableParameters = 0; ///< of them, those whose gradients are reduced (LoRA: the adapters only)
     double expertParameters = 0; ///< of them, the routed experts' (ep- and etp-sharded)
     /// Gradient reduction after the chunk's last backward: all-reduce, or reduce-scatter when ZeRO shards the
     /// gradients or the optimizer states (dp). Of every parameter, or of all but the routed experts' when those are

@@ -9,6 +9,7 @@
 #include "memory/memorymodel.h"
 #include "model/hostdispatch.h"
 #include "model/layeroperators.h"
+#include "model/loraadapters.h"
 #include "model/modelstats.h"
 #include "network/linkload.h"
 #include "sim/shardedunits.h"
@@ -307,7 +308,7 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
             // finished: torch.distributed.pipelining runs FSDP's post-backward by hand then (stage.py,
             // backward_maybe_with_nosync), so no bucket leaves under that backward.
             const bool bucketed = m_plan.sharding.overlapGradientReduction && !m_plan.sharding.keepsStageGathered;
-            const double bucket = bucketed ? lastBucketShare(chunk.parameters) : 1.0;
+            const double bucket = bucketed ? lastBucketShare(chunk.trainableParameters) : 1.0;
             const double bytes = chunk.gradientReduction.onNetwork() ? chunk.gradientReduction.bytes : 0.0;
             const bool split = bucket < 1 && bytes > 0;
             cost.dataParallelSeconds.push_back(collective(part(chunk.gradientReduction, split ? 1 - bucket : 1.0)));
@@ -465,9 +466,8 @@ void StepModel::addThroughputAndEnergy(report::TrainingResult& result, const gra
     const config::RunSpec& run = m_scenario.run;
     const double tokensPerStep = static_cast<double>(run.globalBatch) * run.seqLength;
     result.tokensPerSecond = tokensPerStep / result.stepTimeSeconds;
-    // Model FLOPs: forward + backward (3x forward) of every token with attention over the full sequence (the
-    // Megatron/PaLM convention), no recomputation.
-    const double modelFlops = 3 * model::forwardFlopsPerToken(m_scenario.model, run.seqLength) * tokensPerStep;
+    // Model FLOPs: forward + backward of every token (model/loraadapters.h: 3x forward, less under LoRA).
+    const double modelFlops = model::trainingModelFlopsPerToken(m_scenario.model, run) * tokensPerStep;
     const int gpus = m_plan.placement.ranks;
     result.modelFlopsPerGpu = modelFlops / result.stepTimeSeconds / gpus;
     const double peak = mfuPeak(m_scenario.hardware.gpu, run.precision);

@@ -6,6 +6,8 @@
 #include "validation/csvtable.h"
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace rapid::validation {
 
@@ -20,12 +22,69 @@ constexpr const char* kFp32ReduceDefaultDate = "2026-05-14";
 /// to the last (2c236e081, "feat: Add fsdp optimizations for custom MoE models", 2025-10-08).
 constexpr const char* kMoeDeferredSyncDate = "2025-10-08";
 
-/// The model preset of a row by its label, or the reason there is none.
-std::string modelPreset(const std::string& label, const std::string& workload, std::string& reason)
+/// What a LoRA row's benchmark YAML sets beyond the table, read at the rows' commit (2013a4dd, 2026-04-10; the
+/// examples/llm_finetune/*/*peft_benchmark*.yaml the table's benchmark_config_path names under llm_benchmark/).
+struct LoraRecipe {
+    const char* config; ///< the file name the row names
+    bool forceHf; ///< model.force_hf: Hugging Face's eager model code instead of AutoModel's TE-built one
+    bool compile; ///< distributed.enable_compile
+    bool sequenceParallel; ///< distributed.sequence_parallel
+    bool asyncTp; ///< distributed.enable_async_tensor_parallel
+    double dropout; ///< peft.dropout (PeftConfig's default 0.0 when absent)
+};
+
+constexpr LoraRecipe kLoraRecipes[] = {
+    { "llama3_1_8b_peft_benchmark.yaml", true, false, false, false, 0.1 },
+    { "qwen2_5_7b_peft_benchmark.yaml", true, false, false, false, 0.0 },
+    { "custom_llama3_3_70b_instruct_peft_benchmark.yaml", false, true, true, true, 0.0 },
+    { "custom_llama3_3_70b_instruct_peft_benchmark_2nodes.yaml", false, true, true, true, 0.0 },
+    { "custom_qwen2_5_32b_peft_benchmark.yaml", false, true, false, false, 0.0 },
+    { "custom_qwen2_5_32b_peft_benchmark_2nodes.yaml", false, true, false, false, 0.0 },
+};
+
+const LoraRecipe* loraRecipe(const std::string& configPath)
 {
-    if (workload != "pre-training") {
-        reason = "LoRA fine-tuning (frozen base weights, adapter gradients only) is not modelled";
-        return {};
+    for (const LoraRecipe& recipe : kLoraRecipes) {
+        if (configPath.ends_with(std::string("/") + recipe.config)) {
+            return &recipe;
+        }
+    }
+    return nullptr;
+}
+
+/// A LoRA row's run beyond the pre-training rows' rule: PeftConfig(match_all_linear: true, dim: 16, alpha: 32) in
+/// every recipe, so an adapter of rank 16 on every linear, the LM head included (module_matcher.py: "including
+/// lm_head"); the recipe's dropout; Hugging Face's model code (force_hf) or torch.compile. Transformer Engine being
+/// installed in the benchmark container (the "TE" of its kernel column), patch_linear_module turns the recipes'
+/// use_triton off, so the adapters run as LinearLoRA's eager PyTorch (model/loraadapters.h).
+void addLoraOverrides(const LoraRecipe& recipe, std::vector<std::string>& overrides)
+{
+    constexpr int kLoraRank = 16; // peft.dim in every recipe
+    overrides.insert(overrides.end(),
+        { "run.training.lora_rank=" + std::to_string(kLoraRank), "run.training.lora_targets=all_linear",
+            "run.training.lora_dropout=" + std::to_string(recipe.dropout) });
+    if (recipe.forceHf) {
+        // AutoModel patches Hugging Face models with Liger-Kernel (use_liger_kernel defaults to true) and runs their
+        // SDPA attention with cuDNN first in its backend list (_transformers/kernel_patches.py at 2013a4dd).
+        overrides.insert(
+            overrides.end(), { "run.transformer_engine=false", "run.liger_kernel=true", "run.attention_kernel=cudnn" });
+    }
+    if (recipe.compile) {
+        overrides.emplace_back("run.torch_compile=true");
+    }
+}
+
+/// The model preset of a row by its label, or the reason there is none.
+std::string modelPreset(const std::string& label, std::string& reason)
+{
+    if (label.starts_with("Llama3 8B")) {
+        return "llama-3.1-8b";
+    }
+    if (label.starts_with("Qwen2.5 7B")) {
+        return "qwen2.5-7b";
+    }
+    if (label.starts_with("Qwen2.5 32B")) {
+        return "qwen2.5-32b";
     }
     if (label.starts_with("Llama3 70B")) {
         return "llama-3.1-70b";
@@ -59,9 +118,14 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 } // namespace
 
 /// One fixed rule maps every row (nothing is chosen per row or by looking at a result):
-/// - the model by its label; LoRA rows, Nemotron (Mamba hybrids) and GPT-OSS (sliding-window attention with sinks)
-///   are skipped with the reason.
-/// - hardware: DGX-H100 nodes of 8 H100-SXM5-80GB on NVLink; one node is hgx-h100-8gpu, more are the
+/// - the model by its label; Nemotron (Mamba hybrids) and GPT-OSS (sliding-window attention with sinks) are skipped
+///   with the reason, and so are the superseded LoRA rows (the table's older layout; README).
+/// - LoRA rows (workload "LoRA fine-tuning"): the recipe their benchmark YAML sets (kLoraRecipes, addLoraOverrides):
+///   rank-16 adapters on every linear with its dropout, full recomputation where the table's column says true, tensor
+///   parallelism with or without sequence parallelism and async TP, torch.compile, or Hugging Face's model code under
+///   Liger-Kernel with cuDNN attention (force_hf).
+/// - hardware: DGX-H100 nodes of 8 H100-SXM5-80GB on NVLink; a one-GPU row is the h100-sxm5-80gb preset, one node is
+///   hgx-h100-8gpu, more are the
 ///   dgx-h100-superpod preset's InfiniBand NDR fabric sized to the row's nodes (the table does not state the
 ///   inter-node fabric; a DGX-H100 has eight 400 Gb/s NDR ports, which that preset describes).
 /// - run: configs/runs/automodel-fsdp2-train.yaml (AutoModel's FSDP2 defaults: bf16 gather, fp32 reduce, fp32 master
@@ -100,18 +164,32 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 Dataset automodelDataset(const std::string& sharedDir)
 {
     Dataset dataset { "automodel", "automodel/automodel_performance_summary.csv",
-        "NeMo AutoModel FSDP2 pre-training step time (s) on DGX-H100, BF16: Llama 3 70B with context parallelism, "
-        "Qwen3-30B-A3B, DeepSeek-V3 and Kimi K2 with expert parallelism (fake balanced gate)",
+        "NeMo AutoModel FSDP2 step time (s) on DGX-H100, BF16: pre-training Llama 3 70B with context parallelism, "
+        "Qwen3-30B-A3B, DeepSeek-V3 and Kimi K2 with expert parallelism (fake balanced gate); LoRA fine-tuning of "
+        "Llama 3 8B/70B and Qwen2.5 7B/32B on 1-16 GPUs",
         Metric::StepTime, 12.0, {}, {}, {} };
     const CsvTable table = CsvTable::read(sharedDir + "/validation/" + dataset.file);
     for (size_t row = 0; row < table.rows(); ++row) {
         const std::string id = table.cell(row, "row_id");
         const std::string label = table.cell(row, "model");
         std::string reason;
-        const std::string model = modelPreset(label, table.cell(row, "workload"), reason);
+        std::string model = modelPreset(label, reason);
+        const bool lora = table.cell(row, "workload") == "LoRA fine-tuning";
+        const LoraRecipe* recipe = lora ? loraRecipe(table.cell(row, "benchmark_config_path")) : nullptr;
+        if (lora && table.cell(row, "status") != "current (HEAD)") {
+            reason = "a superseded LoRA row in the table's older layout (its FSDP cell 1, its kernel cell the "
+                     "data-parallel size, lbs x ga x dp not always gbs; README), whose recipe at that date is not read";
+            model.clear();
+        } else if (lora && !recipe) {
+            reason = "a LoRA row whose benchmark YAML has not been read";
+            model.clear();
+        }
         if (model.empty()) {
             dataset.skipped.push_back({ id + " " + label, reason });
             continue;
+        }
+        if (lora && model == "llama-3.1-70b") {
+            model = "llama-3.3-70b"; // the LoRA recipes fine-tune Llama-3.3-70B-Instruct (the same shape)
         }
         const int gpus = table.integer(row, "num_gpus", kSource);
         const int tp = degree(table, row, "tp");
@@ -119,7 +197,7 @@ Dataset automodelDataset(const std::string& sharedDir)
         const int cp = degree(table, row, "cp");
         const int ep = degree(table, row, "ep");
         const int vp = degree(table, row, "vp");
-        if (gpus % (tp * pp * cp) != 0 || gpus % 8 != 0) {
+        if (gpus % (tp * pp * cp) != 0 || (gpus % 8 != 0 && gpus != 1)) {
             throw std::runtime_error(std::string(kSource) + ": row " + id + ": GPUs not divisible by tp x pp x cp");
         }
         const int dp = gpus / (tp * pp * cp);
@@ -137,7 +215,7 @@ Dataset automodelDataset(const std::string& sharedDir)
         c.model = model;
         c.run = "automodel-fsdp2-train";
         const int nodes = gpus / 8;
-        c.hardware = nodes > 1 ? "dgx-h100-superpod" : "hgx-h100-8gpu";
+        c.hardware = gpus == 1 ? "h100-sxm5-80gb" : nodes > 1 ? "dgx-h100-superpod" : "hgx-h100-8gpu";
         if (nodes > 1) {
             c.overrides.push_back("hardware.cluster.network[ib].size=" + std::to_string(nodes));
         }
@@ -151,10 +229,15 @@ Dataset automodelDataset(const std::string& sharedDir)
                     + std::string(
                         table.cell(row, "benchmark_config_path").ends_with("_te_deepep.yaml") ? "false" : "true"),
                 "run.parallelism={fsdp: true, dp: " + std::to_string(dp) + ", tp: " + std::to_string(tp)
-                    + ", sp: " + (tp > 1 ? "true" : "false") + ", pp: " + std::to_string(pp)
-                    + ", schedule: " + (vp > 1 ? "interleaved" : "1f1b") + ", virtual_stages: " + std::to_string(vp)
-                    + ", cp: " + std::to_string(cp) + ", ep: " + std::to_string(ep) + ", ep_dispatcher: "
-                    + (deepEp ? "deepep" : "alltoall") + ", ep_routing: consecutive, mapping: {tp: nvlink}}" });
+                    + ", sp: " + (tp > 1 && (!recipe || recipe->sequenceParallel) ? "true" : "false")
+                    + ", tp_comm_overlap: " + (recipe && recipe->asyncTp ? "true" : "false")
+                    + ", pp: " + std::to_string(pp) + ", schedule: " + (vp > 1 ? "interleaved" : "1f1b")
+                    + ", virtual_stages: " + std::to_string(vp) + ", cp: " + std::to_string(cp)
+                    + ", ep: " + std::to_string(ep) + ", ep_dispatcher: " + (deepEp ? "deepep" : "alltoall")
+                    + ", ep_routing: consecutive" + (gpus > 1 ? ", mapping: {tp: nvlink}}" : "}") });
+        if (recipe) {
+            addLoraOverrides(*recipe, c.overrides);
+        }
         if (ep > 1) {
             c.overrides.insert(
                 c.overrides.end(), { "run.precision.master_weights=false", "run.precision.optimizer=bf16" });

@@ -21,6 +21,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFontDatabase>
 #include <QFontInfo>
@@ -109,6 +110,7 @@ private Q_SLOTS:
     void fieldsUnderAnOverriddenMappingShowWhatItGivesThem();
     void saveThenReloadInNewWindow();
     void clickingAPlaceholderFieldAndTypingSetsIt();
+    void fractionalBoundsAcceptWhatTheyAllow();
     void invalidTpShowsInlineErrorAndDiagnostic();
     void formFieldsFollowTheSchema();
     void typingYamlUpdatesForm();
@@ -255,6 +257,29 @@ void TstMainWindow::clickingAPlaceholderFieldAndTypingSetsIt()
     QCOMPARE(prompt->value(), 1024);
     const QString text = window->document()->text(DocumentKind::Run);
     QVERIFY2(text.contains(QLatin1String("prompt_length: 1024")), qPrintable(text));
+}
+
+void TstMainWindow::fractionalBoundsAcceptWhatTheyAllow()
+{
+    // The LoRA dropout field (schema range 0 to 0.99): its bounds were once cut to integers, so the spin box took only
+    // 0 and "0.1" typed under Xvfb stopped at "0.". Typed as a person does, it reaches the run document.
+    auto window = openWindow();
+    QVERIFY(window);
+    QVERIFY(QTest::qWaitForWindowActive(window.get()));
+    widgets::FieldEditor* field
+        = window->form(DocumentKind::Run)->fieldEditor(QStringLiteral("run.training.lora_dropout"));
+    QVERIFY(field);
+    field->show();
+    auto* spin = field->findChild<QDoubleSpinBox*>();
+    QVERIFY(spin);
+    QCOMPARE(spin->maximum(), 0.99);
+    spin->setFocus();
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("0.1"));
+    QTest::keyClick(spin, Qt::Key_Return);
+    QCOMPARE(spin->value(), 0.1);
+    const QString text = window->document()->text(DocumentKind::Run);
+    QVERIFY2(text.contains(QLatin1String("lora_dropout: 0.1")), qPrintable(text));
 }
 
 void TstMainWindow::saveThenReloadInNewWindow()

@@ -86,7 +86,7 @@ void FieldEditor::createEditor()
     case FieldKind::Int: {
         m_spin = new QSpinBox(this);
         // One step below the minimum stands for "absent": it shows the default and is never written.
-        m_spin->setRange(m_spec.minimum - 1, m_spec.maximum);
+        m_spin->setRange(static_cast<int>(m_spec.minimum) - 1, static_cast<int>(m_spec.maximum));
         m_spin->setSpecialValueText(
             m_spec.defaultValue.isEmpty() ? tr("not set") : tr("default: %1").arg(m_spec.defaultValue));
         // Commit on Enter or focus out, not on every keystroke: "64" must not pass through "6".

@@ -25,8 +25,9 @@ struct FieldSpec {
     QString section; ///< forms group consecutive fields of one section under a heading
     QStringList choices; ///< Choice only
     QString defaultValue; ///< what the loader assumes when the key is absent (shown, never written)
-    int minimum = 0; ///< Int/Double
-    int maximum = 1'000'000'000;
+    /// Int/Double: the schema's range (a Double's bounds may be fractional: lora_dropout is 0 to 0.99).
+    double minimum = 0;
+    double maximum = 1'000'000'000;
     QString toolTip;
 };
 

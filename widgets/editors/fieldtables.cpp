@@ -92,8 +92,8 @@ FieldSpec field(Document document, const char* path, const QString& label, const
     }
     spec.defaultValue = QString::fromStdString(key.defaultValue.empty() ? key.defaultNote : key.defaultValue);
     if (key.type == config::schema::Type::Integer || key.type == config::schema::Type::Number) {
-        spec.minimum = static_cast<int>(key.minimum);
-        spec.maximum = static_cast<int>(std::min(key.maximum, double(INT_MAX)));
+        spec.minimum = key.minimum;
+        spec.maximum = std::min(key.maximum, double(INT_MAX));
     }
     spec.toolTip = toolTipOf(key, spec.keyPath);
     return spec;
@@ -191,6 +191,7 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "attention_kernel", tr("Attention kernel"), general),
         field(run, "torch_compile", tr("torch.compile"), general),
         field(run, "transformer_engine", tr("Transformer Engine"), general),
+        field(run, "liger_kernel", tr("Liger-Kernel"), general),
         field(run, "cross_entropy_fusion", tr("Fused cross-entropy"), general),
         field(run, "loss_fp32_upcast", tr("Loss in fp32"), general),
         field(run, "parallelism.tp", tr("Tensor (tp)"), parallelism),
@@ -223,6 +224,9 @@ QList<FieldSpec> runFields()
         field(run, "training.micro_batch", tr("Micro batch"), training),
         field(run, "training.seq_length", tr("Sequence length"), training),
         field(run, "training.recompute", tr("Recompute"), training),
+        field(run, "training.lora_rank", tr("LoRA rank (0: full)"), training),
+        field(run, "training.lora_targets", tr("LoRA targets"), training),
+        field(run, "training.lora_dropout", tr("LoRA dropout"), training),
         field(run, "inference.batch", tr("Batch"), inference),
         field(run, "inference.prompt_length", tr("Prompt length"), inference),
         field(run, "inference.decode_length", tr("Decode length"), inference),

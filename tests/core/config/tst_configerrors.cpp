@@ -6,7 +6,9 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <optional>
+#include <tuple>
 
 using namespace rapid;
 
@@ -113,7 +115,31 @@ private Q_SLOTS:
     void streamSharesScaleWithTheDatasheetBandwidth();
     void bytesThatAreNotUtf8AreRefusedWhereTheyAre();
     void slidingWindowPatternNeedsAWindow();
+    void loraOptionsNameTheirKey();
 };
+
+void TstConfigErrors::loraOptionsNameTheirKey()
+{
+    // LoRA on a MoE model (its grouped expert adapters are not modelled), a LoRA dropout without adapters, and
+    // Liger-Kernel outside PyTorch FSDP: each the key's own error.
+    const std::tuple<const char*, const char*, std::vector<std::string>, const char*> cases[] = {
+        { "mixtral-8x7b", "automodel-fsdp2-train", { "run.training.lora_rank=16" }, "run.training.lora_rank" },
+        { "llama-3.1-8b", "automodel-fsdp2-train", { "run.training.lora_dropout=0.1" }, "run.training.lora_dropout" },
+        { "llama-3.1-8b", "megatron-gpt-train", { "run.liger_kernel=true" }, "run.liger_kernel" },
+    };
+    for (const auto& [model, run, overrides, key] : cases) {
+        const auto diagnostics = test::expectConfigError(
+            [&] { test::projectLoader().loadScenario(model, "hgx-h100-8gpu", run, overrides); });
+        QVERIFY2(
+            std::any_of(diagnostics.begin(), diagnostics.end(), [&](const auto& d) { return d.keyPath == key; }), key);
+    }
+    const config::Scenario lora
+        = test::projectLoader().loadScenario("llama-3.1-8b", "hgx-h100-8gpu", "automodel-fsdp2-train",
+            { "run.training.lora_rank=16", "run.training.lora_targets=all_linear", "run.training.lora_dropout=0.1" });
+    QCOMPARE(lora.run.loraRank, 16);
+    QCOMPARE(lora.run.loraTargets, config::LoraTargets::AllLinear);
+    QCOMPARE(lora.run.loraDropout, 0.1);
+}
 
 void TstConfigErrors::slidingWindowPatternNeedsAWindow()
 {

@@ -8,6 +8,7 @@
 #include "model/ringattention.h"
 #include "parallel/shardingplan.h"
 #include "testutils.h"
+#include "tinyllama.h"
 
 #include <QTest>
 
@@ -18,25 +19,7 @@ using namespace rapid;
 
 namespace {
 
-/// A small Llama-shaped model with round numbers: h = 1024, 16 heads of 64, 4 KV heads, gated FFN of 4096.
-/// Attention weights: h (q + 2 kv) + q h = 1024 x (1024 + 2 x 256) + 1024 x 1024 = 1,572,864 + 1,048,576 = 2,621,440.
-/// MLP weights: 3 x 1024 x 4096 = 12,582,912. Together 15,204,352.
-config::ModelSpec tinyLlama()
-{
-    config::ModelSpec model;
-    model.name = "tiny-llama";
-    model.numLayers = 2;
-    model.hiddenSize = 1024;
-    model.numHeads = 16;
-    model.numKvHeads = 4;
-    model.headDim = 64;
-    model.ffnSize = 4096;
-    model.ffnGated = true;
-    model.activation = config::Activation::Silu;
-    model.norm = config::NormKind::RmsNorm;
-    model.vocabSize = 32000;
-    return model;
-}
+using test::tinyLlama;
 constexpr double kTinyLayerWeights = 15204352.0;
 
 config::RunSpec trainingRun(int microBatch, int seqLength, int tp, bool sp = false)

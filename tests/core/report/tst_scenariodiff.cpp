@@ -47,6 +47,7 @@ void TstScenarioDiff::namesWhatDiffers_data()
     row("sequence", { "run.training.seq_length=4096" }, "seq 4096");
     row("micro-batch", { "run.training.micro_batch=2" }, "mb 2");
     row("recompute", { "run.training.recompute=full" }, "recompute full");
+    row("LoRA", { "run.training.lora_rank=16", "run.training.lora_targets=all_linear" }, "LoRA r16 +head");
     row("one degraded link", { "hardware.faults=[{link: \"nvlink@1:1-s1.0\", health: 0.5}]" }, "1 link fault");
     // The model or GPU edited under its own name: the changed shape, or that the GPU's specs were edited.
     row("layers", { "model.num_layers=96" }, "layers 96");

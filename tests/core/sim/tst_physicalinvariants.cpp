@@ -175,15 +175,24 @@ private:
         // sequence parallel.
         const bool foldExperts = ep > 1 && sequenceParallel && std::bernoulli_distribution(0.5)(random);
         const int etp = foldExperts ? pick(random, divisorsOf(tp, tp / 2)) : 0;
+        // LoRA fine-tuning a quarter of the time on dense models; Liger-Kernel on some PyTorch FSDP runs.
+        std::ostringstream lora;
+        if (!model.moe && std::bernoulli_distribution(0.25)(random)) {
+            lora << ", lora_rank: " << pick(random, std::vector<int> { 8, 16, 64 })
+                 << ", lora_targets: " << pick(random, std::vector<std::string> { "projections", "all_linear" })
+                 << ", lora_dropout: " << pick(random, std::vector<double> { 0.0, 0.1 });
+        }
+        const bool liger = framework == "pytorch-fsdp" && std::bernoulli_distribution(0.3)(random);
         std::ostringstream yaml;
         yaml << "run:\n  mode: training\n  framework: " << framework << "\n"
              << "  transformer_engine: " << (transformerEngine ? "true" : "false") << "\n"
+             << "  liger_kernel: " << (liger ? "true" : "false") << "\n"
              << "  cross_entropy_fusion: " << (fusedLoss ? "true" : "false") << "\n"
              << "  loss_fp32_upcast: " << (lossUpcast ? "true" : "false") << "\n"
              << "  training: {global_batch: " << microBatch * dp * accumulation << ", micro_batch: " << microBatch
              << ", seq_length: " << pick(random, lengths)
              << ", recompute: " << pick(random, std::vector<std::string> { "none", "selective", "full", "op-sac" })
-             << "}\n"
+             << lora.str() << "}\n"
              << "  torch_compile: " << (std::bernoulli_distribution(0.5)(random) ? "true" : "false") << "\n"
              << flashAttentionYaml(random)
              << precisionYaml(random, hardware, true, framework == "pytorch-fsdp" && zeroStage == 3)

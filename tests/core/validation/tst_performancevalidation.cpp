@@ -237,6 +237,25 @@ void TstPerformanceValidation::pipelinedRowsRunTheirFrameworksSchedules()
     // AutoModel's dense Llama 3 70B row, first published 2026-04-10, ran FSDP2Config's default of then: gradients
     // reduced in bf16 (fp32 from 2026-05-14).
     QVERIFY(has(overridesOf(validation::automodelDataset(shared), "AM-PT-10 "), "run.precision.gradients=bf16"));
+    // The LoRA rows run their recipes (read at 2013a4dd): rank 16 on every linear and the LM head (match_all_linear).
+    // Llama 3 8B on one GPU: Hugging Face's model under Liger-Kernel with cuDNN attention, dropout 0.1, no
+    // recomputation; Llama 3.3 70B on 8 GPUs: compiled, tp 2 with sequence parallelism and async TP over fsdp 4.
+    const auto lora8b = overridesOf(validation::automodelDataset(shared), "AM-LORA-11 ");
+    QVERIFY(has(lora8b, "run.training.lora_rank=16"));
+    QVERIFY(has(lora8b, "run.training.lora_targets=all_linear"));
+    QVERIFY(has(lora8b, "run.training.lora_dropout=0.1"));
+    QVERIFY(has(lora8b, "run.liger_kernel=true"));
+    QVERIFY(has(lora8b, "run.attention_kernel=cudnn"));
+    QVERIFY(has(lora8b, "run.training.recompute=none"));
+    const auto lora70b = overridesOf(validation::automodelDataset(shared), "AM-LORA-13 ");
+    QVERIFY(has(lora70b, "run.torch_compile=true"));
+    QVERIFY(has(lora70b, "tp: 2, sp: true, tp_comm_overlap: true"));
+    QVERIFY(has(lora70b, "run.training.recompute=full"));
+    QVERIFY(!has(lora70b, "run.liger_kernel"));
+    // The superseded LoRA rows (the table's older layout) are skipped, with the reason.
+    const validation::Dataset automodelSet = validation::automodelDataset(shared);
+    QVERIFY(std::any_of(automodelSet.skipped.begin(), automodelSet.skipped.end(),
+        [](const auto& skipped) { return skipped.label.starts_with("AM-LORA-18 "); }));
 }
 
 QTEST_GUILESS_MAIN(TstPerformanceValidation)
