@@ -35,8 +35,9 @@ struct FrameworkProfile {
     bool shardedParametersAreMaster = false;
     /// Memory outside the caching allocator: CUDA context, NCCL and cuBLAS workspaces.
     double nonAllocatorBytes = 0;
-    /// Reserved / allocated of the caching allocator for short-lived memory (activations, transients).
-    double fragmentation = 1.0;
+    /// The caching allocator's fragmentation ratio, 1 - peak active / peak reserved over its whole pool (GMLake's
+    /// definition): the share of the reserved peak that no live tensor holds at the allocator's peak. 0 to below 1.
+    double poolFragmentation = 0;
 
     bool operator==(const FrameworkProfile&) const = default;
 };

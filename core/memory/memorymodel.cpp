@@ -50,6 +50,13 @@ double parametersOnStage(const ModelSpec& model, const RunSpec& run, int stage)
 
 namespace {
 
+/// What the caching allocator has reserved when @p activePeakBytes of live tensors is its peak: the fragmentation
+/// ratio is the share of the reserved peak no live tensor holds (FrameworkProfile::poolFragmentation).
+double reservedForActivePeak(double activePeakBytes, const FrameworkProfile& profile)
+{
+    return activePeakBytes / (1 - profile.poolFragmentation);
+}
+
 /// The weights one GPU of a pipeline stage holds for inference. A quantised checkpoint
 /// (config::isQuantizedWeightFormat) quantises the linear layers only: the embedding (a lookup), the LM head (excluded
 /// by NVIDIA ModelOpt's default quantisation config) and the norms stay in the activations' 16-bit format.
@@ -100,7 +107,8 @@ MemoryEstimate estimateInference(const ModelSpec& model, const config::GpuSpec& 
         memory.staticBytes = breakdown[static_cast<size_t>(MemoryCategory::Weights)]
             + breakdown[static_cast<size_t>(MemoryCategory::KvCache)];
         memory.computePeakBytes = allocated;
-        memory.reservedPeakBytes = memory.staticBytes + profile.fragmentation * (allocated - memory.staticBytes);
+        // Weights and the KV cache are allocated once, before the first forward: only the activations churn.
+        memory.reservedPeakBytes = memory.staticBytes + reservedForActivePeak(allocated - memory.staticBytes, profile);
         memory.breakdown = breakdown;
         if (memory.reservedPeakBytes > worst) {
             worst = memory.reservedPeakBytes;
@@ -386,8 +394,9 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
             memory.breakdown = base;
             at(memory.breakdown, MemoryCategory::Transient) = optimizerTransient;
         }
-        // Short-lived blocks fragment the allocator's pool; the gather buffers come on top of the cached blocks.
-        memory.reservedPeakBytes = staticBytes + profile.fragmentation * dynamicPeak + optimizerTransient;
+        // The allocator's peak of live tensors is the compute phase's or the optimizer phase's, whichever is larger.
+        memory.reservedPeakBytes
+            = reservedForActivePeak(std::max(memory.computePeakBytes, memory.optimizerPeakBytes), profile);
         timeline.push_back({ index, memory.optimizerPeakBytes });
         estimate.timelines.push_back(std::move(timeline));
 

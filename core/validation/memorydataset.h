@@ -73,7 +73,8 @@ double measuredQuantity(const memory::MemoryEstimate& estimate);
 
 /// The quantity the benchmark logged as "Mem Res (GB)" on world rank 0: what torch's caching allocator held. It
 /// keeps every segment it reserved (no empty_cache in nanotron's loop), so what it holds after the optimizer step is
-/// the step's reserved peak: pipeline stage 0's reserved peak (short-lived memory times the allocator's fragmentation).
+/// the step's reserved peak: pipeline stage 0's reserved peak (its peak of live tensors over 1 - the caching
+/// allocator's fragmentation ratio).
 double measuredReservedQuantity(const memory::MemoryEstimate& estimate);
 
 MemoryValidationSummary validateMemory(const std::vector<MemoryBenchmarkRun>& runs, const config::GpuSpec& gpu);

@@ -135,8 +135,8 @@ Dataset torchtitanDataset(const std::string& sharedDir, TorchtitanView view)
     if (memory) {
         dataset.name = "torchtitan-memory";
         dataset.description = "torchtitan Llama 3.1 8B-405B peak memory per GPU (GiB): torch.cuda peak reserved bytes "
-                              "(2024 rows: max over GPUs) against the memory model's reserved peak (allocated x "
-                              "fragmentation) of the most loaded pipeline stage";
+                              "(2024 rows: max over GPUs) against the memory model's reserved peak (its peak of live "
+                              "tensors over 1 - the allocator's fragmentation ratio) of the most loaded pipeline stage";
         dataset.metric = Metric::PeakReservedGiB;
     } else if (view == TorchtitanView::UnstatedPowerLimit) {
         dataset.name = "torchtitan-power-limited";

@@ -61,9 +61,10 @@ void TstMemoryValidation::meetsTheIssueBars()
         { QStringLiteral("fit/OOM accuracy %"), 100 * summary.accuracy(), 97.0, std::nullopt, true });
     test::checkValidationFigure(
         { QStringLiteral("peak allocated MAPE %"), summary.meanAbsolutePercentageError, 10.0, std::nullopt, false });
-    // No bar was set for false "fits" (runs predicted to fit that ran out of memory): held at the 0.87% of
-    // `rapid validate` on 2026-11-24 plus half a point, the figure users pay for most.
-    test::checkValidationFigure({ QStringLiteral("false fits %"), 100 * summary.falseFitRate(), 0.0, 1.4, false });
+    // No bar was set for false "fits" (runs predicted to fit that ran out of memory), the figure users pay for most:
+    // held at today's figure plus half a point. 0.87% until 2026-12-05 under a fragmentation factor fitted on this
+    // benchmark; 2.24% with GMLake's published ratio in its place (docs/calibration.md).
+    test::checkValidationFigure({ QStringLiteral("false fits %"), 100 * summary.falseFitRate(), 0.0, 2.75, false });
 }
 
 void TstMemoryValidation::reservedErrorIsStageZerosReservedPeakAgainstMemRes()
