@@ -182,10 +182,9 @@ struct StageReplayInputs {
 
 /// Replays the stage's forward and backward passes in schedule order: activations saved and freed, the loss's logits,
 /// the transients of the backward. Returns the compute-phase peak (static bytes included); fills the breakdown at that
-/// peak, the micro-batches in flight then, the allocated bytes after each step and the peak above static memory.
+/// peak, the micro-batches in flight then and the allocated bytes after each step.
 double replaySchedule(const StageReplayInputs& in, const std::vector<parallel::PipelineStep>& steps,
-    StageMemory& memory, std::array<double, kMemoryCategoryCount>& breakdown, std::vector<MemorySample>& timeline,
-    double& dynamicPeak)
+    StageMemory& memory, std::array<double, kMemoryCategoryCount>& breakdown, std::vector<MemorySample>& timeline)
 {
     auto at = [](std::array<double, kMemoryCategoryCount>& b, MemoryCategory c) -> double& {
         return b[static_cast<size_t>(c)];
@@ -196,7 +195,6 @@ double replaySchedule(const StageReplayInputs& in, const std::vector<parallel::P
     double computePeak = in.staticBytes;
     auto consider = [&](double transient) {
         const double now = in.staticBytes + activations + logitsLive + transient;
-        dynamicPeak = std::max(dynamicPeak, now - in.staticBytes);
         if (now > computePeak) {
             computePeak = now;
             breakdown = in.base;
@@ -375,10 +373,8 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
         const StageReplayInputs inputs { base, staticBytes, chunkActivations, chunkParams, gradientTransient,
             layerBackwardTransient, logitsKept, lossTransient, share.last, plan.virtualStages };
         std::vector<MemorySample> timeline;
-        double dynamicPeak = 0;
         std::array<double, kMemoryCategoryCount> computeBreakdown = base;
-        const double computePeak
-            = replaySchedule(inputs, plan.steps(stage), memory, computeBreakdown, timeline, dynamicPeak);
+        const double computePeak = replaySchedule(inputs, plan.steps(stage), memory, computeBreakdown, timeline);
         const int index = static_cast<int>(timeline.size());
         memory.computePeakBytes = computePeak;
 

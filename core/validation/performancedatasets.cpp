@@ -79,9 +79,8 @@ Dataset uciLlama(const std::string& shared)
         10.0, {}, {},
         "set-up unknown: the file records the split and the step time only (no sequence length, micro-batch, "
         "framework, precision or recomputation; a 128-sequence global batch is assumed), and several of its runs do "
-        "not "
-        "fit in 80 GiB under the assumed set-up (the note below counts them), so the runs differed in ways the file "
-        "does not say" };
+        "not fit in 80 GiB under the assumed set-up (the note below counts them), so the runs differed in ways the "
+        "file does not say" };
     const CsvTable table = CsvTable::read(shared + "/validation/" + dataset.file);
     const CsvTable tools = CsvTable::read(shared + "/validation/training/uci_4xa100_llama2-7b.stage_mlsynth.csv");
     for (size_t row = 0; row < table.rows(); ++row) {
