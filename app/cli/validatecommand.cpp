@@ -4,6 +4,7 @@
 #include "validategemms.h"
 
 #include "config/configloader.h"
+#include "validation/casesummary.h"
 #include "validation/memorydataset.h"
 #include "validation/performancevalidation.h"
 
@@ -129,6 +130,53 @@ const char* metricUnit(validation::Metric metric)
     return "";
 }
 
+/// One case of a performance dataset as `rapid validate` prints it: label, measured, predicted, signed error, and the
+/// other tools' predictions (or why the case could not be evaluated).
+std::string caseLine(const validation::CaseResult& c)
+{
+    std::string comparators;
+    for (const validation::Comparator& comparator : c.source->comparators) {
+        char text[96];
+        std::snprintf(text, sizeof text, "%s %.3g (%+.0f%%)  ", comparator.tool.c_str(), comparator.value,
+            100 * (comparator.value / c.source->measured - 1));
+        comparators += text;
+    }
+    char line[512];
+    if (!c.failure.empty()) {
+        std::snprintf(line, sizeof line, "   %-50s %10.4g %10s %8s   %s\n", c.source->label.c_str(), c.source->measured,
+            "failed", "", c.failure.substr(0, 200).c_str());
+        return line;
+    }
+    if (!c.fitsInMemory) {
+        char text[96];
+        std::snprintf(text, sizeof text, "[assumed setup does not fit: %.0f of %.0f GiB]  ",
+            c.peakMemoryBytes / 1073741824.0, c.capacityBytes / 1073741824.0);
+        comparators = text + comparators;
+    }
+    std::snprintf(line, sizeof line, "   %-50s %10.4g %10.4g %+7.1f%%   %s\n", c.source->label.c_str(),
+        c.source->measured, c.predicted, c.errorPercent, comparators.c_str());
+    return line;
+}
+
+/// The per-group figures of a dataset whose cases name two groups or more, the largest share of the error first.
+std::string groupTable(const std::vector<validation::GroupSummary>& groups)
+{
+    if (groups.size() < 2) {
+        return {};
+    }
+    std::string table = "   by group, the largest share of the summed absolute error first:\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "   %-60s %6s %8s %8s %7s\n", "group", "cases", "MAPE", "median", "share");
+    table += line;
+    for (const validation::GroupSummary& group : groups) {
+        std::snprintf(line, sizeof line, "   %-60s %6zu %7.1f%% %+7.1f%% %6.1f%%%s\n", group.group.c_str(), group.cases,
+            group.meanAbsolutePercentageError, group.medianSignedErrorPercent, 100 * group.shareOfAbsoluteError,
+            group.failed > 0 ? (" (" + std::to_string(group.failed) + " failed)").c_str() : "");
+        table += line;
+    }
+    return table;
+}
+
 /// What the overall line adds up: datasets with a bar, met or not, and their cases' absolute errors.
 struct Overall {
     int datasets = 0;
@@ -140,6 +188,7 @@ struct Overall {
 bool validatePerformanceDataset(const std::string& name, const Arguments& arguments, const Invocation& invocation,
     std::ofstream* csv, Overall& overall)
 {
+    const bool verbose = arguments.flag("verbose");
     const validation::DatasetResult result = validation::validateDataset(
         validation::readPerformanceDataset(name, sharedDirectory(arguments)), config::PresetLibrary::standard());
     std::ostream& out = invocation.out;
@@ -149,32 +198,21 @@ bool validatePerformanceDataset(const std::string& name, const Arguments& argume
     std::snprintf(line, sizeof line, "   %-50s %10s %10s %8s   %s\n", "case", "measured", "predicted", "error",
         "comparators (value, error)");
     out << line;
-    for (const validation::CaseResult& c : result.cases) {
-        std::string comparators;
-        for (const validation::Comparator& comparator : c.source->comparators) {
-            char text[96];
-            std::snprintf(text, sizeof text, "%s %.3g (%+.0f%%)  ", comparator.tool.c_str(), comparator.value,
-                100 * (comparator.value / c.source->measured - 1));
-            comparators += text;
-        }
-        if (!c.failure.empty()) {
-            std::snprintf(line, sizeof line, "   %-50s %10.4g %10s %8s   %s\n", c.source->label.c_str(),
-                c.source->measured, "failed", "", c.failure.substr(0, 200).c_str());
-        } else {
-            if (!c.fitsInMemory) {
-                char text[96];
-                std::snprintf(text, sizeof text, "[assumed setup does not fit: %.0f of %.0f GiB]  ",
-                    c.peakMemoryBytes / 1073741824.0, c.capacityBytes / 1073741824.0);
-                comparators = text + comparators;
-            }
-            std::snprintf(line, sizeof line, "   %-50s %10.4g %10.4g %+7.1f%%   %s\n", c.source->label.c_str(),
-                c.source->measured, c.predicted, c.errorPercent, comparators.c_str());
-        }
-        out << line;
-        if (csv) {
+    // A large set (AIConfigurator's 1,216 rows) shows its worst cases and its groups; --verbose and --csv give all.
+    const std::vector<const validation::CaseResult*> listed = validation::listedCases(result, verbose);
+    for (const validation::CaseResult* c : listed) {
+        out << caseLine(*c);
+    }
+    if (listed.size() < result.cases.size()) {
+        out << "   (the " << listed.size() << " worst of " << result.cases.size()
+            << " cases; --verbose lists them all, --csv writes every one)\n";
+    }
+    if (csv) {
+        for (const validation::CaseResult& c : result.cases) {
             *csv << result.dataset.name << ",\"" << c.source->label << "\"," << c.source->measured << ','
                  << (c.failure.empty() ? std::to_string(c.predicted) : std::string()) << ','
-                 << (c.failure.empty() ? std::to_string(c.errorPercent) : std::string()) << '\n';
+                 << (c.failure.empty() ? std::to_string(c.errorPercent) : std::string()) << ",\"" << c.source->group
+                 << "\"\n";
         }
     }
     if (result.hasBar()) {
@@ -196,6 +234,7 @@ bool validatePerformanceDataset(const std::string& name, const Arguments& argume
         std::snprintf(line, sizeof line, "   %-30s %.2f%%\n", tool.c_str(), error);
         out << line;
     }
+    out << groupTable(validation::summarizeGroups(result));
     for (const validation::SkippedRow& skipped : result.dataset.skipped) {
         out << "   skipped " << skipped.label << ": " << skipped.reason << "\n";
     }
@@ -245,7 +284,7 @@ int validateCommand(const Invocation& invocation)
     std::unique_ptr<std::ofstream> csv;
     if (auto path = arguments.value("csv"); path && dataset != "memory" && dataset != "gemm") {
         csv = std::make_unique<std::ofstream>(*path);
-        *csv << "dataset,case,measured,predicted,error_percent\n";
+        *csv << "dataset,case,measured,predicted,error_percent,group\n";
     }
     bool passed = true;
     Overall overall;

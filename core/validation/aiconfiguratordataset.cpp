@@ -216,6 +216,15 @@ std::string skipReason(const CsvTable& table, size_t row)
     return {};
 }
 
+/// The slice of the file a row belongs to for `rapid validate`'s per-group figures: the engine and its version (one
+/// benchmark campaign each), the GPU, the model and its precision.
+std::string groupOf(const CsvTable& table, size_t row, const std::string& precision)
+{
+    const std::string version = table.cell(row, "backend_version");
+    return table.cell(row, "backend") + " " + (version.empty() ? "(version not recorded)" : version) + ", "
+        + table.cell(row, "system") + ", " + modelPreset(table.cell(row, "model_path")) + " " + precision;
+}
+
 } // namespace
 
 Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
@@ -262,6 +271,7 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
         const auto [hardware, hardwareOverrides] = hardwareOf(table.cell(row, "system"), tp);
         ValidationCase c;
         c.label = table.cell(row, "id");
+        c.group = groupOf(table, row, nvfp4 ? "nvfp4" : fp8Block ? "fp8 128-block" : fp8 ? "fp8" : "bf16");
         c.model = modelPreset(table.cell(row, "model_path"));
         c.hardware = hardware;
         c.run = "llama-serve-a100";

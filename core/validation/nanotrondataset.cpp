@@ -112,6 +112,7 @@ Dataset nanotronDataset(const std::string& sharedDir)
         }
         ValidationCase c;
         c.label = run.name;
+        c.group = "tp " + std::to_string(run.run.parallelism.tp);
         c.model = "llama-3.1-8b";
         c.hardware = "hgx-h100-8gpu";
         c.run = "nanotron-llama-train";

@@ -39,6 +39,9 @@ struct ValidationCase {
     std::vector<std::string> overrides;
     double measured = 0;
     std::vector<Comparator> comparators;
+    /// The slice of the dataset the case belongs to (an engine and its version, a GPU, a model...), for the figures
+    /// per group `rapid validate` prints; empty: none.
+    std::string group;
     double measuredTtft = -1; ///< when the source also gives TTFT (seconds), else negative
     double measuredItl = -1;
     int concurrency = 0; ///< ServedTtft/ServedItl: clients of the closed loop (each request: prompt and decode length)

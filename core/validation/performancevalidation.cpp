@@ -5,6 +5,7 @@
 #include "memory/memorymodel.h"
 #include "serving/servingsimulator.h"
 #include "sim/stepmodel.h"
+#include "validation/casesummary.h"
 #include "validation/servedceiling.h"
 
 #include <algorithm>
@@ -135,13 +136,7 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
             signedErrors.push_back(c.errorPercent);
         }
     }
-    if (!signedErrors.empty()) {
-        std::sort(signedErrors.begin(), signedErrors.end());
-        const size_t middle = signedErrors.size() / 2;
-        result.medianSignedErrorPercent = signedErrors.size() % 2 == 1
-            ? signedErrors[middle]
-            : (signedErrors[middle - 1] + signedErrors[middle]) / 2;
-    }
+    result.medianSignedErrorPercent = median(std::move(signedErrors));
     // A case that cannot be evaluated counts as a 100% error, so failures never improve the figure.
     const int failed = static_cast<int>(result.cases.size()) - evaluated;
     result.meanAbsolutePercentageError

@@ -199,6 +199,7 @@ Dataset torchtitanDataset(const std::string& sharedDir, TorchtitanView view)
             + (interleaved ? "i" : "") + " cp" + std::to_string(cp) + (fp8 ? " fp8" : " bf16") + " "
             + recomputeWord(table.cell(row, "activation_checkpointing"))
             + (table.cell(row, "torch_compile") == "yes" ? " compile" : "") + " s" + table.cell(row, "seq_len");
+        c.group = (cp > 1 ? "context parallel, " : std::string()) + (fp8 ? "fp8 " + scaling : "bf16");
         c.model = model;
         c.hardware = hardware->first;
         c.run = "torchtitan-llama3-train";

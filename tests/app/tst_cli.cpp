@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -67,6 +68,7 @@ private Q_SLOTS:
     void sweepWritesEveryPointAndRanksTheFeasibleOnes();
     void runJsonFollowsTheDocumentedSchema();
     void validateGemmsWritesEveryRow();
+    void validateSplitsADatasetsErrorByGroup();
 };
 
 void TstCli::modelInfoPrintsPublishedTotals_data()
@@ -184,6 +186,55 @@ void TstCli::validateGemmsWritesEveryRow()
         const double predicted = cells[4].toDouble();
         QVERIFY(std::abs((predicted - measured) / measured * 100 - cells[5].toDouble()) < 1e-3);
     }
+}
+
+void TstCli::validateSplitsADatasetsErrorByGroup()
+{
+    if (!QFileInfo::exists(QStringLiteral(RAPID_SHARED_DIR "/validation/memory/hf_nanotron_h100_bench.csv"))) {
+        QSKIP("shared validation data not present");
+    }
+    // nanotron's runs grouped by tensor parallelism: the groups hold every case the figure line counts, and their
+    // shares of the summed absolute error add up to all of it.
+    QTemporaryDir dir;
+    const QString csvPath = dir.filePath(QStringLiteral("nanotron.csv"));
+    const Result result = runRapid({ QStringLiteral("validate"), QStringLiteral("--dataset"),
+        QStringLiteral("nanotron"), QStringLiteral("--shared"), QStringLiteral(RAPID_SHARED_DIR),
+        QStringLiteral("--no-fail"), QStringLiteral("--csv"), csvPath });
+    QCOMPARE(result.exitCode, 0);
+    // The CSV names each run's group, the tensor parallelism its name carries ("..._tp4_...").
+    QFile csv(csvPath);
+    QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList csvLines = QString::fromUtf8(csv.readAll()).trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(csvLines.first(), QStringLiteral("dataset,case,measured,predicted,error_percent,group"));
+    const QRegularExpression tpInName(QStringLiteral("_tp(\\d+)_"));
+    for (const QString& line : csvLines.mid(1)) {
+        const QRegularExpressionMatch tp = tpInName.match(line);
+        QVERIFY2(tp.hasMatch(), qPrintable(line));
+        QVERIFY2(line.endsWith(QStringLiteral(",\"tp ") + tp.captured(1) + QStringLiteral("\"")), qPrintable(line));
+    }
+    const QRegularExpression figure(QStringLiteral("; (\\d+) cases in "));
+    const QRegularExpressionMatch counted = figure.match(result.out);
+    QVERIFY(counted.hasMatch());
+    const QStringList lines = result.out.split(QLatin1Char('\n'));
+    const qsizetype header = lines.indexOf(QRegularExpression(QStringLiteral("^\\s+group\\s+cases\\s+MAPE.*")));
+    QVERIFY(header > 0);
+    const QRegularExpression row(
+        QStringLiteral("^\\s+(tp \\d+)\\s+(\\d+)\\s+([\\d.]+)%\\s+([-+][\\d.]+)%\\s+([\\d.]+)%$"));
+    int cases = 0;
+    double share = 0;
+    int groups = 0;
+    for (qsizetype i = header + 1; i < lines.size(); ++i) {
+        const QRegularExpressionMatch match = row.match(lines[i]);
+        if (!match.hasMatch()) {
+            break;
+        }
+        ++groups;
+        cases += match.captured(2).toInt();
+        share += match.captured(5).toDouble();
+    }
+    QVERIFY(groups >= 2);
+    QCOMPARE(cases, counted.captured(1).toInt());
+    QVERIFY(std::abs(share - 100) < 0.05 * groups); // each share printed to 0.1
 }
 
 void TstCli::runOnTheDefaultWorkspacePredictsTimeAndMemory()
