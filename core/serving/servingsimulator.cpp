@@ -162,15 +162,13 @@ const char* toString(CapacityPolicy policy)
 
 namespace {
 
-/// SGLang's server defaults (python/sglang/srt/server_args.py, v0.5, _handle_gpu_memory_settings and
-/// _handle_chunked_prefill_size): the memory it keeps outside weights and KV cache grows with the GPU's memory and the
-/// model-parallel GPUs (activations of a chunk, CUDA-graph buffers), and mem_fraction_static is what is left;
-/// chunked_prefill_size 2,048 tokens below 35 GiB, 8,192 below 160 GiB (A100, H100, H200), 16,384 above (B200).
-/// max_running_requests: the request pool's floor of 2,048 (model_runner: min(max(tokens / context x 512, 2048),
-/// 4096)), which binds only above 2,048 concurrent requests.
-EngineOptions sglangDefaults(EngineOptions options, const config::GpuSpec& gpu, int modelParallelGpus)
+/// SGLang's chunked_prefill_size and mem_fraction_static before v0.5.3 (python/sglang/srt/server_args.py at v0.5.1,
+/// _handle_gpu_memory_settings and _handle_chunked_prefill_size): the memory kept outside weights and KV cache grows
+/// with the GPU's memory and the model-parallel GPUs (activations of a chunk, CUDA-graph buffers), and
+/// mem_fraction_static is what is left; chunked_prefill_size 2,048 tokens below 35 GiB, 8,192 below 160 GiB (A100,
+/// H100, H200), 16,384 above (B200).
+void sglangDefaultsBeforeV053(EngineOptions& options, double memoryGiB, int modelParallelGpus)
 {
-    const double memoryGiB = gpu.hbmCapacityBytes / kGiB;
     const double parallel = modelParallelGpus;
     double reservedGiB = 32;
     if (memoryGiB < 35) {
@@ -185,6 +183,51 @@ EngineOptions sglangDefaults(EngineOptions options, const config::GpuSpec& gpu, 
     }
     if (options.maxNumBatchedTokens == 0) {
         options.maxNumBatchedTokens = memoryGiB < 35 ? 2048 : memoryGiB < 160 ? 8192 : 16384;
+    }
+}
+
+/// SGLang's chunked_prefill_size and mem_fraction_static since v0.5.3 (server_args.py, _handle_gpu_memory_settings,
+/// PR #10975 of 2025-09-27): by GPU memory a chunked_prefill_size (2,048 tokens below 35 GiB, 4,096 below 60, 8,192
+/// below 160, 16,384 above) and a cuda_graph_max_bs (8 below 20 GiB; below 35 GiB 24, below 60 GiB 32, below 160 GiB
+/// 256, with 4 or more tensor-parallel GPUs 80, 160 and 512; 512 above); the memory kept outside weights and KV cache
+/// is then 512 MiB of metadata, 1.5 MiB per token of the prefill chunk (at least 2,048 tokens), 2 MiB per CUDA-graph
+/// batch size and 1 GiB per 8 model-parallel GPUs, at least 10 GiB on a GPU of more than 60 GiB, and
+/// mem_fraction_static what is left, rounded to 0.001. The tensor-parallel test takes tp x pp: the served models run
+/// pp 1.
+void sglangDefaultsSinceV053(EngineOptions& options, double memoryGiB, int modelParallelGpus)
+{
+    const int chunk = memoryGiB < 35 ? 2048 : memoryGiB < 60 ? 4096 : memoryGiB < 160 ? 8192 : 16384;
+    const bool wide = modelParallelGpus >= 4;
+    const int cudaGraphMaxBatch = memoryGiB < 20 ? 8
+        : memoryGiB < 35                         ? (wide ? 80 : 24)
+        : memoryGiB < 60                         ? (wide ? 160 : 32)
+        : memoryGiB < 160                        ? (wide ? 512 : 256)
+                                                 : 512;
+    if (options.maxNumBatchedTokens == 0) {
+        options.maxNumBatchedTokens = chunk;
+    }
+    if (options.gpuMemoryUtilization == 0) {
+        const double memoryMiB = memoryGiB * 1024;
+        double reservedMiB = 512 + std::max(options.maxNumBatchedTokens, 2048) * 1.5 + cudaGraphMaxBatch * 2.0
+            + modelParallelGpus / 8.0 * 1024;
+        if (memoryMiB > 60 * 1024) {
+            reservedMiB = std::max(reservedMiB, 10.0 * 1024);
+        }
+        options.gpuMemoryUtilization
+            = std::clamp(std::round((memoryMiB - reservedMiB) / memoryMiB * 1000) / 1000, 0.01, 1.0);
+    }
+}
+
+/// SGLang's server defaults for the release @p options names (EngineOptions::sglangBeforeV053). max_running_requests:
+/// the request pool's floor of 2,048 (model_runner: min(max(tokens / context x 512, 2048), 4096)), which binds only
+/// above 2,048 concurrent requests.
+EngineOptions sglangDefaults(EngineOptions options, const config::GpuSpec& gpu, int modelParallelGpus)
+{
+    const double memoryGiB = gpu.hbmCapacityBytes / kGiB;
+    if (options.sglangBeforeV053) {
+        sglangDefaultsBeforeV053(options, memoryGiB, modelParallelGpus);
+    } else {
+        sglangDefaultsSinceV053(options, memoryGiB, modelParallelGpus);
     }
     constexpr int kSglangMaxPrefillTokens = 16384; // server_args.py
     options.maxPrefillTokens = options.maxPrefillTokens == 0 ? kSglangMaxPrefillTokens : options.maxPrefillTokens;

@@ -164,6 +164,10 @@ struct EngineOptions {
     /// all-reduce with the residual add and RMSNorm only when built with reduce_fusion (off by default); the PyTorch
     /// backend does by default for Llama models (serving::engineScenario).
     bool tensorRtEngine = false;
+    /// SGLang only: a release before v0.5.3, whose mem_fraction_static leaves a fixed reserve by GPU memory and
+    /// tp x pp (server_args.py at v0.5.1) instead of the current heuristic sized from chunked_prefill_size and
+    /// cuda_graph_max_bs (since PR #10975, 2025-09-27; engineDefaults).
+    bool sglangBeforeV053 = false;
     /// As used (set by the simulation, like kvBlocks): the model's tensor-parallel all-reduces carry the residual add,
     /// the next RMSNorm and its quantisation (serving::engineScenario).
     bool allReduceFused = false;

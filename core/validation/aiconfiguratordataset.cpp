@@ -135,6 +135,9 @@ serving::EngineOptions benchmarkEngine(const CsvTable& table, size_t row, int ba
         if (versionAtLeast(table.cell(row, "backend_version"), 0, 5, 6)) {
             engine.batching = serving::Batching::Mixed;
         }
+        // The memory SGLang keeps outside weights and KV cache: a fixed reserve before v0.5.3, sized from the chunk
+        // and the CUDA-graph batch sizes since (serving::EngineOptions::sglangBeforeV053).
+        engine.sglangBeforeV053 = !versionAtLeast(table.cell(row, "backend_version"), 0, 5, 3);
         break;
     }
     return engine;

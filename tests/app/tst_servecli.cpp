@@ -200,9 +200,11 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
     // vLLM (>= 0.9, EngineArgs.get_batch_defaults for `vllm serve`): a GPU of 70 GiB or more that is not an A100
     // gets 8,192 batched tokens and 1,024 sequences, any other 2,048 and 256.
     // TensorRT-LLM (--engine trtllm): BuildConfig's max_num_tokens 8,192 and max_batch_size 2,048 on any GPU.
-    // Both keep 0.9 of the memory. SGLang (server_args.py, v0.5.1): chunked_prefill_size 8,192 below 160 GiB and
-    // 16,384 above; mem_fraction_static = (memory - reserve) / memory with a reserve of 9.5 + tp x pp / 2 GiB below
-    // 90 GiB (tp 8: 13.5 of 80 GiB, 0.83125) and 32 GiB above 160 GiB (148 of 180 GiB, 0.82222); 2,048 requests.
+    // Both keep 0.9 of the memory. SGLang (server_args.py since v0.5.3): chunked_prefill_size 8,192 below 160 GiB and
+    // 16,384 above; mem_fraction_static = (memory - reserve) / memory to 0.001, the reserve 512 MiB + 1.5 MiB per
+    // chunk token + 2 MiB per CUDA-graph size (512 at tp 8) + tp x pp / 8 GiB: at tp 8 on 80 GiB (81,920 MiB)
+    // 512 + 12,288 + 1,024 + 1,024 = 14,848 MiB, 0.819; on 180 GiB (184,320 MiB) 512 + 24,576 + 1,024 + 1,024 =
+    // 27,136 MiB, 0.853; 2,048 requests.
     QTest::addColumn<QString>("hardware");
     QTest::addColumn<QString>("engine");
     QTest::addColumn<int>("tokens");
@@ -221,10 +223,10 @@ void TstServeCli::engineDefaultsFollowVllmPerGpu_data()
                           << preempting << 16;
     QTest::addRow("a100_trtllm") << QStringLiteral("hgx-a100-8gpu") << QStringLiteral("trtllm") << 8192 << 2048 << 0.9
                                  << QStringLiteral("guaranteed-no-evict") << 32;
-    QTest::addRow("h100_sglang") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("sglang") << 8192 << 2048
-                                 << 66.5 / 80 << QStringLiteral("new-token-ratio") << 1;
+    QTest::addRow("h100_sglang") << QStringLiteral("hgx-h100-8gpu") << QStringLiteral("sglang") << 8192 << 2048 << 0.819
+                                 << QStringLiteral("new-token-ratio") << 1;
     QTest::addRow("b200_sglang") << QStringLiteral("hgx-b200-8gpu") << QStringLiteral("sglang") << 16384 << 2048
-                                 << 148.0 / 180 << QStringLiteral("new-token-ratio") << 1;
+                                 << 0.853 << QStringLiteral("new-token-ratio") << 1;
 }
 
 void TstServeCli::engineDefaultsFollowVllmPerGpu()

@@ -512,7 +512,9 @@ private Q_SLOTS:
     void theEngineComboPicksSglangsDefaults()
     {
         // Two presses of the down arrow on the Engine field pick SGLang (vLLM V1, TensorRT-LLM, SGLang): its defaults
-        // for one H100 (80 GiB, tp 1): 8,192-token prefill batches and mem_fraction_static (80 - 9.5 - 1/2) / 80.
+        // for one H100 (80 GiB = 81,920 MiB, tp 1): 8,192-token prefill batches and mem_fraction_static
+        // (81,920 - 13,440) / 81,920 = 0.836 (to 0.001), the reserve 512 + 8,192 x 1.5 + 256 CUDA-graph sizes x 2
+        // + 1/8 x 1,024 MiB (server_args.py since v0.5.3).
         auto window = open();
         QVERIFY(window);
         ServingPanel* panel = window->servingPanel();
@@ -532,7 +534,7 @@ private Q_SLOTS:
         const serving::EngineOptions& used = panel->curve()->results[0].options;
         QCOMPARE(used.profile, serving::EngineProfile::Sglang);
         QCOMPARE(used.maxNumBatchedTokens, 8192);
-        QVERIFY(std::abs(used.gpuMemoryUtilization - 70.0 / 80) < 1e-12);
+        QVERIFY(std::abs(used.gpuMemoryUtilization - 0.836) < 1e-12);
         // "The engine's" admission is SGLang's: its new_token_ratio share of the running outputs.
         QCOMPARE(used.capacityPolicy, serving::CapacityPolicy::NewTokenRatio);
         // The status line says what "the engine's" knobs came to: SGLang's defaults for the H100 (8,192-token chunks,

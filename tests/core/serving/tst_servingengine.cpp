@@ -633,6 +633,47 @@ private Q_SLOTS:
         QVERIFY2(near(served.summary.itl.mean, expected.itlSeconds, 1e-3),
             qPrintable(QStringLiteral("%1 vs %2").arg(served.summary.itl.mean).arg(expected.itlSeconds)));
     }
+
+    void sglangKeepsItsReserveByRelease_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<int>("gpus");
+        QTest::addColumn<bool>("beforeV053");
+        QTest::addColumn<int>("chunk");
+        QTest::addColumn<double>("fraction");
+        // Since v0.5.3: reserve = 512 + 1.5 x max(chunk, 2,048) + 2 x cuda_graph_max_bs + gpus / 8 x 1,024 MiB, at
+        // least 10 GiB above 60 GiB; mem_fraction_static = (memory - reserve) / memory to 0.001.
+        // H100, 80 GiB = 81,920 MiB, 8 GPUs (CUDA graphs up to 512): 512 + 12,288 + 1,024 + 1,024 = 14,848 -> 0.819.
+        QTest::addRow("h100_tp8") << QStringLiteral("h100-sxm5-80gb") << 8 << false << 8192 << 0.819;
+        // One H100 (CUDA graphs up to 256): 512 + 12,288 + 512 + 128 = 13,440 -> 0.836.
+        QTest::addRow("h100_tp1") << QStringLiteral("h100-sxm5-80gb") << 1 << false << 8192 << 0.836;
+        // One A100 40 GB (40,960 MiB): chunks of 4,096, CUDA graphs up to 32, no 10 GiB floor at or below 60 GiB:
+        // 512 + 6,144 + 64 + 128 = 6,848 -> 0.833.
+        QTest::addRow("a100_40gb") << QStringLiteral("a100-sxm4-40gb") << 1 << false << 4096 << 0.833;
+        // B200, 180 GiB = 184,320 MiB, 8 GPUs: chunks of 16,384: 512 + 24,576 + 1,024 + 1,024 = 27,136 -> 0.853.
+        QTest::addRow("b200_tp8") << QStringLiteral("b200") << 8 << false << 16384 << 0.853;
+        // v0.5.1: 9.5 + gpus / 2 GiB below 90 GiB (H100 tp 8: 13.5 of 80, 0.83125), chunks of 8,192 from 35 GiB up
+        // (the A100 40 GB: 10 of 40 GiB, 0.75).
+        QTest::addRow("h100_tp8_v051") << QStringLiteral("h100-sxm5-80gb") << 8 << true << 8192 << 66.5 / 80;
+        QTest::addRow("a100_40gb_v051") << QStringLiteral("a100-sxm4-40gb") << 1 << true << 8192 << 0.75;
+    }
+
+    void sglangKeepsItsReserveByRelease()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(int, gpus);
+        QFETCH(bool, beforeV053);
+        QFETCH(int, chunk);
+        QFETCH(double, fraction);
+        EngineOptions asked;
+        asked.profile = serving::EngineProfile::Sglang;
+        asked.sglangBeforeV053 = beforeV053;
+        const config::GpuSpec spec = test::projectLoader().loadHardware(gpu.toStdString()).gpu;
+        const EngineOptions used = serving::engineDefaults(asked, spec, gpus);
+        QCOMPARE(used.maxNumBatchedTokens, chunk);
+        QVERIFY2(
+            near(used.gpuMemoryUtilization, fraction, 1e-12), qPrintable(QString::number(used.gpuMemoryUtilization)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstServingEngine)
