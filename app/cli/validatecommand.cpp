@@ -281,6 +281,12 @@ int validateCommand(const Invocation& invocation)
         && std::find(names.begin(), names.end(), dataset) == names.end()) {
         throw UsageError("unknown dataset \"" + dataset + "\"; available: " + datasetChoices + ", all");
     }
+    // A wrong --shared is the user's input: say so once, before any dataset tries to read from it.
+    if (const std::string validationDir = sharedDirectory(arguments) + "/validation";
+        !std::filesystem::is_directory(validationDir)) {
+        invocation.err << "rapid validate: " << validationDir << " not found (give --shared DIR)\n";
+        return InputError;
+    }
     std::unique_ptr<std::ofstream> csv;
     if (auto path = arguments.value("csv"); path && dataset != "memory" && dataset != "gemm") {
         csv = std::make_unique<std::ofstream>(*path);

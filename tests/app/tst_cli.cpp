@@ -69,6 +69,7 @@ private Q_SLOTS:
     void runJsonFollowsTheDocumentedSchema();
     void validateGemmsWritesEveryRow();
     void validateSplitsADatasetsErrorByGroup();
+    void validateNamesAMissingSharedFolder();
 };
 
 void TstCli::modelInfoPrintsPublishedTotals_data()
@@ -235,6 +236,20 @@ void TstCli::validateSplitsADatasetsErrorByGroup()
     QVERIFY(groups >= 2);
     QCOMPARE(cases, counted.captured(1).toInt());
     QVERIFY(std::abs(share - 100) < 0.05 * groups); // each share printed to 0.1
+}
+
+void TstCli::validateNamesAMissingSharedFolder()
+{
+    // A --shared folder without validation data is the user's input (exit 1, the option named), for every dataset,
+    // never an internal error.
+    QTemporaryDir dir;
+    for (const QString& dataset : { QStringLiteral("nanotron"), QStringLiteral("gemm"), QStringLiteral("all") }) {
+        const Result result = runRapid({ QStringLiteral("validate"), QStringLiteral("--dataset"), dataset,
+            QStringLiteral("--shared"), dir.path() });
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains(QStringLiteral("not found (give --shared DIR)")), qPrintable(result.err));
+        QVERIFY(!result.err.contains(QStringLiteral("internal error")));
+    }
 }
 
 void TstCli::runOnTheDefaultWorkspacePredictsTimeAndMemory()
