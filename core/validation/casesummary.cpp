@@ -15,6 +15,17 @@ double countedAbsoluteError(const CaseResult& c)
     return c.failure.empty() ? std::fabs(c.errorPercent) : 100.0;
 }
 
+/// Every case of @p result, in the dataset's order.
+std::vector<const CaseResult*> allCases(const DatasetResult& result)
+{
+    std::vector<const CaseResult*> all;
+    all.reserve(result.cases.size());
+    for (const CaseResult& c : result.cases) {
+        all.push_back(&c);
+    }
+    return all;
+}
+
 } // namespace
 
 double median(std::vector<double> values)
@@ -70,11 +81,7 @@ std::vector<GroupSummary> summarizeGroups(const DatasetResult& result)
 
 std::vector<const CaseResult*> worstCases(const DatasetResult& result, std::size_t count)
 {
-    std::vector<const CaseResult*> order;
-    order.reserve(result.cases.size());
-    for (const CaseResult& c : result.cases) {
-        order.push_back(&c);
-    }
+    std::vector<const CaseResult*> order = allCases(result);
     std::stable_sort(order.begin(), order.end(), [](const CaseResult* a, const CaseResult* b) {
         if (a->failure.empty() != b->failure.empty()) {
             return !a->failure.empty();
@@ -90,12 +97,7 @@ std::vector<const CaseResult*> listedCases(const DatasetResult& result, bool eve
     if (!every && result.cases.size() > kListEveryCaseUpTo) {
         return worstCases(result, kWorstCasesListed);
     }
-    std::vector<const CaseResult*> all;
-    all.reserve(result.cases.size());
-    for (const CaseResult& c : result.cases) {
-        all.push_back(&c);
-    }
-    return all;
+    return allCases(result);
 }
 
 } // namespace rapid::validation
