@@ -94,8 +94,11 @@ void TstGemmValidation::ncuA100Gemms()
     // flight, and even cuBLAS's own tile and grid under Little's law with the published latencies (0.2-0.4 us) give a
     // third of the measured 1.2-1.7 us per K-step. The bar (12%) is not met over all rows: held at 14.85% (the figure
     // on 2026-11-24) plus one point. Since the A100 preset's compute efficiency (0.98, fitted on these rows) left for
-    // the MAMF method every GPU uses (docs/calibration.md, 2026-11-28) the figure is 15.64% (7.85% with n > 1).
-    test::checkValidationFigure({ QStringLiteral("GEMM MAPE (all rows) %"), mape, 12.0, 15.9, false });
+    // the MAMF method every GPU uses (docs/calibration.md, 2026-11-28) the figure was 15.64% (7.85% with n > 1); since
+    // the preset's fitted efficiency.memory (0.816) moved to the A100 serving datasets it stood for (2026-12-05), the
+    // HBM-bound rows stream at the measured BabelStream shares: 16.83% (8.63% with n > 1), the GEMVs further below
+    // their measured times.
+    test::checkValidationFigure({ QStringLiteral("GEMM MAPE (all rows) %"), mape, 12.0, 17.1, false });
 }
 
 QTEST_GUILESS_MAIN(TstGemmValidation)
