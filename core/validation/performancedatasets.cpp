@@ -13,7 +13,7 @@ namespace rapid::validation {
 namespace {
 
 // FITTED (breaks the calibration rule; docs/calibration.md, efficiency.memory): the serving engines behind the A100
-// inference sets (imec: NVIDIA NeMo; nim: NIM's TensorRT-LLM engines behind Triton; koyeb: not stated) decode about
+// inference sets (imec: NVIDIA NeMo; nim: NIM's prebuilt TensorRT-LLM engines; koyeb: not stated) decode about
 // 18% slower than the measured stream shares allow, which their per-iteration host work and kernel gaps, not modelled,
 // would explain; no published figure for those engines gives that time. Engine-free decode on the same GPU runs at the
 // stream shares (gpt-fast, TensorRT-LLM's gptSessionBenchmark tables, vLLM 0.23; tests/app/tst_decodephysics), so the
