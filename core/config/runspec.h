@@ -199,6 +199,15 @@ struct RunSpec {
     /// (TensorRT-LLM's AllReduceFusionOp.RESIDUAL_RMS_NORM[_QUANT_FP8|_QUANT_NVFP4]). Set by the serving model for the
     /// engines and models that run it (serving::engineScenario); not a configuration key.
     bool fusedAllReduceNorm = false;
+    /// Under fusedAllReduceNorm: the epilogue also quantises its output for the next FP8/NVFP4 GEMM (TensorRT-LLM's
+    /// Llama layers, RESIDUAL_RMS_NORM_QUANT_*); off, it writes the normalised output in the activations' precision
+    /// and the next GEMM's input cast stays (its Qwen3 MoE layers, RESIDUAL_RMS_NORM). Set by serving::engineScenario.
+    bool fusedAllReduceQuantises = false;
+    /// Inference: each residual add runs in the kernel of the RMSNorm after it, one kernel that reads the sublayer's
+    /// output and the residual, writes the new residual and the normalised output (vLLM's fused_add_rms_norm,
+    /// SGLang's and TensorRT-LLM's FlashInfer fused_add_rmsnorm, called by their RMSNorm when given the residual).
+    /// Set by the serving model for those engines (serving::engineScenario); not a configuration key.
+    bool fusedResidualNorm = false;
     /// Decode attention reduces its key splits in the kernel's last CTA per sequence (TensorRT-LLM's XQA and masked
     /// multi-head attention in multi-block mode) rather than in a combine kernel of its own (FlashAttention-2/3,
     /// FlashInfer). Set by the serving model for TensorRT-LLM (serving::engineScenario); not a configuration key.

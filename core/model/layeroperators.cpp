@@ -68,13 +68,15 @@ public:
         if (moeLayer && !m_model.moe) {
             throw std::invalid_argument(m_model.name + " has no MoE layers");
         }
-        // TensorRT-LLM fuses only its dense Llama layers' all-reduces (modeling_llama.py); MoE layers stay unfused.
-        m_fusedAllReduce = m_shape.fusedAllReduceNorm && !moeLayer;
+        // The serving model sets the all-reduce fusion only for the architectures whose layers run it
+        // (serving::engineScenario); a residual add folds into its RMSNorm only where the model has one.
+        m_fusedAllReduce = m_shape.fusedAllReduceNorm;
+        m_fusedResidual = !m_fusedAllReduce && m_shape.fusedResidualNorm && m_model.norm == config::NormKind::RmsNorm;
         attention();
         if (moeLayer) {
             moe();
         } else {
-            if (!m_fusedAllReduce) {
+            if (ownNorm()) {
                 norm("mlp.norm", OperatorClass::Mlp, m_model.hiddenSize, m_shape.normTokens);
             }
             mlp("mlp.", OperatorClass::Mlp, m_model.ffnSize);
@@ -172,11 +174,16 @@ private:
         }
     }
 
+    /// Whether a sublayer's RMSNorm runs as a kernel of its own, rather than in the residual add's kernel before it
+    /// (the all-reduce epilogue, or a fused add-and-norm).
+    bool ownNorm() const { return !m_fusedAllReduce && !m_fusedResidual; }
+
     /// Whether @p gemmName's input arrives quantised from the all-reduce epilogue before it (the checkpoint's weights
     /// already in the compute format, so the cast kernel would quantise only that input).
     bool quantisedByAllReduce(const std::string& gemmName) const
     {
-        return m_fusedAllReduce && m_shape.precision.weights == m_shape.precision.compute
+        return m_fusedAllReduce && m_shape.fusedAllReduceQuantises
+            && m_shape.precision.weights == m_shape.precision.compute
             && (gemmName == "attention.qkv_projection" || gemmName == "mlp.gate_up_projection");
     }
 
@@ -190,7 +197,7 @@ private:
         const std::int64_t h = m_model.hiddenSize;
         const double elements = normTokens() * static_cast<double>(h);
         double normalisedBytes = m_shape.act;
-        if (m_shape.precision.weights == m_shape.precision.compute) {
+        if (m_shape.fusedAllReduceQuantises && m_shape.precision.weights == m_shape.precision.compute) {
             if (m_shape.precision.compute == config::Precision::Fp8) {
                 normalisedBytes = 1;
             } else if (m_shape.precision.compute == config::Precision::Nvfp4) {
@@ -207,10 +214,30 @@ private:
         entry.weights = static_cast<double>(h);
     }
 
+    /// The residual add and the RMSNorm after it as one kernel (vLLM's fused_add_rms_norm, FlashInfer's
+    /// fused_add_rmsnorm): reads the sublayer's output, the residual and the norm's weights, writes the new residual
+    /// and the normalised output, 4 activations per element against the 5 of an add and a norm apart, one launch.
+    /// After the MLP it stands for the next layer's input norm, which that layer then leaves out (the same shape).
+    void residualNorm(const std::string& prefix)
+    {
+        const std::int64_t h = m_model.hiddenSize;
+        const double elements = normTokens() * static_cast<double>(h);
+        Entry& entry = add(prefix + "residual_norm", OperatorKind::Norm,
+            prefix == "mlp." ? OperatorClass::Mlp : OperatorClass::Attention);
+        entry.op.bytes = 4 * elements * m_shape.act + static_cast<double>(h) * m_shape.act; // norm weights unquantised
+        entry.op.flops = elements * (1 + kRmsNormFlops);
+        entry.hasBackward = false;
+        entry.weights = static_cast<double>(h);
+    }
+
     void residual(const std::string& prefix)
     {
         if (m_fusedAllReduce) {
             allReduceEpilogue(prefix);
+            return;
+        }
+        if (m_fusedResidual) {
+            residualNorm(prefix);
             return;
         }
         const double elements = normTokens() * static_cast<double>(m_model.hiddenSize);
@@ -331,7 +358,7 @@ private:
     void attention()
     {
         const std::int64_t h = m_model.hiddenSize;
-        if (!m_fusedAllReduce) {
+        if (ownNorm()) {
             norm("attention.norm", OperatorClass::Attention, h, m_shape.normTokens);
         }
         const std::int64_t heads = shard(m_model.numHeads);
@@ -417,7 +444,9 @@ private:
     {
         const config::MoeSpec& moe = *m_model.moe;
         const std::int64_t h = m_model.hiddenSize;
-        norm("mlp.norm", OperatorClass::Moe, h, m_shape.normTokens);
+        if (ownNorm()) {
+            norm("mlp.norm", OperatorClass::Moe, h, m_shape.normTokens);
+        }
         gemm("moe.router", OperatorClass::Moe, m_shape.normTokens, h, moe.numExperts);
         // Router probabilities in fp32: softmax and top-k over the experts; backward reads y and dy, writes dx.
         const double logits = normTokens() * moe.numExperts;
@@ -460,6 +489,7 @@ private:
     bool m_training = false;
     bool m_dropout = false;
     bool m_fusedAllReduce = false; ///< this layer's all-reduces carry the residual, norm and quantisation
+    bool m_fusedResidual = false; ///< each residual add runs in the next RMSNorm's kernel (residualNorm)
     std::vector<Entry> m_entries;
 };
 

@@ -64,6 +64,10 @@ struct Shape {
     /// Inference at tp > 1 under RunSpec::fusedAllReduceNorm: residual add, RMSNorm and the next GEMM's input
     /// quantisation run in the all-reduce's kernel (LayerBuilder::allReduceEpilogue).
     bool fusedAllReduceNorm = false;
+    bool fusedAllReduceQuantises = false; ///< RunSpec::fusedAllReduceQuantises under fusedAllReduceNorm
+    /// Inference under RunSpec::fusedResidualNorm: a residual add and the RMSNorm after it are one kernel
+    /// (LayerBuilder::residualNorm).
+    bool fusedResidualNorm = false;
     double expertLoad = 1; ///< the busiest expert-parallel rank's routed tokens over the balanced share
     config::PrecisionSpec precision;
     double act = 2; ///< bytes per activation element

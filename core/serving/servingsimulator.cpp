@@ -363,9 +363,20 @@ KvCapacity kvCapacity(const config::Scenario& scenario, const EngineOptions& giv
 config::Scenario engineScenario(config::Scenario scenario, const EngineOptions& options)
 {
     constexpr std::int64_t kWidestUnfusedLlama = 4096; // TensorRT-LLM: hidden_size > 4096 enables the fusion
-    scenario.run.fusedAllReduceNorm = options.profile == EngineProfile::TrtLlm && !options.tensorRtEngine
-        && scenario.model.architecture == "LlamaForCausalLM" && scenario.model.hiddenSize > kWidestUnfusedLlama
-        && scenario.run.parallelism.tp > 1;
+    const bool pytorchBackend = options.profile == EngineProfile::TrtLlm && !options.tensorRtEngine;
+    const bool tensorParallel = scenario.run.parallelism.tp > 1;
+    // TensorRT-LLM's PyTorch backend: LlamaDecoderLayer fuses with the next GEMM's quantisation when wider than
+    // 4,096; Qwen3MoEDecoderLayer fuses both all-reduces with the residual add and RMSNorm (PRE_MOE_FUSION,
+    // POST_MOE_FUSION) at any width without quantising, the MoE's only without pipeline stages (left unfused here
+    // then: one of the two is not modelled).
+    const bool fusedLlama
+        = scenario.model.architecture == "LlamaForCausalLM" && scenario.model.hiddenSize > kWidestUnfusedLlama;
+    const bool fusedQwen3Moe = scenario.model.architecture == "Qwen3MoeForCausalLM" && scenario.run.parallelism.pp == 1;
+    scenario.run.fusedAllReduceNorm = pytorchBackend && tensorParallel && (fusedLlama || fusedQwen3Moe);
+    scenario.run.fusedAllReduceQuantises = scenario.run.fusedAllReduceNorm && fusedLlama;
+    // vLLM, SGLang and TensorRT-LLM's PyTorch backend hand the residual to their RMSNorm, one kernel with the add; a
+    // TensorRT engine's layers are whatever its builder fused, not known here.
+    scenario.run.fusedResidualNorm = !(options.profile == EngineProfile::TrtLlm && options.tensorRtEngine);
     scenario.run.decodeSplitsReducedInKernel = options.profile == EngineProfile::TrtLlm;
     return scenario;
 }

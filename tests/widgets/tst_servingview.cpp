@@ -119,7 +119,7 @@ private Q_SLOTS:
         QVERIFY(serve(panel, QStringLiteral("1, 8"), QStringLiteral("64"), QStringLiteral("16")));
         QCOMPARE(panel->table()->rowCount(), 2);
         // The step model's own prediction of one request of 1,500 + 64 tokens.
-        const report::InferenceResult expected = predictedAlone(*window, 64);
+        const report::InferenceResult expected = predictedAlone(*window, 64, panel->curve()->results[0].options);
         const serving::ServingSummary& one = panel->curve()->results[0].summary;
         QVERIFY2(std::abs(one.ttft.mean - expected.ttftSeconds) <= 1e-9 * expected.ttftSeconds,
             qPrintable(QStringLiteral("%1 vs %2").arg(one.ttft.mean).arg(expected.ttftSeconds)));
@@ -166,7 +166,7 @@ private Q_SLOTS:
         test::typeSpin(panel->hostTimeSpin(), QStringLiteral("2"));
         test::typeSpin(panel->hostPerRequestSpin(), QStringLiteral("0.5"));
         QVERIFY(serve(panel, QStringLiteral("1"), QStringLiteral("64"), QStringLiteral("1")));
-        const report::InferenceResult expected = predictedAlone(*window, 64);
+        const report::InferenceResult expected = predictedAlone(*window, 64, panel->curve()->results[0].options);
         const serving::ServingSummary& one = panel->curve()->results[0].summary;
         QVERIFY2(std::abs(one.ttft.mean - (expected.ttftSeconds + 2.5e-3)) <= 1e-9 * expected.ttftSeconds,
             qPrintable(QStringLiteral("%1 vs %2").arg(one.ttft.mean).arg(expected.ttftSeconds + 2.5e-3)));
@@ -202,7 +202,7 @@ private Q_SLOTS:
         QCOMPARE(served.options.speculative.draftTokens, 3);
         QCOMPARE(served.options.speculative.method, serving::DraftMethod::Ngram);
         QCOMPARE(served.trace.iterations.size(), size_t(17));
-        const double step = predictedAlone(*window, 65).itlSeconds;
+        const double step = predictedAlone(*window, 65, served.options).itlSeconds;
         const double itl = served.summary.itl.mean;
         QVERIFY2(itl >= step / 4 && itl <= 1.2 * step / 4, qPrintable(QStringLiteral("%1 vs %2").arg(itl).arg(step)));
         QVERIFY2(panel->controls()->statusLabel()->text().contains(QStringLiteral("3 drafts, 4 tokens on average")),
@@ -867,12 +867,13 @@ private:
     }
 
     /// The step model's prediction of the window's inference run for one request of @p output tokens.
-    static report::InferenceResult predictedAlone(MainWindow& window, int output)
+    /// The step model's prediction of one request, its layers as @p engine runs them (serving::engineScenario).
+    static report::InferenceResult predictedAlone(MainWindow& window, int output, const serving::EngineOptions& engine)
     {
         config::Scenario alone = *window.document()->scenario();
         alone.run.batch = 1;
         alone.run.decodeLength = output;
-        sim::StepModel model(alone);
+        sim::StepModel model(serving::engineScenario(alone, engine));
         return model.inference();
     }
 

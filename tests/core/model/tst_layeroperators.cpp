@@ -57,6 +57,29 @@ int countPhase(const std::vector<model::Operator>& ops, model::Phase phase)
         std::count_if(ops.begin(), ops.end(), [&](const model::Operator& op) { return op.phase == phase; }));
 }
 
+/// One decode step of 4 sequences with 128-token prompts at @p tp, in bf16.
+config::RunSpec decodeRun(int tp)
+{
+    config::RunSpec run;
+    run.mode = config::RunMode::Inference;
+    run.batch = 4;
+    run.promptLength = 128;
+    run.decodeLength = 1;
+    run.parallelism.tp = tp;
+    return run;
+}
+
+/// The same with FP8 weights, GEMMs and KV cache beside bf16 activations.
+config::RunSpec fp8DecodeRun(int tp)
+{
+    config::RunSpec run = decodeRun(tp);
+    run.precision.compute = config::Precision::Fp8;
+    run.precision.weights = config::Precision::Fp8;
+    run.precision.activations = config::Precision::Bf16;
+    run.precision.kvCache = config::Precision::Fp8;
+    return run;
+}
+
 } // namespace
 
 class TstLayerOperators : public QObject {
@@ -83,6 +106,8 @@ private Q_SLOTS:
     void fp8LayersQuantiseEveryGemmButTheHead();
     void nvfp4InferenceQuantisesActivationsPerBlock();
     void fusedAllReduceCarriesResidualNormAndQuantisation();
+    void fusedAllReduceWithoutQuantisationInMoeLayers();
+    void residualAddRunsInTheNextRmsNormsKernel();
     void localParameters();
     void eagerPytorchRunsKernelChains();
     void pytorchModelsRunSeparateLinears();
@@ -674,19 +699,11 @@ void TstLayerOperators::fusedAllReduceCarriesResidualNormAndQuantisation()
     // GEMM's input cast. Each epilogue over 4 x 1024 elements reads the residual (2 B), writes it (2 B) and writes
     // the normalised FP8 output (1 B), and reads the norm's 1024 bf16 weights: 4096 x 5 + 2048 = 22,528 B. It has no
     // launch of its own (0 kernels). The casts of the output and down projections' inputs stay.
-    config::RunSpec run;
-    run.mode = config::RunMode::Inference;
-    run.batch = 4;
-    run.promptLength = 128;
-    run.decodeLength = 1;
-    run.parallelism.tp = 2;
-    run.precision.compute = config::Precision::Fp8;
-    run.precision.weights = config::Precision::Fp8;
-    run.precision.activations = config::Precision::Bf16;
-    run.precision.kvCache = config::Precision::Fp8;
+    config::RunSpec run = fp8DecodeRun(2);
     const config::ModelSpec model = tinyLlama();
     const auto unfused = model::decodeLayer(model, run, parallel::layerSharding(run), false, 129);
     run.fusedAllReduceNorm = true;
+    run.fusedAllReduceQuantises = true;
     const auto fused = model::decodeLayer(model, run, parallel::layerSharding(run), false, 129);
     for (const char* gone : { "attention.norm", "mlp.norm", "attention.residual_add", "mlp.residual_add",
              "attention.qkv_projection.fp8_cast", "mlp.gate_up_projection.fp8_cast" }) {
@@ -710,6 +727,62 @@ void TstLayerOperators::fusedAllReduceCarriesResidualNormAndQuantisation()
         model::localLayerParameters(model, unfusedRun, parallel::layerSharding(run), false));
     // At tp 1 there is no all-reduce to fuse into; training never fuses.
     run.parallelism.tp = 1;
+    QVERIFY(find(model::decodeLayer(model, run, parallel::layerSharding(run), false, 129), "mlp.residual_add"));
+}
+
+void TstLayerOperators::fusedAllReduceWithoutQuantisationInMoeLayers()
+{
+    // TensorRT-LLM's Qwen3 MoE layers fuse each all-reduce with the residual add and the next RMSNorm but do not
+    // quantise (AllReduceFusionOp.RESIDUAL_RMS_NORM): Qwen3-30B-A3B (hidden 2048) decoding 4 sequences at tp 2 with
+    // FP8 weights and GEMMs. Each epilogue over 4 x 2048 elements reads the residual (2 B), writes it (2 B) and
+    // writes the normalised output in bf16 (2 B), and reads the norm's 2048 bf16 weights: 8192 x 6 + 4096 = 53,248 B,
+    // no launch of its own. The norms and residual adds are gone, the QKV projection's input cast stays.
+    const config::ModelSpec model = test::projectLoader().loadModel("qwen3-30b-a3b");
+    QVERIFY(model.moe);
+    config::RunSpec run = fp8DecodeRun(2);
+    run.fusedAllReduceNorm = true;
+    const auto fused = model::decodeLayer(model, run, parallel::layerSharding(run), true, 129);
+    for (const char* gone : { "attention.norm", "mlp.norm", "attention.residual_add", "mlp.residual_add" }) {
+        QVERIFY2(!find(fused, gone), gone);
+    }
+    QVERIFY(find(fused, "attention.qkv_projection.fp8_cast"));
+    for (const char* epilogue : { "attention.allreduce_residual_norm", "mlp.allreduce_residual_norm" }) {
+        const model::Operator* op = find(fused, epilogue);
+        QVERIFY2(op, epilogue);
+        QCOMPARE(op->bytes, 53248.0);
+        QCOMPARE(op->kernels, 0);
+    }
+}
+
+void TstLayerOperators::residualAddRunsInTheNextRmsNormsKernel()
+{
+    // vLLM, SGLang and TensorRT-LLM's PyTorch backend add the residual in their RMSNorm's kernel. The tiny Llama
+    // (hidden 1024) decoding 4 sequences at tp 1 in bf16: each fused kernel over 4 x 1024 elements reads the
+    // sublayer's output and the residual and writes the new residual and the normalised output (4 x 2 B), and reads
+    // the 1024 weights: 4096 x 8 + 2048 = 34,816 B in one launch, where an add (3 x 2 B) and a norm (2 x 2 B plus the
+    // weights) apart move 43,008 B in two.
+    config::RunSpec run = decodeRun(1);
+    config::ModelSpec model = tinyLlama();
+    const auto unfused = model::decodeLayer(model, run, parallel::layerSharding(run), false, 129);
+    QCOMPARE(find(unfused, "mlp.norm")->bytes + find(unfused, "attention.residual_add")->bytes, 43008.0);
+    run.fusedResidualNorm = true;
+    const auto fused = model::decodeLayer(model, run, parallel::layerSharding(run), false, 129);
+    for (const char* gone : { "attention.norm", "mlp.norm", "attention.residual_add", "mlp.residual_add" }) {
+        QVERIFY2(!find(fused, gone), gone);
+    }
+    for (const char* kernel : { "attention.residual_norm", "mlp.residual_norm" }) {
+        const model::Operator* op = find(fused, kernel);
+        QVERIFY2(op, kernel);
+        QCOMPARE(op->bytes, 34816.0);
+        QCOMPARE(op->kernels, 1);
+    }
+    QCOMPARE(unfused.size() - fused.size(), std::size_t { 2 });
+    // Training never fuses; nor does a LayerNorm model (the engines fuse RMSNorm only).
+    config::RunSpec training = trainingRun(1, 128, 1);
+    training.fusedResidualNorm = true;
+    QVERIFY(
+        find(model::trainingForward(model, training, parallel::layerSharding(training), false), "mlp.residual_add"));
+    model.norm = config::NormKind::LayerNorm;
     QVERIFY(find(model::decodeLayer(model, run, parallel::layerSharding(run), false, 129), "mlp.residual_add"));
 }
 

@@ -6,6 +6,7 @@
 // slows the hand-over by the bytes over the lost bandwidth.
 #include "affinecost.h"
 #include "serving/disaggregation.h"
+#include "serving/servingsimulator.h"
 #include "sim/stepmodel.h"
 #include "testutils.h"
 
@@ -131,7 +132,7 @@ private Q_SLOTS:
         const config::Scenario alone
             = test::projectLoader().loadScenario("llama-3.1-8b", "h100-sxm5-80gb", "llama-serve-a100",
                 { "run.inference.batch=1", "run.inference.prompt_length=1000", "run.inference.decode_length=32" });
-        sim::StepModel model(alone);
+        sim::StepModel model(serving::engineScenario(alone, EngineOptions {})); // the layers as vLLM runs them
         const report::InferenceResult expected = model.inference();
         const serving::DisaggregatedResult served = serving::simulateDisaggregated(spec, closedLoop(1, 1, 1000, 32));
         const double transfer = 1000 * 131072.0 / (450e9 * 0.822);

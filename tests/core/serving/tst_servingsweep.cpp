@@ -38,7 +38,8 @@ private Q_SLOTS:
     void everyPointIsThatLoadServedAlone();
     void badLoadsAreRefused();
     void theDefaultRequestsAtARateSplitOverTheReplicas();
-    void onlyTensorRtLlmsPytorchBackendFusesWideLlamaAllReduces();
+    void onlyTensorRtLlmsPytorchBackendFusesAllReduces();
+    void theServingEnginesAddTheResidualInTheirRmsNorm();
 };
 
 void TstServingSweep::paretoFrontByHand()
@@ -125,10 +126,10 @@ void TstServingSweep::theDefaultRequestsAtARateSplitOverTheReplicas()
     QCOMPARE(given.points.at(0).summary.replicas, 3);
 }
 
-void TstServingSweep::onlyTensorRtLlmsPytorchBackendFusesWideLlamaAllReduces()
+void TstServingSweep::onlyTensorRtLlmsPytorchBackendFusesAllReduces()
 {
-    // TensorRT-LLM's LlamaDecoderLayer fuses at tp > 1 when hidden_size > 4096; its Qwen3 layers, a TensorRT engine
-    // (trtllm-build without reduce_fusion), vLLM and SGLang do not.
+    // TensorRT-LLM's LlamaDecoderLayer fuses at tp > 1 when hidden_size > 4096; its dense Qwen3 layers, a TensorRT
+    // engine (trtllm-build without reduce_fusion), vLLM and SGLang do not.
     serving::EngineOptions trtllm;
     trtllm.profile = serving::EngineProfile::TrtLlm;
     const config::Scenario llama70b = llama70bOn8(); // LlamaForCausalLM, hidden 8192, tp 8
@@ -151,6 +152,34 @@ void TstServingSweep::onlyTensorRtLlmsPytorchBackendFusesWideLlamaAllReduces()
     QVERIFY(!serving::engineScenario(load("llama-3.1-8b", "8"), trtllm).run.fusedAllReduceNorm); // hidden 4096
     QVERIFY(!serving::engineScenario(load("qwen3-32b", "8"), trtllm).run.fusedAllReduceNorm); // Qwen3ForCausalLM
     QVERIFY(serving::engineScenario(load("llama-3.1-70b", "2"), trtllm).run.fusedAllReduceNorm);
+    // Llama's epilogue quantises for the next GEMM; Qwen3 MoE's (Qwen3MoeForCausalLM, any width) does not, and
+    // with pipeline stages TensorRT-LLM leaves its MoE all-reduce unfused, which the model then does for both.
+    QVERIFY(serving::engineScenario(llama70b, trtllm).run.fusedAllReduceQuantises);
+    const config::Scenario qwen3Moe = serving::engineScenario(load("qwen3-30b-a3b", "4"), trtllm);
+    QVERIFY(qwen3Moe.run.fusedAllReduceNorm);
+    QVERIFY(!qwen3Moe.run.fusedAllReduceQuantises);
+    config::Scenario staged = load("qwen3-30b-a3b", "4");
+    staged.run.parallelism.pp = 2;
+    QVERIFY(!serving::engineScenario(staged, trtllm).run.fusedAllReduceNorm);
+    QVERIFY(!serving::engineScenario(load("qwen3-30b-a3b", "4"), tensorRtEngine).run.fusedAllReduceNorm);
+}
+
+void TstServingSweep::theServingEnginesAddTheResidualInTheirRmsNorm()
+{
+    // vLLM, SGLang and TensorRT-LLM's PyTorch backend pass the residual to their RMSNorm (one fused kernel); what a
+    // TensorRT engine's builder fused is not known, so it keeps the two kernels.
+    const config::Scenario llama70b = llama70bOn8();
+    QVERIFY(!llama70b.run.fusedResidualNorm);
+    for (const auto profile :
+        { serving::EngineProfile::Vllm, serving::EngineProfile::Sglang, serving::EngineProfile::TrtLlm }) {
+        serving::EngineOptions options;
+        options.profile = profile;
+        QVERIFY(serving::engineScenario(llama70b, options).run.fusedResidualNorm);
+    }
+    serving::EngineOptions tensorRtEngine;
+    tensorRtEngine.profile = serving::EngineProfile::TrtLlm;
+    tensorRtEngine.tensorRtEngine = true;
+    QVERIFY(!serving::engineScenario(llama70b, tensorRtEngine).run.fusedResidualNorm);
 }
 
 QTEST_GUILESS_MAIN(TstServingSweep)

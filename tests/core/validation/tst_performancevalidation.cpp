@@ -130,11 +130,13 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // With FSDP2's sums of unsharded gradients over a pipelined step's micro-batches and of the experts outside FSDP
     // (model/gradientaccumulation.h), and the bf16 gradient reduction of AutoModel's dense row of April 2026
     // (2026-12-04): automodel 10.55% meets its bar again; torchtitan 13.85%, held at 14.9%.
+    // With the serving engines' fused residual add and RMSNorm and TensorRT-LLM's fused all-reduces in its Qwen3 MoE
+    // layers (serving::engineScenario, 2026-12-05): aiconfigurator 37.76% / 12.25%, TPOT held at 13.3%.
     static const std::map<QString, double> kCeilings
         = { { QStringLiteral("uci-llama2"), 38.8 }, { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 },
               { QStringLiteral("nim-served-ttft"), 22.7 }, { QStringLiteral("torchtitan"), 14.9 },
               { QStringLiteral("nanotron"), 21.7 }, { QStringLiteral("torchtitan-power-limited"), 119.4 },
-              { QStringLiteral("aiconfigurator-ttft"), 38.4 }, { QStringLiteral("aiconfigurator-tpot"), 14.3 } };
+              { QStringLiteral("aiconfigurator-ttft"), 38.4 }, { QStringLiteral("aiconfigurator-tpot"), 13.3 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
         // Printed, not a bar (its set-up is unknown): only held at its ceiling so that it cannot get worse unseen.
