@@ -195,9 +195,9 @@ struct RunSpec {
     /// MaskedCrossEntropy default); off, log_softmax and nll_loss run on the logits in their own precision.
     bool lossFp32Upcast = true;
     /// Inference with tp > 1: the all-reduce after the attention output and the MLP down projections is one kernel
-    /// with the residual add, the next RMSNorm and the quantisation of its output for the next FP8/NVFP4 GEMM
-    /// (TensorRT-LLM's AllReduceFusionOp.RESIDUAL_RMS_NORM[_QUANT_FP8|_QUANT_NVFP4]). Set by the serving model for the
-    /// engines and models that run it (serving::engineScenario); not a configuration key.
+    /// with the residual add, the next RMSNorm and (fusedAllReduceQuantises) the quantisation of its output for the
+    /// next FP8/NVFP4 GEMM (TensorRT-LLM's AllReduceFusionOp.RESIDUAL_RMS_NORM[_QUANT_FP8|_QUANT_NVFP4]). Set by the
+    /// serving model for the engines and models that run it (serving::engineScenario); not a configuration key.
     bool fusedAllReduceNorm = false;
     /// Under fusedAllReduceNorm: the epilogue also quantises its output for the next FP8/NVFP4 GEMM (TensorRT-LLM's
     /// Llama layers, RESIDUAL_RMS_NORM_QUANT_*); off, it writes the normalised output in the activations' precision

@@ -187,11 +187,12 @@ private:
             && (gemmName == "attention.qkv_projection" || gemmName == "mlp.gate_up_projection");
     }
 
-    /// The residual add, the next RMSNorm and the quantisation of its output for the next GEMM, done inside the
-    /// tensor-parallel all-reduce's kernel (TensorRT-LLM's AllReduceFusionOp.RESIDUAL_RMS_NORM[_QUANT_FP8|
-    /// _QUANT_NVFP4]): reads the residual and the norm's weights, writes the new residual and the normalised output
-    /// in the next GEMM's input format; no launch of its own (the all-reduce is timed as the collective). After the
-    /// MLP it stands for the next layer's input norm, which that layer then leaves out (the same shape).
+    /// The residual add, the next RMSNorm and, under fusedAllReduceQuantises, the quantisation of its output for the
+    /// next GEMM, done inside the tensor-parallel all-reduce's kernel (TensorRT-LLM's AllReduceFusionOp.
+    /// RESIDUAL_RMS_NORM[_QUANT_FP8|_QUANT_NVFP4]): reads the residual and the norm's weights, writes the new residual
+    /// and the normalised output (in the next GEMM's input format when quantising); no launch of its own (the
+    /// all-reduce is timed as the collective). After the MLP it stands for the next layer's input norm, which that
+    /// layer then leaves out (the same shape).
     void allReduceEpilogue(const std::string& prefix)
     {
         const std::int64_t h = m_model.hiddenSize;
@@ -488,7 +489,7 @@ private:
     Shape m_shape;
     bool m_training = false;
     bool m_dropout = false;
-    bool m_fusedAllReduce = false; ///< this layer's all-reduces carry the residual, norm and quantisation
+    bool m_fusedAllReduce = false; ///< this layer's all-reduces carry the residual and norm (and quantisation)
     bool m_fusedResidual = false; ///< each residual add runs in the next RMSNorm's kernel (residualNorm)
     std::vector<Entry> m_entries;
 };

@@ -61,8 +61,9 @@ struct Shape {
     bool separateProjections = false;
     /// FP8 linears are torchao's Float8Linear (pytorch-fsdp without Transformer Engine), not TE's (fp8quantization.h).
     bool torchaoFloat8 = false;
-    /// Inference at tp > 1 under RunSpec::fusedAllReduceNorm: residual add, RMSNorm and the next GEMM's input
-    /// quantisation run in the all-reduce's kernel (LayerBuilder::allReduceEpilogue).
+    /// Inference at tp > 1 under RunSpec::fusedAllReduceNorm: residual add, RMSNorm and, under
+    /// fusedAllReduceQuantises, the next GEMM's input quantisation run in the all-reduce's kernel
+    /// (LayerBuilder::allReduceEpilogue).
     bool fusedAllReduceNorm = false;
     bool fusedAllReduceQuantises = false; ///< RunSpec::fusedAllReduceQuantises under fusedAllReduceNorm
     /// Inference under RunSpec::fusedResidualNorm: a residual add and the RMSNorm after it are one kernel
