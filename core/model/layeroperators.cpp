@@ -187,58 +187,42 @@ private:
             && (gemmName == "attention.qkv_projection" || gemmName == "mlp.gate_up_projection");
     }
 
-    /// The residual add, the next RMSNorm and, under fusedAllReduceQuantises, the quantisation of its output for the
-    /// next GEMM, done inside the tensor-parallel all-reduce's kernel (TensorRT-LLM's AllReduceFusionOp.
-    /// RESIDUAL_RMS_NORM[_QUANT_FP8|_QUANT_NVFP4]): reads the residual and the norm's weights, writes the new residual
-    /// and the normalised output (in the next GEMM's input format when quantising); no launch of its own (the
-    /// all-reduce is timed as the collective). After the MLP it stands for the next layer's input norm, which that
-    /// layer then leaves out (the same shape).
-    void allReduceEpilogue(const std::string& prefix)
+    /// The residual add and the next RMSNorm as one pass: it reads the residual and the norm's weights (unquantised,
+    /// in the activations' precision, even in a quantised checkpoint), writes the new residual and the normalised
+    /// output, @p outputBytes per element. After the MLP it stands for the next layer's input norm, which that layer
+    /// then leaves out (the same shape).
+    /// - In the tensor-parallel all-reduce's kernel (TensorRT-LLM's AllReduceFusionOp.RESIDUAL_RMS_NORM[_QUANT_FP8|
+    ///   _QUANT_NVFP4]; @p inAllReduce): the sublayer's output arrives through the collective, no launch of its own;
+    ///   under fusedAllReduceQuantises the output is written in the next GEMM's input format.
+    /// - Else one kernel (vLLM's fused_add_rms_norm, FlashInfer's fused_add_rmsnorm) that also reads the sublayer's
+    ///   output: 4 activations per element against the 5 of an add and a norm apart.
+    void residualAndNorm(const std::string& prefix, bool inAllReduce)
     {
         const std::int64_t h = m_model.hiddenSize;
         const double elements = normTokens() * static_cast<double>(h);
-        double normalisedBytes = m_shape.act;
-        if (m_shape.fusedAllReduceQuantises && m_shape.precision.weights == m_shape.precision.compute) {
+        double outputBytes = m_shape.act;
+        if (inAllReduce && m_shape.fusedAllReduceQuantises && m_shape.precision.weights == m_shape.precision.compute) {
             if (m_shape.precision.compute == config::Precision::Fp8) {
-                normalisedBytes = 1;
+                outputBytes = 1;
             } else if (m_shape.precision.compute == config::Precision::Nvfp4) {
-                normalisedBytes = 0.5 + 1.0 / 16; // two values per byte and an FP8 scale per 16
+                outputBytes = 0.5 + 1.0 / 16; // two values per byte and an FP8 scale per 16
             }
         }
-        Entry& entry = add(prefix + "allreduce_residual_norm", OperatorKind::Norm,
+        const double sublayerOutputBytes = inAllReduce ? 0 : m_shape.act;
+        Entry& entry = add(prefix + (inAllReduce ? "allreduce_residual_norm" : "residual_norm"), OperatorKind::Norm,
             prefix == "mlp." ? OperatorClass::Mlp : OperatorClass::Attention);
-        // A quantised checkpoint keeps its norms' weights unquantised, in the activations' precision.
-        entry.op.bytes = elements * (2 * m_shape.act + normalisedBytes) + static_cast<double>(h) * m_shape.act;
+        entry.op.bytes
+            = elements * (2 * m_shape.act + sublayerOutputBytes + outputBytes) + static_cast<double>(h) * m_shape.act;
         entry.op.flops = elements * (1 + kRmsNormFlops);
-        entry.op.kernels = 0;
-        entry.hasBackward = false;
-        entry.weights = static_cast<double>(h);
-    }
-
-    /// The residual add and the RMSNorm after it as one kernel (vLLM's fused_add_rms_norm, FlashInfer's
-    /// fused_add_rmsnorm): reads the sublayer's output, the residual and the norm's weights, writes the new residual
-    /// and the normalised output, 4 activations per element against the 5 of an add and a norm apart, one launch.
-    /// After the MLP it stands for the next layer's input norm, which that layer then leaves out (the same shape).
-    void residualNorm(const std::string& prefix)
-    {
-        const std::int64_t h = m_model.hiddenSize;
-        const double elements = normTokens() * static_cast<double>(h);
-        Entry& entry = add(prefix + "residual_norm", OperatorKind::Norm,
-            prefix == "mlp." ? OperatorClass::Mlp : OperatorClass::Attention);
-        entry.op.bytes = 4 * elements * m_shape.act + static_cast<double>(h) * m_shape.act; // norm weights unquantised
-        entry.op.flops = elements * (1 + kRmsNormFlops);
+        entry.op.kernels = inAllReduce ? 0 : 1;
         entry.hasBackward = false;
         entry.weights = static_cast<double>(h);
     }
 
     void residual(const std::string& prefix)
     {
-        if (m_fusedAllReduce) {
-            allReduceEpilogue(prefix);
-            return;
-        }
-        if (m_fusedResidual) {
-            residualNorm(prefix);
+        if (m_fusedAllReduce || m_fusedResidual) {
+            residualAndNorm(prefix, m_fusedAllReduce);
             return;
         }
         const double elements = normTokens() * static_cast<double>(m_model.hiddenSize);
@@ -490,7 +474,7 @@ private:
     bool m_training = false;
     bool m_dropout = false;
     bool m_fusedAllReduce = false; ///< this layer's all-reduces carry the residual and norm (and quantisation)
-    bool m_fusedResidual = false; ///< each residual add runs in the next RMSNorm's kernel (residualNorm)
+    bool m_fusedResidual = false; ///< each residual add runs in the next RMSNorm's kernel (residualAndNorm)
     std::vector<Entry> m_entries;
 };
 

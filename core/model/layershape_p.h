@@ -63,11 +63,11 @@ struct Shape {
     bool torchaoFloat8 = false;
     /// Inference at tp > 1 under RunSpec::fusedAllReduceNorm: residual add, RMSNorm and, under
     /// fusedAllReduceQuantises, the next GEMM's input quantisation run in the all-reduce's kernel
-    /// (LayerBuilder::allReduceEpilogue).
+    /// (LayerBuilder::residualAndNorm).
     bool fusedAllReduceNorm = false;
     bool fusedAllReduceQuantises = false; ///< RunSpec::fusedAllReduceQuantises under fusedAllReduceNorm
     /// Inference under RunSpec::fusedResidualNorm: a residual add and the RMSNorm after it are one kernel
-    /// (LayerBuilder::residualNorm).
+    /// (LayerBuilder::residualAndNorm).
     bool fusedResidualNorm = false;
     double expertLoad = 1; ///< the busiest expert-parallel rank's routed tokens over the balanced share
     config::PrecisionSpec precision;

@@ -376,7 +376,7 @@ config::Scenario engineScenario(config::Scenario scenario, const EngineOptions& 
     scenario.run.fusedAllReduceQuantises = scenario.run.fusedAllReduceNorm && fusedLlama;
     // vLLM, SGLang and TensorRT-LLM's PyTorch backend hand the residual to their RMSNorm, one kernel with the add; a
     // TensorRT engine's layers are whatever its builder fused, not known here.
-    scenario.run.fusedResidualNorm = !(options.profile == EngineProfile::TrtLlm && options.tensorRtEngine);
+    scenario.run.fusedResidualNorm = options.profile != EngineProfile::TrtLlm || pytorchBackend;
     scenario.run.decodeSplitsReducedInKernel = options.profile == EngineProfile::TrtLlm;
     return scenario;
 }
