@@ -323,8 +323,11 @@ Dataset koyeb(const std::string& shared)
 ///   --overlap-grad-reduce (dp_overlap), --overlap-param-gather (needs the distributed optimizer: zero_stage 1);
 /// - GPT as Megatron-Core builds it by default: FFN 4 x hidden with GeLU, LayerNorm, linear biases, learned absolute
 ///   positions, untied output layer; vocabulary 131,072 and sequence 4,096 (README); BF16 (MFU = TFLOP/s / 989),
-///   gradient buffers and their reduction in BF16 (DistributedDataParallelConfig.grad_reduce_in_fp32 = False), buckets
-///   of max(40M, 1M x dp) parameters (its bucket_size default);
+///   gradient buffers and their reduction in FP32: with --bf16 the training script of r0.8.0 sets
+///   accumulate_allreduce_grads_in_fp32 (megatron/training/arguments.py, "bfloat16 requires gradient accumulation and
+///   all-reduce to be done in fp32") and passes it as DistributedDataParallelConfig.grad_reduce_in_fp32 (training.py;
+///   no flag turned it off before --grad-reduce-in-bf16 of 2025); buckets of max(40M, 1M x dp) parameters (its
+///   bucket_size default);
 /// - not stated, fixed: micro-batch 1, no activation recomputation, no interleaving (1F1B), no dropout, FlashAttention.
 /// The two strong-scaling rows give no parallel split and are not evaluated.
 Dataset megatronCoreH100(const std::string& shared)
@@ -352,7 +355,7 @@ Dataset megatronCoreH100(const std::string& shared)
             "model.num_heads=" + table.cell(row, "attention_heads"), "model.ffn_size=" + std::to_string(4 * hidden),
             "model.vocab_size=" + table.cell(row, "vocab_size"), "model.max_context=" + table.cell(row, "seq_len"),
             "model.tied_embeddings=false", "hardware.cluster.network[ib].size=" + std::to_string(tp * pp * dp / 8),
-            "run.precision={compute: bf16, weights: bf16, activations: bf16, gradients: bf16, optimizer: fp32}",
+            "run.precision={compute: bf16, weights: bf16, activations: bf16, gradients: fp32, optimizer: fp32}",
             "run.flash_attention=true", "run.training.seq_length=" + table.cell(row, "seq_len"),
             "run.training.micro_batch=1", "run.training.global_batch=" + table.cell(row, "global_batch_size"),
             "run.training.recompute=none", "run.training.dropout=false",
