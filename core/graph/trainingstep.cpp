@@ -186,12 +186,44 @@ void addScheduleBoundary(ExecutionGraph& graph, const parallel::ShardingPlan& pl
     addHiddenGathers(graph, cost, stage);
 }
 
+/// Where each chunk's last backward falls in a stage's schedule @p steps (steps.size() for a chunk without one).
+std::vector<size_t> lastBackwardSteps(const std::vector<parallel::PipelineStep>& steps, int virtualStages)
+{
+    std::vector<size_t> last(static_cast<size_t>(virtualStages), steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+        if (steps[i].pass == parallel::Pass::Backward) {
+            last[static_cast<size_t>(steps[i].chunk)] = i;
+        }
+    }
+    return last;
+}
+
+/// What the collectives beside a pass (@p step of @p stage) slow its work by: a compute node of its own (breakdown
+/// @p cost), to run right after the pass on the compute stream. It has no chunk, so every network backend and the
+/// Chakra traces take its duration as it is.
+NodeId addContentionNode(ExecutionGraph& graph, int stage, const parallel::PipelineStep& step, CostId cost)
+{
+    Node slowed;
+    slowed.kind = NodeKind::Compute;
+    slowed.rank = stage;
+    slowed.stream = Stream::Compute;
+    slowed.cost = cost;
+    slowed.seconds = total(graph.costs()[static_cast<size_t>(cost)]);
+    slowed.microBatch = step.microBatch;
+    slowed.backward = step.pass == parallel::Pass::Backward;
+    return graph.add(std::move(slowed));
+}
+
 /// The breakdowns once per (stage, chunk, pass) and per kind of communication node, shared by the nodes.
 struct StageCostIds {
     std::vector<CostId> forward;
     std::vector<CostId> backward;
     std::vector<double> forwardSeconds;
     std::vector<double> backwardSeconds;
+    /// What the collectives beside each chunk's last backward and the stage's first forward slow them by
+    /// (StageCost::reductionContentionSeconds, gatherContentionSeconds): -1 when nothing.
+    std::vector<CostId> reductionContention;
+    CostId gatherContention = -1;
     CostId sendActivation = -1;
     CostId sendGradient = -1;
 };
@@ -205,11 +237,18 @@ std::vector<StageCostIds> addStageCosts(ExecutionGraph& graph, const std::vector
             throw std::invalid_argument("training step: one ChunkCost per virtual stage is needed");
         }
         StageCostIds& ids = costIds[stage];
-        for (const ChunkCost& chunk : cost.chunks) {
+        for (size_t c = 0; c < cost.chunks.size(); ++c) {
+            const ChunkCost& chunk = cost.chunks[c];
             ids.forward.push_back(graph.addCost(chunk.forward));
             ids.backward.push_back(graph.addCost(chunk.backward));
             ids.forwardSeconds.push_back(total(chunk.forward));
             ids.backwardSeconds.push_back(total(chunk.backward));
+            const double contention = valueAt(cost.reductionContentionSeconds, c);
+            ids.reductionContention.push_back(
+                contention > 0 ? graph.addCost(single(TimeClass::DataParallel, contention)) : -1);
+        }
+        if (cost.gatherContentionSeconds > 0) {
+            ids.gatherContention = graph.addCost(single(TimeClass::DataParallel, cost.gatherContentionSeconds));
         }
         ids.sendActivation = graph.addCost(single(TimeClass::PipelineParallel, cost.sendActivationSeconds));
         ids.sendGradient = graph.addCost(single(TimeClass::PipelineParallel, cost.sendGradientSeconds));
@@ -263,7 +302,10 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
         // Resharding after each schedule: the last backward of each chunk in the current one.
         std::vector<NodeId> scheduleLastBackward(plan.gathersEachFlush ? static_cast<size_t>(virtualStages) : 0, -1);
         int schedule = 0;
-        for (const parallel::PipelineStep& step : plan.steps(stage)) {
+        const std::vector<parallel::PipelineStep> steps = plan.steps(stage);
+        const std::vector<size_t> lastBackwardStep = lastBackwardSteps(steps, virtualStages);
+        for (size_t i = 0; i < steps.size(); ++i) {
+            const parallel::PipelineStep& step = steps[i];
             const bool backward = step.pass == parallel::Pass::Backward;
             const bool scheduleStarts = plan.gathersEachFlush && step.microBatch / perSchedule != schedule;
             const size_t chunk = static_cast<size_t>(step.chunk);
@@ -282,14 +324,19 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
                 addScheduleBoundary(graph, plan, cost, stage, scheduleLastBackward, previousCompute, id);
                 schedule = step.microBatch / perSchedule;
             }
+            // The last backward of a chunk is slowed by the reductions beside it, the first forward by the gather.
+            const CostId slowedBy = backward && lastBackwardStep[chunk] == i ? ids.reductionContention[chunk]
+                : !backward && i == 0                                        ? ids.gatherContention
+                                                                             : -1;
+            const NodeId end = slowedBy >= 0 ? addContentionNode(graph, stage, step, slowedBy) : id;
             if (backward) {
-                ends.last[static_cast<size_t>(stage)][chunk] = id;
+                ends.last[static_cast<size_t>(stage)][chunk] = end;
                 ends.beforeLast[static_cast<size_t>(stage)][chunk] = previousCompute;
                 if (plan.gathersEachFlush) {
-                    scheduleLastBackward[chunk] = id;
+                    scheduleLastBackward[chunk] = end;
                 }
             }
-            previousCompute = id;
+            previousCompute = end;
             const int k = step.chunk * pp + stage;
             if ((!backward && k + 1 < modelChunks) || (backward && k > 0)) {
                 Node send;

@@ -40,6 +40,14 @@ struct StageCost {
     /// the same compute node on.
     std::vector<double> expertDataParallelSeconds;
     std::vector<double> expertDataParallelBytes;
+    /// Compute lost to the SMs that overlapped data-parallel collectives hold beside it (network::kCollectiveCtas), per
+    /// chunk: what the reductions leaving under the chunk's last backward cost that backward (empty or zeros: none).
+    /// The graph runs it as a compute node of its own right after that backward (data-parallel time, no chunk: the same
+    /// duration on every network backend and in Chakra traces), which the reductions' last bucket waits for too.
+    std::vector<double> reductionContentionSeconds;
+    /// The same for the overlapped parameter gather beside the step's first forward (ZeRO-1/2's, or FSDP2's when the
+    /// stage stays gathered): a node right after the stage's first compute node.
+    double gatherContentionSeconds = 0;
     double optimizerSeconds = 0;
     double parameterGatherSeconds = 0; ///< ZeRO-1/2 all-gather of updated parameters after the step
     /// Overlapped ZeRO-1/2 gather: the part the next step's forward hides, bucket by bucket (in a one-step graph it

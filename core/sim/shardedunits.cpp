@@ -20,14 +20,24 @@ double exposedUnitGathers(std::span<const double> unitCompute, double unitGather
     for (size_t i = 1; i < unitCompute.size(); ++i) {
         const double hideable = std::max(0.0, unitCompute[i - 1] - beside);
         const double wait = std::max(0.0, unitGather - hideable);
-        const double slowdown
-            = collectiveSmShare * std::min(unitGather + beside, unitCompute[i - 1] / (1 - collectiveSmShare));
-        exposed += std::max(wait, slowdown);
+        exposed += std::max(wait, collectiveContention(unitCompute[i - 1], unitGather + beside, collectiveSmShare));
     }
     return exposed;
 }
 
-double prefetchedGatherDelay(std::span<const double> unitCompute, std::span<const double> unitGather, double headStart)
+double collectiveContention(double compute, double collectives, double collectiveSmShare)
+{
+    if (!(collectiveSmShare >= 0 && collectiveSmShare < 1)) {
+        throw std::invalid_argument("collective contention: the collectives' share of the SMs must be in [0, 1)");
+    }
+    if (compute <= 0 || collectives <= 0) {
+        return 0;
+    }
+    return collectiveSmShare * std::min(collectives, compute / (1 - collectiveSmShare));
+}
+
+double prefetchedGatherDelay(
+    std::span<const double> unitCompute, std::span<const double> unitGather, double headStart, double collectiveSmShare)
 {
     if (unitCompute.size() != unitGather.size()) {
         throw std::invalid_argument("prefetched gathers: one gather per compute unit is needed");
@@ -37,7 +47,9 @@ double prefetchedGatherDelay(std::span<const double> unitCompute, std::span<cons
     }
     double delay = std::max(0.0, unitGather[0] - std::max(0.0, headStart));
     for (size_t i = 1; i < unitGather.size(); ++i) {
-        delay += std::max(0.0, unitGather[i] - std::max(0.0, unitCompute[i - 1]));
+        const double compute = std::max(0.0, unitCompute[i - 1]);
+        delay += std::max(
+            std::max(0.0, unitGather[i] - compute), collectiveContention(compute, unitGather[i], collectiveSmShare));
     }
     return delay;
 }

@@ -34,6 +34,12 @@ namespace rapid::sim {
 double exposedUnitGathers(std::span<const double> unitCompute, double unitGather, double besideEachUnit,
     bool firstGatherExposed, double collectiveSmShare);
 
+/// The compute time lost while collectives hold @p collectiveSmShare s of the GPU's SMs (network::kCollectiveCtas)
+/// beside @p compute seconds of work for @p collectives seconds: that work advances at 1 - s of its rate while they
+/// last, so it takes c + s x b when they end first and c / (1 - s) when they outlast it: s x min(b, c / (1 - s)).
+/// Zero when either is zero; s in [0, 1).
+double collectiveContention(double compute, double collectives, double collectiveSmShare);
+
 /// Megatron-Core's distributed optimizer with --overlap-param-gather: after the optimizer step the first bucket's
 /// all-gather of the updated parameters starts; when the next step's first forward reaches a bucket's module, its
 /// pre-hook waits for that bucket and dispatches the next bucket's gather (param_and_grad_buffer.py,
@@ -46,6 +52,10 @@ double exposedUnitGathers(std::span<const double> unitCompute, double unitGather
 /// Gather i starts when unit i - 1 starts computing (its own gather is done by then), so unit i starts
 /// max(c[i-1], g[i]) after unit i - 1:
 ///   delay = max(0, g[0] - headStart) + sum over i >= 1 of max(0, g[i] - c[i-1])
-double prefetchedGatherDelay(std::span<const double> unitCompute, std::span<const double> unitGather, double headStart);
+/// With @p collectiveSmShare s > 0 each gather also slows the unit it runs beside, and a unit costs the larger of its
+/// wait and that slowdown (as in exposedUnitGathers): max(max(0, g[i] - c[i-1]), collectiveContention(c[i-1], g[i],
+/// s)) for i >= 1.
+double prefetchedGatherDelay(std::span<const double> unitCompute, std::span<const double> unitGather, double headStart,
+    double collectiveSmShare = 0);
 
 } // namespace rapid::sim

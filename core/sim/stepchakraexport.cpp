@@ -193,6 +193,10 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
             : std::string();
         switch (node.kind) {
         case graph::NodeKind::Compute:
+            if (node.chunk < 0) { // graph::StageCost::reductionContentionSeconds, gatherContentionSeconds
+                return name + pass + " slowed by the data-parallel collectives beside it (" + microBatch.substr(1)
+                    + ")";
+            }
             return name + pass + microBatch + " " + layers
                 + (node.backward && run.recompute != config::Recompute::None ? " (recompute included)" : "");
         case graph::NodeKind::PipelineSend:

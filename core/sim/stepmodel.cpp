@@ -245,11 +245,6 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
     const std::pair<TimeBreakdown, TimeBreakdown> headTimes
         = { timeOperators(head.first, nullptr, nullptr), timeOperators(head.second, nullptr, nullptr) };
 
-    // The share of a gradient buffer (or of a ZeRO-1/2 gather) of @p parameters that one bucket carries.
-    const double bucketParameters = m_plan.sharding.gradientBucketParameters;
-    auto lastBucketShare = [bucketParameters](double parameters) {
-        return parameters > 0 ? std::min(1.0, bucketParameters / parameters) : 1.0;
-    };
     const parallel::EndParameters ends
         = parallel::endParameters(model, m_plan.sharding.layer, m_plan.sharding.stages == 1);
     std::vector<graph::StageCost> stages;
@@ -302,29 +297,7 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
                 stageGathers.push_back(chargeUnitGathers(chunk, unitForward, unitBackward, chunkCost));
             }
             cost.chunks.push_back(chunkCost);
-            // Overlapped, the chunk's gradients leave bucket by bucket while its last backward runs; only the last
-            // bucket waits for its end (the training-step graph places the two parts).
-            // FSDP2 under pipeline parallelism reduce-scatters a stage's gradients only after its last backward has
-            // finished: torch.distributed.pipelining runs FSDP's post-backward by hand then (stage.py,
-            // backward_maybe_with_nosync), so no bucket leaves under that backward.
-            const bool bucketed = m_plan.sharding.overlapGradientReduction && !m_plan.sharding.keepsStageGathered;
-            const double bucket = bucketed ? lastBucketShare(chunk.trainableParameters) : 1.0;
-            const double bytes = chunk.gradientReduction.onNetwork() ? chunk.gradientReduction.bytes : 0.0;
-            const bool split = bucket < 1 && bytes > 0;
-            cost.dataParallelSeconds.push_back(collective(part(chunk.gradientReduction, split ? 1 - bucket : 1.0)));
-            cost.dataParallelBytes.push_back(bytes * (split ? 1 - bucket : 1.0));
-            cost.dataParallelLastBucketSeconds.push_back(split ? collective(part(chunk.gradientReduction, bucket)) : 0);
-            cost.dataParallelLastBucketBytes.push_back(split ? bytes * bucket : 0);
-            const double replicaBytes = chunk.replicaReduction ? chunk.replicaReduction->bytes : 0.0;
-            cost.replicaReductionSeconds.push_back(
-                collectiveOrZero(part(chunk.replicaReduction, split ? 1 - bucket : 1)));
-            cost.replicaReductionBytes.push_back(replicaBytes * (split ? 1 - bucket : 1.0));
-            cost.replicaReductionLastBucketSeconds.push_back(
-                split ? collectiveOrZero(part(chunk.replicaReduction, bucket)) : 0);
-            cost.replicaReductionLastBucketBytes.push_back(split ? replicaBytes * bucket : 0);
-            const bool expertsApart = chunk.expertGradientReduction && chunk.expertGradientReduction->onNetwork();
-            cost.expertDataParallelSeconds.push_back(expertsApart ? collective(*chunk.expertGradientReduction) : 0.0);
-            cost.expertDataParallelBytes.push_back(expertsApart ? chunk.expertGradientReduction->bytes : 0.0);
+            placeGradientReduction(chunk, chunkCost, cost);
         }
         if (stage.sendForward) {
             cost.sendActivationSeconds = collective(*stage.sendForward);

@@ -22,7 +22,7 @@ void StepModel::placeParameterGather(
     const double experts = collectiveOrZero(stage.expertParameterGather);
     const double whole = dense + experts;
     const double wait = m_plan.sharding.overlapParameterGather
-        ? firstForwardGatherDelay(stage, chunkUnits, m_plan.sharding.stages)
+        ? firstForwardGatherDelay(stage, chunkUnits, m_plan.sharding.stages, 0)
         : whole;
     const double exposedShare = whole > 0 ? std::min(1.0, wait / whole) : 1.0;
     const double denseBytes = stage.parameterGather ? stage.parameterGather->bytes : 0.0;
@@ -30,6 +30,13 @@ void StepModel::placeParameterGather(
     cost.parameterGatherBytes = denseBytes * exposedShare;
     cost.parameterGatherHiddenSeconds = dense * (1 - exposedShare);
     cost.parameterGatherHiddenBytes = denseBytes * (1 - exposedShare);
+    // The gathers hold NCCL's CTAs beside the units of the first forward, which compute slower while they run
+    // (shardedunits.h): what that adds to the waits, unit by unit, slows the stage's first forward.
+    if (m_plan.sharding.overlapParameterGather) {
+        const double share = detail::collectiveSmShare(m_scenario.hardware.gpu);
+        cost.gatherContentionSeconds
+            = std::max(0.0, firstForwardGatherDelay(stage, chunkUnits, m_plan.sharding.stages, share) - wait);
+    }
     if (stage.expertParameterGather) {
         cost.expertParameterGatherSeconds = experts * exposedShare;
         cost.expertParameterGatherBytes = stage.expertParameterGather->bytes * exposedShare;
@@ -53,8 +60,8 @@ double StepModel::unitGather(const parallel::StagePlan& stage, const ForwardUnit
     return seconds;
 }
 
-double StepModel::firstForwardGatherDelay(
-    const parallel::StagePlan& stage, const std::vector<std::vector<ForwardUnit>>& chunkUnits, int pipelineStages)
+double StepModel::firstForwardGatherDelay(const parallel::StagePlan& stage,
+    const std::vector<std::vector<ForwardUnit>>& chunkUnits, int pipelineStages, double collectiveSmShare)
 {
     std::vector<double> compute;
     std::vector<double> gathers;
@@ -84,7 +91,7 @@ double StepModel::firstForwardGatherDelay(
         }
     }
     // A later pipeline stage's first forward waits for its input anyway: the earlier stages' first forwards.
-    return prefetchedGatherDelay(compute, gathers, stage.stage * firstChunkForward);
+    return prefetchedGatherDelay(compute, gathers, stage.stage * firstChunkForward, collectiveSmShare);
 }
 
 } // namespace rapid::sim

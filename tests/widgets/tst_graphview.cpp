@@ -779,7 +779,8 @@ void TstGraphView::mainWindowHasAGraphTabAndAction()
     QVERIFY(stage0);
     size_t firstMicroBatch = 0;
     for (const graph::ChakraNode& node : stage0->nodes) {
-        firstMicroBatch += node.name.find("micro-batch 0 ") != std::string::npos ? 1 : 0;
+        // What the filter selects: its text trimmed ("micro-batch 0"), anywhere in the name.
+        firstMicroBatch += node.name.find("micro-batch 0") != std::string::npos ? 1 : 0;
     }
     QVERIFY(firstMicroBatch > 0);
     view->filterEdit()->setText(QStringLiteral("micro-batch 0 "));

@@ -47,6 +47,7 @@ private Q_SLOTS:
     void singleStageRunsEveryMicroBatch();
     void gradientReductionHidesBehindBackward();
     void eachScheduleReducesAndGathersAgain();
+    void overlappedCollectivesSlowTheComputeBesideThem();
     void incompleteGraphNamesStuckNodes();
 };
 
@@ -122,6 +123,42 @@ void TstTrainingStep::gradientReductionHidesBehindBackward()
     // Without overlap both reductions wait for the last backward: 2 s exposed.
     run.overlapGradientReduction = false;
     QCOMPARE(sim::executeGraph(graph::buildTrainingStep(run, costs)).makespan, 29.0);
+}
+
+void TstTrainingStep::overlappedCollectivesSlowTheComputeBesideThem()
+{
+    // pp = 1, 3 micro-batches of 1 s forward and 2 s backward: 9 s. A 1.5 s reduction leaves under the last backward
+    // (7-9 s) and slows it by 0.3 s (StageCost::reductionContentionSeconds, a node of its own after it): the backward
+    // work ends at 9.3 s, after the reduction (8.5 s), and its 0.5 s last bucket follows it: 9.8 s, the 0.8 s beyond
+    // the compute data-parallel time (0.3 s of slower backward, 0.5 s of waiting). The hidden gather slows the first
+    // forward by 0.2 s: 10 s.
+    parallel::ShardingPlan run = pipelineRun(1, 3, config::PipelineSchedule::OneFOneB);
+    run.overlapGradientReduction = true;
+    std::vector<graph::StageCost> costs = uniformCosts(1, 1, 1.0, 2.0);
+    costs[0].dataParallelSeconds = { 1.5 };
+    costs[0].dataParallelLastBucketSeconds = { 0.5 };
+    costs[0].dataParallelLastBucketBytes = { 1.0 };
+    costs[0].reductionContentionSeconds = { 0.3 };
+    const graph::ExecutionGraph reduced = graph::buildTrainingStep(run, costs);
+    const sim::Schedule schedule = sim::executeGraph(reduced);
+    QCOMPARE(schedule.makespan, 9.8);
+    const report::StepBreakdown breakdown
+        = report::breakdownOfStage(reduced, schedule.start, schedule.finish, schedule.makespan, 0);
+    QCOMPARE(breakdown.parts[size_t(TimeClass::DataParallel)], 0.8);
+    QCOMPARE(breakdown.parts[size_t(TimeClass::Mlp)], 9.0);
+    // Only the last backward is slower: one node of 0.3 s after it; the passes keep the chunk's cost.
+    int slowed = 0;
+    for (const graph::Node& node : reduced.nodes()) {
+        if (node.kind == graph::NodeKind::Compute && node.chunk < 0) {
+            QVERIFY(node.backward);
+            QCOMPARE(node.microBatch, 2);
+            QCOMPARE(node.seconds, 0.3);
+            ++slowed;
+        }
+    }
+    QCOMPARE(slowed, 1);
+    costs[0].gatherContentionSeconds = 0.2;
+    QCOMPARE(sim::executeGraph(graph::buildTrainingStep(run, costs)).makespan, 10.0);
 }
 
 void TstTrainingStep::eachScheduleReducesAndGathersAgain()

@@ -136,11 +136,12 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // gradients in fp32 (its arguments.py forces accumulate_allreduce_grads_in_fp32), which the mapping had as bf16;
     // the 32B row's reduce-scatter then needs ~0.3 s on one NIC per GPU with only the last backward to hide under, and
     // its measured step leaves less compute time than the Hopper GEMM model charges (docs/calibration.md). Held
-    // at 10.7%.
+    // at 10.7%. With the SMs NCCL holds beside Megatron's bucketed reductions and overlapped parameter gathers
+    // (sim::collectiveContention): 9.18%, held at 10.2%.
     static const std::map<QString, double> kCeilings = { { QStringLiteral("uci-llama2"), 38.8 },
         { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 }, { QStringLiteral("nim-served-ttft"), 22.7 },
         { QStringLiteral("torchtitan"), 14.9 }, { QStringLiteral("nanotron"), 21.7 },
-        { QStringLiteral("torchtitan-power-limited"), 119.4 }, { QStringLiteral("megatron-core-h100"), 10.7 },
+        { QStringLiteral("torchtitan-power-limited"), 119.4 }, { QStringLiteral("megatron-core-h100"), 10.2 },
         { QStringLiteral("aiconfigurator-ttft"), 38.4 }, { QStringLiteral("aiconfigurator-tpot"), 13.3 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
