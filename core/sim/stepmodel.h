@@ -93,9 +93,13 @@ private:
     /// (Megatron's --overlap-param-gather; sim/shardedunits.h, prefetchedGatherDelay).
     /// The ZeRO-1/2 gather of one forward unit's updated parameters (the experts' over their own group).
     double unitGather(const parallel::StagePlan& stage, const ForwardUnit& unit);
-    /// With @p collectiveSmShare, the slower compute beside the gathers counts where it exceeds the waits.
-    double firstForwardGatherDelay(const parallel::StagePlan& stage,
-        const std::vector<std::vector<ForwardUnit>>& chunkUnits, int pipelineStages, double collectiveSmShare);
+    /// What the first forward waits for the gathers, and what the slower compute beside them adds to that.
+    struct FirstForwardGather {
+        double wait = 0;
+        double contention = 0;
+    };
+    FirstForwardGather firstForwardGatherDelay(
+        const parallel::StagePlan& stage, const std::vector<std::vector<ForwardUnit>>& chunkUnits, int pipelineStages);
     /// The ZeRO-1/2 gather of @p stage's updated parameters: what the next step waits for, and what runs beside it.
     /// A chunk's gradient reduction into @p cost (its bucketed parts, replica and expert reductions, and what the
     /// buckets beside the last backward slow it by): stepgradientreduction.cpp.

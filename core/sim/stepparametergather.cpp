@@ -21,22 +21,17 @@ void StepModel::placeParameterGather(
     const double dense = collectiveOrZero(stage.parameterGather);
     const double experts = collectiveOrZero(stage.expertParameterGather);
     const double whole = dense + experts;
-    const double wait = m_plan.sharding.overlapParameterGather
-        ? firstForwardGatherDelay(stage, chunkUnits, m_plan.sharding.stages, 0)
-        : whole;
+    const FirstForwardGather overlapped = m_plan.sharding.overlapParameterGather
+        ? firstForwardGatherDelay(stage, chunkUnits, m_plan.sharding.stages)
+        : FirstForwardGather { whole, 0.0 };
+    const double wait = overlapped.wait;
     const double exposedShare = whole > 0 ? std::min(1.0, wait / whole) : 1.0;
     const double denseBytes = stage.parameterGather ? stage.parameterGather->bytes : 0.0;
     cost.parameterGatherSeconds = dense * exposedShare;
     cost.parameterGatherBytes = denseBytes * exposedShare;
     cost.parameterGatherHiddenSeconds = dense * (1 - exposedShare);
     cost.parameterGatherHiddenBytes = denseBytes * (1 - exposedShare);
-    // The gathers hold NCCL's CTAs beside the units of the first forward, which compute slower while they run
-    // (shardedunits.h): what that adds to the waits, unit by unit, slows the stage's first forward.
-    if (m_plan.sharding.overlapParameterGather) {
-        const double share = detail::collectiveSmShare(m_scenario.hardware.gpu);
-        cost.gatherContentionSeconds
-            = std::max(0.0, firstForwardGatherDelay(stage, chunkUnits, m_plan.sharding.stages, share) - wait);
-    }
+    cost.gatherContentionSeconds = overlapped.contention;
     if (stage.expertParameterGather) {
         cost.expertParameterGatherSeconds = experts * exposedShare;
         cost.expertParameterGatherBytes = stage.expertParameterGather->bytes * exposedShare;
@@ -60,8 +55,8 @@ double StepModel::unitGather(const parallel::StagePlan& stage, const ForwardUnit
     return seconds;
 }
 
-double StepModel::firstForwardGatherDelay(const parallel::StagePlan& stage,
-    const std::vector<std::vector<ForwardUnit>>& chunkUnits, int pipelineStages, double collectiveSmShare)
+StepModel::FirstForwardGather StepModel::firstForwardGatherDelay(
+    const parallel::StagePlan& stage, const std::vector<std::vector<ForwardUnit>>& chunkUnits, int pipelineStages)
 {
     std::vector<double> compute;
     std::vector<double> gathers;
@@ -91,7 +86,13 @@ double StepModel::firstForwardGatherDelay(const parallel::StagePlan& stage,
         }
     }
     // A later pipeline stage's first forward waits for its input anyway: the earlier stages' first forwards.
-    return prefetchedGatherDelay(compute, gathers, stage.stage * firstChunkForward, collectiveSmShare);
+    // The gathers hold NCCL's CTAs beside the units, which compute slower while they run (shardedunits.h): what that
+    // adds to the waits, unit by unit, slows the stage's first forward.
+    const double headStart = stage.stage * firstChunkForward;
+    const double wait = prefetchedGatherDelay(compute, gathers, headStart);
+    const double slowed
+        = prefetchedGatherDelay(compute, gathers, headStart, detail::collectiveSmShare(m_scenario.hardware.gpu));
+    return { wait, std::max(0.0, slowed - wait) };
 }
 
 } // namespace rapid::sim

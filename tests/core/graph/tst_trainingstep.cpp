@@ -37,6 +37,12 @@ std::vector<graph::StageCost> uniformCosts(int pp, int chunks, double forward, d
     return stages;
 }
 
+/// Stage 0's exposed time by class in @p graph as @p schedule ran it.
+report::StepBreakdown stageZero(const graph::ExecutionGraph& graph, const sim::Schedule& schedule)
+{
+    return report::breakdownOfStage(graph, schedule.start, schedule.finish, schedule.makespan, 0);
+}
+
 } // namespace
 
 class TstTrainingStep : public QObject {
@@ -84,8 +90,7 @@ void TstTrainingStep::pipelineBubbleClosedForms()
     const graph::ExecutionGraph graph = graph::buildTrainingStep(run, uniformCosts(pp, chunks, 1.0, 2.0));
     const sim::Schedule schedule_ = sim::executeGraph(graph);
     QCOMPARE(schedule_.makespan, expectedStep);
-    const report::StepBreakdown breakdown
-        = report::breakdownOfStage(graph, schedule_.start, schedule_.finish, schedule_.makespan, 0);
+    const report::StepBreakdown breakdown = stageZero(graph, schedule_);
     QCOMPARE(breakdown.bubbleSeconds, expectedBubble);
     QCOMPARE(breakdown.total(), expectedStep);
 }
@@ -117,8 +122,7 @@ void TstTrainingStep::gradientReductionHidesBehindBackward()
     const graph::ExecutionGraph overlapped = graph::buildTrainingStep(run, costs);
     const sim::Schedule schedule = sim::executeGraph(overlapped);
     QCOMPARE(schedule.makespan, 28.0);
-    const report::StepBreakdown breakdown
-        = report::breakdownOfStage(overlapped, schedule.start, schedule.finish, schedule.makespan, 0);
+    const report::StepBreakdown breakdown = stageZero(overlapped, schedule);
     QCOMPARE(breakdown.parts[size_t(TimeClass::DataParallel)], 1.0);
     // Without overlap both reductions wait for the last backward: 2 s exposed.
     run.overlapGradientReduction = false;
@@ -142,8 +146,7 @@ void TstTrainingStep::overlappedCollectivesSlowTheComputeBesideThem()
     const graph::ExecutionGraph reduced = graph::buildTrainingStep(run, costs);
     const sim::Schedule schedule = sim::executeGraph(reduced);
     QCOMPARE(schedule.makespan, 9.8);
-    const report::StepBreakdown breakdown
-        = report::breakdownOfStage(reduced, schedule.start, schedule.finish, schedule.makespan, 0);
+    const report::StepBreakdown breakdown = stageZero(reduced, schedule);
     QCOMPARE(breakdown.parts[size_t(TimeClass::DataParallel)], 0.8);
     QCOMPARE(breakdown.parts[size_t(TimeClass::Mlp)], 9.0);
     // Only the last backward is slower: one node of 0.3 s after it; the passes keep the chunk's cost.
@@ -192,8 +195,7 @@ void TstTrainingStep::eachScheduleReducesAndGathersAgain()
     }
     QCOMPARE(reductions, 2);
     QCOMPARE(gathers, 4); // exposed and hidden parts, at the step's start and at the second schedule's
-    const report::StepBreakdown breakdown
-        = report::breakdownOfStage(each, schedule.start, schedule.finish, schedule.makespan, 0);
+    const report::StepBreakdown breakdown = stageZero(each, schedule);
     QCOMPARE(breakdown.parts[size_t(TimeClass::DataParallel)], 4.0); // 2 x (1.5 + 0.5) exposed
 }
 
