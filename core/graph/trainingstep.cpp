@@ -199,8 +199,8 @@ std::vector<size_t> lastBackwardSteps(const std::vector<parallel::PipelineStep>&
 }
 
 /// What the collectives beside a pass (@p step of @p stage) slow its work by: a compute node of its own (breakdown
-/// @p cost), to run right after the pass on the compute stream. It has no chunk, so every network backend and the
-/// Chakra traces take its duration as it is.
+/// @p cost), to run right after the pass on the compute stream; the pass's pipeline send waits for it. It has no
+/// chunk, so every network backend and the Chakra traces take its duration as it is.
 NodeId addContentionNode(ExecutionGraph& graph, int stage, const parallel::PipelineStep& step, CostId cost)
 {
     Node slowed;
@@ -350,7 +350,9 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
                 send.chunk = step.chunk;
                 send.backward = backward;
                 const NodeId sendId = graph.add(std::move(send));
-                graph.addDependency(sendId, id);
+                // The collectives beside the pass slow the work whose output this is: it leaves once the slowed
+                // pass ends (the contention node), not when the pass alone would have.
+                graph.addDependency(sendId, end);
                 sends[slot(stage, step.microBatch, step.chunk, backward)] = sendId;
             }
         }

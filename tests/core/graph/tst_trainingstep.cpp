@@ -54,6 +54,7 @@ private Q_SLOTS:
     void gradientReductionHidesBehindBackward();
     void eachScheduleReducesAndGathersAgain();
     void overlappedCollectivesSlowTheComputeBesideThem();
+    void aSlowedPassSendsItsOutputWhenItEnds();
     void incompleteGraphNamesStuckNodes();
 };
 
@@ -162,6 +163,22 @@ void TstTrainingStep::overlappedCollectivesSlowTheComputeBesideThem()
     QCOMPARE(slowed, 1);
     costs[0].gatherContentionSeconds = 0.2;
     QCOMPARE(sim::executeGraph(graph::buildTrainingStep(run, costs)).makespan, 10.0);
+}
+
+void TstTrainingStep::aSlowedPassSendsItsOutputWhenItEnds()
+{
+    // 1F1B, 2 stages, 2 micro-batches, f 1 s, b 2 s, free sends: stage 1 runs F0 1-2, B0 2-4, F1 4-5, B1 5-7 and
+    // stage 0 B0 4-6, B1 7-9: 9 s. The reduction beside stage 1's last backward slows it by 0.5 s (7-7.5 s): the
+    // gradient it sends stage 0 is ready then, so stage 0's B1 runs 7.5-9.5 s.
+    const parallel::ShardingPlan run = pipelineRun(2, 2, config::PipelineSchedule::OneFOneB);
+    std::vector<graph::StageCost> costs = uniformCosts(2, 1, 1.0, 2.0);
+    QCOMPARE(sim::executeGraph(graph::buildTrainingStep(run, costs)).makespan, 9.0);
+    costs[1].reductionContentionSeconds = { 0.5 };
+    QCOMPARE(sim::executeGraph(graph::buildTrainingStep(run, costs)).makespan, 9.5);
+    // The gather beside stage 0's first forward slows it by 0.25 s: its activation leaves at 1.25 s and everything
+    // after it on stage 1 shifts by 0.25 s (B1 5.25-7.25, slowed to 7.75); stage 0's B1 7.75-9.75 s.
+    costs[0].gatherContentionSeconds = 0.25;
+    QCOMPARE(sim::executeGraph(graph::buildTrainingStep(run, costs)).makespan, 9.75);
 }
 
 void TstTrainingStep::eachScheduleReducesAndGathersAgain()
