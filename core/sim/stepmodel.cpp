@@ -160,11 +160,16 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
         at(pass->backward, TimeClass::TensorParallel)
             += overlap ? unfused + exposed(backward - unfused, pass->backwardGemm) : backward;
     }
-    // Context parallelism: the K/V ring steps hide behind the attention core as far as it lasts.
+    // Context parallelism: the K/V ring steps hide behind the attention core as far as it lasts, and take their SMs
+    // from it meanwhile (NCCL's send/receive kernels, as the data-parallel collectives do): the larger of the two.
     if (layer.contextStep) {
         const double step = collective(*layer.contextStep);
-        pass->forwardContextRing = exposed(layer.contextStepsForward * step, pass->forwardAttention);
-        pass->backwardContextRing = exposed(layer.contextStepsBackward * step, pass->backwardAttention);
+        const double smShare = collectiveSmShare(m_scenario.hardware.gpu);
+        const auto besideAttention = [&](double ring, double attention) {
+            return std::max(exposed(ring, attention), collectiveContention(attention, ring, smShare));
+        };
+        pass->forwardContextRing = besideAttention(layer.contextStepsForward * step, pass->forwardAttention);
+        pass->backwardContextRing = besideAttention(layer.contextStepsBackward * step, pass->backwardAttention);
         at(pass->forward, TimeClass::ContextParallel) += pass->forwardContextRing;
         at(pass->backward, TimeClass::ContextParallel) += pass->backwardContextRing;
     }

@@ -96,6 +96,7 @@ private Q_SLOTS:
     void hybridShardingReducesThenAllReducesTheShard();
     void ulyssesAllToAllsAreWaitedFor();
     void hierarchicalContextParallelismWaitsForItsSliceOnly();
+    void contextRingStepsTakeSmsFromTheAttentionBesideThem();
     void expertTensorParallelismWaitsForItsGatherAndScatter();
     void routedExpertGradientsReduceOverTheirOwnGroup();
     void fsdpUnderPipelineGathersOnceAndReducesAfterTheLastBackward();
@@ -536,6 +537,27 @@ void TstStepModel::ulyssesAllToAllsAreWaitedFor()
     const report::TrainingResult free = step(false);
     const double expected = 32 * 2 * 16777216.0 / rate;
     QVERIFY(chargesExactly(charged, free, expected, graph::TimeClass::ContextParallel));
+}
+
+void TstStepModel::contextRingStepsTakeSmsFromTheAttentionBesideThem()
+{
+    // Llama-2-7B, cp 2 x dp 4 with Megatron's p2p ring, one micro-batch of 2,048 tokens: each layer's ring takes 1
+    // step forward and 2 backward. At 1 us a step it hides behind the attention core, but NCCL holds 24 of the A100's
+    // 108 SMs meanwhile: each step costs 24 / 108 of its length in slower attention, 32 x 3 x 1 us x 24 / 108 in all,
+    // charged as context-parallel time.
+    auto step = [](double ringStepSeconds) {
+        const config::Scenario scenario
+            = llama7bOn8({ "run.framework=megatron", "run.parallelism.tp=1", "run.parallelism.cp=2",
+                "run.parallelism.dp=4", "run.parallelism.cp_comm=p2p", "run.training.global_batch=4" });
+        if (scenario.hardware.gpu.smCount != 108) {
+            qFatal("the A100 preset is expected to have 108 SMs");
+        }
+        sim::StepModel model(scenario, [=](const network::CollectiveRequest& request) {
+            return request.kind == CollectiveKind::SendRecv ? ringStepSeconds : 0.0;
+        });
+        return model.training(false);
+    };
+    QVERIFY(chargesExactly(step(1e-6), step(0.0), 32 * 3 * 1e-6 * 24 / 108, graph::TimeClass::ContextParallel));
 }
 
 void TstStepModel::expertTensorParallelismWaitsForItsGatherAndScatter()
