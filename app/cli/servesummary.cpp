@@ -40,6 +40,17 @@ std::string figureText(double value)
     return text;
 }
 
+/// The kernels the engine fuses around its norms (serving::engineScenario), as the summary's engine line says it.
+std::string fusionText(const serving::EngineOptions& options)
+{
+    if (options.allReduceFused) {
+        return options.allReduceQuantises
+            ? ", all-reduces fused with the residual add, RMSNorm and its quantisation for the next GEMM"
+            : ", all-reduces fused with the residual add and RMSNorm";
+    }
+    return options.residualNormFused ? ", residual add fused into RMSNorm" : "";
+}
+
 } // namespace
 
 std::string msText(double seconds)
@@ -83,8 +94,7 @@ void printSummary(std::ostream& out, const serving::ServingResult& result, std::
         << (result.options.chunkedPrefill ? "on" : "off") << ", block " << result.options.blockSize << " tokens, "
         << serving::toString(result.options.batching) << " batches, admission "
         << serving::toString(result.options.capacityPolicy) << ", overlap scheduler "
-        << serving::toString(result.options.overlapScheduling)
-        << (result.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
+        << serving::toString(result.options.overlapScheduling) << fusionText(result.options)
         << hostCostText(result.options.host, result.options.overlapScheduling)
         << speculativeText(result.options.speculative) << preemptionText(result.options) << "\n";
     if (!pools) {
@@ -128,8 +138,7 @@ void printSweep(std::ostream& out, const serving::ServingSweep& sweep)
         << (sweep.options.chunkedPrefill ? "on" : "off") << ", " << sweep.options.kvBlocks << " KV blocks of "
         << sweep.options.blockSize << " tokens per replica, " << serving::toString(sweep.options.batching)
         << " batches, admission " << serving::toString(sweep.options.capacityPolicy) << ", overlap scheduler "
-        << serving::toString(sweep.options.overlapScheduling)
-        << (sweep.options.allReduceFused ? ", all-reduces fused with the residual add and RMSNorm" : "")
+        << serving::toString(sweep.options.overlapScheduling) << fusionText(sweep.options)
         << hostCostText(sweep.options.host, sweep.options.overlapScheduling)
         << speculativeText(sweep.options.speculative) << "\n";
     const bool clients = sweep.load == serving::SweepLoad::Concurrency;

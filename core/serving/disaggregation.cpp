@@ -249,8 +249,8 @@ DisaggregatedResult simulateDisaggregated(
         pool->options.kvLayout = capacity->layout;
         pool->options.swap = swapLink(pool == &prefill ? spec.prefill : spec.decode, pool->options, *capacity);
     }
-    prefill.options.allReduceFused = prefillScenario.run.fusedAllReduceNorm;
-    decode.options.allReduceFused = decodeScenario.run.fusedAllReduceNorm;
+    recordEngineFusions(prefill.options, prefillScenario.run);
+    recordEngineFusions(decode.options, decodeScenario.run);
     prefill.options.speculative.seed = workload.seed;
     decode.options.speculative.seed = workload.seed;
     StepIterationCost prefillCost(prefillModel, prefill.options.speculative);

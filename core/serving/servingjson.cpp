@@ -76,6 +76,8 @@ report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity
         { "capacity_policy", toString(options.capacityPolicy) }, { "batching", toString(options.batching) },
         { "overlap_scheduling", toString(options.overlapScheduling) }, { "tensorrt_engine", options.tensorRtEngine },
         { "allreduce_fused_with_norm", options.allReduceFused },
+        { "allreduce_fused_quantises", options.allReduceQuantises },
+        { "residual_add_fused_with_norm", options.residualNormFused },
         { "speculative", speculativeJson(options.speculative) }, { "preemption", toString(options.preemption) },
         { "swap_space_bytes_per_gpu",
             options.preemption == Preemption::Swap ? report::Json(options.swapSpaceBytes) : report::Json(nullptr) },

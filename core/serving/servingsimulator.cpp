@@ -381,6 +381,16 @@ config::Scenario engineScenario(config::Scenario scenario, const EngineOptions& 
     return scenario;
 }
 
+void recordEngineFusions(EngineOptions& options, const config::RunSpec& engineRun)
+{
+    options.allReduceFused = engineRun.fusedAllReduceNorm;
+    // The all-reduce writes the next GEMM's input format only where that is a quantised one (the layer model's rule).
+    const config::Precision compute = engineRun.precision.compute;
+    options.allReduceQuantises = engineRun.fusedAllReduceQuantises && engineRun.precision.weights == compute
+        && (compute == config::Precision::Fp8 || compute == config::Precision::Nvfp4);
+    options.residualNormFused = engineRun.fusedResidualNorm;
+}
+
 ServingResult simulateServing(const config::Scenario& given, WorkloadSpec workload, EngineOptions options,
     const ServingSlo& slo, sim::NetworkBackend backend)
 {
@@ -402,7 +412,7 @@ ServingResult simulateServing(const config::Scenario& given, WorkloadSpec worklo
     }
     options.kvLayout = result.capacity.layout;
     options.swap = swapLink(scenario, options, result.capacity);
-    options.allReduceFused = scenario.run.fusedAllReduceNorm;
+    recordEngineFusions(options, scenario.run);
     options.speculative.seed = workload.seed;
     StepIterationCost cost(stepModel, options.speculative); // one memo of iteration times for every share
     std::vector<ServingTrace> traces;

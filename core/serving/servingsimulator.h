@@ -29,6 +29,9 @@ EngineOptions engineDefaults(EngineOptions options, const config::GpuSpec& gpu, 
 /// A TensorRT engine (EngineOptions::tensorRtEngine) does not fuse them.
 config::Scenario engineScenario(config::Scenario scenario, const EngineOptions& options);
 
+/// Records in @p options the fusions engineScenario chose for @p engineRun, for the result to report.
+void recordEngineFusions(EngineOptions& options, const config::RunSpec& engineRun);
+
 /// The GPUs one replica's model is split over (tp x pp): what SGLang's memory defaults depend on.
 int modelParallelGpus(const config::Scenario& scenario);
 

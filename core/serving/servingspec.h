@@ -168,9 +168,12 @@ struct EngineOptions {
     /// tp x pp (server_args.py at v0.5.1) instead of the current heuristic sized from chunked_prefill_size and
     /// cuda_graph_max_bs (since PR #10975, 2025-09-27; engineDefaults).
     bool sglangBeforeV053 = false;
-    /// As used (set by the simulation, like kvBlocks): the model's tensor-parallel all-reduces carry the residual add,
-    /// the next RMSNorm and its quantisation (serving::engineScenario).
+    /// As used (set by the simulation, like kvBlocks; serving::engineScenario): the model's tensor-parallel
+    /// all-reduces carry the residual add and the next RMSNorm, and with allReduceQuantises that norm's output cast
+    /// for the next FP8 or NVFP4 GEMM; residualNormFused: the engine's RMSNorm kernel adds the residual itself.
     bool allReduceFused = false;
+    bool allReduceQuantises = false;
+    bool residualNormFused = false;
     CapacityPolicy capacityPolicy = CapacityPolicy::Auto; ///< admission against the KV cache
     Batching batching = Batching::Auto; ///< mixed or prefill-first iterations
     OverlapScheduling overlapScheduling = OverlapScheduling::Auto; ///< batch composed one iteration ahead
