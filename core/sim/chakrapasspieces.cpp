@@ -75,7 +75,8 @@ struct ChakraPassSplitter::Block {
     double tensorExposed = 0;
     std::optional<PlannedCollective> contextStep;
     int contextSteps = 0;
-    double contextRingExposed = 0; ///< of the ring steps (LayerTimes::forwardContextRing)
+    double contextRingExposed = 0; ///< of the ring steps beyond the slowed attention core
+    double contextSlowdown = 0; ///< of the attention core beside the ring (LayerTimes::forwardContextSlowdown)
     double contextWaitExposed = 0; ///< of `context`
     std::vector<PlannedCollective> context; ///< cp_comm all_gather, a2a: what the pass waits for
     std::vector<PlannedCollective> expert;
@@ -91,6 +92,7 @@ struct ChakraPassSplitter::Block {
         contextStep = contextStep ? contextStep : other.contextStep;
         contextSteps += other.contextSteps;
         contextRingExposed += other.contextRingExposed;
+        contextSlowdown += other.contextSlowdown;
         contextWaitExposed += other.contextWaitExposed;
         context.insert(context.end(), other.context.begin(), other.context.end());
         expert.insert(expert.end(), other.expert.begin(), other.expert.end());
@@ -196,7 +198,9 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
     if (collectives.contextStep && collectives.contextStep->onNetwork()) {
         block.contextStep = collectives.contextStep;
         block.contextSteps = backward ? collectives.contextStepsBackward : collectives.contextStepsForward;
-        block.contextRingExposed = ringExposed;
+        // The window is the core slowed by the ring beside it; what the ring adds beyond that is its exposure.
+        block.contextSlowdown = backward ? times.backwardContextSlowdown : times.forwardContextSlowdown;
+        block.contextRingExposed = ringExposed - block.contextSlowdown;
     }
     for (const PlannedCollective& wait : backward ? collectives.contextBackward : collectives.contextForward) {
         addAll(block.context, wait, 1);
@@ -264,7 +268,7 @@ void ChakraPassSplitter::appendBlock(
     const bool gemmWindow = block.tensorBesideGemms && !block.tensor.empty();
     // Collectives that hide behind compute start with it (the window) and the pass goes on when both are done.
     const auto window = [&](bool attention) {
-        double seconds = 0;
+        double seconds = attention ? block.contextSlowdown : 0.0;
         for (const OperatorTiming& op : block.ops) {
             seconds += (attention ? op.attention : op.gemm) ? op.seconds : 0.0;
         }

@@ -312,8 +312,9 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                     compute -= attention;
                     const int steps
                         = backward ? stagePlan.layer.contextStepsBackward : stagePlan.layer.contextStepsForward;
-                    layerBlocks.push_back({ attention,
-                        std::vector<const network::CollectiveRequest*>(steps, &requests.contextStep), true });
+                    layerBlocks.push_back(
+                        { attention + (backward ? pass.backwardContextSlowdown : pass.forwardContextSlowdown),
+                            std::vector<const network::CollectiveRequest*>(steps, &requests.contextStep), true });
                 }
                 if (tensor && input.plan.sharding.overlapTensorCollectives) {
                     const double gemm = backward ? pass.backwardGemm : pass.forwardGemm;

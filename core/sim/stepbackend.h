@@ -34,6 +34,10 @@ struct LayerTimes {
     /// collectives the pass waits for (a2a+p2p has both).
     double forwardContextRing = 0;
     double backwardContextRing = 0;
+    /// Of the ring's part, the attention core slowed by the SMs the ring's kernels hold beside it
+    /// (sim::collectiveContention): a backend that simulates the ring runs the core this much longer beside it.
+    double forwardContextSlowdown = 0;
+    double backwardContextSlowdown = 0;
 };
 
 /// ZeRO-3/FSDP gathers of one chunk, per pass (forward, backward), in closed form: `exposed` is the seconds the pass

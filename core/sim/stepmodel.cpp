@@ -165,11 +165,13 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
     if (layer.contextStep) {
         const double step = collective(*layer.contextStep);
         const double smShare = collectiveSmShare(m_scenario.hardware.gpu);
-        const auto besideAttention = [&](double ring, double attention) {
-            return std::max(exposed(ring, attention), collectiveContention(attention, ring, smShare));
-        };
-        pass->forwardContextRing = besideAttention(layer.contextStepsForward * step, pass->forwardAttention);
-        pass->backwardContextRing = besideAttention(layer.contextStepsBackward * step, pass->backwardAttention);
+        const double forwardRing = layer.contextStepsForward * step;
+        const double backwardRing = layer.contextStepsBackward * step;
+        pass->forwardContextSlowdown = collectiveContention(pass->forwardAttention, forwardRing, smShare);
+        pass->backwardContextSlowdown = collectiveContention(pass->backwardAttention, backwardRing, smShare);
+        pass->forwardContextRing = std::max(exposed(forwardRing, pass->forwardAttention), pass->forwardContextSlowdown);
+        pass->backwardContextRing
+            = std::max(exposed(backwardRing, pass->backwardAttention), pass->backwardContextSlowdown);
         at(pass->forward, TimeClass::ContextParallel) += pass->forwardContextRing;
         at(pass->backward, TimeClass::ContextParallel) += pass->backwardContextRing;
     }

@@ -325,6 +325,12 @@ private Q_SLOTS:
                                    << QStringList { QStringLiteral("run.parallelism.tp=2"),
                                           QStringLiteral("run.parallelism.cp=2") }
                                    << 2 << 2;
+        // Long sequences: the ring hides behind the attention core, which its kernels slow (the larger part).
+        QTest::newRow("cp ring beside a long attention core")
+            << QStringLiteral("llama-2-7b")
+            << QStringList { QStringLiteral("run.parallelism.cp=2"), QStringLiteral("model.max_context=16384"),
+                   QStringLiteral("run.training.seq_length=16384") }
+            << 4 << 1;
         QTest::newRow("ep") << QStringLiteral("mixtral-8x7b") << QStringList { QStringLiteral("run.parallelism.ep=2") }
                             << 8 << 1;
     }
