@@ -36,6 +36,12 @@ double collectiveContention(double compute, double collectives, double collectiv
     return collectiveSmShare * std::min(collectives, compute / (1 - collectiveSmShare));
 }
 
+double besideCompute(double compute, double collectives, double collectiveSmShare)
+{
+    return std::max(
+        std::max(0.0, collectives - compute), collectiveContention(compute, collectives, collectiveSmShare));
+}
+
 double prefetchedGatherDelay(
     std::span<const double> unitCompute, std::span<const double> unitGather, double headStart, double collectiveSmShare)
 {
@@ -48,8 +54,7 @@ double prefetchedGatherDelay(
     double delay = std::max(0.0, unitGather[0] - std::max(0.0, headStart));
     for (size_t i = 1; i < unitGather.size(); ++i) {
         const double compute = std::max(0.0, unitCompute[i - 1]);
-        delay += std::max(
-            std::max(0.0, unitGather[i] - compute), collectiveContention(compute, unitGather[i], collectiveSmShare));
+        delay += besideCompute(compute, unitGather[i], collectiveSmShare);
     }
     return delay;
 }

@@ -40,6 +40,10 @@ double exposedUnitGathers(std::span<const double> unitCompute, double unitGather
 /// Zero when either is zero; s in [0, 1).
 double collectiveContention(double compute, double collectives, double collectiveSmShare);
 
+/// What @p collectives seconds overlapped with @p compute seconds add to it: the larger of the part the compute does
+/// not hide and the compute slowed by the SMs they hold, max(max(0, b - c), collectiveContention(c, b, s)).
+double besideCompute(double compute, double collectives, double collectiveSmShare);
+
 /// Megatron-Core's distributed optimizer with --overlap-param-gather: after the optimizer step the first bucket's
 /// all-gather of the updated parameters starts; when the next step's first forward reaches a bucket's module, its
 /// pre-hook waits for that bucket and dispatches the next bucket's gather (param_and_grad_buffer.py,

@@ -169,9 +169,8 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
         const double backwardRing = layer.contextStepsBackward * step;
         pass->forwardContextSlowdown = collectiveContention(pass->forwardAttention, forwardRing, smShare);
         pass->backwardContextSlowdown = collectiveContention(pass->backwardAttention, backwardRing, smShare);
-        pass->forwardContextRing = std::max(exposed(forwardRing, pass->forwardAttention), pass->forwardContextSlowdown);
-        pass->backwardContextRing
-            = std::max(exposed(backwardRing, pass->backwardAttention), pass->backwardContextSlowdown);
+        pass->forwardContextRing = besideCompute(pass->forwardAttention, forwardRing, smShare);
+        pass->backwardContextRing = besideCompute(pass->backwardAttention, backwardRing, smShare);
         at(pass->forward, TimeClass::ContextParallel) += pass->forwardContextRing;
         at(pass->backward, TimeClass::ContextParallel) += pass->backwardContextRing;
     }
