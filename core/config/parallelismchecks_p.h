@@ -78,6 +78,13 @@ template <typename Report> void checkExpertParallelism(const ModelSpec& model, c
             "ep_imbalance " + std::to_string(parallel.expertImbalance) + " exceeds ep (" + std::to_string(parallel.ep)
                 + "): a rank cannot receive more than every rank's routed tokens");
     }
+    // The shared-expert overlap is a training schedule beside the all-to-alls: without either it would do nothing.
+    if (parallel.expertSharedOverlap
+        && (run.mode != RunMode::Training || !model.moe || model.moe->sharedExperts < 1 || parallel.ep < 2)) {
+        report("run.parallelism.ep_shared_expert_overlap",
+            "ep_shared_expert_overlap runs a training step's shared experts beside its expert all-to-alls; expected "
+            "training with ep > 1 and a model with shared experts (moe.shared_experts), or false");
+    }
 }
 
 /// Context-parallel exchange variants: the all-gather variant is Transformer Engine's (Megatron-Core), Ulysses's

@@ -144,6 +144,7 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
     spec.contextComm = parallelism.choice<ContextComm>("cp_comm");
     spec.cpA2a = static_cast<int>(parallelism.integer("cp_a2a", 0)); // 0 = not given
     spec.expertImbalance = parallelism.number("ep_imbalance");
+    spec.expertSharedOverlap = parallelism.boolean("ep_shared_expert_overlap");
     spec.expertCapacityFactor = parallelism.number("ep_capacity_factor");
     const bool zeroGiven = parallelism.has("zero_stage");
     spec.zeroStage = static_cast<int>(parallelism.integer("zero_stage"));

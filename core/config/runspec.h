@@ -99,6 +99,9 @@ struct ParallelismSpec {
     /// An expert's token capacity as a multiple of its average share; tokens beyond it are dropped (Megatron's
     /// --moe-expert-capacity-factor). 0: dropless.
     double expertCapacityFactor = 0.0;
+    /// The shared experts run on a side stream beside the expert all-to-alls (Megatron-Core's
+    /// --moe-shared-expert-overlap; sim/sharedexpertoverlap.h), instead of after the routed experts.
+    bool expertSharedOverlap = false;
     int zeroStage = 0; ///< 0..3
     /// The data-parallel ranks one ZeRO/FSDP shard group spans; the shards are replicated over the dp / dpShard
     /// groups (hybrid sharding: torchtitan's data_parallel_shard_degree with dp_replicate = dp / dpShard, PyTorch

@@ -117,6 +117,10 @@ void addParallelism(std::vector<Key>& keys)
     keys.push_back(number("parallelism.ep_capacity_factor", 0.0, 64.0, value("0"),
         "an expert's token capacity over its average share, tokens beyond it dropped (Megatron's "
         "--moe-expert-capacity-factor); caps ep_imbalance; 0 = dropless"));
+    keys.push_back(boolean("parallelism.ep_shared_expert_overlap", value("false"),
+        "training: the shared experts run beside the expert all-to-alls, their gate/up GEMMs beside the dispatch and "
+        "their down projection beside the combine (Megatron-Core's --moe-shared-expert-overlap); needs shared experts "
+        "and ep > 1"));
     keys.push_back(integer("parallelism.zero_stage", 0, 3, value("0"),
         "ZeRO: 1 shards optimizer states, 2 also gradients, 3 also parameters"));
     keys.push_back(boolean("parallelism.fsdp", value("false"), "PyTorch FSDP: shards like ZeRO-3"));

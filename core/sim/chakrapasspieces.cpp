@@ -81,6 +81,12 @@ struct ChakraPassSplitter::Block {
     std::vector<PlannedCollective> context; ///< cp_comm all_gather, a2a: what the pass waits for
     std::vector<PlannedCollective> expert;
     double expertExposed = 0;
+    /// ep_shared_expert_overlap: the expert all-to-all run beside the shared expert's two windows, how often beside
+    /// each, what its SMs add to each window, and each window's all-to-alls beyond the slowed window.
+    std::optional<PlannedCollective> sharedAllToAll;
+    std::array<int, 2> sharedAllToAlls {};
+    std::array<double, 2> sharedSlowdown {};
+    std::array<double, 2> sharedExposed {};
     double hostWait = 0; ///< the GPU waiting for its host's dispatch (graph::TimeClass::HostDispatch)
 
     void append(const Block& other)
@@ -97,6 +103,12 @@ struct ChakraPassSplitter::Block {
         context.insert(context.end(), other.context.begin(), other.context.end());
         expert.insert(expert.end(), other.expert.begin(), other.expert.end());
         expertExposed += other.expertExposed;
+        sharedAllToAll = sharedAllToAll ? sharedAllToAll : other.sharedAllToAll;
+        for (size_t w = 0; w < 2; ++w) {
+            sharedAllToAlls[w] += other.sharedAllToAlls[w];
+            sharedSlowdown[w] += other.sharedSlowdown[w];
+            sharedExposed[w] += other.sharedExposed[w];
+        }
         hostWait += other.hostWait;
     }
 };
@@ -165,7 +177,7 @@ std::vector<ChakraPassSplitter::OperatorTiming> ChakraPassSplitter::timed(const 
         timings.push_back(
             { op.name + (op.phase == model::Phase::Recompute ? " (recompute)" : ""), m_timer.time(op).seconds,
                 op.kind == model::OperatorKind::FlashAttention || op.kind == model::OperatorKind::NaiveAttention,
-                op.kind == model::OperatorKind::Gemm });
+                op.kind == model::OperatorKind::Gemm, sharedExpertWindow(op) });
     }
     return timings;
 }
@@ -211,7 +223,10 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
     if (moe) {
         // Dispatch, the expert-tensor pair around the experts, combine; in the backward as often as it runs them
         // (again for the recomputed forward under full recomputation).
-        const int allToAlls = collectives.expertAllToAll ? collectives.expertAllToAllsPerPass : 0;
+        // Under the shared-expert overlap the all-to-alls run beside its windows instead (appendBlock).
+        const SharedExpertWindows& shared = backward ? times.backwardShared : times.forwardShared;
+        const bool windows = shared.active && collectives.expertAllToAll && collectives.expertAllToAll->onNetwork();
+        const int allToAlls = collectives.expertAllToAll && !windows ? collectives.expertAllToAllsPerPass : 0;
         for (int run = 0; run < (backward ? collectives.expertPassesBackward : 1); ++run) {
             if (allToAlls > 0) {
                 addAll(block.expert, *collectives.expertAllToAll, allToAlls / 2);
@@ -224,6 +239,15 @@ ChakraPassSplitter::Block ChakraPassSplitter::layerBlock(int stage, int layer, b
             }
         }
         block.expertExposed = part(graph::TimeClass::ExpertParallel);
+        if (windows) {
+            block.sharedAllToAll = collectives.expertAllToAll;
+            block.sharedAllToAlls = shared.allToAlls;
+            block.sharedSlowdown = shared.slowdown;
+            for (size_t w = 0; w < 2; ++w) {
+                block.sharedExposed[w] = shared.exposed[w] - shared.slowdown[w];
+            }
+            block.expertExposed = std::max(0.0, block.expertExposed - shared.totalExposed());
+        }
     }
     block.hostWait = part(graph::TimeClass::HostDispatch);
     return block;
@@ -321,15 +345,15 @@ void ChakraPassSplitter::appendBlock(
         run = 0;
         inRun = false;
     };
-    bool contextDone = false;
-    bool gemmDone = false;
+    std::array<bool, 4> opened {}; // the windows: the attention core's, the GEMMs', the shared expert's two
     for (const OperatorTiming& op : block.ops) {
-        if ((contextWindow && op.attention) || (gemmWindow && op.gemm)) {
-            bool& done = op.attention ? contextDone : gemmDone;
-            if (!done) {
+        const bool shared = block.sharedAllToAll && op.sharedWindow >= 0;
+        if (shared || (contextWindow && op.attention) || (gemmWindow && op.gemm)) {
+            const size_t kind = shared ? 2 + static_cast<size_t>(op.sharedWindow) : op.attention ? 0 : 1;
+            if (!opened[kind]) {
                 flush();
-                window(op.attention);
-                done = true;
+                shared ? appendSharedWindow(block, op.sharedWindow, pieces, frontier) : window(op.attention);
+                opened[kind] = true;
             }
             continue;
         }
@@ -366,6 +390,36 @@ void ChakraPassSplitter::appendBlock(
     if (block.hostWait > 0) {
         add({ block.label + " waiting for the host's dispatch", block.hostWait, ChakraNodeType::Compute, {}, {} });
     }
+}
+
+void ChakraPassSplitter::appendSharedWindow(
+    const Block& block, int window, std::vector<ChakraNodePiece>& pieces, std::vector<int>& frontier)
+{
+    // The shared expert's window on the compute stream (slowed by the all-to-alls' SMs), the all-to-alls beside it
+    // one after another on the same frontier; the pass goes on when both are done.
+    const auto index = static_cast<size_t>(window);
+    double seconds = block.sharedSlowdown[index];
+    for (const OperatorTiming& op : block.ops) {
+        seconds += op.sharedWindow == window ? op.seconds : 0.0;
+    }
+    const std::string kind = window == 0 ? "dispatch" : "combine";
+    ChakraNodePiece compute { block.label + " shared expert " + (window == 0 ? "gate/up" : "down projection")
+            + " (beside the expert " + kind + " all-to-alls)",
+        seconds, ChakraNodeType::Compute, {}, frontier };
+    std::vector<int> chain = frontier;
+    const int windowPiece = static_cast<int>(pieces.size());
+    pieces.push_back(std::move(compute));
+    const int count = block.sharedAllToAlls[index];
+    for (int i = 0; i < count; ++i) {
+        ChakraNodePiece piece = collectivePiece(block.label + " expert all-to-all " + kind + " " + std::to_string(i + 1)
+                + "/" + std::to_string(count) + " (beside the shared expert)",
+            *block.sharedAllToAll, i + 1 == count ? block.sharedExposed[index] : 0);
+        piece.after = chain;
+        chain = { static_cast<int>(pieces.size()) };
+        pieces.push_back(std::move(piece));
+    }
+    frontier = chain;
+    frontier.push_back(windowPiece);
 }
 
 std::vector<ChakraNodePiece> ChakraPassSplitter::operator()(const graph::ChakraNode& node)

@@ -47,12 +47,16 @@ public:
         double seconds = 0;
         bool attention = false; ///< the attention core (FlashAttention or the naive kernels)
         bool gemm = false;
+        int sharedWindow = -1; ///< the shared expert's window (sim::sharedExpertWindow), -1 for other operators
     };
 
 private:
     struct Block;
     void appendBlock(
         const Block& block, int stage, std::vector<graph::ChakraNodePiece>& pieces, std::vector<int>& frontier);
+    /// ep_shared_expert_overlap: the shared expert's window 0 (gate/up) or 1 (down projection) and its all-to-alls.
+    void appendSharedWindow(
+        const Block& block, int window, std::vector<graph::ChakraNodePiece>& pieces, std::vector<int>& frontier);
     std::vector<OperatorTiming> timed(const std::vector<model::Operator>& ops);
     Block layerBlock(int stage, int layer, bool backward, const std::string& label);
     Block endBlock(bool embedding, bool backward, const std::string& label);

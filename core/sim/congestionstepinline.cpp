@@ -36,9 +36,9 @@ bool onNetwork(const network::CollectiveRequest& request)
 /// reduce-scatter around the experts, the combine all-to-all (those that move anything; an all-to-all the plan does not
 /// have is an empty request); @p runs times over (a backward under full recomputation re-runs the forward's first).
 std::vector<const network::CollectiveRequest*> expertCollectives(const network::CollectiveRequest& allToAll,
-    const std::vector<network::CollectiveRequest>& expertTensorPair, int runs = 1)
+    const std::vector<network::CollectiveRequest>& expertTensorPair, int runs = 1, bool withAllToAlls = true)
 {
-    const bool dispatch = onNetwork(allToAll);
+    const bool dispatch = withAllToAlls && onNetwork(allToAll);
     std::vector<const network::CollectiveRequest*> experts;
     for (int run = 0; run < runs; ++run) {
         if (dispatch) {
@@ -54,6 +54,22 @@ std::vector<const network::CollectiveRequest*> expertCollectives(const network::
         }
     }
     return experts;
+}
+
+/// The expert collectives a MoE layer's pass waits for. Under the shared-expert overlap (sim/sharedexpertoverlap.h)
+/// its all-to-alls run instead beside the shared expert's windows, slowed by their SMs, taken out of @p compute.
+std::vector<const network::CollectiveRequest*> expertBlocks(const network::CollectiveRequest& allToAll,
+    const std::vector<network::CollectiveRequest>& expertTensorPair, int runs, const SharedExpertWindows& shared,
+    std::vector<InlineBlock>& layerBlocks, double& compute)
+{
+    const bool windows = shared.active && onNetwork(allToAll);
+    for (size_t w = 0; windows && w < 2; ++w) {
+        compute -= shared.compute[w];
+        layerBlocks.push_back({ shared.compute[w] + shared.slowdown[w],
+            std::vector<const network::CollectiveRequest*>(static_cast<size_t>(shared.allToAlls[w]), &allToAll),
+            true });
+    }
+    return expertCollectives(allToAll, expertTensorPair, runs, !windows);
 }
 
 double sum(const TimeBreakdown& parts)
@@ -300,8 +316,7 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                 }
                 if (context) {
                     compute -= parts[static_cast<size_t>(TimeClass::ContextParallel)];
-                    // cp_comm all_gather, a2a, a2a+p2p: collectives the pass waits for (below), first in its
-                    // attention block.
+                    // cp_comm all_gather, a2a, a2a+p2p: waited for (below), first in the attention block.
                     for (const network::CollectiveRequest& wait :
                         backward ? requests.contextBackward : requests.contextForward) {
                         contextCollectives.push_back(&wait);
@@ -339,8 +354,9 @@ void CongestionStepBackend::buildInlinePrograms(const TrainingStepInput& input, 
                     // After the attention block's tensor collectives (all of them when the MLP block has none).
                     const size_t attention = tensorCollectives.size() / (stagePlan.layer.moeWithoutMlpPair ? 1 : 2);
                     const auto middle = blocking.begin() + static_cast<long>(contextCollectives.size() + attention);
-                    const auto experts = expertCollectives(requests.expertAllToAll, requests.expertTensorPair,
-                        backward ? stagePlan.layer.expertPassesBackward : 1);
+                    const auto experts = expertBlocks(requests.expertAllToAll, requests.expertTensorPair,
+                        backward ? stagePlan.layer.expertPassesBackward : 1,
+                        backward ? pass.backwardShared : pass.forwardShared, layerBlocks, compute);
                     blocking.insert(middle, experts.begin(), experts.end());
                 }
                 compute = std::max(0.0, compute);

@@ -10,6 +10,7 @@
 #include "parallel/stepplan.h"
 #include "report/stepresult.h"
 #include "sim/graphexecutor.h"
+#include "sim/sharedexpertoverlap.h"
 
 #include <array>
 #include <atomic>
@@ -38,6 +39,10 @@ struct LayerTimes {
     /// (sim::collectiveContention): a backend that simulates the ring runs the core this much longer beside it.
     double forwardContextSlowdown = 0;
     double backwardContextSlowdown = 0;
+    /// run.parallelism.ep_shared_expert_overlap: the shared expert's windows beside the expert all-to-alls (their
+    /// exposure is the pass's ExpertParallel time but the expert-tensor pair's); inactive without the overlap.
+    SharedExpertWindows forwardShared;
+    SharedExpertWindows backwardShared;
 };
 
 /// ZeRO-3/FSDP gathers of one chunk, per pass (forward, backward), in closed form: `exposed` is the seconds the pass

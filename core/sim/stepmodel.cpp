@@ -82,7 +82,9 @@ TimeBreakdown StepModel::timeOperators(
     for (const model::Operator& op : ops) {
         const double seconds = m_timer.time(op).seconds;
         at(parts, timeClassOf(op.opClass)) += seconds;
-        if (gemmSeconds && op.kind == model::OperatorKind::Gemm) {
+        // The shared expert's GEMMs beside the expert all-to-alls are no window for tensor-parallel collectives.
+        const bool besideAllToAlls = m_scenario.run.parallelism.expertSharedOverlap && sharedExpertWindow(op) >= 0;
+        if (gemmSeconds && op.kind == model::OperatorKind::Gemm && !besideAllToAlls) {
             *gemmSeconds += seconds;
         }
         if (attentionSeconds
@@ -183,10 +185,8 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
     }
     // Expert parallelism: dispatch and combine all-to-alls of the routed tokens, in MoE layers.
     if (moe && layer.expertAllToAll) {
-        const double allToAll = collective(*layer.expertAllToAll);
-        at(pass->forward, TimeClass::ExpertParallel) += layer.expertAllToAllsPerPass * allToAll;
-        at(pass->backward, TimeClass::ExpertParallel)
-            += layer.expertPassesBackward * layer.expertAllToAllsPerPass * allToAll;
+        chargeExpertAllToAlls(m_timer, layer, collective(*layer.expertAllToAll), run.parallelism.expertSharedOverlap,
+            forwardOps, backwardOps, collectiveSmShare(m_scenario.hardware.gpu), *pass);
     }
     // Expert tensor parallelism inside the folded expert mesh: the routed tokens' all-gather and reduce-scatter.
     for (const PlannedCollective& part : layer.expertTensorPair) {

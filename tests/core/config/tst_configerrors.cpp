@@ -111,6 +111,7 @@ private Q_SLOTS:
     void blockScaledFormatsOnlyWhereTheyExist_data();
     void blockScaledFormatsOnlyWhereTheyExist();
     void aKeyThatCannotBeReadIsReportedOnce();
+    void theSharedExpertOverlapNeedsSharedExpertsAndAllToAlls();
     void memoryLatenciesComeTogetherAndInOrder();
     void streamSharesScaleWithTheDatasheetBandwidth();
     void bytesThatAreNotUtf8AreRefusedWhereTheyAre();
@@ -523,6 +524,30 @@ void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist()
     QCOMPARE(diagnostics.size(), size_t(1));
     QCOMPARE(QString::fromStdString(diagnostics[0].keyPath), expectedKey);
     QVERIFY2(QString::fromStdString(diagnostics[0].message).contains(expectedText), diagnostics[0].message.c_str());
+}
+
+void TstConfigErrors::theSharedExpertOverlapNeedsSharedExpertsAndAllToAlls()
+{
+    // Mixtral has no shared expert, and without ep > 1 there is no all-to-all to run one beside: each is named.
+    const config::ConfigLoader loader = test::projectLoader();
+    for (const std::vector<std::string>& assignments :
+        { std::vector<std::string> { "run.parallelism.dp=8", "run.parallelism.ep=2" },
+            std::vector<std::string> { "run.parallelism.dp=8", "model.moe.shared_experts=1" } }) {
+        std::vector<std::string> all = assignments;
+        all.push_back("run.parallelism.ep_shared_expert_overlap=true");
+        const auto diagnostics = test::expectConfigError(
+            [&] { loader.loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100", all); });
+        QCOMPARE(diagnostics.size(), size_t(1));
+        QCOMPARE(diagnostics[0].keyPath, std::string("run.parallelism.ep_shared_expert_overlap"));
+        QVERIFY2(diagnostics[0].message.find("ep > 1 and a model with shared experts") != std::string::npos,
+            diagnostics[0].message.c_str());
+    }
+    // With both it loads.
+    QVERIFY(loader
+                .loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+                    { "run.parallelism.dp=8", "run.parallelism.ep=2", "model.moe.shared_experts=1",
+                        "run.parallelism.ep_shared_expert_overlap=true" })
+                .run.parallelism.expertSharedOverlap);
 }
 
 void TstConfigErrors::aKeyThatCannotBeReadIsReportedOnce()

@@ -333,6 +333,13 @@ private Q_SLOTS:
             << 4 << 1;
         QTest::newRow("ep") << QStringLiteral("mixtral-8x7b") << QStringList { QStringLiteral("run.parallelism.ep=2") }
                             << 8 << 1;
+        // The all-to-alls beside the shared expert's two windows, each slowed by their SMs; again for the recompute.
+        QTest::newRow("ep beside a shared expert, full recompute")
+            << QStringLiteral("mixtral-8x7b")
+            << QStringList { QStringLiteral("run.parallelism.ep=2"), QStringLiteral("model.moe.shared_experts=1"),
+                   QStringLiteral("run.parallelism.ep_shared_expert_overlap=true"),
+                   QStringLiteral("run.training.recompute=full") }
+            << 8 << 1;
     }
 
     void inlineProgramsTakeTheirClosedFormTimeWhenNothingOverlaps()

@@ -275,6 +275,12 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork_dat
                 "run.parallelism.ep=4", "run.parallelism.etp=2", "run.training.seq_length=1024",
                 "run.training.global_batch=2", "run.training.recompute=full" },
             true },
+        // Megatron-Core's --moe-shared-expert-overlap: the dispatches and combines beside the shared expert's windows.
+        { "moe_ep8_shared_expert_overlap_full_recompute", "mixtral-8x7b",
+            { "run.framework=megatron", "model.moe.shared_experts=1", "run.parallelism.tp=1", "run.parallelism.dp=8",
+                "run.parallelism.ep=8", "run.parallelism.ep_shared_expert_overlap=true", "run.training.seq_length=1024",
+                "run.training.global_batch=8", "run.training.recompute=full" },
+            true },
         // Two pipeline schedules per step (NeMo AutoModel's accumulation batches), each filling and draining.
         { "pp2_interleaved_two_flushes", "llama-2-7b",
             { "run.parallelism.tp=1", "run.parallelism.pp=2", "run.parallelism.dp=4",

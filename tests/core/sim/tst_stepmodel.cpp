@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The analytical step model: the collectives each parallel axis implies (bytes and groups derived by hand), linear
 // scaling with gradient accumulation at pp = 1, and the bounded error of sampling decode steps.
+#include "compute/operatortimer.h"
+#include "config/attentionkernel.h"
 #include "graph/trainingstep.h"
 #include "model/hostdispatch.h"
 #include "model/layeroperators.h"
@@ -107,6 +109,7 @@ private Q_SLOTS:
     void accumulationScalesLinearlyAtPpOne();
     void eachPipelineFlushAddsOneWholeSchedule();
     void fullRecomputationRunsTheExpertCollectivesAgain();
+    void theSharedExpertRunsBesideTheExpertAllToAlls();
     void theResultNamesTheGroupAFaultSlows();
     void aStragglerSlowsTheRequestsOfItsReplica();
     void decodeSamplingErrorIsBounded();
@@ -881,6 +884,51 @@ void TstStepModel::fullRecomputationRunsTheExpertCollectivesAgain()
         chargesExactly(step("full", 2), step("full", 0), 32 * 6 * 16 * mib / rate, graph::TimeClass::ExpertParallel));
     QVERIFY(
         chargesExactly(step("none", 2), step("none", 0), 32 * 4 * 16 * mib / rate, graph::TimeClass::ExpertParallel));
+}
+
+void TstStepModel::theSharedExpertRunsBesideTheExpertAllToAlls()
+{
+    // Mixtral-8x7B given one shared expert (width 14,336) on 8 A100s as dp 8 x ep 8, one micro-batch of 4,096 tokens
+    // per replica, with Megatron-Core's --moe-shared-expert-overlap: each MoE layer's dispatch runs beside the shared
+    // expert's gate/up GEMMs and activation, its combine beside the down projection, in the forward and (their
+    // gradients) in the backward.
+    auto step = [](double allToAllSeconds, bool overlap) {
+        const config::Scenario scenario
+            = test::projectLoader().loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+                { "run.framework=megatron", "model.moe.shared_experts=1", "run.parallelism.tp=1",
+                    "run.parallelism.dp=8", "run.parallelism.ep=8", "run.training.seq_length=4096",
+                    "run.training.micro_batch=1", "run.training.global_batch=8",
+                    std::string("run.parallelism.ep_shared_expert_overlap=") + (overlap ? "true" : "false") });
+        sim::StepModel model(scenario, [=](const network::CollectiveRequest& request) {
+            return request.kind == CollectiveKind::AllToAll ? allToAllSeconds : 0.0;
+        });
+        return model.training(false);
+    };
+    // All-to-alls of 1 us hide behind the milliseconds of the shared expert, which NCCL slows by 24 of the A100's 108
+    // SMs while each lasts: 32 layers x 4 windows x 1 us x 24 / 108 (4 x 1 us a layer without the overlap).
+    QVERIFY(
+        chargesExactly(step(1e-6, true), step(0, true), 32 * 4 * 1e-6 * 24 / 108, graph::TimeClass::ExpertParallel));
+    QVERIFY(chargesExactly(step(1e-6, false), step(0, false), 32 * 4 * 1e-6, graph::TimeClass::ExpertParallel));
+    // All-to-alls of 1 s outlast it: the whole shared expert, forward and backward, hides behind them.
+    const config::Scenario scenario
+        = test::projectLoader().loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+            { "run.framework=megatron", "model.moe.shared_experts=1", "run.parallelism.tp=1", "run.parallelism.dp=8",
+                "run.parallelism.ep=8", "run.training.seq_length=4096", "run.training.micro_batch=1",
+                "run.training.global_batch=8" });
+    compute::OperatorTimer timer(
+        scenario.hardware.gpu, config::resolvedAttentionKernel(scenario.run, scenario.hardware.gpu));
+    const sim::StepModel plain(scenario);
+    double shared = 0;
+    for (const auto& ops : { model::trainingForward(scenario.model, scenario.run, plain.plan().sharding.layer, true),
+             model::trainingBackward(scenario.model, scenario.run, plain.plan().sharding.layer, true,
+                 plain.plan().sharding.gradientSum()) }) {
+        for (const model::Operator& op : ops) {
+            shared += op.name.starts_with("moe.shared_expert_") ? timer.time(op).seconds : 0.0;
+        }
+    }
+    QVERIFY(shared > 1e-3);
+    const double hidden = step(1.0, false).stepTimeSeconds - step(1.0, true).stepTimeSeconds;
+    QVERIFY2(std::fabs(hidden / (32 * shared) - 1) < 1e-9, qPrintable(QString::number(hidden / (32 * shared))));
 }
 
 void TstStepModel::decodeSamplingErrorIsBounded()
