@@ -206,6 +206,14 @@ struct RunSpec {
     /// Llama layers, RESIDUAL_RMS_NORM_QUANT_*); off, it writes the normalised output in the activations' precision
     /// and the next GEMM's input cast stays (its Qwen3 MoE layers, RESIDUAL_RMS_NORM). Set by serving::engineScenario.
     bool fusedAllReduceQuantises = false;
+    /// Whether that epilogue writes the next GEMM's input already quantised: fusedAllReduceQuantises with the
+    /// checkpoint's weights in the compute format and that a quantised one (FP8, NVFP4); otherwise the GEMM's input
+    /// cast stays, as it would quantise the weights too. The layer model and the serving report share this rule.
+    bool allReduceWritesQuantisedInput() const
+    {
+        return fusedAllReduceQuantises && precision.weights == precision.compute
+            && (precision.compute == Precision::Fp8 || precision.compute == Precision::Nvfp4);
+    }
     /// Inference: each residual add runs in the kernel of the RMSNorm after it, one kernel that reads the sublayer's
     /// output and the residual, writes the new residual and the normalised output (vLLM's fused_add_rms_norm,
     /// SGLang's and TensorRT-LLM's FlashInfer fused_add_rmsnorm, called by their RMSNorm when given the residual).

@@ -178,12 +178,11 @@ private:
     /// (the all-reduce epilogue, or a fused add-and-norm).
     bool ownNorm() const { return !m_fusedAllReduce && !m_fusedResidual; }
 
-    /// Whether @p gemmName's input arrives quantised from the all-reduce epilogue before it (the checkpoint's weights
-    /// already in the compute format, so the cast kernel would quantise only that input).
+    /// Whether @p gemmName's input arrives quantised from the all-reduce epilogue before it
+    /// (RunSpec::allReduceWritesQuantisedInput): its cast kernel is then left out.
     bool quantisedByAllReduce(const std::string& gemmName) const
     {
         return m_fusedAllReduce && m_shape.fusedAllReduceQuantises
-            && m_shape.precision.weights == m_shape.precision.compute
             && (gemmName == "attention.qkv_projection" || gemmName == "mlp.gate_up_projection");
     }
 
@@ -201,7 +200,7 @@ private:
         const std::int64_t h = m_model.hiddenSize;
         const double elements = normTokens() * static_cast<double>(h);
         double outputBytes = m_shape.act;
-        if (inAllReduce && m_shape.fusedAllReduceQuantises && m_shape.precision.weights == m_shape.precision.compute) {
+        if (inAllReduce && m_shape.fusedAllReduceQuantises) {
             if (m_shape.precision.compute == config::Precision::Fp8) {
                 outputBytes = 1;
             } else if (m_shape.precision.compute == config::Precision::Nvfp4) {

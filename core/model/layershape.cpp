@@ -32,7 +32,7 @@ Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workl
     shape.torchaoFloat8 = torchaoLinears(run);
     shape.separateProjections = run.framework == config::Framework::PytorchFsdp;
     shape.fusedAllReduceNorm = run.fusedAllReduceNorm && workload != Workload::Training && sharding.tensor > 1;
-    shape.fusedAllReduceQuantises = shape.fusedAllReduceNorm && run.fusedAllReduceQuantises;
+    shape.fusedAllReduceQuantises = shape.fusedAllReduceNorm && run.allReduceWritesQuantisedInput();
     shape.fusedResidualNorm = run.fusedResidualNorm && workload != Workload::Training;
     shape.expertLoad = run.parallelism.expertLoad();
     shape.precision = run.precision;

@@ -65,7 +65,7 @@ struct Shape {
     /// fusedAllReduceQuantises, the next GEMM's input quantisation run in the all-reduce's kernel
     /// (LayerBuilder::residualAndNorm).
     bool fusedAllReduceNorm = false;
-    bool fusedAllReduceQuantises = false; ///< RunSpec::fusedAllReduceQuantises under fusedAllReduceNorm
+    bool fusedAllReduceQuantises = false; ///< RunSpec::allReduceWritesQuantisedInput under fusedAllReduceNorm
     /// Inference under RunSpec::fusedResidualNorm: a residual add and the RMSNorm after it are one kernel
     /// (LayerBuilder::residualAndNorm).
     bool fusedResidualNorm = false;

@@ -384,10 +384,7 @@ config::Scenario engineScenario(config::Scenario scenario, const EngineOptions& 
 void recordEngineFusions(EngineOptions& options, const config::RunSpec& engineRun)
 {
     options.allReduceFused = engineRun.fusedAllReduceNorm;
-    // The all-reduce writes the next GEMM's input format only where that is a quantised one (the layer model's rule).
-    const config::Precision compute = engineRun.precision.compute;
-    options.allReduceQuantises = engineRun.fusedAllReduceQuantises && engineRun.precision.weights == compute
-        && (compute == config::Precision::Fp8 || compute == config::Precision::Nvfp4);
+    options.allReduceQuantises = engineRun.allReduceWritesQuantisedInput(); // the layer model's rule
     options.residualNormFused = engineRun.fusedResidualNorm;
 }
 
