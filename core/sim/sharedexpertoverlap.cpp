@@ -16,21 +16,6 @@ int sharedExpertWindow(const model::Operator& op)
     return op.name.find("down_projection") != std::string::npos ? 1 : 0;
 }
 
-SharedExpertWindows sharedExpertWindows(std::array<double, 2> compute, std::array<double, 2> allToAll,
-    std::array<int, 2> allToAlls, double collectiveSmShare)
-{
-    SharedExpertWindows windows;
-    windows.active = true;
-    windows.compute = compute;
-    windows.allToAll = allToAll;
-    windows.allToAlls = allToAlls;
-    for (size_t w = 0; w < 2; ++w) {
-        windows.slowdown[w] = collectiveContention(compute[w], allToAll[w], collectiveSmShare);
-        windows.exposed[w] = besideCompute(compute[w], allToAll[w], collectiveSmShare);
-    }
-    return windows;
-}
-
 SharedExpertWindows passSharedExpertWindows(compute::OperatorTimer& timer, const std::vector<model::Operator>& ops,
     double allToAll, int dispatches, int combines, int runs, double collectiveSmShare)
 {
@@ -41,9 +26,16 @@ SharedExpertWindows passSharedExpertWindows(compute::OperatorTimer& timer, const
             compute[static_cast<size_t>(window)] += timer.time(op).seconds;
         }
     }
-    const std::array<int, 2> allToAlls = { runs * dispatches, runs * combines };
-    return sharedExpertWindows(
-        compute, { allToAlls[0] * allToAll, allToAlls[1] * allToAll }, allToAlls, collectiveSmShare);
+    SharedExpertWindows windows;
+    windows.active = true;
+    windows.compute = compute;
+    windows.allToAlls = { runs * dispatches, runs * combines };
+    for (size_t w = 0; w < 2; ++w) {
+        const double beside = windows.allToAlls[w] * allToAll;
+        windows.slowdown[w] = collectiveContention(compute[w], beside, collectiveSmShare);
+        windows.exposed[w] = besideCompute(compute[w], beside, collectiveSmShare);
+    }
+    return windows;
 }
 
 void chargeExpertAllToAlls(compute::OperatorTimer& timer, const parallel::LayerCollectives& layer, double allToAll,

@@ -22,7 +22,6 @@ struct LayerTimes;
 struct SharedExpertWindows {
     bool active = false;
     std::array<double, 2> compute {}; ///< the shared expert's seconds in each window, as it runs alone
-    std::array<double, 2> allToAll {}; ///< the all-to-alls' seconds beside each window
     std::array<int, 2> allToAlls {}; ///< how many all-to-alls run beside each window
     /// What NCCL's SMs beside the window add to its compute (sim::collectiveContention).
     std::array<double, 2> slowdown {};
@@ -36,11 +35,6 @@ struct SharedExpertWindows {
 /// The window an operator of a MoE layer's pass belongs to: 0 for the shared expert's gate/up projections and
 /// activation (their gradients too), 1 for its down projection, -1 for any other operator.
 int sharedExpertWindow(const model::Operator& op);
-
-/// The windows of one pass: @p compute the shared expert's seconds in each window, @p allToAll the seconds and
-/// @p allToAlls the number of the all-to-alls beside it, @p collectiveSmShare the SMs an NCCL collective holds.
-SharedExpertWindows sharedExpertWindows(std::array<double, 2> compute, std::array<double, 2> allToAll,
-    std::array<int, 2> allToAlls, double collectiveSmShare);
 
 /// The windows of one pass of a MoE layer from its operators @p ops: @p runs forward passes' all-to-alls beside them
 /// (1, or 2 in a backward under full recomputation, which reruns the forward), each run @p dispatches all-to-alls of
