@@ -2,6 +2,7 @@
 #include "arguments.h"
 #include "chakracli.h"
 #include "clioutput.h"
+#include "collectiveoptions.h"
 #include "commands.h"
 #include "format.h"
 
@@ -30,6 +31,11 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
             { "set", "KEY=VALUE", "override a hardware key, e.g. hardware.cluster.network[torus].latency_ns=5000",
                 true },
             { "backend", "NAME", "analytical (default) or congestion", false },
+            { "collectives", "NAME",
+                "what ran the reductions and gathers: custom (default: every algorithm, one-shot exchanges included, "
+                "as serving engines' all-reduce kernels) or nccl (NCCL's ring, tree and NVLS only, as PyTorch and "
+                "the training frameworks reduce)",
+                false },
             { "comm-groups", "FILE", "communicator groups JSON (default: comm_groups.json next to the traces)", false },
             { "json", "FILE", "also write the result as JSON (- for standard output)", false },
             { "timeline", "FILE", "write the per-rank timeline as a Chrome trace (chrome://tracing, Perfetto)",
@@ -47,6 +53,7 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
     if (backendName != "analytical" && backendName != "congestion") {
         throw UsageError("--backend \"" + backendName + "\": expected analytical or congestion");
     }
+    const network::CollectiveLibrary library = parseLibrary(arguments.value("collectives"));
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::HardwareSpec hardware = loader.loadHardware(arguments.required("hardware"), arguments.values("set"));
     const std::filesystem::path input = arguments.positional().front();
@@ -57,7 +64,7 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
     sim::ReplayResult result;
     try {
         result = sim::replayChakra(traces, groups, hardware,
-            backendName == "congestion" ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical);
+            backendName == "congestion" ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical, library);
     } catch (const sim::ReplayDeadlock& error) {
         invocation.err << "rapid chakra simulate: " << error.what() << "\n";
         return InputError;

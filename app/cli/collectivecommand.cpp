@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "arguments.h"
 #include "clioutput.h"
+#include "collectiveoptions.h"
 #include "commands.h"
 #include "format.h"
 #include "ranklist.h"
@@ -103,6 +104,7 @@ std::vector<network::CollectiveRequest> parseRequests(const Arguments& arguments
     check(sizes, "bytes");
     check(members, ranks.empty() ? "group" : "ranks");
     const std::optional<network::CollectiveAlgorithm> algorithm = parseAlgorithm(arguments.value("algorithm"));
+    const network::CollectiveLibrary library = parseLibrary(arguments.value("collectives"));
     std::vector<network::CollectiveRequest> requests;
     for (size_t i = 0; i < count; ++i) {
         auto pick = [&](const std::vector<std::string>& values) -> std::optional<std::string> {
@@ -121,6 +123,7 @@ std::vector<network::CollectiveRequest> parseRequests(const Arguments& arguments
         request.kind = *kind;
         request.bytes = parseSize(pick(sizes).value_or("1 GiB"), "bytes", analysis::kMaxCollectiveBytes);
         request.algorithm = algorithm;
+        request.library = library;
         if (const std::optional<std::string> member = pick(members)) {
             request.gpus = ranks.empty() ? dimensionGroup(hardware, *member) : parseRankList(*member, "ranks");
         } else if (*kind == network::CollectiveKind::SendRecv) {
@@ -189,6 +192,10 @@ Arguments collectiveArguments()
             { "ranks", "LIST", "GPUs taking part, e.g. 0-7,16 (sendrecv: sender,receiver); default all", true },
             { "group", "DIMENSION", "the GPUs of GPU 0's instance of one network dimension, e.g. nvlink", true },
             { "algorithm", "NAME", "force ring, tree, direct, halving-doubling, hierarchical or in-network", false },
+            { "collectives", "NAME",
+                "what runs the reductions and gathers: custom (default: every algorithm, as serving engines' "
+                "all-reduce kernels) or nccl (NCCL's ring, tree and in-network NVLS only)",
+                false },
             { "backend", "NAME",
                 "analytical (default), congestion (flow-level, max-min fair) or packet (packet-level, "
                 "store-and-forward, "

@@ -50,6 +50,8 @@ RAPID_ENUM_WORDS(PipelineSchedule, { "gpipe", PipelineSchedule::Gpipe }, { "1f1b
     { "interleaved", PipelineSchedule::Interleaved })
 RAPID_ENUM_WORDS(Recompute, { "none", Recompute::None }, { "selective", Recompute::Selective },
     { "full", Recompute::Full }, { "op-sac", Recompute::OpSac })
+RAPID_ENUM_WORDS(CollectiveImplementation, { "nccl", CollectiveImplementation::Nccl },
+    { "custom", CollectiveImplementation::Custom })
 RAPID_ENUM_WORDS(LoraTargets, { "projections", LoraTargets::Projections }, { "all_linear", LoraTargets::AllLinear })
 RAPID_ENUM_WORDS(ExpertDispatcher, { "alltoall", ExpertDispatcher::AllToAll }, { "deepep", ExpertDispatcher::DeepEp })
 RAPID_ENUM_WORDS(ExpertRoutingPattern, { "spread", ExpertRoutingPattern::Spread },

@@ -50,6 +50,11 @@ const char* toString(ContextComm value)
     return detail::enumWord(value);
 }
 
+const char* toString(CollectiveImplementation value)
+{
+    return detail::enumWord(value);
+}
+
 int RunSpec::microBatchesPerStep() const
 {
     if (gradAccumSteps > 0) {
@@ -121,7 +126,7 @@ void readMapping(ReadContext& context, MapReader& parallelism, ParallelismSpec& 
     mapping.finish();
 }
 
-void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& spec)
+void readParallelism(ReadContext& context, MapReader& reader, RunMode mode, ParallelismSpec& spec)
 {
     MapReader parallelism = reader.map("parallelism");
     if (!parallelism.valid()) {
@@ -145,6 +150,8 @@ void readParallelism(ReadContext& context, MapReader& reader, ParallelismSpec& s
     spec.cpA2a = static_cast<int>(parallelism.integer("cp_a2a", 0)); // 0 = not given
     spec.expertImbalance = parallelism.number("ep_imbalance");
     spec.expertSharedOverlap = parallelism.boolean("ep_shared_expert_overlap");
+    spec.collectives = parallelism.choice<CollectiveImplementation>(
+        "collectives", mode == RunMode::Inference ? CollectiveImplementation::Custom : CollectiveImplementation::Nccl);
     spec.expertCapacityFactor = parallelism.number("ep_capacity_factor");
     const bool zeroGiven = parallelism.has("zero_stage");
     spec.zeroStage = static_cast<int>(parallelism.integer("zero_stage"));
@@ -233,7 +240,7 @@ RunSpec readRun(ReadContext& context, const YAML::Node& node, const std::string&
     spec.crossEntropyFusion = reader.boolean("cross_entropy_fusion");
     spec.lossFp32Upcast = reader.boolean("loss_fp32_upcast");
     readPrecision(reader, spec.precision);
-    readParallelism(context, reader, spec.parallelism);
+    readParallelism(context, reader, spec.mode, spec.parallelism);
     reader.finish();
 
     if (spec.mode == RunMode::Training && training.valid() && spec.globalBatch > 0) {

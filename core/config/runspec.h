@@ -42,6 +42,11 @@ enum class Framework { Megatron, Nanotron, DeepSpeed, PytorchFsdp, Vllm };
 /// "all-linear", NeMo AutoModel's default target_modules '*_proj'). AllLinear: those and the LM head (AutoModel's
 /// match_all_linear, which matches every nn.Linear of the model).
 enum class LoraTargets { Projections, AllLinear };
+/// What runs the tensor- and data-parallel reductions and gathers (network::CollectiveLibrary). Nccl: NCCL's ring,
+/// tree and in-network (NVLS) algorithms, as the training frameworks reduce. Custom: also the one-shot exchanges of
+/// the serving engines' own all-reduce kernels inside an NVLink domain (vLLM's custom all-reduce, TensorRT-LLM's and
+/// SGLang's).
+enum class CollectiveImplementation { Nccl, Custom };
 
 const char* toString(RunMode value);
 const char* toString(PipelineSchedule value);
@@ -52,6 +57,7 @@ const char* toString(ExpertRoutingPattern value);
 const char* toString(ContextComm value);
 const char* toString(Framework value);
 const char* toString(LoraTargets value);
+const char* toString(CollectiveImplementation value);
 
 /// Precision of each tensor family; `compute` selects the tensor-core rate used for GEMMs.
 struct PrecisionSpec {
@@ -102,6 +108,8 @@ struct ParallelismSpec {
     /// The shared experts run on a side stream beside the expert all-to-alls (Megatron-Core's
     /// --moe-shared-expert-overlap; sim/sharedexpertoverlap.h), instead of after the routed experts.
     bool expertSharedOverlap = false;
+    /// NCCL (training's default) or the serving engines' custom all-reduce kernels (inference's default).
+    CollectiveImplementation collectives = CollectiveImplementation::Nccl;
     int zeroStage = 0; ///< 0..3
     /// The data-parallel ranks one ZeRO/FSDP shard group spans; the shards are replicated over the dp / dpShard
     /// groups (hybrid sharding: torchtitan's data_parallel_shard_degree with dp_replicate = dp / dpShard, PyTorch

@@ -121,6 +121,12 @@ void addParallelism(std::vector<Key>& keys)
         "training: the shared experts run beside the expert all-to-alls, their gate/up GEMMs beside the dispatch and "
         "their down projection beside the combine (Megatron-Core's --moe-shared-expert-overlap); needs shared experts "
         "and ep > 1"));
+    keys.push_back(choice<CollectiveImplementation>("parallelism.collectives",
+        derived("nccl for training, custom for inference"),
+        "what runs the all-reduces, reduce-scatters and all-gathers: nccl = NCCL's ring, tree and in-network (NVLS) "
+        "algorithms, as Megatron, DeepSpeed, nanotron and PyTorch reduce; custom = also one-shot exchanges, as the "
+        "all-reduce kernels of vLLM, SGLang and TensorRT-LLM run inside an NVLink domain (vLLM's "
+        "--disable-custom-all-reduce: nccl)"));
     keys.push_back(integer("parallelism.zero_stage", 0, 3, value("0"),
         "ZeRO: 1 shards optimizer states, 2 also gradients, 3 also parameters"));
     keys.push_back(boolean("parallelism.fsdp", value("false"), "PyTorch FSDP: shards like ZeRO-3"));

@@ -493,7 +493,7 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
         flatPhases.push_back({ request.kind, CollectiveAlgorithm::PointToPoint, bytes, -1 });
         break;
     case CollectiveKind::AllReduce: {
-        const PhaseEstimate flat = allReducePhase(group.flat, bytes, forced);
+        const PhaseEstimate flat = allReducePhase(group.flat, bytes, forced, request.library);
         flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis, ringChannels(flat), 1,
             inNetworkPortShare(group.flat, flat) });
         PhaseEstimate composed;
@@ -501,12 +501,12 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
             std::vector<CollectivePhase> gathers;
             composed = hierarchical([&](const AxisCost& cost, double share, bool last, int axis) {
                 if (last) {
-                    const PhaseEstimate phase = allReducePhase(cost, share, phaseForced);
+                    const PhaseEstimate phase = allReducePhase(cost, share, phaseForced, request.library);
                     composedPhases.push_back({ CollectiveKind::AllReduce, phase.algorithm, share, axis, 1, 1,
                         inNetworkPortShare(cost, phase) });
                     return phase;
                 }
-                PhaseEstimate phase = reduceScatterPhase(cost, share, phaseForced);
+                PhaseEstimate phase = reduceScatterPhase(cost, share, phaseForced, request.library);
                 composedPhases.push_back({ CollectiveKind::ReduceScatter, phase.algorithm, share, axis });
                 gathers.push_back({ CollectiveKind::AllGather, phase.algorithm, share, axis });
                 phase.seconds *= 2; // the all-gather back mirrors the reduce-scatter
@@ -519,12 +519,12 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
     }
     case CollectiveKind::ReduceScatter:
     case CollectiveKind::AllGather: {
-        const PhaseEstimate flat = reduceScatterPhase(group.flat, bytes, forced);
+        const PhaseEstimate flat = reduceScatterPhase(group.flat, bytes, forced, request.library);
         flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis, ringChannels(flat) });
         PhaseEstimate composed;
         if (multiAxis && group.product) {
             composed = hierarchical([&](const AxisCost& cost, double share, bool, int axis) {
-                const PhaseEstimate phase = reduceScatterPhase(cost, share, phaseForced);
+                const PhaseEstimate phase = reduceScatterPhase(cost, share, phaseForced, request.library);
                 composedPhases.push_back({ request.kind, phase.algorithm, share, axis });
                 return phase;
             });

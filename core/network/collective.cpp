@@ -70,6 +70,21 @@ const char* toString(CollectiveAlgorithm algorithm)
     return "?";
 }
 
+const char* toString(CollectiveLibrary library)
+{
+    return library == CollectiveLibrary::Nccl ? "nccl" : "custom";
+}
+
+std::optional<CollectiveLibrary> parseCollectiveLibrary(std::string_view text)
+{
+    for (CollectiveLibrary library : { CollectiveLibrary::Custom, CollectiveLibrary::Nccl }) {
+        if (text == toString(library)) {
+            return library;
+        }
+    }
+    return std::nullopt;
+}
+
 double busBandwidthFactor(CollectiveKind kind, int ranks)
 {
     const double p = std::max(ranks, 1);

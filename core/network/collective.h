@@ -18,6 +18,17 @@ std::optional<CollectiveKind> parseCollectiveKind(std::string_view text);
 enum class CollectiveAlgorithm { Ring, Tree, Direct, HalvingDoubling, Hierarchical, PointToPoint, InNetwork };
 const char* toString(CollectiveAlgorithm algorithm);
 
+/// What runs a reduction or a gather, which decides the algorithms it may use. Custom: every modelled algorithm, the
+/// one-shot direct exchange included (each rank reads or writes every peer's buffer over NVLink), as the all-reduce
+/// kernels of vLLM, SGLang and TensorRT-LLM run inside an NVLink domain. Nccl: NCCL's own algorithms only, ring,
+/// tree and the in-network reduction of NVLink SHARP (NVLS) or InfiniBand SHARP where the switch offers it; NCCL has
+/// no one-shot or halving-doubling reduction (its tuning model, src/graph/tuning.cc, knows ring, tree, CollNet, NVLS,
+/// NVLS tree and PAT), so a small all-reduce pays its 2(p - 1) ring steps.
+enum class CollectiveLibrary { Custom, Nccl };
+const char* toString(CollectiveLibrary library);
+/// "custom" or "nccl" (as toString writes them).
+std::optional<CollectiveLibrary> parseCollectiveLibrary(std::string_view text);
+
 /// One collective among a group of GPUs (global GPU indices, numbered innermost network dimension first; see
 /// parallel::networkCoordinates). `bytes` is, per rank: AllReduce the buffer reduced; ReduceScatter the input (each
 /// rank keeps bytes/p); AllGather the output (each rank contributes bytes/p); AllToAll the total a rank sends (bytes/p
@@ -37,6 +48,8 @@ struct CollectiveRequest {
     /// carry. 1 = every copy crosses; less when a message bound for several members behind one outer link crosses it
     /// once (DeepEP sends a token once per destination node: parallel/expertdispatch.h).
     double outerAxisShare = 1.0;
+    /// All-reduce, reduce-scatter and all-gather: the algorithms the library running them has (CollectiveLibrary).
+    CollectiveLibrary library = CollectiveLibrary::Custom;
     bool operator==(const CollectiveRequest&) const = default;
 };
 

@@ -58,38 +58,42 @@ double fraction(const AxisCost& cost)
 
 } // namespace
 
-PhaseEstimate reduceScatterPhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced)
+PhaseEstimate reduceScatterPhase(
+    const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced, CollectiveLibrary library)
 {
+    const bool custom = library == CollectiveLibrary::Custom;
     const int q = cost.members;
     if (q <= 1) {
         return { 0, CollectiveAlgorithm::Direct, nullptr };
     }
     Choice choice(forced);
     choice.offer(CollectiveAlgorithm::Ring, cost.ringStepsTime(q - 1, bytes / q), cost.reductionRingBottleneck());
-    if (cost.directReductions) {
+    if (custom && cost.directReductions) {
         choice.offer(CollectiveAlgorithm::Direct, fraction(cost) * bytes / cost.directBandwidth + cost.directLatency,
             &cost.directBottleneck);
     }
-    if (cost.halvingDoubling && isPowerOfTwo(q)) {
+    if (custom && cost.halvingDoubling && isPowerOfTwo(q)) {
         choice.offer(CollectiveAlgorithm::HalvingDoubling,
             fraction(cost) * bytes / cost.pairBandwidth + cost.effectivePairStepsLatency(), &cost.directBottleneck);
     }
     return choice.result();
 }
 
-PhaseEstimate allReducePhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced)
+PhaseEstimate allReducePhase(
+    const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced, CollectiveLibrary library)
 {
+    const bool custom = library == CollectiveLibrary::Custom;
     const int q = cost.members;
     if (q <= 1) {
         return { 0, CollectiveAlgorithm::Direct, nullptr };
     }
     Choice choice(forced);
     choice.offer(CollectiveAlgorithm::Ring, cost.ringStepsTime(2 * (q - 1), bytes / q), cost.reductionRingBottleneck());
-    if (cost.directReductions) {
+    if (custom && cost.directReductions) {
         choice.offer(CollectiveAlgorithm::Direct,
             2 * (fraction(cost) * bytes / cost.directBandwidth + cost.directLatency), &cost.directBottleneck);
     }
-    if (cost.halvingDoubling && isPowerOfTwo(q)) {
+    if (custom && cost.halvingDoubling && isPowerOfTwo(q)) {
         choice.offer(CollectiveAlgorithm::HalvingDoubling,
             2 * (fraction(cost) * bytes / cost.pairBandwidth + cost.effectivePairStepsLatency()),
             &cost.directBottleneck);

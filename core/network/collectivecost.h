@@ -20,14 +20,18 @@ struct PhaseEstimate {
 // Each function evaluates the algorithms that apply and returns the fastest, or @p forced when it applies:
 //   ring             reduce-scatter / all-gather (q-1)/q*S/B_ring + (q-1)*a_ring; all-reduce twice that;
 //                    broadcast (pipelined chain) S/B_ring + a_chain (the hops between consecutive members)
-//   direct           (q-1)/q*S/B_direct + a_direct (all-reduce: twice; reductions only on switch-like axes)
+//   direct           (q-1)/q*S/B_direct + a_direct (all-reduce: twice; reductions only on switch-like axes and
+//                    for CollectiveLibrary::Custom)
 //   halving-doubling (q-1)/q*S/B_pair + a_steps (all-reduce: twice; power-of-two groups, switched axes), where
-//                    a_steps sums each exchange step's own pair latency (near partners are fewer hops apart)
+//                    a_steps sums each exchange step's own pair latency (near partners are fewer hops apart);
+//                    CollectiveLibrary::Custom only
 //   tree             all-reduce as a double binary tree: 2*S/B_pair + 2*ceil(log2 q)*a_pair;
 //   in-network       all-reduce reduced in a switch (NVLS): S/B_innetwork + 2*a_direct, where the axis offers it
 //                    broadcast as a binomial tree: ceil(log2 q)*S/B_pair + a_steps
-PhaseEstimate reduceScatterPhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced);
-PhaseEstimate allReducePhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced);
+PhaseEstimate reduceScatterPhase(
+    const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced, CollectiveLibrary library);
+PhaseEstimate allReducePhase(
+    const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced, CollectiveLibrary library);
 PhaseEstimate broadcastPhase(const AxisCost& cost, double bytes, std::optional<CollectiveAlgorithm> forced);
 /// All-to-all is always direct: (q-1)/q*S/B_direct + a_direct.
 PhaseEstimate allToAllPhase(const AxisCost& cost, double bytes);

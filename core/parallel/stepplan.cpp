@@ -317,9 +317,16 @@ PlannedCollective InferencePlan::tokenReturn() const
     return planned(Axis::Pp, CollectiveKind::SendRecv, 4.0 * batch, returnHop);
 }
 
-network::CollectiveRequest StepPlan::withReplicas(const PlannedCollective& collective) const
+network::CollectiveRequest StepPlan::request(const PlannedCollective& collective) const
 {
     network::CollectiveRequest request = collective.request();
+    request.library = library;
+    return request;
+}
+
+network::CollectiveRequest StepPlan::withReplicas(const PlannedCollective& collective) const
+{
+    network::CollectiveRequest request = this->request(collective);
     if (collective.group.size() >= 2) {
         request.replicaOffsets
             = placement.replicaOffsets(collective.group, collective.kind == CollectiveKind::SendRecv, totalGpus);
@@ -367,6 +374,9 @@ StepPlan planStep(const config::Scenario& scenario)
     StepPlan plan;
     plan.placement = placeRanks(scenario.hardware, run, scenario.locations, nullptr);
     plan.totalGpus = scenario.hardware.cluster.totalGpus();
+    plan.library = run.parallelism.collectives == config::CollectiveImplementation::Custom
+        ? network::CollectiveLibrary::Custom
+        : network::CollectiveLibrary::Nccl;
     plan.virtualStages
         = run.parallelism.schedule == config::PipelineSchedule::Interleaved ? run.parallelism.virtualStages : 1;
     plan.sharding = planSharding(scenario.model, run);

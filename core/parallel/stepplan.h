@@ -188,8 +188,12 @@ struct StepPlan {
     /// pipeline stage (the slowest GPU of the stage's tensor, context and expert groups in that replica, which all
     /// wait for it; 1 where none is slow). Replicas with the same slowdowns appear once; empty when no GPU is slow.
     std::vector<SlowReplica> slowReplicas;
+    /// What runs the reductions and gathers (run.parallelism.collectives): the algorithms they may use.
+    network::CollectiveLibrary library = network::CollectiveLibrary::Nccl;
 
-    /// @p collective with its SPMD replicas (Placement::replicaOffsets), as a backend that simulates them needs it.
+    /// @p collective as the network costs it: its group and bytes, run by the plan's library.
+    network::CollectiveRequest request(const PlannedCollective& collective) const;
+    /// request() with its SPMD replicas (Placement::replicaOffsets), as a backend that simulates them needs it.
     network::CollectiveRequest withReplicas(const PlannedCollective& collective) const;
 };
 

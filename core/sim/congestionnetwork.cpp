@@ -119,7 +119,8 @@ double CongestionNetwork::time(const network::CollectiveRequest& request)
         return m_analytical.time(request).seconds;
     }
     const auto key = std::make_tuple(static_cast<int>(request.kind), request.bytes, request.gpus,
-        request.replicaOffsets, request.algorithm ? static_cast<int>(*request.algorithm) : -1);
+        request.replicaOffsets, request.algorithm ? static_cast<int>(*request.algorithm) : -1, request.outerAxisShare,
+        static_cast<int>(request.library));
     auto found = m_memo.find(key);
     if (found != m_memo.end()) {
         return found->second;

@@ -79,7 +79,7 @@ private:
     network::AnalyticalNetwork m_analytical;
     std::shared_ptr<const network::Topology> m_topology;
     std::shared_ptr<RouteCache> m_routes;
-    std::map<std::tuple<int, double, std::vector<int>, std::vector<int>, int>, double> m_memo;
+    std::map<std::tuple<int, double, std::vector<int>, std::vector<int>, int, double, int>, double> m_memo;
 };
 
 /// A sim::CollectiveCost (stepmodel.h) backed by a CongestionNetwork of @p hardware.

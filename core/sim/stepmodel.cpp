@@ -67,7 +67,7 @@ double StepModel::collective(const PlannedCollective& planned)
         return 0;
     }
     return m_backend->collectiveSeconds(
-        m_backend->simulatesReplicas() ? m_plan.withReplicas(planned) : planned.request());
+        m_backend->simulatesReplicas() ? m_plan.withReplicas(planned) : m_plan.request(planned));
 }
 
 double StepModel::collectiveOrZero(const std::optional<PlannedCollective>& planned)

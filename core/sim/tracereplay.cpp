@@ -81,11 +81,12 @@ namespace {
 class TraceReplayer {
 public:
     TraceReplayer(const std::vector<graph::ChakraTrace>& traces, const graph::ChakraCommGroups& groups,
-        const config::HardwareSpec& hardware, NetworkBackend backend)
+        const config::HardwareSpec& hardware, NetworkBackend backend, network::CollectiveLibrary library)
         : m_traces(traces)
         , m_groups(groups)
         , m_hardware(hardware)
         , m_backend(backend)
+        , m_library(library)
         , m_network(hardware)
         , m_simulator(m_network.routes())
     {
@@ -129,6 +130,7 @@ private:
     const graph::ChakraCommGroups& m_groups;
     const config::HardwareSpec& m_hardware;
     NetworkBackend m_backend;
+    network::CollectiveLibrary m_library;
     CongestionNetwork m_network;
     FlowSimulator m_simulator;
     ReplayResult m_result;
@@ -282,6 +284,7 @@ void TraceReplayer::addCollective(int trace, int g, const std::vector<int>& allR
         }
         instance.request.bytes = bytes;
         instance.request.gpus = members;
+        instance.request.library = m_library;
         instance.expected = static_cast<int>(members.size());
         instance.label = std::string(graph::toString(type)) + " #" + std::to_string(issue)
             + (group.empty() ? std::string(" over all ranks") : " of group " + group);
@@ -541,9 +544,10 @@ void TraceReplayer::summarise()
 } // namespace
 
 ReplayResult replayChakra(const std::vector<graph::ChakraTrace>& traces, const graph::ChakraCommGroups& groups,
-    const config::HardwareSpec& hardware, NetworkBackend backend, const std::atomic<bool>* stop)
+    const config::HardwareSpec& hardware, NetworkBackend backend, network::CollectiveLibrary library,
+    const std::atomic<bool>* stop)
 {
-    return TraceReplayer(traces, groups, hardware, backend).run(stop);
+    return TraceReplayer(traces, groups, hardware, backend, library).run(stop);
 }
 
 } // namespace rapid::sim

@@ -53,10 +53,13 @@ struct ReplayResult {
 /// member has issued them; a send and its receive (same peers, tag and size) start when both are issued. Collective
 /// and message times come from @p backend: the analytical closed forms, or the congestion simulator with every
 /// concurrent collective and message sharing the links. `comm_size` follows ASTRA-sim (an all-gather's is the
-/// per-rank shard). Throws ReplayDeadlock, std::invalid_argument (a rank outside the network, a group naming an
-/// unknown rank), network::UnreachableError, SimulationCancelled.
+/// per-rank shard). Reductions and gathers use the algorithms of @p library (a trace does not say which library ran
+/// them; ASTRA-sim's system configuration chooses its implementations the same way). Throws ReplayDeadlock,
+/// std::invalid_argument (a rank outside the network, a group naming an unknown rank), network::UnreachableError,
+/// SimulationCancelled.
 ReplayResult replayChakra(const std::vector<graph::ChakraTrace>& traces, const graph::ChakraCommGroups& groups,
-    const config::HardwareSpec& hardware, NetworkBackend backend, const std::atomic<bool>* stop = nullptr);
+    const config::HardwareSpec& hardware, NetworkBackend backend,
+    network::CollectiveLibrary library = network::CollectiveLibrary::Custom, const std::atomic<bool>* stop = nullptr);
 
 /// The replayed per-rank timeline in the Chrome Trace Event Format (chrome://tracing, Perfetto): one process per
 /// rank (pid rank + 1), a "compute" thread for compute and memory nodes and a "communication" thread for

@@ -169,6 +169,12 @@ Dataset imec(const std::string& shared)
         c.overrides = { "hardware.cluster.network[0].size=" + std::to_string(tp),
             "hardware.cluster.gpus_per_node=" + std::to_string(tp), "run.parallelism.tp=" + std::to_string(tp),
             "run.inference.batch=1", "run.inference.prompt_length=200", "run.inference.decode_length=200" };
+        // NeMo's TensorRT-LLM export of the time built its engines with the NCCL plugin for the all-reduce
+        // (nemo/export/trt_llm/tensorrt_llm_build.py at 003ff2c8: set_nccl_plugin without TensorRT-LLM's custom
+        // all-reduce, which that TensorRT-LLM's builds offered as an opt-in "instead of NCCL"; the same file's
+        // defaults, batch 1, 200 input and 200 output tokens, are this benchmark's shape): ring all-reduces, not
+        // one-shot ones.
+        c.overrides.push_back("run.parallelism.collectives=nccl");
         if (tp == 1) {
             // One GPU: the GPU preset itself has no network.
             c.hardware = "a100-sxm4-80gb";

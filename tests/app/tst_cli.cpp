@@ -61,6 +61,7 @@ private Q_SLOTS:
     void collectiveOnAFailedLinkSaysWhatTheAnalyticalFigureLeavesOut();
     void collectiveMicrobenchmarkOfASubgroupHasATraceForEveryRank();
     void collectivePacketBackendMatchesTheClosedForm();
+    void collectiveOnNcclPaysItsRingSteps();
     void collectiveOnOneGpuMovesNothingAndHasNoRate();
     void resilienceOnOneGpuSaysThereIsNoLinkToFail();
     void resilienceRowWhoseTrialsAllCutGpusApartHasNoSlowdown();
@@ -325,6 +326,9 @@ void TstCli::usageErrors_data()
         QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--backend"),
         QStringLiteral("packet"), QStringLiteral("--packet-bytes"), QStringLiteral("1TB") }
                                               << "--packet-bytes \"1TB\": at most";
+    QTest::addRow("collectives_not_a_library") << QStringList { QStringLiteral("collective"),
+        QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--collectives"),
+        QStringLiteral("mpi") } << "--collectives \"mpi\": expected custom or nccl";
 }
 
 void TstCli::usageErrors()
@@ -752,6 +756,27 @@ void TstCli::collectivePacketBackendMatchesTheClosedForm()
     QCOMPARE(object.value(QStringLiteral("backend")).toString(), QStringLiteral("packet"));
     QVERIFY2(std::abs(object.value(QStringLiteral("time_s")).toDouble() - 13.2e-6) < 1e-12, qPrintable(json));
     QCOMPARE(object.value(QStringLiteral("packets")).toInt(), 4 * 6 * 10);
+}
+
+void TstCli::collectiveOnNcclPaysItsRingSteps()
+{
+    // An 8 KiB all-reduce over the 8 GPUs of the HGX A100 switch (300 GB/s x 0.775 = 232.5 GB/s, 600 ns
+    // GPU-switch-GPU), plus the launch (6.6 us): NCCL's ring 14 x (1,024 B / B + 600 ns) = 8.46 us, a custom
+    // kernel's one-shot exchange 2 x (7,168 B / B + 600 ns) = 1.26 us.
+    auto seconds = [&](const char* library) {
+        const Result result = runRapid({ QStringLiteral("collective"), QStringLiteral("--hardware"),
+            QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--op"), QStringLiteral("allreduce"),
+            QStringLiteral("--bytes"), QStringLiteral("8KiB"), QStringLiteral("--collectives"),
+            QString::fromLatin1(library), QStringLiteral("--json"), QStringLiteral("-") });
+        const QString json = result.out.mid(result.out.indexOf(QLatin1Char('{')));
+        return QJsonDocument::fromJson(json.toUtf8()).object().value(QStringLiteral("time_s")).toDouble();
+    };
+    const double bandwidth = 300e9 * 0.775;
+    const double nccl = seconds("nccl");
+    const double custom = seconds("custom");
+    QVERIFY2(std::abs(nccl - (6.6e-6 + 14 * (1024 / bandwidth + 600e-9))) < 1e-12, qPrintable(QString::number(nccl)));
+    QVERIFY2(
+        std::abs(custom - (6.6e-6 + 2 * (7168 / bandwidth + 600e-9))) < 1e-12, qPrintable(QString::number(custom)));
 }
 
 QTEST_GUILESS_MAIN(TstCli)

@@ -11,7 +11,7 @@ export RAPID_CONFIG_DIR=${RAPID_CONFIG_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 number() { grep -o "\"$1\": [0-9.e+-]*" | head -1 | awk '{ print $2 }'; }
-# row NAME MODEL [--set ...]: a training step (step_time_s). With RUN=<run preset> and TIME=e2e_s: an inference
+# row NAME MODEL [--set ...]: a training step (step_time_s). With RUN=<run preset>, TIME=e2e_s and COLLECTIVES=custom: an inference
 # request (end-to-end latency).
 row() {
     local name=$1 model=$2
@@ -23,8 +23,9 @@ row() {
             run=$("$rapid" run --model "$model" --hardware hgx-a100-8gpu --run "${RUN:-llama-2-7b-train-4xa100}" \
                 "$@" --backend "$backend" --chakra-out "$work/traces" \
                 --chakra-detail "$detail" --json - 2>/dev/null)
-            replay=$("$rapid" chakra simulate "$work/traces" --hardware hgx-a100-8gpu --backend "$backend" --json - \
-                2>/dev/null)
+            # Training reduces with NCCL (run.parallelism.collectives), serving with the engines' own kernels.
+            replay=$("$rapid" chakra simulate "$work/traces" --hardware hgx-a100-8gpu --backend "$backend" \
+                --collectives "${COLLECTIVES:-nccl}" --json - 2>/dev/null)
             local step makespan collectives
             step=$(number "${TIME:-step_time_s}" <<<"$run")
             makespan=$(number makespan_s <<<"$replay")
@@ -74,9 +75,9 @@ row "Mixtral, ep 8, dp 8" mixtral-8x7b --set run.framework=megatron --set run.pa
 row "Mixtral, tp 4, sp, ep 4, etp 2, dp 2" mixtral-8x7b --set run.framework=megatron --set run.parallelism.tp=4 \
     --set run.parallelism.sp=true --set run.parallelism.dp=2 --set run.parallelism.ep=4 --set run.parallelism.etp=2 \
     --set run.training.seq_length=1024 --set run.training.global_batch=8
-RUN=llama-3.3-70b-serve-8xa100 TIME=e2e_s row "inference tp 8, 200 + 32 tokens" llama-3.3-70b \
+RUN=llama-3.3-70b-serve-8xa100 TIME=e2e_s COLLECTIVES=custom row "inference tp 8, 200 + 32 tokens" llama-3.3-70b \
     --set run.parallelism.tp=8 --set run.parallelism.pp=1 --set 'run.parallelism.mapping={}' \
     --set run.inference.decode_length=32
-RUN=llama-3.3-70b-serve-8xa100 TIME=e2e_s row "inference tp 4, pp 2, 200 + 32 tokens" llama-3.3-70b \
+RUN=llama-3.3-70b-serve-8xa100 TIME=e2e_s COLLECTIVES=custom row "inference tp 4, pp 2, 200 + 32 tokens" llama-3.3-70b \
     --set run.parallelism.tp=4 --set run.parallelism.pp=2 --set 'run.parallelism.mapping={}' \
     --set run.inference.decode_length=32

@@ -112,6 +112,7 @@ private Q_SLOTS:
     void blockScaledFormatsOnlyWhereTheyExist();
     void aKeyThatCannotBeReadIsReportedOnce();
     void theSharedExpertOverlapNeedsSharedExpertsAndAllToAlls();
+    void theCollectiveLibraryIsNcclOrCustom();
     void memoryLatenciesComeTogetherAndInOrder();
     void streamSharesScaleWithTheDatasheetBandwidth();
     void bytesThatAreNotUtf8AreRefusedWhereTheyAre();
@@ -548,6 +549,30 @@ void TstConfigErrors::theSharedExpertOverlapNeedsSharedExpertsAndAllToAlls()
                     { "run.parallelism.dp=8", "run.parallelism.ep=2", "model.moe.shared_experts=1",
                         "run.parallelism.ep_shared_expert_overlap=true" })
                 .run.parallelism.expertSharedOverlap);
+}
+
+void TstConfigErrors::theCollectiveLibraryIsNcclOrCustom()
+{
+    // Training reduces with NCCL, serving with the engines' own kernels, unless the run says otherwise.
+    const config::ConfigLoader loader = test::projectLoader();
+    QCOMPARE(loader.loadScenario("llama-2-7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100", { "run.parallelism.dp=8" })
+                 .run.parallelism.collectives,
+        config::CollectiveImplementation::Nccl);
+    QCOMPARE(loader.loadScenario("llama-2-7b", "a100-sxm4-80gb", "llama-serve-a100", {}).run.parallelism.collectives,
+        config::CollectiveImplementation::Custom);
+    QCOMPARE(
+        loader.loadScenario("llama-2-7b", "a100-sxm4-80gb", "llama-serve-a100", { "run.parallelism.collectives=nccl" })
+            .run.parallelism.collectives,
+        config::CollectiveImplementation::Nccl);
+    // Anything else names the key and the two words.
+    const auto diagnostics = test::expectConfigError([&] {
+        loader.loadScenario("llama-2-7b", "a100-sxm4-80gb", "llama-serve-a100", { "run.parallelism.collectives=mpi" });
+    });
+    QCOMPARE(diagnostics.size(), size_t(1));
+    QCOMPARE(diagnostics[0].keyPath, std::string("run.parallelism.collectives"));
+    QVERIFY2(diagnostics[0].message.find("nccl") != std::string::npos
+            && diagnostics[0].message.find("custom") != std::string::npos,
+        diagnostics[0].message.c_str());
 }
 
 void TstConfigErrors::aKeyThatCannotBeReadIsReportedOnce()

@@ -66,6 +66,7 @@ private Q_SLOTS:
     void ringStepsPayTheHopsTheyCross();
     void launchCostIsChargedOncePerCollective();
     void algorithmFollowsMessageSize();
+    void ncclRunsRingsWhereCustomKernelsGoDirect();
     void hierarchicalAcrossDimensions();
     void torusRunsRingPerAxis();
     void oversubscribedFatTreeAllToAll();
@@ -260,6 +261,49 @@ void TstAnalyticalNetwork::algorithmFollowsMessageSize()
     // never fills its uplinks. The slowest chunk crosses 94 consecutive ring hops: two turns (2 x 108 link hops) less
     // the cheapest two consecutive (2 + 2).
     COMPARE_SECONDS(largeRing.seconds, 2 * 47.0 / 48 * kGiB / 50e9 + (2 * 108 - 4) * 675e-9);
+}
+
+void TstAnalyticalNetwork::ncclRunsRingsWhereCustomKernelsGoDirect()
+{
+    // An 8 KiB all-reduce over 8 GPUs on a 450 GB/s switch (600 ns GPU-switch-GPU). A serving engine's custom kernel
+    // (the default library) exchanges directly: two passes of 7/8 of the bytes and one path latency each.
+    const network::AnalyticalNetwork network(switch8(), kNoLaunch);
+    const double bytes = 8192;
+    network::CollectiveRequest allReduce = request(CollectiveKind::AllReduce, bytes, test::allGpus(8));
+    const network::CollectiveTime custom = network.time(allReduce);
+    QCOMPARE(custom.algorithm, CollectiveAlgorithm::Direct);
+    COMPARE_SECONDS(custom.seconds, 2 * (0.875 * bytes / 450e9 + 600e-9));
+    // NCCL has no one-shot all-reduce: its ring takes 2 (p - 1) = 14 steps of 1/8 of the buffer, a path latency each.
+    allReduce.library = network::CollectiveLibrary::Nccl;
+    const network::CollectiveTime nccl = network.time(allReduce);
+    QCOMPARE(nccl.algorithm, CollectiveAlgorithm::Ring);
+    COMPARE_SECONDS(nccl.seconds, 14 * (bytes / 8 / 450e9 + 600e-9));
+    // Its reduce-scatter and all-gather likewise: 7 steps.
+    for (const CollectiveKind kind : { CollectiveKind::ReduceScatter, CollectiveKind::AllGather }) {
+        network::CollectiveRequest half = request(kind, bytes, test::allGpus(8));
+        half.library = network::CollectiveLibrary::Nccl;
+        const network::CollectiveTime time = network.time(half);
+        QCOMPARE(time.algorithm, CollectiveAlgorithm::Ring);
+        COMPARE_SECONDS(time.seconds, 7 * (bytes / 8 / 450e9 + 600e-9));
+    }
+    // All-to-all has no such choice: NCCL's is a set of sends and receives, direct either way.
+    network::CollectiveRequest exchange = request(CollectiveKind::AllToAll, bytes, test::allGpus(8));
+    exchange.library = network::CollectiveLibrary::Nccl;
+    COMPARE_SECONDS(network.time(exchange).seconds, 0.875 * bytes / 450e9 + 600e-9);
+    // A reducing switch (NVLS) is NCCL's too.
+    config::HardwareSpec reducing = switch8();
+    reducing.cluster.dimensions[0].inNetworkAllReduceBandwidth = 274e9;
+    const network::AnalyticalNetwork nvls(reducing, kNoLaunch);
+    allReduce.bytes = kGiB;
+    const network::CollectiveTime inSwitch = nvls.time(allReduce);
+    QCOMPARE(inSwitch.algorithm, CollectiveAlgorithm::InNetwork);
+    COMPARE_SECONDS(inSwitch.seconds, kGiB / 274e9 + 2 * 600e-9);
+    // Across 64 nodes NCCL takes its tree for a small all-reduce where any library could halve and double.
+    const network::AnalyticalNetwork fatTree(test::hardware({ test::fatTree("ib", 64, 2, 16, 1, 50, 675) }), kNoLaunch);
+    network::CollectiveRequest small = request(CollectiveKind::AllReduce, 4096, test::allGpus(64));
+    QCOMPARE(fatTree.time(small).algorithm, CollectiveAlgorithm::HalvingDoubling);
+    small.library = network::CollectiveLibrary::Nccl;
+    QCOMPARE(fatTree.time(small).algorithm, CollectiveAlgorithm::Tree);
 }
 
 void TstAnalyticalNetwork::hierarchicalAcrossDimensions()

@@ -119,7 +119,7 @@ void TstStepChakraExport::zeroGathersCarryTheShardAndReplayToTheStep()
         qPrintable(QStringLiteral("%1 B gathered per rank, expected %2").arg(gathered).arg(parameters * 2 / 8)));
     const sim::ReplayResult replay = sim::replayChakra(traces,
         graph::readChakraCommGroups(std::filesystem::path(dir.path().toStdString()) / "comm_groups.json"),
-        zero1.hardware, sim::NetworkBackend::Analytical);
+        zero1.hardware, sim::NetworkBackend::Analytical, model.plan().library);
     QVERIFY2(std::abs(replay.makespan - step) <= 0.01 * step,
         qPrintable(QStringLiteral("replay %1 s, step %2 s").arg(replay.makespan).arg(step)));
 }
@@ -340,7 +340,8 @@ void TstStepChakraExport::replayEqualsTheStepWithEveryCollectiveOnTheNetwork()
     const std::filesystem::path groupsFile = std::filesystem::path(dir.path().toStdString()) / "comm_groups.json";
     const graph::ChakraCommGroups groups
         = std::filesystem::exists(groupsFile) ? graph::readChakraCommGroups(groupsFile) : graph::ChakraCommGroups {};
-    const sim::ReplayResult replay = sim::replayChakra(traces, groups, scenario.hardware, backend);
+    const sim::ReplayResult replay
+        = sim::replayChakra(traces, groups, scenario.hardware, backend, stepModel.plan().library);
     // A chunk-level trace on the congestion backend writes the chunk's collectives after its compute (above): the
     // more of the step the network takes, the further that moves it (1.06% for tp 2, cp 2 on A100's NVLink at its
     // data rate); 2% there, 1% everywhere else.
@@ -434,7 +435,7 @@ void TstStepChakraExport::inferenceReplayEqualsTheRequest()
     const auto traces = graph::readChakraDirectory(dir.path().toStdString());
     const sim::ReplayResult replay = sim::replayChakra(traces,
         graph::readChakraCommGroups(std::filesystem::path(dir.path().toStdString()) / "comm_groups.json"),
-        scenario.hardware, backend);
+        scenario.hardware, backend, stepModel.plan().library);
     QVERIFY2(std::abs(replay.makespan - e2e) <= 0.01 * e2e,
         qPrintable(QStringLiteral("replay %1 s, end to end %2 s").arg(replay.makespan).arg(e2e)));
     QCOMPARE(traces.size(), size_t { 8 });
