@@ -207,6 +207,8 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "parallelism.etp", tr("Expert tensor (etp)"), parallelism),
         field(run, "parallelism.ep_imbalance", tr("Expert imbalance"), parallelism),
         field(run, "parallelism.ep_capacity_factor", tr("Capacity factor"), parallelism),
+        field(run, "parallelism.ep_shared_expert_overlap", tr("Shared expert beside all-to-all"), parallelism),
+        field(run, "parallelism.collectives", tr("Collectives"), parallelism),
         field(run, "parallelism.zero_stage", tr("ZeRO stage"), parallelism),
         field(run, "parallelism.dp_shard", tr("Shard group (dp_shard)"), parallelism),
     };
