@@ -31,11 +31,7 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
             { "set", "KEY=VALUE", "override a hardware key, e.g. hardware.cluster.network[torus].latency_ns=5000",
                 true },
             { "backend", "NAME", "analytical (default) or congestion", false },
-            { "collectives", "NAME",
-                "what ran the reductions and gathers: custom (default: every algorithm, one-shot exchanges included, "
-                "as serving engines' all-reduce kernels) or nccl (NCCL's ring, tree and NVLS only, as PyTorch and "
-                "the training frameworks reduce)",
-                false },
+            { "collectives", "NAME", kCollectivesHelp, false },
             { "comm-groups", "FILE", "communicator groups JSON (default: comm_groups.json next to the traces)", false },
             { "json", "FILE", "also write the result as JSON (- for standard output)", false },
             { "timeline", "FILE", "write the per-rank timeline as a Chrome trace (chrome://tracing, Perfetto)",

@@ -192,10 +192,7 @@ Arguments collectiveArguments()
             { "ranks", "LIST", "GPUs taking part, e.g. 0-7,16 (sendrecv: sender,receiver); default all", true },
             { "group", "DIMENSION", "the GPUs of GPU 0's instance of one network dimension, e.g. nvlink", true },
             { "algorithm", "NAME", "force ring, tree, direct, halving-doubling, hierarchical or in-network", false },
-            { "collectives", "NAME",
-                "what runs the reductions and gathers: custom (default: every algorithm, as serving engines' "
-                "all-reduce kernels) or nccl (NCCL's ring, tree and in-network NVLS only)",
-                false },
+            { "collectives", "NAME", kCollectivesHelp, false },
             { "backend", "NAME",
                 "analytical (default), congestion (flow-level, max-min fair) or packet (packet-level, "
                 "store-and-forward, "

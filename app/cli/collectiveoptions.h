@@ -12,6 +12,12 @@
 
 namespace rapid::cli {
 
+/// The option's help, the same in every command that takes it.
+inline constexpr const char* kCollectivesHelp
+    = "what ran the reductions and gathers: custom (default: every algorithm, one-shot exchanges included, as serving "
+      "engines' all-reduce kernels) or nccl (NCCL's ring, tree and in-network NVLS only, as PyTorch and the training "
+      "frameworks reduce)";
+
 /// custom when not given; UsageError naming the option for anything but custom or nccl.
 inline network::CollectiveLibrary parseLibrary(const std::optional<std::string>& text)
 {
