@@ -186,11 +186,12 @@ struct Overall {
 };
 
 bool validatePerformanceDataset(const std::string& name, const Arguments& arguments, const Invocation& invocation,
-    std::ofstream* csv, Overall& overall)
+    std::ofstream* csv, Overall& overall, const validation::ValidateOptions& options)
 {
     const bool verbose = arguments.flag("verbose");
-    const validation::DatasetResult result = validation::validateDataset(
-        validation::readPerformanceDataset(name, sharedDirectory(arguments)), config::PresetLibrary::standard());
+    const validation::DatasetResult result
+        = validation::validateDataset(validation::readPerformanceDataset(name, sharedDirectory(arguments)),
+            config::PresetLibrary::standard(), options);
     std::ostream& out = invocation.out;
     out << "== " << result.dataset.name << ": " << result.dataset.description << "\n   "
         << metricUnit(result.dataset.metric) << ", source ../shared/validation/" << result.dataset.file << "\n";
@@ -269,7 +270,8 @@ int validateCommand(const Invocation& invocation)
         { { "dataset", "NAME", datasetChoices + " or all (default all)", false },
             { "shared", "DIR", "the shared/ folder (default: $RAPID_SHARED_DIR or ../shared)", false },
             { "csv", "FILE", "write per-run predictions as CSV", false }, { "verbose", "", "print every run", false },
-            { "no-fail", "", "exit 0 even when a bar is missed", false } });
+            { "no-fail", "", "exit 0 even when a bar is missed", false },
+            { "threads", "N", "cases evaluated at once (default: one per hardware thread)", false } });
     arguments.parse(invocation.args);
     if (arguments.helpRequested()) {
         invocation.out << arguments.help();
@@ -280,6 +282,10 @@ int validateCommand(const Invocation& invocation)
     if (dataset != "all" && dataset != "memory" && dataset != "gemm"
         && std::find(names.begin(), names.end(), dataset) == names.end()) {
         throw UsageError("unknown dataset \"" + dataset + "\"; available: " + datasetChoices + ", all");
+    }
+    const long long threads = arguments.integer("threads", 0);
+    if (threads < 0 || threads > 4096) {
+        throw UsageError("--threads takes a number of threads from 0 (one per hardware thread) to 4096");
     }
     // A wrong --shared is the user's input: say so once, before any dataset tries to read from it.
     if (const std::string validationDir = sharedDirectory(arguments) + "/validation";
@@ -292,11 +298,14 @@ int validateCommand(const Invocation& invocation)
         csv = std::make_unique<std::ofstream>(*path);
         *csv << "dataset,case,measured,predicted,error_percent,group\n";
     }
+    // The TTFT and ITL views of a serving file read the same closed loops: each is served once per run.
+    validation::ServedMemo servedMemo;
+    const validation::ValidateOptions options { static_cast<unsigned>(threads), &servedMemo };
     bool passed = true;
     Overall overall;
     for (const std::string& name : names) {
         if (dataset == "all" || dataset == name) {
-            passed = validatePerformanceDataset(name, arguments, invocation, csv.get(), overall) && passed;
+            passed = validatePerformanceDataset(name, arguments, invocation, csv.get(), overall, options) && passed;
         }
     }
     if (overall.datasets > 1) {

@@ -190,6 +190,7 @@ struct EngineOptions {
     double swapSpaceBytes = 4.0 * 1024 * 1024 * 1024;
     /// As used (set by the simulation, like kvBlocks): the host link and swap space in blocks.
     SwapLink swap;
+    bool operator==(const EngineOptions&) const = default;
 };
 
 /// @p options' capacity policy, Auto resolved by the profile: TensorRT-LLM's SchedulerConfig defaults to

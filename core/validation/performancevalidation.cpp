@@ -2,6 +2,7 @@
 #include "performancevalidation.h"
 
 #include "config/configloader.h"
+#include "graph/parallelfor.h"
 #include "memory/memorymodel.h"
 #include "serving/servingsimulator.h"
 #include "sim/stepmodel.h"
@@ -31,103 +32,124 @@ serving::ServingResult serveClosedLoop(const config::Scenario& scenario, const V
 /// Leaves out of @p dataset's served cases those whose measured throughput no batching of their requests could reach
 /// on their GPUs (servedBeyondCeiling), listed by name among its skipped rows: they did not compute what they were
 /// asked.
-void leaveOutServedBeyondCeiling(Dataset& dataset, const config::ConfigLoader& loader)
+void leaveOutServedBeyondCeiling(Dataset& dataset, const config::ConfigLoader& loader, unsigned threads)
 {
     if (dataset.metric != Metric::ServedTtft && dataset.metric != Metric::ServedItl) {
         return;
     }
-    std::vector<ValidationCase> kept;
-    for (ValidationCase& c : dataset.cases) {
-        std::string reason;
+    std::vector<std::string> reasons(dataset.cases.size());
+    graph::parallelFor(dataset.cases.size(), threads, [&](size_t i) {
+        const ValidationCase& c = dataset.cases[i];
         try {
-            reason = servedBeyondCeiling(loader.loadScenario(c.model, c.hardware, c.run, c.overrides), c.concurrency,
-                c.measuredTtft, c.measuredItl);
+            reasons[i] = servedBeyondCeiling(loader.loadScenario(c.model, c.hardware, c.run, c.overrides),
+                c.concurrency, c.measuredTtft, c.measuredItl);
         } catch (const std::exception&) {
             // The case's own evaluation reports what is wrong with it.
         }
-        if (reason.empty()) {
-            kept.push_back(std::move(c));
+    });
+    std::vector<ValidationCase> kept;
+    for (size_t i = 0; i < dataset.cases.size(); ++i) {
+        if (reasons[i].empty()) {
+            kept.push_back(std::move(dataset.cases[i]));
         } else {
-            dataset.skipped.push_back({ c.label, reason }); // by name: few rows, each worth seeing
+            dataset.skipped.push_back({ dataset.cases[i].label, reasons[i] }); // by name: few rows, each worth seeing
         }
     }
     dataset.cases = std::move(kept);
 }
 
+/// Predicts one case of a dataset measuring @p metric; a case that cannot be evaluated says why in its failure.
+CaseResult evaluateCase(const ValidationCase& c, Metric metric, const config::ConfigLoader& loader, ServedMemo* memo)
+{
+    CaseResult caseResult;
+    caseResult.source = &c;
+    try {
+        sim::StepModel model(loader.loadScenario(c.model, c.hardware, c.run, c.overrides));
+        const config::Scenario& scenario = model.scenario();
+        const memory::MemoryEstimate memory
+            = memory::estimateMemory(scenario.model, scenario.hardware.gpu, scenario.run);
+        caseResult.fitsInMemory = memory.fits;
+        caseResult.peakMemoryBytes = memory.peakBytes;
+        caseResult.capacityBytes = memory.capacityBytes;
+        switch (metric) {
+        case Metric::StepTime:
+            caseResult.predicted = model.training(false).stepTimeSeconds;
+            break;
+        case Metric::TokensPerSecondPerGpu: {
+            const double tokens = static_cast<double>(scenario.run.globalBatch) * scenario.run.seqLength;
+            const double gpus = static_cast<double>(scenario.run.parallelism.gpuCount());
+            caseResult.predicted = tokens / (model.training(false).stepTimeSeconds * gpus);
+            break;
+        }
+        case Metric::PeakReservedGiB: {
+            double reserved = 0;
+            for (const memory::StageMemory& stage : memory.stages) {
+                reserved = std::max(reserved, stage.reservedPeakBytes);
+            }
+            caseResult.predicted = reserved / (1024.0 * 1024.0 * 1024.0);
+            break;
+        }
+        case Metric::ModelTflopsPerGpu:
+            caseResult.predicted = model.training(false).modelFlopsPerGpu / 1e12;
+            break;
+        case Metric::EndToEndLatency: {
+            const report::InferenceResult inference = model.inference();
+            caseResult.predicted = inference.e2eSeconds;
+            caseResult.predictedTtft = inference.ttftSeconds;
+            caseResult.predictedItl = inference.itlSeconds;
+            break;
+        }
+        case Metric::ServedTtft:
+        case Metric::ServedItl: {
+            std::optional<ServedPrediction> served = memo ? memo->find(c) : std::nullopt;
+            if (!served) {
+                const serving::ServingResult result = serveClosedLoop(scenario, c);
+                served = ServedPrediction { result.summary.ttft.mean, result.summary.itl.mean };
+                if (memo) {
+                    memo->store(c, *served);
+                }
+            }
+            caseResult.predictedTtft = served->ttft;
+            caseResult.predictedItl = served->itl;
+            caseResult.predicted = metric == Metric::ServedTtft ? served->ttft : served->itl;
+            break;
+        }
+        case Metric::DecodeTokensPerSecond: {
+            const report::InferenceResult inference = model.inference();
+            caseResult.predicted = scenario.run.batch / inference.itlSeconds;
+            caseResult.predictedTtft = inference.ttftSeconds;
+            caseResult.predictedItl = inference.itlSeconds;
+            break;
+        }
+        }
+        caseResult.errorPercent = 100 * (caseResult.predicted / c.measured - 1);
+    } catch (const std::exception& error) {
+        caseResult.failure = error.what();
+    }
+    return caseResult;
+}
+
 } // namespace
 
-DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& library)
+DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& library, const ValidateOptions& options)
 {
     DatasetResult result;
     result.dataset = std::move(dataset);
     const config::ConfigLoader loader(library);
-    leaveOutServedBeyondCeiling(result.dataset, loader);
+    leaveOutServedBeyondCeiling(result.dataset, loader, options.threads);
     const auto start = std::chrono::steady_clock::now();
+    // Cases are independent: each thread takes the next one not yet taken and writes only its own result.
+    const std::vector<ValidationCase>& cases = result.dataset.cases;
+    result.cases.resize(cases.size());
+    graph::parallelFor(cases.size(), options.threads,
+        [&](size_t i) { result.cases[i] = evaluateCase(cases[i], result.dataset.metric, loader, options.servedMemo); });
     double errorSum = 0;
     int evaluated = 0;
-    for (const ValidationCase& c : result.dataset.cases) {
-        CaseResult caseResult;
-        caseResult.source = &c;
-        try {
-            sim::StepModel model(loader.loadScenario(c.model, c.hardware, c.run, c.overrides));
-            const config::Scenario& scenario = model.scenario();
-            const memory::MemoryEstimate memory
-                = memory::estimateMemory(scenario.model, scenario.hardware.gpu, scenario.run);
-            caseResult.fitsInMemory = memory.fits;
-            caseResult.peakMemoryBytes = memory.peakBytes;
-            caseResult.capacityBytes = memory.capacityBytes;
-            switch (result.dataset.metric) {
-            case Metric::StepTime:
-                caseResult.predicted = model.training(false).stepTimeSeconds;
-                break;
-            case Metric::TokensPerSecondPerGpu: {
-                const double tokens = static_cast<double>(scenario.run.globalBatch) * scenario.run.seqLength;
-                const double gpus = static_cast<double>(scenario.run.parallelism.gpuCount());
-                caseResult.predicted = tokens / (model.training(false).stepTimeSeconds * gpus);
-                break;
-            }
-            case Metric::PeakReservedGiB: {
-                double reserved = 0;
-                for (const memory::StageMemory& stage : memory.stages) {
-                    reserved = std::max(reserved, stage.reservedPeakBytes);
-                }
-                caseResult.predicted = reserved / (1024.0 * 1024.0 * 1024.0);
-                break;
-            }
-            case Metric::ModelTflopsPerGpu:
-                caseResult.predicted = model.training(false).modelFlopsPerGpu / 1e12;
-                break;
-            case Metric::EndToEndLatency: {
-                const report::InferenceResult inference = model.inference();
-                caseResult.predicted = inference.e2eSeconds;
-                caseResult.predictedTtft = inference.ttftSeconds;
-                caseResult.predictedItl = inference.itlSeconds;
-                break;
-            }
-            case Metric::ServedTtft:
-            case Metric::ServedItl: {
-                const serving::ServingResult served = serveClosedLoop(scenario, c);
-                caseResult.predictedTtft = served.summary.ttft.mean;
-                caseResult.predictedItl = served.summary.itl.mean;
-                caseResult.predicted
-                    = result.dataset.metric == Metric::ServedTtft ? caseResult.predictedTtft : caseResult.predictedItl;
-                break;
-            }
-            case Metric::DecodeTokensPerSecond: {
-                const report::InferenceResult inference = model.inference();
-                caseResult.predicted = scenario.run.batch / inference.itlSeconds;
-                caseResult.predictedTtft = inference.ttftSeconds;
-                caseResult.predictedItl = inference.itlSeconds;
-                break;
-            }
-            }
-            caseResult.errorPercent = 100 * (caseResult.predicted / c.measured - 1);
-            errorSum += std::fabs(caseResult.errorPercent);
+    for (const CaseResult& c : result.cases) {
+        if (c.failure.empty()) {
+            errorSum += std::fabs(c.errorPercent);
             ++evaluated;
-        } catch (const std::exception& error) {
-            caseResult.failure = error.what();
         }
-        result.cases.push_back(caseResult);
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::vector<double> signedErrors;

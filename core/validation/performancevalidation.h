@@ -3,6 +3,7 @@
 
 #include "config/presetlibrary.h"
 #include "validation/performancedatasets.h"
+#include "validation/servedmemo.h"
 
 #include <string>
 #include <vector>
@@ -37,7 +38,16 @@ struct DatasetResult {
     bool meetsBar() const { return !hasBar() || meanAbsolutePercentageError <= dataset.barPercent; }
 };
 
-/// Predicts every case of @p dataset with the analytical step model and compares with the measurements.
-DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& library);
+struct ValidateOptions {
+    unsigned threads = 0; ///< cases evaluated at once; 0: one per hardware thread
+    /// Closed loops already served by another dataset of the same run (the TTFT and ITL views of one file), shared
+    /// and filled; none: every served case is simulated.
+    ServedMemo* servedMemo = nullptr;
+};
+
+/// Predicts every case of @p dataset with the analytical step model and compares with the measurements. The result
+/// does not depend on options.threads.
+DatasetResult validateDataset(
+    Dataset dataset, const config::PresetLibrary& library, const ValidateOptions& options = {});
 
 } // namespace rapid::validation

@@ -329,6 +329,8 @@ void TstCli::usageErrors_data()
     QTest::addRow("collectives_not_a_library") << QStringList { QStringLiteral("collective"),
         QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--collectives"),
         QStringLiteral("mpi") } << "--collectives \"mpi\": expected custom or nccl";
+    QTest::addRow("validate_negative_threads") << QStringList { QStringLiteral("validate"), QStringLiteral("--threads"),
+        QStringLiteral("-2") } << "--threads takes a number of threads";
 }
 
 void TstCli::usageErrors()

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void datasetMeetsItsBar();
     void aiconfiguratorRowsRunTheGeneratorsBenchmarkKnobs();
     void pipelinedRowsRunTheirFrameworksSchedules();
+    void threadsAndTheServedMemoChangeNoPrediction();
 };
 
 void TstPerformanceValidation::datasetMeetsItsBar_data()
@@ -266,6 +267,41 @@ void TstPerformanceValidation::pipelinedRowsRunTheirFrameworksSchedules()
     const validation::Dataset automodelSet = validation::automodelDataset(shared);
     QVERIFY(std::any_of(automodelSet.skipped.begin(), automodelSet.skipped.end(),
         [](const auto& skipped) { return skipped.label.starts_with("AM-LORA-18 "); }));
+}
+
+void TstPerformanceValidation::threadsAndTheServedMemoChangeNoPrediction()
+{
+    const std::string shared = RAPID_SHARED_DIR;
+    if (!QFileInfo::exists(QString::fromStdString(shared + "/validation"))) {
+        QSKIP("shared validation data not present");
+    }
+    // NIM's served rows, their TTFT view then their ITL view: on one thread without a memo, then on two threads
+    // sharing one. Each case is independent, so the predictions are the same to the bit; the ITL view reads the
+    // closed loops the TTFT view served (the same 15 rows), so every one of its cases is a hit.
+    const auto run = [&](const std::string& name, const validation::ValidateOptions& options) {
+        return validation::validateDataset(
+            validation::readPerformanceDataset(name, shared), test::projectPresets(), options);
+    };
+    const validation::DatasetResult ttftAlone = run("nim-served-ttft", { 1, nullptr });
+    const validation::DatasetResult itlAlone = run("nim-served-itl", { 1, nullptr });
+    validation::ServedMemo memo;
+    const validation::DatasetResult ttftShared = run("nim-served-ttft", { 2, &memo });
+    QCOMPARE(memo.hits(), 0);
+    const validation::DatasetResult itlShared = run("nim-served-itl", { 2, &memo });
+    QCOMPARE(memo.hits(), static_cast<int>(itlShared.cases.size()));
+    QVERIFY(itlShared.cases.size() >= 15);
+    for (const auto& [alone, withMemo] :
+        { std::pair { &ttftAlone, &ttftShared }, std::pair { &itlAlone, &itlShared } }) {
+        QCOMPARE(alone->cases.size(), withMemo->cases.size());
+        for (size_t i = 0; i < alone->cases.size(); ++i) {
+            QVERIFY(alone->cases[i].failure.empty());
+            QCOMPARE(withMemo->cases[i].source->label, alone->cases[i].source->label);
+            QCOMPARE(withMemo->cases[i].predicted, alone->cases[i].predicted);
+            QCOMPARE(withMemo->cases[i].predictedTtft, alone->cases[i].predictedTtft);
+            QCOMPARE(withMemo->cases[i].predictedItl, alone->cases[i].predictedItl);
+        }
+        QCOMPARE(withMemo->meanAbsolutePercentageError, alone->meanAbsolutePercentageError);
+    }
 }
 
 QTEST_GUILESS_MAIN(TstPerformanceValidation)
