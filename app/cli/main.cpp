@@ -6,6 +6,7 @@
 
 #include "config/diagnostic.h"
 #include "network/router.h"
+#include "sim/heapreuse.h"
 
 #include <functional>
 #include <iostream>
@@ -73,6 +74,7 @@ void printUsage(std::ostream& out)
 
 int main(int argc, char** argv)
 {
+    rapid::sim::keepFreedHeapForReuse(); // evaluations allocate and drop their step graphs: keep the pages
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args.front() == "-h" || args.front() == "--help" || args.front() == "help") {
         printUsage(std::cout);

@@ -3,12 +3,14 @@
 #include "mainwindow.h"
 
 #include "config/presetlibrary.h"
+#include "sim/heapreuse.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 
 int main(int argc, char* argv[])
 {
+    rapid::sim::keepFreedHeapForReuse(); // every what-if evaluates a step graph and drops it: keep the pages
     QApplication app(argc, argv);
     // QSettings and QStandardPaths (recent files, window state, autosave) are keyed by these.
     QApplication::setOrganizationName(QStringLiteral("RAPID-LLM"));
