@@ -453,13 +453,20 @@ void StepModel::addThroughputAndEnergy(report::TrainingResult& result, const gra
     result.mfu = peak > 0 ? result.modelFlopsPerGpu / peak : 0;
     // Energy: every GPU of every stage (tp x dp x cp of them run what the stage's representative rank runs), busy while
     // its compute stream runs operator classes or the optimizer.
+    // The ~10^4 compute nodes share a few breakdowns (one per stage, chunk and pass): sum each breakdown's GPU work
+    // once.
+    std::vector<double> busyOfCost;
+    busyOfCost.reserve(graph.costs().size());
+    for (const graph::TimeBreakdown& parts : graph.costs()) {
+        busyOfCost.push_back(report::computeBusySeconds(parts));
+    }
     double busyGpuSeconds = 0;
     const int gpusPerStage = gpus / m_plan.sharding.stages;
     for (int stage = 0; stage < graph.ranks(); ++stage) {
         for (graph::NodeId id : graph.streamOrder(stage, graph::Stream::Compute)) {
             const graph::Node& node = graph.node(id);
             busyGpuSeconds
-                += gpusPerStage * (node.cost >= 0 ? report::computeBusySeconds(graph.parts(id)) : node.seconds);
+                += gpusPerStage * (node.cost >= 0 ? busyOfCost[static_cast<size_t>(node.cost)] : node.seconds);
         }
     }
     result.energy
