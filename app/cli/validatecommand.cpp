@@ -231,6 +231,10 @@ bool validatePerformanceDataset(const std::string& name, const Arguments& argume
     if (!result.hasBar()) {
         out << result.dataset.noBarReason << "\n";
     }
+    if (result.servedFromMemo > 0) {
+        out << "   (" << result.servedFromMemo
+            << " of its closed loops served once for an earlier dataset of this run)\n";
+    }
     for (const auto& [tool, error] : result.comparatorErrors) {
         std::snprintf(line, sizeof line, "   %-30s %.2f%%\n", tool.c_str(), error);
         out << line;

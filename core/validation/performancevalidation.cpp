@@ -137,6 +137,7 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
     result.dataset = std::move(dataset);
     const config::ConfigLoader loader(library);
     leaveOutServedBeyondCeiling(result.dataset, loader, options.threads);
+    const int hitsBefore = options.servedMemo ? options.servedMemo->hits() : 0;
     const auto start = std::chrono::steady_clock::now();
     // Cases are independent: each thread takes the next one not yet taken and writes only its own result.
     const std::vector<ValidationCase>& cases = result.dataset.cases;
@@ -152,6 +153,7 @@ DatasetResult validateDataset(Dataset dataset, const config::PresetLibrary& libr
         }
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.servedFromMemo = options.servedMemo ? options.servedMemo->hits() - hitsBefore : 0;
     std::vector<double> signedErrors;
     for (const CaseResult& c : result.cases) {
         if (c.failure.empty()) {

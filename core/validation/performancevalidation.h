@@ -32,6 +32,8 @@ struct DatasetResult {
     /// Mean absolute percentage error of each comparator tool over the cases it predicted.
     std::vector<std::pair<std::string, double>> comparatorErrors;
     double seconds = 0; ///< wall time of our evaluations
+    /// Served cases answered by ValidateOptions::servedMemo (closed loops an earlier dataset of the run served).
+    int servedFromMemo = 0;
     double medianSignedErrorPercent = 0; ///< over the evaluated cases
     /// Whether the dataset is judged by a bar at all (see Dataset::noBarReason).
     bool hasBar() const { return dataset.noBarReason.empty(); }

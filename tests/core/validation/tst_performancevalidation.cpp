@@ -289,6 +289,8 @@ void TstPerformanceValidation::threadsAndTheServedMemoChangeNoPrediction()
     QCOMPARE(memo.hits(), 0);
     const validation::DatasetResult itlShared = run("nim-served-itl", { 2, &memo });
     QCOMPARE(memo.hits(), static_cast<int>(itlShared.cases.size()));
+    QCOMPARE(ttftShared.servedFromMemo, 0);
+    QCOMPARE(itlShared.servedFromMemo, memo.hits());
     QVERIFY(itlShared.cases.size() >= 15);
     for (const auto& [alone, withMemo] :
         { std::pair { &ttftAlone, &ttftShared }, std::pair { &itlAlone, &itlShared } }) {
