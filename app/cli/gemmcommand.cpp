@@ -16,13 +16,16 @@ namespace rapid::cli {
 
 namespace {
 
-config::Precision parsePrecision(const std::string& text)
+config::Precision parsePrecision(const std::string& text, const std::string& option)
 {
     for (int index = 0; index < config::kPrecisionCount; ++index) {
         const auto precision = static_cast<config::Precision>(index);
         if (text == config::toString(precision)) {
             return precision;
         }
+    }
+    if (option == "weights") {
+        throw UsageError("--weights \"" + text + "\": expected int4 (other formats: give --precision)");
     }
     throw UsageError("--precision must be one of fp32, tf32, bf16, fp16, fp8, int8, nvfp4 (got \"" + text + "\")");
 }
@@ -85,6 +88,10 @@ int gemmCommand(const Invocation& invocation)
                 "elements over the batch",
                 false },
             { "precision", "NAME", "fp32, tf32, bf16, fp16, fp8, int8 or nvfp4 (default bf16)", false },
+            { "weights", "NAME",
+                "format B is stored in when the kernel dequantises it first: int4 (W4A16, AWQ/GPTQ group scales; "
+                "with bf16 or fp16 precision); default: B in the GEMM's precision",
+                false },
             { "hardware", "NAME|FILE", "hardware or GPU preset name, or YAML file", false },
             { "set", "KEY=VALUE", "override a key, e.g. hardware.gpu.derate.clock=0.74", true },
             { "json", "FILE", "also write the estimate as JSON (- for standard output)", false } });
@@ -98,7 +105,16 @@ int gemmCommand(const Invocation& invocation)
     shape.k = dimension(arguments, "k", 0);
     shape.n = dimension(arguments, "n", 0);
     shape.batch = dimension(arguments, "batch", 1);
-    shape.precision = parsePrecision(arguments.value("precision").value_or("bf16"));
+    shape.precision = parsePrecision(arguments.value("precision").value_or("bf16"), "precision");
+    if (shape.precision == config::Precision::Int4) {
+        throw UsageError("--precision int4: int4 is a weight-only format; give --precision bf16 --weights int4");
+    }
+    if (const auto weights = arguments.value("weights")) {
+        shape.storedWeights = parsePrecision(*weights, "weights");
+        if (*shape.storedWeights != config::Precision::Int4) {
+            throw UsageError("--weights \"" + *weights + "\": expected int4 (other formats: give --precision)");
+        }
+    }
     if (const std::string problem = compute::gemmShapeLimitProblem(shape); !problem.empty()) {
         throw UsageError("--m, --k, --n, --batch: " + problem);
     }
@@ -119,7 +135,11 @@ int gemmCommand(const Invocation& invocation)
     if (shape.batch > 1) {
         out << " (batch " << shape.batch << ")";
     }
-    out << ", " << config::toString(shape.precision) << ", on " << gpu.name << "\n";
+    out << ", " << config::toString(shape.precision);
+    if (shape.storedWeights) {
+        out << " on " << config::toString(*shape.storedWeights) << " weights";
+    }
+    out << ", on " << gpu.name << "\n";
     out << "  tile                  " << tile.ctaM << " x " << tile.ctaN << " x " << tile.ctaK << ", " << tile.stages
         << " stages, " << tile.threads << " threads, " << tile.registersPerThread << " registers/thread, "
         << formatBytes(tile.sharedBytes) << " shared\n";

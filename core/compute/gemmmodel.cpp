@@ -36,6 +36,11 @@ void checkInputs(const config::GpuSpec& gpu, const GemmShape& shape)
     if (gpu.tensorPeak(shape.precision) <= 0) {
         throw std::invalid_argument(gpu.name + " has no " + config::toString(shape.precision) + " peak rate");
     }
+    if (shape.storedWeights && *shape.storedWeights == config::Precision::Int4
+        && shape.precision != config::Precision::Bf16 && shape.precision != config::Precision::Fp16) {
+        throw std::invalid_argument(
+            std::string("int4 weights are multiplied in bf16 or fp16, not ") + config::toString(shape.precision));
+    }
     if (gpu.smCount < 1 || gpu.clockHz <= 0 || gpu.hbmBandwidth <= 0 || gpu.l2Bandwidth <= 0
         || gpu.computeEfficiency <= 0 || gpu.memoryEfficiency <= 0 || gpu.hbmReadShare <= 0 || gpu.clockScale <= 0
         || gpu.hbmBandwidthScale <= 0) {
@@ -45,17 +50,31 @@ void checkInputs(const config::GpuSpec& gpu, const GemmShape& shape)
     }
 }
 
+/// Bytes per element of each operand as the kernel streams it: A and C in the GEMM's precision, B in its stored
+/// weight format when that differs (weight-only quantisation), block or group scales included.
+struct OperandBytes {
+    double a = 0;
+    double b = 0;
+    double c = 0;
+};
+
+OperandBytes operandBytesOf(const GemmShape& shape)
+{
+    const double own = config::bytesPerElement(shape.precision);
+    return { own, shape.storedWeights ? config::bytesPerElement(*shape.storedWeights) : own, own };
+}
+
 /// Bytes the A and B panels of one wave span, when the wave covers a near-square block of output tiles (the
 /// rasterisation cuBLAS and CUTLASS swizzles aim for, as it maximises panel reuse inside L2).
 double waveFootprintBytes(const GemmShape& shape, const GemmTile& tile, std::int64_t gridM, std::int64_t gridN,
-    std::int64_t waveCtas, double elementBytes)
+    std::int64_t waveCtas, const OperandBytes& bytes)
 {
     std::int64_t rows = std::min(gridM, static_cast<std::int64_t>(std::ceil(std::sqrt(waveCtas))));
     const std::int64_t cols = std::min(gridN, ceilDiv(waveCtas, rows));
     rows = std::min(gridM, ceilDiv(waveCtas, cols));
     const double spanM = static_cast<double>(std::min(rows * tile.ctaM, shape.m));
     const double spanN = static_cast<double>(std::min(cols * tile.ctaN, shape.n));
-    return (spanM + spanN) * static_cast<double>(shape.k) * elementBytes;
+    return (spanM * bytes.a + spanN * bytes.b) * static_cast<double>(shape.k);
 }
 
 /// Mean latency of the main loop's loads: every load reaches L2, and the fraction of the operand bytes L2 serves
@@ -89,7 +108,7 @@ GemmBound boundOf(const GemmEstimate& estimate, double roof)
 
 GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const GemmTile& tile, int occupancy)
 {
-    const double elementBytes = config::bytesPerElement(shape.precision);
+    const OperandBytes bytes = operandBytesOf(shape);
     const double m = static_cast<double>(shape.m);
     const double k = static_cast<double>(shape.k);
     const double n = static_cast<double>(shape.n);
@@ -123,10 +142,12 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
     // several warps are read several times. Blackwell's tcgen05.mma is issued once per CTA and reads its operands
     // from shared memory through descriptors, each slice once (PTX ISA, "tcgen05.mma"; CUTLASS's SM100 kernels).
     const int warps = (tile.ctaM / tile.warpM) * (tile.ctaN / tile.warpN);
-    const double operandReads = gpu.architecture == config::GpuArchitecture::Blackwell
-        ? static_cast<double>(tile.ctaM + tile.ctaN)
-        : warps * static_cast<double>(tile.warpM + tile.warpN);
-    const double sharedPerStep = (static_cast<double>(tile.ctaM + tile.ctaN) + operandReads) * tile.ctaK * elementBytes;
+    // A weight-only quantised B stays packed in shared memory and is dequantised in registers after the read.
+    const double fillPerK = tile.ctaM * bytes.a + tile.ctaN * bytes.b;
+    const double operandReadsPerK = gpu.architecture == config::GpuArchitecture::Blackwell
+        ? fillPerK
+        : warps * (tile.warpM * bytes.a + tile.warpN * bytes.b);
+    const double sharedPerStep = (fillPerK + operandReadsPerK) * tile.ctaK;
     const double sharedPerCta = sharedPerStep * static_cast<double>(kTiles);
     estimate.sharedBytes = sharedPerCta * static_cast<double>(estimate.ctaCount);
     estimate.sharedSeconds
@@ -137,22 +158,22 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
     const double activeSmFraction
         = static_cast<double>(std::min<std::int64_t>(gpu.smCount, estimate.ctaCount)) / gpu.smCount;
     const double l2PerSecond = gpu.l2Bandwidth * gpu.effectiveClockScale() * activeSmFraction;
-    estimate.l2Bytes
-        = batch * ((static_cast<double>(gridN) * m + static_cast<double>(gridM) * n) * k + m * n) * elementBytes;
+    estimate.l2Bytes = batch
+        * ((static_cast<double>(gridN) * m * bytes.a + static_cast<double>(gridM) * n * bytes.b) * k + m * n * bytes.c);
     estimate.l2Seconds = estimate.l2Bytes / l2PerSecond;
 
     // HBM sees the compulsory traffic while A and B fit in L2. When they do not, L2 behaves like an LRU cache under a
     // cyclic sweep larger than itself: nothing survives between waves, so every wave fetches its own panels again.
-    const double operandBytes = (m * k + k * n) * elementBytes;
+    const double operandBytes = m * k * bytes.a + k * n * bytes.b;
     double readBytes = operandBytes;
     if (operandBytes > gpu.l2Bytes) {
         const std::int64_t waveCtas = std::min(slots, ctasPerBatch);
         // A partial last wave spans proportionally fewer panels, hence the fractional wave count.
         const double wavesPerBatch = static_cast<double>(ctasPerBatch) / static_cast<double>(waveCtas);
-        readBytes = std::max(
-            operandBytes, wavesPerBatch * waveFootprintBytes(shape, tile, gridM, gridN, waveCtas, elementBytes));
+        readBytes
+            = std::max(operandBytes, wavesPerBatch * waveFootprintBytes(shape, tile, gridM, gridN, waveCtas, bytes));
     }
-    estimate.hbmBytes = batch * (readBytes + m * n * elementBytes);
+    estimate.hbmBytes = batch * (readBytes + m * n * bytes.c);
     // Operand panels dominate the traffic (the C tile is written once), so HBM runs at its read-stream rate.
     const double hbmPerSecond = std::min(gpu.achievedHbmRead(), l2PerSecond);
     estimate.hbmSeconds = estimate.hbmBytes / hbmPerSecond;
@@ -160,7 +181,7 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
     // Little's law: a CTA keeps stages - 1 K-slices in flight, so its main loop advances at most stages - 1 steps per
     // memory latency however idle HBM is. CTAs resident on an SM overlap; the busiest SM runs `rounds` of them in turn.
     const double rounds = std::ceil(ctasOnBusiestSm / occupancy);
-    estimate.memoryLatency = meanLoadLatency(gpu, batch * readBytes, estimate.l2Bytes - batch * m * n * elementBytes);
+    estimate.memoryLatency = meanLoadLatency(gpu, batch * readBytes, estimate.l2Bytes - batch * m * n * bytes.c);
     estimate.latencySeconds
         = rounds * static_cast<double>(kTiles) / static_cast<double>(tile.stages - 1) * estimate.memoryLatency;
 
@@ -169,9 +190,7 @@ GemmEstimate evaluate(const config::GpuSpec& gpu, const GemmShape& shape, const 
     // SM's share of L2 bandwidth, once per CTA the busiest SM runs; the first slice of each round also waits one
     // memory latency.
     const double prologueK = static_cast<double>(std::min<std::int64_t>(kTiles, tile.stages - 1)) * tile.ctaK;
-    const double exposedBytesPerCta
-        = (static_cast<double>(tile.ctaM + tile.ctaN) * prologueK + static_cast<double>(tile.ctaM) * tile.ctaN)
-        * elementBytes;
+    const double exposedBytesPerCta = fillPerK * prologueK + static_cast<double>(tile.ctaM) * tile.ctaN * bytes.c;
     estimate.pipelineSeconds
         = ctasOnBusiestSm * exposedBytesPerCta / (gpu.l2Bandwidth * gpu.effectiveClockScale() / gpu.smCount)
         + rounds * estimate.memoryLatency;

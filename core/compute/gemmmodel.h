@@ -7,18 +7,22 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace rapid::compute {
 
 /// C[M x N] = A[M x K] . B[K x N], `batch` independent times (e.g. one per attention head). All operands and the
-/// result are stored in `precision`.
+/// result are stored in `precision`, except B when `storedWeights` names its format: a weight-only quantised GEMM
+/// (W4A16: int4 weights with group scales) streams B in that format and dequantises it in registers before the
+/// tensor cores multiply in `precision`.
 struct GemmShape {
     std::int64_t m = 0;
     std::int64_t k = 0;
     std::int64_t n = 0;
     std::int64_t batch = 1;
     config::Precision precision = config::Precision::Bf16;
+    std::optional<config::Precision> storedWeights;
 
     bool operator==(const GemmShape&) const = default;
 };

@@ -123,7 +123,7 @@ const GemmEstimate& gemmEstimate(
 
 OperatorTime timeGemm(const config::GpuSpec& gpu, const Operator& op, GemmCache* cache)
 {
-    GemmShape shape { op.gemm.m, op.gemm.k, op.gemm.n, op.gemm.batch, op.precision };
+    GemmShape shape { op.gemm.m, op.gemm.k, op.gemm.n, op.gemm.batch, op.precision, op.storedWeights };
     GemmEstimate own;
     const GemmEstimate& estimate = gemmEstimate(gpu, shape, cache, own);
     return { estimate.totalSeconds, fromGemm(estimate.bound), estimate.flops, estimate.hbmBytes };
@@ -255,7 +255,7 @@ OperatorTime timeNaiveAttention(const config::GpuSpec& gpu, const Rates& rates, 
         = static_cast<double>(bh) * static_cast<double>(a.queryLength) * static_cast<double>(a.keyLength);
     auto gemm = [&](std::int64_t m, std::int64_t k, std::int64_t n) -> GemmEstimate {
         GemmEstimate own;
-        return gemmEstimate(gpu, { m, k, n, bh, op.precision }, cache, own);
+        return gemmEstimate(gpu, { m, k, n, bh, op.precision, std::nullopt }, cache, own); // attention: no weights
     };
     auto softmax = [&](double bytes, double flopsPerScore, KernelSum& sum) {
         const double hbm = bytes / rates.hbm;

@@ -18,6 +18,10 @@ namespace {
 // block-scaled mma kinds): 4-bit E2M1 values, one E4M3 scale byte per block of 16 values (a per-tensor FP32 scale too).
 constexpr double kNvfp4ValueBytes = 0.5;
 constexpr double kNvfp4Block = 16;
+// AWQ and GPTQ checkpoints (AutoAWQ's and GPTQ's default q_group_size / group_size 128): 4-bit integers with one fp16
+// scale per group of 128 input channels. AWQ's 4-bit zero points (0.5 byte per group, 0.4% more) are left out.
+constexpr double kInt4ValueBytes = 0.5;
+constexpr double kInt4GroupScaleBytes = 2.0 / 128;
 } // namespace
 
 double bytesPerElement(Precision precision)
@@ -34,18 +38,23 @@ double bytesPerElement(Precision precision)
         return 1;
     case Precision::Nvfp4:
         return kNvfp4ValueBytes + 1.0 / kNvfp4Block;
+    case Precision::Int4:
+        return kInt4ValueBytes + kInt4GroupScaleBytes;
     }
     return 2;
 }
 
 double packedBytesPerElement(Precision precision)
 {
-    return precision == Precision::Nvfp4 ? kNvfp4ValueBytes : bytesPerElement(precision);
+    return precision == Precision::Nvfp4 ? kNvfp4ValueBytes
+        : precision == Precision::Int4   ? kInt4ValueBytes
+                                         : bytesPerElement(precision);
 }
 
 bool isQuantizedWeightFormat(Precision precision)
 {
-    return precision == Precision::Fp8 || precision == Precision::Int8 || precision == Precision::Nvfp4;
+    return precision == Precision::Fp8 || precision == Precision::Int8 || precision == Precision::Nvfp4
+        || precision == Precision::Int4;
 }
 
 const char* toString(Precision precision)
@@ -136,6 +145,9 @@ void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
         return;
     }
     for (const auto& [name, precision] : enumWords<Precision>()) {
+        if (precision == Precision::Int4) {
+            continue; // a storage format without a tensor rate of its own (W4A16 multiplies in 16 bits)
+        }
         if (!rates.has(name)) {
             rates.raw(name);
             continue;

@@ -56,7 +56,8 @@ void addPrecision(std::vector<Key>& keys)
     keys.push_back(mapping("precision", optional(), "numeric format of each tensor family"));
     keys.push_back(choice<Precision>("precision.compute", value("bf16"),
         "tensor-core math of the GEMMs (nvfp4: inference on Blackwell, with nvfp4 weights)"));
-    keys.push_back(choice<Precision>("precision.weights", derived("compute"), "stored weights"));
+    keys.push_back(choice<Precision>("precision.weights", derived("compute"),
+        "stored weights (int4: AWQ/GPTQ weight-only checkpoints served with bf16 or fp16 compute)"));
     keys.push_back(
         choice<Precision>("precision.activations", derived("compute (bf16 when that is nvfp4)"), "stored activations"));
     keys.push_back(choice<Precision>("precision.gradients", derived("weights (bf16 when that is nvfp4)"), "gradients"));

@@ -4,6 +4,7 @@
 #include "config/hardwarespec.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace rapid::model {
@@ -77,6 +78,9 @@ struct Operator {
     OperatorClass opClass = OperatorClass::Other;
     Phase phase = Phase::Forward;
     config::Precision precision = config::Precision::Bf16;
+    /// GEMMs only: the format the weights (operand B) are stored in when the kernel dequantises them to `precision`
+    /// first (weight-only quantisation, int4); none: B is stored in `precision` like A.
+    std::optional<config::Precision> storedWeights;
     GemmDims gemm;
     AttentionDims attention;
     double flops = 0;

@@ -329,6 +329,14 @@ void TstCli::usageErrors_data()
     QTest::addRow("collectives_not_a_library") << QStringList { QStringLiteral("collective"),
         QStringLiteral("--hardware"), QStringLiteral("hgx-a100-8gpu"), QStringLiteral("--collectives"),
         QStringLiteral("mpi") } << "--collectives \"mpi\": expected custom or nccl";
+    QTest::addRow("gemm_int4_precision") << QStringList { QStringLiteral("gemm"), QStringLiteral("--hardware"),
+        QStringLiteral("a100-sxm4-80gb"), QStringLiteral("--m"), QStringLiteral("16"), QStringLiteral("--k"),
+        QStringLiteral("4096"), QStringLiteral("--n"), QStringLiteral("4096"), QStringLiteral("--precision"),
+        QStringLiteral("int4") } << "int4 is a weight-only format";
+    QTest::addRow("gemm_weights_not_int4") << QStringList { QStringLiteral("gemm"), QStringLiteral("--hardware"),
+        QStringLiteral("a100-sxm4-80gb"), QStringLiteral("--m"), QStringLiteral("16"), QStringLiteral("--k"),
+        QStringLiteral("4096"), QStringLiteral("--n"), QStringLiteral("4096"), QStringLiteral("--weights"),
+        QStringLiteral("fp8") } << "--weights \"fp8\": expected int4";
     QTest::addRow("validate_negative_threads") << QStringList { QStringLiteral("validate"), QStringLiteral("--threads"),
         QStringLiteral("-2") } << "--threads takes a number of threads";
 }

@@ -366,7 +366,8 @@ void TstOperatorTiming::streamsRunAtTheirMeasuredRates()
     // 147.8 us at 3.179 TB/s (140.2 us at the datasheet peak).
     model::Operator gemv = squareGemm();
     gemv.gemm = { 1, 8192, 28672, 1 };
-    const compute::GemmEstimate estimate = compute::estimateGemm(h100, { 1, 8192, 28672, 1, config::Precision::Bf16 });
+    const compute::GemmEstimate estimate
+        = compute::estimateGemm(h100, { 1, 8192, 28672, 1, config::Precision::Bf16, std::nullopt });
     QCOMPARE(estimate.bound, compute::GemmBound::Hbm);
     QVERIFY2(near(estimate.hbmSeconds, estimate.hbmBytes / readRate, 1e-12),
         qPrintable(describe(estimate.hbmSeconds, estimate.hbmBytes / readRate)));

@@ -506,6 +506,29 @@ void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist_data()
     QTest::addRow("training") << "hgx-b200-8gpu"
                               << "torchtitan-llama3-train" << w4a4 << "run.precision.compute"
                               << "not for training";
+    // Int4 is AWQ's and GPTQ's weight-only storage: no GEMM computes in it, nothing else is stored in it, the GEMMs
+    // that read it multiply in 16 bits, and only inference is modelled.
+    QTest::addRow("int4_compute") << "a100-sxm4-80gb"
+                                  << "llama-serve-a100" << QStringList { QStringLiteral("run.precision.compute=int4") }
+                                  << "run.precision.compute"
+                                  << "int4 is a weight-only format";
+    QTest::addRow("int4_kv_cache") << "a100-sxm4-80gb"
+                                   << "llama-serve-a100"
+                                   << QStringList { QStringLiteral("run.precision.weights=int4"),
+                                          QStringLiteral("run.precision.kv_cache=int4") }
+                                   << "run.precision.kv_cache"
+                                   << "int4 is modelled for the weights of inference";
+    QTest::addRow("int4_under_fp8") << "h100-sxm5-80gb"
+                                    << "llama-serve-a100"
+                                    << QStringList { QStringLiteral("run.precision.compute=fp8"),
+                                           QStringLiteral("run.precision.weights=int4") }
+                                    << "run.precision.compute"
+                                    << "expected compute bf16 or fp16, got fp8";
+    QTest::addRow("int4_training") << "hgx-h100-8gpu"
+                                   << "torchtitan-llama3-train"
+                                   << QStringList { QStringLiteral("run.precision.weights=int4") }
+                                   << "run.precision.weights"
+                                   << "not for training";
 }
 
 void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist()

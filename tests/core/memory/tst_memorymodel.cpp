@@ -267,6 +267,11 @@ void TstMemoryModel::quantizedCheckpointsKeepEndsAndNormsIn16Bits()
     QCOMPARE(weights(config::Precision::Fp8), linear * 1 + unquantized * 2);
     QCOMPARE(weights(config::Precision::Nvfp4), linear * (0.5 + 1.0 / 16) + unquantized * 2);
     QCOMPARE(weights(config::Precision::Nvfp4), 5333504.0);
+    // AWQ/GPTQ int4 under bf16 GEMMs: half a byte plus an fp16 scale per group of 128 along K, 0.515625 B.
+    run.precision.compute = config::Precision::Bf16;
+    run.precision.weights = config::Precision::Int4;
+    QCOMPARE(memory::estimateMemory(smallLlama(), gpu80(), run).bytes(MemoryCategory::Weights),
+        linear * (0.5 + 2.0 / 128) + unquantized * 2);
 }
 
 void TstMemoryModel::verdictComparesWithCapacity()

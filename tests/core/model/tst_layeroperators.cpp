@@ -105,6 +105,7 @@ private Q_SLOTS:
     void fp8CastBytesByHand();
     void fp8LayersQuantiseEveryGemmButTheHead();
     void nvfp4InferenceQuantisesActivationsPerBlock();
+    void int4WeightsAreDequantisedInsideBf16Gemms();
     void fusedAllReduceCarriesResidualNormAndQuantisation();
     void fusedAllReduceWithoutQuantisationInMoeLayers();
     void residualAddRunsInTheNextRmsNormsKernel();
@@ -657,19 +658,26 @@ void TstLayerOperators::fp8LayersQuantiseEveryGemmButTheHead()
     }
 }
 
-void TstLayerOperators::nvfp4InferenceQuantisesActivationsPerBlock()
+/// A prefill of 2 x 512 tokens (one decode token) with GEMMs in @p compute on weights in @p weights, bf16 activations.
+static config::RunSpec prefillOf2x512(config::Precision compute, config::Precision weights)
 {
-    // A prefill of 2 x 512 tokens with NVFP4 weights and GEMMs: every linear layer's input x (m x k, bf16) is read once
-    // and written as 4-bit values with an E4M3 scale per 16: 2 + 0.5 + 1/16 = 2.5625 B per element. The weights are
-    // stored in NVFP4 already; no backward exists.
     config::RunSpec run;
     run.mode = config::RunMode::Inference;
     run.batch = 2;
     run.promptLength = 512;
     run.decodeLength = 1;
-    run.precision.compute = config::Precision::Nvfp4;
-    run.precision.weights = config::Precision::Nvfp4;
+    run.precision.compute = compute;
+    run.precision.weights = weights;
     run.precision.activations = config::Precision::Bf16;
+    return run;
+}
+
+void TstLayerOperators::nvfp4InferenceQuantisesActivationsPerBlock()
+{
+    // A prefill of 2 x 512 tokens with NVFP4 weights and GEMMs: every linear layer's input x (m x k, bf16) is read once
+    // and written as 4-bit values with an E4M3 scale per 16: 2 + 0.5 + 1/16 = 2.5625 B per element. The weights are
+    // stored in NVFP4 already; no backward exists.
+    const config::RunSpec run = prefillOf2x512(config::Precision::Nvfp4, config::Precision::Nvfp4);
     const config::ModelSpec model = tinyLlama();
     const auto layer = model::prefillLayer(model, run, parallel::layerSharding(run), false);
     int gemms = 0;
@@ -689,6 +697,30 @@ void TstLayerOperators::nvfp4InferenceQuantisesActivationsPerBlock()
     const auto head = model::lmHeadOperators(model, run, parallel::layerSharding(run), model::Workload::Prefill);
     QCOMPARE(find(head, "lm_head.projection")->precision, config::Precision::Bf16);
     QVERIFY(!find(head, "lm_head.projection.nvfp4_quantize"));
+}
+
+void TstLayerOperators::int4WeightsAreDequantisedInsideBf16Gemms()
+{
+    // W4A16 (an AWQ or GPTQ checkpoint): every linear layer's GEMM multiplies in bf16 and reads its weights (operand
+    // B) in int4; the activations are not quantised, so no cast kernel runs; the LM head keeps 16-bit weights.
+    const config::RunSpec run = prefillOf2x512(config::Precision::Bf16, config::Precision::Int4);
+    const config::ModelSpec model = tinyLlama();
+    const auto layer = model::prefillLayer(model, run, parallel::layerSharding(run), false);
+    int gemms = 0;
+    for (const model::Operator& op : layer) {
+        QVERIFY2(op.name.find("quantize") == std::string::npos && op.name.find("fp8_cast") == std::string::npos,
+            op.name.c_str());
+        if (op.kind != model::OperatorKind::Gemm) {
+            continue;
+        }
+        ++gemms;
+        QCOMPARE(op.precision, config::Precision::Bf16);
+        QVERIFY2(op.storedWeights == config::Precision::Int4, op.name.c_str());
+    }
+    QCOMPARE(gemms, 4); // qkv, output projection, gate-up, down
+    const auto head = model::lmHeadOperators(model, run, parallel::layerSharding(run), model::Workload::Prefill);
+    QCOMPARE(find(head, "lm_head.projection")->precision, config::Precision::Bf16);
+    QVERIFY(!find(head, "lm_head.projection")->storedWeights);
 }
 
 void TstLayerOperators::fusedAllReduceCarriesResidualNormAndQuantisation()

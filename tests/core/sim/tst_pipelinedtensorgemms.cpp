@@ -27,7 +27,7 @@ model::Operator gemm(const std::string& name, model::OperatorClass opClass, mode
 
 double gemmSeconds(const config::GpuSpec& gpu, std::int64_t m, std::int64_t k, std::int64_t n)
 {
-    return compute::estimateGemm(gpu, { m, k, n, 1, config::Precision::Bf16 }).totalSeconds;
+    return compute::estimateGemm(gpu, { m, k, n, 1, config::Precision::Bf16, std::nullopt }).totalSeconds;
 }
 
 } // namespace
