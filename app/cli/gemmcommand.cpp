@@ -16,16 +16,13 @@ namespace rapid::cli {
 
 namespace {
 
-config::Precision parsePrecision(const std::string& text, const std::string& option)
+config::Precision parsePrecision(const std::string& text)
 {
     for (int index = 0; index < config::kPrecisionCount; ++index) {
         const auto precision = static_cast<config::Precision>(index);
         if (text == config::toString(precision)) {
             return precision;
         }
-    }
-    if (option == "weights") {
-        throw UsageError("--weights \"" + text + "\": expected int4 (other formats: give --precision)");
     }
     throw UsageError("--precision must be one of fp32, tf32, bf16, fp16, fp8, int8, nvfp4 (got \"" + text + "\")");
 }
@@ -105,15 +102,16 @@ int gemmCommand(const Invocation& invocation)
     shape.k = dimension(arguments, "k", 0);
     shape.n = dimension(arguments, "n", 0);
     shape.batch = dimension(arguments, "batch", 1);
-    shape.precision = parsePrecision(arguments.value("precision").value_or("bf16"), "precision");
+    shape.precision = parsePrecision(arguments.value("precision").value_or("bf16"));
     if (shape.precision == config::Precision::Int4) {
         throw UsageError("--precision int4: int4 is a weight-only format; give --precision bf16 --weights int4");
     }
     if (const auto weights = arguments.value("weights")) {
-        shape.storedWeights = parsePrecision(*weights, "weights");
-        if (*shape.storedWeights != config::Precision::Int4) {
+        // The one weight-only format modelled; every other format is a GEMM precision of its own.
+        if (*weights != config::toString(config::Precision::Int4)) {
             throw UsageError("--weights \"" + *weights + "\": expected int4 (other formats: give --precision)");
         }
+        shape.storedWeights = config::Precision::Int4;
     }
     if (const std::string problem = compute::gemmShapeLimitProblem(shape); !problem.empty()) {
         throw UsageError("--m, --k, --n, --batch: " + problem);
