@@ -86,8 +86,9 @@ int gemmCommand(const Invocation& invocation)
                 false },
             { "precision", "NAME", "fp32, tf32, bf16, fp16, fp8, int8 or nvfp4 (default bf16)", false },
             { "weights", "NAME",
-                "format B is stored in when the kernel dequantises it first: int4 (W4A16, AWQ/GPTQ group scales; "
-                "with bf16 or fp16 precision); default: B in the GEMM's precision",
+                "format B is stored in when the kernel dequantises it first: int4 (W4A16, AWQ/GPTQ group scales) or "
+                "mxfp4 (OCP MX block scales, gpt-oss's experts), with bf16 or fp16 precision; default: B in the "
+                "GEMM's precision",
                 false },
             { "hardware", "NAME|FILE", "hardware or GPU preset name, or YAML file", false },
             { "set", "KEY=VALUE", "override a key, e.g. hardware.gpu.derate.clock=0.74", true },
@@ -103,15 +104,21 @@ int gemmCommand(const Invocation& invocation)
     shape.n = dimension(arguments, "n", 0);
     shape.batch = dimension(arguments, "batch", 1);
     shape.precision = parsePrecision(arguments.value("precision").value_or("bf16"));
-    if (shape.precision == config::Precision::Int4) {
-        throw UsageError("--precision int4: int4 is a weight-only format; give --precision bf16 --weights int4");
+    if (config::isWeightOnlyFormat(shape.precision)) {
+        const std::string word = config::toString(shape.precision);
+        throw UsageError(
+            "--precision " + word + ": " + word + " is a weight-only format; give --precision bf16 --weights " + word);
     }
     if (const auto weights = arguments.value("weights")) {
-        // The one weight-only format modelled; every other format is a GEMM precision of its own.
-        if (*weights != config::toString(config::Precision::Int4)) {
-            throw UsageError("--weights \"" + *weights + "\": expected int4 (other formats: give --precision)");
+        // The weight-only formats; every other format is a GEMM precision of its own.
+        if (*weights == config::toString(config::Precision::Int4)) {
+            shape.storedWeights = config::Precision::Int4;
+        } else if (*weights == config::toString(config::Precision::Mxfp4)) {
+            shape.storedWeights = config::Precision::Mxfp4;
+        } else {
+            throw UsageError(
+                "--weights \"" + *weights + "\": expected int4 or mxfp4 (other formats: give --precision)");
         }
-        shape.storedWeights = config::Precision::Int4;
     }
     if (const std::string problem = compute::gemmShapeLimitProblem(shape); !problem.empty()) {
         throw UsageError("--m, --k, --n, --batch: " + problem);

@@ -36,10 +36,10 @@ void checkInputs(const config::GpuSpec& gpu, const GemmShape& shape)
     if (gpu.tensorPeak(shape.precision) <= 0) {
         throw std::invalid_argument(gpu.name + " has no " + config::toString(shape.precision) + " peak rate");
     }
-    if (shape.storedWeights && *shape.storedWeights == config::Precision::Int4
+    if (shape.storedWeights && config::isWeightOnlyFormat(*shape.storedWeights)
         && shape.precision != config::Precision::Bf16 && shape.precision != config::Precision::Fp16) {
-        throw std::invalid_argument(
-            std::string("int4 weights are multiplied in bf16 or fp16, not ") + config::toString(shape.precision));
+        throw std::invalid_argument(config::toString(*shape.storedWeights)
+            + std::string(" weights are multiplied in bf16 or fp16, not ") + config::toString(shape.precision));
     }
     if (gpu.smCount < 1 || gpu.clockHz <= 0 || gpu.hbmBandwidth <= 0 || gpu.l2Bandwidth <= 0
         || gpu.computeEfficiency <= 0 || gpu.memoryEfficiency <= 0 || gpu.hbmReadShare <= 0 || gpu.clockScale <= 0

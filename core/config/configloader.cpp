@@ -8,6 +8,7 @@
 #include "configtree_p.h"
 #include "documentreaders_p.h"
 #include "parallelismchecks_p.h"
+#include "precisionchecks_p.h"
 #include "yamlnode_p.h"
 
 #include <algorithm>
@@ -281,68 +282,6 @@ template <typename Report> void checkLora(const ModelSpec& model, const RunSpec&
     }
 }
 
-/// Reports @p message at every tensor family other than the weights and the GEMMs (activations, gradients, optimizer
-/// states, KV cache) stored in @p format, a format that exists for weights only.
-template <typename Report>
-void reportStoredIn(const RunSpec& run, Precision format, const std::string& message, const Report& report)
-{
-    const std::pair<const char*, Precision> others[] = { { "run.precision.activations", run.precision.activations },
-        { "run.precision.gradients", run.precision.gradients }, { "run.precision.optimizer", run.precision.optimizer },
-        { "run.precision.kv_cache", run.precision.kvCache } };
-    for (const auto& [key, precision] : others) {
-        if (precision == format) {
-            report(key, message);
-        }
-    }
-}
-
-/// NVFP4 as inference engines run it (TensorRT-LLM, vLLM with NVFP4 checkpoints): the linear layers' weights stored
-/// in NVFP4 and their GEMMs on the FP4 tensor cores with the activations quantised per block on the fly; activations,
-/// the KV cache and everything a training step keeps stay in their own formats.
-template <typename Report> void checkNvfp4(const RunSpec& run, const Report& report)
-{
-    reportStoredIn(run, Precision::Nvfp4,
-        "nvfp4 is modelled for the weights and GEMMs of inference (precision.weights and precision.compute); "
-        "expected fp32, bf16, fp16 or fp8 here",
-        report);
-    const bool compute = run.precision.compute == Precision::Nvfp4;
-    const bool weights = run.precision.weights == Precision::Nvfp4;
-    if (compute != weights) {
-        report(compute ? "run.precision.weights" : "run.precision.compute",
-            "nvfp4 GEMMs read nvfp4 weights (an NVFP4 checkpoint served W4A4); expected precision.compute and "
-            "precision.weights both nvfp4, or neither");
-    } else if (compute && run.mode == RunMode::Training) {
-        report("run.precision.compute",
-            "nvfp4 is modelled for inference (NVFP4 checkpoints served by TensorRT-LLM or vLLM), not for training; "
-            "expected bf16, fp16 or fp8 compute for a training run");
-    }
-}
-
-/// Int4 as AWQ and GPTQ checkpoints hold it: the linear layers' weights, dequantised inside GEMMs that multiply in 16
-/// bits (Marlin-class W4A16 kernels), for inference. Nothing else is stored in it and no GEMM computes in it.
-template <typename Report> void checkInt4(const RunSpec& run, const Report& report)
-{
-    reportStoredIn(run, Precision::Int4,
-        "int4 is modelled for the weights of inference (precision.weights: AWQ/GPTQ checkpoints); expected fp32, "
-        "bf16, fp16 or fp8 here",
-        report);
-    if (run.precision.compute == Precision::Int4) {
-        report("run.precision.compute",
-            "int4 is a weight-only format: W4A16 GEMMs dequantise the weights and multiply in bf16 or fp16; expected "
-            "compute bf16 or fp16 with precision.weights: int4");
-    } else if (run.precision.weights == Precision::Int4) {
-        if (run.precision.compute != Precision::Bf16 && run.precision.compute != Precision::Fp16) {
-            report("run.precision.compute",
-                std::string("int4 weights are multiplied in 16 bits (W4A16); expected compute bf16 or fp16, got ")
-                    + toString(run.precision.compute));
-        } else if (run.mode == RunMode::Training) {
-            report("run.precision.weights",
-                "int4 weights are modelled for inference (AWQ/GPTQ checkpoints served by vLLM, SGLang or "
-                "TensorRT-LLM), not for training; expected bf16, fp16, fp8 or fp32 for a training run");
-        }
-    }
-}
-
 /// Scalings that exist only on some GPUs or in some modes.
 template <typename Report> void checkFp8Scaling(const GpuSpec& gpu, const RunSpec& run, const Report& report)
 {
@@ -445,7 +384,7 @@ std::vector<Diagnostic> checkScenario(
                     + std::to_string(model.maxContext));
         }
     }
-    if (run.precision.compute != Precision::Int4 && hardware.gpu.tensorPeak(run.precision.compute) <= 0) {
+    if (!isWeightOnlyFormat(run.precision.compute) && hardware.gpu.tensorPeak(run.precision.compute) <= 0) {
         std::string available;
         for (int i = 0; i < kPrecisionCount; ++i) {
             if (hardware.gpu.tensorFlops[static_cast<size_t>(i)] > 0) {
@@ -460,8 +399,8 @@ std::vector<Diagnostic> checkScenario(
     checkAttentionKernel(hardware.gpu, run, report);
     checkTransformerEngine(run, report);
     checkLossOptions(run, report);
-    checkNvfp4(run, report);
-    checkInt4(run, report);
+    detail::checkNvfp4(run, report);
+    detail::checkWeightOnlyFormats(model, run, report);
     checkLora(model, run, report);
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {

@@ -28,7 +28,7 @@ template <typename Enum> std::span<const EnumWord<Enum>> enumWords();
 
 RAPID_ENUM_WORDS(Precision, { "fp32", Precision::Fp32 }, { "tf32", Precision::Tf32 }, { "bf16", Precision::Bf16 },
     { "fp16", Precision::Fp16 }, { "fp8", Precision::Fp8 }, { "int8", Precision::Int8 }, { "nvfp4", Precision::Nvfp4 },
-    { "int4", Precision::Int4 })
+    { "int4", Precision::Int4 }, { "mxfp4", Precision::Mxfp4 })
 RAPID_ENUM_WORDS(NetworkKind, { "ring", NetworkKind::Ring }, { "fully-connected", NetworkKind::FullyConnected },
     { "switch", NetworkKind::Switch }, { "torus2d", NetworkKind::Torus2d }, { "torus3d", NetworkKind::Torus3d },
     { "mesh2d", NetworkKind::Mesh2d }, { "fat-tree", NetworkKind::FatTree },

@@ -22,6 +22,9 @@ constexpr double kNvfp4Block = 16;
 // scale per group of 128 input channels. AWQ's 4-bit zero points (0.5 byte per group, 0.4% more) are left out.
 constexpr double kInt4ValueBytes = 0.5;
 constexpr double kInt4GroupScaleBytes = 2.0 / 128;
+// MXFP4 (OCP Microscaling Formats specification v1.0, 2023): 4-bit E2M1 values, one 8-bit E8M0 scale per block of 32.
+constexpr double kMxfp4ValueBytes = 0.5;
+constexpr double kMxfp4Block = 32;
 } // namespace
 
 double bytesPerElement(Precision precision)
@@ -40,6 +43,8 @@ double bytesPerElement(Precision precision)
         return kNvfp4ValueBytes + 1.0 / kNvfp4Block;
     case Precision::Int4:
         return kInt4ValueBytes + kInt4GroupScaleBytes;
+    case Precision::Mxfp4:
+        return kMxfp4ValueBytes + 1.0 / kMxfp4Block;
     }
     return 2;
 }
@@ -48,13 +53,19 @@ double packedBytesPerElement(Precision precision)
 {
     return precision == Precision::Nvfp4 ? kNvfp4ValueBytes
         : precision == Precision::Int4   ? kInt4ValueBytes
+        : precision == Precision::Mxfp4  ? kMxfp4ValueBytes
                                          : bytesPerElement(precision);
+}
+
+bool isWeightOnlyFormat(Precision precision)
+{
+    return precision == Precision::Int4 || precision == Precision::Mxfp4;
 }
 
 bool isQuantizedWeightFormat(Precision precision)
 {
     return precision == Precision::Fp8 || precision == Precision::Int8 || precision == Precision::Nvfp4
-        || precision == Precision::Int4;
+        || isWeightOnlyFormat(precision);
 }
 
 const char* toString(Precision precision)
@@ -145,7 +156,7 @@ void readTensorRates(ReadContext& context, MapReader& gpu, GpuSpec& spec)
         return;
     }
     for (const auto& [name, precision] : enumWords<Precision>()) {
-        if (precision == Precision::Int4) {
+        if (isWeightOnlyFormat(precision)) {
             continue; // a storage format without a tensor rate of its own (W4A16 multiplies in 16 bits)
         }
         if (!rates.has(name)) {

@@ -13,18 +13,24 @@ namespace rapid::config {
 /// scale per block of 16 and an FP32 scale per tensor; Blackwell tensor cores), modelled for inference weights and
 /// GEMMs. Int4: the weight-only format of AWQ and GPTQ checkpoints (4-bit integers, one fp16 scale per group of 128
 /// along K), inference weights only: their GEMMs dequantise in registers and multiply in bf16 or fp16 (W4A16).
-enum class Precision { Fp32, Tf32, Bf16, Fp16, Fp8, Int8, Nvfp4, Int4 };
-constexpr int kPrecisionCount = 8;
+/// Mxfp4: the OCP Microscaling MXFP4 format (E2M1 values, one E8M0 power-of-two scale byte per block of 32; OCP MX
+/// specification v1.0), as gpt-oss ships its experts: a weight-only format too, multiplied in bf16 on Hopper.
+enum class Precision { Fp32, Tf32, Bf16, Fp16, Fp8, Int8, Nvfp4, Int4, Mxfp4 };
+constexpr int kPrecisionCount = 9;
 
 /// Bytes per element of a precision as stored, block scales included (tf32 is stored as fp32; nvfp4 is half a byte
-/// plus one scale byte per 16 elements; int4 half a byte plus a 2-byte scale per 128 elements).
+/// plus one scale byte per 16 elements; int4 half a byte plus a 2-byte scale per 128 elements; mxfp4 half a byte plus
+/// a scale byte per 32).
 double bytesPerElement(Precision precision);
-/// Bytes per element of the values alone, as a GEMM's K-slices pack them (nvfp4 and int4: 0.5; otherwise
+/// Bytes per element of the values alone, as a GEMM's K-slices pack them (nvfp4, int4 and mxfp4: 0.5; otherwise
 /// bytesPerElement).
 double packedBytesPerElement(Precision precision);
-/// Whether weights stored in @p precision come from a quantised checkpoint (fp8, int8, nvfp4, int4): such checkpoints
-/// keep the embedding and the LM head in 16 bits (NVIDIA ModelOpt's default exclusion of lm_head; an embedding is a
-/// lookup).
+/// Whether @p precision is a storage format of weights only (int4, mxfp4): no tensor rate of its own, nothing else is
+/// stored in it, and its GEMMs dequantise the weights in registers and multiply in 16 bits.
+bool isWeightOnlyFormat(Precision precision);
+/// Whether weights stored in @p precision come from a quantised checkpoint (fp8, int8, nvfp4, int4, mxfp4): such
+/// checkpoints keep the embedding and the LM head in 16 bits (NVIDIA ModelOpt's default exclusion of lm_head; an
+/// embedding is a lookup).
 bool isQuantizedWeightFormat(Precision precision);
 const char* toString(Precision precision);
 

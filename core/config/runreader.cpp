@@ -81,9 +81,15 @@ void readPrecision(MapReader& reader, PrecisionSpec& spec)
     }
     spec.compute = precision.choice<Precision>("compute");
     spec.weights = precision.choice<Precision>("weights", spec.compute);
-    // NVFP4 exists for weights and GEMM operands only, int4 for weights only: what derives from them stays in bf16.
+    const bool expertWeightsGiven = precision.has("expert_weights");
+    const Precision expertWeights = precision.choice<Precision>("expert_weights", spec.weights);
+    if (expertWeightsGiven) {
+        spec.expertWeights = expertWeights;
+    }
+    // NVFP4 exists for weights and GEMM operands only, int4 and mxfp4 for weights only: what derives from them stays
+    // in bf16.
     const auto storable = [](Precision format) {
-        return format == Precision::Nvfp4 || format == Precision::Int4 ? Precision::Bf16 : format;
+        return format == Precision::Nvfp4 || isWeightOnlyFormat(format) ? Precision::Bf16 : format;
     };
     spec.activations = precision.choice<Precision>("activations", storable(spec.compute));
     spec.gradients = precision.choice<Precision>("gradients", storable(spec.weights));

@@ -4,6 +4,7 @@
 #include "hardwarespec.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,9 @@ const char* toString(CollectiveImplementation value);
 struct PrecisionSpec {
     Precision compute = Precision::Bf16;
     Precision weights = Precision::Bf16;
+    /// The routed experts' weights where a checkpoint quantises them apart from the rest (gpt-oss: MXFP4 experts, all
+    /// else bf16): a weight-only format (config::isWeightOnlyFormat). Absent: weights.
+    std::optional<Precision> expertWeights;
     Precision activations = Precision::Bf16;
     Precision gradients = Precision::Bf16;
     Precision optimizer = Precision::Fp32; ///< Adam moments and master weights
@@ -73,6 +77,8 @@ struct PrecisionSpec {
     /// float8.enable_fsdp_float8_all_gather): 1 byte per parameter on the wire and in the gathered copy, and no cast of
     /// the gathered weight before each GEMM.
     bool fp8AllGather = false;
+
+    Precision routedExpertWeights() const { return expertWeights.value_or(weights); }
 
     bool operator==(const PrecisionSpec&) const = default;
 };

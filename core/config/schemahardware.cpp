@@ -25,7 +25,7 @@ void addTensorRates(std::vector<Key>& keys)
         "block-scaled 4-bit float, Blackwell" };
     int index = 0;
     for (const std::string& word : config::detail::enumWordList<Precision>()) {
-        if (word == "int4") {
+        if (word == "int4" || word == "mxfp4") {
             continue; // weight-only storage, multiplied in 16 bits: no tensor rate of its own
         }
         Key rate = quantity("tensor_TFLOPs." + word, Dimension::FlopsPerSecond, "", kMinFlopRate, kHuge, optional(),

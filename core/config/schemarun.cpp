@@ -58,6 +58,9 @@ void addPrecision(std::vector<Key>& keys)
         "tensor-core math of the GEMMs (nvfp4: inference on Blackwell, with nvfp4 weights)"));
     keys.push_back(choice<Precision>("precision.weights", derived("compute"),
         "stored weights (int4: AWQ/GPTQ weight-only checkpoints served with bf16 or fp16 compute)"));
+    keys.push_back(choice<Precision>("precision.expert_weights", derived("weights"),
+        "the routed experts' weights where a checkpoint quantises them apart (mxfp4: gpt-oss, its experts in MXFP4 "
+        "and all else bf16), a weight-only format (int4 or mxfp4) multiplied with bf16 or fp16 compute"));
     keys.push_back(
         choice<Precision>("precision.activations", derived("compute (bf16 when that is nvfp4)"), "stored activations"));
     keys.push_back(choice<Precision>("precision.gradients", derived("weights (bf16 when that is nvfp4)"), "gradients"));

@@ -59,17 +59,22 @@ double reservedForActivePeak(double activePeakBytes, const FrameworkProfile& pro
 
 /// The weights one GPU of a pipeline stage holds for inference. A quantised checkpoint
 /// (config::isQuantizedWeightFormat) quantises the linear layers only: the embedding (a lookup), the LM head (excluded
-/// by NVIDIA ModelOpt's default quantisation config) and the norms stay in the activations' 16-bit format.
+/// by NVIDIA ModelOpt's default quantisation config) and the norms stay in the activations' 16-bit format. The routed
+/// experts are stored in their own format where the checkpoint gives them one (precision.expert_weights: gpt-oss's
+/// MXFP4 experts beside bf16 attention).
 double inferenceWeightBytes(const ModelSpec& model, const RunSpec& run, const parallel::StageShare& share)
 {
+    const double expertBytes = share.expertParameters * config::bytesPerElement(run.precision.routedExpertWeights());
+    const double otherParameters = share.parameters - share.expertParameters;
     const double weightBytes = config::bytesPerElement(run.precision.weights);
     if (!config::isQuantizedWeightFormat(run.precision.weights)) {
-        return share.parameters * weightBytes;
+        return otherParameters * weightBytes + expertBytes;
     }
-    const double layerParameters = share.parameters - share.embeddingParameters - share.headParameters;
+    const double layerParameters = otherParameters - share.embeddingParameters - share.headParameters;
     const double norms = std::min(layerParameters, model.layerNormParameters(share.layerCount()));
     const double unquantized = share.embeddingParameters + share.headParameters + norms;
-    return (layerParameters - norms) * weightBytes + unquantized * config::bytesPerElement(run.precision.activations);
+    return (layerParameters - norms) * weightBytes + unquantized * config::bytesPerElement(run.precision.activations)
+        + expertBytes;
 }
 
 MemoryEstimate estimateInference(const ModelSpec& model, const config::GpuSpec& gpu, const RunSpec& run,

@@ -112,10 +112,14 @@ private:
         entry.op.flops = 2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n)
             * static_cast<double>(batch);
         entry.weights = static_cast<double>(k) * static_cast<double>(n) * static_cast<double>(batch);
-        // AWQ/GPTQ checkpoints quantise the linear layers; the MoE router stays in 16 bits (vLLM builds it as an
-        // unquantised ReplicatedLinear, quant_config=None, in its Mixtral and Qwen MoE models).
-        if (m_shape.precision.weights == config::Precision::Int4 && entry.op.name != "moe.router") {
-            entry.op.storedWeights = config::Precision::Int4;
+        // AWQ/GPTQ checkpoints quantise the linear layers, gpt-oss's its routed experts alone (MXFP4); the MoE router
+        // stays in 16 bits (vLLM builds it as an unquantised ReplicatedLinear, quant_config=None, in its Mixtral and
+        // Qwen MoE models).
+        const bool routedExpert = entry.op.name.starts_with("moe.expert_");
+        const config::Precision stored
+            = routedExpert ? m_shape.precision.routedExpertWeights() : m_shape.precision.weights;
+        if (config::isWeightOnlyFormat(stored) && entry.op.name != "moe.router") {
+            entry.op.storedWeights = stored;
         }
         if (quantisedByAllReduce(entry.op.name)) {
             return;

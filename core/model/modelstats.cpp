@@ -54,6 +54,20 @@ std::int64_t mlpParameters(const ModelSpec& model, std::int64_t ffn)
 
 } // namespace
 
+std::int64_t expertParameters(const ModelSpec& model)
+{
+    return model.moe ? mlpParameters(model, model.moe->expertFfnSize) : 0;
+}
+
+std::int64_t routerParameters(const ModelSpec& model)
+{
+    if (!model.moe) {
+        return 0;
+    }
+    const std::int64_t experts = model.moe->numExperts;
+    return model.hiddenSize * experts + (model.linearBias ? experts : 0);
+}
+
 std::int64_t ParameterCounts::activePerToken() const
 {
     return denseLayers * denseLayer.active() + moeLayers * moeLayer.active() + embedding + positional + lmHead
@@ -72,8 +86,8 @@ ParameterCounts countParameters(const ModelSpec& model)
     counts.denseLayer = dense;
     if (model.moe) {
         const config::MoeSpec& moe = *model.moe;
-        const std::int64_t expert = mlpParameters(model, moe.expertFfnSize);
-        const std::int64_t router = h * moe.numExperts;
+        const std::int64_t expert = expertParameters(model);
+        const std::int64_t router = routerParameters(model);
         LayerParameters layer = dense;
         layer.mlp = expert * (moe.numExperts + moe.sharedExperts) + router;
         layer.mlpActive = expert * (moe.topK + moe.sharedExperts) + router;

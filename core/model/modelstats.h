@@ -38,6 +38,11 @@ struct ParameterCounts {
 };
 
 ParameterCounts countParameters(const config::ModelSpec& model);
+/// One routed (or shared) expert of an MoE model: its MLP's weights, with biases where the model has them (0 for a
+/// dense model).
+std::int64_t expertParameters(const config::ModelSpec& model);
+/// An MoE layer's router: hidden x experts, and a bias per expert where the model has linear biases (gpt-oss).
+std::int64_t routerParameters(const config::ModelSpec& model);
 
 /// Forward FLOPs for one token at position @p contextLength (2 per multiply-add): every GEMM the token passes
 /// through (active experts only, the LM head included) plus attention scores and weighted values against

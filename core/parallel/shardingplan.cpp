@@ -36,9 +36,8 @@ double routedExpertParametersPerGpu(const config::ModelSpec& model, const model:
     if (!model.moe) {
         return 0.0;
     }
-    const config::MoeSpec& moe = *model.moe;
-    const double expert = (model.ffnGated ? 3.0 : 2.0) * model.hiddenSize * moe.expertFfnSize;
-    return moe.numExperts * expert / (static_cast<double>(sharding.expertTensor) * sharding.expert);
+    const double expert = static_cast<double>(model::expertParameters(model));
+    return model.moe->numExperts * expert / (static_cast<double>(sharding.expertTensor) * sharding.expert);
 }
 
 /// One GPU's parameters of a layer: attention and MLP matrices and biases split over the tensor shards, routed
@@ -50,10 +49,9 @@ double layerParametersPerGpu(const config::ModelSpec& model, const model::LayerS
     const model::LayerParameters& layer = moeLayer ? counts.moeLayer : counts.denseLayer;
     double params = layer.attention / tp + static_cast<double>(layer.norms);
     if (moeLayer && model.moe) {
-        const config::MoeSpec& moe = *model.moe;
-        const double expert = (model.ffnGated ? 3.0 : 2.0) * model.hiddenSize * moe.expertFfnSize;
-        params += routedExpertParametersPerGpu(model, sharding) + moe.sharedExperts * expert / tp
-            + static_cast<double>(model.hiddenSize) * moe.numExperts;
+        const double expert = static_cast<double>(model::expertParameters(model));
+        params += routedExpertParametersPerGpu(model, sharding) + model.moe->sharedExperts * expert / tp
+            + static_cast<double>(model::routerParameters(model));
     } else {
         params += layer.mlp / tp;
     }

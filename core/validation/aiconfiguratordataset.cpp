@@ -59,7 +59,29 @@ std::string modelPreset(const std::string& path)
     if (path == "Qwen/Qwen3-235B-A22B-FP8") {
         return "qwen3-235b-a22b"; // its 128 x 128 block-scaled FP8 weights: fp8_block rows
     }
+    if (path == "openai/gpt-oss-120b") {
+        return "gpt-oss-120b"; // MXFP4 experts, all else bf16, whatever the row's quant columns say (isGptOss)
+    }
     return {};
+}
+
+/// gpt-oss ships one checkpoint: its experts in MXFP4, everything else in bf16 (config.json quantization_config).
+/// The file labels its rows fp4/nvfp4 (AIConfigurator's name for any 4-bit MoE); the weights are the checkpoint's.
+bool isGptOss(const std::string& path)
+{
+    return path == "openai/gpt-oss-120b";
+}
+
+/// Whether a row's model routes tokens to experts (its moe_ columns describe the expert split).
+bool isMoePreset(const std::string& preset)
+{
+    return preset == "qwen3-235b-a22b" || preset == "gpt-oss-120b";
+}
+
+/// GPUs in one NVLink domain of a system's preset: a worker wider than it spans nodes, which hardwareOf does not build.
+int nvlinkDomainGpus(const std::string& system)
+{
+    return system == "gb200" ? 72 : 8;
 }
 
 /// The hardware preset of one worker of @p tp GPUs and its overrides: the GPU preset alone for one GPU, else the
@@ -155,7 +177,7 @@ bool isDeepSeekV3(const std::string& path)
 /// (moe_tp x moe_ep beyond tp: the experts span attention data-parallel ranks, which the file does not record).
 std::optional<std::vector<std::string>> expertSplitOf(const CsvTable& table, size_t row)
 {
-    if (modelPreset(table.cell(row, "model_path")) != "qwen3-235b-a22b") {
+    if (!isMoePreset(modelPreset(table.cell(row, "model_path")))) {
         return std::vector<std::string> {};
     }
     const auto tp = table.number(row, "tp_size");
@@ -182,16 +204,33 @@ std::string skipReason(const CsvTable& table, size_t row)
                "tried on its tensor-parallel FP8 rows, TPOT off by 48% (docs/calibration.md)";
     }
     if (modelPreset(table.cell(row, "model_path")).empty()) {
-        return "no model preset (MoE models: MiniMax, Kimi, gpt-oss, Qwen3.5, GLM; NVFP4 checkpoints)";
+        return "no model preset (MoE models: MiniMax, Kimi, Qwen3.5, GLM; NVFP4 checkpoints)";
     }
     if (hardwareOf(table.cell(row, "system"), 1).first.empty()) {
         return "no GPU or cluster preset (B300, GB300)";
+    }
+    if (const auto tp = table.number(row, "tp_size"); tp && *tp > nvlinkDomainGpus(table.cell(row, "system"))) {
+        return "worker wider than one NVLink domain (tp beyond the node's GPUs; the inter-node fabric of the worker "
+               "is not recorded)";
+    }
+    if (isGptOss(table.cell(row, "model_path"))) {
+        if (table.cell(row, "system") != "h100_sxm" && table.cell(row, "system") != "h200_sxm") {
+            // TensorRT-LLM's gpt-oss README (examples/models/core/gpt_oss, MoE support matrix): on Blackwell the
+            // experts run MXFP4 x MXFP8 (activations quantised per 32-block) on the FP8 tensor cores.
+            return "gpt-oss on Blackwell: MXFP8 activations into MXFP4 experts (not modelled; Hopper's bf16 "
+                   "activations "
+                   "are)";
+        }
+        if (table.cell(row, "precision") != "fp4") {
+            return "gpt-oss with FP8 GEMMs: which checkpoint or activation format ran is not recorded";
+        }
     }
     const std::string quant = table.cell(row, "gemm_quant_mode");
     if (table.cell(row, "precision") == "int4" || quant == "int4_wo") {
         return "INT4 weight-only serving (not modelled yet)";
     }
-    const bool nvfp4 = table.cell(row, "precision") == "fp4" || quant == "nvfp4";
+    const bool nvfp4
+        = !isGptOss(table.cell(row, "model_path")) && (table.cell(row, "precision") == "fp4" || quant == "nvfp4");
     if (nvfp4 && quant != "nvfp4") {
         return "FP4 checkpoint whose GEMMs are not NVFP4";
     }
@@ -234,9 +273,10 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
 {
     Dataset dataset { ttft ? "aiconfigurator-ttft" : "aiconfigurator-tpot", "aiconfigurator/silicon_sample.csv",
         std::string(
-            "NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B, Qwen3-32B and Qwen3-235B-A22B (experts split "
-            "over tp, or spread over the tp ranks: ep x etp = tp) served by vLLM, TensorRT-LLM and SGLang on "
-            "H100/H200/B200/GB200 (bf16, fp8 per-tensor or 128-block, nvfp4), one worker per row under a closed "
+            "NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B, Qwen3-32B, Qwen3-235B-A22B and gpt-oss-120b "
+            "(experts split over tp, or spread over the tp ranks: ep x etp = tp) served by vLLM, TensorRT-LLM and "
+            "SGLang on H100/H200/B200/GB200 (bf16, fp8 per-tensor or 128-block, nvfp4; gpt-oss's MXFP4 experts on "
+            "Hopper), one worker per row under a closed "
             "loop: mean ")
             + (ttft ? "time to first token" : "time per output token") + " (rapid serve)",
         ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 20.0 : 10.0, {}, {}, {} };
@@ -257,8 +297,9 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
             ++skipped["no measured TTFT or TPOT"];
             continue;
         }
+        const bool mxfp4Experts = isGptOss(table.cell(row, "model_path"));
         const bool fp8 = table.cell(row, "precision") == "fp8";
-        const bool nvfp4 = table.cell(row, "gemm_quant_mode") == "nvfp4";
+        const bool nvfp4 = !mxfp4Experts && table.cell(row, "gemm_quant_mode") == "nvfp4";
         // fp8_block: DeepSeek-V3's fine-grained FP8 (1 x 128 activation tiles, 128 x 128 weight blocks).
         // Qwen/Qwen3-235B-A22B-FP8 is such a checkpoint whatever the row's column says ("fine-grained fp8 quantization
         // with block size of 128", its model card; quantization_config weight_block_size [128, 128]).
@@ -274,7 +315,12 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
         const auto [hardware, hardwareOverrides] = hardwareOf(table.cell(row, "system"), tp);
         ValidationCase c;
         c.label = table.cell(row, "id");
-        c.group = groupOf(table, row, nvfp4 ? "nvfp4" : fp8Block ? "fp8 128-block" : fp8 ? "fp8" : "bf16");
+        c.group = groupOf(table, row,
+            mxfp4Experts   ? "mxfp4 experts"
+                : nvfp4    ? "nvfp4"
+                : fp8Block ? "fp8 128-block"
+                : fp8      ? "fp8"
+                           : "bf16");
         c.model = modelPreset(table.cell(row, "model_path"));
         c.hardware = hardware;
         c.run = "llama-serve-a100";
@@ -298,6 +344,12 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
                     + std::string(fp8Block ? "block128"
                             : staticScales ? "static"
                                            : "tensorwise") });
+        // gpt-oss on Hopper (TensorRT-LLM's gpt-oss README, MoE support matrix; vLLM's gpt-oss recipe): bf16
+        // activations into the MXFP4 experts (W4A16: OpenAI's triton matmul_ogs or CUTLASS), bf16 attention and
+        // KV cache (that README: no FP8 KV cache on Hopper).
+        if (mxfp4Experts) {
+            c.overrides.push_back("run.precision.expert_weights=mxfp4");
+        }
         const std::vector<std::string> experts = *expertSplitOf(table, row);
         c.overrides.insert(c.overrides.end(), experts.begin(), experts.end());
         c.concurrency = concurrency;

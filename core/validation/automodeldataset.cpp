@@ -101,8 +101,8 @@ std::string modelPreset(const std::string& label, std::string& reason)
     if (label.starts_with("Nemotron")) {
         reason = "hybrid Mamba-2/attention/MoE layers (Nemotron-3): no state-space layer model";
     } else if (label.starts_with("GPT-OSS")) {
-        reason = "alternating sliding-window attention with attention sinks (GPT-OSS) is not modelled, and the row's "
-                 "expert parallelism is in doubt (table '-', benchmark YAML ep 8/64)";
+        reason = "the row's expert parallelism is in doubt (table '-', benchmark YAML ep 8/64; the gpt-oss-20b and "
+                 "gpt-oss-120b presets exist)";
     } else {
         reason = "no model preset for \"" + label + "\"";
     }
@@ -118,7 +118,7 @@ int degree(const CsvTable& table, size_t row, const std::string& column)
 } // namespace
 
 /// One fixed rule maps every row (nothing is chosen per row or by looking at a result):
-/// - the model by its label; Nemotron (Mamba hybrids) and GPT-OSS (sliding-window attention with sinks) are skipped
+/// - the model by its label; Nemotron (Mamba hybrids) and GPT-OSS (its expert parallelism in doubt) are skipped
 ///   with the reason, and so are the superseded LoRA rows (the table's older layout; README).
 /// - LoRA rows (workload "LoRA fine-tuning"): the recipe their benchmark YAML sets (kLoraRecipes, addLoraOverrides):
 ///   rank-16 adapters on every linear with its dropout, full recomputation where the table's column says true, tensor

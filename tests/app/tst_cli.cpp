@@ -336,7 +336,11 @@ void TstCli::usageErrors_data()
     QTest::addRow("gemm_weights_not_int4") << QStringList { QStringLiteral("gemm"), QStringLiteral("--hardware"),
         QStringLiteral("a100-sxm4-80gb"), QStringLiteral("--m"), QStringLiteral("16"), QStringLiteral("--k"),
         QStringLiteral("4096"), QStringLiteral("--n"), QStringLiteral("4096"), QStringLiteral("--weights"),
-        QStringLiteral("fp8") } << "--weights \"fp8\": expected int4";
+        QStringLiteral("fp8") } << "--weights \"fp8\": expected int4 or mxfp4";
+    QTest::addRow("gemm_mxfp4_precision") << QStringList { QStringLiteral("gemm"), QStringLiteral("--hardware"),
+        QStringLiteral("h100-sxm5-80gb"), QStringLiteral("--m"), QStringLiteral("16"), QStringLiteral("--k"),
+        QStringLiteral("2880"), QStringLiteral("--n"), QStringLiteral("5760"), QStringLiteral("--precision"),
+        QStringLiteral("mxfp4") } << "mxfp4 is a weight-only format; give --precision bf16 --weights mxfp4";
     QTest::addRow("validate_negative_threads") << QStringList { QStringLiteral("validate"), QStringLiteral("--threads"),
         QStringLiteral("-2") } << "--threads takes a number of threads";
 }

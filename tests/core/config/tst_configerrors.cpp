@@ -111,6 +111,7 @@ private Q_SLOTS:
     void blockScaledFormatsOnlyWhereTheyExist_data();
     void blockScaledFormatsOnlyWhereTheyExist();
     void aKeyThatCannotBeReadIsReportedOnce();
+    void expertWeightsTakeAWeightOnlyFormat();
     void theSharedExpertOverlapNeedsSharedExpertsAndAllToAlls();
     void theCollectiveLibraryIsNcclOrCustom();
     void memoryLatenciesComeTogetherAndInOrder();
@@ -529,6 +530,22 @@ void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist_data()
                                    << QStringList { QStringLiteral("run.precision.weights=int4") }
                                    << "run.precision.weights"
                                    << "not for training";
+    // MXFP4 (gpt-oss's experts) is weight-only storage too, and expert_weights needs routed experts.
+    QTest::addRow("mxfp4_compute") << "h100-sxm5-80gb"
+                                   << "llama-serve-a100"
+                                   << QStringList { QStringLiteral("run.precision.compute=mxfp4") }
+                                   << "run.precision.compute"
+                                   << "mxfp4 is a weight-only format";
+    QTest::addRow("mxfp4_kv_cache") << "h100-sxm5-80gb"
+                                    << "llama-serve-a100"
+                                    << QStringList { QStringLiteral("run.precision.kv_cache=mxfp4") }
+                                    << "run.precision.kv_cache"
+                                    << "mxfp4 is modelled for the weights of inference";
+    QTest::addRow("expert_weights_without_experts")
+        << "h100-sxm5-80gb"
+        << "llama-serve-a100" << QStringList { QStringLiteral("run.precision.expert_weights=mxfp4") }
+        << "run.precision.expert_weights"
+        << "has no routed experts";
 }
 
 void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist()
@@ -548,6 +565,41 @@ void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist()
     QCOMPARE(diagnostics.size(), size_t(1));
     QCOMPARE(QString::fromStdString(diagnostics[0].keyPath), expectedKey);
     QVERIFY2(QString::fromStdString(diagnostics[0].message).contains(expectedText), diagnostics[0].message.c_str());
+}
+
+void TstConfigErrors::expertWeightsTakeAWeightOnlyFormat()
+{
+    // gpt-oss-20b (MXFP4 experts, bf16 elsewhere): a format that is neither weight-only nor the weights' own, MXFP4
+    // experts under FP8 GEMMs, and MXFP4 experts in training are each one located error; bf16 GEMMs for serving load.
+    const config::ConfigLoader loader = test::projectLoader();
+    struct Case {
+        const char* hardware;
+        const char* run;
+        std::vector<std::string> assignments;
+        const char* key;
+        const char* text;
+    };
+    const Case cases[] = {
+        { "h100-sxm5-80gb", "llama-serve-a100", { "run.precision.expert_weights=fp8" }, "run.precision.expert_weights",
+            "expected int4 or mxfp4" },
+        { "h100-sxm5-80gb", "llama-serve-a100", { "run.precision.compute=fp8", "run.precision.expert_weights=mxfp4" },
+            "run.precision.compute",
+            "mxfp4 weights are multiplied in 16 bits (W4A16); expected compute bf16 or fp16, "
+            "got fp8" },
+        { "hgx-h100-8gpu", "torchtitan-llama3-train", { "run.precision.expert_weights=mxfp4" },
+            "run.precision.expert_weights", "not for training" },
+    };
+    for (const Case& c : cases) {
+        const auto diagnostics
+            = test::expectConfigError([&] { loader.loadScenario("gpt-oss-20b", c.hardware, c.run, c.assignments); });
+        QCOMPARE(diagnostics.size(), size_t(1));
+        QCOMPARE(diagnostics[0].keyPath, std::string(c.key));
+        QVERIFY2(diagnostics[0].message.find(c.text) != std::string::npos, diagnostics[0].message.c_str());
+    }
+    const config::Scenario served = loader.loadScenario(
+        "gpt-oss-20b", "h100-sxm5-80gb", "llama-serve-a100", { "run.precision.expert_weights=mxfp4" });
+    QCOMPARE(served.run.precision.routedExpertWeights(), config::Precision::Mxfp4);
+    QCOMPARE(served.run.precision.weights, config::Precision::Bf16);
 }
 
 void TstConfigErrors::theSharedExpertOverlapNeedsSharedExpertsAndAllToAlls()

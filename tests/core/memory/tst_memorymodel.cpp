@@ -73,6 +73,7 @@ private Q_SLOTS:
     void pytorchLossHoldsItsLogits();
     void kvCacheOfGqaInference();
     void quantizedCheckpointsKeepEndsAndNormsIn16Bits();
+    void gptOssKeepsItsExpertsInMxfp4();
     void verdictComparesWithCapacity();
     void allocatorReservesItsLivePeakOverOneMinusFragmentation();
 };
@@ -272,6 +273,33 @@ void TstMemoryModel::quantizedCheckpointsKeepEndsAndNormsIn16Bits()
     run.precision.weights = config::Precision::Int4;
     QCOMPARE(memory::estimateMemory(smallLlama(), gpu80(), run).bytes(MemoryCategory::Weights),
         linear * (0.5 + 2.0 / 128) + unquantized * 2);
+}
+
+void TstMemoryModel::gptOssKeepsItsExpertsInMxfp4()
+{
+    // gpt-oss-120b by hand from its config.json. Each of the 128 experts of a layer: gate-up 2880 x 5760 + 5760 bias,
+    // down 2880 x 2880 + 2880 bias = 24,891,840; 3,186,155,520 a layer, 114,701,598,720 in 36 layers. The rest of a
+    // layer: q 2880 x 4096 + 4096, k and v 2880 x 512 + 512 each, o 4096 x 2880 + 2880 (26,550,080), the router
+    // 2880 x 128 + 128 (368,768), two RMSNorms (5,760): 26,924,608, 969,285,888 in 36 layers; with the embedding and
+    // the untied LM head (201,088 x 2880 each) and the final norm, 2,127,555,648. 116,829,154,368 in all: the model
+    // card's 116.83 B.
+    const config::ModelSpec model = test::projectLoader().loadModel("gpt-oss-120b");
+    QCOMPARE(static_cast<double>(model::countParameters(model).total()), 116829154368.0);
+    constexpr double kExperts = 114701598720.0;
+    constexpr double kRest = 2127555648.0;
+    config::RunSpec run;
+    run.mode = config::RunMode::Inference;
+    run.batch = 1;
+    run.promptLength = 16;
+    run.decodeLength = 16;
+    QCOMPARE(memory::estimateMemory(model, gpu80(), run).bytes(MemoryCategory::Weights), (kExperts + kRest) * 2);
+    // The checkpoint: MXFP4 experts (0.5 B plus an E8M0 scale byte per 32), everything else bf16: 65.19 GB, the size
+    // of the published safetensors (65.2 GB; its expert biases are bf16, 40 M parameters, 0.06 GB more), which OpenAI
+    // says fits one 80 GB GPU.
+    run.precision.expertWeights = config::Precision::Mxfp4;
+    const memory::MemoryEstimate mxfp4 = memory::estimateMemory(model, gpu80(), run);
+    QCOMPARE(mxfp4.bytes(MemoryCategory::Weights), kExperts * 0.53125 + kRest * 2);
+    QVERIFY(mxfp4.fits);
 }
 
 void TstMemoryModel::verdictComparesWithCapacity()

@@ -106,6 +106,7 @@ private Q_SLOTS:
     void fp8LayersQuantiseEveryGemmButTheHead();
     void nvfp4InferenceQuantisesActivationsPerBlock();
     void int4WeightsAreDequantisedInsideBf16Gemms();
+    void mxfp4ExpertsBesideBf16Attention();
     void fusedAllReduceCarriesResidualNormAndQuantisation();
     void fusedAllReduceWithoutQuantisationInMoeLayers();
     void residualAddRunsInTheNextRmsNormsKernel();
@@ -721,6 +722,37 @@ void TstLayerOperators::int4WeightsAreDequantisedInsideBf16Gemms()
     const auto head = model::lmHeadOperators(model, run, parallel::layerSharding(run), model::Workload::Prefill);
     QCOMPARE(find(head, "lm_head.projection")->precision, config::Precision::Bf16);
     QVERIFY(!find(head, "lm_head.projection")->storedWeights);
+}
+
+void TstLayerOperators::mxfp4ExpertsBesideBf16Attention()
+{
+    // gpt-oss-20b's checkpoint keeps the routed experts in MXFP4 and the attention projections and router in bf16
+    // (config.json quantization_config, modules_to_not_convert): with expert_weights mxfp4, the expert GEMMs read
+    // MXFP4 weights into bf16 math and every other GEMM reads bf16 weights; no activation is quantised.
+    const config::ModelSpec model = test::projectLoader().loadModel("gpt-oss-20b");
+    QVERIFY(model.moe);
+    config::RunSpec run = prefillOf2x512(config::Precision::Bf16, config::Precision::Bf16);
+    run.precision.expertWeights = config::Precision::Mxfp4;
+    const auto layer = model::prefillLayer(model, run, parallel::layerSharding(run), true);
+    int experts = 0;
+    int others = 0;
+    for (const model::Operator& op : layer) {
+        QVERIFY2(op.name.find("quantize") == std::string::npos && op.name.find("fp8_cast") == std::string::npos,
+            op.name.c_str());
+        if (op.kind != model::OperatorKind::Gemm) {
+            continue;
+        }
+        QCOMPARE(op.precision, config::Precision::Bf16);
+        if (op.name.starts_with("moe.expert_")) {
+            ++experts;
+            QVERIFY2(op.storedWeights == config::Precision::Mxfp4, op.name.c_str());
+        } else {
+            ++others;
+            QVERIFY2(!op.storedWeights, op.name.c_str());
+        }
+    }
+    QCOMPARE(experts, 2); // gate-up and down, grouped over the active experts
+    QCOMPARE(others, 3); // qkv, output projection, router
 }
 
 void TstLayerOperators::fusedAllReduceCarriesResidualNormAndQuantisation()

@@ -37,6 +37,10 @@ void TstModelStats::matchesPublishedTotals_data()
     // published shape (3 dense layers, 58 MoE layers with 8 of 256 routed experts + 1 shared, MLA, untied
     // embeddings) gives 37.55B, 1.5% above 37. We check the total at 0.5% and the active count at 1.6%.
     QTest::addRow("deepseek_v3") << "deepseek-v3" << 671e9 << 37e9 << 0.016;
+    // gpt-oss (OpenAI's model card, 2025-08-05): 116.83 B and 20.91 B in all; its active counts (5.13 B, 3.61 B) leave
+    // out the embedding table, which this count includes (201,088 x 2,880 = 0.579 B): 5.71 B and 4.19 B.
+    QTest::addRow("gpt_oss_120b") << "gpt-oss-120b" << 116.83e9 << 5.13e9 + 0.579e9 << 0.005;
+    QTest::addRow("gpt_oss_20b") << "gpt-oss-20b" << 20.91e9 << 3.61e9 + 0.579e9 << 0.005;
 }
 
 void TstModelStats::matchesPublishedTotals()

@@ -140,12 +140,14 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // at 10.7%. With the SMs NCCL holds beside Megatron's bucketed reductions and overlapped parameter gathers
     // (sim::collectiveContention): 9.18%, held at 10.2%. With a slowed pass's pipeline send waiting for the slowdown
     // (2026-12-06): 9.48%, still held at 10.2%. With the SMs of the context-parallel ring steps beside the attention
-    // core: torchtitan 13.71%.
+    // core: torchtitan 13.71%. With the 221 gpt-oss-120b rows on Hopper that the gpt-oss preset and MXFP4 experts let
+    // it serve (2026-12-06, first run unseen; the other 1,216 rows unchanged): aiconfigurator 39.32% / 14.37%, held at
+    // 40.3% and 15.4% (docs/calibration.md, misses: gpt-oss's TTFT).
     static const std::map<QString, double> kCeilings = { { QStringLiteral("uci-llama2"), 38.8 },
         { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 }, { QStringLiteral("nim-served-ttft"), 22.7 },
         { QStringLiteral("torchtitan"), 14.9 }, { QStringLiteral("nanotron"), 21.7 },
         { QStringLiteral("torchtitan-power-limited"), 119.4 }, { QStringLiteral("megatron-core-h100"), 10.2 },
-        { QStringLiteral("aiconfigurator-ttft"), 38.4 }, { QStringLiteral("aiconfigurator-tpot"), 13.3 } };
+        { QStringLiteral("aiconfigurator-ttft"), 40.3 }, { QStringLiteral("aiconfigurator-tpot"), 15.4 } };
     const auto ceiling = kCeilings.find(name);
     if (!result.hasBar()) {
         // Printed, not a bar (its set-up is unknown): only held at its ceiling so that it cannot get worse unseen.
