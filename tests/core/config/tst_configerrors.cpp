@@ -546,6 +546,12 @@ void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist_data()
         << "llama-serve-a100" << QStringList { QStringLiteral("run.precision.expert_weights=mxfp4") }
         << "run.precision.expert_weights"
         << "has no routed experts";
+    // In training too it is that one error: the format stores nothing without experts, so no training error follows.
+    QTest::addRow("expert_weights_without_experts_training")
+        << "hgx-h100-8gpu"
+        << "torchtitan-llama3-train" << QStringList { QStringLiteral("run.precision.expert_weights=mxfp4") }
+        << "run.precision.expert_weights"
+        << "has no routed experts";
 }
 
 void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist()
