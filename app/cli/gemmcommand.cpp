@@ -119,6 +119,10 @@ int gemmCommand(const Invocation& invocation)
             throw UsageError(
                 "--weights \"" + *weights + "\": expected int4 or mxfp4 (other formats: give --precision)");
         }
+        if (shape.precision != config::Precision::Bf16 && shape.precision != config::Precision::Fp16) {
+            throw UsageError("--weights " + *weights + " with --precision " + config::toString(shape.precision)
+                + ": weight-only formats are multiplied in 16 bits; give --precision bf16 or fp16");
+        }
     }
     if (const std::string problem = compute::gemmShapeLimitProblem(shape); !problem.empty()) {
         throw UsageError("--m, --k, --n, --batch: " + problem);

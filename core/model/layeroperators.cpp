@@ -112,14 +112,11 @@ private:
         entry.op.flops = 2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n)
             * static_cast<double>(batch);
         entry.weights = static_cast<double>(k) * static_cast<double>(n) * static_cast<double>(batch);
-        // AWQ/GPTQ checkpoints quantise the linear layers, gpt-oss's its routed experts alone (MXFP4); the MoE router
-        // stays in 16 bits (vLLM builds it as an unquantised ReplicatedLinear, quant_config=None, in its Mixtral and
-        // Qwen MoE models).
-        const bool routedExpert = entry.op.name.starts_with("moe.expert_");
-        const config::Precision stored
-            = routedExpert ? m_shape.precision.routedExpertWeights() : m_shape.precision.weights;
-        if (config::isWeightOnlyFormat(stored) && entry.op.name != "moe.router") {
-            entry.op.storedWeights = stored;
+        // AWQ/GPTQ checkpoints quantise the linear layers (the routed experts may differ: moe()); the MoE router stays
+        // in 16 bits (vLLM builds it as an unquantised ReplicatedLinear, quant_config=None, in its Mixtral and Qwen MoE
+        // models).
+        if (config::isWeightOnlyFormat(m_shape.precision.weights) && entry.op.name != "moe.router") {
+            entry.op.storedWeights = m_shape.precision.weights;
         }
         if (quantisedByAllReduce(entry.op.name)) {
             return;
@@ -468,6 +465,10 @@ private:
                 m_entries[i].weights
                     = static_cast<double>(g.k) * static_cast<double>(g.n) * static_cast<double>(experts.local);
                 m_entries[i].routedExpert = true;
+                // The routed experts' own format where the checkpoint gives them one (gpt-oss: MXFP4 experts).
+                const config::Precision stored = m_shape.precision.routedExpertWeights();
+                m_entries[i].op.storedWeights
+                    = config::isWeightOnlyFormat(stored) ? std::optional<config::Precision>(stored) : std::nullopt;
             }
         }
         elementwise("moe.unpermute", OperatorClass::Moe, routed * hidden, own * hidden, (routed + own) * hidden,

@@ -341,6 +341,11 @@ void TstCli::usageErrors_data()
         QStringLiteral("h100-sxm5-80gb"), QStringLiteral("--m"), QStringLiteral("16"), QStringLiteral("--k"),
         QStringLiteral("2880"), QStringLiteral("--n"), QStringLiteral("5760"), QStringLiteral("--precision"),
         QStringLiteral("mxfp4") } << "mxfp4 is a weight-only format; give --precision bf16 --weights mxfp4";
+    QTest::addRow("gemm_mxfp4_under_fp8") << QStringList { QStringLiteral("gemm"), QStringLiteral("--hardware"),
+        QStringLiteral("h100-sxm5-80gb"), QStringLiteral("--m"), QStringLiteral("16"), QStringLiteral("--k"),
+        QStringLiteral("2880"), QStringLiteral("--n"), QStringLiteral("5760"), QStringLiteral("--weights"),
+        QStringLiteral("mxfp4"), QStringLiteral("--precision"), QStringLiteral("fp8") }
+                                          << "--weights mxfp4 with --precision fp8: weight-only formats are multiplied";
     QTest::addRow("validate_negative_threads") << QStringList { QStringLiteral("validate"), QStringLiteral("--threads"),
         QStringLiteral("-2") } << "--threads takes a number of threads";
 }
