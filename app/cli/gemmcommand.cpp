@@ -52,7 +52,8 @@ void writeJson(std::ostream& json, const config::GpuSpec& gpu, const compute::Ge
         { { "gpu", gpu.name },
             { "shape",
                 { { "m", shape.m }, { "k", shape.k }, { "n", shape.n }, { "batch", shape.batch },
-                    { "precision", config::toString(shape.precision) } } },
+                    { "precision", config::toString(shape.precision) },
+                    { "weights", config::toString(shape.storedWeights.value_or(shape.precision)) } } },
             { "tile",
                 { { "cta_m", tile.ctaM }, { "cta_n", tile.ctaN }, { "cta_k", tile.ctaK }, { "stages", tile.stages },
                     { "threads", tile.threads }, { "registers_per_thread", tile.registersPerThread },
@@ -87,8 +88,8 @@ int gemmCommand(const Invocation& invocation)
             { "precision", "NAME", "fp32, tf32, bf16, fp16, fp8, int8 or nvfp4 (default bf16)", false },
             { "weights", "NAME",
                 "format B is stored in when the kernel dequantises it first: int4 (W4A16, AWQ/GPTQ group scales) or "
-                "mxfp4 (OCP MX block scales, gpt-oss's experts), with bf16 or fp16 precision; default: B in the "
-                "GEMM's precision",
+                "mxfp4 (OCP MX block scales, gpt-oss's experts), with bf16 or fp16 precision (mxfp4 also with fp8 "
+                "on Blackwell: MXFP8 x MXFP4, no dequantisation); default: B in the GEMM's precision",
                 false },
             { "hardware", "NAME|FILE", "hardware or GPU preset name, or YAML file", false },
             { "set", "KEY=VALUE", "override a key, e.g. hardware.gpu.derate.clock=0.74", true },
@@ -119,16 +120,22 @@ int gemmCommand(const Invocation& invocation)
             throw UsageError(
                 "--weights \"" + *weights + "\": expected int4 or mxfp4 (other formats: give --precision)");
         }
-        if (shape.precision != config::Precision::Bf16 && shape.precision != config::Precision::Fp16) {
-            throw UsageError("--weights " + *weights + " with --precision " + config::toString(shape.precision)
-                + ": weight-only formats are multiplied in 16 bits; give --precision bf16 or fp16");
-        }
     }
     if (const std::string problem = compute::gemmShapeLimitProblem(shape); !problem.empty()) {
         throw UsageError("--m, --k, --n, --batch: " + problem);
     }
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::GpuSpec gpu = loader.loadHardware(arguments.required("hardware"), arguments.values("set")).gpu;
+    // Weight-only formats are multiplied in 16 bits, except MXFP4 beside MXFP8 activations on Blackwell (gemmmodel.h).
+    const bool sixteenBits = shape.precision == config::Precision::Bf16 || shape.precision == config::Precision::Fp16;
+    const bool mxfp4OnBlackwell = shape.storedWeights == config::Precision::Mxfp4
+        && shape.precision == config::Precision::Fp8 && gpu.architecture == config::GpuArchitecture::Blackwell;
+    if (shape.storedWeights && !sixteenBits && !mxfp4OnBlackwell) {
+        const std::string weights = config::toString(*shape.storedWeights);
+        throw UsageError("--weights " + weights + " with --precision " + config::toString(shape.precision)
+            + ": weight-only formats are multiplied in 16 bits (mxfp4 also in fp8 on a Blackwell GPU; " + gpu.name
+            + " is " + config::toString(gpu.architecture) + "); give --precision bf16 or fp16");
+    }
     compute::GemmEstimate estimate;
     try {
         estimate = compute::estimateGemm(gpu, shape);

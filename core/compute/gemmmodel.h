@@ -15,7 +15,8 @@ namespace rapid::compute {
 /// C[M x N] = A[M x K] . B[K x N], `batch` independent times (e.g. one per attention head). All operands and the
 /// result are stored in `precision`, except B when `storedWeights` names its format: a weight-only quantised GEMM
 /// (W4A16: int4 weights with group scales) streams B in that format and dequantises it in registers before the
-/// tensor cores multiply in `precision`.
+/// tensor cores multiply in `precision`; MXFP4 weights under fp8 on Blackwell go into the block-scaled MMA as they are
+/// (MXFP8 x MXFP4 at the FP8 rate).
 struct GemmShape {
     std::int64_t m = 0;
     std::int64_t k = 0;

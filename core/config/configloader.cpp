@@ -287,7 +287,8 @@ template <typename Report> void checkFp8Scaling(const GpuSpec& gpu, const RunSpe
 {
     // MXFP8 (fp8_scaling: blockwise, a scale per 32 elements) is a tensor-core format of Blackwell (tcgen05's
     // block-scaled MMA kinds, PTX ISA); Hopper's and Ampere's tensor cores take one scale per operand.
-    if (run.precision.compute == Precision::Fp8 && run.precision.fp8Scaling == Fp8Scaling::Blockwise
+    const bool fp8Gemms = run.precision.compute == Precision::Fp8 || run.precision.expertCompute == Precision::Fp8;
+    if (fp8Gemms && run.precision.fp8Scaling == Fp8Scaling::Blockwise
         && (gpu.architecture == GpuArchitecture::Hopper || gpu.architecture == GpuArchitecture::Ampere)) {
         report("run.precision.fp8_scaling",
             std::string("fp8_scaling: blockwise is MXFP8, which needs Blackwell's block-scaled tensor cores; the GPU ")
@@ -400,7 +401,7 @@ std::vector<Diagnostic> checkScenario(
     checkTransformerEngine(run, report);
     checkLossOptions(run, report);
     detail::checkNvfp4(run, report);
-    detail::checkWeightOnlyFormats(model, run, report);
+    detail::checkWeightOnlyFormats(model, run, hardware.gpu, report);
     checkLora(model, run, report);
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {

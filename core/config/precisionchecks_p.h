@@ -4,6 +4,7 @@
 // families may be stored in them, which GEMM precision reads them, and that they serve inference. Each reports
 // (key path, message) through @p report, as checkScenario collects them.
 
+#include "hardwarespec.h"
 #include "modelspec.h"
 #include "runspec.h"
 
@@ -70,10 +71,50 @@ template <typename Report> void checkExpertWeights(const ModelSpec& model, const
     }
 }
 
+/// The routed experts' own GEMM math (precision.expert_compute): bf16, fp16 or fp8 at a tensor rate the GPU has, for
+/// the routed experts of an inference run.
+template <typename Report>
+void checkExpertCompute(const ModelSpec& model, const RunSpec& run, const GpuSpec& gpu, const Report& report)
+{
+    const auto& experts = run.precision.expertCompute;
+    if (!experts) {
+        return;
+    }
+    const char* key = "run.precision.expert_compute";
+    if (*experts != Precision::Bf16 && *experts != Precision::Fp16 && *experts != Precision::Fp8) {
+        report(key,
+            std::string("expected bf16, fp16 or fp8 (the tensor-core math of the routed experts' GEMMs), got ")
+                + toString(*experts));
+    } else if (!model.moe) {
+        report(key,
+            "the model " + model.name
+                + " has no routed experts (no model.moe); remove expert_compute or pick a mixture-of-experts model");
+    } else if (run.mode == RunMode::Training) {
+        report(key,
+            "expert_compute is modelled for inference (an engine's MoE kernels apart from its other GEMMs), not for "
+            "training; set precision.compute for a training run");
+    } else if (gpu.tensorPeak(*experts) <= 0) {
+        report(key,
+            std::string("the GPU ") + gpu.name + " has no " + toString(*experts)
+                + " tensor rate in its preset; expected a precision it has a rate for");
+    }
+}
+
+/// Whether the routed experts' GEMMs multiply weights of the weight-only @p format natively rather than dequantising
+/// them to 16 bits: MXFP4 weights with MXFP8 activations on Blackwell, whose tcgen05 block-scaled MMA (kind f8f6f4)
+/// takes an E2M1 operand beside an E4M3 one at the FP8 rate (TensorRT-LLM's gpt-oss MoE on Blackwell).
+inline bool expertsMultiplyNatively(const RunSpec& run, const GpuSpec& gpu, Precision format)
+{
+    return format == Precision::Mxfp4 && run.precision.routedExpertCompute() == Precision::Fp8
+        && gpu.architecture == GpuArchitecture::Blackwell;
+}
+
 /// The weight-only formats: int4 as AWQ and GPTQ checkpoints hold the linear layers, mxfp4 as gpt-oss holds its
 /// experts. The GEMMs that read them dequantise in registers and multiply in 16 bits (Marlin-class W4A16 kernels,
-/// OpenAI's triton matmul_ogs on Hopper), for inference. Nothing else is stored in them and no GEMM computes in them.
-template <typename Report> void checkWeightOnlyFormats(const ModelSpec& model, const RunSpec& run, const Report& report)
+/// OpenAI's triton matmul_ogs on Hopper), for inference; MXFP4 experts under fp8 expert compute on Blackwell are
+/// multiplied as they are (expertsMultiplyNatively). Nothing else is stored in them and no GEMM computes in them.
+template <typename Report>
+void checkWeightOnlyFormats(const ModelSpec& model, const RunSpec& run, const GpuSpec& gpu, const Report& report)
 {
     for (const Precision format : { Precision::Int4, Precision::Mxfp4 }) {
         const std::string word = toString(format);
@@ -92,6 +133,7 @@ template <typename Report> void checkWeightOnlyFormats(const ModelSpec& model, c
         }
     }
     checkExpertWeights(model, run, report);
+    checkExpertCompute(model, run, gpu, report);
     const bool weights = isWeightOnlyFormat(run.precision.weights);
     // Without routed experts expert_weights was reported above and stores nothing: one error, not two.
     const bool experts = model.moe && run.precision.expertWeights && isWeightOnlyFormat(*run.precision.expertWeights);
@@ -99,11 +141,23 @@ template <typename Report> void checkWeightOnlyFormats(const ModelSpec& model, c
         return;
     }
     const std::string key = weights ? "run.precision.weights" : "run.precision.expert_weights";
-    const std::string word = toString(weights ? run.precision.weights : *run.precision.expertWeights);
-    if (run.precision.compute != Precision::Bf16 && run.precision.compute != Precision::Fp16) {
-        report("run.precision.compute",
-            word + " weights are multiplied in 16 bits (W4A16); expected compute bf16 or fp16, got "
-                + toString(run.precision.compute));
+    const Precision format = weights ? run.precision.weights : *run.precision.expertWeights;
+    const std::string word = toString(format);
+    // The GEMMs that read the format: every linear's (weights) or the routed experts' (expert_weights).
+    const Precision math = weights ? run.precision.compute : run.precision.routedExpertCompute();
+    const char* mathKey
+        = !weights && run.precision.expertCompute ? "run.precision.expert_compute" : "run.precision.compute";
+    const bool native = !weights && expertsMultiplyNatively(run, gpu, format);
+    if (math != Precision::Bf16 && math != Precision::Fp16 && !native) {
+        std::string why = word + " weights are multiplied in 16 bits (W4A16)";
+        if (format == Precision::Mxfp4 && math == Precision::Fp8) {
+            why += weights ? " (only MXFP4 experts, precision.expert_weights, meet fp8 math, and on Blackwell)"
+                           : std::string(" except by fp8 expert compute on Blackwell (MXFP8 x MXFP4), and ") + gpu.name
+                    + " is " + toString(gpu.architecture);
+        }
+        report(mathKey,
+            why + "; expected " + (mathKey == std::string("run.precision.compute") ? "compute" : "expert_compute")
+                + " bf16 or fp16, got " + toString(math));
     } else if (run.mode == RunMode::Training) {
         report(key,
             word

@@ -86,6 +86,11 @@ void readPrecision(MapReader& reader, PrecisionSpec& spec)
     if (expertWeightsGiven) {
         spec.expertWeights = expertWeights;
     }
+    const bool expertComputeGiven = precision.has("expert_compute");
+    const Precision expertCompute = precision.choice<Precision>("expert_compute", spec.compute);
+    if (expertComputeGiven) {
+        spec.expertCompute = expertCompute;
+    }
     // NVFP4 exists for weights and GEMM operands only, int4 and mxfp4 for weights only: what derives from them stays
     // in bf16.
     const auto storable = [](Precision format) {

@@ -67,6 +67,10 @@ struct PrecisionSpec {
     /// The routed experts' weights where a checkpoint quantises them apart from the rest (gpt-oss: MXFP4 experts, all
     /// else bf16): a weight-only format (config::isWeightOnlyFormat). Absent: weights.
     std::optional<Precision> expertWeights;
+    /// The routed experts' GEMM math where an engine runs it apart from the rest (gpt-oss under TensorRT-LLM on
+    /// Blackwell: activations quantised to MXFP8 and multiplied with the MXFP4 experts on the FP8 tensor cores, all
+    /// else bf16). Absent: compute.
+    std::optional<Precision> expertCompute;
     Precision activations = Precision::Bf16;
     Precision gradients = Precision::Bf16;
     Precision optimizer = Precision::Fp32; ///< Adam moments and master weights
@@ -79,6 +83,7 @@ struct PrecisionSpec {
     bool fp8AllGather = false;
 
     Precision routedExpertWeights() const { return expertWeights.value_or(weights); }
+    Precision routedExpertCompute() const { return expertCompute.value_or(compute); }
 
     bool operator==(const PrecisionSpec&) const = default;
 };

@@ -60,7 +60,11 @@ void addPrecision(std::vector<Key>& keys)
         "stored weights (int4: AWQ/GPTQ weight-only checkpoints served with bf16 or fp16 compute)"));
     keys.push_back(choice<Precision>("precision.expert_weights", derived("weights"),
         "the routed experts' weights where a checkpoint quantises them apart (mxfp4: gpt-oss, its experts in MXFP4 "
-        "and all else bf16), a weight-only format (int4 or mxfp4) multiplied with bf16 or fp16 compute"));
+        "and all else bf16), a weight-only format (int4 or mxfp4) multiplied with bf16 or fp16 compute (mxfp4 also "
+        "with expert_compute fp8 on Blackwell)"));
+    keys.push_back(choice<Precision>("precision.expert_compute", derived("compute"),
+        "the routed experts' GEMM math where an engine runs it apart (fp8: gpt-oss under TensorRT-LLM on Blackwell, "
+        "MXFP8 activations into the MXFP4 experts on the FP8 tensor cores); bf16, fp16 or fp8"));
     keys.push_back(
         choice<Precision>("precision.activations", derived("compute (bf16 when that is nvfp4)"), "stored activations"));
     keys.push_back(choice<Precision>("precision.gradients", derived("weights (bf16 when that is nvfp4)"), "gradients"));

@@ -107,23 +107,28 @@ private:
         std::int64_t batch = 1, bool inputCastShared = false)
     {
         Entry& entry = add(std::move(name), OperatorKind::Gemm, opClass);
-        entry.op.precision = m_shape.precision.compute;
+        // The routed experts may have a format and math of their own (gpt-oss: MXFP4 experts; under TensorRT-LLM on
+        // Blackwell multiplied with MXFP8 activations).
+        const config::Precision math
+            = m_routedExperts ? m_shape.precision.routedExpertCompute() : m_shape.precision.compute;
+        const config::Precision stored
+            = m_routedExperts ? m_shape.precision.routedExpertWeights() : m_shape.precision.weights;
+        entry.op.precision = math;
         entry.op.gemm = { m, k, n, batch };
         entry.op.flops = 2.0 * static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n)
             * static_cast<double>(batch);
         entry.weights = static_cast<double>(k) * static_cast<double>(n) * static_cast<double>(batch);
-        // AWQ/GPTQ checkpoints quantise the linear layers (the routed experts may differ: moe()); the MoE router stays
-        // in 16 bits (vLLM builds it as an unquantised ReplicatedLinear, quant_config=None, in its Mixtral and Qwen MoE
-        // models).
-        if (config::isWeightOnlyFormat(m_shape.precision.weights) && entry.op.name != "moe.router") {
-            entry.op.storedWeights = m_shape.precision.weights;
+        // AWQ/GPTQ checkpoints quantise the linear layers; the MoE router stays in 16 bits (vLLM builds it as an
+        // unquantised ReplicatedLinear, quant_config=None, in its Mixtral and Qwen MoE models).
+        if (config::isWeightOnlyFormat(stored) && entry.op.name != "moe.router") {
+            entry.op.storedWeights = stored;
         }
         if (quantisedByAllReduce(entry.op.name)) {
             return;
         }
-        if (m_shape.precision.compute == config::Precision::Fp8 && m_shape.act > 1) {
-            fp8Casts(entry.op.name, opClass, entry.op.gemm, inputCastShared);
-        } else if (m_shape.precision.compute == config::Precision::Nvfp4) {
+        if (math == config::Precision::Fp8 && m_shape.act > 1) {
+            fp8Casts(entry.op.name, opClass, entry.op.gemm, inputCastShared, entry.op.storedWeights.has_value());
+        } else if (math == config::Precision::Nvfp4) {
             const GemmDims dims = entry.op.gemm;
             Entry& quantize = add(entry.op.name + ".nvfp4_quantize", OperatorKind::Elementwise, opClass);
             quantize.op.bytes = nvfp4QuantizeBytes(dims, m_shape.act);
@@ -134,10 +139,14 @@ private:
     }
 
     /// The memory-bound kernels that quantise an FP8 GEMM's operands (fp8quantization.h).
-    void fp8Casts(const std::string& gemmName, OperatorClass opClass, const GemmDims& dims, bool inputCastShared)
+    /// @p weightsQuantised: the weights are stored in a quantised format the tensor cores take as they are (MXFP4
+    /// experts beside MXFP8 activations), so only the input is cast.
+    void fp8Casts(const std::string& gemmName, OperatorClass opClass, const GemmDims& dims, bool inputCastShared,
+        bool weightsQuantised)
     {
         // FSDP's float8 all-gather hands the GEMM its weight in FP8 already (the shard is cast before the gather).
-        const bool weightsInFp8 = m_shape.precision.weights == config::Precision::Fp8 || m_shape.precision.fp8AllGather;
+        const bool weightsInFp8
+            = weightsQuantised || m_shape.precision.weights == config::Precision::Fp8 || m_shape.precision.fp8AllGather;
         const Fp8CastBytes bytes = fp8CastBytes(dims, m_shape.precision.fp8Scaling, m_shape.act, weightsInFp8,
             m_training, m_shape.torchaoFloat8, inputCastShared);
         Entry& cast = add(gemmName + ".fp8_cast", OperatorKind::Elementwise, opClass);
@@ -457,7 +466,9 @@ private:
         elementwise("moe.permute", OperatorClass::Moe, routed * hidden, routed * hidden, (routed + own) * hidden, 0);
         const ExpertRows experts = expertRows(m_shape, moe);
         const std::size_t first = m_entries.size();
+        m_routedExperts = true;
         mlp("moe.expert_", OperatorClass::Moe, moe.expertFfnSize, experts.rowsPerExpert, experts.active, m_shape.etp);
+        m_routedExperts = false;
         // The GPU holds all its local experts whether or not they run.
         for (std::size_t i = first; i < m_entries.size(); ++i) {
             if (m_entries[i].op.kind == OperatorKind::Gemm) {
@@ -465,10 +476,6 @@ private:
                 m_entries[i].weights
                     = static_cast<double>(g.k) * static_cast<double>(g.n) * static_cast<double>(experts.local);
                 m_entries[i].routedExpert = true;
-                // The routed experts' own format where the checkpoint gives them one (gpt-oss: MXFP4 experts).
-                const config::Precision stored = m_shape.precision.routedExpertWeights();
-                m_entries[i].op.storedWeights
-                    = config::isWeightOnlyFormat(stored) ? std::optional<config::Precision>(stored) : std::nullopt;
             }
         }
         elementwise("moe.unpermute", OperatorClass::Moe, routed * hidden, own * hidden, (routed + own) * hidden,
@@ -484,6 +491,7 @@ private:
     bool m_dropout = false;
     bool m_fusedAllReduce = false; ///< this layer's all-reduces carry the residual and norm (and quantisation)
     bool m_fusedResidual = false; ///< each residual add runs in the next RMSNorm's kernel (residualAndNorm)
+    bool m_routedExperts = false; ///< gemm() is building the routed experts' GEMMs (moe())
     std::vector<Entry> m_entries;
 };
 

@@ -33,7 +33,10 @@ double mfuPeak(const config::GpuSpec& gpu, const config::PrecisionSpec& precisio
     const auto rate = [&gpu](config::Precision of) {
         return gpu.tensorPeak(of) > 0 ? gpu.tensorPeak(of) : gpu.tensorPeak(config::Precision::Bf16);
     };
-    return std::max(rate(precision.compute), rate(precision.activations)) * std::max(1.0, gpu.effectiveClockScale());
+    // The fastest rate any of the step's GEMMs runs at (the routed experts may have math of their own).
+    const double fastest
+        = std::max({ rate(precision.compute), rate(precision.activations), rate(precision.routedExpertCompute()) });
+    return fastest * std::max(1.0, gpu.effectiveClockScale());
 }
 
 double exposed(double communication, double hideable)

@@ -214,12 +214,8 @@ std::string skipReason(const CsvTable& table, size_t row)
                "is not recorded)";
     }
     if (isGptOss(table.cell(row, "model_path"))) {
-        if (table.cell(row, "system") != "h100_sxm" && table.cell(row, "system") != "h200_sxm") {
-            // TensorRT-LLM's gpt-oss README (examples/models/core/gpt_oss, MoE support matrix): on Blackwell the
-            // experts run MXFP4 x MXFP8 (activations quantised per 32-block) on the FP8 tensor cores.
-            return "gpt-oss on Blackwell: MXFP8 activations into MXFP4 experts (not modelled; Hopper's bf16 "
-                   "activations "
-                   "are)";
+        if (table.cell(row, "mode") != "agg") {
+            return "disaggregated gpt-oss deployment (GB200; this mapping takes aggregated rows only)";
         }
         if (table.cell(row, "precision") != "fp4") {
             return "gpt-oss with FP8 GEMMs: which checkpoint or activation format ran is not recorded";
@@ -275,8 +271,8 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
         std::string(
             "NVIDIA AIConfigurator silicon rows: Llama-3.1-8B/70B, Qwen3-32B, Qwen3-235B-A22B and gpt-oss-120b "
             "(experts split over tp, or spread over the tp ranks: ep x etp = tp) served by vLLM, TensorRT-LLM and "
-            "SGLang on H100/H200/B200/GB200 (bf16, fp8 per-tensor or 128-block, nvfp4; gpt-oss's MXFP4 experts on "
-            "Hopper), one worker per row under a closed "
+            "SGLang on H100/H200/B200/GB200 (bf16, fp8 per-tensor or 128-block, nvfp4; gpt-oss's MXFP4 experts, "
+            "under TensorRT-LLM on Blackwell with MXFP8 activations), one worker per row under a closed "
             "loop: mean ")
             + (ttft ? "time to first token" : "time per output token") + " (rapid serve)",
         ttft ? Metric::ServedTtft : Metric::ServedItl, ttft ? 20.0 : 10.0, {}, {}, {} };
@@ -298,6 +294,13 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
             continue;
         }
         const bool mxfp4Experts = isGptOss(table.cell(row, "model_path"));
+        // gpt-oss's experts under TensorRT-LLM on Blackwell: MXFP8 activations into the MXFP4 weights on the FP8
+        // tensor cores (its gpt-oss README, MoE support matrix: Blackwell mxfp8 x mxfp4, CUTLASS or TRTLLM backend,
+        // the only Blackwell entry). vLLM's default on Blackwell keeps bf16 activations (model_executor/layers/
+        // quantization/mxfp4.py, get_mxfp4_backend: SM100_FI_MXFP4_BF16 unless VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8 is
+        // set), as on Hopper.
+        const bool mxfp8Activations = mxfp4Experts && table.cell(row, "backend") == "trtllm"
+            && (table.cell(row, "system") == "b200_sxm" || table.cell(row, "system") == "gb200");
         const bool fp8 = table.cell(row, "precision") == "fp8";
         const bool nvfp4 = !mxfp4Experts && table.cell(row, "gemm_quant_mode") == "nvfp4";
         // fp8_block: DeepSeek-V3's fine-grained FP8 (1 x 128 activation tiles, 128 x 128 weight blocks).
@@ -341,14 +344,18 @@ Dataset aiconfiguratorDataset(const std::string& sharedDir, bool ttft)
                 "run.precision.weights=" + precision, "run.precision.activations=bf16",
                 "run.precision.kv_cache=" + std::string(nvfp4 || fp8 ? "fp8" : "bf16"),
                 "run.precision.fp8_scaling="
-                    + std::string(fp8Block ? "block128"
-                            : staticScales ? "static"
-                                           : "tensorwise") });
+                    + std::string(mxfp8Activations ? "blockwise"
+                            : fp8Block             ? "block128"
+                            : staticScales         ? "static"
+                                                   : "tensorwise") });
         // gpt-oss on Hopper (TensorRT-LLM's gpt-oss README, MoE support matrix; vLLM's gpt-oss recipe): bf16
         // activations into the MXFP4 experts (W4A16: OpenAI's triton matmul_ogs or CUTLASS), bf16 attention and
         // KV cache (that README: no FP8 KV cache on Hopper).
         if (mxfp4Experts) {
             c.overrides.push_back("run.precision.expert_weights=mxfp4");
+        }
+        if (mxfp8Activations) {
+            c.overrides.push_back("run.precision.expert_compute=fp8");
         }
         const std::vector<std::string> experts = *expertSplitOf(table, row);
         c.overrides.insert(c.overrides.end(), experts.begin(), experts.end());

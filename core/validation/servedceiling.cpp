@@ -47,7 +47,8 @@ double servedRequestsCeiling(const config::Scenario& scenario, std::int64_t prom
     // The prompt's tokens attend to 1 .. prompt keys, each decoded token to the prompt and what came before it.
     const double attentionFlops = attentionFlopsAtLeast(model, 1, promptTokens)
         + attentionFlopsAtLeast(model, promptTokens + 1, promptTokens + decoded);
-    const double gemmRate = bestRate(gpu, precision.compute);
+    // A ceiling: every GEMM at the fastest rate any of them runs at (the routed experts may have math of their own).
+    const double gemmRate = std::max(bestRate(gpu, precision.compute), bestRate(gpu, precision.routedExpertCompute()));
     const double attentionRate = std::max(gemmRate, bestRate(gpu, precision.activations));
     const double gpuSecondsPerRequest = gemmFlops / gemmRate + attentionFlops / attentionRate;
     return static_cast<double>(scenario.run.parallelism.gpuCount()) / gpuSecondsPerRequest;

@@ -69,6 +69,7 @@ private Q_SLOTS:
     void sweepWritesEveryPointAndRanksTheFeasibleOnes();
     void runJsonFollowsTheDocumentedSchema();
     void validateGemmsWritesEveryRow();
+    void gemmTakesMxfp4BesideFp8OnBlackwell();
     void validateSplitsADatasetsErrorByGroup();
     void validateNamesAMissingSharedFolder();
 };
@@ -159,6 +160,24 @@ void TstCli::resilienceRowWhoseTrialsAllCutGpusApartHasNoSlowdown()
     for (const QJsonValue& trial : trials) {
         QVERIFY(trial.toObject().value(QStringLiteral("step_time_s")).isNull());
     }
+}
+
+void TstCli::gemmTakesMxfp4BesideFp8OnBlackwell()
+{
+    // MXFP8 x MXFP4 is a Blackwell MMA (tcgen05 kind f8f6f4): the B200 estimates it, and its time is below the
+    // 2 x 8192 x 2880 x 5760 FLOP at the bf16 peak (2,250 TFLOP/s: 120.8 us) that any dequantising kernel would need.
+    const Result result = runRapid({ QStringLiteral("gemm"), QStringLiteral("--hardware"), QStringLiteral("b200"),
+        QStringLiteral("--m"), QStringLiteral("8192"), QStringLiteral("--k"), QStringLiteral("2880"),
+        QStringLiteral("--n"), QStringLiteral("5760"), QStringLiteral("--weights"), QStringLiteral("mxfp4"),
+        QStringLiteral("--precision"), QStringLiteral("fp8"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.out.contains(QStringLiteral("fp8 on mxfp4 weights")), qPrintable(result.out));
+    const qsizetype json = result.out.indexOf(QLatin1Char('{'));
+    QVERIFY(json >= 0);
+    const QJsonObject estimate = QJsonDocument::fromJson(result.out.mid(json).toUtf8()).object();
+    QCOMPARE(estimate[QStringLiteral("shape")][QStringLiteral("weights")].toString(), QStringLiteral("mxfp4"));
+    const double total = estimate[QStringLiteral("seconds")][QStringLiteral("total")].toDouble();
+    QVERIFY2(total > 0 && total < 2.0 * 8192 * 2880 * 5760 / 2250e12, qPrintable(result.out));
 }
 
 void TstCli::validateGemmsWritesEveryRow()

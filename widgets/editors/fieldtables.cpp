@@ -236,6 +236,7 @@ QList<FieldSpec> runFields()
         field(run, "precision.compute", tr("Compute"), precision),
         field(run, "precision.weights", tr("Weights"), precision),
         field(run, "precision.expert_weights", tr("Expert weights"), precision),
+        field(run, "precision.expert_compute", tr("Expert compute"), precision),
         field(run, "precision.activations", tr("Activations"), precision),
         field(run, "precision.gradients", tr("Gradients"), precision),
         field(run, "precision.optimizer", tr("Optimizer"), precision),

@@ -92,6 +92,7 @@ private Q_SLOTS:
     void nvfp4MovesHalfBytesAndScalesOnBlackwell();
     void int4WeightsStreamPackedWithTheirGroupScales();
     void mxfp4WeightsStreamWithTheirBlockScales();
+    void mxfp4BesideMxfp8RunsAtTheFp8RateOnBlackwell();
     void fewSlicesInFlightAreLatencyBound();
     void deratesScaleOnlyTheirRoof_data();
     void deratesScaleOnlyTheirRoof();
@@ -349,6 +350,28 @@ void TstGemmModel::mxfp4WeightsStreamWithTheirBlockScales()
     compute::GemmShape fp8 = shape(16, 2880, 5760, config::Precision::Fp8);
     fp8.storedWeights = config::Precision::Mxfp4;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compute::estimateGemm(h100, fp8));
+}
+
+void TstGemmModel::mxfp4BesideMxfp8RunsAtTheFp8RateOnBlackwell()
+{
+    // A gpt-oss expert's gate-up GEMM at a prefill's 8,192 routed rows on a B200 under TensorRT-LLM: MXFP8 activations
+    // times MXFP4 weights, which tcgen05's block-scaled MMA (kind f8f6f4) multiplies as they are at the FP8 rate.
+    // 2 x 8192 x 2880 x 5760 = 271.8 GFLOP: at most 4,500 TFLOP/s (60.4 us), and faster than any 16-bit math could
+    // run it (the bf16 peak, 2,250 TFLOP/s: 120.8 us), which a kernel dequantising to bf16 would need. HBM moves A
+    // and C in fp8 (1 B) and B in MXFP4 (0.53125 B) once: they fit the 126 MB L2 in waves.
+    const config::GpuSpec b200 = test::projectLoader().loadHardware("b200", {}).gpu;
+    compute::GemmShape mixed = shape(8192, 2880, 5760, config::Precision::Fp8);
+    mixed.storedWeights = config::Precision::Mxfp4;
+    const compute::GemmEstimate estimate = compute::estimateGemm(b200, mixed);
+    const double flops = 2.0 * 8192 * 2880 * 5760;
+    QCOMPARE(estimate.flops, flops);
+    QVERIFY(estimate.computeSeconds >= flops / b200.tensorPeak(config::Precision::Fp8));
+    QVERIFY(estimate.computeSeconds < flops / b200.tensorPeak(config::Precision::Bf16));
+    QVERIFY(estimate.hbmBytes >= 8192.0 * 2880 + 2880.0 * 5760 * 0.53125 + 8192.0 * 5760);
+    QVERIFY(estimate.hbmBytes < 8192.0 * 2880 + 2880.0 * 5760 + 8192.0 * 5760); // B is not read as fp8
+    // The same GEMM on an H100 has no such MMA (Hopper's wgmma takes one fp8 format per operand, no E2M1).
+    const config::GpuSpec h100 = test::projectLoader().loadHardware("h100-sxm5-80gb", {}).gpu;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compute::estimateGemm(h100, mixed));
 }
 
 void TstGemmModel::fewSlicesInFlightAreLatencyBound()

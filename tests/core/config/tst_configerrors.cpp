@@ -552,6 +552,11 @@ void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist_data()
         << "torchtitan-llama3-train" << QStringList { QStringLiteral("run.precision.expert_weights=mxfp4") }
         << "run.precision.expert_weights"
         << "has no routed experts";
+    QTest::addRow("expert_compute_without_experts")
+        << "b200"
+        << "llama-serve-a100" << QStringList { QStringLiteral("run.precision.expert_compute=fp8") }
+        << "run.precision.expert_compute"
+        << "has no routed experts";
 }
 
 void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist()
@@ -576,7 +581,8 @@ void TstConfigErrors::blockScaledFormatsOnlyWhereTheyExist()
 void TstConfigErrors::expertWeightsTakeAWeightOnlyFormat()
 {
     // gpt-oss-20b (MXFP4 experts, bf16 elsewhere): a format that is neither weight-only nor the weights' own, MXFP4
-    // experts under FP8 GEMMs, and MXFP4 experts in training are each one located error; bf16 GEMMs for serving load.
+    // experts under FP8 GEMMs on Hopper, an expert math without a tensor-core kind, and MXFP4 experts or expert math
+    // in training are each one located error; bf16 GEMMs for serving load, and on Blackwell fp8 expert math too.
     const config::ConfigLoader loader = test::projectLoader();
     struct Case {
         const char* hardware;
@@ -590,10 +596,18 @@ void TstConfigErrors::expertWeightsTakeAWeightOnlyFormat()
             "expected int4 or mxfp4" },
         { "h100-sxm5-80gb", "llama-serve-a100", { "run.precision.compute=fp8", "run.precision.expert_weights=mxfp4" },
             "run.precision.compute",
-            "mxfp4 weights are multiplied in 16 bits (W4A16); expected compute bf16 or fp16, "
-            "got fp8" },
+            "mxfp4 weights are multiplied in 16 bits (W4A16) except by fp8 expert compute on Blackwell (MXFP8 x "
+            "MXFP4), and H100-SXM5-80GB is hopper; expected compute bf16 or fp16, got fp8" },
+        // MXFP8 x MXFP4 is a Blackwell MMA: on Hopper the experts' fp8 math is named, not the run's bf16 compute.
+        { "h100-sxm5-80gb", "llama-serve-a100",
+            { "run.precision.expert_compute=fp8", "run.precision.expert_weights=mxfp4" },
+            "run.precision.expert_compute", "is hopper" },
+        { "b200", "llama-serve-a100", { "run.precision.expert_compute=int8" }, "run.precision.expert_compute",
+            "expected bf16, fp16 or fp8" },
         { "hgx-h100-8gpu", "torchtitan-llama3-train", { "run.precision.expert_weights=mxfp4" },
             "run.precision.expert_weights", "not for training" },
+        { "hgx-h100-8gpu", "torchtitan-llama3-train", { "run.precision.expert_compute=fp8" },
+            "run.precision.expert_compute", "modelled for inference" },
     };
     for (const Case& c : cases) {
         const auto diagnostics
@@ -606,6 +620,12 @@ void TstConfigErrors::expertWeightsTakeAWeightOnlyFormat()
         "gpt-oss-20b", "h100-sxm5-80gb", "llama-serve-a100", { "run.precision.expert_weights=mxfp4" });
     QCOMPARE(served.run.precision.routedExpertWeights(), config::Precision::Mxfp4);
     QCOMPARE(served.run.precision.weights, config::Precision::Bf16);
+    // TensorRT-LLM's gpt-oss on Blackwell: MXFP8 activations into the MXFP4 experts, bf16 elsewhere.
+    const config::Scenario blackwell = loader.loadScenario("gpt-oss-20b", "b200", "llama-serve-a100",
+        { "run.precision.expert_weights=mxfp4", "run.precision.expert_compute=fp8",
+            "run.precision.fp8_scaling=blockwise" });
+    QCOMPARE(blackwell.run.precision.routedExpertCompute(), config::Precision::Fp8);
+    QCOMPARE(blackwell.run.precision.compute, config::Precision::Bf16);
 }
 
 void TstConfigErrors::theSharedExpertOverlapNeedsSharedExpertsAndAllToAlls()

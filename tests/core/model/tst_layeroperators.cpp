@@ -107,6 +107,7 @@ private Q_SLOTS:
     void nvfp4InferenceQuantisesActivationsPerBlock();
     void int4WeightsAreDequantisedInsideBf16Gemms();
     void mxfp4ExpertsBesideBf16Attention();
+    void mxfp8ActivationsIntoMxfp4ExpertsOnly();
     void fusedAllReduceCarriesResidualNormAndQuantisation();
     void fusedAllReduceWithoutQuantisationInMoeLayers();
     void residualAddRunsInTheNextRmsNormsKernel();
@@ -753,6 +754,41 @@ void TstLayerOperators::mxfp4ExpertsBesideBf16Attention()
     }
     QCOMPARE(experts, 2); // gate-up and down, grouped over the active experts
     QCOMPARE(others, 3); // qkv, output projection, router
+}
+
+void TstLayerOperators::mxfp8ActivationsIntoMxfp4ExpertsOnly()
+{
+    // gpt-oss-20b under TensorRT-LLM on Blackwell: the routed experts multiply MXFP8 activations with their MXFP4
+    // weights (expert_compute fp8, fp8_scaling blockwise), everything else stays bf16. Only the two expert GEMMs are
+    // fp8, and each casts only its input: the weights are already in a format the tensor cores take. A prefill of
+    // 2 x 512 tokens routes 1,024 x 4 = 4,096 token copies to the experts; the gate-up GEMM's input is those rows x
+    // 2,880 (hidden), the down GEMM's those rows x 2,880 (expert_ffn, no tp). Each element is read in bf16 (2 B) and
+    // written as E4M3 (1 B) with one E8M0 scale byte per 32: 3.03125 B.
+    const config::ModelSpec model = test::projectLoader().loadModel("gpt-oss-20b");
+    config::RunSpec run = prefillOf2x512(config::Precision::Bf16, config::Precision::Bf16);
+    run.precision.expertWeights = config::Precision::Mxfp4;
+    run.precision.expertCompute = config::Precision::Fp8;
+    run.precision.fp8Scaling = config::Fp8Scaling::Blockwise;
+    const auto layer = model::prefillLayer(model, run, parallel::layerSharding(run), true);
+    int experts = 0;
+    int casts = 0;
+    for (const model::Operator& op : layer) {
+        if (op.name.find("fp8_cast") != std::string::npos) {
+            ++casts;
+            QVERIFY2(op.name.starts_with("moe.expert_"), op.name.c_str());
+            QCOMPARE(op.bytes, 4096.0 * 2880 * (2 + 1 + 1.0 / 32));
+            continue;
+        }
+        if (op.kind != model::OperatorKind::Gemm) {
+            continue;
+        }
+        const bool expert = op.name.starts_with("moe.expert_");
+        experts += expert ? 1 : 0;
+        QCOMPARE(op.precision, expert ? config::Precision::Fp8 : config::Precision::Bf16);
+        QVERIFY2(expert ? op.storedWeights == config::Precision::Mxfp4 : !op.storedWeights, op.name.c_str());
+    }
+    QCOMPARE(experts, 2);
+    QCOMPARE(casts, 2);
 }
 
 void TstLayerOperators::fusedAllReduceCarriesResidualNormAndQuantisation()
