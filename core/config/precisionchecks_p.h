@@ -72,13 +72,13 @@ template <typename Report> void checkExpertWeights(const ModelSpec& model, const
 }
 
 /// The routed experts' own GEMM math (precision.expert_compute): bf16, fp16 or fp8 at a tensor rate the GPU has, for
-/// the routed experts of an inference run.
+/// the routed experts of an inference run. Returns whether it reported a problem (no second error follows from it).
 template <typename Report>
-void checkExpertCompute(const ModelSpec& model, const RunSpec& run, const GpuSpec& gpu, const Report& report)
+bool checkExpertCompute(const ModelSpec& model, const RunSpec& run, const GpuSpec& gpu, const Report& report)
 {
     const auto& experts = run.precision.expertCompute;
     if (!experts) {
-        return;
+        return false;
     }
     const char* key = "run.precision.expert_compute";
     if (*experts != Precision::Bf16 && *experts != Precision::Fp16 && *experts != Precision::Fp8) {
@@ -97,7 +97,10 @@ void checkExpertCompute(const ModelSpec& model, const RunSpec& run, const GpuSpe
         report(key,
             std::string("the GPU ") + gpu.name + " has no " + toString(*experts)
                 + " tensor rate in its preset; expected a precision it has a rate for");
+    } else {
+        return false;
     }
+    return true;
 }
 
 /// Whether the routed experts' GEMMs multiply weights of the weight-only @p format natively rather than dequantising
@@ -133,10 +136,12 @@ void checkWeightOnlyFormats(const ModelSpec& model, const RunSpec& run, const Gp
         }
     }
     checkExpertWeights(model, run, report);
-    checkExpertCompute(model, run, gpu, report);
+    const bool expertMathReported = checkExpertCompute(model, run, gpu, report);
     const bool weights = isWeightOnlyFormat(run.precision.weights);
-    // Without routed experts expert_weights was reported above and stores nothing: one error, not two.
-    const bool experts = model.moe && run.precision.expertWeights && isWeightOnlyFormat(*run.precision.expertWeights);
+    // Without routed experts expert_weights was reported above and stores nothing; an expert math reported above is
+    // not checked again against the experts' format: one error, not two.
+    const bool experts = model.moe && run.precision.expertWeights && isWeightOnlyFormat(*run.precision.expertWeights)
+        && !expertMathReported;
     if (!weights && !experts) {
         return;
     }

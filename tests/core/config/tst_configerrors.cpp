@@ -604,6 +604,9 @@ void TstConfigErrors::expertWeightsTakeAWeightOnlyFormat()
             "run.precision.expert_compute", "is hopper" },
         { "b200", "llama-serve-a100", { "run.precision.expert_compute=int8" }, "run.precision.expert_compute",
             "expected bf16, fp16 or fp8" },
+        // Beside MXFP4 experts too it is that one error, not a second about the experts' format.
+        { "b200", "llama-serve-a100", { "run.precision.expert_compute=int8", "run.precision.expert_weights=mxfp4" },
+            "run.precision.expert_compute", "expected bf16, fp16 or fp8" },
         { "hgx-h100-8gpu", "torchtitan-llama3-train", { "run.precision.expert_weights=mxfp4" },
             "run.precision.expert_weights", "not for training" },
         { "hgx-h100-8gpu", "torchtitan-llama3-train", { "run.precision.expert_compute=fp8" },
