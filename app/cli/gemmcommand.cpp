@@ -6,6 +6,7 @@
 
 #include "compute/gemmmodel.h"
 #include "config/configloader.h"
+#include "config/weightonlymath.h"
 
 #include <cstdio>
 #include <fstream>
@@ -126,11 +127,8 @@ int gemmCommand(const Invocation& invocation)
     }
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::GpuSpec gpu = loader.loadHardware(arguments.required("hardware"), arguments.values("set")).gpu;
-    // Weight-only formats are multiplied in 16 bits, except MXFP4 beside MXFP8 activations on Blackwell (gemmmodel.h).
-    const bool sixteenBits = shape.precision == config::Precision::Bf16 || shape.precision == config::Precision::Fp16;
-    const bool mxfp4OnBlackwell = shape.storedWeights == config::Precision::Mxfp4
-        && shape.precision == config::Precision::Fp8 && gpu.architecture == config::GpuArchitecture::Blackwell;
-    if (shape.storedWeights && !sixteenBits && !mxfp4OnBlackwell) {
+    if (shape.storedWeights
+        && !config::readsWeightOnlyFormat(shape.precision, *shape.storedWeights, gpu.architecture)) {
         const std::string weights = config::toString(*shape.storedWeights);
         throw UsageError("--weights " + weights + " with --precision " + config::toString(shape.precision)
             + ": weight-only formats are multiplied in 16 bits (mxfp4 also in fp8 on a Blackwell GPU; " + gpu.name

@@ -2,6 +2,7 @@
 #include "gemmmodel.h"
 
 #include "config/diagnostic.h"
+#include "config/weightonlymath.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,12 +37,8 @@ void checkInputs(const config::GpuSpec& gpu, const GemmShape& shape)
     if (gpu.tensorPeak(shape.precision) <= 0) {
         throw std::invalid_argument(gpu.name + " has no " + config::toString(shape.precision) + " peak rate");
     }
-    // Weight-only formats are dequantised to 16 bits in the mainloop, except MXFP4 beside FP8 (MXFP8) activations on
-    // Blackwell, whose block-scaled MMA (tcgen05 kind f8f6f4) multiplies E2M1 with E4M3 at the FP8 rate.
-    const bool mxfp4OnBlackwell = shape.storedWeights == config::Precision::Mxfp4
-        && shape.precision == config::Precision::Fp8 && gpu.architecture == config::GpuArchitecture::Blackwell;
-    if (shape.storedWeights && config::isWeightOnlyFormat(*shape.storedWeights) && !mxfp4OnBlackwell
-        && shape.precision != config::Precision::Bf16 && shape.precision != config::Precision::Fp16) {
+    if (shape.storedWeights && config::isWeightOnlyFormat(*shape.storedWeights)
+        && !config::readsWeightOnlyFormat(shape.precision, *shape.storedWeights, gpu.architecture)) {
         throw std::invalid_argument(config::toString(*shape.storedWeights)
             + std::string(" weights are multiplied in bf16 or fp16 (mxfp4 also in fp8 on Blackwell), not ")
             + config::toString(shape.precision));

@@ -7,6 +7,7 @@
 #include "hardwarespec.h"
 #include "modelspec.h"
 #include "runspec.h"
+#include "weightonlymath.h"
 
 #include <string>
 #include <utility>
@@ -103,19 +104,10 @@ bool checkExpertCompute(const ModelSpec& model, const RunSpec& run, const GpuSpe
     return true;
 }
 
-/// Whether the routed experts' GEMMs multiply weights of the weight-only @p format natively rather than dequantising
-/// them to 16 bits: MXFP4 weights with MXFP8 activations on Blackwell, whose tcgen05 block-scaled MMA (kind f8f6f4)
-/// takes an E2M1 operand beside an E4M3 one at the FP8 rate (TensorRT-LLM's gpt-oss MoE on Blackwell).
-inline bool expertsMultiplyNatively(const RunSpec& run, const GpuSpec& gpu, Precision format)
-{
-    return format == Precision::Mxfp4 && run.precision.routedExpertCompute() == Precision::Fp8
-        && gpu.architecture == GpuArchitecture::Blackwell;
-}
-
 /// The weight-only formats: int4 as AWQ and GPTQ checkpoints hold the linear layers, mxfp4 as gpt-oss holds its
 /// experts. The GEMMs that read them dequantise in registers and multiply in 16 bits (Marlin-class W4A16 kernels,
 /// OpenAI's triton matmul_ogs on Hopper), for inference; MXFP4 experts under fp8 expert compute on Blackwell are
-/// multiplied as they are (expertsMultiplyNatively). Nothing else is stored in them and no GEMM computes in them.
+/// multiplied as they are (readsWeightOnlyFormat). Nothing else is stored in them and no GEMM computes in them.
 template <typename Report>
 void checkWeightOnlyFormats(const ModelSpec& model, const RunSpec& run, const GpuSpec& gpu, const Report& report)
 {
@@ -152,8 +144,10 @@ void checkWeightOnlyFormats(const ModelSpec& model, const RunSpec& run, const Gp
     const Precision math = weights ? run.precision.compute : run.precision.routedExpertCompute();
     const char* mathKey
         = !weights && run.precision.expertCompute ? "run.precision.expert_compute" : "run.precision.compute";
-    const bool native = !weights && expertsMultiplyNatively(run, gpu, format);
-    if (math != Precision::Bf16 && math != Precision::Fp16 && !native) {
+    // Only the routed experts' MXFP4 meets fp8 math (all linears in MXFP4 is not a checkpoint TensorRT-LLM serves so).
+    const bool readable = weights ? math == Precision::Bf16 || math == Precision::Fp16
+                                  : readsWeightOnlyFormat(math, format, gpu.architecture);
+    if (!readable) {
         std::string why = word + " weights are multiplied in 16 bits (W4A16)";
         if (format == Precision::Mxfp4 && math == Precision::Fp8) {
             why += weights ? " (only MXFP4 experts, precision.expert_weights, meet fp8 math, and on Blackwell)"
