@@ -354,6 +354,13 @@ void ConfigTree::applyOverride(const std::string& assignment, const SourceLocati
             "a byte that is not UTF-8 (" + hexByte(assignment[*invalid]) + ") in \"KEY=VALUE\"; expected UTF-8 text");
         return;
     }
+    // An empty value is most often a shell variable that expanded to nothing; read as YAML it would be null, and an
+    // optional key would silently fall back to its default. An explicit "null" still clears a key.
+    if (valueText.find_first_not_of(" \t") == std::string::npos) {
+        m_sink.add(where, keyPath,
+            "no value after '='; expected KEY=VALUE such as run.parallelism.tp=4 (KEY=null clears an optional key)");
+        return;
+    }
     YAML::Node value;
     try {
         value = YAML::Load(valueText);

@@ -72,6 +72,13 @@ void TstOverrides::badOverridesNameTheOverride_data()
     QTest::addRow("no_equals_sign") << "run.parallelism.tp"
                                     << ""
                                     << "expected KEY=VALUE";
+    // Not the key's default: an optional key would otherwise fall back to it without a word.
+    QTest::addRow("empty_value") << "run.parallelism.tp="
+                                 << "run.parallelism.tp"
+                                 << "no value after '='";
+    QTest::addRow("blank_value") << "run.precision.kv_cache= "
+                                 << "run.precision.kv_cache"
+                                 << "no value after '='";
     QTest::addRow("unknown_document") << "cluster.size=4"
                                       << "cluster.size"
                                       << "unknown document";
