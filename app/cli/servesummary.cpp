@@ -40,15 +40,20 @@ std::string figureText(double value)
     return text;
 }
 
-/// The kernels the engine fuses around its norms (serving::engineScenario), as the summary's engine line says it.
+/// The kernels the engine fuses around its norms and in its MoE (serving::engineScenario), as the summary's engine
+/// line says it.
 std::string fusionText(const serving::EngineOptions& options)
 {
+    const std::string moe = options.moeRunnerFused
+        ? ", MoE runner (tokens gathered by the first expert GEMM, SwiGLU and quantisation in its epilogue)"
+        : "";
     if (options.allReduceFused) {
-        return options.allReduceQuantises
-            ? ", all-reduces fused with the residual add, RMSNorm and its quantisation for the next GEMM"
-            : ", all-reduces fused with the residual add and RMSNorm";
+        return (options.allReduceQuantises
+                       ? ", all-reduces fused with the residual add, RMSNorm and its quantisation for the next GEMM"
+                       : ", all-reduces fused with the residual add and RMSNorm")
+            + moe;
     }
-    return options.residualNormFused ? ", residual add fused into RMSNorm" : "";
+    return (options.residualNormFused ? ", residual add fused into RMSNorm" : "") + moe;
 }
 
 } // namespace

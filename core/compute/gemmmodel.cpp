@@ -258,16 +258,22 @@ GemmEstimate estimateGemm(const config::GpuSpec& gpu, const GemmShape& shape)
     checkInputs(gpu, shape);
     GemmEstimate best;
     bool found = false;
-    for (const GemmTile& tile : gemmTileCandidates(shape.precision)) {
-        const int occupancy = ctasPerSm(gpu, tile);
-        if (occupancy < 1) {
-            continue;
+    const auto consider = [&](const std::vector<GemmTile>& tiles) {
+        for (const GemmTile& tile : tiles) {
+            const int occupancy = ctasPerSm(gpu, tile);
+            if (occupancy < 1) {
+                continue;
+            }
+            GemmEstimate candidate = evaluate(gpu, shape, tile, occupancy);
+            if (!found || candidate.totalSeconds < best.totalSeconds * (1 - kSelectionMargin)) {
+                best = candidate;
+                found = true;
+            }
         }
-        GemmEstimate candidate = evaluate(gpu, shape, tile, occupancy);
-        if (!found || candidate.totalSeconds < best.totalSeconds * (1 - kSelectionMargin)) {
-            best = candidate;
-            found = true;
-        }
+    };
+    consider(gemmTileCandidates(shape.precision));
+    if (shape.tokenTiles) {
+        consider(gemmTokenTileCandidates(shape.precision));
     }
     if (!found) {
         throw std::invalid_argument(gpu.name + ": no GEMM tile fits in its shared memory and registers");

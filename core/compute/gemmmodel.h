@@ -24,6 +24,9 @@ struct GemmShape {
     std::int64_t batch = 1;
     config::Precision precision = config::Precision::Bf16;
     std::optional<config::Precision> storedWeights;
+    /// A MoE runner's grouped GEMM that also takes token tiles of 8-64 rows (gemmTokenTileCandidates), so an expert's
+    /// few decode tokens are not padded to a 32-row tile (TensorRT-LLM's trtllm-gen MoE on Blackwell).
+    bool tokenTiles = false;
 
     bool operator==(const GemmShape&) const = default;
 };

@@ -17,10 +17,18 @@ constexpr int kMaxRegistersPerThread = 255;
 constexpr int kFragmentSliceBytes
     = 32; // operand fragments for one MMA k-step: 16 fp16 / 32 fp8 / 64 fp4 / 8 fp32 elements
 
-std::vector<GemmTile> buildCandidates(config::Precision precision)
+// cuBLAS/CUTLASS-style CTA blocks of C, largest first.
+constexpr std::array<std::pair<int, int>, 8> kCtaShapes
+    = { { { 256, 128 }, { 128, 256 }, { 128, 128 }, { 128, 64 }, { 64, 128 }, { 64, 64 }, { 64, 32 }, { 32, 64 } } };
+// Token tiles of a MoE runner that swaps A and B (TensorRT-LLM's trtllm-gen batched GEMMs, also behind FlashInfer's
+// trtllm_*_moe): 128 weight columns per CTA on the MMA's M side, the expert's tokens on its N side in 8 to 64 rows,
+// the next power of two of the tokens per expert (FlashInfer's and vLLM's get_tile_tokens_dim, clamped to 8..64).
+constexpr std::array<std::pair<int, int>, 4> kTokenTileShapes
+    = { { { 8, 128 }, { 16, 128 }, { 32, 128 }, { 64, 128 } } };
+
+template <size_t N>
+std::vector<GemmTile> buildCandidates(config::Precision precision, const std::array<std::pair<int, int>, N>& shapes)
 {
-    constexpr std::array<std::pair<int, int>, 8> kCtaShapes = { { { 256, 128 }, { 128, 256 }, { 128, 128 }, { 128, 64 },
-        { 64, 128 }, { 64, 64 }, { 64, 32 }, { 32, 64 } } };
     // K-steps are chosen in bytes so that one row of a slice is one or two 64-byte cp.async bursts at any precision.
     constexpr std::array<int, 2> kStepBytes = { 64, 128 };
     constexpr std::array<int, 2> kStages = { 3, 4 };
@@ -29,7 +37,7 @@ std::vector<GemmTile> buildCandidates(config::Precision precision)
     const double storedBytes = config::bytesPerElement(precision);
 
     std::vector<GemmTile> candidates;
-    for (const auto& [ctaM, ctaN] : kCtaShapes) {
+    for (const auto& [ctaM, ctaN] : shapes) {
         const int warps = std::max(kMinWarpsPerCta, ctaM * ctaN / kMaxWarpTileArea);
         // Split the CTA block between warps by halving its longer side, as CUTLASS warp layouts do.
         int warpM = ctaM;
@@ -67,7 +75,19 @@ const std::vector<GemmTile>& gemmTileCandidates(config::Precision precision)
     static const std::array<std::vector<GemmTile>, config::kPrecisionCount> table = [] {
         std::array<std::vector<GemmTile>, config::kPrecisionCount> all;
         for (int index = 0; index < config::kPrecisionCount; ++index) {
-            all[index] = buildCandidates(static_cast<config::Precision>(index));
+            all[index] = buildCandidates(static_cast<config::Precision>(index), kCtaShapes);
+        }
+        return all;
+    }();
+    return table[static_cast<int>(precision)];
+}
+
+const std::vector<GemmTile>& gemmTokenTileCandidates(config::Precision precision)
+{
+    static const std::array<std::vector<GemmTile>, config::kPrecisionCount> table = [] {
+        std::array<std::vector<GemmTile>, config::kPrecisionCount> all;
+        for (int index = 0; index < config::kPrecisionCount; ++index) {
+            all[index] = buildCandidates(static_cast<config::Precision>(index), kTokenTileShapes);
         }
         return all;
     }();

@@ -29,6 +29,10 @@ struct GemmTile {
 /// common to every tensor-core GPU (32-thread warps, 4 tensor-core sub-partitions per SM, fp32/int32 accumulators).
 const std::vector<GemmTile>& gemmTileCandidates(config::Precision precision);
 
+/// The token tiles of a MoE runner that puts the weights on the MMA's M side and an expert's few tokens on its N side
+/// (GemmShape::tokenTiles): 8, 16, 32 or 64 token rows by 128 weight columns, with the same K-steps and stages.
+const std::vector<GemmTile>& gemmTokenTileCandidates(config::Precision precision);
+
 /// CTAs of @p tile resident on one SM at once, limited by shared memory, registers and threads; 0 if the tile does not
 /// fit at all (more than 255 registers per thread, or more shared memory than the SM has).
 int ctasPerSm(const config::GpuSpec& gpu, const GemmTile& tile);

@@ -242,6 +242,11 @@ struct RunSpec {
     /// multi-head attention in multi-block mode) rather than in a combine kernel of its own (FlashAttention-2/3,
     /// FlashInfer). Set by the serving model for TensorRT-LLM (serving::engineScenario); not a configuration key.
     bool decodeSplitsReducedInKernel = false;
+    /// Inference: the routed experts run as one MoE runner (TensorRT-LLM's trtllm-gen MoE on Blackwell, which vLLM
+    /// also calls through FlashInfer): the first grouped GEMM gathers the routed tokens itself (no permutation copy)
+    /// and applies the gated activation and the second GEMM's input quantisation in its epilogue, and both GEMMs tile
+    /// an expert's tokens in 8-64 rows. Set by the serving model (serving::engineScenario); not a configuration key.
+    bool fusedMoeRunner = false;
     /// Which fused attention kernel runs it (Auto: the framework's choice on the GPU, config/attentionkernel.h).
     AttentionKernel attentionKernel = AttentionKernel::Auto;
     PrecisionSpec precision;

@@ -123,7 +123,9 @@ private:
         if (config::isWeightOnlyFormat(stored) && entry.op.name != "moe.router") {
             entry.op.storedWeights = stored;
         }
-        if (quantisedByAllReduce(entry.op.name)) {
+        entry.op.tokenTiles = m_routedExperts && m_shape.fusedMoeRunner;
+        // The runner's first GEMM writes the second's input already quantised (its epilogue).
+        if (quantisedByAllReduce(entry.op.name) || (entry.op.tokenTiles && m_expertInputQuantised)) {
             return;
         }
         if (math == config::Precision::Fp8 && m_shape.act > 1) {
@@ -430,6 +432,13 @@ private:
             gemm(prefix + (gated ? "gate_up_projection" : "up_projection"), opClass, m, h, (gated ? 2 : 1) * f, batch);
         }
         const double out = static_cast<double>(m) * static_cast<double>(f) * static_cast<double>(batch);
+        if (m_routedExperts && m_shape.fusedMoeRunner) {
+            // The runner's first GEMM applies the activation (and quantises for the second) in its epilogue.
+            m_expertInputQuantised = true;
+            gemm(prefix + "down_projection", opClass, m, f, h, batch);
+            m_expertInputQuantised = false;
+            return;
+        }
         // Gated: reads gate and up, writes their product; backward reads gate, up and dy and writes both gradients.
         elementwise(prefix + "activation", opClass, gated ? 2 * out : out, out, gated ? 5 * out : 3 * out,
             out * (activationFlops(m_model.activation) + (gated ? 1 : 0)));
@@ -462,8 +471,12 @@ private:
         // (with etp > 1 it then gathers the etp ranks' routed rows: expertRows counts them).
         const double own = m_shape.etp < m_shape.tp ? normTokens() : tokens();
         const double routed = own * moe.topK;
-        // Dispatch gathers each token once per chosen expert; the combine weights the expert outputs back per token.
-        elementwise("moe.permute", OperatorClass::Moe, routed * hidden, routed * hidden, (routed + own) * hidden, 0);
+        // Dispatch gathers each token once per chosen expert (a MoE runner's first GEMM reads them in place through
+        // the routing's index list); the combine weights the expert outputs back per token.
+        if (!m_shape.fusedMoeRunner) {
+            elementwise(
+                "moe.permute", OperatorClass::Moe, routed * hidden, routed * hidden, (routed + own) * hidden, 0);
+        }
         const ExpertRows experts = expertRows(m_shape, moe);
         const std::size_t first = m_entries.size();
         m_routedExperts = true;
@@ -492,6 +505,7 @@ private:
     bool m_fusedAllReduce = false; ///< this layer's all-reduces carry the residual and norm (and quantisation)
     bool m_fusedResidual = false; ///< each residual add runs in the next RMSNorm's kernel (residualAndNorm)
     bool m_routedExperts = false; ///< gemm() is building the routed experts' GEMMs (moe())
+    bool m_expertInputQuantised = false; ///< ... the runner's second GEMM, whose input the first one quantised
     std::vector<Entry> m_entries;
 };
 

@@ -25,6 +25,7 @@ Shape makeShape(const config::RunSpec& run, const LayerSharding& sharding, Workl
     shape.flash = run.flashAttention;
     shape.splitKv = run.splitKv;
     shape.splitCombineKernel = !run.decodeSplitsReducedInKernel;
+    shape.fusedMoeRunner = run.fusedMoeRunner && workload != Workload::Training;
     shape.eager = run.framework == config::Framework::PytorchFsdp && !run.torchCompile;
     shape.eagerNorms = shape.eager && !run.transformerEngine && !run.ligerKernel;
     shape.eagerRotary = shape.eager && !run.ligerKernel;

@@ -50,6 +50,7 @@ struct Shape {
     bool flash = true;
     bool splitKv = true; ///< decode attention may split the keys over the SMs (RunSpec::splitKv)
     bool splitCombineKernel = true; ///< ... and reduces the splits in a kernel of its own
+    bool fusedMoeRunner = false; ///< RunSpec::fusedMoeRunner, inference only
     bool eager = false; ///< element-wise blocks as eager PyTorch's kernel chains (eagerkernels.h)
     bool eagerNorms = false; ///< the norms too (not with Transformer Engine's or Liger-Kernel's fused RMSNorm)
     bool eagerRotary = false; ///< the rotary embedding too (not with Liger-Kernel's fused RoPE)

@@ -81,6 +81,8 @@ struct Operator {
     /// GEMMs only: the format the weights (operand B) are stored in when the kernel dequantises them to `precision`
     /// first (weight-only quantisation, int4); none: B is stored in `precision` like A.
     std::optional<config::Precision> storedWeights;
+    /// GEMMs only: a MoE runner's grouped GEMM that tiles an expert's tokens in 8-64 rows (compute::GemmShape).
+    bool tokenTiles = false;
     GemmDims gemm;
     AttentionDims attention;
     double flops = 0;

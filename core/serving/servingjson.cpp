@@ -77,7 +77,7 @@ report::Json engineJson(const EngineOptions& options, const KvCapacity& capacity
         { "overlap_scheduling", toString(options.overlapScheduling) }, { "tensorrt_engine", options.tensorRtEngine },
         { "allreduce_fused_with_norm", options.allReduceFused },
         { "allreduce_fused_quantises", options.allReduceQuantises },
-        { "residual_add_fused_with_norm", options.residualNormFused },
+        { "residual_add_fused_with_norm", options.residualNormFused }, { "moe_runner_fused", options.moeRunnerFused },
         { "speculative", speculativeJson(options.speculative) }, { "preemption", toString(options.preemption) },
         { "swap_space_bytes_per_gpu",
             options.preemption == Preemption::Swap ? report::Json(options.swapSpaceBytes) : report::Json(nullptr) },

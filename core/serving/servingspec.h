@@ -170,10 +170,12 @@ struct EngineOptions {
     bool sglangBeforeV053 = false;
     /// As used (set by the simulation, like kvBlocks; serving::engineScenario): the model's tensor-parallel
     /// all-reduces carry the residual add and the next RMSNorm, and with allReduceQuantises that norm's output cast
-    /// for the next FP8 or NVFP4 GEMM; residualNormFused: the engine's RMSNorm kernel adds the residual itself.
+    /// for the next FP8 or NVFP4 GEMM; residualNormFused: the engine's RMSNorm kernel adds the residual itself;
+    /// moeRunnerFused: the routed experts run as trtllm-gen's MoE runner (config::RunSpec::fusedMoeRunner).
     bool allReduceFused = false;
     bool allReduceQuantises = false;
     bool residualNormFused = false;
+    bool moeRunnerFused = false;
     CapacityPolicy capacityPolicy = CapacityPolicy::Auto; ///< admission against the KV cache
     Batching batching = Batching::Auto; ///< mixed or prefill-first iterations
     OverlapScheduling overlapScheduling = OverlapScheduling::Auto; ///< batch composed one iteration ahead

@@ -69,6 +69,7 @@ private Q_SLOTS:
     void engineDefaultsFollowVllmPerGpu();
     void sglangKeepsItsTwoPromptBudgets();
     void trtllmFusesAWideLlamasAllReducesUnlessATensorRtEngine();
+    void mxfp4ExpertsOnBlackwellReportTheMoeRunner();
     void csvHasOneRowPerRequest();
     void aListOfLoadsSweepsThem();
     void theWorkspacesServingSectionGivesTheDefaults();
@@ -329,6 +330,35 @@ void TstServeCli::trtllmFusesAWideLlamasAllReducesUnlessATensorRtEngine()
     const double saved = itl(engineJson) - itl(fusedJson);
     QVERIFY2(saved > 1.27e-3 && saved < 1.30e-3,
         qPrintable(QString::number(itl(fusedJson)) + QStringLiteral(" vs ") + QString::number(itl(engineJson))));
+}
+
+void TstServeCli::mxfp4ExpertsOnBlackwellReportTheMoeRunner()
+{
+    // gpt-oss-120b's MXFP4 experts on one B200: TensorRT-LLM runs them as trtllm-gen's MoE runner (docs/serving.md),
+    // which the engine line and the JSON say; SGLang's kernels are modelled unfused.
+    const auto run = [](const char* engine) {
+        return runRapid({ QStringLiteral("serve"), QStringLiteral("--model"), QStringLiteral("gpt-oss-120b"),
+            QStringLiteral("--hardware"), QStringLiteral("b200"), QStringLiteral("--run"),
+            QStringLiteral("llama-serve-a100"), QStringLiteral("--set"),
+            QStringLiteral("run.precision.expert_weights=mxfp4"), QStringLiteral("--requests"), QStringLiteral("1"),
+            QStringLiteral("--output-tokens"), QStringLiteral("4"), QStringLiteral("--engine"),
+            QString::fromLatin1(engine), QStringLiteral("--json"), QStringLiteral("-") });
+    };
+    const auto fused = [](const Result& served) {
+        return parseJson(served.out.mid(served.out.indexOf(QLatin1Char('{'))))
+            .value(QStringLiteral("engine"))
+            .toObject()
+            .value(QStringLiteral("moe_runner_fused"))
+            .toBool();
+    };
+    const Result trtllm = run("trtllm");
+    const Result sglang = run("sglang");
+    QCOMPARE(trtllm.exitCode, 0);
+    QCOMPARE(sglang.exitCode, 0);
+    QVERIFY(fused(trtllm));
+    QVERIFY(!fused(sglang));
+    QVERIFY(trtllm.out.contains(QStringLiteral("MoE runner")));
+    QVERIFY(!sglang.out.contains(QStringLiteral("MoE runner")));
 }
 
 void TstServeCli::csvHasOneRowPerRequest()

@@ -93,6 +93,7 @@ private Q_SLOTS:
     void int4WeightsStreamPackedWithTheirGroupScales();
     void mxfp4WeightsStreamWithTheirBlockScales();
     void mxfp4BesideMxfp8RunsAtTheFp8RateOnBlackwell();
+    void tokenTilesStreamAFewTokensExpertsAtHbmRate();
     void fewSlicesInFlightAreLatencyBound();
     void deratesScaleOnlyTheirRoof_data();
     void deratesScaleOnlyTheirRoof();
@@ -372,6 +373,34 @@ void TstGemmModel::mxfp4BesideMxfp8RunsAtTheFp8RateOnBlackwell()
     // The same GEMM on an H100 has no such MMA (Hopper's wgmma takes one fp8 format per operand, no E2M1).
     const config::GpuSpec h100 = test::projectLoader().loadHardware("h100-sxm5-80gb", {}).gpu;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compute::estimateGemm(h100, mixed));
+}
+
+void TstGemmModel::tokenTilesStreamAFewTokensExpertsAtHbmRate()
+{
+    // gpt-oss-120b's gate-up GEMMs at decode on a B200: 16 experts, one token each, MXFP8 x MXFP4 (2880 x 5760).
+    // The weights are what must move: 16 x 2880 x 5760 x 0.53125 B = 141.0 MB, at least 141.0 MB over the HBM read
+    // rate. Tiled like a dense GEMM, each expert's one row is padded to a 32-row tile whose shared-memory traffic sets
+    // the time; a MoE runner's token tiles (8 rows) take less, and never less than the weights' streaming time.
+    const config::GpuSpec b200 = test::projectLoader().loadHardware("b200", {}).gpu;
+    compute::GemmShape experts = shape(1, 2880, 5760, config::Precision::Fp8);
+    experts.batch = 16;
+    experts.storedWeights = config::Precision::Mxfp4;
+    const compute::GemmEstimate padded = compute::estimateGemm(b200, experts);
+    experts.tokenTiles = true;
+    const compute::GemmEstimate tokenTiled = compute::estimateGemm(b200, experts);
+    const double weightBytes = 16.0 * 2880 * 5760 * 0.53125;
+    QVERIFY(tokenTiled.tile.ctaM < 32);
+    QVERIFY2(tokenTiled.totalSeconds < padded.totalSeconds,
+        qPrintable(
+            QStringLiteral("%1 us against %2 us").arg(tokenTiled.totalSeconds * 1e6).arg(padded.totalSeconds * 1e6)));
+    QVERIFY(tokenTiled.totalSeconds >= weightBytes / b200.achievedHbmRead());
+    QVERIFY(tokenTiled.hbmBytes >= weightBytes);
+    // A prefill's 4,096 rows per expert fill any tile: token tiles change nothing there.
+    compute::GemmShape prefill = shape(4096, 2880, 5760, config::Precision::Fp8);
+    prefill.storedWeights = config::Precision::Mxfp4;
+    const double dense = compute::estimateGemm(b200, prefill).totalSeconds;
+    prefill.tokenTiles = true;
+    QCOMPARE(compute::estimateGemm(b200, prefill).totalSeconds, dense);
 }
 
 void TstGemmModel::fewSlicesInFlightAreLatencyBound()

@@ -108,6 +108,7 @@ private Q_SLOTS:
     void int4WeightsAreDequantisedInsideBf16Gemms();
     void mxfp4ExpertsBesideBf16Attention();
     void mxfp8ActivationsIntoMxfp4ExpertsOnly();
+    void moeRunnerFusesPermutationActivationAndQuantisation();
     void fusedAllReduceCarriesResidualNormAndQuantisation();
     void fusedAllReduceWithoutQuantisationInMoeLayers();
     void residualAddRunsInTheNextRmsNormsKernel();
@@ -789,6 +790,46 @@ void TstLayerOperators::mxfp8ActivationsIntoMxfp4ExpertsOnly()
     }
     QCOMPARE(experts, 2);
     QCOMPARE(casts, 2);
+}
+
+void TstLayerOperators::moeRunnerFusesPermutationActivationAndQuantisation()
+{
+    // The same gpt-oss-20b prefill through trtllm-gen's MoE runner (RunSpec::fusedMoeRunner): the first grouped GEMM
+    // gathers the routed tokens through the routing's index list (no moe.permute copy) and applies SwiGLU and the
+    // MXFP8 quantisation of the second GEMM's input in its epilogue (no moe.expert_activation, no cast before the
+    // down GEMM); the gate-up GEMM's input cast (4,096 rows x 2,880 at 3.03125 B) and the combine (moe.unpermute)
+    // stay. Both expert GEMMs take token tiles; no other GEMM does.
+    const config::ModelSpec model = test::projectLoader().loadModel("gpt-oss-20b");
+    config::RunSpec run = prefillOf2x512(config::Precision::Bf16, config::Precision::Bf16);
+    run.precision.expertWeights = config::Precision::Mxfp4;
+    run.precision.expertCompute = config::Precision::Fp8;
+    run.precision.fp8Scaling = config::Fp8Scaling::Blockwise;
+    const auto unfused = model::prefillLayer(model, run, parallel::layerSharding(run), true);
+    run.fusedMoeRunner = true;
+    const auto fused = model::prefillLayer(model, run, parallel::layerSharding(run), true);
+    const auto names = [](const std::vector<model::Operator>& layer) {
+        std::vector<std::string> all;
+        for (const model::Operator& op : layer) {
+            all.push_back(op.name);
+        }
+        return all;
+    };
+    std::vector<std::string> expected = names(unfused);
+    std::erase_if(expected, [](const std::string& name) {
+        return name == "moe.permute" || name == "moe.expert_activation"
+            || name == "moe.expert_down_projection.fp8_cast";
+    });
+    QCOMPARE(names(fused), expected);
+    QCOMPARE(names(unfused).size(), expected.size() + 3);
+    int tokenTiled = 0;
+    for (const model::Operator& op : fused) {
+        tokenTiled += op.tokenTiles ? 1 : 0;
+        QCOMPARE(op.tokenTiles, op.kind == model::OperatorKind::Gemm && op.name.starts_with("moe.expert_"));
+        if (op.name == "moe.expert_gate_up_projection.fp8_cast") {
+            QCOMPARE(op.bytes, 4096.0 * 2880 * (2 + 1 + 1.0 / 32));
+        }
+    }
+    QCOMPARE(tokenTiled, 2);
 }
 
 void TstLayerOperators::fusedAllReduceCarriesResidualNormAndQuantisation()

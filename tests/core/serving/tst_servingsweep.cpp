@@ -39,6 +39,7 @@ private Q_SLOTS:
     void badLoadsAreRefused();
     void theDefaultRequestsAtARateSplitOverTheReplicas();
     void onlyTensorRtLlmsPytorchBackendFusesAllReduces();
+    void mxfp4ExpertsOnBlackwellRunTrtllmGensMoeRunner();
     void theServingEnginesAddTheResidualInTheirRmsNorm();
 };
 
@@ -162,6 +163,35 @@ void TstServingSweep::onlyTensorRtLlmsPytorchBackendFusesAllReduces()
     staged.run.parallelism.pp = 2;
     QVERIFY(!serving::engineScenario(staged, trtllm).run.fusedAllReduceNorm);
     QVERIFY(!serving::engineScenario(load("qwen3-30b-a3b", "4"), tensorRtEngine).run.fusedAllReduceNorm);
+}
+
+void TstServingSweep::mxfp4ExpertsOnBlackwellRunTrtllmGensMoeRunner()
+{
+    // gpt-oss's MXFP4 experts on a B200: TensorRT-LLM's PyTorch backend (its only Blackwell MoE backend for them) and
+    // vLLM (FlashInfer's trtllm-gen MXFP4 MoE, its SM100 default) run trtllm-gen's MoE runner; SGLang, a TensorRT
+    // engine, a Hopper GPU, 16-bit experts and dense models keep the separate kernels.
+    const auto load = [](const char* model, const char* gpu, bool mxfp4) {
+        std::vector<std::string> overrides;
+        if (mxfp4) {
+            overrides.push_back("run.precision.expert_weights=mxfp4");
+        }
+        return test::projectLoader().loadScenario(model, gpu, "llama-serve-a100", overrides);
+    };
+    const auto runner = [](const config::Scenario& scenario, serving::EngineProfile profile, bool tensorRtEngine) {
+        serving::EngineOptions options;
+        options.profile = profile;
+        options.tensorRtEngine = tensorRtEngine;
+        return serving::engineScenario(scenario, options).run.fusedMoeRunner;
+    };
+    const config::Scenario b200 = load("gpt-oss-120b", "b200", true);
+    QVERIFY(!b200.run.fusedMoeRunner);
+    QVERIFY(runner(b200, serving::EngineProfile::TrtLlm, false));
+    QVERIFY(runner(b200, serving::EngineProfile::Vllm, false));
+    QVERIFY(!runner(b200, serving::EngineProfile::Sglang, false));
+    QVERIFY(!runner(b200, serving::EngineProfile::TrtLlm, true));
+    QVERIFY(!runner(load("gpt-oss-120b", "h200-sxm-141gb", true), serving::EngineProfile::TrtLlm, false));
+    QVERIFY(!runner(load("gpt-oss-120b", "b200", false), serving::EngineProfile::Vllm, false));
+    QVERIFY(!runner(load("llama-3.1-8b", "b200", false), serving::EngineProfile::TrtLlm, false));
 }
 
 void TstServingSweep::theServingEnginesAddTheResidualInTheirRmsNorm()
