@@ -45,7 +45,7 @@ std::string figureText(double value)
 std::string fusionText(const serving::EngineOptions& options)
 {
     const std::string moe = options.moeRunnerFused
-        ? ", MoE runner (tokens gathered by the first expert GEMM, SwiGLU and quantisation in its epilogue)"
+        ? ", MoE runner (tokens gathered by the first expert GEMM, SwiGLU in its epilogue)"
         : "";
     if (options.allReduceFused) {
         return (options.allReduceQuantises
