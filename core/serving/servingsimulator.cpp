@@ -378,10 +378,10 @@ config::Scenario engineScenario(config::Scenario scenario, const EngineOptions& 
     // TensorRT engine's layers are whatever its builder fused, not known here.
     scenario.run.fusedResidualNorm = options.profile != EngineProfile::TrtLlm || pytorchBackend;
     scenario.run.decodeSplitsReducedInKernel = options.profile == EngineProfile::TrtLlm;
-    // MXFP4 experts on Blackwell: TensorRT-LLM's only MoE backend there (its gpt-oss README, MoE support matrix:
-    // TRTLLM) and vLLM's default (mxfp4.py get_mxfp4_backend on SM100: FlashInfer's trtllm-gen MXFP4 MoE) run
-    // trtllm-gen's MoE runner (FlashInfer trtllm_fp4_block_scale_moe: routing, gathered GEMM1 with SwiGLU, GEMM2,
-    // finalize).
+    // MXFP4 experts on Blackwell run trtllm-gen's MoE runner (FlashInfer trtllm_fp4_block_scale_moe: routing,
+    // gathered GEMM1 with SwiGLU, GEMM2, finalize) in TensorRT-LLM with the MoE backend its gpt-oss deployment guide
+    // sets there for latency and throughput (TRTLLM; the API default, CUTLASS, is not modelled) and in vLLM by default
+    // (mxfp4.py get_mxfp4_backend on SM100: FlashInfer's trtllm-gen MXFP4 MoE).
     scenario.run.fusedMoeRunner = scenario.model.moe
         && scenario.hardware.gpu.architecture == config::GpuArchitecture::Blackwell
         && scenario.run.precision.routedExpertWeights() == config::Precision::Mxfp4
