@@ -23,8 +23,8 @@ constexpr std::array<std::pair<int, int>, 8> kCtaShapes
 // Token tiles of a MoE runner that swaps A and B (TensorRT-LLM's trtllm-gen batched GEMMs, also behind FlashInfer's
 // trtllm_*_moe): 128 weight columns per CTA on the MMA's M side, the expert's tokens on its N side in 8 to 64 rows,
 // the next power of two of the tokens per expert (FlashInfer's and vLLM's get_tile_tokens_dim, clamped to 8..64).
-constexpr std::array<std::pair<int, int>, 4> kTokenTileShapes
-    = { { { 8, 128 }, { 16, 128 }, { 32, 128 }, { 64, 128 } } };
+// 64 x 128 is one of kCtaShapes already.
+constexpr std::array<std::pair<int, int>, 3> kTokenTileShapes = { { { 8, 128 }, { 16, 128 }, { 32, 128 } } };
 
 template <size_t N>
 std::vector<GemmTile> buildCandidates(config::Precision precision, const std::array<std::pair<int, int>, N>& shapes)
@@ -68,29 +68,28 @@ std::vector<GemmTile> buildCandidates(config::Precision precision, const std::ar
     return candidates;
 }
 
+/// The candidates of @p shapes for every precision, built once.
+template <size_t N>
+std::array<std::vector<GemmTile>, config::kPrecisionCount> buildTable(const std::array<std::pair<int, int>, N>& shapes)
+{
+    std::array<std::vector<GemmTile>, config::kPrecisionCount> all;
+    for (int index = 0; index < config::kPrecisionCount; ++index) {
+        all[index] = buildCandidates(static_cast<config::Precision>(index), shapes);
+    }
+    return all;
+}
+
 } // namespace
 
 const std::vector<GemmTile>& gemmTileCandidates(config::Precision precision)
 {
-    static const std::array<std::vector<GemmTile>, config::kPrecisionCount> table = [] {
-        std::array<std::vector<GemmTile>, config::kPrecisionCount> all;
-        for (int index = 0; index < config::kPrecisionCount; ++index) {
-            all[index] = buildCandidates(static_cast<config::Precision>(index), kCtaShapes);
-        }
-        return all;
-    }();
+    static const auto table = buildTable(kCtaShapes);
     return table[static_cast<int>(precision)];
 }
 
 const std::vector<GemmTile>& gemmTokenTileCandidates(config::Precision precision)
 {
-    static const std::array<std::vector<GemmTile>, config::kPrecisionCount> table = [] {
-        std::array<std::vector<GemmTile>, config::kPrecisionCount> all;
-        for (int index = 0; index < config::kPrecisionCount; ++index) {
-            all[index] = buildCandidates(static_cast<config::Precision>(index), kTokenTileShapes);
-        }
-        return all;
-    }();
+    static const auto table = buildTable(kTokenTileShapes);
     return table[static_cast<int>(precision)];
 }
 

@@ -30,7 +30,8 @@ struct GemmTile {
 const std::vector<GemmTile>& gemmTileCandidates(config::Precision precision);
 
 /// The token tiles of a MoE runner that puts the weights on the MMA's M side and an expert's few tokens on its N side
-/// (GemmShape::tokenTiles): 8, 16, 32 or 64 token rows by 128 weight columns, with the same K-steps and stages.
+/// (GemmShape::tokenTiles): 8, 16 or 32 token rows by 128 weight columns (64 x 128 is a usual tile), with the same
+/// K-steps and stages.
 const std::vector<GemmTile>& gemmTokenTileCandidates(config::Precision precision);
 
 /// CTAs of @p tile resident on one SM at once, limited by shared memory, registers and threads; 0 if the tile does not

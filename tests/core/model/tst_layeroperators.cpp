@@ -757,6 +757,17 @@ void TstLayerOperators::mxfp4ExpertsBesideBf16Attention()
     QCOMPARE(others, 3); // qkv, output projection, router
 }
 
+/// The 2 x 512-token prefill with bf16 GEMMs but MXFP4 routed experts multiplied with MXFP8 activations (TensorRT-LLM's
+/// gpt-oss on Blackwell).
+static config::RunSpec mxfp8IntoMxfp4ExpertsPrefill()
+{
+    config::RunSpec run = prefillOf2x512(config::Precision::Bf16, config::Precision::Bf16);
+    run.precision.expertWeights = config::Precision::Mxfp4;
+    run.precision.expertCompute = config::Precision::Fp8;
+    run.precision.fp8Scaling = config::Fp8Scaling::Blockwise;
+    return run;
+}
+
 void TstLayerOperators::mxfp8ActivationsIntoMxfp4ExpertsOnly()
 {
     // gpt-oss-20b under TensorRT-LLM on Blackwell: the routed experts multiply MXFP8 activations with their MXFP4
@@ -766,10 +777,7 @@ void TstLayerOperators::mxfp8ActivationsIntoMxfp4ExpertsOnly()
     // 2,880 (hidden), the down GEMM's those rows x 2,880 (expert_ffn, no tp). Each element is read in bf16 (2 B) and
     // written as E4M3 (1 B) with one E8M0 scale byte per 32: 3.03125 B.
     const config::ModelSpec model = test::projectLoader().loadModel("gpt-oss-20b");
-    config::RunSpec run = prefillOf2x512(config::Precision::Bf16, config::Precision::Bf16);
-    run.precision.expertWeights = config::Precision::Mxfp4;
-    run.precision.expertCompute = config::Precision::Fp8;
-    run.precision.fp8Scaling = config::Fp8Scaling::Blockwise;
+    config::RunSpec run = mxfp8IntoMxfp4ExpertsPrefill();
     const auto layer = model::prefillLayer(model, run, parallel::layerSharding(run), true);
     int experts = 0;
     int casts = 0;
@@ -800,10 +808,7 @@ void TstLayerOperators::moeRunnerFusesPermutationActivationAndQuantisation()
     // down GEMM); the gate-up GEMM's input cast (4,096 rows x 2,880 at 3.03125 B) and the combine (moe.unpermute)
     // stay. Both expert GEMMs take token tiles; no other GEMM does.
     const config::ModelSpec model = test::projectLoader().loadModel("gpt-oss-20b");
-    config::RunSpec run = prefillOf2x512(config::Precision::Bf16, config::Precision::Bf16);
-    run.precision.expertWeights = config::Precision::Mxfp4;
-    run.precision.expertCompute = config::Precision::Fp8;
-    run.precision.fp8Scaling = config::Fp8Scaling::Blockwise;
+    config::RunSpec run = mxfp8IntoMxfp4ExpertsPrefill();
     const auto unfused = model::prefillLayer(model, run, parallel::layerSharding(run), true);
     run.fusedMoeRunner = true;
     const auto fused = model::prefillLayer(model, run, parallel::layerSharding(run), true);
