@@ -36,6 +36,7 @@ struct Shape {
     double b; ///< micro-batch
     double h; ///< hidden size
     double e; ///< bytes per activation element
+    double linearInput; ///< bytes per element of the input a linear keeps for its backward (FP8 under TE, else e)
     double tp; ///< divisor inside the tensor-parallel region
     double sp; ///< divisor outside it (tp with sequence parallelism, else 1)
     double expertLoad; ///< the busiest expert-parallel rank's routed tokens over the balanced share
@@ -51,6 +52,7 @@ Shape shapeOf(const ModelSpec& model, const RunSpec& run, const model::LayerShar
     shape.b = run.mode == config::RunMode::Inference ? run.batch : run.microBatch;
     shape.h = static_cast<double>(model.hiddenSize);
     shape.e = config::bytesPerElement(run.precision.activations);
+    shape.linearInput = shape.e;
     shape.tp = sharding.tensor;
     shape.sp = sharding.sequenceSplit ? sharding.tensor : 1;
     shape.expertLoad = run.parallelism.expertLoad();
@@ -76,7 +78,7 @@ void attentionTensors(const ModelSpec& model, const RunSpec& run, const Shape& x
         oDim = vDim;
     }
     out.push_back({ "attention norm input", tokens * x.h * x.e / x.sp });
-    out.push_back({ "QKV projection input", tokens * x.h * x.e / x.sp });
+    out.push_back({ "QKV projection input", tokens * x.h * x.linearInput / x.sp });
     out.push_back({ "Q and K", tokens * (qDim + kDim) * x.e / x.tp });
     out.push_back({ "V", tokens * vDim * x.e / x.tp });
     if (profile.rotaryKeyValueCopies && model.positionEmbedding == config::PositionEmbedding::Rope) {
@@ -86,6 +88,10 @@ void attentionTensors(const ModelSpec& model, const RunSpec& run, const Shape& x
     if (run.flashAttention) {
         // FlashAttention keeps its output (also the output projection's input) and the row-wise log-sum-exp.
         out.push_back({ "attention output (out-projection input)", tokens * oDim * x.e / x.tp });
+        if (x.linearInput != x.e) {
+            // The fused attention keeps its output for its own backward; the out-projection keeps its FP8 copy.
+            out.push_back({ "out-projection input (FP8 copy)", tokens * oDim * x.linearInput / x.tp });
+        }
         out.push_back({ "softmax statistics (fp32)", tokens * heads * 4 });
     } else {
         const bool keepScores = run.recompute == Recompute::None;
@@ -97,7 +103,7 @@ void attentionTensors(const ModelSpec& model, const RunSpec& run, const Shape& x
                 out.push_back({ "attention dropout output", scores * x.e });
             }
         }
-        out.push_back({ "out-projection input", tokens * oDim * x.e / x.tp });
+        out.push_back({ "out-projection input", tokens * oDim * x.linearInput / x.tp });
     }
     if (run.dropout) {
         out.push_back({ "attention residual dropout mask", tokens * x.h * 1 / x.sp });
@@ -110,7 +116,7 @@ void mlpTensors(const ModelSpec& model, const RunSpec& run, const Shape& x, bool
     const double tokens = x.s * x.b;
     out.push_back({ "MLP norm input", tokens * x.h * x.e / x.sp });
     auto mlp = [&](const std::string& prefix, double routedTokens, double ffn, double inputSplit, double ffnSplit) {
-        out.push_back({ prefix + "up-projection input", routedTokens * x.h * x.e / inputSplit });
+        out.push_back({ prefix + "up-projection input", routedTokens * x.h * x.linearInput / inputSplit });
         if (model.ffnGated) {
             // Gate and up outputs feed the gated activation; its output is the down-projection input.
             out.push_back({ prefix + "gate and up outputs", routedTokens * 2 * ffn * x.e / ffnSplit });
@@ -120,7 +126,7 @@ void mlpTensors(const ModelSpec& model, const RunSpec& run, const Shape& x, bool
         } else {
             out.push_back({ prefix + "activation input", routedTokens * ffn * x.e / ffnSplit });
         }
-        out.push_back({ prefix + "down-projection input", routedTokens * ffn * x.e / ffnSplit });
+        out.push_back({ prefix + "down-projection input", routedTokens * ffn * x.linearInput / ffnSplit });
     };
     if (moeLayer && model.moe) {
         const config::MoeSpec& moe = *model.moe;
@@ -189,7 +195,10 @@ void opSacTensors(const ModelSpec& model, const Shape& x, bool moeLayer, const F
 SavedActivations savedActivationsPerLayer(const ModelSpec& model, const RunSpec& run,
     const model::LayerSharding& sharding, bool moeLayer, const FrameworkProfile& profile)
 {
-    const Shape x = shapeOf(model, run, sharding);
+    Shape x = shapeOf(model, run, sharding);
+    if (profile.quantizedLinearInputBytes > 0) {
+        x.linearInput = profile.quantizedLinearInputBytes;
+    }
     SavedActivations saved;
     if (run.mode == config::RunMode::Training && run.recompute == Recompute::Full) {
         saved.tensors.push_back({ "layer input (checkpoint)", x.s * x.b * x.h * x.e / x.sp });

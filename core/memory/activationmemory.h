@@ -33,7 +33,9 @@ struct SavedActivations {
 /// (torchtitan's per-op SAC) keeps the layer input, every other linear's output and the attention output.
 /// For a GPT layer with naive attention, dropout, no recomputation and tp = 1 the total is 34sbh + 5as^2b bytes
 /// at 2-byte activations. @p profile adds what a framework's implementation keeps beyond that (rotary copies of K
-/// and V, separately kept gated-MLP products).
+/// and V, separately kept gated-MLP products) and says when linears keep their inputs quantised (Transformer
+/// Engine's FP8: the QKV, up- and down-projection inputs in FP8, the out-projection's FP8 copy beside the attention
+/// output the fused attention keeps).
 SavedActivations savedActivationsPerLayer(const config::ModelSpec& model, const config::RunSpec& run,
     const model::LayerSharding& sharding, bool moeLayer, const FrameworkProfile& profile);
 

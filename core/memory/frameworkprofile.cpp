@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "frameworkprofile.h"
 
+#include "model/fp8quantization.h"
+
 #include <algorithm>
 
 namespace rapid::memory {
@@ -75,6 +77,13 @@ FrameworkProfile frameworkProfile(const config::RunSpec& run)
         // 2*ffn input and recomputes the product; vocab-parallel cross entropy keeps fp32 softmax; the distributed
         // optimizer all-gathers parameters in place (no extra buffer).
         profile.gatedMlpSavedTensors = 3;
+        // Megatron-Core runs FP8 through Transformer Engine, whose linears keep the quantised copy of their input
+        // for the weight-gradient GEMM and drop the high-precision one (transformer_engine/pytorch/module/linear.py,
+        // "Discard row-wise data since it is not needed in backward pass": the column-wise FP8 copy is saved;
+        // layernorm_linear.py saves the quantised norm output, row-wise when sequence parallelism re-gathers it).
+        if (run.mode == config::RunMode::Training && run.precision.compute == config::Precision::Fp8) {
+            profile.quantizedLinearInputBytes = model::fp8ActivationBytes(run.precision.fp8Scaling);
+        }
         break;
     case config::Framework::DeepSpeed:
     case config::Framework::PytorchFsdp:

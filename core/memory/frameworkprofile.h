@@ -33,6 +33,10 @@ struct FrameworkProfile {
     /// FSDP2 under a mixed-precision policy keeps each sharded parameter in its original (optimizer) precision and
     /// casts it to the compute precision only for the all-gather: the master copy is the only sharded weight.
     bool shardedParametersAreMaster = false;
+    /// Bytes per element of the input each linear layer keeps for its weight-gradient GEMM when its GEMMs run in FP8
+    /// through Transformer Engine, which keeps the quantised copy it made for the forward GEMM (with its block scales)
+    /// instead of the high-precision input; 0 when linears keep their input at the activation precision.
+    double quantizedLinearInputBytes = 0;
     /// Memory outside the caching allocator: CUDA context, NCCL and cuBLAS workspaces.
     double nonAllocatorBytes = 0;
     /// The caching allocator's fragmentation ratio, 1 - peak active / peak reserved over its whole pool (GMLake's

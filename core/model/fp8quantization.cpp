@@ -53,6 +53,18 @@ Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, doub
     return bytes;
 }
 
+double fp8ActivationBytes(config::Fp8Scaling scaling)
+{
+    switch (scaling) {
+    case config::Fp8Scaling::Blockwise:
+        return kFp8Bytes + 1.0 / kMxBlock;
+    case config::Fp8Scaling::Block128:
+        return kFp8Bytes + kFp32ScaleBytes / kTile;
+    default:
+        return kFp8Bytes;
+    }
+}
+
 double nvfp4QuantizeBytes(const GemmDims& gemm, double highBytes)
 {
     const double x = static_cast<double>(gemm.m) * static_cast<double>(gemm.k) * static_cast<double>(gemm.batch);

@@ -60,6 +60,10 @@ struct Fp8CastBytes {
 Fp8CastBytes fp8CastBytes(const GemmDims& gemm, config::Fp8Scaling scaling, double highBytes, bool weightsInFp8,
     bool training, bool torchao, bool inputShared = false);
 
+/// Bytes per element of an activation tensor quantised to FP8 under @p scaling: the FP8 value and its share of the
+/// block scales (MXFP8: one byte per 32 elements; block128: an fp32 scale per 1 x 128 tile; per-tensor scales: none).
+double fp8ActivationBytes(config::Fp8Scaling scaling);
+
 /// HBM bytes of quantising an NVFP4 GEMM's activation operand x (m x k per batch entry) from @p highBytes per element:
 /// one pass that reads x and writes its 4-bit values with one E4M3 scale per block of 16 (each block's scale comes
 /// from its own 16 values; the per-tensor FP32 scale is the checkpoint's calibrated input scale), as TensorRT-LLM's

@@ -67,6 +67,7 @@ private Q_SLOTS:
     void fullRecomputeKeepsOnlyTheLayerInput();
     void flashAttentionHasNoQuadraticTerm();
     void opSacKeepsEveryOtherLinear();
+    void transformerEngineFp8KeepsQuantisedLinearInputs();
 };
 
 void TstActivationMemory::korthikantiForms_data()
@@ -141,6 +142,34 @@ void TstActivationMemory::opSacKeepsEveryOtherLinear()
         model, run, parallel::layerSharding(run), false, memory::frameworkProfile(run));
     QCOMPARE(compiled.tensors.size(), size_t(6));
     QCOMPARE(compiled.total(), 454033408.0);
+}
+
+/// Megatron-Core's FP8 runs through Transformer Engine, whose linears keep the FP8 copy of their input for the
+/// weight-gradient GEMM instead of the 2-byte one. On the flash-attention GPT layer above (32sbh + 4sba in 16-bit,
+/// flashAttentionHasNoQuadraticTerm), by hand: the QKV input sbh (was 2sbh), the up-projection input sbh (was 2sbh),
+/// the down-projection input 4sbh (was 8sbh), and the out-projection's FP8 copy sbh beside the attention output the
+/// fused attention keeps: 32sbh - 5sbh = 27sbh + 4sba. MXFP8 adds one scale byte per 32 of those 7sbh elements.
+/// torchao's linears (PyTorch FSDP without Transformer Engine) and full recomputation keep what they kept.
+void TstActivationMemory::transformerEngineFp8KeepsQuantisedLinearInputs()
+{
+    config::RunSpec run = gptRun(1, false, config::Recompute::None);
+    run.flashAttention = true;
+    run.dropout = false;
+    run.precision.compute = config::Precision::Fp8;
+    auto total = [&](const config::RunSpec& r) {
+        return memory::savedActivationsPerLayer(
+            gptLayer(), r, parallel::layerSharding(r), false, memory::frameworkProfile(r))
+            .total();
+    };
+    QCOMPARE(total(run), 27 * s * b * h + 4 * s * b * a);
+    run.precision.fp8Scaling = config::Fp8Scaling::Blockwise;
+    QCOMPARE(total(run), 27 * s * b * h + 7 * s * b * h / 32 + 4 * s * b * a);
+    run.precision.fp8Scaling = config::Fp8Scaling::Tensorwise;
+    config::RunSpec torchao = run;
+    torchao.framework = config::Framework::PytorchFsdp;
+    QCOMPARE(total(torchao), 32 * s * b * h + 4 * s * b * a);
+    run.recompute = config::Recompute::Full;
+    QCOMPARE(total(run), 2 * s * b * h);
 }
 
 void TstActivationMemory::expertsKeepTheRowsTheirEtpGroupGathered()
