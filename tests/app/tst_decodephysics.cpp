@@ -13,10 +13,8 @@
 // running one batch's context phase and then its generation steps, no server, out tok/s per GPU) and its batch-1
 // first-token latencies (the same document's "Low Latency" tables, data from v0.5).
 
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
-#include <QTemporaryDir>
+#include "clijson.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -67,14 +65,8 @@ QStringList TstDecodePhysics::tensorRtLlmEngineSettings(const QString& gpu)
 QJsonObject TstDecodePhysics::runInference(
     const QString& model, const QString& gpu, int tp, const QStringList& settings)
 {
-    QTemporaryDir dir;
-    if (!dir.isValid()) {
-        return {};
-    }
-    const QString json = dir.filePath(QStringLiteral("run.json"));
     QStringList arguments { QStringLiteral("run"), QStringLiteral("--model"), model, QStringLiteral("--run"),
-        QStringLiteral("llama-serve-a100"), QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=%1").arg(tp),
-        QStringLiteral("--json"), json };
+        QStringLiteral("llama-serve-a100"), QStringLiteral("--set"), QStringLiteral("run.parallelism.tp=%1").arg(tp) };
     for (const QString& setting : settings) {
         arguments << QStringLiteral("--set") << setting;
     }
@@ -88,17 +80,7 @@ QJsonObject TstDecodePhysics::runInference(
                   << QStringLiteral("--set") << QStringLiteral("hardware.cluster.gpus_per_node=%1").arg(tp)
                   << QStringLiteral("--set") << QStringLiteral("hardware.cluster.network[nvlink].size=%1").arg(tp);
     }
-    QProcess process;
-    process.start(QStringLiteral(RAPID_CLI_PATH), arguments);
-    if (!process.waitForFinished(60000) || process.exitCode() != 0) {
-        qWarning("%s", process.readAllStandardError().constData());
-        return {};
-    }
-    QFile file(json);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return {};
-    }
-    return QJsonDocument::fromJson(file.readAll()).object();
+    return rapid::test::runCliJson(arguments);
 }
 
 void TstDecodePhysics::a100KernelsAloneMatchGptFast_data()

@@ -22,11 +22,8 @@
 // virtual stage and one layer with the loss on the last (one chunk of three layers between): the model splits the
 // 80 layers evenly, two per chunk.
 
-#include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
-#include <QTemporaryDir>
+#include "clijson.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -39,37 +36,11 @@ private Q_SLOTS:
     void megatronBridgeFp8OnH100FitsAndMatchesItsSummary();
 };
 
-namespace {
-
-/// `rapid run` with @p arguments (and --json): its JSON result.
-QJsonObject runJson(QStringList arguments)
-{
-    QTemporaryDir dir;
-    const QString json = dir.filePath(QStringLiteral("run.json"));
-    arguments << QStringLiteral("--json") << json;
-    QProcess process;
-    process.start(QStringLiteral(RAPID_CLI_PATH), arguments);
-    if (!process.waitForFinished(60000) || process.exitCode() != 0) {
-        qWarning("%s", process.readAllStandardError().constData());
-        return {};
-    }
-    QFile file(json);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return {};
-    }
-    return QJsonDocument::fromJson(file.readAll()).object();
-}
-
-} // namespace
-
 void TstTrainingPhysics::megatronCoreMixtralMatchesItsReadme()
 {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString json = dir.filePath(QStringLiteral("run.json"));
-    const QStringList arguments { QStringLiteral("run"), QStringLiteral("--model"), QStringLiteral("mixtral-8x7b"),
-        QStringLiteral("--hardware"), QStringLiteral("dgx-h100-superpod"), QStringLiteral("--run"),
-        QStringLiteral("megatron-gpt-train"), QStringLiteral("--set"),
+    const QJsonObject result = rapid::test::runCliJson({ QStringLiteral("run"), QStringLiteral("--model"),
+        QStringLiteral("mixtral-8x7b"), QStringLiteral("--hardware"), QStringLiteral("dgx-h100-superpod"),
+        QStringLiteral("--run"), QStringLiteral("megatron-gpt-train"), QStringLiteral("--set"),
         QStringLiteral("hardware.cluster.network[ib].size=8"), QStringLiteral("--set"),
         QStringLiteral("model.max_context=4096"), QStringLiteral("--set"), QStringLiteral("run.flash_attention=true"),
         QStringLiteral("--set"),
@@ -81,15 +52,8 @@ void TstTrainingPhysics::megatronCoreMixtralMatchesItsReadme()
         QStringLiteral("run.training.recompute=none"), QStringLiteral("--set"),
         QStringLiteral("run.training.dropout=false"), QStringLiteral("--set"),
         QStringLiteral("run.parallelism={tp: 1, pp: 4, dp: 16, ep: 8, schedule: interleaved, virtual_stages: 8, "
-                       "zero_stage: 1, dp_overlap: true, mapping: {tp: nvlink}}"),
-        QStringLiteral("--json"), json };
-    QProcess process;
-    process.start(QStringLiteral(RAPID_CLI_PATH), arguments);
-    QVERIFY(process.waitForFinished(60000));
-    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
-    QFile file(json);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QJsonObject result = QJsonDocument::fromJson(file.readAll()).object();
+                       "zero_stage: 1, dp_overlap: true, mapping: {tp: nvlink}}") });
+    QVERIFY(!result.isEmpty());
     const double tflops = result.value(QStringLiteral("throughput"))
                               .toObject()
                               .value(QStringLiteral("model_flops_per_gpu"))
@@ -128,7 +92,7 @@ void TstTrainingPhysics::megatronBridgeFp8OnH100FitsAndMatchesItsSummary()
     QFETCH(QString, parallelism);
     QFETCH(double, measured);
     const QString set = QStringLiteral("--set");
-    const QJsonObject result = runJson({ QStringLiteral("run"), QStringLiteral("--model"), model,
+    const QJsonObject result = rapid::test::runCliJson({ QStringLiteral("run"), QStringLiteral("--model"), model,
         QStringLiteral("--hardware"), QStringLiteral("dgx-h100-superpod"), QStringLiteral("--run"),
         QStringLiteral("megatron-gpt-train"), set, QStringLiteral("hardware.cluster.network[ib].size=%1").arg(nodes),
         set, QStringLiteral("model.max_context=8192"), set, QStringLiteral("run.flash_attention=true"), set,
