@@ -58,6 +58,41 @@ template <typename Report> void checkExpertPlacement(const ModelSpec& model, con
     }
 }
 
+/// Megatron-Core's combined 1F1B (--overlap-moe-expert-parallel-comm) as its TransformerConfig asserts it: expert
+/// parallelism, no full recomputation, not with the shared-expert overlap, and with pp > 1 only the interleaved
+/// schedule; --delay-wgrad-compute only with it.
+template <typename Report>
+void checkExpertAllToAllOverlap(const ModelSpec& model, const RunSpec& run, const Report& report)
+{
+    const ParallelismSpec& parallel = run.parallelism;
+    const char* key = "run.parallelism.ep_a2a_overlap";
+    if (parallel.delayWeightGradients && !parallel.expertAllToAllOverlap) {
+        report("run.parallelism.ep_delay_wgrad",
+            "ep_delay_wgrad delays the experts' weight gradients inside ep_a2a_overlap's co-scheduled passes; expected "
+            "ep_a2a_overlap: true, or false");
+    }
+    if (!parallel.expertAllToAllOverlap) {
+        return;
+    }
+    if (run.mode != RunMode::Training || run.framework != Framework::Megatron || !model.moe || parallel.ep < 2) {
+        report(key,
+            "ep_a2a_overlap is Megatron-Core's combined 1F1B for training with expert parallelism; expected "
+            "run.framework: megatron, training, a mixture-of-experts model and ep > 1, or false");
+    } else if (run.recompute == Recompute::Full) {
+        report(key,
+            "ep_a2a_overlap runs without full recomputation (Megatron-Core refuses the pair); expected "
+            "training.recompute none or selective, or false");
+    } else if (parallel.expertSharedOverlap) {
+        report(key,
+            "ep_a2a_overlap and ep_shared_expert_overlap exclude each other in Megatron-Core; expected one of "
+            "them false");
+    } else if (parallel.pp > 1 && parallel.schedule != PipelineSchedule::Interleaved) {
+        report(key,
+            "ep_a2a_overlap with pp > 1 needs the interleaved schedule (Megatron-Core's virtual pipeline "
+            "stages); expected parallelism.schedule: interleaved, pp: 1, or false");
+    }
+}
+
 /// Expert parallelism: where the experts sit (checkExpertPlacement); imbalance and capacity need ep > 1.
 template <typename Report> void checkExpertParallelism(const ModelSpec& model, const RunSpec& run, const Report& report)
 {
@@ -85,6 +120,7 @@ template <typename Report> void checkExpertParallelism(const ModelSpec& model, c
             "ep_shared_expert_overlap runs a training step's shared experts beside its expert all-to-alls; expected "
             "training with ep > 1 and a model with shared experts (moe.shared_experts), or false");
     }
+    checkExpertAllToAllOverlap(model, run, report);
 }
 
 /// Context-parallel exchange variants: the all-gather variant is Transformer Engine's (Megatron-Core), Ulysses's

@@ -163,6 +163,8 @@ void readParallelism(ReadContext& context, MapReader& reader, RunMode mode, Para
     spec.cpA2a = static_cast<int>(parallelism.integer("cp_a2a", 0)); // 0 = not given
     spec.expertImbalance = parallelism.number("ep_imbalance");
     spec.expertSharedOverlap = parallelism.boolean("ep_shared_expert_overlap");
+    spec.expertAllToAllOverlap = parallelism.boolean("ep_a2a_overlap");
+    spec.delayWeightGradients = parallelism.boolean("ep_delay_wgrad");
     spec.collectives = parallelism.choice<CollectiveImplementation>(
         "collectives", mode == RunMode::Inference ? CollectiveImplementation::Custom : CollectiveImplementation::Nccl);
     spec.expertCapacityFactor = parallelism.number("ep_capacity_factor");

@@ -119,6 +119,13 @@ struct ParallelismSpec {
     /// The shared experts run on a side stream beside the expert all-to-alls (Megatron-Core's
     /// --moe-shared-expert-overlap; sim/sharedexpertoverlap.h), instead of after the routed experts.
     bool expertSharedOverlap = false;
+    /// Megatron-Core's --overlap-moe-expert-parallel-comm: in the 1F1B steady state one micro-batch's forward and
+    /// another's backward run co-scheduled layer by layer, each one's expert all-to-alls beside the other's compute
+    /// (sim/combinedonefoneb.h); one more warm-up forward.
+    bool expertAllToAllOverlap = false;
+    /// Megatron-Core's --delay-wgrad-compute (with expertAllToAllOverlap): the experts' weight gradients run after
+    /// their input gradients, beside the backward dispatch, instead of before it.
+    bool delayWeightGradients = false;
     /// NCCL (training's default) or the serving engines' custom all-reduce kernels (inference's default).
     CollectiveImplementation collectives = CollectiveImplementation::Nccl;
     int zeroStage = 0; ///< 0..3

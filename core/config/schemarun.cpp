@@ -129,6 +129,14 @@ void addParallelism(std::vector<Key>& keys)
         "training: the shared experts run beside the expert all-to-alls, their gate/up GEMMs beside the dispatch and "
         "their down projection beside the combine (Megatron-Core's --moe-shared-expert-overlap); needs shared experts "
         "and ep > 1"));
+    keys.push_back(boolean("parallelism.ep_a2a_overlap", value("false"),
+        "Megatron training: in the 1F1B steady state one micro-batch's forward and another's backward run "
+        "co-scheduled layer by layer, each one's expert all-to-alls beside the other's compute, with one more warm-up "
+        "forward (Megatron-Core's --overlap-moe-expert-parallel-comm); needs ep > 1, no full recomputation, no "
+        "ep_shared_expert_overlap, and the interleaved schedule when pp > 1"));
+    keys.push_back(boolean("parallelism.ep_delay_wgrad", value("false"),
+        "with ep_a2a_overlap: the experts' weight gradients run after their input gradients, beside the backward "
+        "dispatch (Megatron-Core's --delay-wgrad-compute)"));
     keys.push_back(choice<CollectiveImplementation>("parallelism.collectives",
         derived("nccl for training, custom for inference"),
         "what runs the all-reduces, reduce-scatters and all-gathers: nccl = NCCL's ring, tree and in-network (NVLS) "

@@ -214,6 +214,28 @@ NodeId addContentionNode(ExecutionGraph& graph, int stage, const parallel::Pipel
     return graph.add(std::move(slowed));
 }
 
+/// Combined 1F1B: the pair index (forward chunk x chunks + backward chunk) of step @p i of @p steps when it runs
+/// co-scheduled with its neighbour (a forward with the backward after it, a backward with the forward before it), else
+/// -1.
+int coScheduledPair(const std::vector<parallel::PipelineStep>& steps, size_t i, int virtualStages)
+{
+    const parallel::PipelineStep& step = steps[i];
+    if (!step.coScheduled) {
+        return -1;
+    }
+    const bool backward = step.pass == parallel::Pass::Backward;
+    if ((backward && i == 0) || (!backward && i + 1 >= steps.size())) {
+        return -1;
+    }
+    const parallel::PipelineStep& partner = backward ? steps[i - 1] : steps[i + 1];
+    if (!partner.coScheduled || partner.pass == step.pass) {
+        return -1;
+    }
+    const int forwardChunk = backward ? partner.chunk : step.chunk;
+    const int backwardChunk = backward ? step.chunk : partner.chunk;
+    return forwardChunk * virtualStages + backwardChunk;
+}
+
 /// The breakdowns once per (stage, chunk, pass) and per kind of communication node, shared by the nodes.
 struct StageCostIds {
     std::vector<CostId> forward;
@@ -226,7 +248,38 @@ struct StageCostIds {
     CostId gatherContention = -1;
     CostId sendActivation = -1;
     CostId sendGradient = -1;
+    /// Combined 1F1B: per (forward chunk, backward chunk) pair, each pass's breakdown in the pair
+    /// (StageCost::coScheduled); empty without.
+    std::vector<CostId> pairForward;
+    std::vector<CostId> pairBackward;
+    std::vector<double> pairForwardSeconds;
+    std::vector<double> pairBackwardSeconds;
 };
+
+/// The compute node of step @p i of stage @p stage's schedule @p steps: its pass's cost, or its share of a
+/// co-scheduled pair's (combined 1F1B).
+Node passNode(
+    const StageCostIds& ids, const std::vector<parallel::PipelineStep>& steps, size_t i, int stage, int virtualStages)
+{
+    const parallel::PipelineStep& step = steps[i];
+    const bool backward = step.pass == parallel::Pass::Backward;
+    const size_t chunk = static_cast<size_t>(step.chunk);
+    Node node;
+    node.kind = NodeKind::Compute;
+    node.rank = stage;
+    node.stream = Stream::Compute;
+    node.cost = backward ? ids.backward[chunk] : ids.forward[chunk];
+    node.seconds = backward ? ids.backwardSeconds[chunk] : ids.forwardSeconds[chunk];
+    if (const int pair = coScheduledPair(steps, i, virtualStages); pair >= 0 && !ids.pairForward.empty()) {
+        const auto p = static_cast<size_t>(pair);
+        node.cost = backward ? ids.pairBackward[p] : ids.pairForward[p];
+        node.seconds = backward ? ids.pairBackwardSeconds[p] : ids.pairForwardSeconds[p];
+    }
+    node.microBatch = step.microBatch;
+    node.chunk = step.chunk;
+    node.backward = backward;
+    return node;
+}
 
 std::vector<StageCostIds> addStageCosts(ExecutionGraph& graph, const std::vector<StageCost>& stages, int virtualStages)
 {
@@ -249,6 +302,16 @@ std::vector<StageCostIds> addStageCosts(ExecutionGraph& graph, const std::vector
         }
         if (cost.gatherContentionSeconds > 0) {
             ids.gatherContention = graph.addCost(single(TimeClass::DataParallel, cost.gatherContentionSeconds));
+        }
+        if (!cost.coScheduled.empty()
+            && cost.coScheduled.size() != static_cast<size_t>(virtualStages) * static_cast<size_t>(virtualStages)) {
+            throw std::invalid_argument("training step: one co-scheduled ChunkCost per pair of virtual stages");
+        }
+        for (const ChunkCost& pair : cost.coScheduled) {
+            ids.pairForward.push_back(graph.addCost(pair.forward));
+            ids.pairBackward.push_back(graph.addCost(pair.backward));
+            ids.pairForwardSeconds.push_back(total(pair.forward));
+            ids.pairBackwardSeconds.push_back(total(pair.backward));
         }
         ids.sendActivation = graph.addCost(single(TimeClass::PipelineParallel, cost.sendActivationSeconds));
         ids.sendGradient = graph.addCost(single(TimeClass::PipelineParallel, cost.sendGradientSeconds));
@@ -309,15 +372,7 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
             const bool backward = step.pass == parallel::Pass::Backward;
             const bool scheduleStarts = plan.gathersEachFlush && step.microBatch / perSchedule != schedule;
             const size_t chunk = static_cast<size_t>(step.chunk);
-            Node node;
-            node.kind = NodeKind::Compute;
-            node.rank = stage;
-            node.stream = Stream::Compute;
-            node.cost = backward ? ids.backward[chunk] : ids.forward[chunk];
-            node.seconds = backward ? ids.backwardSeconds[chunk] : ids.forwardSeconds[chunk];
-            node.microBatch = step.microBatch;
-            node.chunk = step.chunk;
-            node.backward = backward;
+            Node node = passNode(ids, steps, i, stage, virtualStages);
             const NodeId id = graph.add(std::move(node));
             compute[slot(stage, step.microBatch, step.chunk, backward)] = id;
             if (scheduleStarts) {

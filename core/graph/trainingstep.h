@@ -20,6 +20,9 @@ struct ChunkCost {
 /// Costs of the ranks of one pipeline stage over one training step.
 struct StageCost {
     std::vector<ChunkCost> chunks; ///< per virtual chunk on this stage (1 unless interleaved)
+    /// Combined 1F1B (ShardingPlan::combinedOneFOneB): a co-scheduled pair's forward of chunk cf and backward of chunk
+    /// cb take coScheduled[cf x chunks + cb].forward and .backward instead (sim/combinedonefoneb.h); empty without.
+    std::vector<ChunkCost> coScheduled;
     double sendActivationSeconds = 0; ///< one micro-batch's activations to the next model chunk
     double sendGradientSeconds = 0; ///< one micro-batch's input gradients to the previous model chunk
     /// Gradient reduction per chunk (empty or zeros when dp = 1). When the chunk's last bucket is given below, this is

@@ -185,6 +185,13 @@ struct StageReplayInputs {
     int virtualStages = 1;
 };
 
+/// Whether step @p i of @p steps is a combined 1F1B forward run beside the backward right after it.
+bool coScheduledForward(const std::vector<parallel::PipelineStep>& steps, size_t i)
+{
+    return steps[i].pass == parallel::Pass::Forward && steps[i].coScheduled && i + 1 < steps.size()
+        && steps[i + 1].coScheduled && steps[i + 1].pass == parallel::Pass::Backward;
+}
+
 /// Replays the stage's forward and backward passes in schedule order: activations saved and freed, the loss's logits,
 /// the transients of the backward. Returns the compute-phase peak (static bytes included); fills the breakdown at that
 /// peak, the micro-batches in flight then and the allocated bytes after each step.
@@ -210,9 +217,29 @@ double replaySchedule(const StageReplayInputs& in, const std::vector<parallel::P
         }
     };
     int index = 0;
-    for (const parallel::PipelineStep& step : steps) {
+    auto holdsLoss = [&](const parallel::PipelineStep& step) { return in.last && step.chunk == in.virtualStages - 1; };
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const parallel::PipelineStep& step = steps[i];
         const size_t chunk = static_cast<size_t>(step.chunk);
-        const bool lossChunk = in.last && step.chunk == in.virtualStages - 1;
+        const bool lossChunk = holdsLoss(step);
+        if (coScheduledForward(steps, i)) {
+            // Combined 1F1B: the forward runs layer by layer beside the backward after it, which releases each layer's
+            // state as it goes (Megatron-Core's TransformerModelChunkSchedulePlan.run, b_layer.release_state()), so
+            // the pair holds what it held before or after it, a layer's transients on top: never both passes' saved
+            // activations at once.
+            const parallel::PipelineStep& backward = steps[i + 1];
+            const size_t backwardChunk = static_cast<size_t>(backward.chunk);
+            // The micro-batches in flight do not change: one arrives as the other leaves.
+            consider(in.layerBackwardTransient);
+            activations += in.chunkActivations[chunk] - in.chunkActivations[backwardChunk];
+            logitsLive += (lossChunk ? in.logitsKept : 0.0) - (holdsLoss(backward) ? in.logitsKept : 0.0);
+            consider(std::max({ in.layerBackwardTransient, in.chunkGradientTransient[backwardChunk],
+                lossChunk ? in.lossTransient : 0.0 }));
+            timeline.push_back({ index++, in.staticBytes + activations + logitsLive });
+            timeline.push_back({ index++, in.staticBytes + activations + logitsLive });
+            ++i;
+            continue;
+        }
         if (step.pass == parallel::Pass::Forward) {
             ++inFlight;
             activations += in.chunkActivations[chunk];

@@ -21,8 +21,8 @@ PipelineStep interleavedStep(Pass pass, int k, int stages, int virtualStages)
 
 } // namespace
 
-std::vector<PipelineStep> pipelineSteps(
-    config::PipelineSchedule schedule, int stages, int stage, int microBatches, int virtualStages)
+std::vector<PipelineStep> pipelineSteps(config::PipelineSchedule schedule, int stages, int stage, int microBatches,
+    int virtualStages, bool combinedOneFOneB)
 {
     std::vector<PipelineStep> steps;
     if (stages < 1 || microBatches < 1 || stage < 0 || stage >= stages) {
@@ -50,8 +50,9 @@ std::vector<PipelineStep> pipelineSteps(
     // order above is the safe fallback).
     const bool interleaved = chunks > 1;
     const int total = interleaved ? microBatches * chunks : microBatches;
-    const int warmup = interleaved ? std::min((stages - stage - 1) * 2 + (chunks - 1) * stages, total)
-                                   : std::min(stages - stage - 1, total);
+    const int extra = combinedOneFOneB ? 1 : 0;
+    const int warmup = interleaved ? std::min((stages - stage - 1) * 2 + (chunks - 1) * stages + extra, total)
+                                   : std::min(stages - stage - 1 + extra, total);
     auto step = [&](Pass pass, int k) {
         return interleaved ? interleavedStep(pass, k, stages, chunks) : PipelineStep { pass, k, 0 };
     };
@@ -63,6 +64,10 @@ std::vector<PipelineStep> pipelineSteps(
     while (forward < total) {
         steps.push_back(step(Pass::Forward, forward++));
         steps.push_back(step(Pass::Backward, backward++));
+        if (combinedOneFOneB) {
+            steps[steps.size() - 2].coScheduled = true;
+            steps.back().coScheduled = true;
+        }
     }
     while (backward < total) {
         steps.push_back(step(Pass::Backward, backward++));

@@ -14,6 +14,9 @@ struct PipelineStep {
     Pass pass = Pass::Forward;
     int microBatch = 0;
     int chunk = 0; ///< virtual stage on this rank (0 unless interleaved); the model chunk is chunk * stages + stage
+    /// Combined 1F1B: this forward and the backward right after it (or this backward and the forward right before it)
+    /// run co-scheduled as one step, layer by layer (sim/combinedonefoneb.h).
+    bool coScheduled = false;
 
     bool operator==(const PipelineStep&) const = default;
 };
@@ -26,8 +29,13 @@ struct PipelineStep {
 /// - Interleaved 1F1B (Megatron): forwards walk the chunks in groups of `stages` micro-batches; warm-up is
 ///   (stages - s - 1) * 2 + (virtualStages - 1) * stages steps.
 /// Every (micro-batch, chunk) appears exactly once as Forward and once as Backward, each Backward after its Forward.
-std::vector<PipelineStep> pipelineSteps(
-    config::PipelineSchedule schedule, int stages, int stage, int microBatches, int virtualStages);
+/// @p combinedOneFOneB (Megatron-Core's --overlap-moe-expert-parallel-comm, 1F1B and interleaved 1F1B): one more
+/// warm-up forward, so that each steady-state forward is independent of the backward it is paired with, and every
+/// such forward and the backward after it are marked PipelineStep::coScheduled (schedules.py,
+/// get_pp_rank_microbatches: "we schedule one extra micro-batch forward step before the 1f1b stages"; for pp = 1,
+/// combined_1f1b_schedule_for_no_pipelining: the first forward alone, then each forward with the previous backward).
+std::vector<PipelineStep> pipelineSteps(config::PipelineSchedule schedule, int stages, int stage, int microBatches,
+    int virtualStages, bool combinedOneFOneB = false);
 
 /// Number of layers of each model chunk (stages * virtualStages chunks, in model order): the explicit split if
 /// given, otherwise as even as possible with the remainder on the earliest chunks.

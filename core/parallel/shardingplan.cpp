@@ -133,12 +133,13 @@ int StageShare::layerCount() const
 std::vector<PipelineStep> ShardingPlan::steps(int stage) const
 {
     if (pipelineFlushes <= 1) {
-        return pipelineSteps(schedule, stages, stage, microBatches, virtualStages);
+        return pipelineSteps(schedule, stages, stage, microBatches, virtualStages, combinedOneFOneB);
     }
     // One schedule after another, each over its own micro-batches: a stage starts the next when it has run its part
     // of the previous one, so every schedule fills and drains the pipeline.
     const int perSchedule = microBatches / pipelineFlushes;
-    const std::vector<PipelineStep> one = pipelineSteps(schedule, stages, stage, perSchedule, virtualStages);
+    const std::vector<PipelineStep> one
+        = pipelineSteps(schedule, stages, stage, perSchedule, virtualStages, combinedOneFOneB);
     std::vector<PipelineStep> all;
     all.reserve(one.size() * static_cast<size_t>(pipelineFlushes));
     for (int flush = 0; flush < pipelineFlushes; ++flush) {
@@ -227,6 +228,7 @@ ShardingPlan planSharding(const config::ModelSpec& model, const config::RunSpec&
     // and nanotron gather them right after the step.
     plan.keepsStageGathered
         = parallel.zeroStage >= 3 && plan.stages > 1 && run.framework == config::Framework::PytorchFsdp;
+    plan.combinedOneFOneB = run.mode == config::RunMode::Training && run.parallelism.expertAllToAllOverlap;
     plan.gathersEachFlush = plan.keepsStageGathered && plan.pipelineFlushes > 1 && run.reshardEachFlush;
     plan.expertsOutsideFsdp = model.moe && parallel.zeroStage >= 3 && plan.expertShardGroup == 1
         && run.framework == config::Framework::PytorchFsdp;

@@ -88,6 +88,9 @@ struct ShardingPlan {
     /// With the stage kept gathered and several schedules per step (RunSpec::reshardEachFlush): every schedule's last
     /// backward reduce-scatters the stage's gradients and reshards it, and the next schedule gathers it again.
     bool gathersEachFlush = false;
+    /// Megatron-Core's combined 1F1B (RunSpec::ParallelismSpec::expertAllToAllOverlap): steady-state forwards and
+    /// backwards run in co-scheduled pairs after one more warm-up forward (pipelineSteps).
+    bool combinedOneFOneB = false;
     /// PyTorch FSDP leaves the routed experts out when their expert shard group is one rank (NeMo AutoModel's
     /// apply_fsdp, moe/parallelizer.py: ignored_params): their gradients are plain autograd sums.
     bool expertsOutsideFsdp = false;

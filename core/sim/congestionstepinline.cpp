@@ -233,7 +233,10 @@ std::vector<double> CongestionStepBackend::planInlineCollectives(const TrainingS
                 break;
             }
         }
-        if (shared && m_inlineOnNetwork) {
+        // Combined 1F1B hides a pass's expert collectives behind another micro-batch's compute, which the
+        // inline programs (one pass at a time) do not run: they keep their closed form, their bytes on the links.
+        const bool coScheduled = unit.kind == InlineExpert && plan.sharding.combinedOneFOneB;
+        if (shared && m_inlineOnNetwork && !coScheduled) {
             m_stages[static_cast<size_t>(unit.stage)].onNetwork[static_cast<size_t>(unit.kind)] = true;
             ++m_inlineUnitsOnNetwork;
         } else {

@@ -9,6 +9,7 @@
 #include "network/topology.h"
 #include "parallel/stepplan.h"
 #include "report/stepresult.h"
+#include "sim/combinedonefoneb.h"
 #include "sim/graphexecutor.h"
 #include "sim/sharedexpertoverlap.h"
 
@@ -43,6 +44,10 @@ struct LayerTimes {
     /// exposure is the pass's ExpertParallel time but the expert-tensor pair's); inactive without the overlap.
     SharedExpertWindows forwardShared;
     SharedExpertWindows backwardShared;
+    /// Combined 1F1B (run.parallelism.ep_a2a_overlap): the passes split as the co-scheduled step runs them; zeros
+    /// without.
+    LayerPassPieces forwardPieces;
+    LayerPassPieces backwardPieces;
 };
 
 /// ZeRO-3/FSDP gathers of one chunk, per pass (forward, backward), in closed form: `exposed` is the seconds the pass

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stepchakraexport.h"
 
+#include "config/diagnostic.h"
+
 #include "chakracommunicators_p.h"
 #include "chakrapasspieces_p.h"
 
@@ -154,6 +156,12 @@ ChakraExportSummary writeStepChakraTraces(const std::string& directory, StepMode
     const auto start = std::chrono::steady_clock::now();
     const config::RunSpec& run = stepModel.scenario().run;
     const bool training = run.mode == config::RunMode::Training;
+    if (training && stepModel.plan().sharding.combinedOneFOneB) {
+        // Its co-scheduled passes would be written one after the other, each with its all-to-alls blocking: a
+        // replay would not be the step modelled.
+        throw config::InputLimitError("run.parallelism.ep_a2a_overlap: the co-scheduled passes of combined 1F1B are "
+                                      "not written as Chakra traces; set it false to export the step");
+    }
     const graph::ExecutionGraph graph = stepExecutionGraph(stepModel);
     const parallel::Placement& placement = stepModel.placement();
     const int ranks = placement.ranks;

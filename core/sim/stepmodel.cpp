@@ -199,6 +199,15 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
     const model::LayerHostDispatch host = model::layerHostDispatch(run, moe);
     at(pass->forward, TimeClass::HostDispatch) += std::max(0.0, host.forwardSeconds - sum(pass->forward));
     at(pass->backward, TimeClass::HostDispatch) += std::max(0.0, host.backwardSeconds - sum(pass->backward));
+    if (m_plan.sharding.combinedOneFOneB) {
+        // The expert collectives are the pass's expert-parallel time (no shared-expert windows: the config excludes
+        // them), half before the experts and half after.
+        const double forwardExpert = moe ? at(pass->forward, TimeClass::ExpertParallel) : 0.0;
+        const double backwardExpert = moe ? at(pass->backward, TimeClass::ExpertParallel) : 0.0;
+        pass->forwardPieces = passPieces(m_timer, forwardOps, sum(pass->forward), forwardExpert, false);
+        pass->backwardPieces = passPieces(
+            m_timer, backwardOps, sum(pass->backward), backwardExpert, run.parallelism.delayWeightGradients);
+    }
     cached = std::move(pass);
     return *cached;
 }
@@ -262,8 +271,13 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
         std::vector<std::vector<ForwardUnit>> chunkUnits;
         const bool gatherUnits
             = (stage.parameterGather || stage.expertParameterGather) && m_plan.sharding.overlapParameterGather;
+        // Combined 1F1B: each chunk's layers as its co-scheduled passes split them, forward and backward order.
+        std::vector<std::vector<LayerPassPieces>> forwardPieces;
+        std::vector<std::vector<LayerPassPieces>> backwardPieces;
         for (const parallel::ChunkPlan& chunk : stage.chunks) {
             graph::ChunkCost chunkCost;
+            std::vector<LayerPassPieces>& forwardLayers = forwardPieces.emplace_back();
+            std::vector<LayerPassPieces>& backwardLayers = backwardPieces.emplace_back();
             std::vector<double> unitForward;
             std::vector<double> unitBackward;
             std::vector<ForwardUnit>& units = chunkUnits.emplace_back();
@@ -275,6 +289,10 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
                 const LayerTimes& pass = layerTimes(stage.stage, moe);
                 add(chunkCost.forward, pass.forward);
                 add(chunkCost.backward, pass.backward);
+                if (m_plan.sharding.combinedOneFOneB) {
+                    forwardLayers.push_back(pass.forwardPieces);
+                    backwardLayers.insert(backwardLayers.begin(), pass.backwardPieces);
+                }
                 if (gatherUnits) {
                     units.push_back({ sum(pass.forward), m_plan.sharding.layerParameters[moe ? 1 : 0],
                         moe ? m_plan.sharding.moeLayerExpertParameters : 0.0 });
@@ -305,6 +323,10 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
             cost.chunks.push_back(chunkCost);
             placeGradientReduction(chunk, chunkCost, cost);
         }
+        if (m_plan.sharding.combinedOneFOneB) {
+            cost.coScheduled = coScheduledPairs(
+                cost.chunks, forwardPieces, backwardPieces, collectiveSmShare(m_scenario.hardware.gpu));
+        }
         if (stage.sendForward) {
             cost.sendActivationSeconds = collective(*stage.sendForward);
             cost.sendGradientSeconds = cost.sendActivationSeconds;
@@ -320,38 +342,6 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
         }
     }
     return stages;
-}
-
-void StepModel::attributeStretch(const StepExecution& execution, const graph::ExecutionGraph& graph,
-    const Schedule& schedule, report::StepBreakdown& breakdown)
-{
-    const auto stage = static_cast<size_t>(breakdown.stage);
-    if (execution.stretchedNodes.empty() || stage >= execution.stretchedClasses.size()) {
-        return;
-    }
-    // Compute nodes whose collectives ran on the network last longer than their closed-form seconds: that excess is
-    // exposed communication of those classes (by their closed-form share), not pipeline bubble.
-    double excess = 0;
-    for (graph::NodeId id : graph.streamOrder(breakdown.stage, graph::Stream::Compute)) {
-        const auto index = static_cast<size_t>(id);
-        if (execution.stretchedNodes[index]) {
-            excess += std::max(0.0, schedule.finish[index] - schedule.start[index] - graph.node(id).seconds);
-        }
-    }
-    const std::vector<TimeClass>& classes = execution.stretchedClasses[stage];
-    if (excess <= 0 || classes.empty()) {
-        return;
-    }
-    double weights = 0;
-    for (TimeClass timeClass : classes) {
-        weights += at(breakdown.parts, timeClass);
-    }
-    const auto kinds = static_cast<double>(classes.size());
-    for (TimeClass timeClass : classes) {
-        const double share = weights > 0 ? at(breakdown.parts, timeClass) / weights : 1.0 / kinds;
-        at(breakdown.parts, timeClass) += excess * share;
-    }
-    breakdown.bubbleSeconds = std::max(0.0, breakdown.bubbleSeconds - excess);
 }
 
 void StepModel::checkMicroBatchBudget() const

@@ -16,6 +16,7 @@ class BenchStepModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void llama70bOn1024H100();
+    void qwen3MoeCombinedOneFOneBOn256H100();
     void sweepOfVariedConfigs();
 };
 
@@ -76,6 +77,28 @@ void BenchStepModel::llama70bOn1024H100()
 {
     sim::StepModel model(llama70b(8, 8, 16, 5, 1));
     double step = model.training(false).stepTimeSeconds; // warm-up: GEMM cache and network plans
+    QBENCHMARK
+    {
+        step = model.training(false).stepTimeSeconds;
+    }
+    QVERIFY(step > 0);
+}
+
+void BenchStepModel::qwen3MoeCombinedOneFOneBOn256H100()
+{
+    // Megatron-Bridge's Qwen3-235B-A22B recipe on 256 H100 (tp 2, pp 8 x 4 virtual stages, ep 32, 512 micro-batches)
+    // with the combined 1F1B all-to-all overlap: 16 co-scheduled chunk pairs per stage, each a two-stream timeline.
+    const config::Scenario scenario
+        = test::projectLoader().loadScenario("qwen3-235b-a22b", "dgx-h100-superpod", "megatron-gpt-train",
+            { "hardware.cluster.network[ib].size=32", "run.precision.compute=fp8", "run.precision.weights=fp8",
+                "run.precision.gradients=bf16", "run.training.global_batch=8192", "run.training.seq_length=4096",
+                "run.training.recompute=none", "run.flash_attention=true", "run.training.dropout=false",
+                "run.parallelism.tp=2", "run.parallelism.sp=true", "run.parallelism.pp=8",
+                "run.parallelism.schedule=interleaved", "run.parallelism.virtual_stages=4", "run.parallelism.dp=16",
+                "run.parallelism.ep=32", "run.parallelism.etp=1", "run.parallelism.zero_stage=1",
+                "run.parallelism.ep_a2a_overlap=true", "run.parallelism.ep_delay_wgrad=true" });
+    sim::StepModel model(scenario);
+    double step = model.training(false).stepTimeSeconds;
     QBENCHMARK
     {
         step = model.training(false).stepTimeSeconds;

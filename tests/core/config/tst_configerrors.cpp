@@ -113,6 +113,7 @@ private Q_SLOTS:
     void aKeyThatCannotBeReadIsReportedOnce();
     void expertWeightsTakeAWeightOnlyFormat();
     void theSharedExpertOverlapNeedsSharedExpertsAndAllToAlls();
+    void theCombinedOneFOneBIsMegatronsWithItsRules();
     void theCollectiveLibraryIsNcclOrCustom();
     void memoryLatenciesComeTogetherAndInOrder();
     void streamSharesScaleWithTheDatasheetBandwidth();
@@ -653,6 +654,46 @@ void TstConfigErrors::theSharedExpertOverlapNeedsSharedExpertsAndAllToAlls()
                     { "run.parallelism.dp=8", "run.parallelism.ep=2", "model.moe.shared_experts=1",
                         "run.parallelism.ep_shared_expert_overlap=true" })
                 .run.parallelism.expertSharedOverlap);
+}
+
+void TstConfigErrors::theCombinedOneFOneBIsMegatronsWithItsRules()
+{
+    // Megatron-Core's TransformerConfig refuses --overlap-moe-expert-parallel-comm without expert parallelism, with
+    // full recomputation, beside --moe-shared-expert-overlap, and with pp > 1 but no virtual stages; and
+    // --delay-wgrad-compute without it. Each is named with what is expected.
+    const config::ConfigLoader loader = test::projectLoader();
+    const std::vector<std::string> base = { "run.framework=megatron", "run.parallelism.dp=8", "run.parallelism.ep=8",
+        "run.training.recompute=none", "run.parallelism.ep_a2a_overlap=true" };
+    struct Case {
+        std::vector<std::string> extra;
+        const char* key;
+        const char* text;
+    };
+    const Case cases[] = {
+        { { "run.parallelism.ep=1" }, "run.parallelism.ep_a2a_overlap", "expert parallelism" },
+        { { "run.framework=pytorch-fsdp" }, "run.parallelism.ep_a2a_overlap", "run.framework: megatron" },
+        { { "run.training.recompute=full" }, "run.parallelism.ep_a2a_overlap", "without full recomputation" },
+        { { "model.moe.shared_experts=1", "run.parallelism.ep_shared_expert_overlap=true" },
+            "run.parallelism.ep_a2a_overlap", "exclude each other" },
+        { { "run.parallelism.dp=4", "run.parallelism.ep=4", "run.parallelism.pp=2", "run.parallelism.schedule=1f1b" },
+            "run.parallelism.ep_a2a_overlap", "interleaved" },
+        { { "run.parallelism.ep_a2a_overlap=false", "run.parallelism.ep_delay_wgrad=true" },
+            "run.parallelism.ep_delay_wgrad", "ep_a2a_overlap: true" },
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> all = base;
+        all.insert(all.end(), c.extra.begin(), c.extra.end());
+        const auto diagnostics = test::expectConfigError(
+            [&] { loader.loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100", all); });
+        QVERIFY(!diagnostics.empty());
+        QCOMPARE(diagnostics[0].keyPath, std::string(c.key));
+        QVERIFY2(diagnostics[0].message.find(c.text) != std::string::npos, diagnostics[0].message.c_str());
+    }
+    std::vector<std::string> delayed = base;
+    delayed.push_back("run.parallelism.ep_delay_wgrad=true");
+    const config::Scenario ok
+        = loader.loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100", delayed);
+    QVERIFY(ok.run.parallelism.expertAllToAllOverlap && ok.run.parallelism.delayWeightGradients);
 }
 
 void TstConfigErrors::theCollectiveLibraryIsNcclOrCustom()

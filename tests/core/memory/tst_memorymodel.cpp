@@ -68,6 +68,7 @@ private Q_SLOTS:
     void zeroStagesShardModelStates();
     void oneFOneBHoldsAtMostPpMicroBatchesOnStageZero();
     void gpipeHoldsEveryMicroBatch();
+    void combinedOneFOneBHoldsOneMoreWarmUpNotBothPasses();
     void torchtitanKeepsPipelineStagesGathered();
     void fsdpReduceScattersUnitByUnit();
     void pytorchLossHoldsItsLogits();
@@ -134,6 +135,30 @@ void TstMemoryModel::gpipeHoldsEveryMicroBatch()
     run.globalBatch = 6;
     const memory::MemoryEstimate estimate = memory::estimateMemory(smallLlama(), gpu80(), run);
     QCOMPARE(estimate.stages[0].inFlightMicroBatches, 6);
+}
+
+void TstMemoryModel::combinedOneFOneBHoldsOneMoreWarmUpNotBothPasses()
+{
+    // Interleaved 1F1B over 4 stages of 2 chunks, 16 micro-batches: stage 0 warms up with 10 chunk passes and peaks at
+    // 11 with the first steady forward. Megatron-Core's combined 1F1B warms up with 11 and then runs each forward
+    // beside a backward that frees a layer as the forward saves one: 11 again, never 12.
+    config::RunSpec run = trainingRun(1, 0);
+    run.parallelism.pp = 4;
+    run.parallelism.schedule = config::PipelineSchedule::Interleaved;
+    run.parallelism.virtualStages = 2;
+    run.globalBatch = 16;
+    const memory::MemoryEstimate plain = memory::estimateMemory(smallLlama(), gpu80(), run);
+    run.parallelism.expertAllToAllOverlap = true;
+    const memory::MemoryEstimate combined = memory::estimateMemory(smallLlama(), gpu80(), run);
+    QCOMPARE(plain.stages[0].inFlightMicroBatches, 11);
+    QCOMPARE(combined.stages[0].inFlightMicroBatches, 11);
+    QCOMPARE(combined.bytes(memory::MemoryCategory::Activations), plain.bytes(memory::MemoryCategory::Activations));
+    // pp = 1: one micro-batch's activations either way.
+    run.parallelism.pp = 1;
+    run.parallelism.schedule = config::PipelineSchedule::OneFOneB;
+    run.parallelism.virtualStages = 1;
+    run.globalBatch = 4;
+    QCOMPARE(memory::estimateMemory(smallLlama(), gpu80(), run).stages[0].inFlightMicroBatches, 1);
 }
 
 void TstMemoryModel::torchtitanKeepsPipelineStagesGathered()

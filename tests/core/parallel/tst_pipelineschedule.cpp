@@ -5,6 +5,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 
 using rapid::config::PipelineSchedule;
@@ -32,6 +33,7 @@ private Q_SLOTS:
     void inFlightMatchesClosedForm_data();
     void inFlightMatchesClosedForm();
     void evenAndCostBalancedSplits();
+    void combinedOneFOneBWarmsUpOneMoreAndPairsTheSteadyState();
 };
 
 void TstPipelineSchedule::everyPassOnceInOrder_data()
@@ -117,6 +119,37 @@ void TstPipelineSchedule::evenAndCostBalancedSplits()
     // 16 layers of cost 1 and a head of cost 4 over 2 stages: total 20, stage 0 fills to 10 layers, stage 1 takes
     // the remaining 6 layers and the head (6 + 4 = 10).
     QCOMPARE(rapid::parallel::costBalancedLayersPerStage(16, 2, 1.0, 4.0), (std::vector<int> { 10, 6 }));
+}
+
+void TstPipelineSchedule::combinedOneFOneBWarmsUpOneMoreAndPairsTheSteadyState()
+{
+    // Megatron-Core's --overlap-moe-expert-parallel-comm: one more warm-up forward, then each steady-state forward
+    // with the backward after it. pp = 1, 4 micro-batches (combined_1f1b_schedule_for_no_pipelining): F0 alone, then
+    // F1+B0, F2+B1, F3+B2, then B3 alone.
+    const auto single = rapid::parallel::pipelineSteps(PipelineSchedule::OneFOneB, 1, 0, 4, 1, true);
+    const std::vector<PipelineStep> expected = { { Pass::Forward, 0, 0, false }, { Pass::Forward, 1, 0, true },
+        { Pass::Backward, 0, 0, true }, { Pass::Forward, 2, 0, true }, { Pass::Backward, 1, 0, true },
+        { Pass::Forward, 3, 0, true }, { Pass::Backward, 2, 0, true }, { Pass::Backward, 3, 0, false } };
+    QCOMPARE(single, expected);
+    // Interleaved, p = 4, v = 2, 8 micro-batches: stage s warms up with (p - s - 1) * 2 + (v - 1) * p + 1 forwards, so
+    // one more chunk pass is in flight than without (12 on stage 0, 6 on the last), and every other step is paired.
+    for (int stage = 0; stage < 4; ++stage) {
+        const auto steps = rapid::parallel::pipelineSteps(PipelineSchedule::Interleaved, 4, stage, 8, 2, true);
+        const int warmup = (4 - stage - 1) * 2 + 4 + 1;
+        const int total = 16;
+        QCOMPARE(maxInFlight(steps), warmup + 1);
+        for (int i = 0; i < int(steps.size()); ++i) {
+            const bool steady = i >= warmup && i < warmup + 2 * (total - warmup);
+            QCOMPARE(steps[size_t(i)].coScheduled, steady);
+            if (steady) {
+                QCOMPARE(steps[size_t(i)].pass, (i - warmup) % 2 == 0 ? Pass::Forward : Pass::Backward);
+            }
+        }
+        // Without the flag nothing is paired and the warm-up is Megatron's own.
+        const auto plain = rapid::parallel::pipelineSteps(PipelineSchedule::Interleaved, 4, stage, 8, 2);
+        QCOMPARE(maxInFlight(plain), warmup);
+        QVERIFY(std::none_of(plain.begin(), plain.end(), [](const PipelineStep& s) { return s.coScheduled; }));
+    }
 }
 
 QTEST_GUILESS_MAIN(TstPipelineSchedule)

@@ -110,6 +110,7 @@ private Q_SLOTS:
     void eachPipelineFlushAddsOneWholeSchedule();
     void fullRecomputationRunsTheExpertCollectivesAgain();
     void theSharedExpertRunsBesideTheExpertAllToAlls();
+    void expertAllToAllsHideBehindAnotherMicroBatch();
     void servingAllReducesRunOnTheRunsLibrary();
     void theResultNamesTheGroupAFaultSlows();
     void aStragglerSlowsTheRequestsOfItsReplica();
@@ -930,6 +931,46 @@ void TstStepModel::theSharedExpertRunsBesideTheExpertAllToAlls()
     QVERIFY(shared > 1e-3);
     const double hidden = step(1.0, false).stepTimeSeconds - step(1.0, true).stepTimeSeconds;
     QVERIFY2(std::fabs(hidden / (32 * shared) - 1) < 1e-9, qPrintable(QString::number(hidden / (32 * shared))));
+}
+
+void TstStepModel::expertAllToAllsHideBehindAnotherMicroBatch()
+{
+    // Mixtral-8x7B (32 MoE layers) on 8 A100s as dp 8 x ep 8, two micro-batches per replica, no pipeline: with
+    // Megatron-Core's --overlap-moe-expert-parallel-comm the step runs F0, then F1 beside B0 layer by layer, then B1.
+    // All-to-alls of 1 s dwarf a layer's milliseconds of compute, so in the co-scheduled step each layer pair takes
+    // its four all-to-alls and nothing more: every kernel of F1 and B0 hides behind them (slowed by NCCL's SMs, still
+    // far shorter). The step is shorter by exactly 32 layers x the compute of one MoE layer's forward and backward.
+    auto scenarioWith = [](bool overlap) {
+        return test::projectLoader().loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+            { "run.framework=megatron", "run.parallelism.tp=1", "run.parallelism.dp=8", "run.parallelism.ep=8",
+                "run.training.seq_length=4096", "run.training.micro_batch=1", "run.training.global_batch=16",
+                "run.training.recompute=none",
+                std::string("run.parallelism.ep_a2a_overlap=") + (overlap ? "true" : "false") });
+    };
+    auto step = [&](bool overlap, double allToAllSeconds) {
+        sim::StepModel model(scenarioWith(overlap), [=](const network::CollectiveRequest& request) {
+            return request.kind == CollectiveKind::AllToAll ? allToAllSeconds : 0.0;
+        });
+        return model.training(false).stepTimeSeconds;
+    };
+    const config::Scenario scenario = scenarioWith(false);
+    compute::OperatorTimer timer(
+        scenario.hardware.gpu, config::resolvedAttentionKernel(scenario.run, scenario.hardware.gpu));
+    const sim::StepModel plain(scenario);
+    double layerCompute = 0;
+    for (const auto& ops : { model::trainingForward(scenario.model, scenario.run, plain.plan().sharding.layer, true),
+             model::trainingBackward(scenario.model, scenario.run, plain.plan().sharding.layer, true,
+                 plain.plan().sharding.gradientSum()) }) {
+        for (const model::Operator& op : ops) {
+            layerCompute += timer.time(op).seconds;
+        }
+    }
+    QVERIFY(layerCompute > 1e-3 && layerCompute < 0.1);
+    const double hidden = step(false, 1.0) - step(true, 1.0);
+    QVERIFY2(
+        std::fabs(hidden / (32 * layerCompute) - 1) < 1e-9, qPrintable(QString::number(hidden / (32 * layerCompute))));
+    // With free all-to-alls there is nothing to hide and, without a pipeline, nothing else changes.
+    QVERIFY(std::fabs(step(true, 0) / step(false, 0) - 1) < 1e-12);
 }
 
 void TstStepModel::servingAllReducesRunOnTheRunsLibrary()
