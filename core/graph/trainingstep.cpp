@@ -214,6 +214,14 @@ NodeId addContentionNode(ExecutionGraph& graph, int stage, const parallel::Pipel
     return graph.add(std::move(slowed));
 }
 
+/// Combined 1F1B: a forward compute node run beside the backward of (@p backwardMicroBatch, @p backwardChunk).
+struct CoScheduledForward {
+    NodeId forward = -1;
+    int stage = 0;
+    int backwardMicroBatch = 0;
+    int backwardChunk = 0;
+};
+
 /// Combined 1F1B: the pair index (forward chunk x chunks + backward chunk) of step @p i of @p steps when it runs
 /// co-scheduled with its neighbour (a forward with the backward after it, a backward with the forward before it), else
 /// -1.
@@ -319,6 +327,42 @@ std::vector<StageCostIds> addStageCosts(ExecutionGraph& graph, const std::vector
     return costIds;
 }
 
+/// The dependencies between passes: each backward after its forward, a forward after the previous model chunk's
+/// activations arrive, a backward after the next chunk's gradients; a co-scheduled forward also after its backward's
+/// gradients. @p compute and @p sends are indexed by @p slot(stage, micro-batch, chunk, backward).
+template <typename Slot>
+void addPassDependencies(ExecutionGraph& graph, const std::vector<NodeId>& compute, const std::vector<NodeId>& sends,
+    const Slot& slot, int pp, int modelChunks, int microBatches, const std::vector<CoScheduledForward>& coScheduled)
+{
+    auto stageOf = [pp](int modelChunk) { return modelChunk % pp; };
+    auto chunkOf = [pp](int modelChunk) { return modelChunk / pp; };
+    for (int mb = 0; mb < microBatches; ++mb) {
+        for (int k = 0; k < modelChunks; ++k) {
+            const int stage = stageOf(k);
+            const int chunk = chunkOf(k);
+            graph.addDependency(compute[slot(stage, mb, chunk, true)], compute[slot(stage, mb, chunk, false)]);
+            if (k > 0) {
+                graph.addDependency(
+                    compute[slot(stage, mb, chunk, false)], sends[slot(stageOf(k - 1), mb, chunkOf(k - 1), false)]);
+            }
+            if (k + 1 < modelChunks) {
+                graph.addDependency(
+                    compute[slot(stage, mb, chunk, true)], sends[slot(stageOf(k + 1), mb, chunkOf(k + 1), true)]);
+            }
+        }
+    }
+
+    // A co-scheduled pair starts once both its inputs are there (combined_1f1b.py: the step waits for the forward's
+    // activations and the backward's gradients before its first layer), so its forward waits for the backward's too.
+    for (const CoScheduledForward& pair : coScheduled) {
+        const int k = pair.backwardChunk * pp + pair.stage;
+        if (k + 1 < modelChunks) {
+            graph.addDependency(
+                pair.forward, sends[slot(stageOf(k + 1), pair.backwardMicroBatch, chunkOf(k + 1), true)]);
+        }
+    }
+}
+
 } // namespace
 
 ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::vector<StageCost>& stages)
@@ -344,6 +388,7 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
             + (backward ? 1 : 0);
     };
     std::vector<NodeId> compute(static_cast<size_t>(pp) * perStage, -1);
+    std::vector<CoScheduledForward> coScheduledForwards;
     std::vector<NodeId> sends(static_cast<size_t>(pp) * perStage, -1);
     ChunkBackwardEnds ends;
     ends.last.resize(static_cast<size_t>(pp));
@@ -374,6 +419,9 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
             const size_t chunk = static_cast<size_t>(step.chunk);
             Node node = passNode(ids, steps, i, stage, virtualStages);
             const NodeId id = graph.add(std::move(node));
+            if (!backward && coScheduledPair(steps, i, virtualStages) >= 0) {
+                coScheduledForwards.push_back({ id, stage, steps[i + 1].microBatch, steps[i + 1].chunk });
+            }
             compute[slot(stage, step.microBatch, step.chunk, backward)] = id;
             if (scheduleStarts) {
                 addScheduleBoundary(graph, plan, cost, stage, scheduleLastBackward, previousCompute, id);
@@ -412,24 +460,7 @@ ExecutionGraph buildTrainingStep(const parallel::ShardingPlan& plan, const std::
             }
         }
     }
-    auto stageOf = [pp](int modelChunk) { return modelChunk % pp; };
-    auto chunkOf = [pp](int modelChunk) { return modelChunk / pp; };
-    for (int mb = 0; mb < microBatches; ++mb) {
-        for (int k = 0; k < modelChunks; ++k) {
-            const int stage = stageOf(k);
-            const int chunk = chunkOf(k);
-            graph.addDependency(compute[slot(stage, mb, chunk, true)], compute[slot(stage, mb, chunk, false)]);
-            if (k > 0) {
-                graph.addDependency(
-                    compute[slot(stage, mb, chunk, false)], sends[slot(stageOf(k - 1), mb, chunkOf(k - 1), false)]);
-            }
-            if (k + 1 < modelChunks) {
-                graph.addDependency(
-                    compute[slot(stage, mb, chunk, true)], sends[slot(stageOf(k + 1), mb, chunkOf(k + 1), true)]);
-            }
-        }
-    }
-
+    addPassDependencies(graph, compute, sends, slot, pp, modelChunks, microBatches, coScheduledForwards);
     addReductionsAndOptimizer(graph, plan, stages, ends);
     return graph;
 }

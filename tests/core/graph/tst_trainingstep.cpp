@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace rapid;
 using graph::TimeClass;
 
@@ -56,6 +58,7 @@ private Q_SLOTS:
     void overlappedCollectivesSlowTheComputeBesideThem();
     void aSlowedPassSendsItsOutputWhenItEnds();
     void incompleteGraphNamesStuckNodes();
+    void coScheduledPairsTakeTheirPairCosts();
 };
 
 void TstTrainingStep::pipelineBubbleClosedForms_data()
@@ -231,6 +234,65 @@ void TstTrainingStep::incompleteGraphNamesStuckNodes()
         QCOMPARE(error.stuckNodes().size(), size_t(2));
         QVERIFY(std::string(error.what()).find("never ran") != std::string::npos);
     }
+}
+
+void TstTrainingStep::coScheduledPairsTakeTheirPairCosts()
+{
+    // Combined 1F1B, pp = 1, 4 micro-batches of forward 1 s and backward 2 s; a co-scheduled pair takes 2 s (forward
+    // 0.5 + backward 1.5) instead of 3: F0 alone (1), three pairs (6), B3 alone (2) = 9 s.
+    parallel::ShardingPlan run = pipelineRun(1, 4, config::PipelineSchedule::OneFOneB);
+    run.combinedOneFOneB = true;
+    std::vector<graph::StageCost> costs = uniformCosts(1, 1, 1.0, 2.0);
+    graph::ChunkCost pair;
+    pair.forward[static_cast<size_t>(TimeClass::Mlp)] = 0.5;
+    pair.backward[static_cast<size_t>(TimeClass::Mlp)] = 1.5;
+    costs[0].coScheduled = { pair };
+    QCOMPARE(sim::executeGraph(graph::buildTrainingStep(run, costs)).makespan, 9.0);
+
+    // Interleaved, 2 stages of 2 chunks, 4 micro-batches: every co-scheduled forward also waits for the gradients its
+    // backward partner receives (the pair starts once both inputs are there), where that backward has a next chunk.
+    run = pipelineRun(2, 4, config::PipelineSchedule::Interleaved, 2);
+    run.combinedOneFOneB = true;
+    costs = uniformCosts(2, 2, 1.0, 2.0);
+    for (graph::StageCost& stage : costs) {
+        stage.coScheduled.assign(4, pair);
+    }
+    const graph::ExecutionGraph graph = graph::buildTrainingStep(run, costs);
+    const auto lists = graph.dependencyLists();
+    auto findNode = [&](graph::NodeKind kind, int rank, int microBatch, int chunk, bool backward) {
+        for (size_t id = 0; id < graph.nodes().size(); ++id) {
+            const graph::Node& node = graph.nodes()[id];
+            if (node.kind == kind && node.rank == rank && node.microBatch == microBatch && node.chunk == chunk
+                && node.backward == backward) {
+                return static_cast<graph::NodeId>(id);
+            }
+        }
+        return graph::NodeId(-1);
+    };
+    int checked = 0;
+    for (int stage = 0; stage < 2; ++stage) {
+        const std::vector<parallel::PipelineStep> steps = run.steps(stage);
+        for (size_t i = 0; i + 1 < steps.size(); ++i) {
+            if (!steps[i].coScheduled || steps[i].pass != parallel::Pass::Forward) {
+                continue;
+            }
+            const parallel::PipelineStep& partner = steps[i + 1];
+            const int next = partner.chunk * 2 + stage + 1; // the model chunk after the partner's
+            if (next >= 4) {
+                continue;
+            }
+            const graph::NodeId forward
+                = findNode(graph::NodeKind::Compute, stage, steps[i].microBatch, steps[i].chunk, false);
+            const graph::NodeId gradient
+                = findNode(graph::NodeKind::PipelineSend, next % 2, partner.microBatch, next / 2, true);
+            QVERIFY(forward >= 0 && gradient >= 0);
+            const auto& dependencies = lists[static_cast<size_t>(forward)];
+            QVERIFY(std::find(dependencies.begin(), dependencies.end(), gradient) != dependencies.end());
+            ++checked;
+        }
+    }
+    QVERIFY(checked > 0);
+    QVERIFY(sim::executeGraph(graph).makespan > 0); // no cycle
 }
 
 QTEST_GUILESS_MAIN(TstTrainingStep)
