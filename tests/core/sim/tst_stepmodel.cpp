@@ -82,6 +82,24 @@ using test::llama7bOn8;
 
 } // namespace
 
+/// Seconds of the operators of one MoE layer's forward and backward on one GPU that @p include selects, each as the
+/// operator model times it alone.
+template <typename Include> double moeLayerSeconds(const config::Scenario& scenario, const Include& include)
+{
+    compute::OperatorTimer timer(
+        scenario.hardware.gpu, config::resolvedAttentionKernel(scenario.run, scenario.hardware.gpu));
+    const sim::StepModel plain(scenario);
+    const parallel::ShardingPlan& sharding = plain.plan().sharding;
+    double seconds = 0;
+    for (const auto& ops : { model::trainingForward(scenario.model, scenario.run, sharding.layer, true),
+             model::trainingBackward(scenario.model, scenario.run, sharding.layer, true, sharding.gradientSum()) }) {
+        for (const model::Operator& op : ops) {
+            seconds += include(op) ? timer.time(op).seconds : 0.0;
+        }
+    }
+    return seconds;
+}
+
 class TstStepModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -917,17 +935,8 @@ void TstStepModel::theSharedExpertRunsBesideTheExpertAllToAlls()
             { "run.framework=megatron", "model.moe.shared_experts=1", "run.parallelism.tp=1", "run.parallelism.dp=8",
                 "run.parallelism.ep=8", "run.training.seq_length=4096", "run.training.micro_batch=1",
                 "run.training.global_batch=8" });
-    compute::OperatorTimer timer(
-        scenario.hardware.gpu, config::resolvedAttentionKernel(scenario.run, scenario.hardware.gpu));
-    const sim::StepModel plain(scenario);
-    double shared = 0;
-    for (const auto& ops : { model::trainingForward(scenario.model, scenario.run, plain.plan().sharding.layer, true),
-             model::trainingBackward(scenario.model, scenario.run, plain.plan().sharding.layer, true,
-                 plain.plan().sharding.gradientSum()) }) {
-        for (const model::Operator& op : ops) {
-            shared += op.name.starts_with("moe.shared_expert_") ? timer.time(op).seconds : 0.0;
-        }
-    }
+    const double shared = moeLayerSeconds(
+        scenario, [](const model::Operator& op) { return op.name.starts_with("moe.shared_expert_"); });
     QVERIFY(shared > 1e-3);
     const double hidden = step(1.0, false).stepTimeSeconds - step(1.0, true).stepTimeSeconds;
     QVERIFY2(std::fabs(hidden / (32 * shared) - 1) < 1e-9, qPrintable(QString::number(hidden / (32 * shared))));
@@ -954,17 +963,7 @@ void TstStepModel::expertAllToAllsHideBehindAnotherMicroBatch()
         return model.training(false).stepTimeSeconds;
     };
     const config::Scenario scenario = scenarioWith(false);
-    compute::OperatorTimer timer(
-        scenario.hardware.gpu, config::resolvedAttentionKernel(scenario.run, scenario.hardware.gpu));
-    const sim::StepModel plain(scenario);
-    double layerCompute = 0;
-    for (const auto& ops : { model::trainingForward(scenario.model, scenario.run, plain.plan().sharding.layer, true),
-             model::trainingBackward(scenario.model, scenario.run, plain.plan().sharding.layer, true,
-                 plain.plan().sharding.gradientSum()) }) {
-        for (const model::Operator& op : ops) {
-            layerCompute += timer.time(op).seconds;
-        }
-    }
+    const double layerCompute = moeLayerSeconds(scenario, [](const model::Operator&) { return true; });
     QVERIFY(layerCompute > 1e-3 && layerCompute < 0.1);
     const double hidden = step(false, 1.0) - step(true, 1.0);
     QVERIFY2(
