@@ -402,6 +402,7 @@ std::vector<Diagnostic> checkScenario(
     checkLossOptions(run, report);
     detail::checkNvfp4(run, report);
     detail::checkWeightOnlyFormats(model, run, hardware.gpu, report);
+    detail::checkExpertCommSms(run, hardware.gpu, report);
     checkLora(model, run, report);
     for (const auto& [axis, names] : parallel.mapping) {
         for (const std::string& name : names) {

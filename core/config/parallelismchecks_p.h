@@ -3,6 +3,7 @@
 // The loader's checks of run.parallelism that need the model: expert parallelism, hybrid sharding's shard group and
 // the context-parallel exchange. Each reports (key path, message) through @p report, as checkScenario collects them.
 
+#include "hardwarespec.h"
 #include "modelspec.h"
 #include "runspec.h"
 
@@ -90,6 +91,26 @@ void checkExpertAllToAllOverlap(const ModelSpec& model, const RunSpec& run, cons
         report(key,
             "ep_a2a_overlap with pp > 1 needs the interleaved schedule (Megatron-Core's virtual pipeline "
             "stages); expected parallelism.schedule: interleaved, pp: 1, or false");
+    }
+}
+
+/// The expert dispatcher's SM count matters only where its all-to-alls run beside compute (one of the two expert
+/// overlaps), and it must leave the GPU SMs to compute on.
+template <typename Report> void checkExpertCommSms(const RunSpec& run, const GpuSpec& gpu, const Report& report)
+{
+    const ParallelismSpec& parallel = run.parallelism;
+    if (parallel.expertCommSms == 0) {
+        return;
+    }
+    const char* key = "run.parallelism.ep_comm_sms";
+    if (!parallel.expertAllToAllOverlap && !parallel.expertSharedOverlap) {
+        report(key,
+            "ep_comm_sms sizes the expert all-to-alls' SMs beside compute, which only ep_a2a_overlap or "
+            "ep_shared_expert_overlap puts them; expected one of them true, or no ep_comm_sms");
+    } else if (parallel.expertCommSms >= gpu.smCount) {
+        report(key,
+            "ep_comm_sms " + std::to_string(parallel.expertCommSms) + " leaves no SM to compute on: the GPU " + gpu.name
+                + " has " + std::to_string(gpu.smCount) + "; expected 1 to " + std::to_string(gpu.smCount - 1));
     }
 }
 

@@ -165,6 +165,7 @@ void readParallelism(ReadContext& context, MapReader& reader, RunMode mode, Para
     spec.expertSharedOverlap = parallelism.boolean("ep_shared_expert_overlap");
     spec.expertAllToAllOverlap = parallelism.boolean("ep_a2a_overlap");
     spec.delayWeightGradients = parallelism.boolean("ep_delay_wgrad");
+    spec.expertCommSms = static_cast<int>(parallelism.integer("ep_comm_sms", 0)); // 0 = the dispatcher's own
     spec.collectives = parallelism.choice<CollectiveImplementation>(
         "collectives", mode == RunMode::Inference ? CollectiveImplementation::Custom : CollectiveImplementation::Nccl);
     spec.expertCapacityFactor = parallelism.number("ep_capacity_factor");

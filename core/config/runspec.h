@@ -126,6 +126,10 @@ struct ParallelismSpec {
     /// Megatron-Core's --delay-wgrad-compute (with expertAllToAllOverlap): the experts' weight gradients run after
     /// their input gradients, beside the backward dispatch, instead of before it.
     bool delayWeightGradients = false;
+    /// SMs the expert dispatcher's kernels hold while they run beside compute (under expertSharedOverlap or
+    /// expertAllToAllOverlap): Megatron-Core's --moe-deepep-num-sms / --moe-hybridep-num-sms. 0: the dispatcher's
+    /// own (NCCL's 24 CTAs for alltoall, DeepEP's 20); sim::expertCollectiveSmShare.
+    int expertCommSms = 0;
     /// NCCL (training's default) or the serving engines' custom all-reduce kernels (inference's default).
     CollectiveImplementation collectives = CollectiveImplementation::Nccl;
     int zeroStage = 0; ///< 0..3

@@ -137,6 +137,10 @@ void addParallelism(std::vector<Key>& keys)
     keys.push_back(boolean("parallelism.ep_delay_wgrad", value("false"),
         "with ep_a2a_overlap: the experts' weight gradients run after their input gradients, beside the backward "
         "dispatch (Megatron-Core's --delay-wgrad-compute)"));
+    keys.push_back(integer("parallelism.ep_comm_sms", 1, kMaxDegree, derived("24; 20 with deepep"),
+        "with ep_a2a_overlap or ep_shared_expert_overlap: SMs the expert all-to-alls hold while they run beside "
+        "compute, which computes on the rest meanwhile (Megatron-Core's moe_flex_dispatcher_num_sms); by default the "
+        "dispatcher's own: NCCL's 24 CTAs, DeepEP's 20 SMs; below the GPU's sm_count"));
     keys.push_back(choice<CollectiveImplementation>("parallelism.collectives",
         derived("nccl for training, custom for inference"),
         "what runs the all-reduces, reduce-scatters and all-gathers: nccl = NCCL's ring, tree and in-network (NVLS) "

@@ -27,6 +27,7 @@ using parallel::PlannedCollective;
 using detail::add;
 using detail::at;
 using detail::collectiveSmShare;
+using detail::expertCollectiveSmShare;
 using detail::exposed;
 using detail::mfuPeak;
 using detail::part;
@@ -186,7 +187,7 @@ const LayerTimes& StepModel::layerTimes(int stage, bool moe)
     // Expert parallelism: dispatch and combine all-to-alls of the routed tokens, in MoE layers.
     if (moe && layer.expertAllToAll) {
         chargeExpertAllToAlls(m_timer, layer, collective(*layer.expertAllToAll), run.parallelism.expertSharedOverlap,
-            forwardOps, backwardOps, collectiveSmShare(m_scenario.hardware.gpu), *pass);
+            forwardOps, backwardOps, expertCollectiveSmShare(m_scenario.hardware.gpu, run.parallelism), *pass);
     }
     // Expert tensor parallelism inside the folded expert mesh: the routed tokens' all-gather and reduce-scatter.
     for (const PlannedCollective& part : layer.expertTensorPair) {
@@ -324,8 +325,8 @@ std::vector<graph::StageCost> StepModel::stageCosts(ExposedGathers* exposedGathe
             placeGradientReduction(chunk, chunkCost, cost);
         }
         if (m_plan.sharding.combinedOneFOneB) {
-            cost.coScheduled = coScheduledPairs(
-                cost.chunks, forwardPieces, backwardPieces, collectiveSmShare(m_scenario.hardware.gpu));
+            cost.coScheduled = coScheduledPairs(cost.chunks, forwardPieces, backwardPieces,
+                expertCollectiveSmShare(m_scenario.hardware.gpu, m_scenario.run.parallelism));
         }
         if (stage.sendForward) {
             cost.sendActivationSeconds = collective(*stage.sendForward);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 namespace rapid::sim::detail {
 
@@ -47,6 +48,23 @@ double exposed(double communication, double hideable)
 double collectiveSmShare(const config::GpuSpec& gpu)
 {
     return std::min(0.5, static_cast<double>(network::kCollectiveCtas) / std::max(1, gpu.smCount));
+}
+
+double expertCollectiveSmShare(const config::GpuSpec& gpu, const config::ParallelismSpec& parallelism)
+{
+    // Megatron-Core's TransformerConfig.moe_deepep_num_sms defaults to 20, the SMs DeepEP's Buffer runs its
+    // dispatch and combine kernels on (deepseek-ai/DeepEP, deep_ep/buffer.py, Buffer.num_sms).
+    constexpr int kDeepEpSms = 20;
+    if (parallelism.expertCommSms > 0) {
+        if (parallelism.expertCommSms >= gpu.smCount) {
+            throw std::logic_error("ep_comm_sms reached the model at or above the GPU's SM count");
+        }
+        return static_cast<double>(parallelism.expertCommSms) / gpu.smCount;
+    }
+    if (parallelism.expertDispatcher == config::ExpertDispatcher::DeepEp) {
+        return std::min(0.5, static_cast<double>(kDeepEpSms) / std::max(1, gpu.smCount));
+    }
+    return collectiveSmShare(gpu);
 }
 
 void slowGpuWork(TimeBreakdown& parts, double factor)

@@ -33,6 +33,11 @@ double exposed(double communication, double hideable);
 /// preset with very few SMs still computes).
 double collectiveSmShare(const config::GpuSpec& gpu);
 
+/// The share of @p gpu's SMs the expert all-to-alls hold beside compute: run.parallelism.ep_comm_sms when given (the
+/// loader keeps it below the SM count), else the dispatcher's own: NCCL's (collectiveSmShare) for alltoall, DeepEP's
+/// 20 SMs (Megatron-Core's --moe-deepep-num-sms default, DeepEP's Buffer.num_sms) at most half the GPU's.
+double expertCollectiveSmShare(const config::GpuSpec& gpu, const config::ParallelismSpec& parallelism);
+
 /// @p parts with its GPU work (graph::isGpuWork) taking @p factor times as long; a host-dispatch wait shrinks by what
 /// the slower GPU work now covers of the host's dispatch time (the communication keeps its time).
 void slowGpuWork(graph::TimeBreakdown& parts, double factor);

@@ -210,6 +210,7 @@ QList<FieldSpec> runGeneralAndParallelism()
         field(run, "parallelism.ep_shared_expert_overlap", tr("Shared expert beside all-to-all"), parallelism),
         field(run, "parallelism.ep_a2a_overlap", tr("All-to-all beside another micro-batch"), parallelism),
         field(run, "parallelism.ep_delay_wgrad", tr("Delay expert weight gradients"), parallelism),
+        field(run, "parallelism.ep_comm_sms", tr("Expert all-to-all SMs"), parallelism),
         field(run, "parallelism.collectives", tr("Collectives"), parallelism),
         field(run, "parallelism.zero_stage", tr("ZeRO stage"), parallelism),
         field(run, "parallelism.dp_shard", tr("Shard group (dp_shard)"), parallelism),

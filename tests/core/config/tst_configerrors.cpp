@@ -660,7 +660,8 @@ void TstConfigErrors::theCombinedOneFOneBIsMegatronsWithItsRules()
 {
     // Megatron-Core's TransformerConfig refuses --overlap-moe-expert-parallel-comm without expert parallelism, with
     // full recomputation, beside --moe-shared-expert-overlap, and with pp > 1 but no virtual stages; and
-    // --delay-wgrad-compute without it. Each is named with what is expected.
+    // --delay-wgrad-compute without it; the dispatcher's SM count without an overlap or beyond the GPU. Each is named
+    // with what is expected.
     const config::ConfigLoader loader = test::projectLoader();
     const std::vector<std::string> base = { "run.framework=megatron", "run.parallelism.dp=8", "run.parallelism.ep=8",
         "run.training.recompute=none", "run.parallelism.ep_a2a_overlap=true" };
@@ -679,6 +680,11 @@ void TstConfigErrors::theCombinedOneFOneBIsMegatronsWithItsRules()
             "run.parallelism.ep_a2a_overlap", "interleaved" },
         { { "run.parallelism.ep_a2a_overlap=false", "run.parallelism.ep_delay_wgrad=true" },
             "run.parallelism.ep_delay_wgrad", "ep_a2a_overlap: true" },
+        // The dispatcher's SMs matter only beside compute, and must leave the A100's 108 SMs some to compute on.
+        { { "run.parallelism.ep_a2a_overlap=false", "run.parallelism.ep_comm_sms=24" }, "run.parallelism.ep_comm_sms",
+            "ep_a2a_overlap or ep_shared_expert_overlap" },
+        { { "run.parallelism.ep_comm_sms=108" }, "run.parallelism.ep_comm_sms", "expected 1 to 107" },
+        { { "run.parallelism.ep_comm_sms=0" }, "run.parallelism.ep_comm_sms", "" },
     };
     for (const Case& c : cases) {
         std::vector<std::string> all = base;
@@ -691,9 +697,11 @@ void TstConfigErrors::theCombinedOneFOneBIsMegatronsWithItsRules()
     }
     std::vector<std::string> delayed = base;
     delayed.push_back("run.parallelism.ep_delay_wgrad=true");
+    delayed.push_back("run.parallelism.ep_comm_sms=107");
     const config::Scenario ok
         = loader.loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100", delayed);
     QVERIFY(ok.run.parallelism.expertAllToAllOverlap && ok.run.parallelism.delayWeightGradients);
+    QCOMPARE(ok.run.parallelism.expertCommSms, 107);
 }
 
 void TstConfigErrors::theCollectiveLibraryIsNcclOrCustom()

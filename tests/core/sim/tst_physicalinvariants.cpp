@@ -185,12 +185,18 @@ private:
         const bool liger = framework == "pytorch-fsdp" && std::bernoulli_distribution(0.3)(random);
         const std::string recompute = pick(random, std::vector<std::string> { "none", "selective", "full", "op-sac" });
         // Megatron-Core's combined 1F1B half the time it is allowed: expert parallelism, no full recomputation, no
-        // pipeline or an interleaved one.
+        // pipeline or an interleaved one; half of those with a dispatcher SM count of their own (below every
+        // preset's SMs).
         const bool combined = framework == "megatron" && ep > 1 && recompute != "full" && (pp == 1 || interleave)
             && std::bernoulli_distribution(0.5)(random);
-        const std::string combinedYaml = combined ? std::string(", ep_a2a_overlap: true, ep_delay_wgrad: ")
-                + (std::bernoulli_distribution(0.5)(random) ? "true" : "false")
-                                                  : std::string();
+        std::string combinedYaml;
+        if (combined) {
+            combinedYaml = std::string(", ep_a2a_overlap: true, ep_delay_wgrad: ")
+                + (std::bernoulli_distribution(0.5)(random) ? "true" : "false");
+            if (std::bernoulli_distribution(0.5)(random)) {
+                combinedYaml += ", ep_comm_sms: " + std::to_string(pick(random, std::vector<int> { 8, 20, 32, 64 }));
+            }
+        }
         std::ostringstream yaml;
         yaml << "run:\n  mode: training\n  framework: " << framework << "\n"
              << "  transformer_engine: " << (transformerEngine ? "true" : "false") << "\n"

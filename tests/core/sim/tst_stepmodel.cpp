@@ -128,6 +128,7 @@ private Q_SLOTS:
     void eachPipelineFlushAddsOneWholeSchedule();
     void fullRecomputationRunsTheExpertCollectivesAgain();
     void theSharedExpertRunsBesideTheExpertAllToAlls();
+    void theDispatchersSmsSetTheSlowdownBesideIt();
     void expertAllToAllsHideBehindAnotherMicroBatch();
     void servingAllReducesRunOnTheRunsLibrary();
     void theResultNamesTheGroupAFaultSlows();
@@ -940,6 +941,59 @@ void TstStepModel::theSharedExpertRunsBesideTheExpertAllToAlls()
     QVERIFY(shared > 1e-3);
     const double hidden = step(1.0, false).stepTimeSeconds - step(1.0, true).stepTimeSeconds;
     QVERIFY2(std::fabs(hidden / (32 * shared) - 1) < 1e-9, qPrintable(QString::number(hidden / (32 * shared))));
+}
+
+void TstStepModel::theDispatchersSmsSetTheSlowdownBesideIt()
+{
+    // The shared-expert overlap of the test above with all-to-alls of 1 us, each hidden behind the shared expert and
+    // slowing it by the share of the A100's 108 SMs the dispatcher holds: 32 layers x 4 windows x 1 us x SMs / 108.
+    // NCCL's 24 CTAs by default, DeepEP's 20 (Megatron-Core's moe_deepep_num_sms), or run.parallelism.ep_comm_sms.
+    auto step = [](double allToAllSeconds, std::vector<std::string> extra) {
+        std::vector<std::string> overrides
+            = { "run.framework=megatron", "model.moe.shared_experts=1", "run.parallelism.tp=1", "run.parallelism.dp=8",
+                  "run.parallelism.ep=8", "run.training.seq_length=4096", "run.training.micro_batch=1",
+                  "run.training.global_batch=8", "run.parallelism.ep_shared_expert_overlap=true" };
+        overrides.insert(overrides.end(), extra.begin(), extra.end());
+        const config::Scenario scenario
+            = test::projectLoader().loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100", overrides);
+        sim::StepModel model(scenario, [=](const network::CollectiveRequest& request) {
+            return request.kind == CollectiveKind::AllToAll ? allToAllSeconds : 0.0;
+        });
+        return model.training(false);
+    };
+    const std::pair<std::vector<std::string>, double> cases[] = {
+        { {}, 24 },
+        { { "run.parallelism.ep_comm_sms=24" }, 24 },
+        { { "run.parallelism.ep_dispatcher=deepep" }, 20 },
+        { { "run.parallelism.ep_comm_sms=54" }, 54 },
+        { { "run.parallelism.ep_dispatcher=deepep", "run.parallelism.ep_comm_sms=32" }, 32 },
+    };
+    for (const auto& [extra, sms] : cases) {
+        QVERIFY2(chargesExactly(
+                     step(1e-6, extra), step(0, extra), 32 * 4 * 1e-6 * sms / 108, graph::TimeClass::ExpertParallel),
+            qPrintable(QString::number(sms)));
+    }
+    // Combined 1F1B, two micro-batches (F0, then F1 beside B0, then B1): F0 and B1 wait for their two all-to-alls of
+    // 1 us a layer; in the pair each of the four hides behind a piece of the other pass's compute and slows it by the
+    // dispatcher's share: 32 layers x (4 x 1 us + 4 x 1 us x SMs / 108).
+    auto combined = [](double allToAllSeconds, const char* sms) {
+        const config::Scenario scenario
+            = test::projectLoader().loadScenario("mixtral-8x7b", "hgx-a100-8gpu", "llama-2-7b-train-4xa100",
+                { "run.framework=megatron", "run.parallelism.tp=1", "run.parallelism.dp=8", "run.parallelism.ep=8",
+                    "run.training.seq_length=4096", "run.training.micro_batch=1", "run.training.global_batch=16",
+                    "run.training.recompute=none", "run.parallelism.ep_a2a_overlap=true",
+                    std::string("run.parallelism.ep_comm_sms=") + sms });
+        sim::StepModel model(scenario, [=](const network::CollectiveRequest& request) {
+            return request.kind == CollectiveKind::AllToAll ? allToAllSeconds : 0.0;
+        });
+        return model.training(false).stepTimeSeconds;
+    };
+    for (const int sms : { 24, 64 }) {
+        const std::string text = std::to_string(sms);
+        const double longer = combined(1e-6, text.c_str()) - combined(0, text.c_str());
+        const double expected = 32 * (4 * 1e-6 + 4 * 1e-6 * sms / 108);
+        QVERIFY2(std::fabs(longer / expected - 1) < 1e-9, qPrintable(QString::number(longer / expected)));
+    }
 }
 
 void TstStepModel::expertAllToAllsHideBehindAnotherMicroBatch()
