@@ -45,15 +45,25 @@ double exposed(double communication, double hideable)
     return std::max(0.0, communication - hideable);
 }
 
+namespace {
+
+/// @p sms of @p gpu's SMs as a share, at most half (a preset with very few SMs still computes).
+double cappedSmShare(int sms, const config::GpuSpec& gpu)
+{
+    return std::min(0.5, static_cast<double>(sms) / std::max(1, gpu.smCount));
+}
+
+} // namespace
+
 double collectiveSmShare(const config::GpuSpec& gpu)
 {
-    return std::min(0.5, static_cast<double>(network::kCollectiveCtas) / std::max(1, gpu.smCount));
+    return cappedSmShare(network::kCollectiveCtas, gpu);
 }
 
 double expertCollectiveSmShare(const config::GpuSpec& gpu, const config::ParallelismSpec& parallelism)
 {
-    // Megatron-Core's TransformerConfig.moe_deepep_num_sms defaults to 20, the SMs DeepEP's Buffer runs its
-    // dispatch and combine kernels on (deepseek-ai/DeepEP, deep_ep/buffer.py, Buffer.num_sms).
+    // DeepEP runs its dispatch and combine kernels on 20 SMs unless told otherwise (deepseek-ai/DeepEP,
+    // deep_ep/buffer.py, Buffer.num_sms; Megatron-Core's "historical default 20" of moe_deepep_num_sms).
     constexpr int kDeepEpSms = 20;
     if (parallelism.expertCommSms > 0) {
         if (parallelism.expertCommSms >= gpu.smCount) {
@@ -62,7 +72,7 @@ double expertCollectiveSmShare(const config::GpuSpec& gpu, const config::Paralle
         return static_cast<double>(parallelism.expertCommSms) / gpu.smCount;
     }
     if (parallelism.expertDispatcher == config::ExpertDispatcher::DeepEp) {
-        return std::min(0.5, static_cast<double>(kDeepEpSms) / std::max(1, gpu.smCount));
+        return cappedSmShare(kDeepEpSms, gpu);
     }
     return collectiveSmShare(gpu);
 }
