@@ -334,7 +334,13 @@ Dataset koyeb(const std::string& shared)
 ///   all-reduce to be done in fp32") and passes it as DistributedDataParallelConfig.grad_reduce_in_fp32 (training.py;
 ///   no flag turned it off before --grad-reduce-in-bf16 of 2025); buckets of max(40M, 1M x dp) parameters (its
 ///   bucket_size default);
-/// - not stated, fixed: micro-batch 1, no activation recomputation, no interleaving (1F1B), no dropout, FlashAttention.
+/// - pipelined rows (pp > 1) run the interleaved schedule with one layer per virtual stage. The README says these runs
+///   overlap "pipeline-parallel communication (enabled by default)", and r0.8.0 keeps --overlap-p2p-communication only
+///   for the interleaved schedule (megatron/training/arguments.py: "Overlap P2P communication is disabled if not using
+///   the interleaved schedule"). The virtual-stage count is not published; the rule is NVIDIA's own for its largest
+///   pipelined GPT recipe of the time, NeMo-Framework-Launcher conf/training/gpt3/175b.yaml:
+///   virtual_pipeline_model_parallel_size 12 for 96 layers on 8 stages, "interleaved pipeline, set to maximum";
+/// - not stated, fixed: micro-batch 1, no activation recomputation, no dropout, FlashAttention.
 /// The two strong-scaling rows give no parallel split and are not evaluated.
 Dataset megatronCoreH100(const std::string& shared)
 {
@@ -350,6 +356,13 @@ Dataset megatronCoreH100(const std::string& shared)
         const int pp = integer(table, row, "pp");
         const int dp = integer(table, row, "dp");
         const int hidden = integer(table, row, "hidden_size");
+        const int layers = integer(table, row, "num_layers");
+        if (pp > 1 && layers % pp != 0) {
+            throw std::runtime_error("megatron-core-h100 dataset: " + table.cell(row, "row_id")
+                + ": layers not divisible by the pipeline stages (no one-layer virtual stages)");
+        }
+        const std::string pipeline
+            = pp > 1 ? ", schedule: interleaved, virtual_stages: " + std::to_string(layers / pp) : std::string();
         ValidationCase c;
         c.label = table.cell(row, "model_label") + " tp" + std::to_string(tp) + " pp" + std::to_string(pp) + " dp"
             + std::to_string(dp) + " (" + table.cell(row, "num_gpus") + " GPUs)";
@@ -366,7 +379,7 @@ Dataset megatronCoreH100(const std::string& shared)
             "run.training.micro_batch=1", "run.training.global_batch=" + table.cell(row, "global_batch_size"),
             "run.training.recompute=none", "run.training.dropout=false",
             "run.parallelism={tp: " + std::to_string(tp) + ", sp: " + (tp > 1 ? "true" : "false")
-                + ", pp: " + std::to_string(pp) + ", dp: " + std::to_string(dp)
+                + ", pp: " + std::to_string(pp) + pipeline + ", dp: " + std::to_string(dp)
                 + ", zero_stage: 1, tp_comm_overlap: true, dp_overlap: true, mapping: {tp: nvlink}}" };
         c.measured = *table.number(row, "tflops_per_gpu");
         dataset.cases.push_back(c);
