@@ -52,8 +52,9 @@ void checkInputs(const config::GpuSpec& gpu, const GemmShape& shape)
     }
 }
 
-/// Bytes per element of each operand as the kernel streams it: A and C in the GEMM's precision, B in its stored
-/// weight format when that differs (weight-only quantisation), block or group scales included.
+/// Bytes per element of each operand as the kernel streams it: A in the GEMM's precision, B in its stored weight
+/// format when that differs (weight-only quantisation), block or group scales included; C in at least 16 bits unless
+/// the epilogue quantises it (GemmShape).
 struct OperandBytes {
     double a = 0;
     double b = 0;
@@ -63,7 +64,9 @@ struct OperandBytes {
 OperandBytes operandBytesOf(const GemmShape& shape)
 {
     const double own = config::bytesPerElement(shape.precision);
-    return { own, shape.storedWeights ? config::bytesPerElement(*shape.storedWeights) : own, own };
+    constexpr double kSixteenBits = 2;
+    return { own, shape.storedWeights ? config::bytesPerElement(*shape.storedWeights) : own,
+        shape.quantisedOutput ? own : std::max(own, kSixteenBits) };
 }
 
 /// Bytes the A and B panels of one wave span, when the wave covers a near-square block of output tiles (the

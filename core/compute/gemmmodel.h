@@ -12,11 +12,15 @@
 
 namespace rapid::compute {
 
-/// C[M x N] = A[M x K] . B[K x N], `batch` independent times (e.g. one per attention head). All operands and the
-/// result are stored in `precision`, except B when `storedWeights` names its format: a weight-only quantised GEMM
+/// C[M x N] = A[M x K] . B[K x N], `batch` independent times (e.g. one per attention head). A and B are stored in
+/// `precision`, except B when `storedWeights` names its format: a weight-only quantised GEMM
 /// (W4A16: int4 weights with group scales) streams B in that format and dequantises it in registers before the
 /// tensor cores multiply in `precision`; MXFP4 weights under fp8 on Blackwell go into the block-scaled MMA as they are
-/// (MXFP8 x MXFP4 at the FP8 rate).
+/// (MXFP8 x MXFP4 at the FP8 rate). C is stored in `precision` when that has 16 bits or more; a GEMM of 8-bit or
+/// 4-bit operands writes a 16-bit C, dequantised in its epilogue, unless `quantisedOutput` (below): torchao's and
+/// Transformer Engine's FP8 linears ask cuBLASLt and CUTLASS for bf16 outputs (torch._scaled_mm's out_dtype, TE's
+/// activation dtype), as TensorRT-LLM's FP8 and NVFP4 GEMM plugins and vLLM's scaled_mm kernels write the model's
+/// dtype.
 struct GemmShape {
     std::int64_t m = 0;
     std::int64_t k = 0;
@@ -27,6 +31,9 @@ struct GemmShape {
     /// A MoE runner's grouped GEMM that also takes token tiles of 8-64 rows (gemmTokenTileCandidates), so an expert's
     /// few decode tokens are not padded to a 32-row tile (TensorRT-LLM's trtllm-gen MoE on Blackwell).
     bool tokenTiles = false;
+    /// The epilogue writes C quantised in `precision` for the next GEMM (a MoE runner's first expert GEMM, which
+    /// applies the activation and casts the second GEMM's input).
+    bool quantisedOutput = false;
 
     bool operator==(const GemmShape&) const = default;
 };

@@ -123,7 +123,8 @@ const GemmEstimate& gemmEstimate(
 
 OperatorTime timeGemm(const config::GpuSpec& gpu, const Operator& op, GemmCache* cache)
 {
-    GemmShape shape { op.gemm.m, op.gemm.k, op.gemm.n, op.gemm.batch, op.precision, op.storedWeights, op.tokenTiles };
+    GemmShape shape { op.gemm.m, op.gemm.k, op.gemm.n, op.gemm.batch, op.precision, op.storedWeights, op.tokenTiles,
+        op.quantisedOutput };
     GemmEstimate own;
     const GemmEstimate& estimate = gemmEstimate(gpu, shape, cache, own);
     return { estimate.totalSeconds, fromGemm(estimate.bound), estimate.flops, estimate.hbmBytes };

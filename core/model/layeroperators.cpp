@@ -124,6 +124,8 @@ private:
             entry.op.storedWeights = stored;
         }
         entry.op.tokenTiles = m_routedExperts && m_shape.fusedMoeRunner;
+        // The runner's first GEMM casts the second's input in its epilogue: its output is already quantised.
+        entry.op.quantisedOutput = entry.op.tokenTiles && !m_expertInputQuantised;
         // The runner's first GEMM writes the second's input already quantised (its epilogue).
         if (quantisedByAllReduce(entry.op.name) || (entry.op.tokenTiles && m_expertInputQuantised)) {
             return;

@@ -83,6 +83,8 @@ struct Operator {
     std::optional<config::Precision> storedWeights;
     /// GEMMs only: a MoE runner's grouped GEMM that tiles an expert's tokens in 8-64 rows (compute::GemmShape).
     bool tokenTiles = false;
+    /// GEMMs only: the epilogue writes the output quantised for the next GEMM (compute::GemmShape).
+    bool quantisedOutput = false;
     GemmDims gemm;
     AttentionDims attention;
     double flops = 0;

@@ -129,7 +129,7 @@ void TstTrainingPhysics::megatronBridgeFp8OnH100FitsAndMatchesItsSummary()
     const double perGpu
         = result.value(QStringLiteral("throughput")).toObject().value(QStringLiteral("tokens_per_s")).toDouble() / gpus;
     QString message;
-    // Within 10%: 70B -1.5%, 405B +7.5% on 2026-12-07 (docs/calibration.md, "Megatron-Bridge on H100 in FP8").
+    // Within 10%: 70B -2.2%, 405B +6.6% on 2026-12-07 (docs/calibration.md, "Megatron-Bridge on H100 in FP8").
     QVERIFY2(withinTenPercent(perGpu, measured, QStringLiteral("tokens/s per GPU"), message), qPrintable(message));
 }
 
@@ -167,7 +167,7 @@ void TstTrainingPhysics::megatronBridgeLlama3On8B200MatchesItsSummary()
     const double perGpu
         = result.value(QStringLiteral("throughput")).toObject().value(QStringLiteral("tokens_per_s")).toDouble() / 8;
     QString message;
-    // Within 10%: -0.7% and +1.4% on 2026-12-07 (docs/calibration.md, "Megatron-Bridge on B200").
+    // Within 10%: -1.3% and +0.8% on 2026-12-07 (docs/calibration.md, "Megatron-Bridge on B200").
     QVERIFY2(withinTenPercent(perGpu, measured, QStringLiteral("tokens/s per GPU"), message), qPrintable(message));
 }
 

@@ -96,6 +96,7 @@ private Q_SLOTS:
     void mxfp4WeightsStreamWithTheirBlockScales();
     void mxfp4BesideMxfp8RunsAtTheFp8RateOnBlackwell();
     void tokenTilesStreamAFewTokensExpertsAtHbmRate();
+    void eightBitGemmsWriteSixteenBitOutputs();
     void fewSlicesInFlightAreLatencyBound();
     void deratesScaleOnlyTheirRoof_data();
     void deratesScaleOnlyTheirRoof();
@@ -279,9 +280,10 @@ void TstGemmModel::nvfp4MovesHalfBytesAndScalesOnBlackwell()
     // The DGX B200 datasheet's 144 PFLOPS of sparse FP4 for 8 GPUs: 9 PFLOPS dense per GPU, twice FP8's 4.5.
     QCOMPARE(b200.tensorPeak(config::Precision::Nvfp4), 9000e12);
     // A decode GEMV, y = W x with W 8192 x 8192: NVFP4 stores 4 bits and one E4M3 scale per 16 values, 0.5625 B per
-    // element: the operands and the output move (8192^2 + 8192 + 8192) x 0.5625 = 37,757,952 B (they fit in L2).
+    // element: the operands move (8192^2 + 8192) x 0.5625 B and the output, dequantised to 16 bits in the epilogue,
+    // 8192 x 2 B: 37,769,216 B (they fit in L2).
     const compute::GemmEstimate gemv = compute::estimateGemm(b200, shape(8192, 8192, 1, config::Precision::Nvfp4));
-    QCOMPARE(gemv.hbmBytes, (8192.0 * 8192 + 8192 + 8192) * 0.5625);
+    QCOMPARE(gemv.hbmBytes, (8192.0 * 8192 + 8192) * 0.5625 + 8192.0 * 2);
     // A square GEMM's tensor-core roof on the same tile: the busiest SM's CTA FLOPs at 9,000 TFLOP/s x the preset's
     // nvfp4_matmul_ratio (0.983, borrowed from FP8) x the sustained-clock share (1.44 / 1.856 GHz), over 148 SMs.
     const compute::GemmEstimate square = compute::estimateGemm(b200, shape(8192, 8192, 8192, config::Precision::Nvfp4));
@@ -361,10 +363,12 @@ void TstGemmModel::mxfp4BesideMxfp8RunsAtTheFp8RateOnBlackwell()
     // times MXFP4 weights, which tcgen05's block-scaled MMA (kind f8f6f4) multiplies as they are at the FP8 rate.
     // 2 x 8192 x 2880 x 5760 = 271.8 GFLOP: at most 4,500 TFLOP/s (60.4 us), and faster than any 16-bit math could
     // run it (the bf16 peak, 2,250 TFLOP/s: 120.8 us), which a kernel dequantising to bf16 would need. HBM moves A
-    // and C in fp8 (1 B) and B in MXFP4 (0.53125 B) once: they fit the 126 MB L2 in waves.
+    // and C in fp8 (1 B; the runner's first GEMM writes the second's input quantised) and B in MXFP4 (0.53125 B)
+    // once: they fit the 126 MB L2 in waves.
     const config::GpuSpec b200 = test::projectLoader().loadHardware("b200", {}).gpu;
     compute::GemmShape mixed = shape(8192, 2880, 5760, config::Precision::Fp8);
     mixed.storedWeights = config::Precision::Mxfp4;
+    mixed.quantisedOutput = true;
     const compute::GemmEstimate estimate = compute::estimateGemm(b200, mixed);
     const double flops = 2.0 * 8192 * 2880 * 5760;
     QCOMPARE(estimate.flops, flops);
@@ -375,6 +379,28 @@ void TstGemmModel::mxfp4BesideMxfp8RunsAtTheFp8RateOnBlackwell()
     // The same GEMM on an H100 has no such MMA (Hopper's wgmma takes one fp8 format per operand, no E2M1).
     const config::GpuSpec h100 = test::projectLoader().loadHardware("h100-sxm5-80gb", {}).gpu;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compute::estimateGemm(h100, mixed));
+}
+
+void TstGemmModel::eightBitGemmsWriteSixteenBitOutputs()
+{
+    // torchtitan's Llama 3.1 70B at tp 8 (local batch 16 x 8,192 tokens): the input gradient of the k projection,
+    // dx = dy . W with K = 1,024 / 8 = 128, in FP8 on an H100. torch._scaled_mm returns bf16, so the GEMM writes
+    // 131,072 x 8,192 x 2 B = 2,147 MB beside 16.8 MB of FP8 dy and 1 MB of W: the output alone needs 2,147 MB over the
+    // HBM rate, as the same GEMM in bf16 does (its output is the same tensor).
+    const config::GpuSpec h100 = test::projectLoader().loadHardware("h100-sxm5-80gb", {}).gpu;
+    compute::GemmShape dgrad = shape(131072, 128, 8192, config::Precision::Fp8);
+    const compute::GemmEstimate fp8 = compute::estimateGemm(h100, dgrad);
+    const double output = 131072.0 * 8192 * 2;
+    QVERIFY(fp8.hbmBytes >= 131072.0 * 128 + 128.0 * 8192 + output);
+    QVERIFY(fp8.totalSeconds >= output / h100.hbmBandwidth);
+    const compute::GemmEstimate bf16 = compute::estimateGemm(h100, shape(131072, 128, 8192, config::Precision::Bf16));
+    QVERIFY2(fp8.totalSeconds > 0.8 * bf16.totalSeconds,
+        qPrintable(QStringLiteral("fp8 %1 us, bf16 %2 us").arg(fp8.totalSeconds * 1e6).arg(bf16.totalSeconds * 1e6)));
+    // Quantised in the epilogue (a MoE runner's first GEMM) it writes one byte per element: 1,074 MB less.
+    dgrad.quantisedOutput = true;
+    const compute::GemmEstimate quantised = compute::estimateGemm(h100, dgrad);
+    QVERIFY(quantised.hbmBytes <= fp8.hbmBytes - 131072.0 * 8192 * 0.99);
+    QVERIFY(quantised.totalSeconds < fp8.totalSeconds);
 }
 
 void TstGemmModel::tokenTilesStreamAFewTokensExpertsAtHbmRate()
