@@ -29,6 +29,7 @@ std::size_t GemmCache::KeyHash::operator()(const Key& key) const
     hash = mix(hash, key.shape.storedWeights ? 1 + static_cast<std::uint64_t>(*key.shape.storedWeights) : 0);
     hash = mix(hash, key.shape.tokenTiles ? 1 : 0);
     hash = mix(hash, key.shape.quantisedOutput ? 1 : 0);
+    hash = mix(hash, key.shape.accumulateInto ? 1 + static_cast<std::uint64_t>(*key.shape.accumulateInto) : 0);
     for (double value : key.gpu) {
         hash = mix(hash, std::bit_cast<std::uint64_t>(value));
     }

@@ -54,7 +54,8 @@ void checkInputs(const config::GpuSpec& gpu, const GemmShape& shape)
 
 /// Bytes per element of each operand as the kernel streams it: A in the GEMM's precision, B in its stored weight
 /// format when that differs (weight-only quantisation), block or group scales included; C in at least 16 bits unless
-/// the epilogue quantises it (GemmShape).
+/// the epilogue quantises it (GemmShape); `c` counts C's traffic per element, read and written when the GEMM
+/// accumulates into it.
 struct OperandBytes {
     double a = 0;
     double b = 0;
@@ -65,8 +66,10 @@ OperandBytes operandBytesOf(const GemmShape& shape)
 {
     const double own = config::bytesPerElement(shape.precision);
     constexpr double kSixteenBits = 2;
-    return { own, shape.storedWeights ? config::bytesPerElement(*shape.storedWeights) : own,
-        shape.quantisedOutput ? own : std::max(own, kSixteenBits) };
+    const double c = shape.accumulateInto ? 2 * config::bytesPerElement(*shape.accumulateInto)
+        : shape.quantisedOutput           ? own
+                                          : std::max(own, kSixteenBits);
+    return { own, shape.storedWeights ? config::bytesPerElement(*shape.storedWeights) : own, c };
 }
 
 /// Bytes the A and B panels of one wave span, when the wave covers a near-square block of output tiles (the

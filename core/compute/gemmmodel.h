@@ -34,6 +34,9 @@ struct GemmShape {
     /// The epilogue writes C quantised in `precision` for the next GEMM (a MoE runner's first expert GEMM, which
     /// applies the activation and casts the second GEMM's input).
     bool quantisedOutput = false;
+    /// The GEMM adds its result into a C stored in this format (beta = 1: C read and written in the epilogue):
+    /// Megatron's gradient_accumulation_fusion, whose weight-gradient GEMMs accumulate into the fp32 main_grad.
+    std::optional<config::Precision> accumulateInto {};
 
     bool operator==(const GemmShape&) const = default;
 };

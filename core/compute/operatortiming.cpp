@@ -124,7 +124,7 @@ const GemmEstimate& gemmEstimate(
 OperatorTime timeGemm(const config::GpuSpec& gpu, const Operator& op, GemmCache* cache)
 {
     GemmShape shape { op.gemm.m, op.gemm.k, op.gemm.n, op.gemm.batch, op.precision, op.storedWeights, op.tokenTiles,
-        op.quantisedOutput };
+        op.quantisedOutput, op.accumulateInto };
     GemmEstimate own;
     const GemmEstimate& estimate = gemmEstimate(gpu, shape, cache, own);
     return { estimate.totalSeconds, fromGemm(estimate.bound), estimate.flops, estimate.hbmBytes };

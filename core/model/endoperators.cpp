@@ -134,7 +134,7 @@ std::vector<Operator> lmHeadOperators(const ModelSpec& model, const RunSpec& run
     loss.kernels = unfused ? chain.backwardKernels : 1;
     loss.flops = kCrossEntropyBackwardFlops * logits;
     ops.push_back(loss);
-    detail::appendBackward(headEntries, ops);
+    detail::appendBackward(headEntries, ops, fusedWeightGradientAccumulation(run));
     if (auto accumulation
         = gradientAccumulation(run, detail::trainableWeights(headEntries), 0.0, gradientSum, OperatorClass::LmHead)) {
         ops.push_back(*accumulation);

@@ -64,4 +64,12 @@ std::optional<Operator> gradientAccumulation(const config::RunSpec& run, double 
     return op;
 }
 
+std::optional<config::Precision> fusedWeightGradientAccumulation(const config::RunSpec& run)
+{
+    if (run.mode != config::RunMode::Training || run.framework != config::Framework::Megatron) {
+        return std::nullopt;
+    }
+    return run.precision.gradients;
+}
+
 } // namespace rapid::model

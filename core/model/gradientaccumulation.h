@@ -32,7 +32,8 @@ struct GradientSum {
 /// - nanotron with accumulate_grad_in_fp32 (its FP32GradientAccumulator, optim/gradient_accumulator.py and the DDP
 ///   hook get_fp32_accum_hook) adds each parameter's gradient into an fp32 buffer after every micro-batch's
 ///   backward: reads the bf16 gradient and the fp32 sum, writes the sum, 2 + 4 + 4 bytes per parameter. Megatron
-///   fuses the accumulation into the weight-gradient GEMM (gradient_accumulation_fusion): no pass there.
+///   fuses the accumulation into the weight-gradient GEMM (gradient_accumulation_fusion): no pass there, the GEMM's
+///   epilogue reads and writes the sum instead (fusedWeightGradientAccumulation).
 /// - PyTorch FSDP2 without gradient sync (@p sum.unshardedUntilLast, m = @p sum.passes > 1). Its post-backward
 ///   (torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py, post_backward; _fsdp_param.py,
 ///   to_accumulated_grad_if_needed and accumulate_unsharded_grad_if_needed) keeps each unsharded gradient: when the
@@ -46,5 +47,13 @@ struct GradientSum {
 /// The operator is named for @p opClass (a layer's or the LM head's).
 std::optional<Operator> gradientAccumulation(const config::RunSpec& run, double parameters, double expertParameters,
     const GradientSum& sum, OperatorClass opClass);
+
+/// The format of the buffer a training run's weight-gradient GEMMs add into, or nothing when they write a fresh
+/// gradient. Megatron (its default gradient_accumulation_fusion: the wgrad GEMM of APEX's
+/// fused_weight_gradient_mlp_cuda, or Transformer Engine's with accumulate=True, for every linear, the grouped expert
+/// GEMMs and the output layer) adds each micro-batch's dW into the parameter's main_grad with beta = 1 from the first
+/// micro-batch on (the buffer is zeroed at the step's start): main_grad holds precision.gradients (fp32 whenever
+/// gradients are reduced in fp32, the r0.8.0 default for bf16).
+std::optional<config::Precision> fusedWeightGradientAccumulation(const config::RunSpec& run);
 
 } // namespace rapid::model

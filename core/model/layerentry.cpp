@@ -16,7 +16,8 @@ std::vector<Operator> forwardOf(const std::vector<Entry>& entries, Phase phase)
     return ops;
 }
 
-void appendBackward(const std::vector<Entry>& entries, std::vector<Operator>& ops)
+void appendBackward(
+    const std::vector<Entry>& entries, std::vector<Operator>& ops, std::optional<config::Precision> weightGradientsInto)
 {
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
         if (!it->hasBackward) {
@@ -33,6 +34,7 @@ void appendBackward(const std::vector<Entry>& entries, std::vector<Operator>& op
             if (!it->frozen) {
                 op.name += ".dw";
                 op.gemm = { y.k, y.m, y.n, y.batch };
+                op.accumulateInto = weightGradientsInto;
                 ops.push_back(op);
             }
             continue;

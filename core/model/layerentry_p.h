@@ -4,6 +4,7 @@
 #include "eagerkernels.h"
 #include "operator.h"
 
+#include <optional>
 #include <vector>
 
 namespace rapid::model::detail {
@@ -36,8 +37,10 @@ struct Entry {
 std::vector<Operator> forwardOf(const std::vector<Entry>& entries, Phase phase);
 
 /// Appends the backward of @p entries (reverse order) to @p ops: each GEMM as dX then dW (dX only when frozen), every
-/// other operator as "<name>.backward" with its backward bytes, FLOPs and kernels.
-void appendBackward(const std::vector<Entry>& entries, std::vector<Operator>& ops);
+/// other operator as "<name>.backward" with its backward bytes, FLOPs and kernels. Each dW adds into a buffer of
+/// @p weightGradientsInto when given (fusedWeightGradientAccumulation).
+void appendBackward(const std::vector<Entry>& entries, std::vector<Operator>& ops,
+    std::optional<config::Precision> weightGradientsInto);
 
 /// The parameters of @p entries that train: all of them but the frozen ones.
 double trainableWeights(const std::vector<Entry>& entries);

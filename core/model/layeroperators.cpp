@@ -550,7 +550,7 @@ std::vector<Operator> trainingBackward(const ModelSpec& model, const RunSpec& ru
             opSacFloat8(detail::torchaoLinears(run), run.precision.compute, run.precision.fp8Scaling,
                 config::bytesPerElement(run.precision.activations)));
     }
-    appendBackward(entries, ops);
+    appendBackward(entries, ops, fusedWeightGradientAccumulation(run));
     const double weights = detail::trainableWeights(entries);
     double expertWeights = 0;
     for (const Entry& entry : entries) {

@@ -85,6 +85,8 @@ struct Operator {
     bool tokenTiles = false;
     /// GEMMs only: the epilogue writes the output quantised for the next GEMM (compute::GemmShape).
     bool quantisedOutput = false;
+    /// GEMMs only: the output is added into a buffer in this format (compute::GemmShape::accumulateInto).
+    std::optional<config::Precision> accumulateInto {};
     GemmDims gemm;
     AttentionDims attention;
     double flops = 0;

@@ -79,7 +79,7 @@ void TstTrainingPhysics::megatronCoreMixtralMatchesItsReadme()
         / 1e12;
     const double measured = 438;
     QString message;
-    // Within 10%: +5.7% on 2026-12-06 (463 TFLOP/s; -1.1% against the 468 of MCore v0.9 that later READMEs give
+    // Within 10%: +4.8% on 2026-12-07 (459 TFLOP/s; -1.9% against the 468 of MCore v0.9 that later READMEs give
     // beside the same mapping; docs/calibration.md, "Megatron-Core's Mixtral 8x7B").
     QVERIFY2(withinTenPercent(tflops, measured, QStringLiteral("TFLOP/s per GPU"), message), qPrintable(message));
 }
@@ -129,7 +129,7 @@ void TstTrainingPhysics::megatronBridgeFp8OnH100FitsAndMatchesItsSummary()
     const double perGpu
         = result.value(QStringLiteral("throughput")).toObject().value(QStringLiteral("tokens_per_s")).toDouble() / gpus;
     QString message;
-    // Within 10%: 70B -2.2%, 405B +6.6% on 2026-12-07 (docs/calibration.md, "Megatron-Bridge on H100 in FP8").
+    // Within 10%: 70B -2.5%, 405B +5.6% on 2026-12-07 (docs/calibration.md, "Megatron-Bridge on H100 in FP8").
     QVERIFY2(withinTenPercent(perGpu, measured, QStringLiteral("tokens/s per GPU"), message), qPrintable(message));
 }
 
@@ -167,7 +167,7 @@ void TstTrainingPhysics::megatronBridgeLlama3On8B200MatchesItsSummary()
     const double perGpu
         = result.value(QStringLiteral("throughput")).toObject().value(QStringLiteral("tokens_per_s")).toDouble() / 8;
     QString message;
-    // Within 10%: -1.3% and +0.8% on 2026-12-07 (docs/calibration.md, "Megatron-Bridge on B200").
+    // Within 10%: -1.5% and +0.6% on 2026-12-07 (docs/calibration.md, "Megatron-Bridge on B200").
     QVERIFY2(withinTenPercent(perGpu, measured, QStringLiteral("tokens/s per GPU"), message), qPrintable(message));
 }
 

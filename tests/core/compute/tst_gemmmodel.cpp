@@ -97,6 +97,7 @@ private Q_SLOTS:
     void mxfp4BesideMxfp8RunsAtTheFp8RateOnBlackwell();
     void tokenTilesStreamAFewTokensExpertsAtHbmRate();
     void eightBitGemmsWriteSixteenBitOutputs();
+    void accumulatingGemmsReadAndWriteTheirOutput();
     void fewSlicesInFlightAreLatencyBound();
     void deratesScaleOnlyTheirRoof_data();
     void deratesScaleOnlyTheirRoof();
@@ -401,6 +402,21 @@ void TstGemmModel::eightBitGemmsWriteSixteenBitOutputs()
     const compute::GemmEstimate quantised = compute::estimateGemm(h100, dgrad);
     QVERIFY(quantised.hbmBytes <= fp8.hbmBytes - 131072.0 * 8192 * 0.99);
     QVERIFY(quantised.totalSeconds < fp8.totalSeconds);
+}
+
+void TstGemmModel::accumulatingGemmsReadAndWriteTheirOutput()
+{
+    // A weight gradient under Megatron's gradient_accumulation_fusion, dW[2048 x 2048] += X^T dY over 2,048 tokens in
+    // bf16 on an H100, into an fp32 main_grad: HBM moves A and B once (2 x 2048^2 x 2 B = 16.8 MB, inside the 50 MB
+    // L2) and C read and written in fp32 (2048^2 x 8 B = 33.6 MB), 50,331,648 B; writing a fresh bf16 dW instead moves
+    // 2048^2 x 2 B of C, 25,165,824 B in all.
+    const config::GpuSpec h100 = test::projectLoader().loadHardware("h100-sxm5-80gb", {}).gpu;
+    compute::GemmShape wgrad = shape(2048, 2048, 2048, config::Precision::Bf16);
+    QCOMPARE(compute::estimateGemm(h100, wgrad).hbmBytes, 2048.0 * 2048 * (2 + 2 + 2));
+    wgrad.accumulateInto = config::Precision::Fp32;
+    const compute::GemmEstimate accumulating = compute::estimateGemm(h100, wgrad);
+    QCOMPARE(accumulating.hbmBytes, 2048.0 * 2048 * (2 + 2 + 8));
+    QVERIFY(accumulating.totalSeconds >= accumulating.hbmBytes / h100.hbmBandwidth);
 }
 
 void TstGemmModel::tokenTilesStreamAFewTokensExpertsAtHbmRate()

@@ -173,6 +173,14 @@ void TstLayerOperators::backwardGemmsAreDxAndDw()
     QVERIFY(dx && dw);
     QCOMPARE(dx->gemm, (model::GemmDims { 1024, 1536, 1024, 1 }));
     QCOMPARE(dw->gemm, (model::GemmDims { 1024, 1024, 1536, 1 }));
+    // Megatron's gradient_accumulation_fusion: dW adds into main_grad, in the gradients' format; dX writes afresh.
+    QVERIFY(run.framework == config::Framework::Megatron);
+    QCOMPARE(dw->accumulateInto, std::optional<config::Precision>(run.precision.gradients));
+    QVERIFY(!dx->accumulateInto);
+    config::RunSpec fsdp = run;
+    fsdp.framework = config::Framework::PytorchFsdp;
+    const auto fsdpBackward = model::trainingBackward(model, fsdp, parallel::layerSharding(fsdp), false);
+    QVERIFY(!find(fsdpBackward, "attention.q_projection.dw")->accumulateInto);
     // Reverse order: the MLP's down projection is differentiated first, the attention norm last.
     QCOMPARE(backward.front().name, std::string("mlp.residual_add.backward"));
     QCOMPARE(backward.back().name, std::string("attention.norm.backward"));
@@ -1097,6 +1105,9 @@ void TstLayerOperators::nanotronRunsItsLossAsOpsAndAccumulatesInFp32()
         = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);
     QCOMPARE(find(megatronHead, "lm_head.cross_entropy")->bytes, 622592000.0);
     QVERIFY(!find(megatronHead, "lm_head.fp32_grad_accumulation"));
+    // Megatron sums it in the output layer's weight-gradient GEMM instead (beta = 1 into the fp32 main_grad).
+    QCOMPARE(find(megatronHead, "lm_head.projection.dw")->accumulateInto,
+        std::optional<config::Precision>(config::Precision::Fp32));
     run.crossEntropyFusion = true;
     const auto fusedHead
         = model::lmHeadOperators(tinyLlama(), run, parallel::layerSharding(run), model::Workload::Training);

@@ -154,6 +154,8 @@ void TstPerformanceValidation::datasetMeetsItsBar()
     // 9.48 -> 8.01%, its pipelined rows -13..-2% -> -1..+10%; held at 9.0%.
     // With FP8 and NVFP4 GEMMs writing 16-bit outputs (compute::GemmShape, 2026-12-07): torchtitan 13.29%,
     // aiconfigurator 38.53% / 14.65%.
+    // With Megatron's weight gradients accumulated into main_grad by their GEMMs
+    // (model::fusedWeightGradientAccumulation): megatron 3.80%, megatron-core-h100 7.68%, which meets its bar.
     static const std::map<QString, double> kCeilings = { { QStringLiteral("uci-llama2"), 38.8 },
         { QStringLiteral("imec"), 17.9 }, { QStringLiteral("koyeb"), 8.8 }, { QStringLiteral("nim-served-ttft"), 22.7 },
         { QStringLiteral("torchtitan"), 14.9 }, { QStringLiteral("nanotron"), 21.7 },
