@@ -126,7 +126,7 @@ private:
         entry.op.tokenTiles = m_routedExperts && m_shape.fusedMoeRunner;
         // The runner's first GEMM casts the second's input in its epilogue: its output is already quantised.
         entry.op.quantisedOutput = entry.op.tokenTiles && !m_expertInputQuantised;
-        // The runner's first GEMM writes the second's input already quantised (its epilogue).
+        // The runner's second GEMM reads that quantised input as it is: no cast of its own.
         if (quantisedByAllReduce(entry.op.name) || (entry.op.tokenTiles && m_expertInputQuantised)) {
             return;
         }
