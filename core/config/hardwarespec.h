@@ -177,6 +177,11 @@ struct NetworkDimension {
     /// (bytes reduced per second) the switch sustains for a group of its endpoints; 0: none.
     double inNetworkAllReduceBandwidth = 0;
     double latencySeconds = 0; ///< per hop
+    /// A step of NCCL's ring across this dimension at small messages, measured (its LL protocol: each 8-byte line is
+    /// written to the next GPU with a flag, polled there, reduced and forwarded), when it exceeds the path's latency:
+    /// ring steps of collectives NCCL runs (CollectiveLibrary::Nccl) take the larger of the two, while one-shot
+    /// exchanges of serving engines' own kernels and every other algorithm take the path latency. 0: not measured.
+    double ncclStepSeconds = 0;
     // Fat tree only.
     int tiers = 0; ///< switch levels above the endpoints (1 = a single switch layer)
     int switchRadix = 0; ///< ports per switch

@@ -260,6 +260,7 @@ NetworkDimension readDimension(ReadContext& context, const std::string& path, co
             "in_network_allreduce_bandwidth applies only to switch dimensions (in-switch reduction)");
     }
     dimension.latencySeconds = reader.quantity("latency");
+    dimension.ncclStepSeconds = reader.quantity("nccl_step_latency", 0.0);
     if (isTree(dimension.kind)) {
         readTree(context, reader, dimension);
     } else {

@@ -154,6 +154,10 @@ std::vector<Key> hardwareKeys()
             "switch only: all-reduce algorithm bandwidth (bytes / time) of in-switch reduction (NVLink SHARP, NCCL "
             "NVLS), offered beside the ring and direct algorithms; absent: none"),
         quantity("cluster.network[].latency", Dimension::Seconds, "ns", kZeroAllowed, 1.0, required(), "per hop"),
+        quantity("cluster.network[].nccl_step_latency", Dimension::Seconds, "ns", kZeroAllowed, 1.0, optional(),
+            "measured time of one step of NCCL's ring across this dimension at small messages (a published NCCL "
+            "all-reduce profile: its per-step slope); ring steps of `collectives: nccl` take the larger of it and the "
+            "path's latency, one-shot exchanges and other algorithms the path's; absent: the path's latency"),
         integer("cluster.network[].tiers", 1, 4, required(),
             "fat-tree only: switch levels (2 with the leaf-spine keys); a rail-optimized dimension has 2"),
         integer("cluster.network[].switch_radix", 2, 4096, required(), "fat-tree and rail-optimized: ports per switch"),

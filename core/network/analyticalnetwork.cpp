@@ -223,6 +223,7 @@ void AnalyticalNetwork::buildFlatView(GroupPlan& plan, const std::vector<int>& g
             flat.directLatency += phase.directLatency;
             flat.pairLatency += phase.pairLatency;
             flat.pairBandwidth = std::min(flat.pairBandwidth, phase.pairBandwidth);
+            flat.ncclStepLatency = std::max(flat.ncclStepLatency, phase.ncclStepLatency);
         }
         flat.directReductions = false;
         flat.halvingDoubling = false;
@@ -330,11 +331,18 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request) const
 
 namespace {
 
-/// The port traffic per byte reduced that stands for an in-switch reduction in a flow model (CollectivePhase).
-double inNetworkPortShare(const AxisCost& cost, const PhaseEstimate& phase)
+/// The channels of a flat estimate @p flat over @p cost: its ring's (AxisCost::ringChannels), 1 for other algorithms.
+int ringChannelsOf(const AxisCost& cost, const PhaseEstimate& flat)
 {
-    return phase.algorithm == CollectiveAlgorithm::InNetwork ? cost.directBandwidth / cost.inNetworkAllReduceBandwidth
-                                                             : 0.0;
+    return flat.algorithm == CollectiveAlgorithm::Ring ? cost.ringChannels : 1;
+}
+
+/// The phase of a collective run flat over the whole group (cost @p flatCost; axis -1 unless the group is on one).
+CollectivePhase flatPhase(
+    const CollectiveRequest& request, const AxisCost& flatCost, const PhaseEstimate& flat, int axis)
+{
+    return { request.kind, flat.algorithm, request.bytes, axis, ringChannelsOf(flatCost, flat), 1,
+        inNetworkPortShare(flatCost, flat), protocolStepSeconds(flatCost, flat, request.library) };
 }
 
 /// Hierarchical composition of a group's phases, each costed by @p phaseCost(cost, share, last, axis) on the share the
@@ -475,9 +483,6 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
     const bool hierarchicalForced = forced && *forced == CollectiveAlgorithm::Hierarchical;
     const std::optional<CollectiveAlgorithm> phaseForced = hierarchicalForced ? std::nullopt : forced;
     bool composedChosen = false;
-    auto ringChannels = [&](const PhaseEstimate& flat) {
-        return flat.algorithm == CollectiveAlgorithm::Ring ? group.flat.ringChannels : 1;
-    };
     auto pick = [&](const PhaseEstimate& flat, const PhaseEstimate& composed) {
         if (!multiAxis || !group.product || flatForced) {
             return flat;
@@ -494,8 +499,7 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
         break;
     case CollectiveKind::AllReduce: {
         const PhaseEstimate flat = allReducePhase(group.flat, bytes, forced, request.library);
-        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis, ringChannels(flat), 1,
-            inNetworkPortShare(group.flat, flat) });
+        flatPhases.push_back(flatPhase(request, group.flat, flat, flatAxis));
         PhaseEstimate composed;
         if (multiAxis && group.product) {
             std::vector<CollectivePhase> gathers;
@@ -503,12 +507,15 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
                 if (last) {
                     const PhaseEstimate phase = allReducePhase(cost, share, phaseForced, request.library);
                     composedPhases.push_back({ CollectiveKind::AllReduce, phase.algorithm, share, axis, 1, 1,
-                        inNetworkPortShare(cost, phase) });
+                        inNetworkPortShare(cost, phase), protocolStepSeconds(cost, phase, request.library) });
                     return phase;
                 }
                 PhaseEstimate phase = reduceScatterPhase(cost, share, phaseForced, request.library);
-                composedPhases.push_back({ CollectiveKind::ReduceScatter, phase.algorithm, share, axis });
-                gathers.push_back({ CollectiveKind::AllGather, phase.algorithm, share, axis });
+                const CollectivePhase scatter { CollectiveKind::ReduceScatter, phase.algorithm, share, axis, 1, 1, 0,
+                    protocolStepSeconds(cost, phase, request.library) };
+                composedPhases.push_back(scatter);
+                gathers.push_back(scatter);
+                gathers.back().kind = CollectiveKind::AllGather;
                 phase.seconds *= 2; // the all-gather back mirrors the reduce-scatter
                 return phase;
             });
@@ -520,12 +527,13 @@ CollectiveTime AnalyticalNetwork::time(const CollectiveRequest& request, std::ve
     case CollectiveKind::ReduceScatter:
     case CollectiveKind::AllGather: {
         const PhaseEstimate flat = reduceScatterPhase(group.flat, bytes, forced, request.library);
-        flatPhases.push_back({ request.kind, flat.algorithm, bytes, flatAxis, ringChannels(flat) });
+        flatPhases.push_back(flatPhase(request, group.flat, flat, flatAxis));
         PhaseEstimate composed;
         if (multiAxis && group.product) {
             composed = hierarchical([&](const AxisCost& cost, double share, bool, int axis) {
                 const PhaseEstimate phase = reduceScatterPhase(cost, share, phaseForced, request.library);
-                composedPhases.push_back({ request.kind, phase.algorithm, share, axis });
+                composedPhases.push_back({ request.kind, phase.algorithm, share, axis, 1, 1, 0,
+                    protocolStepSeconds(cost, phase, request.library) });
                 return phase;
             });
             // An all-gather runs the mirror image: outermost axis first, on the smallest shares.

@@ -45,6 +45,9 @@ struct CollectivePhase {
     /// InNetwork: the bytes each member's port carries each way per byte reduced, so that a flow model of the port
     /// takes as long as the switch (port rate / in-network all-reduce bandwidth); 0 for the other algorithms.
     double inNetworkPortShare = 0;
+    /// Ring and tree phases of a collective NCCL runs: what its protocol adds to each step beyond the path's latency
+    /// (AxisCost::ncclStepLatency), so that the congestion backend's steps last as long; 0 otherwise.
+    double protocolStepSeconds = 0;
     bool operator==(const CollectivePhase&) const = default;
 };
 

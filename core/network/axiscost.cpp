@@ -129,6 +129,7 @@ void AxisCost::takeWorst(const AxisCost& other)
     pairBandwidth = std::min(pairBandwidth, other.pairBandwidth);
     pairLatency = std::max(pairLatency, other.pairLatency);
     inNetworkAllReduceBandwidth = std::min(inNetworkAllReduceBandwidth, other.inNetworkAllReduceBandwidth);
+    ncclStepLatency = std::max(ncclStepLatency, other.ncclStepLatency);
 }
 
 } // namespace rapid::network

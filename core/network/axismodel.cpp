@@ -297,6 +297,7 @@ std::vector<Axis> buildAxes(const std::vector<DimensionLayout>& layouts)
         axis.leafLinkBandwidth = leafLinks > 0 ? layout.leafUplinkBandwidth / leafLinks : 0;
         axis.singlePath = layout.routing == config::Routing::Static;
         axis.inNetworkAllReduceBandwidth = layout.inNetworkAllReduceBandwidth;
+        axis.ncclStepSeconds = layout.ncclStepSeconds;
         switch (layout.kind) {
         case config::NetworkKind::Ring:
         case config::NetworkKind::Torus2d:
@@ -330,7 +331,9 @@ std::vector<Axis> buildAxes(const std::vector<DimensionLayout>& layouts)
     return axes;
 }
 
-AxisCost healthyAxisCost(const Axis& axis, int replica, int localBase, const std::vector<int>& coordinates)
+namespace {
+
+AxisCost healthyAxisCostOfKind(const Axis& axis, int replica, int localBase, const std::vector<int>& coordinates)
 {
     const int q = static_cast<int>(coordinates.size());
     const double b = axis.bandwidth;
@@ -365,6 +368,15 @@ AxisCost healthyAxisCost(const Axis& axis, int replica, int localBase, const std
         return cost;
     }
     }
+    return cost;
+}
+
+} // namespace
+
+AxisCost healthyAxisCost(const Axis& axis, int replica, int localBase, const std::vector<int>& coordinates)
+{
+    AxisCost cost = healthyAxisCostOfKind(axis, replica, localBase, coordinates);
+    cost.ncclStepLatency = axis.ncclStepSeconds;
     return cost;
 }
 

@@ -23,6 +23,7 @@ struct Axis {
     int localStride = 1; ///< endpoint index step within the dimension instance
     double bandwidth = 0; ///< bytes/s per direction of an endpoint link
     double latencySeconds = 0; ///< per hop
+    double ncclStepSeconds = 0; ///< NCCL's measured ring step across the axis (config::NetworkDimension)
     int downPorts = 0; ///< fat tree: endpoints per leaf (k)
     int tiers = 0;
     double oversubscription = 1.0;
@@ -82,6 +83,9 @@ struct AxisCost {
     int members = 1;
     double ringBandwidth = 0;
     double ringStepLatency = 0; ///< mean latency of the ring's hops
+    /// NCCL's measured ring step over this group (config::NetworkDimension::ncclStepSeconds; a group over several
+    /// axes takes the largest): a ring step of a collective NCCL runs lasts at least this. 0: not measured.
+    double ncclStepLatency = 0;
     /// With hops of different latency: the least single hop and the least two consecutive hops (see
     /// ringStepsLatency); negative: every hop costs ringStepLatency.
     double ringMinHopLatency = -1;
@@ -132,6 +136,12 @@ struct AxisCost {
     /// Sets ringStepLatency and the least hops from the hop latencies of a whole ring.
     void setRingHops(const RingHopLatencies& hops);
 
+    /// What a ring step of a collective NCCL runs adds to the path's latency: ncclStepLatency beyond
+    /// ringStepLatency, else 0.
+    double ncclStepExtraLatency() const
+    {
+        return ncclStepLatency > ringStepLatency ? ncclStepLatency - ringStepLatency : 0;
+    }
     double effectivePairStepsLatency() const;
     double effectiveChainLatency() const;
     /// Keeps, term by term, the slower of this and @p other (a collective waits for its slowest line).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "collectivecost.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -51,6 +52,14 @@ private:
     PhaseEstimate m_best { std::numeric_limits<double>::infinity(), CollectiveAlgorithm::Ring, nullptr };
 };
 
+/// @p steps ring steps of @p chunkBytes: under NCCL each step lasts at least its measured step
+/// (AxisCost::ncclStepLatency); a serving engine's own kernels pay the path's latency.
+double ringTime(const AxisCost& cost, int steps, double chunkBytes, CollectiveLibrary library)
+{
+    const double protocol = library == CollectiveLibrary::Nccl ? steps * cost.ncclStepExtraLatency() : 0.0;
+    return cost.ringStepsTime(steps, chunkBytes) + protocol;
+}
+
 double fraction(const AxisCost& cost)
 {
     return (cost.members - 1.0) / cost.members;
@@ -67,7 +76,7 @@ PhaseEstimate reduceScatterPhase(
         return { 0, CollectiveAlgorithm::Direct, nullptr };
     }
     Choice choice(forced);
-    choice.offer(CollectiveAlgorithm::Ring, cost.ringStepsTime(q - 1, bytes / q), cost.reductionRingBottleneck());
+    choice.offer(CollectiveAlgorithm::Ring, ringTime(cost, q - 1, bytes / q, library), cost.reductionRingBottleneck());
     if (custom && cost.directReductions) {
         choice.offer(CollectiveAlgorithm::Direct, fraction(cost) * bytes / cost.directBandwidth + cost.directLatency,
             &cost.directBottleneck);
@@ -88,7 +97,8 @@ PhaseEstimate allReducePhase(
         return { 0, CollectiveAlgorithm::Direct, nullptr };
     }
     Choice choice(forced);
-    choice.offer(CollectiveAlgorithm::Ring, cost.ringStepsTime(2 * (q - 1), bytes / q), cost.reductionRingBottleneck());
+    choice.offer(
+        CollectiveAlgorithm::Ring, ringTime(cost, 2 * (q - 1), bytes / q, library), cost.reductionRingBottleneck());
     if (custom && cost.directReductions) {
         choice.offer(CollectiveAlgorithm::Direct,
             2 * (fraction(cost) * bytes / cost.directBandwidth + cost.directLatency), &cost.directBottleneck);
@@ -99,8 +109,10 @@ PhaseEstimate allReducePhase(
             &cost.directBottleneck);
     }
     if (cost.tree) {
-        choice.offer(CollectiveAlgorithm::Tree, 2 * bytes / cost.pairBandwidth + 2 * ceilLog2(q) * cost.pairLatency,
-            &cost.directBottleneck);
+        // NCCL's tree forwards through the same protocol as its ring: each of its steps lasts at least one.
+        const double step = custom ? cost.pairLatency : std::max(cost.pairLatency, cost.ncclStepLatency);
+        choice.offer(
+            CollectiveAlgorithm::Tree, 2 * bytes / cost.pairBandwidth + 2 * ceilLog2(q) * step, &cost.directBottleneck);
     }
     if (cost.inNetworkAllReduceBandwidth > 0) {
         // Every member pushes its buffer through its port once and the switch returns the sum (a load-reduce and a
@@ -132,6 +144,26 @@ PhaseEstimate allToAllPhase(const AxisCost& cost, double bytes)
     }
     return { fraction(cost) * bytes / cost.directBandwidth + cost.directLatency, CollectiveAlgorithm::Direct,
         &cost.directBottleneck };
+}
+
+double inNetworkPortShare(const AxisCost& cost, const PhaseEstimate& phase)
+{
+    return phase.algorithm == CollectiveAlgorithm::InNetwork ? cost.directBandwidth / cost.inNetworkAllReduceBandwidth
+                                                             : 0.0;
+}
+
+double protocolStepSeconds(const AxisCost& cost, const PhaseEstimate& phase, CollectiveLibrary library)
+{
+    if (library != CollectiveLibrary::Nccl) {
+        return 0;
+    }
+    if (phase.algorithm == CollectiveAlgorithm::Ring) {
+        return cost.ncclStepExtraLatency();
+    }
+    if (phase.algorithm == CollectiveAlgorithm::Tree) {
+        return std::max(0.0, cost.ncclStepLatency - cost.pairLatency);
+    }
+    return 0;
 }
 
 } // namespace rapid::network

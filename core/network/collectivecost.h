@@ -36,4 +36,12 @@ PhaseEstimate broadcastPhase(const AxisCost& cost, double bytes, std::optional<C
 /// All-to-all is always direct: (q-1)/q*S/B_direct + a_direct.
 PhaseEstimate allToAllPhase(const AxisCost& cost, double bytes);
 
+/// The port traffic per byte reduced that stands for an in-switch reduction in a flow model
+/// (CollectivePhase::inNetworkPortShare); 0 unless @p phase runs in the network.
+double inNetworkPortShare(const AxisCost& cost, const PhaseEstimate& phase);
+/// What NCCL's protocol adds to each step of @p phase beyond the path's latency (CollectivePhase::protocolStepSeconds):
+/// a ring step lasts at least AxisCost::ncclStepLatency, and so does a tree step; 0 for other algorithms and for
+/// CollectiveLibrary::Custom.
+double protocolStepSeconds(const AxisCost& cost, const PhaseEstimate& phase, CollectiveLibrary library);
+
 } // namespace rapid::network

@@ -297,6 +297,7 @@ DimensionLayout makeDimension(const config::NetworkDimension& dimension)
     DimensionLayout layout = makeDimensionGraph(dimension);
     layout.routing = config::effectiveRouting(dimension);
     layout.inNetworkAllReduceBandwidth = dimension.inNetworkAllReduceBandwidth;
+    layout.ncclStepSeconds = dimension.ncclStepSeconds;
     if (dimension.explicitLeafSpine() && dimension.switchRadix > 0) {
         layout.switchRadix = dimension.switchRadix;
     }

@@ -30,6 +30,7 @@ struct DimensionLayout {
     std::vector<LocalLink> links;
     double linkBandwidth = 0; ///< bytes/s per direction of an endpoint link (data rate: line rate x efficiency)
     double latencySeconds = 0; ///< per hop
+    double ncclStepSeconds = 0; ///< NCCL's measured ring step across the dimension (config::NetworkDimension)
     /// Switch: the all-reduce algorithm bandwidth of in-switch reduction (bytes/s; 0: none).
     double inNetworkAllReduceBandwidth = 0;
     // Fat tree only.

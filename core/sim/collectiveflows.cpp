@@ -62,6 +62,7 @@ private:
     std::vector<char> m_hasData; ///< broadcasts: members holding the buffer
     std::vector<int> m_previousChunk; ///< the previous pipeline chunk's transfers, in emission order
     std::vector<int> m_transfers; ///< this decomposer's transfers (bytes > 0 between two GPUs), in emission order
+    TimeNs m_stepDelay = 0; ///< the running phase's CollectivePhase::protocolStepSeconds: NCCL's time per step
 };
 
 int Decomposer::flow(int from, int to, double bytes, std::initializer_list<int> dependencies)
@@ -129,9 +130,10 @@ void Decomposer::ring(const std::vector<int>& line, double bytes, int steps)
             // previous send has left it (the same connection, in order): the chunk's latency is paid per hop it
             // crosses, so a ring over hops of different latency costs their mean per step, as NCCL's tuning model
             // counts it (and the analytical ring, AxisCost::ringStepLatency), not the slowest hop every step.
-            sends[i] = step == 0
-                ? flow(from, to, chunk, { m_entry[static_cast<size_t>(from)], m_entry[static_cast<size_t>(to)] })
-                : flow(from, to, chunk, { previousReceive[i] }, 0, -1, previousSend[i]);
+            // Under NCCL every step also pays its protocol's time beyond the path (m_stepDelay).
+            sends[i] = step == 0 ? flow(from, to, chunk,
+                           { m_entry[static_cast<size_t>(from)], m_entry[static_cast<size_t>(to)] }, m_stepDelay)
+                                 : flow(from, to, chunk, { previousReceive[i] }, m_stepDelay, -1, previousSend[i]);
         }
         for (size_t i = 0; i < q; ++i) {
             previousReceive[(i + 1) % q] = sends[i];
@@ -294,7 +296,8 @@ int inOrderParent(int node, int n)
 void Decomposer::doubleBinaryTree(const std::vector<int>& line, double bytes)
 {
     const int q = static_cast<int>(line.size());
-    std::vector<std::vector<int>> touching(static_cast<size_t>(q));
+    // Indexed by member (a line of an axis phase holds members anywhere in the group, not 0..q-1).
+    std::vector<std::vector<int>> touching(m_gpus.size());
     TimeNs hopLatency = 0;
     // Tree 0 is the in-order binary tree over positions 1..q; tree 1 the same shifted by one position, so that
     // (nearly) every member is a leaf in one tree and an inner node in the other.
@@ -320,7 +323,7 @@ void Decomposer::doubleBinaryTree(const std::vector<int>& line, double bytes)
     }
     // The last byte climbs to the root and comes back down: 2*ceil(log2 q) hops, one of them inside the flows.
     const int depth = static_cast<int>(std::bit_width(static_cast<unsigned>(q - 1)));
-    const TimeNs pipelineFill = (2 * depth - 1) * hopLatency;
+    const TimeNs pipelineFill = (2 * depth - 1) * hopLatency + 2 * depth * m_stepDelay;
     for (int member : line) {
         m_entry[static_cast<size_t>(member)]
             = barrier(member, std::move(touching[static_cast<size_t>(member)]), pipelineFill);
@@ -329,6 +332,7 @@ void Decomposer::doubleBinaryTree(const std::vector<int>& line, double bytes)
 
 void Decomposer::runPhase(const network::CollectivePhase& phase, const std::vector<std::vector<int>>& lines)
 {
+    m_stepDelay = toNanoseconds(phase.protocolStepSeconds);
     if (phase.kind == CollectiveKind::Broadcast && m_hasData.empty()) {
         m_hasData.assign(m_gpus.size(), 0);
         m_hasData[0] = 1; // the request's first GPU is the root

@@ -40,6 +40,14 @@ network::CollectiveRequest request(CollectiveKind kind, double bytes, std::vecto
     return { kind, bytes, std::move(gpus), algorithm, {} };
 }
 
+/// A collective NCCL runs (CollectiveLibrary::Nccl: its ring, tree and NVLS algorithms only).
+network::CollectiveRequest ncclRequest(CollectiveKind kind, double bytes, std::vector<int> gpus)
+{
+    network::CollectiveRequest result = request(kind, bytes, std::move(gpus));
+    result.library = network::CollectiveLibrary::Nccl;
+    return result;
+}
+
 QString describe(double actual, double expected)
 {
     return QStringLiteral("actual %1, expected %2").arg(actual, 0, 'g', 12).arg(expected, 0, 'g', 12);
@@ -67,6 +75,7 @@ private Q_SLOTS:
     void launchCostIsChargedOncePerCollective();
     void algorithmFollowsMessageSize();
     void ncclRunsRingsWhereCustomKernelsGoDirect();
+    void ncclRingStepsTakeTheirMeasuredLatency();
     void hierarchicalAcrossDimensions();
     void torusRunsRingPerAxis();
     void oversubscribedFatTreeAllToAll();
@@ -280,16 +289,13 @@ void TstAnalyticalNetwork::ncclRunsRingsWhereCustomKernelsGoDirect()
     COMPARE_SECONDS(nccl.seconds, 14 * (bytes / 8 / 450e9 + 600e-9));
     // Its reduce-scatter and all-gather likewise: 7 steps.
     for (const CollectiveKind kind : { CollectiveKind::ReduceScatter, CollectiveKind::AllGather }) {
-        network::CollectiveRequest half = request(kind, bytes, test::allGpus(8));
-        half.library = network::CollectiveLibrary::Nccl;
-        const network::CollectiveTime time = network.time(half);
+        const network::CollectiveTime time = network.time(ncclRequest(kind, bytes, test::allGpus(8)));
         QCOMPARE(time.algorithm, CollectiveAlgorithm::Ring);
         COMPARE_SECONDS(time.seconds, 7 * (bytes / 8 / 450e9 + 600e-9));
     }
     // All-to-all has no such choice: NCCL's is a set of sends and receives, direct either way.
-    network::CollectiveRequest exchange = request(CollectiveKind::AllToAll, bytes, test::allGpus(8));
-    exchange.library = network::CollectiveLibrary::Nccl;
-    COMPARE_SECONDS(network.time(exchange).seconds, 0.875 * bytes / 450e9 + 600e-9);
+    COMPARE_SECONDS(network.time(ncclRequest(CollectiveKind::AllToAll, bytes, test::allGpus(8))).seconds,
+        0.875 * bytes / 450e9 + 600e-9);
     // A reducing switch (NVLS) is NCCL's too.
     config::HardwareSpec reducing = switch8();
     reducing.cluster.dimensions[0].inNetworkAllReduceBandwidth = 274e9;
@@ -304,6 +310,32 @@ void TstAnalyticalNetwork::ncclRunsRingsWhereCustomKernelsGoDirect()
     QCOMPARE(fatTree.time(small).algorithm, CollectiveAlgorithm::HalvingDoubling);
     small.library = network::CollectiveLibrary::Nccl;
     QCOMPARE(fatTree.time(small).algorithm, CollectiveAlgorithm::Tree);
+}
+
+void TstAnalyticalNetwork::ncclRingStepsTakeTheirMeasuredLatency()
+{
+    // The switch of 8 at 450 GB/s, 600 ns GPU-switch-GPU, with NCCL's measured step of 1.41 us: an 8 KiB all-reduce
+    // under NCCL takes 14 steps of (1,024 B / B + 1.41 us); its reduce-scatter 7. A serving engine's one-shot kernel
+    // keeps the path's 600 ns, and so does a bulk all-to-all.
+    config::HardwareSpec measured = switch8();
+    measured.cluster.dimensions[0].ncclStepSeconds = 1.41e-6;
+    const network::AnalyticalNetwork network(measured, kNoLaunch);
+    const double bytes = 8192;
+    const std::vector<int> all = test::allGpus(8);
+    COMPARE_SECONDS(
+        network.time(request(CollectiveKind::AllReduce, bytes, all)).seconds, 2 * (0.875 * bytes / 450e9 + 600e-9));
+    const network::CollectiveTime nccl = network.time(ncclRequest(CollectiveKind::AllReduce, bytes, all));
+    QCOMPARE(nccl.algorithm, CollectiveAlgorithm::Ring);
+    COMPARE_SECONDS(nccl.seconds, 14 * (bytes / 8 / 450e9 + 1.41e-6));
+    COMPARE_SECONDS(network.time(ncclRequest(CollectiveKind::ReduceScatter, bytes, all)).seconds,
+        7 * (bytes / 8 / 450e9 + 1.41e-6));
+    COMPARE_SECONDS(
+        network.time(ncclRequest(CollectiveKind::AllToAll, bytes, all)).seconds, 0.875 * bytes / 450e9 + 600e-9);
+    // A measured step shorter than the path changes nothing: the path's latency stands.
+    measured.cluster.dimensions[0].ncclStepSeconds = 100e-9;
+    const network::AnalyticalNetwork shorter(measured, kNoLaunch);
+    COMPARE_SECONDS(
+        shorter.time(ncclRequest(CollectiveKind::AllReduce, bytes, all)).seconds, 14 * (bytes / 8 / 450e9 + 600e-9));
 }
 
 void TstAnalyticalNetwork::hierarchicalAcrossDimensions()
