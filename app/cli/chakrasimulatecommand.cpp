@@ -9,6 +9,7 @@
 #include "config/configloader.h"
 #include "config/units.h"
 #include "graph/chakracommgroups.h"
+#include "graph/chakraexport.h"
 #include "graph/chakrareader.h"
 #include "network/router.h"
 #include "sim/tracereplay.h"
@@ -17,8 +18,29 @@
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
+#include <tuple>
+#include <utility>
 
 namespace rapid::cli {
+
+namespace {
+
+/// What ran the traces' reductions and gathers, and where that came from: --collectives; else the library rapid
+/// recorded when it wrote them (a training trace replays on NCCL as `rapid run` modelled it); else custom, for traces
+/// of other tools. std::invalid_argument when the traces record something that is not a library, or disagree.
+std::pair<network::CollectiveLibrary, std::string> collectiveLibrary(
+    const std::optional<std::string>& option, const std::vector<graph::ChakraTrace>& traces)
+{
+    if (option) {
+        return { parseLibrary(option), "--collectives" };
+    }
+    if (const std::optional<network::CollectiveLibrary> recorded = graph::recordedCollectiveLibrary(traces)) {
+        return { *recorded, "recorded in the traces" };
+    }
+    return { network::CollectiveLibrary::Custom, "default; the traces record none" };
+}
+
+} // namespace
 
 int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::string>& args)
 {
@@ -31,7 +53,10 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
             { "set", "KEY=VALUE", "override a hardware key, e.g. hardware.cluster.network[torus].latency_ns=5000",
                 true },
             { "backend", "NAME", "analytical (default) or congestion", false },
-            { "collectives", "NAME", kCollectivesHelp, false },
+            { "collectives", "NAME",
+                std::string(kCollectivesHelp)
+                    + "; without it, the library the traces record (rapid writes it), else custom",
+                false },
             { "comm-groups", "FILE", "communicator groups JSON (default: comm_groups.json next to the traces)", false },
             { "json", "FILE", "also write the result as JSON (- for standard output)", false },
             { "timeline", "FILE", "write the per-rank timeline as a Chrome trace (chrome://tracing, Perfetto)",
@@ -49,16 +74,20 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
     if (backendName != "analytical" && backendName != "congestion") {
         throw UsageError("--backend \"" + backendName + "\": expected analytical or congestion");
     }
-    const network::CollectiveLibrary library = parseLibrary(arguments.value("collectives"));
+    const std::optional<std::string> libraryOption = arguments.value("collectives");
+    parseLibrary(libraryOption); // a wrong name is a usage error before anything is read
     const config::ConfigLoader loader(config::PresetLibrary::standard());
     const config::HardwareSpec hardware = loader.loadHardware(arguments.required("hardware"), arguments.values("set"));
     const std::filesystem::path input = arguments.positional().front();
     const std::vector<graph::ChakraTrace> traces = graph::readChakraDirectory(input);
     const graph::ChakraCommGroups groups = chakraCommGroupsFor(arguments, input).value_or(graph::ChakraCommGroups {});
 
+    network::CollectiveLibrary library = network::CollectiveLibrary::Custom;
+    std::string librarySource;
     const auto start = std::chrono::steady_clock::now();
     sim::ReplayResult result;
     try {
+        std::tie(library, librarySource) = collectiveLibrary(libraryOption, traces);
         result = sim::replayChakra(traces, groups, hardware,
             backendName == "congestion" ? sim::NetworkBackend::Congestion : sim::NetworkBackend::Analytical, library);
     } catch (const sim::ReplayDeadlock& error) {
@@ -77,6 +106,7 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
     out << traces.size() << " rank" << (traces.size() == 1 ? "" : "s") << " on " << hardware.name << ", " << backendName
         << " backend: " << result.collectives << " collectives, " << result.pointToPoint << " send/recv pairs"
         << (result.flows ? ", " + std::to_string(result.flows) + " flows" : std::string()) << "\n";
+    out << "reductions and gathers run by " << network::toString(library) << " (" << librarySource << ")\n";
     out << "makespan   " << config::formatQuantity(result.makespan, config::Dimension::Seconds) << "  (simulated in "
         << std::fixed << std::setprecision(3) << wall << std::defaultfloat << " s)\n";
     out << "  rank      finish     compute   communication   exposed comm\n";
@@ -117,7 +147,8 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
         }
         report::writeJson(*json,
             { { "hardware", hardware.name }, { "backend", backendName }, { "makespan_s", result.makespan },
-                { "collectives", result.collectives }, { "send_recv_pairs", result.pointToPoint },
+                { "collectives", result.collectives }, { "collective_library", network::toString(library) },
+                { "collective_library_source", librarySource }, { "send_recv_pairs", result.pointToPoint },
                 { "flows", result.flows }, { "wall_s", wall }, { "ranks", ranks }, { "notes", result.notes } });
     }
     return Success;

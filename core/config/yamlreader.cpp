@@ -407,9 +407,13 @@ double MapReader::quantity(
         }
     }
     if (!(*result > minExclusive) || *result > max) {
+        // A lower bound just below zero is how a schema admits zero; say so rather than print the tiny bound.
+        const std::string lower = minExclusive < 0 && minExclusive > -1e-20
+            ? "at least " + formatQuantity(0, dimension)
+            : "more than " + formatQuantity(minExclusive, dimension);
         m_context.error(path, value,
-            "value " + formatQuantity(*result, dimension) + " is out of range; expected more than "
-                + formatQuantity(minExclusive, dimension) + " and at most " + formatQuantity(max, dimension));
+            "value " + formatQuantity(*result, dimension) + " is out of range; expected " + lower + " and at most "
+                + formatQuantity(max, dimension));
         return fallback.value_or(0);
     }
     return *result;

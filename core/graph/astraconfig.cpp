@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <sstream>
 
 namespace rapid::graph {
@@ -74,6 +75,14 @@ AstraConfig astraConfigFor(const config::HardwareSpec& hardware)
             config.approximations.push_back(dimension.name
                 + ": its in-switch all-reduce (NVLink SHARP) is left out: ASTRA-sim's analytical network reduces in "
                   "the NPUs (ring)");
+        }
+    }
+    for (const config::NetworkDimension& dimension : hardware.cluster.dimensions) {
+        if (dimension.ncclStepSeconds > 0) {
+            config.approximations.push_back(dimension.name + ": NCCL's measured ring step ("
+                + std::to_string(std::lround(dimension.ncclStepSeconds * 1e9))
+                + " ns) is left out: ASTRA-sim's links carry the path's latency per hop only, so its rings run "
+                  "small messages faster than NCCL does");
         }
     }
     if (!hardware.faults.empty()) {

@@ -66,6 +66,7 @@ std::vector<ChakraTrace> exportExecutionGraph(const ExecutionGraph& graph, const
     for (size_t rank = 0; rank < traces.size(); ++rank) {
         traces[rank].rank = static_cast<int>(rank);
         traces[rank].metadata.version = options.version;
+        traces[rank].metadata.attributes = options.metadataAttributes;
     }
     for (NodeId id = 0; id < static_cast<NodeId>(nodes.size()); ++id) {
         const Node& node = nodes[static_cast<size_t>(id)];
@@ -356,6 +357,35 @@ ChakraTrace instantiateRank(const ChakraTrace& representative, int rank, const C
         }
     }
     return trace;
+}
+
+std::optional<network::CollectiveLibrary> recordedCollectiveLibrary(const std::vector<ChakraTrace>& traces)
+{
+    std::optional<network::CollectiveLibrary> recorded;
+    std::string recordedIn;
+    for (const ChakraTrace& trace : traces) {
+        for (const ChakraAttribute& attribute : trace.metadata.attributes) {
+            if (attribute.name != kCollectiveLibraryAttribute) {
+                continue;
+            }
+            const std::string where = trace.path.empty() ? "rank " + std::to_string(trace.rank) : trace.path;
+            const std::optional<std::string> text = attribute.string();
+            const std::optional<network::CollectiveLibrary> library
+                = text ? network::parseCollectiveLibrary(*text) : std::nullopt;
+            if (!library) {
+                throw std::invalid_argument(where + ": metadata attribute " + kCollectiveLibraryAttribute + " is "
+                    + attribute.valueText() + "; expected \"custom\" or \"nccl\"");
+            }
+            if (recorded && *recorded != *library) {
+                throw std::invalid_argument(where + ": metadata attribute " + kCollectiveLibraryAttribute + " is "
+                    + network::toString(*library) + " but " + recordedIn + " records " + network::toString(*recorded)
+                    + "; pass --collectives to choose");
+            }
+            recorded = library;
+            recordedIn = where;
+        }
+    }
+    return recorded;
 }
 
 } // namespace rapid::graph

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,11 @@ namespace rapid::graph {
 ChakraCollective chakraCollectiveOf(network::CollectiveKind kind);
 
 /// What the execution graph does not say and a Chakra trace needs.
+/// The GlobalMetadata attribute in which rapid records what ran the trace's reductions and gathers ("nccl" or
+/// "custom", network::toString(CollectiveLibrary)): a Chakra trace has no field for it, and a replay that assumed the
+/// other library would not give back the step it was written from.
+inline constexpr const char* kCollectiveLibraryAttribute = "rapid_collectives";
+
 struct ChakraExportOptions {
     /// Bytes moved by a communication node (PipelineSend: the message; DataParallel: the per-rank buffer of the
     /// collective; ParameterGather: the per-rank input shard). Written as comm_size; 0 when not set.
@@ -32,9 +38,15 @@ struct ChakraExportOptions {
     /// dataParallelGroup.
     std::function<std::string(int rank)> expertDataParallelGroup;
     std::string version = "0.0.4"; ///< GlobalMetadata.version
+    /// GlobalMetadata.attr of every trace (rapid writes kCollectiveLibraryAttribute there).
+    std::vector<ChakraAttribute> metadataAttributes;
     /// Node names; unset: ExecutionGraph::describe().
     std::function<std::string(NodeId)> nodeName;
 };
+
+/// The library the traces record in kCollectiveLibraryAttribute; nullopt when none records one (traces of other
+/// tools). std::invalid_argument naming the file when a value is neither library or two traces disagree.
+std::optional<network::CollectiveLibrary> recordedCollectiveLibrary(const std::vector<ChakraTrace>& traces);
 
 /// Converts an execution graph (one representative rank per pipeline stage) to one Chakra trace per representative
 /// rank, following the conventions ASTRA-sim reads:

@@ -142,6 +142,12 @@ struct AxisCost {
     {
         return ncclStepLatency > ringStepLatency ? ncclStepLatency - ringStepLatency : 0;
     }
+    /// The same for a step of NCCL's tree, which forwards through the same protocol between pairs: ncclStepLatency
+    /// beyond pairLatency, else 0.
+    double ncclTreeStepExtraLatency() const
+    {
+        return ncclStepLatency > pairLatency ? ncclStepLatency - pairLatency : 0;
+    }
     double effectivePairStepsLatency() const;
     double effectiveChainLatency() const;
     /// Keeps, term by term, the slower of this and @p other (a collective waits for its slowest line).

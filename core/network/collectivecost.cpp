@@ -110,7 +110,7 @@ PhaseEstimate allReducePhase(
     }
     if (cost.tree) {
         // NCCL's tree forwards through the same protocol as its ring: each of its steps lasts at least one.
-        const double step = custom ? cost.pairLatency : std::max(cost.pairLatency, cost.ncclStepLatency);
+        const double step = cost.pairLatency + (custom ? 0.0 : cost.ncclTreeStepExtraLatency());
         choice.offer(
             CollectiveAlgorithm::Tree, 2 * bytes / cost.pairBandwidth + 2 * ceilLog2(q) * step, &cost.directBottleneck);
     }
@@ -161,7 +161,7 @@ double protocolStepSeconds(const AxisCost& cost, const PhaseEstimate& phase, Col
         return cost.ncclStepExtraLatency();
     }
     if (phase.algorithm == CollectiveAlgorithm::Tree) {
-        return std::max(0.0, cost.ncclStepLatency - cost.pairLatency);
+        return cost.ncclTreeStepExtraLatency();
     }
     return 0;
 }

@@ -139,6 +139,8 @@ graph::ChakraExportOptions stepChakraOptions(const parallel::StepPlan& plan, con
         const double bytes = node.kind == graph::NodeKind::ParameterGather ? node.bytes / shards : node.bytes;
         return static_cast<std::uint64_t>(std::llround(bytes));
     };
+    options.metadataAttributes.push_back(
+        graph::ChakraAttribute::text(graph::kCollectiveLibraryAttribute, network::toString(plan.library)));
     options.dataParallelCollective = plan.sharding.reduceScattersGradients() ? graph::ChakraCollective::ReduceScatter
                                                                              : graph::ChakraCollective::AllReduce;
     return options;

@@ -317,6 +317,11 @@ void TstConfigErrors::reportsFileLineColumnAndKey_data()
     QTest::addRow("missing_unit") << "gpu" << 9 << "    bandwidth: 1000"
                                   << "gpu.yaml" << 9 << 16 << "hardware.gpu.hbm.bandwidth"
                                   << "has no unit";
+    // Out of range where zero is allowed: the bound says "at least 0", not the tiny negative the schema keeps
+    // (column 21 = after "  kernel_launch_us: ").
+    QTest::addRow("negative_where_zero_allowed") << "gpu" << 14 << "  kernel_launch_us: -2"
+                                                 << "gpu.yaml" << 14 << 21 << "hardware.gpu.kernel_launch_us"
+                                                 << "-2 us is out of range; expected at least 0 ns and at most 1 s";
     // Out of range: a link fault health above 1 (line 20, column 35 = after `    - {link: "ib:0-s1.0", health: `).
     QTest::addRow("health_out_of_range")
         << "hardware" << 18 << "        switch_radix: 8\n  faults:\n    - {link: \"ib:0-s1.0\", health: 1.5}"

@@ -293,6 +293,37 @@ private Q_SLOTS:
         }
     }
 
+    void theCollectiveLibraryTravelsInTheMetadata()
+    {
+        // rapid records what ran the reductions in GlobalMetadata.attr; it survives the bytes, and a replay reads it
+        // back. Traces of other tools record none; a value that is not a library, or two traces that disagree, are
+        // refused with the file named.
+        graph::ChakraExportOptions options;
+        options.metadataAttributes.push_back(ChakraAttribute::text(graph::kCollectiveLibraryAttribute, "nccl"));
+        std::vector<ChakraTrace> traces = graph::exportExecutionGraph(twoStageGraph(), options);
+        for (ChakraTrace& trace : traces) {
+            trace = graph::parseChakraTrace(graph::serializeChakraTrace(trace));
+        }
+        QVERIFY(graph::recordedCollectiveLibrary(traces) == network::CollectiveLibrary::Nccl);
+        QVERIFY(!graph::recordedCollectiveLibrary({ workedExample() }).has_value());
+
+        traces[0].path = "rapid.0.et";
+        traces[1].path = "rapid.1.et";
+        traces[1].metadata.attributes[0] = ChakraAttribute::text(graph::kCollectiveLibraryAttribute, "custom");
+        try {
+            graph::recordedCollectiveLibrary(traces);
+            QFAIL("two libraries accepted");
+        } catch (const std::invalid_argument& error) {
+            QVERIFY2(std::string(error.what())
+                         .find("rapid.1.et: metadata attribute rapid_collectives is custom but "
+                               "rapid.0.et records nccl")
+                    != std::string::npos,
+                error.what());
+        }
+        traces[1].metadata.attributes[0] = ChakraAttribute::int64(graph::kCollectiveLibraryAttribute, 1);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, graph::recordedCollectiveLibrary(traces));
+    }
+
     void splitComputeNodesKeepsDependantsAndDurations()
     {
         // Node 5 (10 us, data parent 1, control parent 2) split 1:1:2. Cumulative rounding: the pieces end at
