@@ -245,6 +245,7 @@ RankFragment inspectRank(const ChakraTrace& trace, const ChakraCommGroups* group
     report.rank = trace.rank;
     report.path = trace.path;
     report.version = trace.metadata.version;
+    report.metadata = trace.metadata.attributes;
     report.nodeCount = trace.nodes.size();
     DefectSink sink(fragment.defects, trace.rank);
     std::vector<std::uint64_t> start;

@@ -64,6 +64,8 @@ struct ChakraRankReport {
     int rank = 0;
     std::string path;
     std::string version; ///< GlobalMetadata.version
+    /// GlobalMetadata.attr in file order (rapid records its collective library there, kCollectiveLibraryAttribute).
+    std::vector<ChakraAttribute> metadata;
     std::size_t nodeCount = 0;
     std::array<std::size_t, kChakraNodeTypeCount> nodesByType {}; ///< by ChakraNodeType value
     std::size_t unknownTypeNodes = 0;

@@ -103,7 +103,11 @@ void writeChakraInspectionText(
         if (j - i > 1) {
             out << " (and " << (j - i - 1) << " more up to rank " << inspection.ranks[j - 1].rank << ", same counts)";
         }
-        out << ": " << first.path << (first.version.empty() ? "" : "  version " + first.version) << "\n" << body;
+        out << ": " << first.path << (first.version.empty() ? "" : "  version " + first.version);
+        for (const graph::ChakraAttribute& attribute : first.metadata) {
+            out << "  " << attribute.name << " " << attribute.valueText();
+        }
+        out << "\n" << body;
         i = j;
     }
     if (inspection.defects.empty()) {
@@ -156,10 +160,15 @@ Json rankJson(const ChakraRankReport& rank)
             { "kind", toString(static_cast<ChakraCollective>(collective.commType)) },
             { "comm_size", collective.commSize }, { "group", collective.group }, { "count", collective.count } });
     }
-    return { { "rank", rank.rank }, { "path", rank.path }, { "version", rank.version }, { "nodes", rank.nodeCount },
-        { "nodes_by_type", byType }, { "ctrl_edges", rank.ctrlEdges }, { "data_edges", rank.dataEdges },
-        { "collectives", collectives }, { "sends", rank.sends }, { "send_bytes", rank.sendBytes },
-        { "recvs", rank.recvs }, { "recv_bytes", rank.recvBytes },
+    Json metadata = Json::object();
+    for (const graph::ChakraAttribute& attribute : rank.metadata) {
+        // A string as itself; any other value as its text ("1048576", "[true, false]").
+        metadata[attribute.name] = attribute.string().value_or(attribute.valueText());
+    }
+    return { { "rank", rank.rank }, { "path", rank.path }, { "version", rank.version }, { "metadata", metadata },
+        { "nodes", rank.nodeCount }, { "nodes_by_type", byType }, { "ctrl_edges", rank.ctrlEdges },
+        { "data_edges", rank.dataEdges }, { "collectives", collectives }, { "sends", rank.sends },
+        { "send_bytes", rank.sendBytes }, { "recvs", rank.recvs }, { "recv_bytes", rank.recvBytes },
         { "total_duration_micros", rank.totalDurationMicros }, { "critical_path_micros", rank.criticalPathMicros },
         { "critical_path", rank.criticalPath } };
 }

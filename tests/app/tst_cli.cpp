@@ -460,6 +460,9 @@ void TstCli::chakraExportPerRankReplaysToTheSameStep()
     const Result inspect = runRapid({ QStringLiteral("chakra"), QStringLiteral("inspect"), traces });
     QVERIFY2(inspect.out.contains(QStringLiteral("8 ranks")) && inspect.out.contains(QStringLiteral(" 0 errors")),
         qPrintable(inspect.out.left(600)));
+    // The library the run's collectives took is recorded in every file's metadata, and inspect shows it.
+    QVERIFY2(inspect.out.contains(QStringLiteral("version 0.0.4  rapid_collectives \"nccl\"")),
+        qPrintable(inspect.out.left(600)));
     // The training run's collectives are NCCL's (run.parallelism.collectives defaults to nccl for training): the
     // replay takes the same library.
     const Result replay = runRapid({ QStringLiteral("chakra"), QStringLiteral("simulate"), traces,

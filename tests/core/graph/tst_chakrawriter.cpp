@@ -8,11 +8,14 @@
 #include "graph/chakrainspect.h"
 #include "graph/chakrareader.h"
 #include "graph/chakrawriter.h"
+#include "report/chakrainspectreport.h"
 
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sstream>
 
 using namespace rapid;
 
@@ -306,6 +309,15 @@ private Q_SLOTS:
         }
         QVERIFY(graph::recordedCollectiveLibrary(traces) == network::CollectiveLibrary::Nccl);
         QVERIFY(!graph::recordedCollectiveLibrary({ workedExample() }).has_value());
+        // rapid chakra inspect shows it: the text as the attribute's value text, the JSON as the string itself.
+        const graph::ChakraInspection inspection = graph::inspectChakra(traces);
+        std::ostringstream text;
+        report::writeChakraInspectionText(text, inspection);
+        QVERIFY2(text.str().find("version 0.0.4  rapid_collectives \"nccl\"") != std::string::npos, text.str().c_str());
+        std::ostringstream json;
+        report::writeChakraInspectionJson(json, inspection);
+        QVERIFY2(
+            json.str().find("\"rapid_collectives\": \"nccl\"") != std::string::npos, json.str().substr(0, 400).c_str());
 
         traces[0].path = "rapid.0.et";
         traces[1].path = "rapid.1.et";
