@@ -17,12 +17,12 @@ namespace rapid::graph {
 /// is no collective in Chakra (COMM_SEND_NODE and COMM_RECV_NODE) and throws std::invalid_argument.
 ChakraCollective chakraCollectiveOf(network::CollectiveKind kind);
 
-/// What the execution graph does not say and a Chakra trace needs.
 /// The GlobalMetadata attribute in which rapid records what ran the trace's reductions and gathers ("nccl" or
 /// "custom", network::toString(CollectiveLibrary)): a Chakra trace has no field for it, and a replay that assumed the
 /// other library would not give back the step it was written from.
 inline constexpr const char* kCollectiveLibraryAttribute = "rapid_collectives";
 
+/// What the execution graph does not say and a Chakra trace needs.
 struct ChakraExportOptions {
     /// Bytes moved by a communication node (PipelineSend: the message; DataParallel: the per-rank buffer of the
     /// collective; ParameterGather: the per-rank input shard). Written as comm_size; 0 when not set.
@@ -45,7 +45,7 @@ struct ChakraExportOptions {
 };
 
 /// The library the traces record in kCollectiveLibraryAttribute; nullopt when none records one (traces of other
-/// tools). std::invalid_argument naming the file when a value is neither library or two traces disagree.
+/// tools). std::invalid_argument naming the file when a value is neither library, or when two traces disagree.
 std::optional<network::CollectiveLibrary> recordedCollectiveLibrary(const std::vector<ChakraTrace>& traces);
 
 /// Converts an execution graph (one representative rank per pipeline stage) to one Chakra trace per representative
