@@ -8,8 +8,8 @@
 
 #include "config/configloader.h"
 #include "config/units.h"
+#include "graph/chakracollectivelibrary.h"
 #include "graph/chakracommgroups.h"
-#include "graph/chakraexport.h"
 #include "graph/chakrareader.h"
 #include "network/router.h"
 #include "sim/tracereplay.h"
@@ -26,8 +26,9 @@ namespace rapid::cli {
 namespace {
 
 /// What ran the traces' reductions and gathers, and where that came from: --collectives; else the library rapid
-/// recorded when it wrote them (a training trace replays on NCCL as `rapid run` modelled it); else custom, for traces
-/// of other tools. std::invalid_argument when the traces record something that is not a library, or disagree.
+/// recorded when it wrote them (a training trace replays on NCCL as `rapid run` modelled it); else NCCL when the
+/// collectives are NCCL's kernels by name (a converted PyTorch trace); else custom. std::invalid_argument when the
+/// traces record something that is not a library, or disagree.
 std::pair<network::CollectiveLibrary, std::string> collectiveLibrary(
     const std::optional<std::string>& option, const std::vector<graph::ChakraTrace>& traces)
 {
@@ -37,7 +38,10 @@ std::pair<network::CollectiveLibrary, std::string> collectiveLibrary(
     if (const std::optional<network::CollectiveLibrary> recorded = graph::recordedCollectiveLibrary(traces)) {
         return { *recorded, "recorded in the traces" };
     }
-    return { network::CollectiveLibrary::Custom, "default; the traces record none" };
+    if (const std::optional<network::CollectiveLibrary> named = graph::kernelNamedCollectiveLibrary(traces)) {
+        return { *named, "the traces' collectives are NCCL kernels" };
+    }
+    return { network::CollectiveLibrary::Custom, "default; the traces record none and name no NCCL kernel" };
 }
 
 } // namespace
@@ -55,7 +59,8 @@ int chakraSimulateCommand(const Invocation& invocation, const std::vector<std::s
             { "backend", "NAME", "analytical (default) or congestion", false },
             { "collectives", "NAME",
                 std::string(kCollectivesHelp)
-                    + "; without it, the library the traces record (rapid writes it), else custom",
+                    + "; without it, the library the traces record (rapid writes it), else NCCL where the collectives "
+                      "are NCCL kernels by name, else custom",
                 false },
             { "comm-groups", "FILE", "communicator groups JSON (default: comm_groups.json next to the traces)", false },
             { "json", "FILE", "also write the result as JSON (- for standard output)", false },

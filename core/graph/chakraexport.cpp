@@ -359,33 +359,4 @@ ChakraTrace instantiateRank(const ChakraTrace& representative, int rank, const C
     return trace;
 }
 
-std::optional<network::CollectiveLibrary> recordedCollectiveLibrary(const std::vector<ChakraTrace>& traces)
-{
-    std::optional<network::CollectiveLibrary> recorded;
-    std::string recordedIn;
-    for (const ChakraTrace& trace : traces) {
-        for (const ChakraAttribute& attribute : trace.metadata.attributes) {
-            if (attribute.name != kCollectiveLibraryAttribute) {
-                continue;
-            }
-            const std::string where = trace.path.empty() ? "rank " + std::to_string(trace.rank) : trace.path;
-            const std::optional<std::string> text = attribute.string();
-            const std::optional<network::CollectiveLibrary> library
-                = text ? network::parseCollectiveLibrary(*text) : std::nullopt;
-            if (!library) {
-                throw std::invalid_argument(where + ": metadata attribute " + kCollectiveLibraryAttribute + " is "
-                    + attribute.valueText() + "; expected \"custom\" or \"nccl\"");
-            }
-            if (recorded && *recorded != *library) {
-                throw std::invalid_argument(where + ": metadata attribute " + kCollectiveLibraryAttribute + " is "
-                    + network::toString(*library) + " but " + recordedIn + " records " + network::toString(*recorded)
-                    + "; pass --collectives to choose");
-            }
-            recorded = library;
-            recordedIn = where;
-        }
-    }
-    return recorded;
-}
-
 } // namespace rapid::graph

@@ -44,10 +44,6 @@ struct ChakraExportOptions {
     std::function<std::string(NodeId)> nodeName;
 };
 
-/// The library the traces record in kCollectiveLibraryAttribute; nullopt when none records one (traces of other
-/// tools). std::invalid_argument naming the file when a value is neither library, or when two traces disagree.
-std::optional<network::CollectiveLibrary> recordedCollectiveLibrary(const std::vector<ChakraTrace>& traces);
-
 /// Converts an execution graph (one representative rank per pipeline stage) to one Chakra trace per representative
 /// rank, following the conventions ASTRA-sim reads:
 /// - Compute and Optimizer nodes -> COMP_NODE with duration_micros = seconds rounded to integer microseconds;

@@ -4,6 +4,7 @@
 // with byte offsets for broken input.
 #include "chakratestutils.h"
 
+#include "graph/chakracollectivelibrary.h"
 #include "graph/chakrareader.h"
 
 #include <QFile>
@@ -77,6 +78,24 @@ private Q_SLOTS:
         QVERIFY(trace.metadata.version.empty());
         QCOMPARE(trace.metadata.attributes.front().name, std::string("schema"));
         QCOMPARE(*trace.metadata.attributes.front().string(), std::string("1.0.1"));
+    }
+
+    void pytorchTracesNameTheirNcclKernels()
+    {
+        // The converted PyTorch trace's collectives are NCCL's kernels (five ncclKernel_AllReduce_RING_LL and two
+        // ncclKernel_Broadcast_RING_LL nodes with comm_type; its c10d:: COMM_COLL_NODEs, without comm_type, are host
+        // calls): a replay takes NCCL without being told. ASTRA-sim's microbenchmark names its node "all_reduce" and
+        // the RAPID-LLM-style exporter's collectives are not kernels: neither says which library ran.
+        RAPID_REQUIRE_CHAKRA_SAMPLES();
+        const std::vector<graph::ChakraTrace> pytorch
+            = { graph::readChakraFile(test::chakraSamples() / "pytorch-kineto-trace" / "chakra.0.et") };
+        QVERIFY(!graph::recordedCollectiveLibrary(pytorch).has_value());
+        QVERIFY(graph::kernelNamedCollectiveLibrary(pytorch) == network::CollectiveLibrary::Nccl);
+        for (const char* folder : { "microbench-allreduce-8npus", "llm-graph-16ranks" }) {
+            QVERIFY2(!graph::kernelNamedCollectiveLibrary(graph::readChakraDirectory(test::chakraSamples() / folder))
+                          .has_value(),
+                folder);
+        }
     }
 
     void llmGraphCountsMatchManifest()

@@ -4,6 +4,7 @@
 // the export of an execution graph, and Debian's `protoc --decode_raw` on every frame we write.
 #include "chakratestutils.h"
 
+#include "graph/chakracollectivelibrary.h"
 #include "graph/chakraexport.h"
 #include "graph/chakrainspect.h"
 #include "graph/chakrareader.h"
@@ -334,6 +335,33 @@ private Q_SLOTS:
         }
         traces[1].metadata.attributes[0] = ChakraAttribute::int64(graph::kCollectiveLibraryAttribute, 1);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, graph::recordedCollectiveLibrary(traces));
+    }
+
+    void ncclKernelNamesSayTheLibrary()
+    {
+        // Both of NCCL's kernel namings count (before 2.19 and since); a collective without comm_type (a host-side
+        // c10d call) is not looked at; one collective named otherwise, or none at all, says nothing.
+        auto collective = [](const std::string& name, bool typed) {
+            ChakraNode node;
+            node.name = name;
+            node.type = ChakraNodeType::Collective;
+            if (typed) {
+                node.attributes.push_back(ChakraAttribute::int64("comm_type", 0));
+            }
+            return node;
+        };
+        ChakraTrace first;
+        first.nodes
+            = { collective("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", true),
+                  collective("c10d::allreduce_", false) };
+        ChakraTrace second;
+        second.nodes = { collective("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)", true) };
+        QVERIFY(graph::kernelNamedCollectiveLibrary({ first, second }) == network::CollectiveLibrary::Nccl);
+        second.nodes.push_back(collective("cross_device_reduce_1stage<__nv_bfloat16, 8>", true));
+        QVERIFY(!graph::kernelNamedCollectiveLibrary({ first, second }).has_value());
+        first.nodes.erase(first.nodes.begin());
+        QVERIFY(!graph::kernelNamedCollectiveLibrary({ first }).has_value());
+        QVERIFY(!graph::kernelNamedCollectiveLibrary({ workedExample() }).has_value());
     }
 
     void splitComputeNodesKeepsDependantsAndDurations()
