@@ -54,6 +54,9 @@ struct TrainingResult {
     memory::MemoryEstimate memory;
     std::vector<TimelineEvent> timeline;
     int graphNodes = 0;
+    /// 0 when the whole step graph ran; else the micro-batches per pipeline of the shorter of the two graphs the step
+    /// was timed from (a long pipeline whose schedule repeats itself: sim/steadystate.h).
+    int steadyStateFrom = 0;
     /// Congestion backend only (empty otherwise): per directed link of network::Topology, the bytes the step's
     /// simulated traffic (pipeline sends, gradient reductions, parameter gathers, with every replica) carried over it
     /// divided by what the link could carry in the step (bandwidth x step time).

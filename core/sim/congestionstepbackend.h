@@ -26,6 +26,7 @@ public:
     double collectiveSeconds(const network::CollectiveRequest& request) override { return m_network->time(request); }
     bool simulatesReplicas() const override { return true; }
     StepExecution executeTraining(const TrainingStepInput& input) override;
+    bool schedulesGraphAlone() const override { return false; }
     const network::Topology* topology() const override { return &m_network->topology(); }
     /// 2^16 passes: about 0.6 GB and 1.3 s (measured: Mixtral-8x7B on 64 A100s, 2,048 micro-batches on 4 stages of 5
     /// interleaved chunks, took 0.8 s and 385 MB; the flows of every pass are kept for the link loads).

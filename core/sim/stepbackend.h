@@ -99,6 +99,9 @@ public:
     virtual bool simulatesReplicas() const { return false; }
     /// Executes a training step's graph. The default runs it as a critical-path DAG with each node's seconds.
     virtual StepExecution executeTraining(const TrainingStepInput& input);
+    /// Whether executeTraining() is that default: the schedule then follows from the graph alone, so the step model may
+    /// time a long pipeline from two shorter ones (sim/steadystate.h). A backend that overrides it says false.
+    virtual bool schedulesGraphAlone() const { return true; }
     /// The explicit network whose links StepExecution::linkBytes counts, or null.
     virtual const network::Topology* topology() const { return nullptr; }
     /// The most micro-batch passes (micro-batches x pipeline chunks, summed over the step graphs a training step

@@ -369,6 +369,11 @@ report::TrainingResult StepModel::training(bool timeline)
     report::TrainingResult result;
     ExposedGathers exposedGathers;
     std::vector<graph::StageCost> stages = stageCosts(&exposedGathers);
+    if (!timeline) {
+        if (std::optional<report::TrainingResult> steady = steadyStateTraining(stages, exposedGathers)) {
+            return std::move(*steady);
+        }
+    }
     auto execute = [&](const std::vector<graph::StageCost>& costs, const graph::ExecutionGraph& stepGraph) {
         const TrainingStepInput input { m_plan, m_scenario.model, run, costs, stepGraph,
             [this](int stage, bool moe) -> const LayerTimes& { return layerTimes(stage, moe); }, exposedGathers };
@@ -418,7 +423,7 @@ report::TrainingResult StepModel::training(bool timeline)
     }
     result.breakdown = report::breakdownOfStage(graph, schedule.start, schedule.finish, schedule.makespan, busiest);
     attributeStretch(execution, graph, schedule, result.breakdown);
-    addThroughputAndEnergy(result, graph);
+    addThroughputAndEnergy(result, busyGpuSeconds(graph));
     result.memory = memory::estimateMemory(m_scenario.model, m_scenario.hardware.gpu, run, m_plan.sharding);
     if (timeline) {
         result.timeline.reserve(graph.nodes().size());
@@ -431,7 +436,27 @@ report::TrainingResult StepModel::training(bool timeline)
     return result;
 }
 
-void StepModel::addThroughputAndEnergy(report::TrainingResult& result, const graph::ExecutionGraph& graph) const
+double StepModel::busyGpuSeconds(const graph::ExecutionGraph& graph) const
+{
+    // The ~10^4 compute nodes share a few breakdowns (one per stage, chunk and pass): sum each breakdown's GPU work
+    // once.
+    std::vector<double> busyOfCost;
+    busyOfCost.reserve(graph.costs().size());
+    for (const graph::TimeBreakdown& parts : graph.costs()) {
+        busyOfCost.push_back(report::computeBusySeconds(parts));
+    }
+    double busy = 0;
+    const int gpusPerStage = m_plan.placement.ranks / m_plan.sharding.stages;
+    for (int stage = 0; stage < graph.ranks(); ++stage) {
+        for (graph::NodeId id : graph.streamOrder(stage, graph::Stream::Compute)) {
+            const graph::Node& node = graph.node(id);
+            busy += gpusPerStage * (node.cost >= 0 ? busyOfCost[static_cast<size_t>(node.cost)] : node.seconds);
+        }
+    }
+    return busy;
+}
+
+void StepModel::addThroughputAndEnergy(report::TrainingResult& result, double busyGpuSeconds) const
 {
     const config::RunSpec& run = m_scenario.run;
     const double tokensPerStep = static_cast<double>(run.globalBatch) * run.seqLength;
@@ -443,23 +468,7 @@ void StepModel::addThroughputAndEnergy(report::TrainingResult& result, const gra
     const double peak = mfuPeak(m_scenario.hardware.gpu, run.precision);
     result.mfu = peak > 0 ? result.modelFlopsPerGpu / peak : 0;
     // Energy: every GPU of every stage (tp x dp x cp of them run what the stage's representative rank runs), busy while
-    // its compute stream runs operator classes or the optimizer.
-    // The ~10^4 compute nodes share a few breakdowns (one per stage, chunk and pass): sum each breakdown's GPU work
-    // once.
-    std::vector<double> busyOfCost;
-    busyOfCost.reserve(graph.costs().size());
-    for (const graph::TimeBreakdown& parts : graph.costs()) {
-        busyOfCost.push_back(report::computeBusySeconds(parts));
-    }
-    double busyGpuSeconds = 0;
-    const int gpusPerStage = gpus / m_plan.sharding.stages;
-    for (int stage = 0; stage < graph.ranks(); ++stage) {
-        for (graph::NodeId id : graph.streamOrder(stage, graph::Stream::Compute)) {
-            const graph::Node& node = graph.node(id);
-            busyGpuSeconds
-                += gpusPerStage * (node.cost >= 0 ? busyOfCost[static_cast<size_t>(node.cost)] : node.seconds);
-        }
-    }
+    // its compute stream runs operator classes or the optimizer (busyGpuSeconds).
     result.energy
         = report::estimateEnergy(m_scenario.hardware.gpu, gpus, result.stepTimeSeconds, busyGpuSeconds, tokensPerStep);
 }

@@ -119,7 +119,21 @@ private:
     /// Moves the stretch of compute nodes whose collectives the backend simulated from the bubble to those classes.
     static void attributeStretch(const StepExecution& execution, const graph::ExecutionGraph& graph,
         const Schedule& schedule, report::StepBreakdown& breakdown);
-    void addThroughputAndEnergy(report::TrainingResult& result, const graph::ExecutionGraph& graph) const;
+    /// GPU-seconds of the step's compute streams: every GPU of a stage runs what its representative rank runs.
+    double busyGpuSeconds(const graph::ExecutionGraph& graph) const;
+    void addThroughputAndEnergy(report::TrainingResult& result, double busyGpuSeconds) const;
+    /// training() of a long pipeline timed from two shorter ones when the backend schedules the graph alone and the
+    /// schedule is shown to repeat itself (sim/steadystate.h, stepsteadystate.cpp); nullopt where that does not apply,
+    /// and training() runs the whole graph.
+    std::optional<report::TrainingResult> steadyStateTraining(
+        const std::vector<graph::StageCost>& stages, const ExposedGathers& exposedGathers);
+    /// One step graph of @p stages with @p microBatches per pipeline, executed on the backend.
+    struct StepRun {
+        graph::ExecutionGraph graph;
+        StepExecution execution;
+    };
+    StepRun runStep(
+        const std::vector<graph::StageCost>& stages, const ExposedGathers& exposedGathers, int microBatches);
 
     config::Scenario m_scenario;
     parallel::StepPlan m_plan;
