@@ -122,7 +122,6 @@ MemoryEstimate estimateInference(const ModelSpec& model, const config::GpuSpec& 
             estimate.peakAllocatedBytes = allocated;
         }
         estimate.stages.push_back(memory);
-        estimate.timelines.push_back({ { 0, allocated } });
     }
     return estimate;
 }
@@ -194,9 +193,9 @@ bool coScheduledForward(const std::vector<parallel::PipelineStep>& steps, size_t
 
 /// Replays the stage's forward and backward passes in schedule order: activations saved and freed, the loss's logits,
 /// the transients of the backward. Returns the compute-phase peak (static bytes included); fills the breakdown at that
-/// peak, the micro-batches in flight then and the allocated bytes after each step.
+/// peak and the micro-batches in flight then.
 double replaySchedule(const StageReplayInputs& in, const std::vector<parallel::PipelineStep>& steps,
-    StageMemory& memory, std::array<double, kMemoryCategoryCount>& breakdown, std::vector<MemorySample>& timeline)
+    StageMemory& memory, std::array<double, kMemoryCategoryCount>& breakdown)
 {
     auto at = [](std::array<double, kMemoryCategoryCount>& b, MemoryCategory c) -> double& {
         return b[static_cast<size_t>(c)];
@@ -216,7 +215,6 @@ double replaySchedule(const StageReplayInputs& in, const std::vector<parallel::P
             memory.inFlightMicroBatches = inFlight;
         }
     };
-    int index = 0;
     auto holdsLoss = [&](const parallel::PipelineStep& step) { return in.last && step.chunk == in.virtualStages - 1; };
     for (size_t i = 0; i < steps.size(); ++i) {
         const parallel::PipelineStep& step = steps[i];
@@ -235,8 +233,6 @@ double replaySchedule(const StageReplayInputs& in, const std::vector<parallel::P
             logitsLive += (lossChunk ? in.logitsKept : 0.0) - (holdsLoss(backward) ? in.logitsKept : 0.0);
             consider(std::max({ in.layerBackwardTransient, in.chunkGradientTransient[backwardChunk],
                 lossChunk ? in.lossTransient : 0.0 }));
-            timeline.push_back({ index++, in.staticBytes + activations + logitsLive });
-            timeline.push_back({ index++, in.staticBytes + activations + logitsLive });
             ++i;
             continue;
         }
@@ -260,7 +256,6 @@ double replaySchedule(const StageReplayInputs& in, const std::vector<parallel::P
             consider(in.chunkGradientTransient[chunk]);
             --inFlight;
         }
-        timeline.push_back({ index++, in.staticBytes + activations + logitsLive });
     }
     return computePeak;
 }
@@ -404,10 +399,10 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
         const std::vector<double> gradientTransient = gradientTransients(run, plan, profile, chunks);
         const StageReplayInputs inputs { base, staticBytes, chunkActivations, chunkParams, gradientTransient,
             layerBackwardTransient, logitsKept, lossTransient, share.last, plan.virtualStages };
-        std::vector<MemorySample> timeline;
         std::array<double, kMemoryCategoryCount> computeBreakdown = base;
-        const double computePeak = replaySchedule(inputs, plan.steps(stage), memory, computeBreakdown, timeline);
-        const int index = static_cast<int>(timeline.size());
+        // The shortest schedule that passes through every amount the step's holds: a long pipeline's steady state
+        // repeats itself (parallel::memoryEquivalentMicroBatches).
+        const double computePeak = replaySchedule(inputs, plan.memorySteps(stage), memory, computeBreakdown);
         memory.computePeakBytes = computePeak;
 
         // Optimizer phase: activations are freed; ZeRO-1/2 gathers the updated parameters through flat buffers.
@@ -425,8 +420,6 @@ MemoryEstimate estimateTraining(const ModelSpec& model, const config::GpuSpec& g
         // The allocator's peak of live tensors is the compute phase's or the optimizer phase's, whichever is larger.
         memory.reservedPeakBytes
             = reservedForActivePeak(std::max(memory.computePeakBytes, memory.optimizerPeakBytes), profile);
-        timeline.push_back({ index, memory.optimizerPeakBytes });
-        estimate.timelines.push_back(std::move(timeline));
 
         const double needed = memory.reservedPeakBytes;
         if (needed > worst) {

@@ -30,14 +30,6 @@ enum class MemoryCategory {
 constexpr int kMemoryCategoryCount = 11;
 const char* toString(MemoryCategory category);
 
-/// One sample of a rank's memory over its schedule (one per pipeline step; the step index stands for time until the
-/// execution graph supplies real times).
-struct MemorySample {
-    int step = 0;
-    double bytes = 0;
-    bool operator==(const MemorySample&) const = default;
-};
-
 /// Memory of the ranks of one pipeline stage over a training step (or an inference request).
 struct StageMemory {
     int stage = 0;
@@ -65,7 +57,6 @@ struct MemoryEstimate {
     int peakStage = 0; ///< pipeline stage whose ranks peak highest
     int inFlightMicroBatches = 0; ///< micro-batches whose activations are held at that peak
     std::vector<StageMemory> stages; ///< every pipeline stage
-    std::vector<std::vector<MemorySample>> timelines; ///< per pipeline stage, allocated bytes after each step
 
     double bytes(MemoryCategory category) const { return breakdown[static_cast<size_t>(category)]; }
     bool operator==(const MemoryEstimate&) const = default;

@@ -75,6 +75,16 @@ std::vector<PipelineStep> pipelineSteps(config::PipelineSchedule schedule, int s
     return steps;
 }
 
+int memoryEquivalentMicroBatches(config::PipelineSchedule schedule, int stages, int microBatches, int virtualStages)
+{
+    const bool interleaved = schedule == config::PipelineSchedule::Interleaved && virtualStages > 1;
+    if (schedule == config::PipelineSchedule::Gpipe || stages < 1 || (interleaved && microBatches % stages != 0)) {
+        return microBatches;
+    }
+    const int shortest = 3 * stages;
+    return microBatches < shortest + stages ? microBatches : shortest + microBatches % stages;
+}
+
 std::vector<int> layersPerChunk(int numLayers, int stages, int virtualStages, const std::vector<int>& explicitSplit)
 {
     const int chunks = std::max(1, stages) * std::max(1, virtualStages);

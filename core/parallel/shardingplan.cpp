@@ -151,6 +151,13 @@ std::vector<PipelineStep> ShardingPlan::steps(int stage) const
     return all;
 }
 
+std::vector<PipelineStep> ShardingPlan::memorySteps(int stage) const
+{
+    const int perSchedule = microBatches / std::max(1, pipelineFlushes);
+    return pipelineSteps(schedule, stages, stage,
+        memoryEquivalentMicroBatches(schedule, stages, perSchedule, virtualStages), virtualStages, combinedOneFOneB);
+}
+
 model::LayerSharding layerSharding(const config::RunSpec& run)
 {
     const config::ParallelismSpec& parallel = run.parallelism;

@@ -132,6 +132,9 @@ struct ShardingPlan {
     bool allReducesFullGradients() const { return zeroStage == 0 && weightReplicas > 1; }
     /// Forward and backward passes of @p stage in schedule order.
     std::vector<PipelineStep> steps(int stage) const;
+    /// The shortest run of @p stage's steps that holds every amount of memory steps(stage) holds, in the same order:
+    /// one of the step's schedules (each starts and ends with nothing in flight) over memoryEquivalentMicroBatches.
+    std::vector<PipelineStep> memorySteps(int stage) const;
     /// How the gradients are summed over the step's micro-batches outside their GEMMs: with the stage kept gathered
     /// (PyTorch FSDP2 under pipeline parallelism) every micro-batch's backward but the last runs without gradient
     /// sync, so the unsharded gradients of all of them are summed; experts outside FSDP are summed by autograd.

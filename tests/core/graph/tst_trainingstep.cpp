@@ -2,6 +2,7 @@
 // The training-step graph executed with synthetic costs: pipeline bubbles against their closed forms, pp = 1 with
 // several micro-batches (the reference tool stopped after the first), gradient-reduction overlap, and a graph that
 // cannot complete.
+#include "core/graph/pipelinetestutils.h"
 #include "graph/trainingstep.h"
 #include "report/stepresult.h"
 #include "sim/graphexecutor.h"
@@ -12,32 +13,10 @@
 
 using namespace rapid;
 using graph::TimeClass;
+using test::pipelineRun;
+using test::uniformCosts;
 
 namespace {
-
-/// The pipeline part of a sharding plan: what the training-step graph reads.
-parallel::ShardingPlan pipelineRun(int pp, int microBatches, config::PipelineSchedule schedule, int virtualStages = 1)
-{
-    parallel::ShardingPlan plan;
-    plan.stages = pp;
-    plan.schedule = schedule;
-    plan.virtualStages = virtualStages;
-    plan.microBatches = microBatches;
-    return plan;
-}
-
-/// Every stage: forward f and backward b seconds per chunk (all attributed to the MLP class), nothing else.
-std::vector<graph::StageCost> uniformCosts(int pp, int chunks, double forward, double backward)
-{
-    std::vector<graph::StageCost> stages(static_cast<size_t>(pp));
-    for (graph::StageCost& stage : stages) {
-        graph::ChunkCost chunk;
-        chunk.forward[static_cast<size_t>(TimeClass::Mlp)] = forward;
-        chunk.backward[static_cast<size_t>(TimeClass::Mlp)] = backward;
-        stage.chunks.assign(static_cast<size_t>(chunks), chunk);
-    }
-    return stages;
-}
 
 /// Stage 0's exposed time by class in @p graph as @p schedule ran it.
 report::StepBreakdown stageZero(const graph::ExecutionGraph& graph, const sim::Schedule& schedule)

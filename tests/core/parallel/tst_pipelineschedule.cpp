@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <tuple>
 
 using rapid::config::PipelineSchedule;
 using rapid::parallel::Pass;
@@ -23,6 +25,20 @@ int maxInFlight(const std::vector<PipelineStep>& steps)
     }
     return peak;
 }
+
+/// What a memory replay sees at each step: the chunk passes in flight per model chunk after it, and the step's own
+/// pass, chunk and pairing (the transients it adds depend on them). A schedule's holdings: the distinct such states.
+using Holding = std::tuple<std::vector<int>, Pass, int, bool>;
+std::set<Holding> holdings(const std::vector<PipelineStep>& steps, int chunks)
+{
+    std::vector<int> inFlight(static_cast<size_t>(chunks), 0);
+    std::set<Holding> seen;
+    for (const PipelineStep& step : steps) {
+        inFlight[static_cast<size_t>(step.chunk)] += step.pass == Pass::Forward ? 1 : -1;
+        seen.insert({ inFlight, step.pass, step.chunk, step.coScheduled });
+    }
+    return seen;
+}
 } // namespace
 
 class TstPipelineSchedule : public QObject {
@@ -34,6 +50,8 @@ private Q_SLOTS:
     void inFlightMatchesClosedForm();
     void evenAndCostBalancedSplits();
     void combinedOneFOneBWarmsUpOneMoreAndPairsTheSteadyState();
+    void memoryEquivalentScheduleHoldsWhatTheLongOneHolds_data();
+    void memoryEquivalentScheduleHoldsWhatTheLongOneHolds();
 };
 
 void TstPipelineSchedule::everyPassOnceInOrder_data()
@@ -149,6 +167,52 @@ void TstPipelineSchedule::combinedOneFOneBWarmsUpOneMoreAndPairsTheSteadyState()
         const auto plain = rapid::parallel::pipelineSteps(PipelineSchedule::Interleaved, 4, stage, 8, 2);
         QCOMPARE(maxInFlight(plain), warmup);
         QVERIFY(std::none_of(plain.begin(), plain.end(), [](const PipelineStep& s) { return s.coScheduled; }));
+    }
+}
+
+void TstPipelineSchedule::memoryEquivalentScheduleHoldsWhatTheLongOneHolds_data()
+{
+    QTest::addColumn<PipelineSchedule>("schedule");
+    QTest::addColumn<int>("virtualStages");
+    QTest::addColumn<bool>("combined");
+    QTest::newRow("1F1B") << PipelineSchedule::OneFOneB << 1 << false;
+    QTest::newRow("1F1B combined") << PipelineSchedule::OneFOneB << 1 << true;
+    QTest::newRow("interleaved x2") << PipelineSchedule::Interleaved << 2 << false;
+    QTest::newRow("interleaved x3 combined") << PipelineSchedule::Interleaved << 3 << true;
+    QTest::newRow("interleaved x4") << PipelineSchedule::Interleaved << 4 << false;
+    QTest::newRow("GPipe") << PipelineSchedule::Gpipe << 1 << false;
+}
+
+void TstPipelineSchedule::memoryEquivalentScheduleHoldsWhatTheLongOneHolds()
+{
+    // The memory model replays the shorter schedule instead of the step's: it must pass through exactly the same
+    // holdings (so the same peak whatever each chunk's size and transients) on every stage, for counts that are and
+    // are not multiples of the stages.
+    QFETCH(PipelineSchedule, schedule);
+    QFETCH(int, virtualStages);
+    QFETCH(bool, combined);
+    for (int stages : { 1, 2, 3, 4, 8 }) {
+        for (int microBatches = 1; microBatches <= 12 * stages + 5; ++microBatches) {
+            const int shorter
+                = rapid::parallel::memoryEquivalentMicroBatches(schedule, stages, microBatches, virtualStages);
+            QVERIFY(shorter >= 1 && shorter <= microBatches);
+            QCOMPARE(shorter % stages, microBatches % stages);
+            const bool fallsBackToGpipe = schedule == PipelineSchedule::Interleaved && microBatches % stages != 0;
+            if (schedule == PipelineSchedule::Gpipe || fallsBackToGpipe) {
+                QCOMPARE(shorter, microBatches); // GPipe holds every micro-batch: nothing shorter holds as much
+                continue;
+            }
+            QVERIFY(shorter < 4 * stages);
+            const int chunks = schedule == PipelineSchedule::Interleaved ? virtualStages : 1;
+            for (int stage = 0; stage < stages; ++stage) {
+                const auto full
+                    = rapid::parallel::pipelineSteps(schedule, stages, stage, microBatches, virtualStages, combined);
+                const auto brief
+                    = rapid::parallel::pipelineSteps(schedule, stages, stage, shorter, virtualStages, combined);
+                QCOMPARE(holdings(brief, chunks), holdings(full, chunks));
+                QCOMPARE(maxInFlight(brief), maxInFlight(full));
+            }
+        }
     }
 }
 

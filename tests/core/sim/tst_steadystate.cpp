@@ -2,6 +2,7 @@
 // A long pipeline timed from two shorter ones (sim/steadystate.h, StepModel::steadyStateTraining): the period a
 // repeating schedule adds against the pipeline closed forms, what the check refuses, and the step model's result
 // against running the whole graph on schedules, frameworks and parallelisms that build different graphs.
+#include "core/graph/pipelinetestutils.h"
 #include "graph/trainingstep.h"
 #include "sim/graphexecutor.h"
 #include "sim/steadystate.h"
@@ -14,34 +15,10 @@
 
 using namespace rapid;
 using graph::TimeClass;
+using test::pipelineRun;
+using test::uniformCosts;
 
 namespace {
-
-parallel::ShardingPlan pipelineRun(int pp, int microBatches, config::PipelineSchedule schedule, int virtualStages = 1)
-{
-    parallel::ShardingPlan plan;
-    plan.stages = pp;
-    plan.schedule = schedule;
-    plan.virtualStages = virtualStages;
-    plan.microBatches = microBatches;
-    return plan;
-}
-
-/// Every stage: forward f and backward b seconds per chunk, nothing else; @p slowStage's passes take @p slowdown
-/// times as long.
-std::vector<graph::StageCost> uniformCosts(
-    int pp, int chunks, double forward, double backward, int slowStage = -1, double slowdown = 1.0)
-{
-    std::vector<graph::StageCost> stages(static_cast<size_t>(pp));
-    for (int s = 0; s < pp; ++s) {
-        const double scale = s == slowStage ? slowdown : 1.0;
-        graph::ChunkCost chunk;
-        chunk.forward[static_cast<size_t>(TimeClass::Mlp)] = forward * scale;
-        chunk.backward[static_cast<size_t>(TimeClass::Mlp)] = backward * scale;
-        stages[static_cast<size_t>(s)].chunks.assign(static_cast<size_t>(chunks), chunk);
-    }
-    return stages;
-}
 
 std::optional<double> periodOf(const parallel::ShardingPlan& plan, const std::vector<graph::StageCost>& costs)
 {
