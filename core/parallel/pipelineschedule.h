@@ -37,15 +37,15 @@ struct PipelineStep {
 std::vector<PipelineStep> pipelineSteps(config::PipelineSchedule schedule, int stages, int stage, int microBatches,
     int virtualStages, bool combinedOneFOneB = false);
 
-/// The fewest micro-batches whose schedule (pipelineSteps with the same arguments) holds, on every stage, each amount
-/// of memory that @p microBatches' schedule holds, in the same order of warm-up, steady state and drain: what a replay
-/// of held activations needs (memory/memorymodel.cpp). 1F1B and interleaved 1F1B repeat one pattern of model chunks
-/// every stages * virtualStages forward-backward pairs, and over one such period every chunk enters and leaves
-/// `stages` times, so the activations held return to the same value each period; a schedule as many micro-batches
-/// modulo `stages` has the same warm-up and drain, and from 3 * stages micro-batches on its steady state spans at
-/// least one whole period (warm-up at most (virtualStages + 1) * stages - 1 of 3 * stages * virtualStages steps).
-/// GPipe, and interleaving over a count that is not a multiple of `stages` (which falls back to GPipe's order), hold
-/// more the more micro-batches there are: @p microBatches itself.
+/// A micro-batch count, at most @p microBatches, whose schedule (pipelineSteps with the same arguments) holds, on every
+/// stage, each amount of memory that @p microBatches' schedule holds, in the same order of warm-up, steady state and
+/// drain: what a replay of held activations needs (memory/memorymodel.cpp). 1F1B and interleaved 1F1B repeat one
+/// pattern of model chunks every stages * virtualStages forward-backward pairs, and over one such period every chunk
+/// enters and leaves `stages` times, so the activations held return to the same value each period; a schedule as many
+/// micro-batches modulo `stages` has the same warm-up and drain, and from 3 * stages micro-batches on its steady state
+/// spans at least one whole period (warm-up at most (virtualStages + 1) * stages - 1 of 3 * stages * virtualStages
+/// steps). GPipe, and interleaving over a count that is not a multiple of `stages` (which falls back to GPipe's order),
+/// hold more the more micro-batches there are: @p microBatches itself.
 int memoryEquivalentMicroBatches(config::PipelineSchedule schedule, int stages, int microBatches, int virtualStages);
 
 /// Number of layers of each model chunk (stages * virtualStages chunks, in model order): the explicit split if
